@@ -1,0 +1,617 @@
+"""The position: an immutable value with its notation, JSON form, legal turns and ``apply``.
+
+>>> pos = Position.parse("-/-/-/-/-/-/- ww bb w -")
+>>> len(pos.legal_turns())
+20
+>>> print(pos.apply(parse_turn("w@D/+g")))
+-/-/-/w/-/-/- wg bb b -
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from .core import (
+    BASE_CAPACITY,
+    BLACK,
+    BONUS_OF,
+    COLOUR_LETTERS,
+    COLOUR_NAMES,
+    COLOURS,
+    GRAY,
+    LOCATION_LETTERS,
+    LOCATIONS,
+    MAX_ORNAMENTS,
+    MOVER_COLOUR,
+    ORNAMENTS,
+    STONES_IN_PLAY,
+    TALL_CAPACITY,
+    WHITE,
+    WORKSHOP_SLOTS,
+    Colour,
+    IllegalTurnError,
+    InvalidPositionError,
+    Location,
+    take_limit,
+)
+from .turns import Bonus, Place, Take, Turn, parse_turn
+
+JSON_FORMAT = 1
+"""Version of :meth:`Position.to_json`'s format; bumped on any incompatible change."""
+
+Workshop = tuple[int, int, int]
+"""Stones in a workshop, counted by colour (white, black, gray)."""
+
+_NO_ORNAMENTS: tuple[str | None, ...] = (None,) * 7
+_COLUMN_RE = re.compile(r"-|[wbg]+")
+_WORKSHOP_RE = re.compile(r"-|[wbg]{1,3}")
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A position: the temple's columns, both workshops, the side to move and the ornaments.
+
+    The quarry is what remains of the 15 white, 15 black and 10 gray stones in play. Building a
+    position validates it and raises :class:`InvalidPositionError` saying what is wrong.
+    """
+
+    columns: tuple[str, ...]
+    """The seven stacks A .. G, bottom to top, as colour letters (``""`` when empty)."""
+    workshops: tuple[Workshop, Workshop]
+    """White's and Black's workshops."""
+    turn: Colour
+    """The side to move: ``WHITE`` or ``BLACK``."""
+    ornaments: tuple[str | None, ...] = _NO_ORNAMENTS
+    """The ornament id at each location A .. G, or ``None``."""
+    quarry: Workshop = field(init=False, compare=False, repr=False)
+    """Stones left in the quarry by colour (derived)."""
+    capacities: tuple[int, ...] = field(init=False, compare=False, repr=False)
+    """Capacity of each location (derived: 7 with ``tall``, else 5)."""
+
+    def __post_init__(self) -> None:
+        _validate_shape(self)
+        capacities = tuple(
+            TALL_CAPACITY if ornament == "tall" else BASE_CAPACITY for ornament in self.ornaments
+        )
+        for location, column in enumerate(self.columns):
+            if len(column) > capacities[location]:
+                raise InvalidPositionError(
+                    f"column {LOCATION_LETTERS[location]} holds {len(column)} stones but its "
+                    f"capacity is {capacities[location]}"
+                )
+        quarry = []
+        for colour in COLOURS:
+            letter = COLOUR_LETTERS[colour]
+            used = sum(column.count(letter) for column in self.columns)
+            used += self.workshops[WHITE][colour] + self.workshops[BLACK][colour]
+            if used > STONES_IN_PLAY[colour]:
+                raise InvalidPositionError(
+                    f"{used} {COLOUR_NAMES[colour]} stones are in the temple and workshops, but "
+                    f"only {STONES_IN_PLAY[colour]} are in play"
+                )
+            quarry.append(STONES_IN_PLAY[colour] - used)
+        object.__setattr__(self, "quarry", tuple(quarry))
+        object.__setattr__(self, "capacities", capacities)
+
+    # -- notation -------------------------------------------------------------------------------
+
+    @classmethod
+    def parse(cls, text: str) -> Position:
+        """Parse the canonical position notation.
+
+        Workshop stones and ornaments may come in any order. Raises
+        :class:`InvalidPositionError` saying what is wrong.
+        """
+        if not isinstance(text, str):
+            raise InvalidPositionError(f"a position must be a string, not {type(text).__name__}")
+        fields = text.split()
+        if len(fields) != 5:
+            raise InvalidPositionError(
+                f"a position has 5 fields separated by spaces (columns, white workshop, black "
+                f"workshop, side to move, ornaments), got {len(fields)} in {text!r}"
+            )
+        column_field, white_field, black_field, side_field, ornament_field = fields
+        stacks = column_field.split("/")
+        if len(stacks) != 7:
+            raise InvalidPositionError(
+                f"the columns field needs 7 stacks A..G separated by '/', got {len(stacks)}"
+            )
+        for location, stack in enumerate(stacks):
+            if not _COLUMN_RE.fullmatch(stack):
+                raise InvalidPositionError(
+                    f"column {LOCATION_LETTERS[location]} is {stack!r}: expected '-' or stones "
+                    "w, b, g from bottom to top"
+                )
+        workshops = (
+            _parse_workshop(white_field, "white"),
+            _parse_workshop(black_field, "black"),
+        )
+        if side_field not in ("w", "b"):
+            raise InvalidPositionError(f"side to move is {side_field!r}: expected 'w' or 'b'")
+        return cls(
+            columns=tuple("" if stack == "-" else stack for stack in stacks),
+            workshops=workshops,
+            turn=WHITE if side_field == "w" else BLACK,
+            ornaments=_parse_ornaments(ornament_field),
+        )
+
+    def __str__(self) -> str:
+        columns = "/".join(column or "-" for column in self.columns)
+        workshops = " ".join(_format_workshop(workshop) for workshop in self.workshops)
+        ornaments = ",".join(
+            f"{LOCATION_LETTERS[location]}={ornament}"
+            for location, ornament in enumerate(self.ornaments)
+            if ornament is not None
+        )
+        return f"{columns} {workshops} {COLOUR_LETTERS[self.turn]} {ornaments or '-'}"
+
+    def __repr__(self) -> str:
+        return f"Position.parse({str(self)!r})"
+
+    # -- JSON -----------------------------------------------------------------------------------
+
+    def to_json(self) -> str:
+        """Serialise for storage: a JSON object with a ``format`` version."""
+        return json.dumps(
+            {
+                "format": JSON_FORMAT,
+                "columns": list(self.columns),
+                "workshops": {
+                    "w": _format_workshop(self.workshops[WHITE], empty=""),
+                    "b": _format_workshop(self.workshops[BLACK], empty=""),
+                },
+                "to_move": COLOUR_LETTERS[self.turn],
+                "ornaments": {
+                    LOCATION_LETTERS[location]: ornament
+                    for location, ornament in enumerate(self.ornaments)
+                    if ornament is not None
+                },
+            },
+            separators=(",", ":"),
+        )
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Position:
+        """Load what :meth:`to_json` wrote; raises :class:`InvalidPositionError`."""
+        try:
+            data = json.loads(text)
+        except (ValueError, TypeError) as error:
+            raise InvalidPositionError(f"position JSON is not valid JSON: {error}") from None
+        if not isinstance(data, dict):
+            raise InvalidPositionError("position JSON must be an object")
+        if data.get("format") != JSON_FORMAT:
+            raise InvalidPositionError(
+                f"position JSON has format {data.get('format')!r}; this engine reads {JSON_FORMAT}"
+            )
+        expected = {"format", "columns", "workshops", "to_move", "ornaments"}
+        if set(data) != expected:
+            raise InvalidPositionError(
+                f"position JSON needs exactly the keys {sorted(expected)}, got {sorted(data)}"
+            )
+        columns, workshops, ornaments = data["columns"], data["workshops"], data["ornaments"]
+        if not (isinstance(columns, list) and all(isinstance(c, str) for c in columns)):
+            raise InvalidPositionError("position JSON 'columns' must be a list of 7 strings")
+        if not (isinstance(workshops, dict) and set(workshops) == {"w", "b"}):
+            raise InvalidPositionError("position JSON 'workshops' must be an object with w and b")
+        if not (
+            isinstance(ornaments, dict) and all(isinstance(v, str) for v in ornaments.values())
+        ):
+            raise InvalidPositionError("position JSON 'ornaments' must map locations to ids")
+        notation = " ".join(
+            [
+                "/".join(column or "-" for column in columns),
+                _json_workshop(workshops["w"], "w"),
+                _json_workshop(workshops["b"], "b"),
+                str(data["to_move"]),
+                ",".join(f"{location}={ornament}" for location, ornament in ornaments.items())
+                or "-",
+            ]
+        )
+        return cls.parse(notation)
+
+    # -- questions ------------------------------------------------------------------------------
+
+    @property
+    def mode(self) -> str:
+        """``"advanced"`` when the temple has ornaments, else ``"basic"``."""
+        return "advanced" if any(self.ornaments) else "basic"
+
+    def is_over(self) -> bool:
+        """Whether the game has ended: every column is at its capacity."""
+        columns, capacities = self.columns, self.capacities
+        return all(len(columns[location]) == capacities[location] for location in LOCATIONS)
+
+    def valid_locations(self) -> list[Location]:
+        """Locations whose column can receive a stone (height below capacity)."""
+        columns, capacities = self.columns, self.capacities
+        return [location for location in LOCATIONS if len(columns[location]) < capacities[location]]
+
+    def triggers_bonus(self, colour: Colour, location: Location) -> bool:
+        """Whether placing ``colour`` on ``location`` (by the side to move) offers its bonus.
+
+        Own colour triggers; gray does on a ``graytrigger`` location; and no bonus follows a
+        placement that fills the temple's last free place.
+        """
+        if colour != self.turn and not (
+            colour == GRAY and self.ornaments[location] == "graytrigger"
+        ):
+            return False
+        return not self._fills_temple(location)
+
+    def _fills_temple(self, location: Location) -> bool:
+        columns, capacities = self.columns, self.capacities
+        return len(columns[location]) + 1 == capacities[location] and all(
+            len(columns[other]) == capacities[other] for other in LOCATIONS if other != location
+        )
+
+    # -- legal turns ----------------------------------------------------------------------------
+
+    def legal_turns(self) -> list[Turn]:
+        """All distinct legal turns (none when the game is over)."""
+        columns, capacities = self.columns, self.capacities
+        valid = [
+            location for location in LOCATIONS if len(columns[location]) < capacities[location]
+        ]
+        if not valid:
+            return []
+        me = self.turn
+        workshop = self.workshops[me]
+        quarry = self.quarry
+        turns: list[Turn] = []
+        free = WORKSHOP_SLOTS - workshop[0] - workshop[1] - workshop[2]
+        if free:
+            for colour in COLOURS:
+                most = min(_LIMITS[me][colour], free, quarry[colour])
+                if most > 0:
+                    turns += _TAKES[colour][:most]
+        fills_last = len(valid) == 1 and len(columns[valid[0]]) + 1 == capacities[valid[0]]
+        ornaments = self.ornaments
+        for colour in COLOURS:
+            if not workshop[colour]:
+                continue
+            plain = _PLAIN[colour]
+            for location in valid:
+                turns.append(plain[location])
+                if fills_last or not (
+                    colour == me or (colour == GRAY and ornaments[location] == "graytrigger")
+                ):
+                    continue
+                self._add_bonus_turns(colour, location, valid, turns)
+        return turns
+
+    def _add_bonus_turns(
+        self, colour: Colour, location: Location, valid: list[Location], turns: list[Turn]
+    ) -> None:
+        """Append the placements of ``colour`` on ``location`` that use a bonus."""
+        kind = BONUS_OF[location]
+        table = _BONUS_TURNS[colour][location]
+        columns = self.columns
+        if kind == "move":
+            letter = _MOVER_LETTER[location]
+            for source in LOCATIONS:
+                column = columns[source]
+                if source != location and column and column[-1] == letter:
+                    row = table[source]
+                    turns += [row[target] for target in valid if target not in (location, source)]
+        elif kind == "remove":
+            turns += [
+                table[source] for source in LOCATIONS if source != location and columns[source]
+            ]
+        elif kind == "draw":
+            quarry = self.quarry
+            turns += [table[other] for other in COLOURS if quarry[other]]
+        elif kind == "steal":
+            rival = self.workshops[1 - self.turn]
+            turns += [table[other] for other in COLOURS if rival[other]]
+        else:  # extra
+            workshop = self.workshops[self.turn]
+            for other in COLOURS:
+                if workshop[other] > (other == colour):
+                    row = table[other]
+                    turns += [row[target] for target in valid if target != location]
+        if self.ornaments[location] == "grayquarry" and self.quarry[GRAY]:
+            row = _QUARRY_TURNS[colour][location]
+            turns += [row[target] for target in valid if target != location]
+
+    # -- playing --------------------------------------------------------------------------------
+
+    def why_illegal(self, turn: Turn) -> str | None:
+        """Why ``turn`` is not legal here, in a sentence; ``None`` when it is legal."""
+        if self.is_over():
+            return "the game is over"
+        me = self.turn
+        workshop = self.workshops[me]
+        if isinstance(turn, Take):
+            return self._why_take_illegal(turn, workshop)
+        colour, location, bonus = turn.colour, turn.location, turn.bonus
+        if not workshop[colour]:
+            return f"there is no {COLOUR_NAMES[colour]} stone in your workshop"
+        if reason := self._why_full(location):
+            return reason
+        if bonus is None:
+            return None
+        if colour != me and not (colour == GRAY and self.ornaments[location] == "graytrigger"):
+            return (
+                f"a {COLOUR_NAMES[colour]} stone on {LOCATION_LETTERS[location]} does not "
+                "trigger its bonus: only a stone of your own colour does"
+            )
+        if self._fills_temple(location):
+            return "this placement fills the temple's last place, so the game ends without a bonus"
+        return self._why_bonus_illegal(colour, location, bonus)
+
+    def _why_take_illegal(self, turn: Take, workshop: Workshop) -> str | None:
+        colour, count = turn.colour, turn.count
+        free = WORKSHOP_SLOTS - sum(workshop)
+        limit = take_limit(colour, self.turn)
+        name = COLOUR_NAMES[colour]
+        if not 1 <= count <= limit:
+            return f"you may take 1 to {limit} {name} stones in one turn"
+        if count > free:
+            return f"your workshop has {free} free slot{'s' * (free != 1)}"
+        if count > self.quarry[colour]:
+            return f"the quarry has {self.quarry[colour]} {name} stones"
+        return None
+
+    def _why_full(self, location: Location) -> str | None:
+        height, capacity = len(self.columns[location]), self.capacities[location]
+        if height >= capacity:
+            return f"location {LOCATION_LETTERS[location]} is full ({height}/{capacity})"
+        return None
+
+    def _why_bonus_illegal(self, colour: Colour, location: Location, bonus: Bonus) -> str | None:
+        letter = LOCATION_LETTERS[location]
+        kind = bonus.kind
+        if kind == "quarry":
+            if self.ornaments[location] != "grayquarry":
+                return f"only a location with the grayquarry ornament offers q>, not {letter}"
+            if not self.quarry[GRAY]:
+                return "the quarry has no gray stone left"
+            return self._why_bad_target(bonus.target, location)  # type: ignore[arg-type]
+        own = BONUS_OF[location]
+        if kind != own:
+            return f"{letter}'s bonus is {_BONUS_WORDS[own]}, not {_BONUS_WORDS[kind]}"
+        if kind == "remove":
+            source = bonus.source
+            if source == location:
+                return "the removed stone must come from another location"
+            if not self.columns[source]:  # type: ignore[index]
+                return f"location {LOCATION_LETTERS[source]} is empty"  # type: ignore[index]
+            return None
+        if kind == "draw":
+            if not self.quarry[bonus.colour]:  # type: ignore[index]
+                return f"the quarry has no {COLOUR_NAMES[bonus.colour]} stone left"  # type: ignore[index]
+            return None
+        if kind == "steal":
+            if not self.workshops[1 - self.turn][bonus.colour]:  # type: ignore[index]
+                return f"your rival's workshop has no {COLOUR_NAMES[bonus.colour]} stone"  # type: ignore[index]
+            return None
+        if kind == "extra":
+            left = self.workshops[self.turn][bonus.colour] - (bonus.colour == colour)  # type: ignore[index]
+            if left <= 0:
+                return (
+                    f"no {COLOUR_NAMES[bonus.colour]} stone is left in your workshop "  # type: ignore[index]
+                    "for the extra placement"
+                )
+            return self._why_bad_target(bonus.target, location)  # type: ignore[arg-type]
+        source, target = bonus.source, bonus.target
+        mover = MOVER_COLOUR[location]
+        if source == location:
+            return "the moved stone must come from another location"
+        column = self.columns[source]  # type: ignore[index]
+        if not column:
+            return f"location {LOCATION_LETTERS[source]} is empty"  # type: ignore[index]
+        if column[-1] != COLOUR_LETTERS[mover]:
+            return (
+                f"{letter} moves {COLOUR_NAMES[mover]} stones, but the top of "
+                f"{LOCATION_LETTERS[source]} is {COLOUR_NAMES[COLOUR_LETTERS.index(column[-1])]}"  # type: ignore[index]
+            )
+        if target == source:
+            return "the stone must move to a third location, not back onto its own"
+        return self._why_bad_target(target, location)  # type: ignore[arg-type]
+
+    def _why_bad_target(self, target: Location, location: Location) -> str | None:
+        if target == location:
+            return f"the bonus must use another location than {LOCATION_LETTERS[location]}"
+        return self._why_full(target)
+
+    def apply(self, turn: Turn | str) -> Position:
+        """The position after ``turn`` (a :data:`Turn` or its notation).
+
+        Raises :class:`IllegalTurnError` saying why when the turn is not legal here, and
+        :class:`~engine.InvalidTurnError` when its notation is malformed.
+        """
+        if isinstance(turn, str):
+            turn = parse_turn(turn)
+        reason = self.why_illegal(turn)
+        if reason is not None:
+            raise IllegalTurnError(f"illegal turn {turn}: {reason}")
+        return self.apply_unchecked(turn)
+
+    def apply_unchecked(self, turn: Turn) -> Position:
+        """The position after a turn known to be legal (from :meth:`legal_turns`); no checks."""
+        me = self.turn
+        workshops = [list(self.workshops[0]), list(self.workshops[1])]
+        mine = workshops[me]
+        quarry = self.quarry
+        if type(turn) is Take:
+            colour, count = turn.colour, turn.count
+            mine[colour] += count
+            quarry = list(quarry)
+            quarry[colour] -= count
+            return self._child(self.columns, workshops, tuple(quarry))  # type: ignore[arg-type]
+        colour = turn.colour  # type: ignore[union-attr]
+        columns = list(self.columns)
+        mine[colour] -= 1
+        columns[turn.location] += COLOUR_LETTERS[colour]  # type: ignore[union-attr]
+        bonus = turn.bonus  # type: ignore[union-attr]
+        if bonus is not None:
+            kind = bonus.kind
+            quarry = list(quarry)
+            if kind == "move":
+                stone = columns[bonus.source][-1]
+                columns[bonus.source] = columns[bonus.source][:-1]
+                columns[bonus.target] += stone
+            elif kind == "remove":
+                stone = columns[bonus.source][-1]
+                columns[bonus.source] = columns[bonus.source][:-1]
+                quarry[COLOUR_LETTERS.index(stone)] += 1
+            elif kind == "draw":
+                quarry[bonus.colour] -= 1
+                mine[bonus.colour] += 1
+            elif kind == "steal":
+                workshops[1 - me][bonus.colour] -= 1
+                mine[bonus.colour] += 1
+            elif kind == "extra":
+                mine[bonus.colour] -= 1
+                columns[bonus.target] += COLOUR_LETTERS[bonus.colour]
+            else:  # quarry
+                quarry[GRAY] -= 1
+                columns[bonus.target] += "g"
+            quarry = tuple(quarry)
+        return self._child(tuple(columns), workshops, quarry)  # type: ignore[arg-type]
+
+    def _child(
+        self, columns: tuple[str, ...], workshops: list[list[int]], quarry: Workshop
+    ) -> Position:
+        """A successor built without validation: the side to move alternates."""
+        child = object.__new__(Position)
+        _set = object.__setattr__
+        _set(child, "columns", columns)
+        _set(child, "workshops", (tuple(workshops[0]), tuple(workshops[1])))
+        _set(child, "turn", 1 - self.turn)
+        _set(child, "ornaments", self.ornaments)
+        _set(child, "quarry", quarry)
+        _set(child, "capacities", self.capacities)
+        return child
+
+
+_BONUS_WORDS: dict[str, str] = {
+    "remove": "returning a top stone to the quarry (xE)",
+    "draw": "drawing a quarry stone into your workshop (+g)",
+    "steal": "taking a stone from your rival's workshop (<b)",
+    "extra": "placing one more stone from your workshop (b@D)",
+    "move": "moving a top stone (C>E)",
+    "quarry": "a gray quarry stone onto the temple (q>E)",
+}
+
+# Every turn object the generator hands out is built once here and shared (they are immutable).
+_LIMITS = tuple(
+    tuple(take_limit(colour, player) for colour in COLOURS) for player in (WHITE, BLACK)
+)
+_TAKES = tuple(tuple(Take(colour, count) for count in (1, 2, 3)) for colour in COLOURS)
+_PLAIN = tuple(tuple(Place(colour, location) for location in LOCATIONS) for colour in COLOURS)
+_MOVER_LETTER = {location: COLOUR_LETTERS[colour] for location, colour in MOVER_COLOUR.items()}
+
+
+def _bonus_table(colour: Colour, location: Location) -> Any:
+    """Prebuilt placements of ``colour`` on ``location`` with each bonus of that location."""
+    kind = BONUS_OF[location]
+
+    def place(bonus: Bonus) -> Place:
+        return Place(colour, location, bonus)
+
+    if kind == "move":
+        return [[place(Bonus.move(x, y)) for y in LOCATIONS] for x in LOCATIONS]
+    if kind == "remove":
+        return [place(Bonus.remove(x)) for x in LOCATIONS]
+    if kind in ("draw", "steal"):
+        return [place(Bonus(kind, colour=other)) for other in COLOURS]
+    return [[place(Bonus.extra(other, y)) for y in LOCATIONS] for other in COLOURS]
+
+
+_BONUS_TURNS = [[_bonus_table(colour, location) for location in LOCATIONS] for colour in COLOURS]
+_QUARRY_TURNS = [
+    [
+        [Place(colour, location, Bonus.gray_from_quarry(y)) for y in LOCATIONS]
+        for location in LOCATIONS
+    ]
+    for colour in COLOURS
+]
+
+
+def _validate_shape(position: Position) -> None:
+    """Check the field types and the per-field rules; raise :class:`InvalidPositionError`."""
+    columns, workshops, ornaments = position.columns, position.workshops, position.ornaments
+    if not (isinstance(columns, tuple) and len(columns) == 7):
+        raise InvalidPositionError("columns must be a tuple of 7 stacks A..G")
+    for location, column in enumerate(columns):
+        if not isinstance(column, str) or column.strip("wbg"):
+            raise InvalidPositionError(
+                f"column {LOCATION_LETTERS[location]} must be a string of w, b, g, got {column!r}"
+            )
+    if not (isinstance(workshops, tuple) and len(workshops) == 2):
+        raise InvalidPositionError("workshops must be a pair (white's, black's)")
+    for player, workshop in zip(("white", "black"), workshops, strict=True):
+        if not (
+            isinstance(workshop, tuple)
+            and len(workshop) == 3
+            and all(type(count) is int and count >= 0 for count in workshop)
+        ):
+            raise InvalidPositionError(
+                f"{player}'s workshop must be 3 counts (white, black, gray), got {workshop!r}"
+            )
+        if sum(workshop) > WORKSHOP_SLOTS:
+            raise InvalidPositionError(
+                f"{player}'s workshop holds {sum(workshop)} stones but has {WORKSHOP_SLOTS} slots"
+            )
+    if position.turn not in (WHITE, BLACK) or type(position.turn) is not int:
+        raise InvalidPositionError(
+            f"the side to move must be WHITE or BLACK, got {position.turn!r}"
+        )
+    if not (isinstance(ornaments, tuple) and len(ornaments) == 7):
+        raise InvalidPositionError("ornaments must be a tuple of 7 entries (id or None)")
+    placed = [ornament for ornament in ornaments if ornament is not None]
+    for ornament in placed:
+        if ornament not in ORNAMENTS:
+            raise InvalidPositionError(
+                f"unknown ornament {ornament!r}: expected one of {', '.join(ORNAMENTS)}"
+            )
+    if len(set(placed)) != len(placed):
+        raise InvalidPositionError("each ornament may be used at most once")
+    if len(placed) > MAX_ORNAMENTS:
+        raise InvalidPositionError(f"at most {MAX_ORNAMENTS} ornaments, got {len(placed)}")
+
+
+def _parse_workshop(text: str, player: str) -> Workshop:
+    if not _WORKSHOP_RE.fullmatch(text):
+        raise InvalidPositionError(
+            f"{player}'s workshop is {text!r}: expected '-' or 1 to {WORKSHOP_SLOTS} stones w, b, g"
+        )
+    if text == "-":
+        return (0, 0, 0)
+    return (text.count("w"), text.count("b"), text.count("g"))
+
+
+def _format_workshop(workshop: Workshop, empty: str = "-") -> str:
+    text = "".join(letter * count for letter, count in zip(COLOUR_LETTERS, workshop, strict=True))
+    return text or empty
+
+
+def _json_workshop(value: Any, player: str) -> str:
+    if not isinstance(value, str):
+        raise InvalidPositionError(f"position JSON workshop {player!r} must be a string")
+    return value or "-"
+
+
+def _parse_ornaments(text: str) -> tuple[str | None, ...]:
+    ornaments: list[str | None] = [None] * 7
+    if text == "-":
+        return tuple(ornaments)
+    for item in text.split(","):
+        location_text, equals, ornament = item.partition("=")
+        if not equals or location_text not in LOCATION_LETTERS or len(location_text) != 1:
+            raise InvalidPositionError(
+                f"ornament {item!r}: expected LOCATION=id such as C=minority"
+            )
+        location = LOCATION_LETTERS.index(location_text)
+        if ornaments[location] is not None:
+            raise InvalidPositionError(f"location {location_text} has more than one ornament")
+        if ornament not in ORNAMENTS:
+            raise InvalidPositionError(
+                f"unknown ornament {ornament!r}: expected one of {', '.join(ORNAMENTS)}"
+            )
+        ornaments[location] = ornament
+    return tuple(ornaments)

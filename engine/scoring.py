@@ -1,0 +1,145 @@
+"""Scoring: each column's winner and points, the totals and the result with its tie-breaks.
+
+>>> s = score(Position.parse("wwgbg/wbbww/gwwgw/wwbbg/bbbww/wbgwb/ggwbb - - w -"))
+>>> [column.points for column in s.columns][:3]
+[1, 9, -1]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from .core import BLACK, COLOUR_LETTERS, COLOUR_NAMES, LOCATION_LETTERS, WHITE, Colour, Location
+from .position import Position
+
+Decider = Literal["points", "columns", "tie"]
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnScore:
+    """How one column scores."""
+
+    location: Location
+    stones: str
+    """The stack bottom to top."""
+    ornament: str | None
+    winner: Colour | None
+    """``WHITE``, ``BLACK``, or ``None`` when nobody wins the column."""
+    points: int
+    """What the winner scores for it (may be negative; 0 when nobody wins)."""
+    effect: str | None
+    """What the ornament changed in this column's score, in words; ``None`` when nothing."""
+
+    def count(self, colour: Colour) -> int:
+        """Stones of ``colour`` in the column."""
+        return self.stones.count(COLOUR_LETTERS[colour])
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The result: the winner (``None`` for a draw) and what decided it."""
+
+    winner: Colour | None
+    decided_by: Decider
+    """``points``, ``columns`` (points tied, more columns won) or ``tie`` (a draw)."""
+
+    @property
+    def result(self) -> Literal["white", "black", "draw"]:
+        """``"white"``, ``"black"`` or ``"draw"``."""
+        return "draw" if self.winner is None else "white" if self.winner == WHITE else "black"
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """The score of a position, as if the game ended now when it is not over."""
+
+    columns: tuple[ColumnScore, ...]
+    totals: tuple[int, int]
+    """White's and Black's points."""
+    columns_won: tuple[int, int]
+    outcome: Outcome
+    over: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready summary (the ``score`` command's output)."""
+        return {
+            "columns": {
+                LOCATION_LETTERS[column.location]: {
+                    "winner": None if column.winner is None else COLOUR_LETTERS[column.winner],
+                    "points": column.points,
+                    "stones": column.stones,
+                    "white": column.count(WHITE),
+                    "black": column.count(BLACK),
+                    "gray": column.stones.count("g"),
+                    "ornament": column.ornament,
+                    "effect": column.effect,
+                }
+                for column in self.columns
+            },
+            "totals": {"w": self.totals[WHITE], "b": self.totals[BLACK]},
+            "columns_won": {"w": self.columns_won[WHITE], "b": self.columns_won[BLACK]},
+            "result": self.outcome.result,
+            "decided_by": self.outcome.decided_by,
+            "over": self.over,
+        }
+
+
+def column_points(stones: str, ornament: str | None = None) -> tuple[Colour | None, int]:
+    """The winner of a column (``None`` on a tie) and the points the winner scores."""
+    white, black, gray = stones.count("w"), stones.count("b"), stones.count("g")
+    if white == black:
+        return None, 0
+    white_wins = white > black
+    if ornament == "minority":
+        white_wins = not white_wins
+    own, rival = (white, black) if white_wins else (black, white)
+    gray_value = {"graygain": 2, "grayloss": -3}.get(ornament or "", -2)
+    points = own + 3 * rival + gray_value * gray + (3 if ornament == "plus3" else 0)
+    return (WHITE if white_wins else BLACK), points
+
+
+def _effect(stones: str, ornament: str | None) -> str | None:
+    """Say what ``ornament`` changed in the column's score, or ``None``."""
+    winner, points = column_points(stones, ornament)
+    plain_winner, plain_points = column_points(stones)
+    if (winner, points) == (plain_winner, plain_points):
+        return None
+    gray = stones.count("g")
+    if ornament == "plus3":
+        return "plus3: +3 for the column's winner"
+    if ornament == "minority":
+        return (
+            f"minority: fewer stones win, so {COLOUR_NAMES[winner]} takes it "  # type: ignore[index]
+            f"instead of {COLOUR_NAMES[plain_winner]}"  # type: ignore[index]
+        )
+    per_stone = 2 if ornament == "graygain" else -3
+    return (
+        f"{ornament}: {gray} gray stone{'s' * (gray != 1)} score {per_stone * gray:+d} "
+        f"instead of {-2 * gray:+d}"
+    )
+
+
+def score(position: Position) -> Score:
+    """Score ``position``: per column, totals, columns won and the outcome with tie-breaks."""
+    columns = []
+    totals = [0, 0]
+    won = [0, 0]
+    for location, stones in enumerate(position.columns):
+        ornament = position.ornaments[location]
+        winner, points = column_points(stones, ornament)
+        if winner is not None:
+            totals[winner] += points
+            won[winner] += 1
+        columns.append(
+            ColumnScore(location, stones, ornament, winner, points, _effect(stones, ornament))
+        )
+    if totals[WHITE] != totals[BLACK]:
+        outcome = Outcome(WHITE if totals[WHITE] > totals[BLACK] else BLACK, "points")
+    elif won[WHITE] != won[BLACK]:
+        outcome = Outcome(WHITE if won[WHITE] > won[BLACK] else BLACK, "columns")
+    else:
+        outcome = Outcome(None, "tie")
+    return Score(
+        tuple(columns), (totals[0], totals[1]), (won[0], won[1]), outcome, position.is_over()
+    )
