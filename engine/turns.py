@@ -6,7 +6,7 @@ Each prints to and parses from the canonical notation of the rules::
 
     >>> parse_turn("w@B/C>E")
     Place.parse('w@B/C>E')
-    >>> str(Take(WHITE, 3))
+    >>> str(Take(0, 3))  # WHITE takes 3
     '+w3'
 
 Two turns are equal exactly when their canonical strings are equal.

@@ -1,0 +1,139 @@
+"""Command line: ``python -m engine perft|moves|apply|score|random-game|bench``.
+
+Positions and turns use the canonical notation; a position is one (quoted) argument. Bad input
+exits with status 2 and a one-line message on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from typing import NoReturn
+
+from .core import COLOUR_LETTERS
+from .newgame import new_game
+from .play import perft, random_game
+from .position import Position
+from .scoring import score
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line on stderr and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _position(text: str) -> Position:
+    return Position.parse(text)
+
+
+def _depth(text: str) -> int:
+    if not text.isdigit():
+        raise ValueError(f"depth must be a whole number 0 or more, got {text!r}")
+    return int(text)
+
+
+def _cmd_perft(args: argparse.Namespace) -> None:
+    print(perft(_position(args.position), _depth(args.depth)))
+
+
+def _cmd_moves(args: argparse.Namespace) -> None:
+    for text in sorted(str(turn) for turn in _position(args.position).legal_turns()):
+        print(text)
+
+
+def _cmd_apply(args: argparse.Namespace) -> None:
+    print(_position(args.position).apply(args.turn))
+
+
+def _cmd_score(args: argparse.Namespace) -> None:
+    print(json.dumps(score(_position(args.position)).to_dict()))
+
+
+def _cmd_random_game(args: argparse.Namespace) -> None:
+    mode = "advanced" if args.ornaments else "basic"
+    start = new_game(mode, ornaments=args.ornaments, seed=args.seed)
+    game = random_game(start, random.Random(args.seed))
+    print(f"start {game.start}")
+    for ply, turn in enumerate(game.turns, start=1):
+        print(f"{ply} {COLOUR_LETTERS[(game.start.turn + ply - 1) % 2]} {turn}")
+    print(f"final {game.final}")
+    result = score(game.final)
+    white, black = result.totals
+    print(f"result {result.outcome.result} {white}-{black} ({result.outcome.decided_by})")
+
+
+def _timed(function: Callable[[], object], repeats: int) -> float:
+    """The median wall time of ``repeats`` calls, in seconds."""
+    times = []
+    for _ in range(repeats):
+        began = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - began)
+    return statistics.median(times)
+
+
+def _cmd_bench(args: argparse.Namespace) -> None:
+    rng = random.Random(args.seed)
+    start = new_game()
+    games = plies = 0
+    began = time.perf_counter()
+    while (elapsed := time.perf_counter() - began) < args.seconds or games == 0:
+        plies += len(random_game(start, rng).turns)
+        games += 1
+    print(f"random games: {games / elapsed:,.0f} full games/s ({games} games in {elapsed:.2f} s)")
+    print(f"mean plies per game: {plies / games:.1f} ({elapsed / plies * 1e6:.1f} us per ply)")
+    depth = 4
+    leaves = perft(start, depth)
+    seconds = _timed(lambda: perft(start, depth), repeats=3)
+    print(f"perft({depth}) from the start: {leaves:,} leaves, {leaves / seconds:,.0f} leaves/s")
+
+
+def _build_parser() -> _Parser:
+    parser = _Parser(prog="python -m engine", description="The Tholos rules engine.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    command = commands.add_parser("perft", help="count leaf positions DEPTH turns deep")
+    command.add_argument("position", help="a position in canonical notation (one argument)")
+    command.add_argument("depth")
+    command.set_defaults(run=_cmd_perft)
+    command = commands.add_parser("moves", help="list the legal turns, one a line, sorted")
+    command.add_argument("position")
+    command.set_defaults(run=_cmd_moves)
+    command = commands.add_parser("apply", help="print the position after a turn")
+    command.add_argument("position")
+    command.add_argument("turn")
+    command.set_defaults(run=_cmd_apply)
+    command = commands.add_parser("score", help="print the score as JSON")
+    command.add_argument("position")
+    command.set_defaults(run=_cmd_score)
+    command = commands.add_parser("random-game", help="play a game of uniformly random turns")
+    command.add_argument("--seed", type=int, required=True)
+    command.add_argument("--ornaments", type=int, default=0, choices=range(6), metavar="K")
+    command.set_defaults(run=_cmd_random_game)
+    command = commands.add_parser("bench", help="measure the engine's speed")
+    command.add_argument("--seconds", type=float, default=3.0, help="time for random games")
+    command.add_argument("--seed", type=int, default=1)
+    command.set_defaults(run=_cmd_bench)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = _build_parser()
+    args = parser.parse_args(argv)
+    try:
+        args.run(args)
+    except ValueError as error:  # the engine's errors are all ValueErrors
+        print(f"{parser.prog}: error: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,205 @@
+"""Building a turn step by step, as a player does with buttons.
+
+A path is the tuple of tokens chosen so far. Each step offers the whole domain of its choice
+(every location, every colour ...) with the impossible options disabled; the complete paths are
+exactly the legal turns, because the steps are read off :meth:`Position.legal_turns`::
+
+    >>> builder = TurnBuilder(Position.parse("-/-/-/-/-/-/- ww bb w -"))
+    >>> builder.step().kind, [o.token for o in builder.step().options if o.enabled]
+    ('action', ['T', 'P'])
+    >>> builder.choose("P").choose("w").choose("D").step().kind
+    'draw'
+    >>> str(builder.choose("P").choose("w").choose("D").choose("g").turn)
+    'w@D/+g'
+
+Tokens: ``T``/``P`` (take or place), colour letters ``w b g``, counts ``1 2 3``, location
+letters ``A``..``G``, ``-`` (skip the bonus), ``L``/``q`` (with the ``grayquarry`` ornament:
+the location's own bonus, or a gray stone from the quarry).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+from .core import BONUS_OF, COLOUR_LETTERS, LOCATION_LETTERS, IllegalTurnError
+from .position import Position
+from .turns import Take, Turn
+
+StepKind = Literal[
+    "action",
+    "take-colour",
+    "take-count",
+    "stone",
+    "location",
+    "bonus-choice",
+    "remove",
+    "draw",
+    "steal",
+    "extra-stone",
+    "extra-location",
+    "move-source",
+    "move-target",
+    "quarry-target",
+]
+SKIP = "-"
+"""The token that ends the turn without using the offered bonus."""
+OWN_BONUS = "L"
+GRAY_FROM_QUARRY = "q"
+
+_DOMAINS: dict[StepKind, str] = {
+    "action": "TP",
+    "take-colour": COLOUR_LETTERS,
+    "take-count": "123",
+    "stone": COLOUR_LETTERS,
+    "location": LOCATION_LETTERS,
+    "bonus-choice": OWN_BONUS + GRAY_FROM_QUARRY,
+    "remove": LOCATION_LETTERS,
+    "draw": COLOUR_LETTERS,
+    "steal": COLOUR_LETTERS,
+    "extra-stone": COLOUR_LETTERS,
+    "extra-location": LOCATION_LETTERS,
+    "move-source": LOCATION_LETTERS,
+    "move-target": LOCATION_LETTERS,
+    "quarry-target": LOCATION_LETTERS,
+}
+_FIRST_BONUS_STEP: dict[str, StepKind] = {
+    "remove": "remove",
+    "draw": "draw",
+    "steal": "steal",
+    "extra": "extra-stone",
+    "move": "move-source",
+}
+_SECOND_BONUS_STEP: dict[str, StepKind] = {"extra": "extra-location", "move": "move-target"}
+
+Path = tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One choice of a step: its token, and whether it can be chosen now."""
+
+    token: str
+    enabled: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """The next choice to make: its kind and its options (the whole domain, in order)."""
+
+    kind: StepKind
+    options: tuple[Option, ...]
+
+    def enabled_tokens(self) -> list[str]:
+        """The tokens that can be chosen."""
+        return [option.token for option in self.options if option.enabled]
+
+
+def turn_path(position: Position, turn: Turn) -> Path:
+    """The tokens that build ``turn`` in ``position``, without a trailing skip."""
+    if isinstance(turn, Take):
+        return ("T", COLOUR_LETTERS[turn.colour], str(turn.count))
+    path: Path = ("P", COLOUR_LETTERS[turn.colour], LOCATION_LETTERS[turn.location])
+    bonus = turn.bonus
+    if bonus is None:
+        return path
+    if bonus.kind == "quarry":
+        return (*path, GRAY_FROM_QUARRY, LOCATION_LETTERS[bonus.target])  # type: ignore[index]
+    if position.ornaments[turn.location] == "grayquarry":
+        path = (*path, OWN_BONUS)
+    if bonus.kind in ("remove", "move"):
+        path = (*path, LOCATION_LETTERS[bonus.source])  # type: ignore[index]
+    else:
+        path = (*path, COLOUR_LETTERS[bonus.colour])  # type: ignore[index]
+    if bonus.target is not None:
+        path = (*path, LOCATION_LETTERS[bonus.target])
+    return path
+
+
+@dataclass(frozen=True, slots=True)
+class _Tree:
+    """The legal turns of a position as a trie of paths."""
+
+    children: dict[Path, list[str]]
+    turns: dict[Path, Turn]
+
+
+@lru_cache(maxsize=256)
+def _tree(position: Position) -> _Tree:
+    children: dict[Path, list[str]] = {}
+    turns: dict[Path, Turn] = {}
+    for turn in position.legal_turns():
+        path = turn_path(position, turn)
+        turns[path] = turn
+        for depth in range(len(path)):
+            children.setdefault(path[:depth], []).append(path[depth])
+    for path in [path for path in turns if path in children]:  # a placement with bonus options
+        children[path].append(SKIP)
+        turns[(*path, SKIP)] = turns.pop(path)
+    return _Tree(children, turns)
+
+
+def _step_kind(position: Position, path: Path) -> StepKind:
+    action = path[0] if path else None
+    if action is None:
+        return "action"
+    if action == "T":
+        return ("take-colour", "take-count")[len(path) - 1]
+    if len(path) < 3:
+        return ("stone", "location")[len(path) - 1]
+    location = LOCATION_LETTERS.index(path[2])
+    rest = path[3:]
+    if position.ornaments[location] == "grayquarry":
+        if not rest:
+            return "bonus-choice"
+        if rest[0] == GRAY_FROM_QUARRY:
+            return "quarry-target"
+        rest = rest[1:]
+    bonus = BONUS_OF[location]
+    return _SECOND_BONUS_STEP[bonus] if rest else _FIRST_BONUS_STEP[bonus]
+
+
+@dataclass(frozen=True, slots=True)
+class TurnBuilder:
+    """A turn under construction: a position and the tokens chosen so far.
+
+    Building one checks every token of ``path`` and raises :class:`IllegalTurnError` when a
+    token is not available at its step (a stale or forged choice).
+    """
+
+    position: Position
+    path: Path = ()
+
+    def __post_init__(self) -> None:
+        tree = _tree(self.position)
+        for depth, token in enumerate(self.path):
+            prefix = self.path[:depth]
+            if token not in tree.children.get(prefix, ()):
+                raise IllegalTurnError(
+                    f"choice {token!r} is not available after {'.'.join(prefix) or 'the start'}"
+                )
+
+    @property
+    def turn(self) -> Turn | None:
+        """The turn the path completes, or ``None`` while choices remain."""
+        return _tree(self.position).turns.get(self.path)
+
+    def step(self) -> Step | None:
+        """The next choice, or ``None`` when the path is a complete turn (or the game is over)."""
+        tree = _tree(self.position)
+        available = tree.children.get(self.path)
+        if available is None:
+            return None
+        kind = _step_kind(self.position, self.path)
+        options = [Option(SKIP, True)] if SKIP in available else []
+        options += [Option(token, token in available) for token in _DOMAINS[kind]]
+        return Step(kind, tuple(options))
+
+    def choose(self, token: str) -> TurnBuilder:
+        """The builder one choice further; raises :class:`IllegalTurnError` if unavailable."""
+        return TurnBuilder(self.position, (*self.path, token))
+
+    def back(self) -> TurnBuilder:
+        """The builder one choice back (the start stays the start)."""
+        return TurnBuilder(self.position, self.path[:-1])
