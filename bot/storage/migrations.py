@@ -1,0 +1,73 @@
+"""Numbered forward migrations: ``MIGRATIONS[n - 1]`` takes the schema from version n-1 to n.
+
+Never edit a migration that has shipped; append a new one. ``PRAGMA user_version`` records the
+version, in the same transaction as the migration.
+"""
+
+from __future__ import annotations
+
+MIGRATIONS: list[str] = [
+    # 1: games, their turns, challenges.
+    """
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        white_id INTEGER NOT NULL,
+        black_id INTEGER NOT NULL,
+        mode TEXT NOT NULL CHECK (mode IN ('basic', 'advanced')),
+        seed INTEGER NOT NULL,
+        start_position TEXT NOT NULL,
+        position TEXT NOT NULL,
+        version INTEGER NOT NULL DEFAULT 0,
+        status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'finished')),
+        result TEXT CHECK (result IN ('white', 'black', 'draw')),
+        reason TEXT CHECK (reason IN ('points', 'columns', 'tie', 'resignation', 'timeout')),
+        white_points INTEGER,
+        black_points INTEGER,
+        board_message_id INTEGER,
+        board_version INTEGER,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL,
+        last_move_at REAL NOT NULL,
+        finished_at REAL,
+        CHECK (white_id != black_id),
+        CHECK ((status = 'finished') = (result IS NOT NULL AND reason IS NOT NULL))
+    );
+    CREATE UNIQUE INDEX games_one_active_per_channel ON games (channel_id)
+        WHERE status = 'active';
+    CREATE INDEX games_by_guild_finished ON games (guild_id, finished_at)
+        WHERE status = 'finished';
+    CREATE TABLE turns (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        ply INTEGER NOT NULL CHECK (ply >= 1),
+        player_id INTEGER NOT NULL,
+        turn TEXT NOT NULL,
+        position_after TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        PRIMARY KEY (game_id, ply)
+    ) WITHOUT ROWID;
+    CREATE TABLE challenges (
+        id INTEGER PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        challenger_id INTEGER NOT NULL,
+        opponent_id INTEGER NOT NULL,
+        mode TEXT NOT NULL CHECK (mode IN ('basic', 'advanced')),
+        ornaments INTEGER NOT NULL CHECK (ornaments BETWEEN 0 AND 5),
+        colour TEXT NOT NULL CHECK (colour IN ('white', 'black', 'random')),
+        first TEXT NOT NULL CHECK (first IN ('me', 'opponent', 'random')),
+        message_id INTEGER,
+        status TEXT NOT NULL DEFAULT 'pending'
+            CHECK (status IN ('pending', 'accepted', 'declined', 'withdrawn', 'expired')),
+        created_at REAL NOT NULL,
+        expires_at REAL NOT NULL,
+        game_id INTEGER REFERENCES games (id),
+        CHECK (challenger_id != opponent_id)
+    );
+    CREATE UNIQUE INDEX challenges_one_pending_per_channel ON challenges (channel_id)
+        WHERE status = 'pending';
+    CREATE INDEX challenges_pending_by_expiry ON challenges (expires_at)
+        WHERE status = 'pending'
+    """,
+]
