@@ -97,6 +97,19 @@ class Database:
         async with self._lock, self._connection.execute(sql, tuple(parameters)) as cursor:
             return list(await cursor.fetchall())
 
+    async def get_meta(self, key: str) -> str | None:
+        """A value the bot keeps for itself (e.g. the hash of the registered commands)."""
+        return await self.scalar("SELECT value FROM meta WHERE key = ?", (key,))
+
+    async def set_meta(self, key: str, value: str) -> None:
+        """Store a value under ``key``."""
+        async with self.transaction() as connection:
+            await connection.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
     async def scalar(self, sql: str, parameters: Iterable[Any] = ()) -> Any:
         """The first column of the first row (``None`` when there is no row)."""
         row = await self.fetchone(sql, parameters)

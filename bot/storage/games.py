@@ -8,7 +8,7 @@ double click or two racing presses change a game at most once.
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Literal
 
 import aiosqlite
@@ -40,6 +40,8 @@ class Challenge:
     channel_id: int
     challenger_id: int
     opponent_id: int
+    challenger_name: str
+    opponent_name: str
     mode: Mode
     ornaments: int
     colour: Literal["white", "black", "random"]
@@ -72,12 +74,16 @@ class Game:
     channel_id: int
     white_id: int
     black_id: int
+    white_name: str
+    black_name: str
     mode: Mode
     seed: int
     start_position: Position
     position: Position
     version: int
     """Bumped by every stored change; controls carry it to detect outdated boards."""
+    plies: int
+    """Turns played."""
     status: Literal["active", "finished"]
     outcome: Outcome | None
     board_message_id: int | None
@@ -95,6 +101,10 @@ class Game:
     def player(self, colour: Colour) -> int:
         """The user id playing ``colour``."""
         return self.white_id if colour == WHITE else self.black_id
+
+    def name(self, colour: Colour) -> str:
+        """The display name of the player of ``colour`` (as it was when the game began)."""
+        return self.white_name if colour == WHITE else self.black_name
 
     def colour_of(self, user_id: int) -> Colour | None:
         """The colour ``user_id`` plays, or ``None`` for someone else."""
@@ -121,15 +131,15 @@ class TurnRecord:
     created_at: float
 
 
-_GAME_COLUMNS = (
-    "id, guild_id, channel_id, white_id, black_id, mode, seed, start_position, position, version, "
-    "status, result, reason, white_points, black_points, board_message_id, board_version, "
-    "created_at, last_move_at, finished_at"
-)
-_CHALLENGE_COLUMNS = (
-    "id, guild_id, channel_id, challenger_id, opponent_id, mode, ornaments, colour, first, "
-    "message_id, status, created_at, expires_at, game_id"
-)
+_GAME_COLUMNS = ", ".join(
+    (
+        "id", "guild_id", "channel_id", "white_id", "black_id", "white_name", "black_name",
+        "mode", "seed", "start_position", "position", "version", "plies", "status", "result",
+        "reason", "white_points", "black_points", "board_message_id", "board_version",
+        "created_at", "last_move_at", "finished_at",
+    )
+)  # fmt: skip
+_CHALLENGE_COLUMNS = ", ".join(field.name for field in fields(Challenge))
 
 
 def _game(row: aiosqlite.Row) -> Game:
@@ -142,11 +152,14 @@ def _game(row: aiosqlite.Row) -> Game:
         channel_id=row["channel_id"],
         white_id=row["white_id"],
         black_id=row["black_id"],
+        white_name=row["white_name"],
+        black_name=row["black_name"],
         mode=row["mode"],
         seed=row["seed"],
         start_position=Position.parse(row["start_position"]),
         position=Position.parse(row["position"]),
         version=row["version"],
+        plies=row["plies"],
         status=row["status"],
         outcome=outcome,
         board_message_id=row["board_message_id"],
@@ -176,6 +189,8 @@ class GameStore:
         channel_id: int,
         challenger_id: int,
         opponent_id: int,
+        challenger_name: str,
+        opponent_name: str,
         mode: Mode,
         ornaments: int,
         colour: str,
@@ -189,10 +204,11 @@ class GameStore:
                 await _ensure_no_active_game(connection, channel_id)
                 cursor = await connection.execute(
                     "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, "
-                    "mode, ornaments, colour, first, created_at, expires_at) "
-                    f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_CHALLENGE_COLUMNS}",
-                    (guild_id, channel_id, challenger_id, opponent_id, mode, ornaments, colour,
-                     first, now, expires_at),
+                    "challenger_name, opponent_name, mode, ornaments, colour, first, created_at, "
+                    f"expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                    f"RETURNING {_CHALLENGE_COLUMNS}",
+                    (guild_id, channel_id, challenger_id, opponent_id, challenger_name,
+                     opponent_name, mode, ornaments, colour, first, now, expires_at),
                 )  # fmt: skip
                 return _challenge(await cursor.fetchone())  # type: ignore[arg-type]
         except sqlite3.IntegrityError as error:
@@ -268,19 +284,25 @@ class GameStore:
         """
         async with self._db.transaction() as connection:
             cursor = await connection.execute(
-                "SELECT guild_id, channel_id, mode, status FROM challenges WHERE id = ?",
+                f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE id = ?",
                 (challenge_id,),
             )
-            challenge = await cursor.fetchone()
-            if challenge is None or challenge["status"] != "pending":
+            row = await cursor.fetchone()
+            if row is None or row["status"] != "pending":
                 raise StaleGameError("the challenge is no longer open")
-            await _ensure_no_active_game(connection, challenge["channel_id"])
+            challenge = _challenge(row)
+            await _ensure_no_active_game(connection, challenge.channel_id)
+            names = {
+                challenge.challenger_id: challenge.challenger_name,
+                challenge.opponent_id: challenge.opponent_name,
+            }
             cursor = await connection.execute(
-                "INSERT INTO games (guild_id, channel_id, white_id, black_id, mode, seed, "
-                "start_position, position, created_at, updated_at, last_move_at) "
-                f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_GAME_COLUMNS}",
-                (challenge["guild_id"], challenge["channel_id"], white_id, black_id,
-                 challenge["mode"], seed, str(start), str(start), now, now, now),
+                "INSERT INTO games (guild_id, channel_id, white_id, black_id, white_name, "
+                "black_name, mode, seed, start_position, position, created_at, updated_at, "
+                f"last_move_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                f"RETURNING {_GAME_COLUMNS}",
+                (challenge.guild_id, challenge.channel_id, white_id, black_id, names[white_id],
+                 names[black_id], challenge.mode, seed, str(start), str(start), now, now, now),
             )  # fmt: skip
             game = _game(await cursor.fetchone())  # type: ignore[arg-type]
             await connection.execute(
@@ -331,15 +353,15 @@ class GameStore:
             updated = await _update_game(
                 connection,
                 game,
-                "position = ?, last_move_at = ?",
+                "position = ?, last_move_at = ?, plies = plies + 1",
                 (str(position_after), now),
                 outcome,
                 now,
             )
             await connection.execute(
                 "INSERT INTO turns (game_id, ply, player_id, turn, position_after, created_at) "
-                "VALUES (?, (SELECT COUNT(*) + 1 FROM turns WHERE game_id = ?), ?, ?, ?, ?)",
-                (game.id, game.id, player_id, turn, str(position_after), now),
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (game.id, updated.plies, player_id, turn, str(position_after), now),
             )
         return updated
 
@@ -357,14 +379,14 @@ class GameStore:
                 (message_id, version, game_id, version),
             )
 
-    async def turns(self, game_id: int) -> list[TurnRecord]:
-        """The game's turns in order."""
+    async def turns(self, game_id: int, *, last: int = -1) -> list[TurnRecord]:
+        """The game's turns in order (only the ``last`` few when it is given)."""
         rows = await self._db.fetchall(
             "SELECT ply, player_id, turn, position_after, created_at FROM turns "
-            "WHERE game_id = ? ORDER BY ply",
-            (game_id,),
+            "WHERE game_id = ? ORDER BY ply DESC LIMIT ?",
+            (game_id, last),
         )
-        return [TurnRecord(*row) for row in rows]
+        return [TurnRecord(*row) for row in reversed(rows)]
 
 
 async def _ensure_no_active_game(connection: aiosqlite.Connection, channel_id: int) -> None:

@@ -7,19 +7,26 @@ version, in the same transaction as the migration.
 from __future__ import annotations
 
 MIGRATIONS: list[str] = [
-    # 1: games, their turns, challenges.
+    # 1: games, their turns, challenges; settings the bot keeps for itself.
     """
+    CREATE TABLE meta (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    ) WITHOUT ROWID;
     CREATE TABLE games (
         id INTEGER PRIMARY KEY,
         guild_id INTEGER NOT NULL,
         channel_id INTEGER NOT NULL,
         white_id INTEGER NOT NULL,
         black_id INTEGER NOT NULL,
+        white_name TEXT NOT NULL,
+        black_name TEXT NOT NULL,
         mode TEXT NOT NULL CHECK (mode IN ('basic', 'advanced')),
         seed INTEGER NOT NULL,
         start_position TEXT NOT NULL,
         position TEXT NOT NULL,
         version INTEGER NOT NULL DEFAULT 0,
+        plies INTEGER NOT NULL DEFAULT 0,
         status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'finished')),
         result TEXT CHECK (result IN ('white', 'black', 'draw')),
         reason TEXT CHECK (reason IN ('points', 'columns', 'tie', 'resignation', 'timeout')),
@@ -53,6 +60,8 @@ MIGRATIONS: list[str] = [
         channel_id INTEGER NOT NULL,
         challenger_id INTEGER NOT NULL,
         opponent_id INTEGER NOT NULL,
+        challenger_name TEXT NOT NULL,
+        opponent_name TEXT NOT NULL,
         mode TEXT NOT NULL CHECK (mode IN ('basic', 'advanced')),
         ornaments INTEGER NOT NULL CHECK (ornaments BETWEEN 0 AND 5),
         colour TEXT NOT NULL CHECK (colour IN ('white', 'black', 'random')),

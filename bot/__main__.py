@@ -1,0 +1,54 @@
+"""Start the bot: ``python -m bot`` (or ``tholos-bot``). Exit status 2 on a settings problem."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sys
+
+import discord
+
+from .client import TholosBot
+from .discord_api import use_api_base
+from .settings import Settings, SettingsError
+
+log = logging.getLogger("bot")
+
+
+async def _run(bot: TholosBot, token: str) -> None:
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, lambda: asyncio.ensure_future(bot.close()))
+    async with bot:
+        await bot.start(token)
+
+
+def main() -> int:
+    """Read the settings, start the bot, run until SIGTERM/SIGINT; return the exit status."""
+    try:
+        settings = Settings.load()
+    except SettingsError as error:
+        print(f"tholos-bot: {error}", file=sys.stderr)
+        return 2
+    discord.utils.setup_logging(level=settings.logging_level, root=True)
+    try:
+        if settings.api_base:
+            use_api_base(settings.api_base)
+        asyncio.run(_run(TholosBot(settings), settings.token))
+    except discord.LoginFailure:
+        print(
+            "tholos-bot: Discord rejected DISCORD_TOKEN — copy the bot token again from the "
+            "Developer Portal (Bot → Reset Token) into .env",
+            file=sys.stderr,
+        )
+        return 2
+    except (ValueError, OSError) as error:
+        print(f"tholos-bot: {error}", file=sys.stderr)
+        return 2
+    log.info("stopped")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,113 @@
+"""The Discord client: storage opened and migrated, controls registered, commands synced."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import time
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from .commands import tholos
+from .controls import DYNAMIC_ITEMS, PREFIX, is_known_custom_id
+from .flows import USERS_ONLY, Flows, tell
+from .service import GameService
+from .settings import Settings
+from .storage import Database, GameStore
+
+log = logging.getLogger(__name__)
+
+EXPIRY_CHECK_SECONDS = 30.0
+"""The longest the challenge-expiry loop sleeps (it wakes earlier for a due challenge)."""
+
+
+class TholosBot(discord.Client):
+    """The Tholos bot: slash commands, persistent controls, games in SQLite."""
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__(intents=discord.Intents(guilds=True), allowed_mentions=USERS_ONLY)
+        self.settings = settings
+        self.tree = app_commands.CommandTree(self)
+        self.tree.add_command(tholos)
+        self.database: Database | None = None
+        self._background: list[asyncio.Task[None]] = []
+        self._first_ready = True
+
+    @property
+    def flows(self) -> Flows:
+        """The interaction flows (available once ``setup_hook`` ran)."""
+        return self._flows
+
+    async def setup_hook(self) -> None:
+        """Open storage, register the controls, sync the commands if they changed."""
+        self.database = await Database.open(self.settings.database)
+        service = GameService(
+            GameStore(self.database),
+            challenge_timeout=self.settings.challenge_timeout,
+            inactivity_timeout=self.settings.inactivity_timeout,
+        )
+        self._flows = Flows(self, service)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        await self._sync_commands()
+        self._background.append(asyncio.create_task(self._expire_challenges_forever()))
+
+    async def _sync_commands(self) -> None:
+        """Register the slash commands with Discord only when their definition changed."""
+        guild = None
+        if self.settings.guild_id is not None:
+            guild = discord.Object(self.settings.guild_id)
+            self.tree.copy_global_to(guild=guild)
+        payload = [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
+        digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+        key = f"commands:{self.application_id}:{self.settings.guild_id or 'global'}"
+        assert self.database is not None
+        if await self.database.get_meta(key) == digest:
+            log.info("slash commands unchanged; not registering them again")
+            return
+        await self.tree.sync(guild=guild)
+        await self.database.set_meta(key, digest)
+        log.info("slash commands registered (%s)", f"guild {guild.id}" if guild else "global")
+
+    async def on_ready(self) -> None:
+        """Once connected: catch up on what a restart may have left behind."""
+        log.info("connected as %s (%s)", self.user, self.user.id if self.user else "?")
+        if self._first_ready:
+            self._first_ready = False
+            await self.flows.expire_challenges()
+            await self.flows.repost_missing_boards()
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Answer presses on controls that no handler will take (retired or unknown ids)."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        if not custom_id.startswith(PREFIX) or is_known_custom_id(custom_id):
+            return
+        await tell(interaction, "This button is no longer in use. Try `/tholos board`.")
+
+    async def _expire_challenges_forever(self) -> None:
+        await self.wait_until_ready()
+        while not self.is_closed():
+            try:
+                await self.flows.expire_challenges()
+                next_expiry = await self.flows.service.store.next_challenge_expiry()
+            except Exception:
+                log.exception("challenge expiry check failed")
+                next_expiry = None
+            delay = EXPIRY_CHECK_SECONDS
+            if next_expiry is not None:
+                delay = min(delay, max(0.05, next_expiry - time.time()))
+            await asyncio.sleep(delay)
+
+    async def close(self) -> None:
+        """Stop background work, disconnect, close the database."""
+        for task in self._background:
+            task.cancel()
+        await super().close()
+        if self.database is not None:
+            await self.database.close()
+            self.database = None

@@ -1,0 +1,366 @@
+"""From a press or a command to the messages it leaves: every interaction answered, in time.
+
+Order of work in every flow: check and store (fast, in the database), acknowledge the
+interaction, then render the image in a worker thread and post it. A refusal becomes a polite
+ephemeral reply; an unexpected error is logged and still answered.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from engine import Position, Turn, parse_turn
+from engine.builder import TurnBuilder
+from rendering.board import render_board
+from rendering.describe import describe_board
+from rendering.view import BoardView
+
+from .controls import board_view, challenge_view, final_view, resign_view
+from .presenter import challenge_text, describe_turn, game_embed, result_text, step_prompt
+from .service import (
+    ChallengeAnswered,
+    GameService,
+    OutdatedBoardError,
+    Refusal,
+    StepShown,
+    mention,
+)
+from .storage import Challenge, Game
+
+if TYPE_CHECKING:
+    from .client import TholosBot
+
+log = logging.getLogger(__name__)
+
+IMAGE_NAME = "board.png"
+ALT_TEXT_LIMIT = 1024
+"""Discord's limit on an attachment's description (alt text)."""
+USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True)
+SOMETHING_WENT_WRONG = (
+    "Sorry — something went wrong on my side and nothing was changed. Please try again; if it "
+    "keeps happening, tell a server admin."
+)
+
+Send = Callable[..., Awaitable[discord.Message]]
+
+
+@dataclass(frozen=True, slots=True)
+class LastTurn:
+    """A turn to show on a board: what was played, by whom, from which position."""
+
+    turn: Turn
+    player_id: int
+    before: Position
+
+    def words(self) -> str:
+        """``<@id> placed a white stone on γ C …``."""
+        return f"{mention(self.player_id)} {describe_turn(self.turn, self.before)}"
+
+
+def jump_url(game: Game) -> str | None:
+    """A link to the game's current board message."""
+    if game.board_message_id is None:
+        return None
+    return f"https://discord.com/channels/{game.guild_id}/{game.channel_id}/{game.board_message_id}"
+
+
+class Flows:
+    """The bot's interaction flows; one method per command or button."""
+
+    def __init__(self, bot: TholosBot, service: GameService) -> None:
+        self.bot = bot
+        self.service = service
+
+    # -- answering --------------------------------------------------------------------------------
+
+    async def guarded(self, interaction: discord.Interaction[Any], flow: Awaitable[None]) -> None:
+        """Run ``flow``; turn refusals and errors into an ephemeral answer."""
+        try:
+            await flow
+        except OutdatedBoardError as error:
+            link = jump_url(error.game)
+            where = f" The current board is here: {link}" if link else ""
+            if not error.game.is_active:
+                where = " The game is over." + where
+            await tell(interaction, f"This board is out of date.{where}")
+        except Refusal as refusal:
+            await tell(interaction, str(refusal))
+        except Exception:
+            log.exception("interaction %s failed", interaction.id)
+            await tell(interaction, SOMETHING_WENT_WRONG)
+
+    # -- boards -----------------------------------------------------------------------------------
+
+    async def last_turn(self, game: Game) -> LastTurn | None:
+        """The game's newest turn, for the board's caption and highlight."""
+        records = await self.service.store.turns(game.id, last=2)
+        if not records:
+            return None
+        newest = records[-1]
+        before = (
+            Position.parse(records[0].position_after) if len(records) == 2 else game.start_position
+        )
+        return LastTurn(parse_turn(newest.turn), newest.player_id, before)
+
+    async def board_message(self, game: Game, last: LastTurn | None) -> dict[str, Any]:
+        """The keyword arguments of a board message: content, embed, image, controls."""
+        view = BoardView(
+            white_name=game.white_name,
+            black_name=game.black_name,
+            last_turn=last.turn if last else None,
+            final=not game.is_active,
+        )
+        png, alt = await asyncio.to_thread(_render, game.position, view)
+        file = discord.File(io.BytesIO(png), filename=IMAGE_NAME, description=alt[:ALT_TEXT_LIMIT])
+        embed = game_embed(game, last.words() if last else None, IMAGE_NAME)
+        if game.is_active:
+            builder = TurnBuilder(game.position)
+            step = builder.step()
+            assert step is not None  # an active game always has a turn to play
+            content = f"{mention(game.to_move)}, your turn. {step_prompt(builder, step)}"
+            controls = board_view(game, builder, step)
+        else:
+            content = f"Game over. {result_text(game)}"
+            controls = final_view(game)
+        return {"content": content, "embed": embed, "file": file, "view": controls,
+                "allowed_mentions": USERS_ONLY}  # fmt: skip
+
+    async def post_board(self, send: Send, game: Game, last: LastTurn | None) -> discord.Message:
+        """Post the board with ``send``, record it, and strip the controls of the previous one."""
+        message = await send(**await self.board_message(game, last))
+        previous = game.board_message_id
+        await self.service.store.set_board_message(game.id, message.id, game.version)
+        if previous is not None and previous != message.id:
+            await self.strip_controls(game.channel_id, previous)
+        return message
+
+    async def strip_controls(self, channel_id: int, message_id: int) -> None:
+        """Remove the buttons of an old message (best effort: it may be gone)."""
+        try:
+            await (
+                self.bot.get_partial_messageable(channel_id)
+                .get_partial_message(message_id)
+                .edit(view=None)
+            )
+        except discord.HTTPException as error:
+            log.info("could not strip controls of message %s: %s", message_id, error)
+
+    # -- the turn ---------------------------------------------------------------------------------
+
+    async def step(
+        self, interaction: discord.Interaction[Any], game_id: int, version: int, path: str
+    ) -> None:
+        """A press on a board's step button."""
+        await self.guarded(interaction, self._step(interaction, game_id, version, path))
+
+    async def _step(
+        self, interaction: discord.Interaction[Any], game_id: int, version: int, path: str
+    ) -> None:
+        result = await self.service.choose(game_id, version, path, interaction.user.id)
+        if isinstance(result, StepShown):
+            step = result.builder.step()
+            assert step is not None
+            await interaction.response.edit_message(
+                content=f"{mention(result.game.to_move)}: {step_prompt(result.builder, step)}",
+                view=board_view(result.game, result.builder, step),
+                allowed_mentions=USERS_ONLY,
+            )
+            return
+        last = LastTurn(result.turn, interaction.user.id, result.before.position)
+        await interaction.response.edit_message(
+            content=f"Played: {last.words()}", view=None, allowed_mentions=USERS_ONLY
+        )
+        await self.post_board(interaction.followup.send, result.game, last)
+
+    async def claim(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """The Claim button on a board."""
+        await self.guarded(interaction, self._claim(interaction, game_id))
+
+    async def _claim(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        game = await self.service.claim(game_id, interaction.user.id)
+        await interaction.response.defer()
+        await self.post_board(interaction.followup.send, game, await self.last_turn(game))
+
+    async def resign(
+        self, interaction: discord.Interaction[Any], game_id: int, version: int
+    ) -> None:
+        """The confirmation button of ``/tholos resign``."""
+        await self.guarded(interaction, self._resign(interaction, game_id, version))
+
+    async def _resign(
+        self, interaction: discord.Interaction[Any], game_id: int, version: int
+    ) -> None:
+        game = await self.service.resign(game_id, version, interaction.user.id)
+        await interaction.response.edit_message(content="You resigned.", view=None)
+        await self.post_board(interaction.followup.send, game, await self.last_turn(game))
+
+    async def ask_resign(self, interaction: discord.Interaction[Any]) -> None:
+        """``/tholos resign``: ask to confirm with a button."""
+        await self.guarded(interaction, self._ask_resign(interaction))
+
+    async def _ask_resign(self, interaction: discord.Interaction[Any]) -> None:
+        game = await self._channel_game(interaction)
+        await interaction.response.send_message(
+            "Resign this game? Your opponent wins.", view=resign_view(game), ephemeral=True
+        )
+
+    async def _channel_game(self, interaction: discord.Interaction[Any]) -> Game:
+        """The active game in the interaction's channel that the user plays in."""
+        game = await self.service.store.active_game(interaction.channel_id or 0)
+        if game is None:
+            raise Refusal("There is no game being played in this channel.")
+        if game.colour_of(interaction.user.id) is None:
+            raise Refusal(
+                f"The game here is between {mention(game.white_id)} and {mention(game.black_id)}."
+            )
+        return game
+
+    async def claim_in_channel(self, interaction: discord.Interaction[Any]) -> None:
+        """``/tholos claim``."""
+        await self.guarded(interaction, self._claim_in_channel(interaction))
+
+    async def _claim_in_channel(self, interaction: discord.Interaction[Any]) -> None:
+        game = await self._channel_game(interaction)
+        await self._claim(interaction, game.id)
+
+    async def show_board(self, interaction: discord.Interaction[Any]) -> None:
+        """``/tholos board``: post the current board again (its controls move with it)."""
+        await self.guarded(interaction, self._show_board(interaction))
+
+    async def _show_board(self, interaction: discord.Interaction[Any]) -> None:
+        game = await self.service.store.active_game(interaction.channel_id or 0)
+        if game is None:
+            raise Refusal("There is no game being played in this channel.")
+        await interaction.response.defer()
+        await self.post_board(interaction.followup.send, game, await self.last_turn(game))
+
+    # -- challenges -------------------------------------------------------------------------------
+
+    async def challenge(self, interaction: discord.Interaction[Any], **options: Any) -> None:
+        """``/tholos challenge``: post the challenge with its buttons."""
+        await self.guarded(interaction, self._challenge(interaction, options))
+
+    async def _challenge(
+        self, interaction: discord.Interaction[Any], options: dict[str, Any]
+    ) -> None:
+        opponent: discord.User | discord.Member = options.pop("opponent")
+        challenge = await self.service.challenge(
+            guild_id=interaction.guild_id or 0,
+            channel_id=interaction.channel_id or 0,
+            challenger_id=interaction.user.id,
+            opponent_id=opponent.id,
+            challenger_name=interaction.user.display_name,
+            opponent_name=opponent.display_name,
+            opponent_is_bot=opponent.bot,
+            **options,
+        )
+        await self.post_challenge(interaction, challenge)
+
+    async def post_challenge(
+        self, interaction: discord.Interaction[Any], challenge: Challenge
+    ) -> None:
+        """Answer ``interaction`` with the public challenge message and remember it."""
+        await interaction.response.send_message(
+            challenge_text(challenge), view=challenge_view(challenge), allowed_mentions=USERS_ONLY
+        )
+        message = await interaction.original_response()
+        await self.service.store.set_challenge_message(challenge.id, message.id)
+
+    async def answer_challenge(
+        self, interaction: discord.Interaction[Any], challenge_id: int, answer: Any
+    ) -> None:
+        """Accept / Decline / Withdraw on a challenge message."""
+        await self.guarded(interaction, self._answer(interaction, challenge_id, answer))
+
+    async def _answer(
+        self, interaction: discord.Interaction[Any], challenge_id: int, answer: Any
+    ) -> None:
+        answered: ChallengeAnswered = await self.service.answer_challenge(
+            challenge_id, interaction.user.id, answer
+        )
+        challenge = answered.challenge
+        if answered.game is not None:
+            challenge = await self.service.store.challenge(challenge_id) or challenge
+        await interaction.response.edit_message(
+            content=challenge_text(challenge),
+            view=challenge_view(challenge),
+            allowed_mentions=USERS_ONLY,
+        )
+        if answered.game is not None:
+            await self.post_board(interaction.followup.send, answered.game, None)
+
+    async def cancel(self, interaction: discord.Interaction[Any]) -> None:
+        """``/tholos cancel``: the challenger withdraws the channel's pending challenge."""
+        await self.guarded(interaction, self._cancel(interaction))
+
+    async def _cancel(self, interaction: discord.Interaction[Any]) -> None:
+        challenge = await self.service.withdraw_pending(
+            interaction.channel_id or 0, interaction.user.id
+        )
+        await interaction.response.send_message("Your challenge is withdrawn.", ephemeral=True)
+        await self.refresh_challenge(challenge)
+
+    async def refresh_challenge(self, challenge: Challenge) -> None:
+        """Show a closed challenge's status on its message and disable its buttons."""
+        if challenge.message_id is None:
+            return
+        message = self.bot.get_partial_messageable(challenge.channel_id).get_partial_message(
+            challenge.message_id
+        )
+        try:
+            await message.edit(
+                content=challenge_text(challenge),
+                view=challenge_view(challenge),
+                allowed_mentions=USERS_ONLY,
+            )
+        except discord.HTTPException as error:
+            log.info("could not update challenge message %s: %s", challenge.message_id, error)
+
+    async def rematch(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """The Rematch button of a finished game."""
+        await self.guarded(interaction, self._rematch(interaction, game_id))
+
+    async def _rematch(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        challenge = await self.service.rematch(game_id, interaction.user.id)
+        await self.post_challenge(interaction, challenge)
+
+    # -- housekeeping -----------------------------------------------------------------------------
+
+    async def expire_challenges(self) -> None:
+        """Close the challenges whose time is up and say so on their messages."""
+        for challenge in await self.service.expire_due():
+            await self.refresh_challenge(challenge)
+
+    async def repost_missing_boards(self) -> None:
+        """After a crash between storing a turn and posting its board: post the board now."""
+        for game in await self.service.store.games_needing_a_board():
+            try:
+                channel = self.bot.get_partial_messageable(game.channel_id)
+                await self.post_board(channel.send, game, await self.last_turn(game))
+            except discord.HTTPException as error:
+                log.warning("could not post the board of game %s: %s", game.id, error)
+
+
+async def tell(interaction: discord.Interaction[Any], text: str) -> None:
+    """Answer ``interaction`` with an ephemeral message, whether or not it was acknowledged."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True, allowed_mentions=USERS_ONLY)
+        else:
+            await interaction.response.send_message(
+                text, ephemeral=True, allowed_mentions=USERS_ONLY
+            )
+    except discord.HTTPException:
+        log.exception("could not answer interaction %s", interaction.id)
+
+
+def _render(position: Position, view: BoardView) -> tuple[bytes, str]:
+    """The board image and its text description (runs in a worker thread)."""
+    return render_board(position, view), describe_board(position, view)

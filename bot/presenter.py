@@ -1,0 +1,327 @@
+"""What the bot says: embeds, step prompts, button labels, turns in words. No I/O."""
+
+from __future__ import annotations
+
+from typing import Final
+
+import discord
+
+from engine import (
+    BLACK,
+    COLOUR_LETTERS,
+    COLOUR_NAMES,
+    LOCATION_LETTERS,
+    LOCATION_SYMBOLS,
+    WHITE,
+    Colour,
+    Location,
+    Place,
+    Position,
+    Take,
+    Turn,
+)
+from engine.builder import GRAY_FROM_QUARRY, OWN_BONUS, SKIP, Step, TurnBuilder
+from engine.core import BONUS_OF, MOVER_COLOUR
+from engine.scoring import Score, score
+
+from .service import mention
+from .storage import Challenge, Game
+
+STONE_EMOJI: Final = ("⚪", "⚫", "🔘")
+"""Stone colours as emoji (white, black, gray): told apart by lightness, not hue."""
+EMBED_COLOUR: Final = discord.Colour(0xC8A464)
+"""Sandstone."""
+
+BONUS_SHORT: Final = {
+    "remove": "remove a top",
+    "draw": "draw from quarry",
+    "steal": "take from rival",
+    "extra": "place another",
+}
+ORNAMENT_TEXT: Final = {
+    "plus3": "+3 for the column's winner",
+    "minority": "fewer stones win the column",
+    "graygain": "gray stones score +2",
+    "grayloss": "gray stones score −3",
+    "graytrigger": "gray stones trigger the bonus",
+    "grayquarry": "bonus may place a gray quarry stone",
+    "tall": "holds 7 stones",
+}
+
+
+def colour_name(colour: Colour) -> str:
+    """``White``, ``Black`` or ``Gray``."""
+    return COLOUR_NAMES[colour].capitalize()
+
+
+def location_name(location: Location) -> str:
+    """A location by symbol and letter, e.g. ``γ C``."""
+    return f"{LOCATION_SYMBOLS[location]} {LOCATION_LETTERS[location]}"
+
+
+def bonus_label(location: Location) -> str:
+    """A location's bonus in two or three words."""
+    kind = BONUS_OF[location]
+    if kind == "move":
+        return f"move {COLOUR_NAMES[MOVER_COLOUR[location]]}"
+    return BONUS_SHORT[kind]
+
+
+def stones(colour: Colour, count: int) -> str:
+    """``a white stone`` / ``2 gray stones``."""
+    name = COLOUR_NAMES[colour]
+    return f"a {name} stone" if count == 1 else f"{count} {name} stones"
+
+
+def describe_turn(turn: Turn, before: Position) -> str:
+    """A turn in words, for the player who made it in ``before`` (e.g. ``placed a white ...``)."""
+    if isinstance(turn, Take):
+        return f"took {stones(turn.colour, turn.count)} from the quarry"
+    assert isinstance(turn, Place)
+    text = f"placed {stones(turn.colour, 1)} on {location_name(turn.location)}"
+    bonus = turn.bonus
+    if bonus is None:
+        return text
+    kind = bonus.kind
+    if kind in ("remove", "move"):
+        source = bonus.source
+        top = COLOUR_NAMES[COLOUR_LETTERS.index(before.columns[source][-1])]  # type: ignore[index]
+        if kind == "remove":
+            return f"{text}, then sent the {top} top stone of {location_name(source)} to the quarry"  # type: ignore[arg-type]
+        return (
+            f"{text}, then moved the {top} top stone of {location_name(source)} "  # type: ignore[arg-type]
+            f"to {location_name(bonus.target)}"  # type: ignore[arg-type]
+        )
+    if kind == "draw":
+        return f"{text}, then drew {stones(bonus.colour, 1)} from the quarry"  # type: ignore[arg-type]
+    if kind == "steal":
+        rival = colour_name(1 - before.turn)
+        return f"{text}, then took {stones(bonus.colour, 1)} from {rival}'s workshop"  # type: ignore[arg-type]
+    if kind == "extra":
+        return f"{text}, then placed {stones(bonus.colour, 1)} on {location_name(bonus.target)}"  # type: ignore[arg-type]
+    return f"{text}, then put a gray quarry stone on {location_name(bonus.target)}"  # type: ignore[arg-type]
+
+
+def ornaments_text(position: Position) -> str:
+    """The ornaments of a game, one per line (or ``none``)."""
+    lines = [
+        f"{location_name(location)}: **{ornament}** — {ORNAMENT_TEXT[ornament]}"
+        for location, ornament in enumerate(position.ornaments)
+        if ornament
+    ]
+    return "\n".join(lines) or "none"
+
+
+# -- the turn builder's steps --------------------------------------------------------------------
+
+
+def _step_context(builder: TurnBuilder) -> tuple[Colour | None, Location | None, str | None]:
+    """The stone colour, activated location and second-last choice of a placement path."""
+    path = builder.path
+    colour = COLOUR_LETTERS.index(path[1]) if len(path) > 1 else None
+    location = LOCATION_LETTERS.index(path[2]) if len(path) > 2 and path[0] == "P" else None
+    return colour, location, (path[-1] if path else None)
+
+
+def step_prompt(builder: TurnBuilder, step: Step) -> str:
+    """What the player is asked at this step."""
+    colour, location, last = _step_context(builder)
+    position = builder.position
+    kind = step.kind
+    if kind == "action":
+        return "Take stones from the quarry, or place a stone from your workshop?"
+    if kind == "take-colour":
+        return "Take which colour? (your colour up to 3, gray up to 2, your rival's 1)"
+    if kind == "take-count":
+        return f"How many {COLOUR_NAMES[colour]} stones?"  # type: ignore[index]
+    if kind == "stone":
+        return "Place which stone from your workshop?"
+    if kind == "location":
+        return f"Where does the {COLOUR_NAMES[colour]} stone go?"  # type: ignore[index]
+    here = location_name(location)  # type: ignore[arg-type]
+    if kind == "bonus-choice":
+        return f"Bonus of {here}: its own bonus, or a gray stone from the quarry — or skip?"
+    if kind == "remove":
+        return f"Bonus of {here}: send the top stone of which column to the quarry?"
+    if kind == "draw":
+        return f"Bonus of {here}: draw which colour from the quarry?"
+    if kind == "steal":
+        return (
+            f"Bonus of {here}: take which stone from {colour_name(1 - position.turn)}'s workshop?"
+        )
+    if kind == "extra-stone":
+        return f"Bonus of {here}: place which other stone from your workshop?"
+    if kind == "extra-location":
+        return f"Where does the extra {COLOUR_NAMES[COLOUR_LETTERS.index(last)]} stone go?"  # type: ignore[arg-type]
+    if kind == "move-source":
+        mover = COLOUR_NAMES[MOVER_COLOUR[location]]  # type: ignore[index]
+        return f"Bonus of {here}: move a {mover} top stone — from which column?"
+    if kind == "move-target":
+        return f"Move the top of {location_name(LOCATION_LETTERS.index(last))} onto which column?"  # type: ignore[arg-type]
+    return "Put the gray quarry stone on which column?"
+
+
+def option_label(builder: TurnBuilder, kind: str, token: str) -> tuple[str, str | None]:
+    """A button's label and emoji for choosing ``token`` at a step of ``kind``."""
+    position = builder.position
+    if token == SKIP:
+        return "Skip the bonus", None
+    if kind == "action":
+        return ("Take stones", "⛏️") if token == "T" else ("Place a stone", "🏛️")
+    if kind == "bonus-choice":
+        if token == OWN_BONUS:
+            _, location, _ = _step_context(builder)
+            return f"{location_name(location)}: {bonus_label(location)}", None  # type: ignore[arg-type]
+        assert token == GRAY_FROM_QUARRY
+        return "Gray stone from quarry", STONE_EMOJI[2]
+    if kind == "take-count":
+        return token, None
+    if token in COLOUR_LETTERS:
+        colour = COLOUR_LETTERS.index(token)
+        return colour_name(colour), STONE_EMOJI[colour]
+    location = LOCATION_LETTERS.index(token)
+    if kind == "location":
+        return f"{location_name(location)} · {bonus_label(location)}", None
+    column = position.columns[location]
+    height = f"{len(column)}/{position.capacities[location]}"
+    if kind in ("remove", "move-source") and column:
+        return (
+            f"{location_name(location)} · top {COLOUR_NAMES[COLOUR_LETTERS.index(column[-1])]}",
+            None,
+        )
+    return f"{location_name(location)} · {height}", None
+
+
+# -- embeds ---------------------------------------------------------------------------------------
+
+RESULT_WORDS: Final = {
+    "points": "on points",
+    "columns": "on columns won (points tied)",
+    "resignation": "by resignation",
+    "timeout": "on time — the opponent stopped playing",
+}
+
+
+def result_text(game: Game) -> str:
+    """The result in a sentence, e.g. ``<@1> wins 25–19 on points``."""
+    outcome = game.outcome
+    assert outcome is not None
+    points = f"{outcome.white_points}–{outcome.black_points}"
+    if outcome.result == "draw":
+        return f"Draw, {points} with as many columns each."
+    winner = game.white_id if outcome.result == "white" else game.black_id
+    return f"{mention(winner)} wins {points} {RESULT_WORDS[outcome.reason]}."
+
+
+def scoring_lines(result: Score) -> str:
+    """Each column's winner, points and ornament effect, one line each."""
+    lines = []
+    for column in result.columns:
+        who = "nobody" if column.winner is None else colour_name(column.winner)
+        points = "" if column.winner is None else f" {column.points:+d}"
+        effect = f" — {column.effect}" if column.effect else ""
+        lines.append(f"{location_name(column.location)}: {who}{points}{effect}")
+    return "\n".join(lines)
+
+
+def game_embed(game: Game, last: str | None, image_name: str | None) -> discord.Embed:
+    """The board's embed: players, mode, ply, whose turn, the last turn, (final) scoring."""
+    position = game.position
+    projected = score(position)
+    white, black = projected.totals
+    embed = discord.Embed(title="Tholos", colour=EMBED_COLOUR)
+    embed.description = (
+        f"{STONE_EMOJI[WHITE]} White: {mention(game.white_id)}\n"
+        f"{STONE_EMOJI[BLACK]} Black: {mention(game.black_id)}"
+    )
+    mode = "Basic" if game.mode == "basic" else f"Advanced\n{ornaments_text(position)}"
+    embed.add_field(name="Mode", value=mode, inline=False)
+    if last:
+        embed.add_field(name="Last turn", value=last, inline=False)
+    if game.is_active:
+        embed.add_field(
+            name="To move",
+            value=f"{STONE_EMOJI[position.turn]} {mention(game.to_move)}",
+            inline=True,
+        )
+        embed.add_field(name="If it ended now", value=f"White {white} · Black {black}", inline=True)
+    else:
+        embed.add_field(name="Result", value=result_text(game), inline=False)
+        embed.add_field(name="Scoring", value=scoring_lines(projected), inline=False)
+    if image_name:
+        embed.set_image(url=f"attachment://{image_name}")
+    embed.set_footer(text=f"Ply {game.plies} · {position}")
+    return embed
+
+
+def challenge_text(challenge: Challenge) -> str:
+    """The public challenge message."""
+    if challenge.mode == "basic":
+        mode = "a basic game"
+    else:
+        mode = f"an advanced game with {challenge.ornaments} ornament" + "s" * (
+            challenge.ornaments != 1
+        )
+    colours = {"white": "White", "black": "Black", "random": "a random colour"}[challenge.colour]
+    first = {"me": "the challenger", "opponent": "the opponent", "random": "a random player"}[
+        challenge.first
+    ]
+    text = (
+        f"{mention(challenge.opponent_id)}, {mention(challenge.challenger_id)} challenges you to "
+        f"{mode} of Tholos!\nThe challenger plays {colours}; {first} moves first."
+    )
+    status = challenge.status
+    if status == "pending":
+        return f"{text}\nThis challenge expires <t:{int(challenge.expires_at)}:R>."
+    ending = {
+        "accepted": "✅ Accepted — the game is on.",
+        "declined": "❌ Declined.",
+        "withdrawn": "↩️ Withdrawn by the challenger.",
+        "expired": "⌛ Expired without an answer.",
+    }[status]
+    return f"{text}\n{ending}"
+
+
+RULES_TURN = (
+    "On your turn, do one thing:\n"
+    "• **Take** stones of one colour from the quarry into your workshop (3 slots): up to 3 of "
+    "your colour, 2 gray, or 1 of your rival's.\n"
+    "• **Place** a stone from your workshop on a column that isn't full. A stone of *your* "
+    "colour lets you use that location's bonus once (you may skip it). Stones moved or added "
+    "by a bonus never trigger another bonus."
+)
+RULES_BONUSES = "\n".join(
+    (
+        "α A — move a gray top stone from another column to a third, non-full one",
+        "β B — the same with a white top stone",
+        "γ C — send another column's top stone back to the quarry",
+        "δ D — take one stone of any colour from the quarry into your workshop",
+        "π E — take one stone from your rival's workshop into yours",
+        "Σ F — place one more stone from your workshop on another location",
+        "Ω G — move a black top stone, like A and B",
+    )
+)
+RULES_SCORING = (
+    "The game ends the moment every column is full (5 stones; no bonus after the stone that "
+    "fills the last place). Each column goes to whoever has more stones of their colour in it "
+    "(gray doesn't count; a tie goes to nobody). Its winner scores +1 per own stone, +3 per "
+    "rival stone and −2 per gray stone. Most points wins; if tied, most columns won; else a draw."
+)
+
+
+def rules_embed(position: Position | None) -> discord.Embed:
+    """``/tholos rules``: a turn, each location's bonus, this game's ornaments, scoring."""
+    embed = discord.Embed(title="How to play Tholos", colour=EMBED_COLOUR, description=RULES_TURN)
+    embed.add_field(name="Bonuses", value=RULES_BONUSES, inline=False)
+    embed.add_field(name="End and scoring", value=RULES_SCORING, inline=False)
+    if position is not None and position.mode == "advanced":
+        embed.add_field(name="Ornaments in this game", value=ornaments_text(position), inline=False)
+    else:
+        embed.add_field(
+            name="Advanced mode",
+            value="Adds 1–5 ornaments that change their column's rules: "
+            + ", ".join(f"**{name}** ({text})" for name, text in ORNAMENT_TEXT.items()),
+            inline=False,
+        )
+    embed.set_footer(text="Board game by Perro Loko Games (2021). Start with /tholos challenge.")
+    return embed

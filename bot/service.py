@@ -1,0 +1,326 @@
+"""The bot's game flow without Discord: challenges, presses, resignations, claims, rematches.
+
+Handlers call these methods and turn :class:`Refusal` into a polite ephemeral reply; nothing here
+imports discord, so the flow is tested against a real database alone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+from weakref import WeakValueDictionary
+
+from engine import BLACK, WHITE, IllegalTurnError, Position, Turn
+from engine.builder import TurnBuilder
+from engine.newgame import DEFAULT_ORNAMENTS, new_game
+from engine.scoring import score
+
+from .storage import Challenge, ChannelBusyError, Game, GameStore, StaleGameError
+from .storage.games import Mode, Outcome
+
+Answer = Literal["accept", "decline", "withdraw"]
+
+
+class Refusal(Exception):
+    """A request refused for a reason the user should read (the message is that reason)."""
+
+
+class OutdatedBoardError(Refusal):
+    """A press on a board that no longer shows the game's current state."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__("This board is out of date.")
+        self.game = game
+
+
+@dataclass(frozen=True, slots=True)
+class StepShown:
+    """A press that made a choice but did not finish the turn."""
+
+    game: Game
+    builder: TurnBuilder
+
+
+@dataclass(frozen=True, slots=True)
+class TurnPlayed:
+    """A press that completed and stored a turn."""
+
+    before: Game
+    game: Game
+    turn: Turn
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeAnswered:
+    """A challenge accepted (``game`` set), declined or withdrawn."""
+
+    challenge: Challenge
+    game: Game | None
+
+
+def mention(user_id: int) -> str:
+    """Discord's mention markup for a user."""
+    return f"<@{user_id}>"
+
+
+class GameService:
+    """The rules of the bot around the rules of the game."""
+
+    def __init__(
+        self,
+        store: GameStore,
+        *,
+        challenge_timeout: float,
+        inactivity_timeout: float,
+        clock: Callable[[], float] = time.time,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.store = store
+        self.challenge_timeout = challenge_timeout
+        self.inactivity_timeout = inactivity_timeout
+        self._clock = clock
+        self._rng = rng or random.SystemRandom()
+        self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
+
+    def _lock(self, game_id: int) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    # -- challenges -------------------------------------------------------------------------------
+
+    async def challenge(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        challenger_id: int,
+        opponent_id: int,
+        challenger_name: str,
+        opponent_name: str,
+        opponent_is_bot: bool,
+        mode: Mode,
+        ornaments: int | None,
+        colour: str,
+        first: str,
+    ) -> Challenge:
+        """Store a challenge; raises :class:`Refusal` saying why it cannot be made."""
+        if opponent_id == challenger_id:
+            raise Refusal("You can't challenge yourself — pick another member.")
+        if opponent_is_bot:
+            raise Refusal("Bots can't play Tholos — challenge a member instead.")
+        if mode == "basic" and ornaments:
+            raise Refusal("Ornaments belong to the advanced mode: add `mode: advanced`.")
+        count = (ornaments or DEFAULT_ORNAMENTS) if mode == "advanced" else 0
+        now = self._clock()
+        try:
+            return await self.store.create_challenge(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                challenger_id=challenger_id,
+                opponent_id=opponent_id,
+                challenger_name=challenger_name,
+                opponent_name=opponent_name,
+                mode=mode,
+                ornaments=count,
+                colour=colour,
+                first=first,
+                now=now,
+                expires_at=now + self.challenge_timeout,
+            )
+        except ChannelBusyError as error:
+            raise Refusal(
+                f"Sorry, {error} — one game per channel. Finish it or use another channel."
+            ) from None
+
+    async def answer_challenge(
+        self, challenge_id: int, user_id: int, answer: Answer
+    ) -> ChallengeAnswered:
+        """Accept, decline or withdraw a challenge; raises :class:`Refusal`."""
+        challenge = await self.store.challenge(challenge_id)
+        if challenge is None:
+            raise Refusal("This challenge no longer exists.")
+        if challenge.status != "pending":
+            raise Refusal(f"This challenge is already {challenge.status}.")
+        if answer == "withdraw":
+            if user_id != challenge.challenger_id:
+                raise Refusal("Only the challenger can withdraw this challenge.")
+        elif user_id != challenge.opponent_id:
+            raise Refusal(
+                f"This challenge is for {mention(challenge.opponent_id)}"
+                + (
+                    " — use Withdraw to take it back."
+                    if user_id == challenge.challenger_id
+                    else "; you can start your own with `/tholos challenge`."
+                )
+            )
+        if self._clock() >= challenge.expires_at:
+            await self.store.close_challenge(challenge.id, "expired")
+            raise Refusal("This challenge has expired — start a new one with `/tholos challenge`.")
+        if answer != "accept":
+            status = "declined" if answer == "decline" else "withdrawn"
+            closed = await self.store.close_challenge(challenge.id, status)
+            if closed is None:
+                raise Refusal("This challenge was already answered.")
+            return ChallengeAnswered(closed, None)
+        return ChallengeAnswered(challenge, await self._start_game(challenge))
+
+    async def _start_game(self, challenge: Challenge) -> Game:
+        challenger_colour = {"white": WHITE, "black": BLACK}.get(challenge.colour)
+        if challenger_colour is None:
+            challenger_colour = self._rng.choice((WHITE, BLACK))
+        first = {"me": challenger_colour, "opponent": 1 - challenger_colour}.get(challenge.first)
+        if first is None:
+            first = self._rng.choice((WHITE, BLACK))
+        seed = self._rng.randrange(2**31)
+        start = new_game(challenge.mode, ornaments=challenge.ornaments, seed=seed, first=first)
+        white, black = challenge.challenger_id, challenge.opponent_id
+        if challenger_colour == BLACK:
+            white, black = black, white
+        try:
+            return await self.store.accept_challenge(
+                challenge.id, white_id=white, black_id=black, seed=seed, start=start,
+                now=self._clock(),
+            )  # fmt: skip
+        except StaleGameError:
+            raise Refusal("This challenge was already answered.") from None
+        except ChannelBusyError:
+            raise Refusal("A game is already being played in this channel.") from None
+
+    async def withdraw_pending(self, channel_id: int, user_id: int) -> Challenge:
+        """``/tholos cancel``: the challenger withdraws the channel's pending challenge."""
+        challenge = await self.store.pending_challenge(channel_id)
+        if challenge is None:
+            raise Refusal("There is no pending challenge in this channel.")
+        return (await self.answer_challenge(challenge.id, user_id, "withdraw")).challenge
+
+    async def expire_due(self) -> list[Challenge]:
+        """Mark every pending challenge whose time is up as expired; return them."""
+        expired = []
+        for challenge in await self.store.expired_challenges(self._clock()):
+            closed = await self.store.close_challenge(challenge.id, "expired")
+            if closed is not None:
+                expired.append(closed)
+        return expired
+
+    # -- playing ----------------------------------------------------------------------------------
+
+    async def _playable(self, game_id: int, user_id: int) -> Game:
+        """The active game ``user_id`` plays in; raises :class:`Refusal` otherwise."""
+        game = await self.store.game(game_id)
+        if game is None:
+            raise Refusal("This game no longer exists.")
+        if game.colour_of(user_id) is None:
+            raise Refusal(
+                f"This is a game between {mention(game.white_id)} and {mention(game.black_id)} — "
+                "start your own with `/tholos challenge`."
+            )
+        if not game.is_active:
+            raise Refusal("This game is over.")
+        return game
+
+    async def choose(
+        self, game_id: int, version: int, path: str, user_id: int
+    ) -> StepShown | TurnPlayed:
+        """A press on a board control: one more choice of the turn being built.
+
+        ``path`` is the choices so far, one character each. Raises :class:`OutdatedBoardError`
+        for an old board and :class:`Refusal` for the wrong person or an unavailable choice.
+        """
+        async with self._lock(game_id):
+            game = await self._playable(game_id, user_id)
+            if version != game.version:
+                raise OutdatedBoardError(game)
+            if game.to_move != user_id:
+                raise Refusal(f"It's not your turn — waiting for {mention(game.to_move)}.")
+            try:
+                builder = TurnBuilder(game.position, tuple(path))
+            except IllegalTurnError:
+                raise Refusal("That choice isn't available.") from None
+            turn = builder.turn
+            if turn is None:
+                return StepShown(game, builder)
+            after = game.position.apply_unchecked(turn)
+            try:
+                stored = await self.store.record_turn(
+                    game, player_id=user_id, turn=str(turn), position_after=after,
+                    outcome=final_outcome(after), now=self._clock(),
+                )  # fmt: skip
+            except StaleGameError:
+                raise OutdatedBoardError(await self.store.game(game_id) or game) from None
+            return TurnPlayed(game, stored, turn)
+
+    async def resign(self, game_id: int, version: int | None, user_id: int) -> Game:
+        """Resign: the opponent wins. ``version`` (from a confirm button) must be current."""
+        async with self._lock(game_id):
+            game = await self._playable(game_id, user_id)
+            if version is not None and version != game.version:
+                raise OutdatedBoardError(game)
+            winner = 1 - game.colour_of(user_id)  # type: ignore[operator]
+            return await self._finish(game, winner, "resignation")
+
+    async def claim(self, game_id: int, user_id: int) -> Game:
+        """Claim the win when the player to move has been inactive long enough."""
+        async with self._lock(game_id):
+            game = await self._playable(game_id, user_id)
+            if game.to_move == user_id:
+                raise Refusal("It's your turn — you can only claim while your opponent is idle.")
+            due = self.claimable_at(game)
+            if self._clock() < due:
+                raise Refusal(
+                    f"{mention(game.to_move)} still has time to move: you can claim the win "
+                    f"<t:{int(due) + 1}:R> if they haven't moved by then."
+                )
+            return await self._finish(game, game.colour_of(user_id), "timeout")  # type: ignore[arg-type]
+
+    def claimable_at(self, game: Game) -> float:
+        """When the opponent of the player to move may claim the win."""
+        return game.last_move_at + self.inactivity_timeout
+
+    async def _finish(
+        self, game: Game, winner: int, reason: Literal["resignation", "timeout"]
+    ) -> Game:
+        white, black = score(game.position).totals
+        outcome = Outcome("white" if winner == WHITE else "black", reason, white, black)
+        try:
+            return await self.store.finish_game(game, outcome, self._clock())
+        except StaleGameError:
+            raise OutdatedBoardError(await self.store.game(game.id) or game) from None
+
+    async def rematch(self, game_id: int, user_id: int) -> Challenge:
+        """Challenge the other player of a finished game again, colours swapped."""
+        game = await self.store.game(game_id)
+        if game is None or game.colour_of(user_id) is None:
+            raise Refusal("Only the players of this game can ask for a rematch.")
+        if game.is_active:
+            raise Refusal("This game is still being played.")
+        old_colour: int = game.colour_of(user_id)  # type: ignore[assignment]
+        new_colour = 1 - old_colour
+        ornaments = sum(1 for ornament in game.start_position.ornaments if ornament)
+        return await self.challenge(
+            guild_id=game.guild_id,
+            channel_id=game.channel_id,
+            challenger_id=user_id,
+            opponent_id=game.player(new_colour),
+            challenger_name=game.name(old_colour),
+            opponent_name=game.name(new_colour),
+            opponent_is_bot=False,
+            mode=game.mode,
+            ornaments=ornaments or None,
+            colour="white" if new_colour == WHITE else "black",
+            first="me" if game.start_position.turn == new_colour else "opponent",
+        )
+
+
+def final_outcome(position: Position) -> Outcome | None:
+    """The stored outcome of a finished position (``None`` while the game goes on)."""
+    if not position.is_over():
+        return None
+    result = score(position)
+    white, black = result.totals
+    return Outcome(result.outcome.result, result.outcome.decided_by, white, black)

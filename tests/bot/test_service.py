@@ -1,0 +1,198 @@
+"""The bot's game flow over a real SQLite database (no Discord)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from bot.service import GameService, OutdatedBoardError, Refusal, StepShown, TurnPlayed
+from engine import Position
+from engine.builder import turn_path
+
+GUILD, CHANNEL, ALICE, BOB, CAROL = 1, 10, 100, 200, 300
+
+
+async def challenge(service: GameService, **options):
+    """Alice challenges Bob in CHANNEL."""
+    defaults = {"mode": "basic", "ornaments": None, "colour": "white", "first": "me"}
+    return await service.challenge(
+        guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB,
+        challenger_name="Alice", opponent_name="Bob", opponent_is_bot=False,
+        **(defaults | options),
+    )  # fmt: skip
+
+
+async def started(service: GameService, **options):
+    """A game between Alice (White, first) and Bob."""
+    made = await challenge(service, **options)
+    return (await service.answer_challenge(made.id, BOB, "accept")).game
+
+
+async def play(service: GameService, game, turn: str):
+    """Play ``turn`` in ``game`` through the button paths; return the TurnPlayed."""
+    parsed = next(t for t in game.position.legal_turns() if str(t) == turn)
+    path = "".join(turn_path(game.position, parsed))
+    result = await service.choose(game.id, game.version, path, game.to_move)
+    if isinstance(result, StepShown):  # a placement that offers a bonus: skip it
+        result = await service.choose(game.id, game.version, path + "-", game.to_move)
+    assert isinstance(result, TurnPlayed)
+    return result
+
+
+async def test_challenge_refusals(service):
+    """Yourself, bots, ornaments in basic mode and busy channels are refused politely."""
+    common = {"guild_id": GUILD, "channel_id": CHANNEL, "challenger_id": ALICE,
+              "challenger_name": "Alice", "opponent_name": "X", "mode": "basic",
+              "ornaments": None, "colour": "random", "first": "random"}  # fmt: skip
+    with pytest.raises(Refusal, match="yourself"):
+        await service.challenge(opponent_id=ALICE, opponent_is_bot=False, **common)
+    with pytest.raises(Refusal, match="Bots"):
+        await service.challenge(opponent_id=BOB, opponent_is_bot=True, **common)
+    with pytest.raises(Refusal, match="advanced"):
+        await service.challenge(opponent_id=BOB, opponent_is_bot=False, **common | {"ornaments": 2})
+    await challenge(service)
+    with pytest.raises(Refusal, match="already pending"):
+        await challenge(service)
+
+
+async def test_only_the_opponent_answers_and_only_the_challenger_withdraws(service):
+    """Wrong people get a refusal that names who may answer; the challenge stays pending."""
+    made = await challenge(service)
+    with pytest.raises(Refusal, match="for <@200>"):
+        await service.answer_challenge(made.id, CAROL, "accept")
+    with pytest.raises(Refusal, match="Withdraw"):
+        await service.answer_challenge(made.id, ALICE, "accept")
+    with pytest.raises(Refusal, match="Only the challenger"):
+        await service.answer_challenge(made.id, BOB, "withdraw")
+    assert (await service.store.challenge(made.id)).status == "pending"
+    declined = await service.answer_challenge(made.id, BOB, "decline")
+    assert declined.challenge.status == "declined" and declined.game is None
+    with pytest.raises(Refusal, match="already declined"):
+        await service.answer_challenge(made.id, BOB, "accept")
+
+
+async def test_expired_challenge_cannot_be_accepted(service, clock):
+    """After the timeout the challenge expires, by the loop or on a late press."""
+    made = await challenge(service)
+    clock.now += 601
+    with pytest.raises(Refusal, match="expired"):
+        await service.answer_challenge(made.id, BOB, "accept")
+    assert (await service.store.challenge(made.id)).status == "expired"
+    second = await challenge(service)
+    clock.now += 601
+    assert [c.id for c in await service.expire_due()] == [second.id]
+    assert await service.expire_due() == []
+
+
+async def test_accept_starts_a_game_with_the_chosen_colours(service):
+    """Accepting stores the game: colours and the first player as challenged."""
+    game = await started(service, colour="black", first="opponent", mode="advanced", ornaments=3)
+    assert (game.white_id, game.black_id) == (BOB, ALICE)
+    assert (game.white_name, game.black_name) == ("Bob", "Alice")
+    assert game.to_move == BOB and game.position.turn == 0
+    assert sum(1 for o in game.position.ornaments if o) == 3
+    with pytest.raises(Refusal, match="already being played"):
+        await challenge(service)
+
+
+async def test_steps_and_turns(service):
+    """Intermediate choices change nothing stored; the last choice stores the turn."""
+    game = await started(service)
+    step = await service.choose(game.id, game.version, "P", ALICE)
+    assert isinstance(step, StepShown) and step.builder.path == ("P",)
+    assert (await service.store.game(game.id)).version == game.version
+    played = await service.choose(game.id, game.version, "PwDg", ALICE)
+    assert isinstance(played, TurnPlayed) and str(played.turn) == "w@D/+g"
+    stored = await service.store.game(game.id)
+    assert stored.version == game.version + 1 and stored.plies == 1
+    assert str(stored.position) == "-/-/-/w/-/-/- wg bb b -"
+    assert [r.turn for r in await service.store.turns(game.id)] == ["w@D/+g"]
+
+
+async def test_presses_by_the_wrong_person_or_on_an_old_board_change_nothing(service):
+    """Not your game, not your turn, outdated version, unavailable choice: all refused."""
+    game = await started(service)
+    with pytest.raises(Refusal, match="between <@100> and <@200>"):
+        await service.choose(game.id, game.version, "T", CAROL)
+    with pytest.raises(Refusal, match="not your turn"):
+        await service.choose(game.id, game.version, "T", BOB)
+    with pytest.raises(Refusal, match="isn't available"):
+        await service.choose(game.id, game.version, "PbA", ALICE)
+    await play(service, game, "+w1")
+    with pytest.raises(OutdatedBoardError) as outdated:
+        await service.choose(game.id, game.version, "Tw1", ALICE)
+    assert outdated.value.game.version == game.version + 1
+    assert (await service.store.game(game.id)).plies == 1
+
+
+async def test_simultaneous_presses_make_one_move(service):
+    """Two presses at once on the same board: one turn is stored, the other is told it's late."""
+    game = await started(service)
+    results = await asyncio.gather(
+        service.choose(game.id, game.version, "Tw1", ALICE),
+        service.choose(game.id, game.version, "Tb1", ALICE),
+        return_exceptions=True,
+    )
+    assert sum(isinstance(r, TurnPlayed) for r in results) == 1
+    assert sum(isinstance(r, OutdatedBoardError) for r in results) == 1
+    assert len(await service.store.turns(game.id)) == 1
+
+
+async def test_a_full_game_stores_every_turn_and_the_result(service):
+    """A complete random game through the service: the stored result matches the engine."""
+    game = await started(service, mode="advanced", ornaments=5)
+    rng = random.Random(7)
+    while game.is_active:
+        turn = rng.choice(game.position.legal_turns())
+        game = (await play(service, game, str(turn))).game
+    assert game.outcome is not None and game.outcome.reason in ("points", "columns", "tie")
+    replay = game.start_position
+    for record in await service.store.turns(game.id):
+        replay = replay.apply(record.turn)
+        assert str(replay) == record.position_after
+    assert replay == game.position and replay.is_over()
+    with pytest.raises(Refusal, match="over"):
+        await service.choose(game.id, game.version, "T", game.to_move)
+
+
+async def test_resign_and_rematch(service):
+    """Resigning gives the opponent the win; a rematch swaps colours."""
+    game = await started(service)
+    with pytest.raises(Refusal, match="between"):
+        await service.resign(game.id, None, CAROL)
+    finished = await service.resign(game.id, game.version, BOB)
+    assert finished.outcome.result == "white" and finished.outcome.reason == "resignation"
+    with pytest.raises(Refusal, match="over"):
+        await service.resign(game.id, None, ALICE)
+    rematch = await service.rematch(game.id, BOB)
+    assert (rematch.challenger_id, rematch.opponent_id, rematch.colour) == (BOB, ALICE, "white")
+    assert rematch.first == "me"  # White moved first before, and Bob is White now
+    with pytest.raises(Refusal, match="Only the players"):
+        await service.rematch(game.id, CAROL)
+
+
+async def test_claim_only_after_the_inactivity_timeout(service, clock):
+    """The opponent of an idle player may claim the win once the timeout has passed."""
+    game = await started(service)
+    with pytest.raises(Refusal, match="your turn"):
+        await service.claim(game.id, ALICE)
+    with pytest.raises(Refusal, match="still has time"):
+        await service.claim(game.id, BOB)
+    clock.now += 86400
+    finished = await service.claim(game.id, BOB)
+    assert finished.outcome.result == "black" and finished.outcome.reason == "timeout"
+
+
+async def test_outdated_resign_confirmation_is_refused(service):
+    """A resign confirmation from before a move does nothing."""
+    game = await started(service)
+    await play(service, game, "+w1")
+    with pytest.raises(OutdatedBoardError):
+        await service.resign(game.id, game.version, ALICE)
+
+
+def test_position_of_a_new_game_is_the_start():
+    """Sanity: the game's start position is what the engine sets up."""
+    assert str(Position.parse("-/-/-/-/-/-/- ww bb w -")) == "-/-/-/-/-/-/- ww bb w -"
