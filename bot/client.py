@@ -25,6 +25,17 @@ EXPIRY_CHECK_SECONDS = 30.0
 """The longest the challenge-expiry loop sleeps (it wakes earlier for a due challenge)."""
 
 
+def on_message(message: discord.Message | None, custom_id: str) -> bool:
+    """Whether ``message`` carries a component with ``custom_id``."""
+    if message is None:
+        return False
+    return any(
+        getattr(child, "custom_id", None) == custom_id
+        for row in message.components
+        for child in getattr(row, "children", ())
+    )
+
+
 class TholosBot(discord.Client):
     """The Tholos bot: slash commands, persistent controls, games in SQLite."""
 
@@ -81,13 +92,17 @@ class TholosBot(discord.Client):
             await self.flows.repost_missing_boards()
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """Answer presses on controls that no handler will take (retired or unknown ids)."""
+        """Answer presses that no control will take: retired ids, or a button no longer on its
+        message (discord.py drops those silently)."""
         if interaction.type is not discord.InteractionType.component:
             return
         custom_id = str((interaction.data or {}).get("custom_id", ""))
-        if not custom_id.startswith(PREFIX) or is_known_custom_id(custom_id):
+        if not custom_id.startswith(PREFIX):
             return
-        await tell(interaction, "This button is no longer in use. Try `/tholos board`.")
+        if not is_known_custom_id(custom_id):
+            await tell(interaction, "This button is no longer in use. Try `/tholos board`.")
+        elif not on_message(interaction.message, custom_id):
+            await tell(interaction, "This message changed while you clicked — please try again.")
 
     async def _expire_challenges_forever(self) -> None:
         await self.wait_until_ready()

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from engine import Position, Turn, parse_turn
+from engine import BLACK, WHITE, Position, Turn, parse_turn
 from engine.builder import TurnBuilder
 from rendering.board import render_board
 from rendering.describe import describe_board
@@ -53,15 +53,25 @@ Send = Callable[..., Awaitable[discord.Message]]
 
 @dataclass(frozen=True, slots=True)
 class LastTurn:
-    """A turn to show on a board: what was played, by whom, from which position."""
+    """A turn to show on a board, and who played it."""
 
     turn: Turn
     player_id: int
-    before: Position
 
     def words(self) -> str:
-        """``<@id> placed a white stone on γ C …``."""
-        return f"{mention(self.player_id)} {describe_turn(self.turn, self.before)}"
+        """``<@id> placed white on γ C, …``."""
+        return describe_turn(self.turn, self.player_id)
+
+
+def board_note(game: Game) -> str | None:
+    """The image's headline for a game that ended without a full temple."""
+    outcome = game.outcome
+    if outcome is None or outcome.reason not in ("resignation", "timeout"):
+        return None
+    winner = WHITE if outcome.result == "white" else BLACK
+    if outcome.reason == "resignation":
+        return f"{game.name(1 - winner)} resigned: {game.name(winner)} wins"
+    return f"{game.name(winner)} wins on time"
 
 
 def jump_url(game: Game) -> str | None:
@@ -100,14 +110,10 @@ class Flows:
 
     async def last_turn(self, game: Game) -> LastTurn | None:
         """The game's newest turn, for the board's caption and highlight."""
-        records = await self.service.store.turns(game.id, last=2)
+        records = await self.service.store.turns(game.id, last=1)
         if not records:
             return None
-        newest = records[-1]
-        before = (
-            Position.parse(records[0].position_after) if len(records) == 2 else game.start_position
-        )
-        return LastTurn(parse_turn(newest.turn), newest.player_id, before)
+        return LastTurn(parse_turn(records[-1].turn), records[-1].player_id)
 
     async def board_message(self, game: Game, last: LastTurn | None) -> dict[str, Any]:
         """The keyword arguments of a board message: content, embed, image, controls."""
@@ -116,6 +122,7 @@ class Flows:
             black_name=game.black_name,
             last_turn=last.turn if last else None,
             final=not game.is_active,
+            note=board_note(game),
         )
         png, alt = await asyncio.to_thread(_render, game.position, view)
         file = discord.File(io.BytesIO(png), filename=IMAGE_NAME, description=alt[:ALT_TEXT_LIMIT])
@@ -132,12 +139,15 @@ class Flows:
         return {"content": content, "embed": embed, "file": file, "view": controls,
                 "allowed_mentions": USERS_ONLY}  # fmt: skip
 
-    async def post_board(self, send: Send, game: Game, last: LastTurn | None) -> discord.Message:
-        """Post the board with ``send``, record it, and strip the controls of the previous one."""
+    async def post_board(
+        self, send: Send, game: Game, last: LastTurn | None, *, stripped: int | None = None
+    ) -> discord.Message:
+        """Post the board with ``send``, record it, and strip the controls of the previous one
+        (unless it is ``stripped`` already)."""
         message = await send(**await self.board_message(game, last))
         previous = game.board_message_id
         await self.service.store.set_board_message(game.id, message.id, game.version)
-        if previous is not None and previous != message.id:
+        if previous is not None and previous not in (message.id, stripped):
             await self.strip_controls(game.channel_id, previous)
         return message
 
@@ -173,11 +183,12 @@ class Flows:
                 allowed_mentions=USERS_ONLY,
             )
             return
-        last = LastTurn(result.turn, interaction.user.id, result.before.position)
+        last = LastTurn(result.turn, interaction.user.id)
         await interaction.response.edit_message(
             content=f"Played: {last.words()}", view=None, allowed_mentions=USERS_ONLY
         )
-        await self.post_board(interaction.followup.send, result.game, last)
+        pressed = interaction.message.id if interaction.message else None
+        await self.post_board(interaction.followup.send, result.game, last, stripped=pressed)
 
     async def claim(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """The Claim button on a board."""

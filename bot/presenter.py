@@ -11,18 +11,16 @@ from engine import (
     COLOUR_LETTERS,
     COLOUR_NAMES,
     LOCATION_LETTERS,
-    LOCATION_SYMBOLS,
     WHITE,
     Colour,
     Location,
-    Place,
     Position,
-    Take,
     Turn,
 )
 from engine.builder import GRAY_FROM_QUARRY, OWN_BONUS, SKIP, Step, TurnBuilder
 from engine.core import BONUS_OF, MOVER_COLOUR
 from engine.scoring import Score, score
+from rendering.describe import location_name, turn_lines
 
 from .service import mention
 from .storage import Challenge, Game
@@ -54,11 +52,6 @@ def colour_name(colour: Colour) -> str:
     return COLOUR_NAMES[colour].capitalize()
 
 
-def location_name(location: Location) -> str:
-    """A location by symbol and letter, e.g. ``γ C``."""
-    return f"{LOCATION_SYMBOLS[location]} {LOCATION_LETTERS[location]}"
-
-
 def bonus_label(location: Location) -> str:
     """A location's bonus in two or three words."""
     kind = BONUS_OF[location]
@@ -67,39 +60,9 @@ def bonus_label(location: Location) -> str:
     return BONUS_SHORT[kind]
 
 
-def stones(colour: Colour, count: int) -> str:
-    """``a white stone`` / ``2 gray stones``."""
-    name = COLOUR_NAMES[colour]
-    return f"a {name} stone" if count == 1 else f"{count} {name} stones"
-
-
-def describe_turn(turn: Turn, before: Position) -> str:
-    """A turn in words, for the player who made it in ``before`` (e.g. ``placed a white ...``)."""
-    if isinstance(turn, Take):
-        return f"took {stones(turn.colour, turn.count)} from the quarry"
-    assert isinstance(turn, Place)
-    text = f"placed {stones(turn.colour, 1)} on {location_name(turn.location)}"
-    bonus = turn.bonus
-    if bonus is None:
-        return text
-    kind = bonus.kind
-    if kind in ("remove", "move"):
-        source = bonus.source
-        top = COLOUR_NAMES[COLOUR_LETTERS.index(before.columns[source][-1])]  # type: ignore[index]
-        if kind == "remove":
-            return f"{text}, then sent the {top} top stone of {location_name(source)} to the quarry"  # type: ignore[arg-type]
-        return (
-            f"{text}, then moved the {top} top stone of {location_name(source)} "  # type: ignore[arg-type]
-            f"to {location_name(bonus.target)}"  # type: ignore[arg-type]
-        )
-    if kind == "draw":
-        return f"{text}, then drew {stones(bonus.colour, 1)} from the quarry"  # type: ignore[arg-type]
-    if kind == "steal":
-        rival = colour_name(1 - before.turn)
-        return f"{text}, then took {stones(bonus.colour, 1)} from {rival}'s workshop"  # type: ignore[arg-type]
-    if kind == "extra":
-        return f"{text}, then placed {stones(bonus.colour, 1)} on {location_name(bonus.target)}"  # type: ignore[arg-type]
-    return f"{text}, then put a gray quarry stone on {location_name(bonus.target)}"  # type: ignore[arg-type]
+def describe_turn(turn: Turn, player_id: int) -> str:
+    """A turn in words with the player's mention, e.g. ``<@1> placed white on γ C, …``."""
+    return ", ".join(turn_lines(turn, mention(player_id)))
 
 
 def ornaments_text(position: Position) -> str:

@@ -49,7 +49,6 @@ class StepShown:
 class TurnPlayed:
     """A press that completed and stored a turn."""
 
-    before: Game
     game: Game
     turn: Turn
 
@@ -253,7 +252,7 @@ class GameService:
                 )  # fmt: skip
             except StaleGameError:
                 raise OutdatedBoardError(await self.store.game(game_id) or game) from None
-            return TurnPlayed(game, stored, turn)
+            return TurnPlayed(stored, turn)
 
     async def resign(self, game_id: int, version: int | None, user_id: int) -> Game:
         """Resign: the opponent wins. ``version`` (from a confirm button) must be current."""
