@@ -95,6 +95,9 @@ def _cmd_bench(args: argparse.Namespace) -> None:
     print(f"perft({depth}) from the start: {leaves:,} leaves, {leaves / seconds:,.0f} leaves/s")
 
 
+_POSITIONAL_COMMANDS = ("perft", "moves", "apply", "score")
+
+
 def _build_parser() -> _Parser:
     parser = _Parser(prog="python -m engine", description="The Tholos rules engine.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -126,6 +129,9 @@ def _build_parser() -> _Parser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = _build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in _POSITIONAL_COMMANDS and "--" not in argv:
+        argv.insert(1, "--")  # a position such as "-/-/-/-/-/-/-" is not an option
     args = parser.parse_args(argv)
     try:
         args.run(args)

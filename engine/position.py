@@ -107,11 +107,11 @@ class Position:
         """
         if not isinstance(text, str):
             raise InvalidPositionError(f"a position must be a string, not {type(text).__name__}")
-        fields = text.split()
-        if len(fields) != 5:
+        fields = text.split(" ")
+        if len(fields) != 5 or not all(fields):
             raise InvalidPositionError(
-                f"a position has 5 fields separated by spaces (columns, white workshop, black "
-                f"workshop, side to move, ornaments), got {len(fields)} in {text!r}"
+                f"a position has 5 fields separated by single spaces (columns, white workshop, "
+                f"black workshop, side to move, ornaments), got {text!r}"
             )
         column_field, white_field, black_field, side_field, ornament_field = fields
         stacks = column_field.split("/")
@@ -336,7 +336,7 @@ class Position:
         if colour != me and not (colour == GRAY and self.ornaments[location] == "graytrigger"):
             return (
                 f"a {COLOUR_NAMES[colour]} stone on {LOCATION_LETTERS[location]} does not "
-                "trigger its bonus: only a stone of your own colour does"
+                "trigger its bonus: only your own colour does (or gray, with graytrigger)"
             )
         if self._fills_temple(location):
             return "this placement fills the temple's last place, so the game ends without a bonus"
@@ -347,8 +347,9 @@ class Position:
         free = WORKSHOP_SLOTS - sum(workshop)
         limit = take_limit(colour, self.turn)
         name = COLOUR_NAMES[colour]
-        if not 1 <= count <= limit:
-            return f"you may take 1 to {limit} {name} stones in one turn"
+        if count > limit:
+            whose = {GRAY: "", self.turn: " of your colour"}.get(colour, " of your rival's colour")
+            return f"you may take at most {limit} {name} stone{'s' * (limit > 1)}{whose}"
         if count > free:
             return f"your workshop has {free} free slot{'s' * (free != 1)}"
         if count > self.quarry[colour]:

@@ -65,6 +65,7 @@ def test_random_game_is_reproducible_and_ends(capsys):
     ("argv", "message"),
     [
         (["perft", "nonsense", "2"], "5 fields"),
+        (["moves", "-/-/-/-/-/-/-"], "5 fields"),
         (["perft", START, "two"], "whole number"),
         (["apply", START, "w@C/xE"], "illegal turn w@C/xE: location E is empty"),
         (["apply", START, "w@Z"], "bad turn"),

@@ -36,7 +36,7 @@ def test_start_position_fields():
 
 def test_parse_accepts_other_orders_and_prints_canonically():
     """Workshop stones and ornaments in any order print back in canonical order."""
-    position = Position.parse("wb/-/g/-/-/-/-  gw   bgb b F=tall,C=minority")
+    position = Position.parse("wb/-/g/-/-/-/- gw bgb b F=tall,C=minority")
     assert str(position) == "wb/-/g/-/-/-/- wg bbg b C=minority,F=tall"
     assert position.turn == BLACK and position.mode == "advanced"
     assert position.capacities[5] == 7
@@ -46,6 +46,9 @@ def test_parse_accepts_other_orders_and_prints_canonically():
     ("text", "message"),
     [
         ("", "5 fields"),
+        ("-/-/-/-/-/-/-  ww bb w -", "single spaces"),
+        (" -/-/-/-/-/-/- ww bb w -", "single spaces"),
+        ("-/-/-/-/-/-/- ww bb w -\n", "ornament"),
         ("-/-/-/-/-/- ww bb w -", "7 stacks"),
         ("-/-/-/-/-/-/x ww bb w -", "column G is 'x'"),
         ("-/-/-/-/-/-/- wwww bb w -", "white's workshop is 'wwww'"),

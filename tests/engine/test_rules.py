@@ -166,7 +166,7 @@ def test_illegal_turns_say_why():
     """Applying an illegal turn raises an error that names the reason."""
     start = Position.parse("-/-/-/-/-/-/- ww bb w -")
     cases = {
-        "+b2": "1 to 1 black",
+        "+b2": "at most 1 black stone of your rival's colour",
         "+w3": "1 free slot",
         "b@A": "no black stone in your workshop",
         "w@C/xA": "location A is empty",
