@@ -31,7 +31,11 @@ def main() -> int:
     except SettingsError as error:
         print(f"tholos-bot: {error}", file=sys.stderr)
         return 2
-    discord.utils.setup_logging(level=settings.logging_level, root=True)
+    discord.utils.setup_logging(
+        level=settings.logging_level,
+        formatter=logging.Formatter("%(asctime)s %(levelname)-8s %(name)s: %(message)s"),
+        root=True,
+    )
     try:
         if settings.api_base:
             use_api_base(settings.api_base)

@@ -1,0 +1,25 @@
+"""A Discord emulator on 127.0.0.1 for end-to-end tests of the real bot (see ../README.md)."""
+
+from .api import Emulator
+from .interactions import Interaction
+from .journal import Violation
+from .messages import Attachment, Message
+from .model import Channel, Member, Role, User
+from .player import RandomPlayer
+from .process import BotProcess
+from .state import Config
+
+__all__ = [
+    "Attachment",
+    "BotProcess",
+    "Channel",
+    "Config",
+    "Emulator",
+    "Interaction",
+    "Member",
+    "Message",
+    "RandomPlayer",
+    "Role",
+    "User",
+    "Violation",
+]

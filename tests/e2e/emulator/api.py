@@ -1,0 +1,409 @@
+"""The test API: start the emulator, act as members, read what they see, assert on the rules."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Mapping
+from typing import Any, Self
+
+from aiohttp import web
+
+from . import interactions
+from .commands import Resolved, invocation
+from .gateway import Gateway
+from .interactions import APPLICATION_COMMAND, MESSAGE_COMPONENT, MODAL, MODAL_SUBMIT, Interaction
+from .journal import RequestRecord, Violation
+from .messages import Message
+from .model import (
+    DM,
+    JSON,
+    USE_APPLICATION_COMMANDS,
+    Channel,
+    Guild,
+    Member,
+    User,
+    World,
+    default_world,
+)
+from .rest import API, Rest
+from .rules import walk_components
+from .state import Config, State
+
+_MAX_REQUEST = 200 * 1024 * 1024
+
+
+class Emulator:
+    """A Discord emulator on 127.0.0.1 (REST, gateway, attachments) and the handle tests use.
+
+    Use ``async with Emulator() as emu:``; then start a bot with ``emu.env()``.
+    """
+
+    def __init__(self, config: Config | None = None, world: World | None = None) -> None:
+        self.config = config or Config()
+        self.world = world or default_world()
+        self.state = State(self.config, self.world)
+        self.gateway = Gateway(self.state)
+        self.rest = Rest(self.state)
+        self._runner: web.AppRunner | None = None
+
+    async def start(self) -> None:
+        """Listen on 127.0.0.1 and an ephemeral port."""
+        app = web.Application(client_max_size=_MAX_REQUEST)
+        self.gateway.routes(app)
+        self.rest.routes(app, self.gateway.url)
+        self.rest.add_fallback(app)
+        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        host, port = self._runner.addresses[0][:2]
+        self.state.base_url = f"http://{host}:{port}"
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self.gateway.drop(1001)
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> Self:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    # The world ------------------------------------------------------------------------------
+
+    @property
+    def api_base(self) -> str:
+        """The value for DISCORD_API_BASE, e.g. ``http://127.0.0.1:41234/api/v10``."""
+        return self.state.base_url + API
+
+    @property
+    def token(self) -> str:
+        return self.config.token
+
+    @property
+    def guild(self) -> Guild:
+        return self.world.guild
+
+    @property
+    def bot_user(self) -> User:
+        return self.world.bot
+
+    def member(self, name: str) -> Member:
+        """One of the people: ``alice`` (owner), ``bob``, ``carol``."""
+        return self.world.people[name]
+
+    def channel(self, name: str) -> Channel:
+        """A text channel: ``general``, ``games``, ``no-embeds``, ``read-only``."""
+        return self.world.channel_named(name)
+
+    def dm_channel(self, member: Member) -> Channel:
+        """The bot's DM channel with ``member``."""
+        return self.world.dm_with(member.user)
+
+    def env(self, *, guild_commands: bool = True) -> dict[str, str]:
+        """Environment variables pointing a bot at this emulator."""
+        env = {"DISCORD_TOKEN": self.token, "DISCORD_API_BASE": self.api_base}
+        if guild_commands:
+            env["THOLOS_GUILD_ID"] = str(self.guild.id)
+        return env
+
+    # Records --------------------------------------------------------------------------------
+
+    @property
+    def violations(self) -> list[Violation]:
+        """Every broken rule so far, in order."""
+        return self.state.journal.violations
+
+    @property
+    def requests(self) -> list[RequestRecord]:
+        return self.state.journal.requests
+
+    @property
+    def interactions(self) -> list[Interaction]:
+        return list(self.state.interactions.values())
+
+    def commands(self, *, guild: bool = True) -> list[JSON]:
+        """Registered command schemas: the guild's, or the global ones."""
+        return self.state.commands.list(self.guild.id if guild else None)
+
+    @property
+    def command_syncs(self) -> int:
+        """How many successful PUTs of a command list the emulator answered."""
+        return sum(
+            1
+            for r in self.requests
+            if r.method == "PUT" and r.path.endswith("/commands") and r.status == 200
+        )
+
+    async def wait_for(
+        self, predicate: Callable[[], object], timeout: float = 10.0, what: str = ""
+    ) -> None:
+        """Wait until ``predicate()`` is true; fail with the violations so far after ``timeout``."""
+        try:
+            await self.state.journal.wait_for(predicate, timeout)
+        except TimeoutError:
+            seen = "\n  ".join(map(str, self.violations)) or "none"
+            waited = what or predicate
+            raise AssertionError(
+                f"timed out after {timeout} s waiting for {waited}; violations:\n  {seen}"
+            ) from None
+
+    def is_settled(self, quiet: float) -> bool:
+        """Every interaction answered or expired, no deferred response still "thinking", no
+        REST request in flight and none in the last ``quiet`` seconds."""
+
+        def busy(ix: Interaction) -> bool:
+            thinking = ix.original is not None and ix.original.loading and not ix.original.deleted
+            return not ix.expired and (not ix.acknowledged or thinking)
+
+        state = self.state
+        return (
+            not any(busy(ix) for ix in self.interactions)
+            and state.requests_in_flight == 0
+            and asyncio.get_running_loop().time() - state.last_request_end >= quiet
+        )
+
+    async def settle(self, quiet: float = 0.2, timeout: float = 10.0) -> None:
+        """Wait until ``is_settled(quiet)``: the bot looks done, as far as the API shows.
+
+        ``BotProcess.settle`` also waits for the bot's process to stop using the CPU.
+        """
+        await self.wait_for(
+            lambda: self.is_settled(quiet), timeout, "the bot to settle (an answer still pending?)"
+        )
+
+    async def wait_connected(self, identifies: int = 1, timeout: float = 20.0) -> None:
+        """Wait for the ``identifies``-th IDENTIFY to have been answered with READY."""
+        await self.wait_for(
+            lambda: self.gateway.identifies >= identifies and self.gateway.live,
+            timeout,
+            f"IDENTIFY number {identifies}",
+        )
+
+    # Reading --------------------------------------------------------------------------------
+
+    def messages(self, channel: Channel, viewer: Member | None = None) -> list[Message]:
+        """What ``viewer`` sees in ``channel``, oldest first (``None``: a member seeing no
+        ephemeral message)."""
+        viewer_id = viewer.id if viewer is not None else None
+        found = [m for m in self.state.channel_messages(channel) if m.visible(viewer_id)]
+        return sorted(found, key=lambda m: m.id)
+
+    def last_message(self, channel: Channel, viewer: Member | None = None) -> Message:
+        found = self.messages(channel, viewer)
+        if not found:
+            raise AssertionError(f"no message visible in #{channel.name or 'DM'}")
+        return found[-1]
+
+    # Acting as members -----------------------------------------------------------------------
+
+    async def slash(
+        self,
+        member: Member,
+        command: str,
+        *,
+        channel: Channel | None = None,
+        options: Mapping[str, Any] | None = None,
+        wait: bool = True,
+        **kwargs: Any,
+    ) -> Interaction:
+        """``member`` runs ``/command`` (``"tholos challenge"``: command, group, subcommand) with
+        options from ``options`` and keyword arguments (Member/User/Role/Channel for those
+        types, ``(filename, bytes)`` for attachments), built from the registered schema.
+
+        Raises ValueError/TypeError where Discord's client would refuse. With ``wait``, returns
+        once the interaction is acknowledged or its deadline has passed.
+        """
+        channel = channel or self.channel("general")
+        name, *path = command.split()
+        schema = self.state.commands.find(name, self.guild.id)
+        if schema is None:
+            raise ValueError(f"/{name} is not registered; registered: {self._command_names()}")
+        perms = self.guild.permissions_in(channel, member.id)
+        needed = int(schema.get("default_member_permissions") or 0) | USE_APPLICATION_COMMANDS
+        if needed & ~perms:
+            raise ValueError(
+                f"/{name} is not available to {member.user.username} in #{channel.name}"
+            )
+        resolved = Resolved(self.guild, channel, member.id, self.state.base_url)
+        data = invocation(schema, path, {**(options or {}), **kwargs}, resolved)
+        self.state.loose_attachments.update(resolved.uploads)
+        label = f"/{command}"
+        ix = interactions.create(self.state, APPLICATION_COMMAND, member, channel, data, label)
+        return await self._settle(ix, wait)
+
+    async def click(
+        self,
+        member: Member,
+        message: Message,
+        custom_id: str,
+        *,
+        stale: bool = False,
+        wait: bool = True,
+    ) -> Interaction:
+        """``member`` clicks the button ``custom_id`` on ``message`` (as it is now).
+
+        Refuses (ValueError) what Discord's client would not send: a disabled button, a component
+        not on the message, a message the member cannot see. ``stale=True`` sends it anyway, as a
+        client showing an outdated message would.
+        """
+        component = self._component(member, message, custom_id, (2,), stale)
+        data: JSON = {"custom_id": custom_id, "component_type": 2}
+        if "id" in component:
+            data["id"] = component["id"]
+        return await self._component_interaction(member, message, data, f"button {custom_id}", wait)
+
+    async def select(
+        self,
+        member: Member,
+        message: Message,
+        custom_id: str,
+        values: list[Any],
+        *,
+        stale: bool = False,
+        wait: bool = True,
+    ) -> Interaction:
+        """``member`` picks ``values`` in the select menu ``custom_id`` on ``message``: option
+        values for a string select, Member/User/Role/Channel objects for the other selects."""
+        component = self._component(member, message, custom_id, (3, 5, 6, 7, 8), stale)
+        kind = component.get("type", 3)
+        low, high = component.get("min_values", 1), component.get("max_values", 1)
+        if not stale and not low <= len(values) <= high:
+            raise ValueError(f"select {custom_id!r} takes {low} to {high} values")
+        channel = self._channel_of(message)
+        data: JSON = {"custom_id": custom_id, "component_type": kind}
+        if "id" in component:
+            data["id"] = component["id"]
+        if kind == 3:
+            allowed = [o.get("value") for o in component.get("options") or []]
+            if not stale and any(v not in allowed for v in values):
+                raise ValueError(f"select {custom_id!r} offers {allowed}, not {values}")
+            data["values"] = list(values)
+        else:
+            resolved = Resolved(self.guild, channel, member.id, self.state.base_url)
+            data["values"] = [resolved.add(v) for v in values]
+            data["resolved"] = resolved.data
+        return await self._component_interaction(member, message, data, f"select {custom_id}", wait)
+
+    async def submit_modal(
+        self,
+        member: Member,
+        opened_by: Interaction,
+        values: Mapping[str, str | list[str]],
+        *,
+        wait: bool = True,
+    ) -> Interaction:
+        """``member`` fills and submits the modal ``opened_by`` answered with: ``values`` maps
+        text input custom_ids to text (string selects in labels: to lists of option values)."""
+        modal = opened_by.modal
+        if opened_by.ack_type != MODAL or modal is None:
+            raise ValueError(f"{opened_by} was not answered with a modal")
+        if member is not opened_by.member:
+            raise ValueError(f"the modal of {opened_by} is shown to its member only")
+        components = modal.get("components", [])
+        fields = {c.get("custom_id") for _, c in walk_components(components)}
+        if set(values) - fields:
+            raise ValueError(f"the modal has no fields {sorted(set(values) - fields)}")
+        submitted = [self._modal_component(c, values) for c in components]
+        data = {"custom_id": modal["custom_id"], "components": submitted}
+        ix = interactions.create(
+            self.state,
+            MODAL_SUBMIT,
+            member,
+            opened_by.channel,
+            data,
+            f"modal {modal['custom_id']}",
+            opened_by.message,
+        )
+        return await self._settle(ix, wait)
+
+    # Gateway controls ----------------------------------------------------------------------
+
+    async def drop_connection(self, code: int | None = 4000) -> None:
+        """Close the bot's gateway connection with ``code`` (4000: resumable), or cut it (None)."""
+        await self.gateway.drop(code)
+
+    def forget_sessions(self) -> None:
+        """Make the bot's gateway session unresumable, as after a long outage."""
+        self.gateway.forget_sessions()
+
+    # Helpers --------------------------------------------------------------------------------
+
+    def _command_names(self) -> list[str]:
+        return sorted(
+            {c["name"] for scope in self.state.commands.scopes.values() for c in scope.values()}
+        )
+
+    async def _settle(self, ix: Interaction, wait: bool) -> Interaction:
+        if wait:
+            await self.wait_for(
+                lambda: ix.acknowledged or ix.expired, ix.deadline + 10, f"{ix} to be answered"
+            )
+        return ix
+
+    def _channel_of(self, message: Message) -> Channel:
+        channel = self.world.find_channel(message.channel_id)
+        assert channel is not None
+        return channel
+
+    def _component(
+        self, member: Member, message: Message, custom_id: str, kinds: tuple[int, ...], stale: bool
+    ) -> JSON:
+        if not message.visible(member.id):
+            raise ValueError(f"{member.user.username} cannot see message {message.id}")
+        channel = self._channel_of(message)
+        if channel.type == DM and channel.recipient is not member.user:
+            raise ValueError(f"{member.user.username} is not in that DM")
+        component = message.component(custom_id)
+        if stale:
+            return component or {"type": kinds[0]}
+        if component is None:
+            ids = [c.get("custom_id") for c in message.all_components() if c.get("custom_id")]
+            raise ValueError(f"message {message.id} has no component {custom_id!r}; it has {ids}")
+        if component.get("type") not in kinds:
+            raise ValueError(f"component {custom_id!r} is of type {component.get('type')}")
+        if component.get("disabled"):
+            raise ValueError(f"component {custom_id!r} is disabled")
+        return component
+
+    async def _component_interaction(
+        self, member: Member, message: Message, data: JSON, label: str, wait: bool
+    ) -> Interaction:
+        channel = self._channel_of(message)
+        ix = interactions.create(
+            self.state, MESSAGE_COMPONENT, member, channel, data, label, message
+        )
+        return await self._settle(ix, wait)
+
+    @staticmethod
+    def _modal_component(component: JSON, values: Mapping[str, str | list[str]]) -> JSON:
+        kind = component.get("type")
+        if kind == 1:
+            children = component.get("components", [])
+            return {"type": 1, "components": [Emulator._modal_field(c, values) for c in children]}
+        if kind == 18:
+            return {
+                "type": 18,
+                "id": component.get("id", 0),
+                "component": Emulator._modal_field(component["component"], values),
+            }
+        return {"type": kind, "id": component.get("id", 0)}
+
+    @staticmethod
+    def _modal_field(field: JSON, values: Mapping[str, str | list[str]]) -> JSON:
+        custom_id = field.get("custom_id", "")
+        value = values.get(custom_id)
+        if field.get("type") == 4:
+            text = value if isinstance(value, str) else field.get("value") or ""
+            if field.get("required", True) and not text:
+                raise ValueError(f"text input {custom_id!r} is required")
+            if not field.get("min_length", 0) <= len(text) <= field.get("max_length", 4000):
+                raise ValueError(f"text input {custom_id!r}: length out of range")
+            return {"type": 4, "custom_id": custom_id, "value": text, "id": field.get("id", 0)}
+        if field.get("type") == 3:
+            picked = value if isinstance(value, list) else []
+            return {"type": 3, "custom_id": custom_id, "values": picked, "id": field.get("id", 0)}
+        raise ValueError(f"modal component type {field.get('type')} is not emulated")

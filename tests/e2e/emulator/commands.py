@@ -1,0 +1,210 @@
+"""Registered application commands, and slash-command invocations built from their schemas."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .messages import Attachment
+from .model import JSON, Channel, Guild, Member, Role, User, snowflake
+
+SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
+STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = range(3, 12)
+
+
+class CommandRegistry:
+    """Commands the bot registered, globally (guild ``None``) and per guild, as Discord keeps
+    them."""
+
+    def __init__(self, application_id: int) -> None:
+        self.application_id = application_id
+        self.scopes: dict[int | None, dict[str, JSON]] = {}
+
+    def overwrite(self, guild_id: int | None, commands: list[JSON]) -> list[JSON]:
+        """Bulk overwrite: keep the ids of commands whose name is unchanged."""
+        old = self.scopes.get(guild_id, {})
+        new: dict[str, JSON] = {}
+        for command in commands:
+            previous = old.get(command["name"])
+            new[command["name"]] = self._stored(guild_id, command, previous)
+        self.scopes[guild_id] = new
+        return list(new.values())
+
+    def upsert(self, guild_id: int | None, command: JSON) -> JSON:
+        scope = self.scopes.setdefault(guild_id, {})
+        stored = self._stored(guild_id, command, scope.get(command["name"]))
+        scope[command["name"]] = stored
+        return stored
+
+    def replace(self, guild_id: int | None, old: JSON, command: JSON) -> JSON:
+        """Edit ``old`` (possibly renaming it); it keeps its id."""
+        scope = self.scopes[guild_id]
+        del scope[old["name"]]
+        scope[command["name"]] = stored = self._stored(guild_id, command, old)
+        return stored
+
+    def list(self, guild_id: int | None) -> list[JSON]:
+        return list(self.scopes.get(guild_id, {}).values())
+
+    def by_id(self, guild_id: int | None, command_id: int) -> JSON | None:
+        return next((c for c in self.list(guild_id) if int(c["id"]) == command_id), None)
+
+    def delete(self, guild_id: int | None, command_id: int) -> bool:
+        command = self.by_id(guild_id, command_id)
+        if command is not None:
+            del self.scopes[guild_id][command["name"]]
+        return command is not None
+
+    def find(self, name: str, guild_id: int) -> JSON | None:
+        """The chat-input command a member would see: the guild's first, then the global one."""
+        for scope in (guild_id, None):
+            command = self.scopes.get(scope, {}).get(name)
+            if command is not None and command.get("type", 1) == 1:
+                return command
+        return None
+
+    def _stored(self, guild_id: int | None, command: JSON, previous: JSON | None) -> JSON:
+        stored = {
+            "type": 1,
+            "description": "",
+            "options": [],
+            "default_member_permissions": None,
+            "nsfw": False,
+            "contexts": None,
+            "integration_types": [0],
+            **command,
+            "id": previous["id"] if previous else str(snowflake()),
+            "application_id": str(self.application_id),
+            "version": str(snowflake()),
+        }
+        if guild_id is not None:
+            stored["guild_id"] = str(guild_id)
+        if stored["default_member_permissions"] is not None:
+            # Sent as an int or a string, always answered as a string.
+            stored["default_member_permissions"] = str(int(stored["default_member_permissions"]))
+        return stored
+
+
+@dataclass
+class Resolved:
+    """The ``resolved`` part of an interaction's data, filled as options reference objects."""
+
+    guild: Guild
+    channel: Channel
+    invoker_id: int
+    base_url: str
+    data: dict[str, dict[str, JSON]] = field(default_factory=dict)
+    uploads: dict[int, Attachment] = field(default_factory=dict)
+
+    def add(self, value: object) -> str:
+        """Record a Member, User, Role, Channel or (filename, bytes) upload; return its id."""
+        if isinstance(value, Member):
+            perms = self.guild.permissions_in(self.channel, value.id)
+            member = value.to_json(with_user=False, permissions=perms)
+            del member["deaf"], member["mute"]  # resolved members are partial
+            self.data.setdefault("members", {})[str(value.id)] = member
+            value = value.user
+        if isinstance(value, User):
+            self.data.setdefault("users", {})[str(value.id)] = value.to_json()
+            return str(value.id)
+        if isinstance(value, Role):
+            self.data.setdefault("roles", {})[str(value.id)] = value.to_json()
+            return str(value.id)
+        if isinstance(value, Channel):
+            data = value.to_json()
+            data["permissions"] = str(self.guild.permissions_in(value, self.invoker_id))
+            self.data.setdefault("channels", {})[str(value.id)] = data
+            return str(value.id)
+        if isinstance(value, tuple) and len(value) == 2:
+            filename, content = value
+            attachment = Attachment(id=snowflake(), filename=filename, data=content)
+            self.uploads[attachment.id] = attachment
+            url = f"{self.base_url}/attachments/0/{attachment.id}/{filename}"
+            self.data.setdefault("attachments", {})[str(attachment.id)] = attachment.to_json(
+                url, ephemeral=True
+            )
+            return str(attachment.id)
+        raise TypeError(f"cannot pass {value!r} as a user, role, channel or attachment option")
+
+
+def _convert(option: JSON, value: Any, resolved: Resolved) -> Any:
+    """Check ``value`` the way Discord's client does for ``option`` and return its JSON form."""
+    kind, name = option["type"], option["name"]
+    python_types: dict[int, tuple[type, ...]] = {
+        STRING: (str,),
+        INTEGER: (int,),
+        BOOLEAN: (bool,),
+        NUMBER: (int, float),
+    }
+    if kind in python_types:
+        if not isinstance(value, python_types[kind]) or (
+            kind != BOOLEAN and isinstance(value, bool)
+        ):
+            raise TypeError(f"option {name!r} takes a {python_types[kind][0].__name__}")
+        choices = option.get("choices")
+        if choices and value not in [c["value"] for c in choices]:
+            raise ValueError(f"option {name!r} must be one of {[c['value'] for c in choices]}")
+        if kind == STRING and not option.get("min_length", 0) <= len(value) <= option.get(
+            "max_length", 6000
+        ):
+            raise ValueError(f"option {name!r}: length out of range")
+        if kind in (INTEGER, NUMBER):
+            low, high = option.get("min_value"), option.get("max_value")
+            if (low is not None and value < low) or (high is not None and value > high):
+                raise ValueError(f"option {name!r} must be within [{low}, {high}]")
+        return value
+    accepted = {
+        USER: (Member, User),
+        CHANNEL: (Channel,),
+        ROLE: (Role,),
+        MENTIONABLE: (Member, User, Role),
+        ATTACHMENT: (tuple,),
+    }[kind]
+    if not isinstance(value, accepted):
+        raise TypeError(f"option {name!r} takes one of {[t.__name__ for t in accepted]}")
+    if (
+        kind == CHANNEL
+        and option.get("channel_types")
+        and value.type not in option["channel_types"]
+    ):
+        raise ValueError(f"option {name!r} does not accept that channel type")
+    return resolved.add(value)
+
+
+def invocation(command: JSON, path: list[str], values: dict[str, Any], resolved: Resolved) -> JSON:
+    """The ``data`` of an APPLICATION_COMMAND interaction for ``/name path... values``.
+
+    Raises ValueError/TypeError for what Discord's client would not let a member send: an unknown
+    subcommand or option, a missing required option, a value of the wrong type or out of range.
+    """
+    data: JSON = {"id": command["id"], "name": command["name"], "type": 1}
+    if "guild_id" in command:
+        data["guild_id"] = command["guild_id"]
+    schema, target = command, data
+    for word in path:
+        sub = next(
+            (o for o in schema.get("options") or [] if o["name"] == word and o["type"] in (1, 2)),
+            None,
+        )
+        if sub is None:
+            raise ValueError(f"/{command['name']} has no subcommand {word!r} here")
+        node: JSON = {"name": word, "type": sub["type"], "options": []}
+        target["options"] = [node]
+        schema, target = sub, node
+    leaf_options = schema.get("options") or []
+    if any(o["type"] in (1, 2) for o in leaf_options):
+        raise ValueError(f"/{command['name']} {' '.join(path)} needs a subcommand")
+    by_name = {o["name"]: o for o in leaf_options}
+    unknown = set(values) - set(by_name)
+    if unknown:
+        raise ValueError(f"unknown options {sorted(unknown)}; the command has {sorted(by_name)}")
+    missing = [o["name"] for o in leaf_options if o.get("required") and o["name"] not in values]
+    if missing:
+        raise ValueError(f"missing required options {missing}")
+    target["options"] = [
+        {"name": name, "type": by_name[name]["type"], "value": _convert(by_name[name], v, resolved)}
+        for name, v in values.items()
+    ]
+    if resolved.data:
+        data["resolved"] = resolved.data
+    return data

@@ -1,0 +1,338 @@
+"""Interactions: their gateway payload, and Discord's rules for answering them.
+
+An interaction must be acknowledged once (response types 4, 5, 6, 7 or 9), within the deadline
+(3 s); follow-ups and edits of the original response only exist after that acknowledgement.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .journal import Violation
+from .messages import LOADING, Message, Upload, compose
+from .model import (
+    ATTACH_FILES,
+    DM,
+    EMBED_LINKS,
+    JSON,
+    MENTION_EVERYONE,
+    USE_EXTERNAL_EMOJIS,
+    Channel,
+    Member,
+    snowflake,
+)
+from .rules import EPHEMERAL, FormError, Rejection, check_modal
+
+if TYPE_CHECKING:
+    from .state import State
+
+PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, MODAL_SUBMIT = 1, 2, 3, 5
+PONG, CHANNEL_MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, MODAL = 1, 4, 5, 6, 7, 9
+_DM_APP_PERMISSIONS = ATTACH_FILES | EMBED_LINKS | MENTION_EVERYONE | USE_EXTERNAL_EMOJIS
+
+
+@dataclass(eq=False)
+class Interaction:
+    """One interaction and its outcome: how and when it was acknowledged, what it produced."""
+
+    id: int
+    token: str
+    type: int
+    member: Member
+    channel: Channel
+    data: JSON
+    label: str
+    deadline: float
+    created: float
+    message: Message | None = None
+    ack_type: int | None = None
+    ack_at: float | None = None
+    expired: bool = False
+    original: Message | None = None
+    followups: list[Message] = field(default_factory=list)
+    modal: JSON | None = None
+    violations: list[Violation] = field(default_factory=list)
+    callbacks: list[tuple[int | None, int]] = field(default_factory=list)
+
+    @property
+    def acknowledged(self) -> bool:
+        return self.ack_type is not None
+
+    @property
+    def latency(self) -> float | None:
+        """Seconds from dispatch to acknowledgement."""
+        return None if self.ack_at is None else self.ack_at - self.created
+
+    @property
+    def failed(self) -> bool:
+        """True when the member sees "This interaction failed" (no acknowledgement in time)."""
+        return self.expired
+
+    @property
+    def messages(self) -> list[Message]:
+        """The original response (if a message) and the follow-ups, without deleted ones."""
+        found = [self.original] if self.original is not None else []
+        return [m for m in found + self.followups if not m.deleted]
+
+    def __str__(self) -> str:
+        return f"{self.label} by {self.member.user.username}"
+
+
+def create(
+    state: State,
+    kind: int,
+    member: Member,
+    channel: Channel,
+    data: JSON,
+    label: str,
+    message: Message | None = None,
+) -> Interaction:
+    """Register a new interaction, dispatch INTERACTION_CREATE, and start its deadline."""
+    loop = asyncio.get_running_loop()
+    ix = Interaction(
+        id=snowflake(),
+        token=f"aW50ZXJhY3Rpb24{secrets.token_urlsafe(48)}",
+        type=kind,
+        member=member,
+        channel=channel,
+        data=data,
+        label=label,
+        deadline=state.config.ack_deadline,
+        created=loop.time(),
+        message=message,
+    )
+    state.interactions[ix.token] = ix
+    loop.call_later(ix.deadline, _expire, state, ix)
+    state.dispatch("INTERACTION_CREATE", payload(state, ix), None)
+    state.journal.changed()
+    return ix
+
+
+def _expire(state: State, ix: Interaction) -> None:
+    if ix.ack_type is not None:
+        return
+    ix.expired = True
+    record(
+        state,
+        ix,
+        Violation(
+            "interaction.not-acknowledged",
+            f"{ix} was not acknowledged within {ix.deadline:g} s: "
+            f'the member sees "This interaction failed"',
+            0,
+            0,
+            "(no request)",
+            ix.id,
+        ),
+    )
+
+
+def record(state: State, ix: Interaction | None, violation: Violation) -> None:
+    if ix is not None:
+        ix.violations.append(violation)
+    state.journal.violate(violation)
+
+
+def payload(state: State, ix: Interaction) -> JSON:
+    """The INTERACTION_CREATE ``d`` as Discord sends it."""
+    guild, bot = state.world.guild, state.world.bot
+    data: JSON = {
+        "id": str(ix.id),
+        "application_id": str(state.application_id),
+        "type": ix.type,
+        "data": ix.data,
+        "channel_id": str(ix.channel.id),
+        "token": ix.token,
+        "version": 1,
+        "locale": "en-US",
+        "entitlements": [],
+        "entitlement_sku_ids": [],
+        "attachment_size_limit": state.config.attachment_size_limit,
+    }
+    channel = ix.channel.to_json()
+    if ix.channel.type == DM:
+        channel["permissions"] = str(_DM_APP_PERMISSIONS)
+        data["user"] = ix.member.user.to_json()
+        data["app_permissions"] = str(_DM_APP_PERMISSIONS)
+        data["authorizing_integration_owners"] = {"0": str(guild.id)}
+        data["context"] = 1
+    else:
+        member_perms = guild.permissions_in(ix.channel, ix.member.id)
+        channel["permissions"] = str(member_perms)
+        data["guild_id"] = str(guild.id)
+        data["guild"] = {"id": str(guild.id), "locale": guild.locale, "features": []}
+        data["guild_locale"] = guild.locale
+        data["member"] = ix.member.to_json(permissions=member_perms)
+        data["app_permissions"] = str(guild.permissions_in(ix.channel, bot.id))
+        data["authorizing_integration_owners"] = {"0": str(guild.id)}
+        data["context"] = 0
+    data["channel"] = channel
+    if ix.message is not None:
+        data["message"] = ix.message.to_json(state.base_url)
+    return data
+
+
+_VALID_RESPONSES = {
+    PING: {PONG},
+    APPLICATION_COMMAND: {CHANNEL_MESSAGE, DEFERRED_MESSAGE, MODAL},
+    MESSAGE_COMPONENT: {CHANNEL_MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, MODAL},
+    MODAL_SUBMIT: {CHANNEL_MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE},
+}
+
+
+def _new_message(state: State, ix: Interaction, *, ephemeral: bool, followup: bool) -> Message:
+    meta: JSON = {
+        "id": str(ix.id),
+        "type": ix.type,
+        "user": ix.member.user.to_json(),
+        "authorizing_integration_owners": {"0": str(state.world.guild.id)},
+    }
+    if ix.message is not None:
+        meta["interacted_message_id"] = str(ix.message.id)
+    if followup and ix.original is not None:
+        meta["original_response_message_id"] = str(ix.original.id)
+    message = Message(
+        id=snowflake(),
+        channel_id=ix.channel.id,
+        author=state.world.bot,
+        type=20 if ix.type == APPLICATION_COMMAND and not followup else 0,
+        webhook_id=state.application_id,
+        interaction_metadata=meta,
+    )
+    if ephemeral:
+        message.flags |= EPHEMERAL
+        message.visible_to = ix.member.id
+    return message
+
+
+def _wants_ephemeral(data: JSON) -> bool:
+    flags = data.get("flags")
+    return isinstance(flags, int) and bool(flags & EPHEMERAL)
+
+
+def callback(state: State, ix: Interaction, body: JSON, uploads: list[Upload]) -> JSON:
+    """POST /interactions/{id}/{token}/callback; returns the ``with_response`` answer."""
+    loop = asyncio.get_running_loop()
+    kind = body.get("type")
+    if ix.ack_type is None and (ix.expired or loop.time() - ix.created > ix.deadline):
+        ix.expired = True
+        late = loop.time() - ix.created
+        detail = f"{ix} was answered {late:.2f} s after dispatch (deadline {ix.deadline:g} s)"
+        raise Rejection(404, 10062, "Unknown interaction", "interaction.deadline", detail=detail)
+    if ix.ack_type is not None:
+        raise Rejection(
+            400, 40060, "Interaction has already been acknowledged.", "interaction.double-ack"
+        )
+    if kind not in _VALID_RESPONSES.get(ix.type, set()) or (
+        kind in (DEFERRED_UPDATE, UPDATE_MESSAGE) and ix.message is None
+    ):
+        msg = f"Response type {kind} is not valid for interaction type {ix.type}"
+        raise Rejection.form(
+            [
+                FormError(
+                    ("type",), "INTERACTION_RESPONSE_TYPE_INVALID", msg, "interaction.response-type"
+                )
+            ]
+        )
+    data = body.get("data") or {}
+    size_limit = state.config.attachment_size_limit
+    if kind == CHANNEL_MESSAGE:
+        message = _new_message(state, ix, ephemeral=_wants_ephemeral(data), followup=False)
+        compose(message, data, uploads, size_limit=size_limit, creating=True)
+        state.post(message)
+        ix.original = message
+    elif kind == DEFERRED_MESSAGE:
+        flags = data.get("flags") or 0
+        if not isinstance(flags, int) or flags & ~EPHEMERAL:
+            msg = "A deferred response may only set the EPHEMERAL flag"
+            error = FormError(
+                ("data", "flags"), "BASE_TYPE_CHOICES", msg, "interaction.defer-flags"
+            )
+            raise Rejection.form([error])
+        message = _new_message(state, ix, ephemeral=_wants_ephemeral(data), followup=False)
+        message.flags |= LOADING
+        state.post(message)
+        ix.original = message
+    elif kind == UPDATE_MESSAGE:
+        assert ix.message is not None
+        compose(ix.message, data, uploads, size_limit=size_limit, creating=False)
+        state.edited(ix.message)
+    elif kind == MODAL:
+        errors = check_modal(data)
+        if errors:
+            raise Rejection.form(errors)
+        ix.modal = data
+    ix.ack_type = kind
+    ix.ack_at = loop.time()
+    state.journal.changed()
+    return _callback_answer(state, ix, kind)
+
+
+def _callback_answer(state: State, ix: Interaction, kind: int) -> JSON:
+    shown = ix.original if kind in (CHANNEL_MESSAGE, DEFERRED_MESSAGE) else None
+    if kind == UPDATE_MESSAGE:
+        shown = ix.message
+    about: JSON = {"id": str(ix.id), "type": ix.type}
+    resource: JSON = {"type": kind}
+    if shown is not None:
+        about["response_message_id"] = str(shown.id)
+        about["response_message_loading"] = shown.loading
+        about["response_message_ephemeral"] = shown.ephemeral
+        if kind != DEFERRED_MESSAGE:  # the message is only included for types 4 and 7
+            resource["message"] = shown.to_json(state.base_url)
+    return {"interaction": about, "resource": resource}
+
+
+def _require_ack(ix: Interaction) -> None:
+    if ix.ack_type is None:
+        raise Rejection(404, 10015, "Unknown Webhook", "interaction.followup-before-ack")
+
+
+def followup(state: State, ix: Interaction, body: JSON, uploads: list[Upload]) -> Message:
+    """POST /webhooks/{app}/{token}: the first one after a deferral fills the "thinking" message."""
+    _require_ack(ix)
+    size_limit = state.config.attachment_size_limit
+    original = ix.original
+    if ix.ack_type == DEFERRED_MESSAGE and original is not None and original.loading:
+        compose(original, body, uploads, size_limit=size_limit, creating=True)
+        original.flags &= ~LOADING
+        state.edited(original)
+        return original
+    message = _new_message(state, ix, ephemeral=_wants_ephemeral(body), followup=True)
+    compose(message, body, uploads, size_limit=size_limit, creating=True)
+    state.post(message)
+    ix.followups.append(message)
+    return message
+
+
+def target(ix: Interaction, message_id: str) -> Message:
+    """The message ``@original`` (or a follow-up id) names for this interaction's webhook."""
+    _require_ack(ix)
+    if message_id == "@original":
+        found = ix.message if ix.ack_type in (DEFERRED_UPDATE, UPDATE_MESSAGE) else ix.original
+    else:
+        candidates = [ix.original, *ix.followups]
+        found = next((m for m in candidates if m is not None and str(m.id) == message_id), None)
+    if found is None or found.deleted:
+        raise Rejection(404, 10008, "Unknown Message", "http.unknown-resource")
+    return found
+
+
+def edit(
+    state: State, ix: Interaction, message_id: str, body: JSON, uploads: list[Upload]
+) -> Message:
+    """PATCH /webhooks/{app}/{token}/messages/{id}; editing a deferral's message completes it."""
+    message = target(ix, message_id)
+    compose(
+        message,
+        body,
+        uploads,
+        size_limit=state.config.attachment_size_limit,
+        creating=message.loading,
+    )
+    message.flags &= ~LOADING
+    state.edited(message)
+    return message

@@ -1,0 +1,384 @@
+"""The emulated world: users, one guild with roles, text channels and members, and permissions.
+
+Everything serialises to the JSON shapes Discord sends (``to_json``), so discord.py parses it.
+"""
+
+from __future__ import annotations
+
+import datetime
+import itertools
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+JSON = dict[str, Any]
+
+DISCORD_EPOCH_MS = 1_420_070_400_000
+
+# Permission bits (https://discord.com/developers/docs/topics/permissions).
+ADMINISTRATOR = 1 << 3
+ADD_REACTIONS = 1 << 6
+VIEW_CHANNEL = 1 << 10
+SEND_MESSAGES = 1 << 11
+SEND_TTS_MESSAGES = 1 << 12
+EMBED_LINKS = 1 << 14
+ATTACH_FILES = 1 << 15
+READ_MESSAGE_HISTORY = 1 << 16
+MENTION_EVERYONE = 1 << 17
+USE_EXTERNAL_EMOJIS = 1 << 18
+USE_APPLICATION_COMMANDS = 1 << 31
+ALL_PERMISSIONS = (1 << 51) - 1
+EVERYONE_DEFAULT = (
+    VIEW_CHANNEL
+    | SEND_MESSAGES
+    | EMBED_LINKS
+    | ATTACH_FILES
+    | READ_MESSAGE_HISTORY
+    | ADD_REACTIONS
+    | USE_EXTERNAL_EMOJIS
+    | USE_APPLICATION_COMMANDS
+)
+_NEED_SEND = MENTION_EVERYONE | SEND_TTS_MESSAGES | ATTACH_FILES | EMBED_LINKS
+
+GUILD_TEXT = 0
+DM = 1
+
+_counter = itertools.count()
+_counter_lock = threading.Lock()
+
+
+def snowflake() -> int:
+    """A new, unique Discord snowflake for the current time."""
+    with _counter_lock:
+        increment = next(_counter) & 0xFFF
+    return ((int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22) | (1 << 17) | (1 << 12) | increment
+
+
+def iso_now() -> str:
+    """The current time as Discord's ISO-8601 timestamps."""
+    return datetime.datetime.now(datetime.UTC).isoformat()
+
+
+@dataclass(eq=False)
+class User:
+    """A Discord user (a person or the bot)."""
+
+    id: int
+    username: str
+    global_name: str | None = None
+    bot: bool = False
+
+    def to_json(self) -> JSON:
+        data: JSON = {
+            "id": str(self.id),
+            "username": self.username,
+            "discriminator": "0",
+            "global_name": self.global_name,
+            "avatar": None,
+            "public_flags": 0,
+            "flags": 0,
+            "banner": None,
+            "accent_color": None,
+            "avatar_decoration_data": None,
+        }
+        if self.bot:
+            data["bot"] = True
+        return data
+
+
+@dataclass(eq=False)
+class Role:
+    """A guild role; the @everyone role has the guild's id."""
+
+    id: int
+    name: str
+    permissions: int
+    position: int = 0
+    managed: bool = False
+    bot_id: int | None = None
+
+    def to_json(self) -> JSON:
+        data: JSON = {
+            "id": str(self.id),
+            "name": self.name,
+            "color": 0,
+            "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+            "hoist": False,
+            "icon": None,
+            "unicode_emoji": None,
+            "position": self.position,
+            "permissions": str(self.permissions),
+            "managed": self.managed,
+            "mentionable": False,
+            "flags": 0,
+        }
+        if self.bot_id is not None:
+            data["tags"] = {"bot_id": str(self.bot_id)}
+        return data
+
+
+@dataclass(eq=False)
+class Member:
+    """A user's membership of the guild."""
+
+    user: User
+    roles: list[int] = field(default_factory=list)
+    nick: str | None = None
+    joined_at: str = field(default_factory=iso_now)
+
+    @property
+    def id(self) -> int:
+        return self.user.id
+
+    def to_json(self, *, with_user: bool = True, permissions: int | None = None) -> JSON:
+        data: JSON = {
+            "roles": [str(r) for r in self.roles],
+            "nick": self.nick,
+            "avatar": None,
+            "banner": None,
+            "joined_at": self.joined_at,
+            "premium_since": None,
+            "deaf": False,
+            "mute": False,
+            "pending": False,
+            "flags": 0,
+            "communication_disabled_until": None,
+        }
+        if with_user:
+            data["user"] = self.user.to_json()
+        if permissions is not None:
+            data["permissions"] = str(permissions)
+        return data
+
+
+@dataclass(eq=False)
+class Overwrite:
+    """A channel permission overwrite for a role (type 0) or a member (type 1)."""
+
+    id: int
+    type: int
+    allow: int = 0
+    deny: int = 0
+
+    def to_json(self) -> JSON:
+        return {
+            "id": str(self.id),
+            "type": self.type,
+            "allow": str(self.allow),
+            "deny": str(self.deny),
+        }
+
+
+@dataclass(eq=False)
+class Channel:
+    """A guild text channel, or a DM channel with ``recipient``."""
+
+    id: int
+    name: str
+    type: int = GUILD_TEXT
+    guild_id: int | None = None
+    position: int = 0
+    overwrites: list[Overwrite] = field(default_factory=list)
+    recipient: User | None = None
+    last_message_id: int | None = None
+
+    def to_json(self) -> JSON:
+        last = str(self.last_message_id) if self.last_message_id else None
+        if self.type == DM:
+            assert self.recipient is not None
+            return {
+                "id": str(self.id),
+                "type": DM,
+                "recipients": [self.recipient.to_json()],
+                "last_message_id": last,
+                "flags": 0,
+            }
+        return {
+            "id": str(self.id),
+            "type": self.type,
+            "guild_id": str(self.guild_id),
+            "name": self.name,
+            "position": self.position,
+            "permission_overwrites": [o.to_json() for o in self.overwrites],
+            "topic": None,
+            "nsfw": False,
+            "last_message_id": last,
+            "rate_limit_per_user": 0,
+            "parent_id": None,
+            "flags": 0,
+        }
+
+
+@dataclass(eq=False)
+class Guild:
+    """The guild, with its roles, channels and members, and Discord's permission arithmetic."""
+
+    id: int
+    name: str
+    owner_id: int
+    roles: dict[int, Role] = field(default_factory=dict)
+    channels: dict[int, Channel] = field(default_factory=dict)
+    members: dict[int, Member] = field(default_factory=dict)
+    locale: str = "en-US"
+
+    def base_permissions(self, user_id: int) -> int:
+        """Guild-wide permissions of a member: @everyone plus their roles."""
+        if user_id == self.owner_id:
+            return ALL_PERMISSIONS
+        perms = self.roles[self.id].permissions
+        for role_id in self.members[user_id].roles:
+            perms |= self.roles[role_id].permissions
+        return ALL_PERMISSIONS if perms & ADMINISTRATOR else perms
+
+    def permissions_in(self, channel: Channel, user_id: int) -> int:
+        """A member's permissions in a channel, with its overwrites applied."""
+        perms = self.base_permissions(user_id)
+        if perms & ADMINISTRATOR:
+            return ALL_PERMISSIONS
+        by_id = {o.id: o for o in channel.overwrites}
+        everyone = by_id.get(self.id)
+        if everyone is not None:
+            perms = (perms & ~everyone.deny) | everyone.allow
+        allow = deny = 0
+        for role_id in self.members[user_id].roles:
+            o = by_id.get(role_id)
+            if o is not None and o.type == 0:
+                allow |= o.allow
+                deny |= o.deny
+        perms = (perms & ~deny) | allow
+        own = by_id.get(user_id)
+        if own is not None and own.type == 1:
+            perms = (perms & ~own.deny) | own.allow
+        if not perms & VIEW_CHANNEL:
+            return 0
+        if not perms & SEND_MESSAGES:
+            perms &= ~_NEED_SEND
+        return perms
+
+    def to_json(self, *, members: list[Member]) -> JSON:
+        """The GUILD_CREATE payload, listing ``members``."""
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "icon": None,
+            "splash": None,
+            "discovery_splash": None,
+            "banner": None,
+            "description": None,
+            "owner_id": str(self.owner_id),
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "mfa_level": 0,
+            "nsfw_level": 0,
+            "premium_tier": 0,
+            "premium_subscription_count": 0,
+            "premium_progress_bar_enabled": False,
+            "preferred_locale": self.locale,
+            "features": [],
+            "application_id": None,
+            "system_channel_id": None,
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "public_updates_channel_id": None,
+            "safety_alerts_channel_id": None,
+            "vanity_url_code": None,
+            "max_members": 500000,
+            "roles": [r.to_json() for r in self.roles.values()],
+            "emojis": [],
+            "stickers": [],
+            "joined_at": iso_now(),
+            "large": False,
+            "unavailable": False,
+            "member_count": len(self.members),
+            "members": [m.to_json() for m in members],
+            "channels": [c.to_json() for c in self.channels.values()],
+            "threads": [],
+            "presences": [],
+            "voice_states": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+        }
+
+
+@dataclass(eq=False)
+class World:
+    """Everything the emulator knows besides messages: the bot, the people, the guild, DMs."""
+
+    bot: User
+    guild: Guild
+    people: dict[str, Member]
+    dms: dict[int, Channel] = field(default_factory=dict)
+
+    @property
+    def bot_member(self) -> Member:
+        return self.guild.members[self.bot.id]
+
+    def channel_named(self, name: str) -> Channel:
+        for channel in self.guild.channels.values():
+            if channel.name == name:
+                return channel
+        raise KeyError(f"no channel named {name!r}")
+
+    def find_channel(self, channel_id: int) -> Channel | None:
+        return self.guild.channels.get(channel_id) or self.dms.get(channel_id)
+
+    def find_user(self, user_id: int) -> User | None:
+        member = self.guild.members.get(user_id)
+        return member.user if member is not None else None
+
+    def dm_with(self, user: User) -> Channel:
+        """The bot's DM channel with ``user``, created on first use."""
+        for channel in self.dms.values():
+            if channel.recipient is user:
+                return channel
+        channel = Channel(id=snowflake(), name="", type=DM, recipient=user)
+        self.dms[channel.id] = channel
+        return channel
+
+
+def default_world(bot_name: str = "Tholos") -> World:
+    """A guild "Tholos Test" with the bot, three people and four text channels.
+
+    Channels: ``general`` and ``games`` (the bot may do anything a member may), ``no-embeds``
+    (the bot's role is denied Embed Links and Attach Files) and ``read-only`` (the bot's role is
+    denied Send Messages). ``alice`` owns the guild; ``bob`` and ``carol`` are plain members.
+    """
+    bot = User(id=snowflake(), username=bot_name, bot=True)
+    guild_id = snowflake()
+    people = {
+        name: Member(User(id=snowflake(), username=name, global_name=name.capitalize()))
+        for name in ("alice", "bob", "carol")
+    }
+    bot_role = Role(
+        id=snowflake(),
+        name=bot_name,
+        permissions=EVERYONE_DEFAULT,
+        position=1,
+        managed=True,
+        bot_id=bot.id,
+    )
+    guild = Guild(id=guild_id, name="Tholos Test", owner_id=people["alice"].id)
+    guild.roles = {
+        guild_id: Role(id=guild_id, name="@everyone", permissions=EVERYONE_DEFAULT),
+        bot_role.id: bot_role,
+    }
+    guild.members = {m.id: m for m in people.values()}
+    guild.members[bot.id] = Member(bot, roles=[bot_role.id])
+    denials = {
+        "general": 0,
+        "games": 0,
+        "no-embeds": EMBED_LINKS | ATTACH_FILES,
+        "read-only": SEND_MESSAGES,
+    }
+    for position, (name, deny) in enumerate(denials.items()):
+        overwrites = [Overwrite(id=bot_role.id, type=0, deny=deny)] if deny else []
+        channel = Channel(
+            id=snowflake(), name=name, guild_id=guild_id, position=position, overwrites=overwrites
+        )
+        guild.channels[channel.id] = channel
+    return World(bot=bot, guild=guild, people=people)

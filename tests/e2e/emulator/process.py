@@ -1,0 +1,194 @@
+"""A bot run as its own process (``python -m <module>``) against the emulator."""
+
+from __future__ import annotations
+
+import asyncio
+import ctypes
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import IO
+
+from .api import Emulator
+
+REPO_ROOT = Path(__file__).resolve().parents[3]
+_PR_SET_PDEATHSIG = 1
+_LIBC = ctypes.CDLL(None, use_errno=True) if sys.platform == "linux" else None
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: get SIGKILL when the parent dies, even by SIGKILL (Linux).
+
+    Only a resolved C call runs here, nothing that could wait on a lock held by another thread.
+    """
+    if _LIBC is not None:
+        _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+class BotProcess:
+    """``python -m module`` with DISCORD_TOKEN, DISCORD_API_BASE, THOLOS_GUILD_ID, THOLOS_DB and
+    LOG_LEVEL pointing at ``emulator`` and ``db_path``; stdout and stderr go to ``log_path``.
+
+    ``start()`` can be called again after ``stop()`` or ``kill()``: same database, same log.
+    """
+
+    def __init__(
+        self,
+        module: str,
+        emulator: Emulator,
+        db_path: Path,
+        log_path: Path,
+        *,
+        env: Mapping[str, str] | None = None,
+        guild_commands: bool = True,
+    ) -> None:
+        self.module = module
+        self.emulator = emulator
+        self.db_path = db_path
+        self.log_path = log_path
+        inherited = {
+            k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "THOLOS_"))
+        }
+        self.env = {
+            **inherited,
+            "PYTHONUNBUFFERED": "1",
+            "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO"),
+            **emulator.env(guild_commands=guild_commands),
+            "THOLOS_DB": str(db_path),
+            **(env or {}),
+        }
+        self.process: subprocess.Popen[bytes] | None = None
+        self._log: IO[bytes] | None = None
+        self.starts = 0
+
+    @property
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    async def start(self, *, wait: bool = True, sync: bool = False, timeout: float = 30.0) -> None:
+        """Start the process; with ``wait``, return once it identified on the gateway (and, with
+        ``sync``, registered its commands). Fails fast, with the log, if it exits first."""
+        if self.running:
+            raise RuntimeError(f"{self.module} is already running")
+        identifies, syncs = self.emulator.gateway.identifies, self.emulator.command_syncs
+        self.starts += 1
+        self._log = self._log or self.log_path.open("ab")
+        self._log.write(f"--- start {self.starts} of python -m {self.module}\n".encode())
+        self._log.flush()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", self.module],
+            cwd=REPO_ROOT,
+            env=self.env,
+            stdin=subprocess.DEVNULL,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            preexec_fn=_die_with_parent,
+        )
+        if not wait:
+            return
+
+        def ready() -> bool:
+            if not self.running:
+                return True
+            connected = self.emulator.gateway.identifies > identifies and self.emulator.gateway.live
+            return connected and (not sync or self.emulator.command_syncs > syncs)
+
+        await self.emulator.wait_for(ready, timeout, f"python -m {self.module} to connect")
+        if not self.running:
+            raise AssertionError(
+                f"python -m {self.module} exited with {self.process.returncode}:\n{self.log()}"
+            )
+
+    async def stop(self, timeout: float = 15.0, *, settle: bool = True) -> int:
+        """SIGTERM, wait for the exit, return the exit code (SIGKILL and fail after ``timeout``).
+
+        With ``settle``, first wait for the bot to finish what it is doing (``settle()``).
+        """
+        process = self._require()
+        if settle:
+            await self.settle()
+        process.send_signal(signal.SIGTERM)
+        code = await self._wait(timeout)
+        if code is None:
+            self.close()
+            raise AssertionError(f"python -m {self.module} ignored SIGTERM for {timeout} s")
+        return code
+
+    async def settle(self, quiet: float = 0.2, timeout: float = 15.0) -> None:
+        """Wait until the bot is idle: ``Emulator.is_settled(quiet)`` and the process used no CPU
+        for ``quiet`` seconds (so a board still being rendered counts as busy)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            await self.emulator.settle(quiet, max(0.1, deadline - time.monotonic()))
+            before = self._cpu_ticks()
+            await asyncio.sleep(quiet)
+            if self._cpu_ticks() == before and self.emulator.is_settled(quiet):
+                return
+            if time.monotonic() > deadline:
+                raise AssertionError(f"python -m {self.module} kept working for {timeout} s")
+
+    async def kill(self) -> int:
+        """SIGKILL the process (and anything it started); return the exit code (-9)."""
+        self._require()
+        self.close()
+        code = await self._wait(15.0)
+        assert code is not None
+        return code
+
+    async def restart(self, *, sync: bool = False) -> int:
+        """``stop()`` then ``start()``; returns the exit code of the stop."""
+        code = await self.stop()
+        await self.start(sync=sync)
+        return code
+
+    def close(self) -> None:
+        """Kill whatever still runs and close the log (for fixture finalizers; idempotent)."""
+        if self.running:
+            assert self.process is not None
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+        if self._log is not None and not self.running:
+            self._log.close()
+            self._log = None
+
+    def log(self) -> str:
+        """Everything the process printed, over all its starts."""
+        if self._log is not None:
+            self._log.flush()
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def assert_clean_log(self) -> None:
+        """No traceback in the output, and the bot token nowhere in it."""
+        text = self.log()
+        assert self.emulator.token not in text, "the bot token appears in the bot's output"
+        assert "Traceback" not in text, f"the bot printed a traceback:\n{text}"
+
+    def _cpu_ticks(self) -> int | None:
+        """CPU time used by the process so far (Linux ``/proc``; None elsewhere or if gone)."""
+        if self.process is None:
+            return None
+        try:
+            stat = Path(f"/proc/{self.process.pid}/stat").read_text()
+        except OSError:
+            return None
+        fields = stat.rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])  # utime and stime
+
+    def _require(self) -> subprocess.Popen[bytes]:
+        if self.process is None or not self.running:
+            raise RuntimeError(f"{self.module} is not running")
+        return self.process
+
+    async def _wait(self, timeout: float) -> int | None:
+        assert self.process is not None
+        deadline = time.monotonic() + timeout
+        while self.process.poll() is None:
+            if time.monotonic() > deadline:
+                return None
+            await asyncio.sleep(0.02)
+        return self.process.returncode

@@ -1,0 +1,508 @@
+"""Discord's REST API under /api/v10, as far as a slash-command bot uses it.
+
+Unknown routes are recorded (rule ``http.unknown-route``) and answered 404 like Discord.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import Awaitable, Callable
+
+from aiohttp import BodyPartReader, web
+
+from . import interactions
+from .interactions import Interaction
+from .journal import RequestRecord, Violation
+from .messages import Message, Upload, compose
+from .model import (
+    ATTACH_FILES,
+    DM,
+    EMBED_LINKS,
+    JSON,
+    READ_MESSAGE_HISTORY,
+    SEND_MESSAGES,
+    VIEW_CHANNEL,
+    Channel,
+    snowflake,
+)
+from .rules import Rejection, check_commands
+from .state import State
+
+API = "/api/v10"
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+_FILE_PART = re.compile(r"files\[(\d+)\]")
+_INTERACTION = web.RequestKey("interaction", Interaction)
+_PERMISSION_NAMES = {
+    VIEW_CHANNEL: "View Channel",
+    SEND_MESSAGES: "Send Messages",
+    EMBED_LINKS: "Embed Links",
+    ATTACH_FILES: "Attach Files",
+    READ_MESSAGE_HISTORY: "Read Message History",
+}
+
+
+def _json(data: object, status: int = 200) -> web.Response:
+    # Exactly "application/json", no charset: discord.py compares the header verbatim.
+    body = json.dumps(data).encode()
+    return web.Response(body=body, status=status, headers={"Content-Type": "application/json"})
+
+
+def _no_content() -> web.Response:
+    return web.Response(status=204)
+
+
+async def read_body(request: web.Request) -> tuple[JSON, list[Upload]]:
+    """A request's JSON body, or a multipart body's ``payload_json`` and ``files[n]`` parts."""
+    if request.content_type.startswith("multipart/"):
+        payload: JSON = {}
+        uploads: list[Upload] = []
+        reader = await request.multipart()
+        while (part := await reader.next()) is not None:
+            assert isinstance(part, BodyPartReader)
+            match = _FILE_PART.fullmatch(part.name or "")
+            if part.name == "payload_json":
+                payload = _parse(await part.text())
+            elif match:
+                uploads.append(Upload(int(match[1]), part.filename or "", bytes(await part.read())))
+        return payload, uploads
+    text = await request.text()
+    return (_parse(text) if text else {}), []
+
+
+def _parse(text: str) -> JSON:
+    try:
+        return json.loads(text)
+    except ValueError:
+        raise Rejection(
+            400, 50109, "The request body contains invalid JSON.", "http.invalid-json"
+        ) from None
+
+
+class Rest:
+    """The REST routes, bound to the shared state."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+
+    def routes(self, app: web.Application, gateway_url: Callable[[], str]) -> None:
+        """Add every route to ``app`` (the gateway's WebSocket routes are added elsewhere)."""
+        self.gateway_url = gateway_url
+        app.middlewares.append(self._middleware)
+        table: list[tuple[str, str, Handler]] = [
+            ("GET", "/gateway", self.get_gateway),
+            ("GET", "/gateway/bot", self.get_gateway_bot),
+            ("GET", "/users/@me", self.get_me),
+            ("POST", "/users/@me/channels", self.create_dm),
+            ("GET", "/users/{user_id}", self.get_user),
+            ("GET", "/oauth2/applications/@me", self.get_application),
+            ("GET", "/applications/@me", self.get_application),
+            ("POST", "/interactions/{interaction_id}/{token}/callback", self.interaction_callback),
+            ("POST", "/webhooks/{app_id}/{token}", self.create_followup),
+            ("GET", "/webhooks/{app_id}/{token}/messages/{message_id}", self.get_webhook_message),
+            (
+                "PATCH",
+                "/webhooks/{app_id}/{token}/messages/{message_id}",
+                self.edit_webhook_message,
+            ),
+            (
+                "DELETE",
+                "/webhooks/{app_id}/{token}/messages/{message_id}",
+                self.delete_webhook_message,
+            ),
+            ("GET", "/channels/{channel_id}", self.get_channel),
+            ("POST", "/channels/{channel_id}/typing", self.typing),
+            ("GET", "/channels/{channel_id}/messages", self.list_messages),
+            ("POST", "/channels/{channel_id}/messages", self.create_message),
+            ("GET", "/channels/{channel_id}/messages/{message_id}", self.get_message),
+            ("PATCH", "/channels/{channel_id}/messages/{message_id}", self.edit_message),
+            ("DELETE", "/channels/{channel_id}/messages/{message_id}", self.delete_message),
+            ("GET", "/guilds/{guild_id}", self.get_guild),
+            ("GET", "/guilds/{guild_id}/channels", self.get_guild_channels),
+            ("GET", "/guilds/{guild_id}/roles", self.get_roles),
+            ("GET", "/guilds/{guild_id}/members", self.list_members),
+            ("GET", "/guilds/{guild_id}/members/{user_id}", self.get_member),
+        ]
+        for scope in ("/applications/{app_id}", "/applications/{app_id}/guilds/{guild_id}"):
+            table += [
+                ("GET", f"{scope}/commands", self.list_commands),
+                ("PUT", f"{scope}/commands", self.overwrite_commands),
+                ("POST", f"{scope}/commands", self.upsert_command),
+                ("GET", f"{scope}/commands/{{command_id}}", self.get_command),
+                ("PATCH", f"{scope}/commands/{{command_id}}", self.patch_command),
+                ("DELETE", f"{scope}/commands/{{command_id}}", self.delete_command),
+            ]
+        for method, path, handler in table:
+            app.router.add_route(method, API + path, handler)
+        app.router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", self.attachment)
+
+    def add_fallback(self, app: web.Application) -> None:
+        """Answer everything else 404 (to be added after all other routes)."""
+        app.router.add_route("*", "/{tail:.*}", self.unknown)
+
+    # Plumbing ---------------------------------------------------------------------------------
+
+    @web.middleware
+    async def _middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        if not request.path.startswith(API):
+            return await self._answer(request, handler)  # the gateway, attachment downloads
+        self.state.requests_in_flight += 1
+        try:
+            return await self._answer(request, handler)
+        finally:
+            self.state.requests_in_flight -= 1
+            self.state.last_request_end = asyncio.get_running_loop().time()
+            self.state.journal.changed()
+
+    async def _answer(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        try:
+            try:
+                response = await handler(request)
+            except (AttributeError, KeyError, TypeError, ValueError) as error:
+                detail = f"malformed request ({type(error).__name__}: {error})"
+                raise Rejection(
+                    400, 50035, "Invalid Form Body", "http.malformed", detail=detail
+                ) from error
+        except Rejection as rejection:
+            self._reject(request, rejection)
+            response = _json(rejection.body(), rejection.status)
+        self.state.journal.requests.append(
+            RequestRecord(request.method, request.path, response.status)
+        )
+        return response
+
+    def _reject(self, request: web.Request, rejection: Rejection) -> None:
+        ix = request.get(_INTERACTION)
+        where = f"{request.method} {request.path}"
+        found = [(e.rule, str(e)) for e in rejection.errors] or [(rejection.rule, rejection.detail)]
+        if ix is not None:
+            found = [(rule, f"{ix}: {text}") for rule, text in found]
+        for rule, text in found:
+            violation = Violation(
+                rule, text, rejection.status, rejection.code, where, ix.id if ix else None
+            )
+            interactions.record(self.state, ix, violation)
+
+    def _auth(self, request: web.Request) -> None:
+        if request.headers.get("Authorization") != f"Bot {self.state.config.token}":
+            raise Rejection(401, 0, "401: Unauthorized", "http.unauthorized")
+
+    def _interaction(self, request: web.Request) -> Interaction:
+        ix = self.state.interactions.get(request.match_info["token"])
+        if ix is None:
+            raise Rejection(404, 10015, "Unknown Webhook", "http.unknown-resource")
+        request[_INTERACTION] = ix
+        app_id = request.match_info.get("app_id")
+        if app_id is not None and app_id != str(self.state.application_id):
+            raise Rejection(404, 10015, "Unknown Webhook", "http.unknown-resource")
+        iid = request.match_info.get("interaction_id")
+        if iid is not None and iid != str(ix.id):
+            raise Rejection(404, 10062, "Unknown interaction", "http.unknown-resource")
+        return ix
+
+    def _channel(self, request: web.Request) -> Channel:
+        self._auth(request)
+        channel = self.state.world.find_channel(int(request.match_info["channel_id"]))
+        if channel is None:
+            raise Rejection(404, 10003, "Unknown Channel", "http.unknown-resource")
+        self._require(channel, VIEW_CHANNEL)
+        return channel
+
+    def _require(self, channel: Channel, needed: int) -> None:
+        if channel.type == DM:
+            return
+        world = self.state.world
+        missing = needed & ~world.guild.permissions_in(channel, world.bot.id)
+        if missing & VIEW_CHANNEL:
+            raise Rejection(403, 50001, "Missing Access", "permissions.missing-access")
+        if missing:
+            names = ", ".join(n for bit, n in _PERMISSION_NAMES.items() if missing & bit)
+            detail = f"the bot lacks {names} in #{channel.name}"
+            raise Rejection(403, 50013, "Missing Permissions", "permissions.missing", detail=detail)
+
+    def _message(self, request: web.Request, channel: Channel) -> Message:
+        message = self.state.messages.get(int(request.match_info["message_id"]))
+        if message is None or message.channel_id != channel.id or not message.visible(None):
+            raise Rejection(404, 10008, "Unknown Message", "http.unknown-resource")
+        return message
+
+    def _guild(self, request: web.Request) -> None:
+        self._auth(request)
+        if request.match_info["guild_id"] != str(self.state.world.guild.id):
+            raise Rejection(404, 10004, "Unknown Guild", "http.unknown-resource")
+
+    async def unknown(self, request: web.Request) -> web.Response:
+        detail = f"{request.method} {request.path} is not emulated"
+        raise Rejection(404, 0, "404: Not Found", "http.unknown-route", detail=detail)
+
+    # Gateway, users, application --------------------------------------------------------------
+
+    async def get_gateway(self, request: web.Request) -> web.Response:
+        return _json({"url": self.gateway_url()})
+
+    async def get_gateway_bot(self, request: web.Request) -> web.Response:
+        self._auth(request)
+        limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
+        return _json({"url": self.gateway_url(), "shards": 1, "session_start_limit": limit})
+
+    async def get_me(self, request: web.Request) -> web.Response:
+        self._auth(request)
+        me = self.state.world.bot.to_json()
+        me.update({"verified": True, "mfa_enabled": False, "email": None, "locale": "en-US"})
+        return _json(me)
+
+    async def get_user(self, request: web.Request) -> web.Response:
+        self._auth(request)
+        user = self.state.world.find_user(int(request.match_info["user_id"]))
+        if user is None:
+            raise Rejection(404, 10013, "Unknown User", "http.unknown-resource")
+        return _json(user.to_json())
+
+    async def create_dm(self, request: web.Request) -> web.Response:
+        self._auth(request)
+        body, _ = await read_body(request)
+        user = self.state.world.find_user(int(body.get("recipient_id", 0)))
+        if user is None or user.bot:
+            raise Rejection(400, 50007, "Cannot send messages to this user", "http.dm")
+        return _json(self.state.world.dm_with(user).to_json())
+
+    async def get_application(self, request: web.Request) -> web.Response:
+        self._auth(request)
+        world = self.state.world
+        owner = world.guild.members[world.guild.owner_id].user
+        return _json(
+            {
+                "id": str(self.state.application_id),
+                "name": world.bot.username,
+                "icon": None,
+                "description": "",
+                "summary": "",
+                "type": None,
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "verify_key": "0" * 64,
+                "flags": 0,
+                "owner": owner.to_json(),
+                "team": None,
+                "bot": world.bot.to_json(),
+                "interactions_endpoint_url": None,
+                "redirect_uris": [],
+                "tags": [],
+                "approximate_guild_count": 1,
+                "integration_types_config": {"0": {}},
+            }
+        )
+
+    # Commands ---------------------------------------------------------------------------------
+
+    def _scope(self, request: web.Request) -> int | None:
+        self._auth(request)
+        if request.match_info["app_id"] != str(self.state.application_id):
+            raise Rejection(403, 50001, "Missing Access", "permissions.missing-access")
+        if "guild_id" in request.match_info:
+            self._guild(request)
+            return self.state.world.guild.id
+        return None
+
+    def _command(self, request: web.Request, scope: int | None) -> JSON:
+        command = self.state.commands.by_id(scope, int(request.match_info["command_id"]))
+        if command is None:
+            raise Rejection(404, 10063, "Unknown application command", "http.unknown-resource")
+        return command
+
+    async def list_commands(self, request: web.Request) -> web.Response:
+        return _json(self.state.commands.list(self._scope(request)))
+
+    async def overwrite_commands(self, request: web.Request) -> web.Response:
+        scope = self._scope(request)
+        body = json.loads(await request.text() or "null")
+        if not isinstance(body, list):
+            raise Rejection(400, 50035, "Invalid Form Body", "commands.schema")
+        errors = check_commands(body)
+        if errors:
+            raise Rejection.form(errors)
+        return _json(self.state.commands.overwrite(scope, body))
+
+    async def upsert_command(self, request: web.Request) -> web.Response:
+        scope = self._scope(request)
+        body, _ = await read_body(request)
+        errors = check_commands([body])
+        if errors:
+            raise Rejection.form(errors)
+        return _json(self.state.commands.upsert(scope, body), 201)
+
+    async def get_command(self, request: web.Request) -> web.Response:
+        return _json(self._command(request, self._scope(request)))
+
+    async def patch_command(self, request: web.Request) -> web.Response:
+        scope = self._scope(request)
+        command = self._command(request, scope)
+        body, _ = await read_body(request)
+        merged = {**command, **body}
+        errors = check_commands([merged])
+        if errors:
+            raise Rejection.form(errors)
+        return _json(self.state.commands.replace(scope, command, merged))
+
+    async def delete_command(self, request: web.Request) -> web.Response:
+        scope = self._scope(request)
+        self.state.commands.delete(scope, int(self._command(request, scope)["id"]))
+        return _no_content()
+
+    # Interactions -----------------------------------------------------------------------------
+
+    async def interaction_callback(self, request: web.Request) -> web.Response:
+        ix = self._interaction(request)
+        body, uploads = await read_body(request)
+        ix.callbacks.append((body.get("type"), 0))
+        try:
+            answer = interactions.callback(self.state, ix, body, uploads)
+        except Rejection as rejection:
+            ix.callbacks[-1] = (body.get("type"), rejection.status)
+            raise
+        ix.callbacks[-1] = (body.get("type"), 200)
+        if request.query.get("with_response") in ("1", "true", "True"):
+            return _json(answer)
+        return _no_content()
+
+    async def create_followup(self, request: web.Request) -> web.Response:
+        ix = self._interaction(request)
+        body, uploads = await read_body(request)
+        message = interactions.followup(self.state, ix, body, uploads)
+        return _json(message.to_json(self.state.base_url))
+
+    async def get_webhook_message(self, request: web.Request) -> web.Response:
+        ix = self._interaction(request)
+        message = interactions.target(ix, request.match_info["message_id"])
+        return _json(message.to_json(self.state.base_url))
+
+    async def edit_webhook_message(self, request: web.Request) -> web.Response:
+        ix = self._interaction(request)
+        body, uploads = await read_body(request)
+        message = interactions.edit(self.state, ix, request.match_info["message_id"], body, uploads)
+        return _json(message.to_json(self.state.base_url))
+
+    async def delete_webhook_message(self, request: web.Request) -> web.Response:
+        ix = self._interaction(request)
+        self.state.delete(interactions.target(ix, request.match_info["message_id"]))
+        return _no_content()
+
+    # Channels and messages --------------------------------------------------------------------
+
+    async def get_channel(self, request: web.Request) -> web.Response:
+        return _json(self._channel(request).to_json())
+
+    async def typing(self, request: web.Request) -> web.Response:
+        self._require(self._channel(request), SEND_MESSAGES)
+        return _no_content()
+
+    async def list_messages(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        found = [m for m in self.state.channel_messages(channel) if m.visible(None)]
+        world = self.state.world
+        if channel.type != DM and not (
+            world.guild.permissions_in(channel, world.bot.id) & READ_MESSAGE_HISTORY
+        ):
+            found = []  # Discord answers an empty list, not an error
+        if "before" in request.query:
+            found = [m for m in found if m.id < int(request.query["before"])]
+        if "after" in request.query:
+            found = [m for m in found if m.id > int(request.query["after"])]
+        limit = max(1, min(100, int(request.query.get("limit", 50))))
+        newest = sorted(found, key=lambda m: m.id, reverse=True)[:limit]
+        return _json([m.to_json(self.state.base_url) for m in newest])
+
+    async def create_message(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        body, uploads = await read_body(request)
+        needed = SEND_MESSAGES
+        if uploads:
+            needed |= ATTACH_FILES
+        if body.get("embeds"):
+            needed |= EMBED_LINKS
+        self._require(channel, needed)
+        message = Message(id=snowflake(), channel_id=channel.id, author=self.state.world.bot)
+        compose(
+            message,
+            body,
+            uploads,
+            size_limit=self.state.config.attachment_size_limit,
+            creating=True,
+        )
+        self.state.post(message)
+        return _json(message.to_json(self.state.base_url))
+
+    async def get_message(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        self._require(channel, READ_MESSAGE_HISTORY)
+        return _json(self._message(request, channel).to_json(self.state.base_url))
+
+    async def edit_message(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        message = self._message(request, channel)
+        if message.author is not self.state.world.bot:
+            raise Rejection(
+                403, 50005, "Cannot edit a message authored by another user", "http.not-author"
+            )
+        body, uploads = await read_body(request)
+        if uploads:
+            self._require(channel, ATTACH_FILES)
+        compose(
+            message,
+            body,
+            uploads,
+            size_limit=self.state.config.attachment_size_limit,
+            creating=False,
+        )
+        self.state.edited(message)
+        return _json(message.to_json(self.state.base_url))
+
+    async def delete_message(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        self.state.delete(self._message(request, channel))
+        return _no_content()
+
+    # Guild ------------------------------------------------------------------------------------
+
+    async def get_guild(self, request: web.Request) -> web.Response:
+        self._guild(request)
+        guild = self.state.world.guild
+        data = guild.to_json(members=[])
+        for key in ("members", "channels", "threads", "presences", "voice_states", "joined_at"):
+            data.pop(key)
+        data["approximate_member_count"] = len(guild.members)
+        return _json(data)
+
+    async def get_guild_channels(self, request: web.Request) -> web.Response:
+        self._guild(request)
+        return _json([c.to_json() for c in self.state.world.guild.channels.values()])
+
+    async def get_roles(self, request: web.Request) -> web.Response:
+        self._guild(request)
+        return _json([r.to_json() for r in self.state.world.guild.roles.values()])
+
+    async def list_members(self, request: web.Request) -> web.Response:
+        self._guild(request)
+        after = int(request.query.get("after", 0))
+        limit = max(1, min(1000, int(request.query.get("limit", 1))))
+        members = sorted(self.state.world.guild.members.values(), key=lambda m: m.id)
+        return _json([m.to_json() for m in members if m.id > after][:limit])
+
+    async def get_member(self, request: web.Request) -> web.Response:
+        self._guild(request)
+        member = self.state.world.guild.members.get(int(request.match_info["user_id"]))
+        if member is None:
+            raise Rejection(404, 10007, "Unknown Member", "http.unknown-resource")
+        return _json(member.to_json())
+
+    # Attachments ("CDN") ----------------------------------------------------------------------
+
+    async def attachment(self, request: web.Request) -> web.Response:
+        attachment_id = int(request.match_info["attachment_id"])
+        found = self.state.loose_attachments.get(attachment_id)
+        for message in self.state.messages.values():
+            found = found or next((a for a in message.attachments if a.id == attachment_id), None)
+        if found is None:
+            raise Rejection(404, 0, "404: Not Found", "http.unknown-resource")
+        return web.Response(body=found.data, content_type=found.content_type)

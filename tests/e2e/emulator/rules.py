@@ -1,0 +1,531 @@
+"""Discord's documented limits on messages, components, embeds, modals and commands.
+
+The checks return ``FormError``s; a request with any is answered HTTP 400, code 50035
+"Invalid Form Body", with Discord's nested ``errors`` object, and each error is recorded as a
+violation under its ``rule``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+JSON = dict[str, Any]
+Path = tuple[str | int, ...]
+
+IS_COMPONENTS_V2 = 1 << 15
+EPHEMERAL = 1 << 6
+
+MAX_CONTENT = 2000
+MAX_EMBEDS = 10
+MAX_EMBED_TOTAL = 6000
+MAX_ATTACHMENTS = 10
+MAX_ROWS = 5
+MAX_ROW_WIDTH = 5
+MAX_CUSTOM_ID = 100
+MAX_LABEL = 80
+MAX_OPTIONS = 25
+MAX_V2_COMPONENTS = 40
+MAX_V2_TEXT = 4000
+
+_SELECTS = {3, 5, 6, 7, 8}
+_EMBED_URLS = [
+    ("url",),
+    ("image", "url"),
+    ("thumbnail", "url"),
+    ("author", "url"),
+    ("author", "icon_url"),
+    ("footer", "icon_url"),
+]
+_V2_TOP = {1, 9, 10, 12, 13, 14, 17}
+_V2_IN_CONTAINER = {1, 9, 10, 12, 13, 14}
+
+
+@dataclass(frozen=True)
+class FormError:
+    """One entry of an "Invalid Form Body" answer."""
+
+    path: Path
+    code: str
+    message: str
+    rule: str
+
+    def __str__(self) -> str:
+        return f"{'.'.join(map(str, self.path))}: {self.message}"
+
+
+class Rejection(Exception):
+    """A request Discord would refuse: the status, error code and message it would answer."""
+
+    def __init__(
+        self,
+        status: int,
+        code: int,
+        message: str,
+        rule: str,
+        errors: list[FormError] | None = None,
+        detail: str = "",
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.rule = rule
+        self.errors = errors or []
+        self.detail = detail or message
+
+    @classmethod
+    def form(cls, errors: list[FormError]) -> Rejection:
+        """HTTP 400, code 50035 "Invalid Form Body" for ``errors``."""
+        return cls(400, 50035, "Invalid Form Body", "form", errors)
+
+    def body(self) -> JSON:
+        data: JSON = {"message": self.message, "code": self.code}
+        if self.errors:
+            tree: JSON = {}
+            for error in self.errors:
+                node = tree
+                for key in error.path:
+                    node = node.setdefault(str(key), {})
+                node.setdefault("_errors", []).append(
+                    {"code": error.code, "message": error.message}
+                )
+            data["errors"] = tree
+        return data
+
+
+def _too_long(path: Path, value: object, limit: int, rule: str) -> list[FormError]:
+    if isinstance(value, str) and len(value) > limit:
+        msg = f"Must be {limit} or fewer in length."
+        return [FormError(path, "BASE_TYPE_MAX_LENGTH", msg, rule)]
+    return []
+
+
+def _required(path: Path, rule: str) -> FormError:
+    return FormError(path, "BASE_TYPE_REQUIRED", "This field is required", rule)
+
+
+def _list(value: object) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+# Messages -----------------------------------------------------------------------------------
+
+
+def check_message(payload: JSON, *, attachment_count: int, flags: int) -> list[FormError]:
+    """Check a message create/edit body: the message would carry ``attachment_count`` files and
+    have ``flags``."""
+    errors: list[FormError] = []
+    content = payload.get("content")
+    errors += _too_long(("content",), content, MAX_CONTENT, "content.length")
+    embeds = payload.get("embeds")
+    if isinstance(embeds, list):
+        errors += check_embeds(embeds)
+    components = payload.get("components")
+    if isinstance(components, list):
+        if flags & IS_COMPONENTS_V2:
+            errors += _check_v2(payload, components)
+        else:
+            errors += _check_classic(components)
+    errors += _check_allowed_mentions(payload.get("allowed_mentions"))
+    for i, entry in enumerate(_list(payload.get("attachments"))):
+        where = ("attachments", i, "description")
+        errors += _too_long(where, entry.get("description"), 1024, "attachments.description")
+    if attachment_count > MAX_ATTACHMENTS:
+        errors.append(
+            FormError(
+                ("attachments",),
+                "BASE_TYPE_MAX_LENGTH",
+                f"Must be {MAX_ATTACHMENTS} or fewer in length.",
+                "attachments.count",
+            )
+        )
+    return errors
+
+
+def check_embeds(embeds: list[Any]) -> list[FormError]:
+    """Embed limits: 10 embeds, title 256, description 4096, 25 fields, total 6000..."""
+    errors: list[FormError] = []
+    if len(embeds) > MAX_EMBEDS:
+        msg = f"Must be {MAX_EMBEDS} or fewer in length."
+        errors.append(FormError(("embeds",), "BASE_TYPE_MAX_LENGTH", msg, "embeds.count"))
+    total = 0
+    for i, embed in enumerate(embeds):
+        if not isinstance(embed, dict):
+            continue
+        at: Path = ("embeds", i)
+        title, description = embed.get("title"), embed.get("description")
+        footer = (embed.get("footer") or {}).get("text")
+        author = (embed.get("author") or {}).get("name")
+        errors += _too_long((*at, "title"), title, 256, "embed.title")
+        errors += _too_long((*at, "description"), description, 4096, "embed.description")
+        errors += _too_long((*at, "footer", "text"), footer, 2048, "embed.footer")
+        errors += _too_long((*at, "author", "name"), author, 256, "embed.author-name")
+        color = embed.get("color")
+        if color is not None and not (isinstance(color, int) and 0 <= color <= 0xFFFFFF):
+            msg = "int value should be less than or equal to 16777215."
+            errors.append(FormError((*at, "color"), "NUMBER_TYPE_MAX", msg, "embed.color"))
+        for path in _EMBED_URLS:
+            node: Any = embed
+            for key in path:
+                node = node.get(key) if isinstance(node, dict) else None
+            if node is not None and not _is_url(node, "http://", "https://", "attachment://"):
+                msg = "Not a well formed URL."
+                errors.append(FormError((*at, *path), "URL_TYPE_INVALID_URL", msg, "embed.url"))
+        fields = _list(embed.get("fields"))
+        if len(fields) > 25:
+            msg = "Must be 25 or fewer in length."
+            errors.append(FormError((*at, "fields"), "BASE_TYPE_MAX_LENGTH", msg, "embed.fields"))
+        for j, fld in enumerate(fields):
+            name, value = fld.get("name"), fld.get("value")
+            for key, text, limit in (("name", name, 256), ("value", value, 1024)):
+                where = (*at, "fields", j, key)
+                if not isinstance(text, str) or not text.strip():
+                    errors.append(_required(where, f"embed.field-{key}"))
+                else:
+                    errors += _too_long(where, text, limit, f"embed.field-{key}")
+            total += sum(len(t) for t in (name, value) if isinstance(t, str))
+        total += sum(len(t) for t in (title, description, footer, author) if isinstance(t, str))
+    if total > MAX_EMBED_TOTAL:
+        msg = f"Embed size exceeds maximum size of {MAX_EMBED_TOTAL}"
+        errors.append(FormError(("embeds",), "MAX_EMBED_SIZE_EXCEEDED", msg, "embed.total"))
+    return errors
+
+
+def _is_url(value: object, *schemes: str) -> bool:
+    return isinstance(value, str) and value.startswith(schemes) and len(value) > len("https://")
+
+
+def _check_allowed_mentions(mentions: object) -> list[FormError]:
+    if not isinstance(mentions, dict):
+        return []
+    errors: list[FormError] = []
+    parse = _list(mentions.get("parse"))
+    for kind in ("users", "roles"):
+        listed = _list(mentions.get(kind))
+        if kind in parse and listed:
+            msg = f'parse:["{kind}"] and {kind}: [ids] are mutually exclusive.'
+            code = "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE"
+            errors.append(FormError(("allowed_mentions", "parse"), code, msg, "allowed-mentions"))
+        if len(listed) > 100:
+            msg = "Must be 100 or fewer in length."
+            where = ("allowed_mentions", kind)
+            errors.append(FormError(where, "BASE_TYPE_MAX_LENGTH", msg, "allowed-mentions"))
+    return errors
+
+
+def _check_classic(components: list[Any]) -> list[FormError]:
+    errors: list[FormError] = []
+    if len(components) > MAX_ROWS:
+        msg = f"Must be {MAX_ROWS} or fewer in length."
+        errors.append(FormError(("components",), "BASE_TYPE_MAX_LENGTH", msg, "components.rows"))
+    for i, row in enumerate(components):
+        if row.get("type") != 1:
+            msg = 'Value of field "type" must be one of (1,).'
+            errors.append(
+                FormError(("components", i, "type"), "UNION_TYPE_CHOICES", msg, "components.layout")
+            )
+            continue
+        errors += _check_row(("components", i), row)
+    return errors + _check_custom_ids(components)
+
+
+def _check_row(at: Path, row: JSON) -> list[FormError]:
+    errors: list[FormError] = []
+    children = _list(row.get("components"))
+    where = (*at, "components")
+    if not 1 <= len(children) <= MAX_ROW_WIDTH:
+        msg = f"Must be between 1 and {MAX_ROW_WIDTH} in length."
+        errors.append(FormError(where, "BASE_TYPE_BAD_LENGTH", msg, "components.row-width"))
+    if len(children) > 1 and any(c.get("type") in _SELECTS for c in children):
+        msg = "The specified component exceeds the maximum width"
+        errors.append(
+            FormError(where, "COMPONENT_LAYOUT_WIDTH_EXCEEDED", msg, "components.select-alone")
+        )
+    for j, child in enumerate(children):
+        kind = child.get("type")
+        if kind == 2:
+            errors += _check_button((*where, j), child)
+        elif kind in _SELECTS:
+            errors += _check_select((*where, j), child)
+        else:
+            msg = 'Value of field "type" must be one of (2, 3, 5, 6, 7, 8).'
+            errors.append(
+                FormError((*where, j, "type"), "UNION_TYPE_CHOICES", msg, "components.layout")
+            )
+    return errors
+
+
+def _check_button(at: Path, button: JSON) -> list[FormError]:
+    errors = _too_long((*at, "label"), button.get("label"), MAX_LABEL, "components.label-length")
+    style = button.get("style")
+    if style == 5:
+        if not _is_url(button.get("url"), "http://", "https://", "discord://"):
+            msg = "Not a well formed URL."
+            errors.append(
+                FormError((*at, "url"), "URL_TYPE_INVALID_URL", msg, "components.link-button")
+            )
+        if "custom_id" in button:
+            msg = "A link button cannot have a custom_id"
+            errors.append(
+                FormError(
+                    (*at, "custom_id"),
+                    "BUTTON_COMPONENT_CUSTOM_ID_FORBIDDEN",
+                    msg,
+                    "components.link-button",
+                )
+            )
+    elif style != 6:
+        errors += _check_custom_id(at, button)
+    if not button.get("label") and not button.get("emoji") and style != 6:
+        msg = "A button must have a label or an emoji"
+        errors.append(
+            FormError(
+                (*at, "label"),
+                "BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED",
+                msg,
+                "components.label-missing",
+            )
+        )
+    return errors
+
+
+def _check_select(at: Path, select: JSON) -> list[FormError]:
+    errors = _check_custom_id(at, select)
+    errors += _too_long((*at, "placeholder"), select.get("placeholder"), 150, "select.placeholder")
+    options = _list(select.get("options"))
+    count = len(options) if select.get("type") == 3 else MAX_OPTIONS
+    if select.get("type") == 3 and not 1 <= len(options) <= MAX_OPTIONS:
+        msg = f"Must be between 1 and {MAX_OPTIONS} in length."
+        errors.append(FormError((*at, "options"), "BASE_TYPE_BAD_LENGTH", msg, "select.options"))
+    seen: set[str] = set()
+    for k, option in enumerate(options):
+        for key in ("label", "value", "description"):
+            errors += _too_long((*at, "options", k, key), option.get(key), 100, "select.option")
+        if option.get("value") in seen:
+            msg = "Select component option values must be unique"
+            errors.append(
+                FormError(
+                    (*at, "options", k, "value"),
+                    "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
+                    msg,
+                    "select.option",
+                )
+            )
+        seen.add(option.get("value"))
+    low, high = select.get("min_values", 1), select.get("max_values", 1)
+    if not (0 <= low <= MAX_OPTIONS and 1 <= high <= MAX_OPTIONS and low <= high <= count):
+        msg = f"min_values/max_values must satisfy 0 <= min <= max <= {min(count, MAX_OPTIONS)}"
+        errors.append(FormError((*at, "max_values"), "BASE_TYPE_BAD_INT", msg, "select.values"))
+    return errors
+
+
+def _check_custom_id(at: Path, component: JSON) -> list[FormError]:
+    custom_id = component.get("custom_id")
+    if not isinstance(custom_id, str) or not custom_id:
+        return [_required((*at, "custom_id"), "components.custom-id-missing")]
+    return _too_long((*at, "custom_id"), custom_id, MAX_CUSTOM_ID, "components.custom-id-length")
+
+
+def walk_components(components: list[Any], at: Path = ("components",)) -> list[tuple[Path, JSON]]:
+    """Every component of a message, nested ones included, with its path."""
+    found: list[tuple[Path, JSON]] = []
+    for i, component in enumerate(components):
+        if not isinstance(component, dict):
+            continue
+        here = (*at, i)
+        found.append((here, component))
+        found += walk_components(_list(component.get("components")), (*here, "components"))
+        for key in ("accessory", "component"):
+            child = component.get(key)
+            if isinstance(child, dict):
+                found.append(((*here, key), child))
+    return found
+
+
+def _check_custom_ids(components: list[Any]) -> list[FormError]:
+    errors: list[FormError] = []
+    seen: set[str] = set()
+    for path, component in walk_components(components):
+        custom_id = component.get("custom_id")
+        if not isinstance(custom_id, str):
+            continue
+        if custom_id in seen:
+            msg = "Component custom id cannot be duplicated"
+            errors.append(
+                FormError(
+                    (*path, "custom_id"),
+                    "COMPONENT_CUSTOM_ID_DUPLICATED",
+                    msg,
+                    "components.custom-id-unique",
+                )
+            )
+        seen.add(custom_id)
+    return errors
+
+
+def _check_v2(payload: JSON, components: list[Any]) -> list[FormError]:
+    errors: list[FormError] = []
+    for key in ("content", "embeds"):
+        if payload.get(key):
+            msg = f"{key} cannot be used with the IS_COMPONENTS_V2 flag"
+            errors.append(
+                FormError(
+                    (key,),
+                    "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                    msg,
+                    "components.v2-legacy-fields",
+                )
+            )
+    every = walk_components(components)
+    if len(every) > MAX_V2_COMPONENTS:
+        msg = f"Must be {MAX_V2_COMPONENTS} or fewer in length."
+        errors.append(
+            FormError(("components",), "BASE_TYPE_MAX_LENGTH", msg, "components.v2-count")
+        )
+    text = sum(len(c.get("content") or "") for _, c in every if c.get("type") == 10)
+    if text > MAX_V2_TEXT:
+        msg = f"Text display content must be {MAX_V2_TEXT} or fewer characters in total."
+        errors.append(FormError(("components",), "BASE_TYPE_MAX_LENGTH", msg, "components.v2-text"))
+    for path, component in every:
+        kind = component.get("type")
+        allowed = _V2_TOP if len(path) == 2 else None
+        if path[-2:-1] == ("components",) and len(path) == 4:
+            parent = components[path[1]].get("type")
+            allowed = _V2_IN_CONTAINER if parent == 17 else None
+        if allowed is not None and kind not in allowed:
+            msg = f"Component type {kind} is not allowed here"
+            errors.append(
+                FormError((*path, "type"), "UNION_TYPE_CHOICES", msg, "components.layout")
+            )
+        if kind == 1:
+            errors += _check_row(path, component)
+        elif kind == 2 and path[-1] == "accessory":
+            errors += _check_button(path, component)
+    return errors + _check_custom_ids(components)
+
+
+# Modals -------------------------------------------------------------------------------------
+
+
+def check_modal(data: JSON) -> list[FormError]:
+    """A modal (interaction response type 9): title 45, custom_id 100, 1 to 5 components."""
+    errors = _check_custom_id((), data)
+    title = data.get("title")
+    if not isinstance(title, str) or not title:
+        errors.append(_required(("title",), "modal.title"))
+    errors += _too_long(("title",), title, 45, "modal.title")
+    components = _list(data.get("components"))
+    if not 1 <= len(components) <= 5:
+        msg = "Must be between 1 and 5 in length."
+        errors.append(FormError(("components",), "BASE_TYPE_BAD_LENGTH", msg, "modal.components"))
+    for path, component in walk_components(components):
+        if component.get("type") == 4:
+            errors += _check_custom_id(path, component)
+            errors += _too_long((*path, "label"), component.get("label"), 45, "modal.label")
+            errors += _too_long((*path, "value"), component.get("value"), 4000, "modal.value")
+        if component.get("type") == 18:
+            errors += _too_long((*path, "label"), component.get("label"), 45, "modal.label")
+    return errors + _check_custom_ids(components)
+
+
+# Application commands -----------------------------------------------------------------------
+
+
+def check_commands(commands: list[Any]) -> list[FormError]:
+    """A bulk command registration: names, descriptions, options, choices, duplicates."""
+    errors: list[FormError] = []
+    seen: set[tuple[int, str]] = set()
+    for i, command in enumerate(commands):
+        kind = command.get("type", 1)
+        key = (kind, command.get("name"))
+        if key in seen:
+            msg = "Application command names must be unique"
+            errors.append(
+                FormError(
+                    (i, "name"), "APPLICATION_COMMANDS_DUPLICATE_NAME", msg, "commands.duplicate"
+                )
+            )
+        seen.add(key)
+        errors += _check_command((i,), command, chat_input=kind == 1)
+    if sum(1 for c in commands if c.get("type", 1) == 1) > 100:
+        msg = "Must be 100 or fewer in length."
+        errors.append(FormError((), "BASE_TYPE_MAX_LENGTH", msg, "commands.count"))
+    return errors
+
+
+def _check_command(at: Path, command: JSON, *, chat_input: bool) -> list[FormError]:
+    errors: list[FormError] = []
+    name = command.get("name")
+    valid = isinstance(name, str) and 1 <= len(name) <= 32
+    if valid and chat_input:
+        valid = name == name.lower() and all(ch.isalnum() or ch in "-_'" for ch in name)
+    if not valid:
+        msg = f"Command name is invalid: {name!r}"
+        errors.append(
+            FormError((*at, "name"), "APPLICATION_COMMAND_INVALID_NAME", msg, "commands.name")
+        )
+    description = command.get("description", "")
+    if chat_input and not (isinstance(description, str) and 1 <= len(description) <= 100):
+        msg = "Must be between 1 and 100 in length."
+        errors.append(
+            FormError((*at, "description"), "BASE_TYPE_BAD_LENGTH", msg, "commands.description")
+        )
+    options = _list(command.get("options"))
+    if len(options) > 25:
+        msg = "Must be 25 or fewer in length."
+        errors.append(FormError((*at, "options"), "BASE_TYPE_MAX_LENGTH", msg, "commands.options"))
+    optional_seen = False
+    names: set[str] = set()
+    for j, option in enumerate(options):
+        where = (*at, "options", j)
+        if option.get("name") in names:
+            msg = "Option names must be unique"
+            errors.append(
+                FormError(
+                    (*where, "name"),
+                    "APPLICATION_COMMAND_OPTIONS_DUPLICATE_NAME",
+                    msg,
+                    "commands.options",
+                )
+            )
+        names.add(option.get("name"))
+        if option.get("type") in (1, 2):
+            errors += _check_command(where, option, chat_input=True)
+            continue
+        errors += _check_command(where, {**option, "options": []}, chat_input=True)
+        if option.get("required"):
+            if optional_seen:
+                msg = "Required options must be placed before non-required options"
+                errors.append(
+                    FormError(
+                        (*where, "required"),
+                        "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID",
+                        msg,
+                        "commands.option-order",
+                    )
+                )
+        else:
+            optional_seen = True
+        choices = _list(option.get("choices"))
+        if len(choices) > 25:
+            msg = "Must be 25 or fewer in length."
+            errors.append(
+                FormError((*where, "choices"), "BASE_TYPE_MAX_LENGTH", msg, "commands.choices")
+            )
+        for k, choice in enumerate(choices):
+            label = choice.get("name")
+            if not isinstance(label, str) or not 1 <= len(label) <= 100:
+                msg = "Must be between 1 and 100 in length."
+                errors.append(
+                    FormError(
+                        (*where, "choices", k, "name"),
+                        "BASE_TYPE_BAD_LENGTH",
+                        msg,
+                        "commands.choices",
+                    )
+                )
+            errors += _too_long(
+                (*where, "choices", k, "value"), choice.get("value"), 100, "commands.choices"
+            )
+    return errors

@@ -1,0 +1,41 @@
+"""The real bot (``python -m bot``) against the emulator: the contract the other end-to-end tests
+rely on, and a random player using every registered command, button and select, across a
+restart."""
+
+from __future__ import annotations
+
+from .conftest import SpawnBot
+from .emulator import BotProcess, Emulator, Interaction, RandomPlayer
+
+
+def no_failures(emulator: Emulator, made: list[Interaction], player: RandomPlayer) -> None:
+    failed = [str(ix) for ix in made if ix.failed]
+    recent = "\n  ".join(player.history[-15:])
+    assert not failed and emulator.violations == [], f"{failed}; last steps:\n  {recent}"
+
+
+async def test_starts_registers_and_stops(emulator: Emulator, tholos_bot: BotProcess) -> None:
+    assert emulator.commands(), "commands registered on THOLOS_GUILD_ID"
+    assert emulator.commands(guild=False) == []
+    assert await tholos_bot.stop() == 0
+    tholos_bot.assert_clean_log()
+    assert emulator.violations == []
+
+
+async def test_random_play_across_a_restart(emulator: Emulator, spawn_bot: SpawnBot) -> None:
+    bot = spawn_bot(emulator, "bot")
+    await bot.start(sync=True)
+    people = [emulator.member(name) for name in ("alice", "bob", "carol")]
+    general = emulator.channel("general")
+    player = RandomPlayer(
+        emulator, people, general, seed=7, command_rate=0.2, settle=lambda: bot.settle(0.05)
+    )
+    made = await player.play(30)
+    no_failures(emulator, made, player)
+    await emulator.settle()
+    assert await bot.kill() == -9
+    await bot.start()
+    made = await player.play(20)
+    no_failures(emulator, made, player)
+    assert await bot.stop() == 0
+    bot.assert_clean_log()
