@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 
 from .commands import tholos
-from .controls import DYNAMIC_ITEMS, PREFIX, is_known_custom_id
+from .controls import DYNAMIC_ITEMS, PREFIX, control_for
 from .flows import USERS_ONLY, Flows, tell
 from .service import GameService
 from .settings import Settings
@@ -21,6 +21,8 @@ from .storage import Database, GameStore
 
 log = logging.getLogger(__name__)
 
+SHUTDOWN_GRACE_SECONDS = 10.0
+"""How long a shutdown waits for the interactions under way (e.g. a board being posted)."""
 EXPIRY_CHECK_SECONDS = 30.0
 """The longest the challenge-expiry loop sleeps (it wakes earlier for a due challenge)."""
 
@@ -46,7 +48,6 @@ class TholosBot(discord.Client):
         self.tree.add_command(tholos)
         self.database: Database | None = None
         self._background: list[asyncio.Task[None]] = []
-        self._first_ready = True
 
     @property
     def flows(self) -> Flows:
@@ -64,6 +65,10 @@ class TholosBot(discord.Client):
         self._flows = Flows(self, service)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self._sync_commands()
+        # Catch up on what a crash or restart left behind, before the gateway connects: no
+        # interaction can run meanwhile, so nothing races with these repairs.
+        await self._flows.expire_challenges()
+        await self._flows.repost_missing_boards()
         self._background.append(asyncio.create_task(self._expire_challenges_forever()))
 
     async def _sync_commands(self) -> None:
@@ -76,7 +81,9 @@ class TholosBot(discord.Client):
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
         key = f"commands:{self.application_id}:{self.settings.guild_id or 'global'}"
         assert self.database is not None
-        if await self.database.get_meta(key) == digest:
+        if await self.database.get_meta(key) == digest and await self.tree.fetch_commands(
+            guild=guild
+        ):
             log.info("slash commands unchanged; not registering them again")
             return
         await self.tree.sync(guild=guild)
@@ -84,25 +91,23 @@ class TholosBot(discord.Client):
         log.info("slash commands registered (%s)", f"guild {guild.id}" if guild else "global")
 
     async def on_ready(self) -> None:
-        """Once connected: catch up on what a restart may have left behind."""
+        """Log the connection."""
         log.info("connected as %s (%s)", self.user, self.user.id if self.user else "?")
-        if self._first_ready:
-            self._first_ready = False
-            await self.flows.expire_challenges()
-            await self.flows.repost_missing_boards()
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """Answer presses that no control will take: retired ids, or a button no longer on its
-        message (discord.py drops those silently)."""
+        """Answer presses that discord.py's dispatcher drops: ids no control knows, and buttons
+        no longer on their message (a client showing an old version). The latter go to their
+        usual handler, which says exactly what changed (e.g. "this board is out of date")."""
         if interaction.type is not discord.InteractionType.component:
             return
         custom_id = str((interaction.data or {}).get("custom_id", ""))
-        if not custom_id.startswith(PREFIX):
+        if not custom_id.startswith(PREFIX) or on_message(interaction.message, custom_id):
             return
-        if not is_known_custom_id(custom_id):
+        control = await control_for(interaction, custom_id)
+        if control is None:
             await tell(interaction, "This button is no longer in use. Try `/tholos board`.")
-        elif not on_message(interaction.message, custom_id):
-            await tell(interaction, "This message changed while you clicked — please try again.")
+        else:
+            await control.callback(interaction)
 
     async def _expire_challenges_forever(self) -> None:
         await self.wait_until_ready()
@@ -119,7 +124,10 @@ class TholosBot(discord.Client):
             await asyncio.sleep(delay)
 
     async def close(self) -> None:
-        """Stop background work, disconnect, close the database."""
+        """Let the interactions under way finish, stop background work, disconnect, close the
+        database."""
+        if self.database is not None:
+            await self._flows.drain(SHUTDOWN_GRACE_SECONDS)
         for task in self._background:
             task.cancel()
         await super().close()

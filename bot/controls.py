@@ -197,9 +197,17 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
 )
 
 
-def is_known_custom_id(custom_id: str) -> bool:
-    """Whether one of our controls handles ``custom_id``."""
-    return any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in DYNAMIC_ITEMS)
+async def control_for(
+    interaction: discord.Interaction[Any], custom_id: str
+) -> discord.ui.DynamicItem[Any] | None:
+    """The control that handles ``custom_id``, rebuilt from it; ``None`` for unknown ids."""
+    for control in DYNAMIC_ITEMS:
+        match = control.__discord_ui_compiled_template__.fullmatch(custom_id)
+        if match is not None:
+            return await control.from_custom_id(
+                interaction, discord.ui.Button(custom_id=custom_id), match
+            )
+    return None
 
 
 def _view(items: list[discord.ui.Item[Any]]) -> discord.ui.View:

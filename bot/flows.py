@@ -87,11 +87,22 @@ class Flows:
     def __init__(self, bot: TholosBot, service: GameService) -> None:
         self.bot = bot
         self.service = service
+        self._running: set[asyncio.Task[Any]] = set()
+
+    async def drain(self, timeout: float) -> None:
+        """Wait (up to ``timeout`` seconds) for the flows under way to finish."""
+        running = {task for task in self._running if task is not asyncio.current_task()}
+        if running:
+            log.info("waiting for %d interaction(s) to finish", len(running))
+            await asyncio.wait(running, timeout=timeout)
 
     # -- answering --------------------------------------------------------------------------------
 
     async def guarded(self, interaction: discord.Interaction[Any], flow: Awaitable[None]) -> None:
         """Run ``flow``; turn refusals and errors into an ephemeral answer."""
+        task = asyncio.current_task()
+        if task is not None:
+            self._running.add(task)
         try:
             await flow
         except OutdatedBoardError as error:
@@ -105,6 +116,8 @@ class Flows:
         except Exception:
             log.exception("interaction %s failed", interaction.id)
             await tell(interaction, SOMETHING_WENT_WRONG)
+        finally:
+            self._running.discard(task)  # type: ignore[arg-type]
 
     # -- boards -----------------------------------------------------------------------------------
 

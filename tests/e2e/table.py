@@ -1,0 +1,126 @@
+"""Playing Tholos through the emulator as members do: commands, then clicks on the real buttons."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from engine import Position, Turn
+from engine.builder import SKIP, TurnBuilder, turn_path
+
+from .emulator import Emulator, Interaction, Member, Message
+
+_MENTION = re.compile(r"<@(\d+)>")
+
+
+class Table:
+    """One channel of the emulator, seen by the players of a Tholos game."""
+
+    def __init__(self, emulator: Emulator, channel: str = "general") -> None:
+        self.emu = emulator
+        self.channel = emulator.channel(channel)
+        self.people = {m.id: m for m in (emulator.member(n) for n in ("alice", "bob", "carol"))}
+        self.made: list[Interaction] = []
+
+    def people_named(self, *names: str) -> tuple[Member, ...]:
+        """The members with these user names."""
+        return tuple(self.emu.member(name) for name in names)
+
+    # -- reading ----------------------------------------------------------------------------------
+
+    def boards(self) -> list[Message]:
+        """The board messages (image + embed), oldest first, as everyone sees them."""
+        return [
+            m for m in self.emu.messages(self.channel)
+            if m.embeds and m.embeds[0].get("title") == "Tholos" and m.attachments
+        ]  # fmt: skip
+
+    @property
+    def board(self) -> Message:
+        """The newest board."""
+        boards = self.boards()
+        assert boards, "no board posted"
+        return boards[-1]
+
+    def position(self, board: Message | None = None) -> Position:
+        """The position a board shows (its footer ends with the canonical position)."""
+        footer = (board or self.board).embeds[0]["footer"]["text"]
+        return Position.parse(footer.split(" · ", 1)[1])
+
+    def mover(self, board: Message | None = None) -> Member:
+        """The member a live board asks to move."""
+        match = _MENTION.match((board or self.board).content)
+        assert match, f"no player to move in {(board or self.board).content!r}"
+        return self.people[int(match[1])]
+
+    def custom_id(self, message: Message, ending: str) -> str:
+        """The custom_id of the button on ``message`` whose id ends with ``ending``."""
+        found = [b["custom_id"] for b in message.buttons if b["custom_id"].endswith(ending)]
+        assert len(found) == 1, f"{ending!r} among {[b['custom_id'] for b in message.buttons]}"
+        return found[0]
+
+    def labelled(self, message: Message, label: str) -> str:
+        """The custom_id of the button labelled ``label``."""
+        found = [b["custom_id"] for b in message.buttons if b.get("label") == label]
+        assert len(found) == 1, f"{label!r} among {[b.get('label') for b in message.buttons]}"
+        return found[0]
+
+    def ephemeral(self, member: Member) -> list[str]:
+        """The texts of the ephemeral messages ``member`` sees here."""
+        return [m.text for m in self.emu.messages(self.channel, member) if m.ephemeral]
+
+    def failed(self) -> list[Interaction]:
+        """Interactions made here that a member saw fail."""
+        return [ix for ix in self.made if ix.failed]
+
+    def assert_clean(self) -> None:
+        """No interaction failed and the emulator recorded no rule violation."""
+        assert self.failed() == [] and self.emu.violations == [], (
+            self.failed(),
+            self.emu.violations,
+        )
+
+    # -- acting -----------------------------------------------------------------------------------
+
+    async def slash(self, member: Member, command: str, **options: Any) -> Interaction:
+        """``member`` runs ``/command`` here."""
+        ix = await self.emu.slash(member, command, channel=self.channel, **options)
+        self.made.append(ix)
+        return ix
+
+    async def click(
+        self, member: Member, message: Message, custom_id: str, **kwargs: Any
+    ) -> Interaction:
+        """``member`` clicks a button."""
+        ix = await self.emu.click(member, message, custom_id, **kwargs)
+        self.made.append(ix)
+        return ix
+
+    async def start_game(self, white: Member, black: Member, **options: Any) -> Message:
+        """``white`` challenges ``black`` (White, moving first), ``black`` accepts; the board."""
+        ix = await self.slash(
+            white, "tholos challenge", opponent=black, colour="white", first="me", **options
+        )
+        assert ix.original is not None, "the challenge is the command's answer"
+        await self.click(black, ix.original, self.labelled(ix.original, "Accept"))
+        await self.emu.wait_for(lambda: bool(self.boards()), what="the first board")
+        return self.board
+
+    async def play(self, turn: Turn | str, *, board: Message | None = None) -> Message:
+        """The player to move plays ``turn`` by clicking its steps; returns the new board."""
+        board = board or self.board
+        position = self.position(board)
+        if isinstance(turn, str):
+            found = [t for t in position.legal_turns() if str(t) == turn]
+            assert found, f"{turn} is not legal in the board's position {position}"
+            turn = found[0]
+        tokens = turn_path(position, turn)
+        if TurnBuilder(position, tokens).turn is None:
+            tokens = (*tokens, SKIP)
+        mover = self.mover(board)
+        count = len(self.boards())
+        for depth in range(1, len(tokens) + 1):
+            path = "".join(tokens[:depth])
+            await self.click(mover, board, self.custom_id(board, f":{path}:n"))
+        await self.emu.wait_for(lambda: len(self.boards()) > count, what=f"the board after {turn}")
+        return self.board
