@@ -96,6 +96,15 @@ class Table:
         self.made.append(ix)
         return ix
 
+    async def click_path(
+        self, member: Member, board: Message, path: str, *, wait: bool = True
+    ) -> Interaction:
+        """``member`` clicks the step buttons that build ``path`` on ``board``, one a choice;
+        ``wait`` applies to the last click."""
+        for depth in range(1, len(path)):
+            await self.click(member, board, self.custom_id(board, f":{path[:depth]}:n"))
+        return await self.click(member, board, self.custom_id(board, f":{path}:n"), wait=wait)
+
     async def start_game(self, white: Member, black: Member, **options: Any) -> Message:
         """``white`` challenges ``black`` (White, moving first), ``black`` accepts; the board."""
         ix = await self.slash(
@@ -117,10 +126,7 @@ class Table:
         tokens = turn_path(position, turn)
         if TurnBuilder(position, tokens).turn is None:
             tokens = (*tokens, SKIP)
-        mover = self.mover(board)
         count = len(self.boards())
-        for depth in range(1, len(tokens) + 1):
-            path = "".join(tokens[:depth])
-            await self.click(mover, board, self.custom_id(board, f":{path}:n"))
+        await self.click_path(self.mover(board), board, "".join(tokens))
         await self.emu.wait_for(lambda: len(self.boards()) > count, what=f"the board after {turn}")
         return self.board

@@ -130,8 +130,7 @@ async def test_simultaneous_presses_make_one_move(emulator: Emulator, tholos_bot
     table = Table(emulator)
     alice, bob = table.people_named("alice", "bob")
     board = await table.start_game(alice, bob)
-    await table.click(alice, board, table.custom_id(board, ":T:n"))
-    await table.click(alice, board, table.custom_id(board, ":Tw:n"))
+    await table.click_path(alice, board, "Tw")
     press = table.custom_id(board, ":Tw1:n")
     both = await asyncio.gather(
         table.click(alice, board, press, stale=True), table.click(alice, board, press, stale=True)
@@ -183,9 +182,7 @@ async def test_kill_while_a_turn_is_being_posted(emulator: Emulator, tholos_bot:
     table = Table(emulator)
     alice, bob = table.people_named("alice", "bob")
     board = await table.start_game(alice, bob)
-    await table.click(alice, board, table.custom_id(board, ":T:n"))
-    await table.click(alice, board, table.custom_id(board, ":Tw:n"))
-    await table.click(alice, board, table.custom_id(board, ":Tw1:n"), wait=False)
+    await table.click_path(alice, board, "Tw1", wait=False)
     await asyncio.sleep(0.05)
     assert await tholos_bot.kill() == -9
     await tholos_bot.start()
@@ -259,9 +256,7 @@ async def test_sigterm_finishes_the_turn_under_way(emulator: Emulator, tholos_bo
     table = Table(emulator)
     alice, bob = table.people_named("alice", "bob")
     board = await table.start_game(alice, bob)
-    await table.click(alice, board, table.custom_id(board, ":T:n"))
-    await table.click(alice, board, table.custom_id(board, ":Tw:n"))
-    await table.click(alice, board, table.custom_id(board, ":Tw1:n"))  # returns once acknowledged
+    await table.click_path(alice, board, "Tw1")  # returns once the last click is acknowledged
     assert await tholos_bot.stop(settle=False) == 0
     assert len(table.boards()) == 2 and str(table.position()) == "-/-/-/-/-/-/- www bb b -"
     table.assert_clean()
