@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+import sqlite3
 import sys
 
 import discord
@@ -12,16 +13,19 @@ import discord
 from .client import TholosBot
 from .discord_api import use_api_base
 from .settings import Settings, SettingsError
+from .storage import DatabaseTooNewError
 
 log = logging.getLogger("bot")
 
 
 async def _run(bot: TholosBot, token: str) -> None:
     loop = asyncio.get_running_loop()
+    closing: list[asyncio.Task[None]] = []
     for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, lambda: asyncio.ensure_future(bot.close()))
+        loop.add_signal_handler(signum, lambda: closing.append(loop.create_task(bot.close())))
     async with bot:
         await bot.start(token)
+    await asyncio.gather(*closing)
 
 
 def main() -> int:
@@ -47,7 +51,7 @@ def main() -> int:
             file=sys.stderr,
         )
         return 2
-    except (ValueError, OSError) as error:
+    except (ValueError, OSError, DatabaseTooNewError, sqlite3.Error) as error:
         print(f"tholos-bot: {error}", file=sys.stderr)
         return 2
     log.info("stopped")

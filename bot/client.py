@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
@@ -12,7 +13,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from .commands import tholos
+from .commands import on_command_error, tholos
 from .controls import DYNAMIC_ITEMS, PREFIX, control_for
 from .flows import USERS_ONLY, Flows, tell
 from .service import GameService
@@ -23,11 +24,13 @@ log = logging.getLogger(__name__)
 
 SHUTDOWN_GRACE_SECONDS = 10.0
 """How long a shutdown waits for the interactions under way (e.g. a board being posted)."""
-EXPIRY_CHECK_SECONDS = 30.0
-"""The longest the challenge-expiry loop sleeps (it wakes earlier for a due challenge)."""
+HOUSEKEEPING_SECONDS = 30.0
+"""The longest the housekeeping loop sleeps (it wakes earlier for a due challenge)."""
+REPAIR_GRACE_SECONDS = 30.0
+"""A board missing this long after its change was stored is posted by the housekeeping loop."""
 
 
-def on_message(message: discord.Message | None, custom_id: str) -> bool:
+def has_component(message: discord.Message | None, custom_id: str) -> bool:
     """Whether ``message`` carries a component with ``custom_id``."""
     if message is None:
         return False
@@ -46,13 +49,21 @@ class TholosBot(discord.Client):
         self.settings = settings
         self.tree = app_commands.CommandTree(self)
         self.tree.add_command(tholos)
+        self.tree.on_error = on_command_error
         self.database: Database | None = None
+        self._flows: Flows | None = None
         self._background: list[asyncio.Task[None]] = []
+        self._wake = asyncio.Event()
 
     @property
     def flows(self) -> Flows:
         """The interaction flows (available once ``setup_hook`` ran)."""
+        assert self._flows is not None, "setup_hook has not run"
         return self._flows
+
+    def challenge_made(self) -> None:
+        """Wake the housekeeping loop: a new challenge may expire before its next round."""
+        self._wake.set()
 
     async def setup_hook(self) -> None:
         """Open storage, register the controls, sync the commands if they changed."""
@@ -68,8 +79,8 @@ class TholosBot(discord.Client):
         # Catch up on what a crash or restart left behind, before the gateway connects: no
         # interaction can run meanwhile, so nothing races with these repairs.
         await self._flows.expire_challenges()
-        await self._flows.repost_missing_boards()
-        self._background.append(asyncio.create_task(self._expire_challenges_forever()))
+        await self._flows.repost_missing_boards(grace=0)
+        self._background.append(asyncio.create_task(self._housekeeping()))
 
     async def _sync_commands(self) -> None:
         """Register the slash commands with Discord only when their definition changed."""
@@ -101,32 +112,36 @@ class TholosBot(discord.Client):
         if interaction.type is not discord.InteractionType.component:
             return
         custom_id = str((interaction.data or {}).get("custom_id", ""))
-        if not custom_id.startswith(PREFIX) or on_message(interaction.message, custom_id):
+        if not custom_id.startswith(PREFIX):
             return
         control = await control_for(interaction, custom_id)
         if control is None:
             await tell(interaction, "This button is no longer in use. Try `/tholos board`.")
-        else:
+        elif not has_component(interaction.message, custom_id):
             await control.callback(interaction)
 
-    async def _expire_challenges_forever(self) -> None:
+    async def _housekeeping(self) -> None:
+        """Expire challenges on time, and post boards that a failed post left missing."""
         await self.wait_until_ready()
         while not self.is_closed():
             try:
                 await self.flows.expire_challenges()
+                await self.flows.repost_missing_boards(grace=REPAIR_GRACE_SECONDS)
                 next_expiry = await self.flows.service.store.next_challenge_expiry()
             except Exception:
-                log.exception("challenge expiry check failed")
+                log.exception("housekeeping failed")
                 next_expiry = None
-            delay = EXPIRY_CHECK_SECONDS
+            delay = HOUSEKEEPING_SECONDS
             if next_expiry is not None:
                 delay = min(delay, max(0.05, next_expiry - time.time()))
-            await asyncio.sleep(delay)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=delay)
+            self._wake.clear()
 
     async def close(self) -> None:
         """Let the interactions under way finish, stop background work, disconnect, close the
         database."""
-        if self.database is not None:
+        if self._flows is not None:
             await self._flows.drain(SHUTDOWN_GRACE_SECONDS)
         for task in self._background:
             task.cancel()

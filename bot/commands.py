@@ -2,56 +2,31 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+import logging
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
 
-from .flows import tell
-from .presenter import rules_embed
+from .controls import flows_of
+from .flows import SOMETHING_WENT_WRONG, tell
 
-if TYPE_CHECKING:
-    from .client import TholosBot
+log = logging.getLogger(__name__)
 
-REQUIRED_PERMISSIONS = (
-    ("view_channel", "View Channel"),
-    ("send_messages", "Send Messages"),
-    ("embed_links", "Embed Links"),
-    ("attach_files", "Attach Files"),
-    ("read_message_history", "Read Message History"),
-)
 SERVER_ONLY = (
     "Tholos is played in server channels — run `/tholos challenge` in a channel of a server "
     "we share."
 )
+BOARD_COOLDOWN_SECONDS = 10.0
+"""``/tholos board`` renders an image: once per channel in this many seconds is plenty."""
 
 
-def missing_permissions(interaction: discord.Interaction[Any]) -> list[str]:
-    """The permissions the bot lacks in the interaction's channel, by their names in Discord."""
-    permissions = interaction.app_permissions
-    return [name for flag, name in REQUIRED_PERMISSIONS if not getattr(permissions, flag)]
-
-
-async def ready_to_play(interaction: discord.Interaction[Any]) -> bool:
-    """Answer and return False when the command can't work here (a DM, missing permissions)."""
+async def in_server(interaction: discord.Interaction[Any]) -> bool:
+    """Answer and return False in a DM: games are played in server channels."""
     if interaction.guild_id is None:
         await tell(interaction, SERVER_ONLY)
         return False
-    missing = missing_permissions(interaction)
-    if missing:
-        await tell(
-            interaction,
-            "I can't run a game here yet: I need these permissions in this channel: "
-            f"**{', '.join(missing)}**. A server admin can grant them in the channel's settings "
-            "(Permissions → the Tholos bot's role).",
-        )
-        return False
     return True
-
-
-def _flows(interaction: discord.Interaction[Any]) -> Any:
-    bot: TholosBot = interaction.client  # type: ignore[assignment]
-    return bot.flows
 
 
 tholos = app_commands.Group(
@@ -76,8 +51,8 @@ async def challenge(
     first: Literal["me", "opponent", "random"] = "random",
 ) -> None:
     """``/tholos challenge``."""
-    if await ready_to_play(interaction):
-        await _flows(interaction).challenge(
+    if await in_server(interaction):
+        await flows_of(interaction).challenge(
             interaction,
             opponent=opponent,
             mode=mode,
@@ -90,38 +65,46 @@ async def challenge(
 @tholos.command(name="resign", description="Resign the game you are playing in this channel")
 async def resign(interaction: discord.Interaction[Any]) -> None:
     """``/tholos resign`` (asks to confirm)."""
-    if await ready_to_play(interaction):
-        await _flows(interaction).ask_resign(interaction)
+    if await in_server(interaction):
+        await flows_of(interaction).ask_resign(interaction)
 
 
 @tholos.command(name="board", description="Show this channel's game board again, with its buttons")
+@app_commands.checks.cooldown(
+    1, BOARD_COOLDOWN_SECONDS, key=lambda interaction: interaction.channel_id
+)
 async def board(interaction: discord.Interaction[Any]) -> None:
     """``/tholos board``."""
-    if await ready_to_play(interaction):
-        await _flows(interaction).show_board(interaction)
+    if await in_server(interaction):
+        await flows_of(interaction).show_board(interaction)
 
 
 @tholos.command(name="cancel", description="Withdraw the challenge you made in this channel")
 async def cancel(interaction: discord.Interaction[Any]) -> None:
     """``/tholos cancel``."""
-    if await ready_to_play(interaction):
-        await _flows(interaction).cancel(interaction)
+    if await in_server(interaction):
+        await flows_of(interaction).cancel(interaction)
 
 
 @tholos.command(name="claim", description="Claim the win when your opponent has stopped playing")
 async def claim(interaction: discord.Interaction[Any]) -> None:
     """``/tholos claim``."""
-    if await ready_to_play(interaction):
-        await _flows(interaction).claim_in_channel(interaction)
+    if await in_server(interaction):
+        await flows_of(interaction).claim_in_channel(interaction)
 
 
 @tholos.command(name="rules", description="How to play Tholos (only you see it)")
 async def rules(interaction: discord.Interaction[Any]) -> None:
     """``/tholos rules``: ephemeral, with this channel's ornaments when a game is on."""
-    flows = _flows(interaction)
-    game = None
-    if interaction.channel_id is not None:
-        game = await flows.service.store.active_game(interaction.channel_id)
-    await interaction.response.send_message(
-        embed=rules_embed(game.position if game else None), ephemeral=True
-    )
+    await flows_of(interaction).rules(interaction)
+
+
+async def on_command_error(
+    interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+) -> None:
+    """Answer what a command could not do: a cooldown, a bad option, or a bug (logged)."""
+    if isinstance(error, app_commands.CommandOnCooldown):
+        await tell(interaction, f"Just a moment — try again in {error.retry_after:.0f} s.")
+        return
+    log.error("command %s failed", interaction.command, exc_info=error)
+    await tell(interaction, SOMETHING_WENT_WRONG)

@@ -2,6 +2,8 @@
 
 Every ``custom_id`` starts with ``tholos:`` and carries ids, never game state:
 
+Ids are at most 18 digits (SQLite row ids; more would not fit in 64 bits).
+
 - ``tholos:s:<game>:<version>:<path>:<n|b|c>`` a step of the turn being built (the path is the
   choices so far, one character each; ``b``/``c`` tell Back and Cancel apart from options);
 - ``tholos:claim:<game>`` claim the win from an inactive opponent;
@@ -17,23 +19,26 @@ interaction, errors included.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from engine.builder import SKIP, Step, TurnBuilder
 
 from .presenter import option_label
+from .service import Answer
 from .storage import Challenge, Game
 
 if TYPE_CHECKING:
     from .client import TholosBot
+    from .flows import Flows
 
 PREFIX = "tholos:"
 NEXT, BACK, CANCEL = "n", "b", "c"
 
 
-def _flows(interaction: discord.Interaction[Any]) -> Any:
+def flows_of(interaction: discord.Interaction[Any]) -> Flows:
+    """The bot's flows, which answer every interaction."""
     bot: TholosBot = interaction.client  # type: ignore[assignment]
     return bot.flows
 
@@ -50,7 +55,7 @@ def _copy(item: discord.ui.Button[Any]) -> dict[str, Any]:
 
 class StepButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"tholos:s:(?P<game>\d{1,19}):(?P<version>\d{1,9}):(?P<path>[A-Za-z0-9-]{0,8}):(?P<kind>[nbc])",
+    template=r"tholos:s:(?P<game>\d{1,18}):(?P<version>\d{1,9}):(?P<path>[A-Za-z0-9-]{0,8}):(?P<kind>[nbc])",
 ):
     """One option of a turn step, or Back / Cancel."""
 
@@ -73,11 +78,11 @@ class StepButton(
         )
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _flows(interaction).step(interaction, self.game_id, self.version, self.path)
+        await flows_of(interaction).step(interaction, self.game_id, self.version, self.path)
 
 
 class ClaimButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tholos:claim:(?P<game>\d{1,19})"
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tholos:claim:(?P<game>\d{1,18})"
 ):
     """Claim the win when the opponent has been inactive too long."""
 
@@ -97,10 +102,9 @@ class ClaimButton(
         return cls(int(match["game"]), **_copy(item))  # type: ignore[arg-type]
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _flows(interaction).claim(interaction, self.game_id)
+        await flows_of(interaction).claim(interaction, self.game_id)
 
 
-ChallengeAnswer = Literal["accept", "decline", "withdraw"]
 _CHALLENGE_LOOK: dict[str, dict[str, Any]] = {
     "accept": {"label": "Accept", "style": discord.ButtonStyle.success},
     "decline": {"label": "Decline", "style": discord.ButtonStyle.danger},
@@ -110,13 +114,11 @@ _CHALLENGE_LOOK: dict[str, dict[str, Any]] = {
 
 class ChallengeButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"tholos:ch:(?P<challenge>\d{1,19}):(?P<answer>accept|decline|withdraw)",
+    template=r"tholos:ch:(?P<challenge>\d{1,18}):(?P<answer>accept|decline|withdraw)",
 ):
     """Accept, Decline (the opponent) or Withdraw (the challenger) a challenge."""
 
-    def __init__(
-        self, challenge_id: int, answer: ChallengeAnswer, *, disabled: bool = False
-    ) -> None:
+    def __init__(self, challenge_id: int, answer: Answer, *, disabled: bool = False) -> None:
         super().__init__(
             discord.ui.Button(
                 custom_id=f"tholos:ch:{challenge_id}:{answer}",
@@ -133,11 +135,11 @@ class ChallengeButton(
         return cls(int(match["challenge"]), match["answer"], disabled=bool(item.disabled))  # type: ignore[arg-type,attr-defined]
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _flows(interaction).answer_challenge(interaction, self.challenge_id, self.answer)
+        await flows_of(interaction).answer_challenge(interaction, self.challenge_id, self.answer)
 
 
 class RematchButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tholos:rematch:(?P<game>\d{1,19})"
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tholos:rematch:(?P<game>\d{1,18})"
 ):
     """Challenge the other player again with colours swapped."""
 
@@ -159,12 +161,12 @@ class RematchButton(
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _flows(interaction).rematch(interaction, self.game_id)
+        await flows_of(interaction).rematch(interaction, self.game_id)
 
 
 class ResignButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"tholos:resign:(?P<game>\d{1,19}):(?P<version>\d{1,9})",
+    template=r"tholos:resign:(?P<game>\d{1,18}):(?P<version>\d{1,9})",
 ):
     """Confirm a resignation (sent ephemerally by ``/tholos resign``)."""
 
@@ -185,7 +187,7 @@ class ResignButton(
         return cls(int(match["game"]), int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _flows(interaction).resign(interaction, self.game_id, self.version)
+        await flows_of(interaction).resign(interaction, self.game_id, self.version)
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (

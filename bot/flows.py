@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -23,9 +24,18 @@ from rendering.describe import describe_board
 from rendering.view import BoardView
 
 from .controls import board_view, challenge_view, final_view, resign_view
-from .presenter import challenge_text, describe_turn, game_embed, result_text, step_prompt
+from .presenter import (
+    challenge_text,
+    describe_turn,
+    game_embed,
+    result_text,
+    rules_embed,
+    step_prompt,
+)
 from .service import (
-    ChallengeAnswered,
+    Answer,
+    Caller,
+    ExpiredChallengeError,
     GameService,
     OutdatedBoardError,
     Refusal,
@@ -46,6 +56,18 @@ USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True)
 SOMETHING_WENT_WRONG = (
     "Sorry — something went wrong on my side and nothing was changed. Please try again; if it "
     "keeps happening, tell a server admin."
+)
+SAVED_BUT_NOT_SHOWN = (
+    "That was saved, but I couldn't post the new board. `/tholos board` shows it (I'll also "
+    "post it myself shortly)."
+)
+RESTARTING = "I'm restarting — please try again in a few seconds."
+REQUIRED_PERMISSIONS = (
+    ("view_channel", "View Channel"),
+    ("send_messages", "Send Messages"),
+    ("embed_links", "Embed Links"),
+    ("attach_files", "Attach Files"),
+    ("read_message_history", "Read Message History"),
 )
 
 Send = Callable[..., Awaitable[discord.Message]]
@@ -74,6 +96,23 @@ def board_note(game: Game) -> str | None:
     return f"{game.name(winner)} wins on time"
 
 
+def caller(interaction: discord.Interaction[Any]) -> Caller:
+    """Who acts, and where."""
+    return Caller(interaction.user.id, interaction.channel_id or 0)
+
+
+def require_permissions(interaction: discord.Interaction[Any]) -> None:
+    """Refuse when the bot can't post boards in the interaction's channel, naming what's missing."""
+    permissions = interaction.app_permissions
+    missing = [name for flag, name in REQUIRED_PERMISSIONS if not getattr(permissions, flag)]
+    if missing:
+        raise Refusal(
+            "I can't run a game here yet: I need these permissions in this channel: "
+            f"**{', '.join(missing)}**. A server admin can grant them in the channel's settings "
+            "(Permissions → the Tholos bot's role)."
+        )
+
+
 def jump_url(game: Game) -> str | None:
     """A link to the game's current board message."""
     if game.board_message_id is None:
@@ -88,18 +127,29 @@ class Flows:
         self.bot = bot
         self.service = service
         self._running: set[asyncio.Task[Any]] = set()
+        self._closing = False
+        self._unpostable: set[int] = set()
 
     async def drain(self, timeout: float) -> None:
-        """Wait (up to ``timeout`` seconds) for the flows under way to finish."""
-        running = {task for task in self._running if task is not asyncio.current_task()}
-        if running:
+        """Refuse new interactions and wait (up to ``timeout`` seconds) for those under way."""
+        self._closing = True
+        deadline = asyncio.get_running_loop().time() + timeout
+        while running := {task for task in self._running if task is not asyncio.current_task()}:
+            left = deadline - asyncio.get_running_loop().time()
+            if left <= 0:
+                log.warning("%d interaction(s) still running at shutdown", len(running))
+                return
             log.info("waiting for %d interaction(s) to finish", len(running))
-            await asyncio.wait(running, timeout=timeout)
+            await asyncio.wait(running, timeout=left)
 
     # -- answering --------------------------------------------------------------------------------
 
     async def guarded(self, interaction: discord.Interaction[Any], flow: Awaitable[None]) -> None:
         """Run ``flow``; turn refusals and errors into an ephemeral answer."""
+        if self._closing:
+            flow.close()  # type: ignore[attr-defined]
+            await tell(interaction, RESTARTING)
+            return
         task = asyncio.current_task()
         if task is not None:
             self._running.add(task)
@@ -158,11 +208,31 @@ class Flows:
         """Post the board with ``send``, record it, and strip the controls of the previous one
         (unless it is ``stripped`` already)."""
         message = await send(**await self.board_message(game, last))
+        if not await self.service.store.set_board_message(game.id, message.id, game.version):
+            await self.strip_controls(game.channel_id, message.id)  # a newer board is out already
+            return message
         previous = game.board_message_id
-        await self.service.store.set_board_message(game.id, message.id, game.version)
         if previous is not None and previous not in (message.id, stripped):
             await self.strip_controls(game.channel_id, previous)
         return message
+
+    async def post_after_change(
+        self,
+        interaction: discord.Interaction[Any],
+        game: Game,
+        last: LastTurn | None,
+        *,
+        stripped: int | None = None,
+    ) -> None:
+        """Post the board of a change already stored; if that fails, say what happened."""
+        try:
+            await self.post_board(interaction.followup.send, game, last, stripped=stripped)
+        except Exception as error:  # the change is stored: say so, whatever failed
+            if isinstance(error, discord.HTTPException):  # Discord refused: expected, no trace
+                log.warning("could not post the board of game %s: %s", game.id, error)
+            else:
+                log.exception("could not post the board of game %s", game.id)
+            await tell(interaction, SAVED_BUT_NOT_SHOWN)
 
     async def strip_controls(self, channel_id: int, message_id: int) -> None:
         """Remove the buttons of an old message (best effort: it may be gone)."""
@@ -186,7 +256,8 @@ class Flows:
     async def _step(
         self, interaction: discord.Interaction[Any], game_id: int, version: int, path: str
     ) -> None:
-        result = await self.service.choose(game_id, version, path, interaction.user.id)
+        require_permissions(interaction)
+        result = await self.service.choose(game_id, version, path, caller(interaction))
         if isinstance(result, StepShown):
             step = result.builder.step()
             assert step is not None
@@ -201,16 +272,17 @@ class Flows:
             content=f"Played: {last.words()}", view=None, allowed_mentions=USERS_ONLY
         )
         pressed = interaction.message.id if interaction.message else None
-        await self.post_board(interaction.followup.send, result.game, last, stripped=pressed)
+        await self.post_after_change(interaction, result.game, last, stripped=pressed)
 
     async def claim(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """The Claim button on a board."""
         await self.guarded(interaction, self._claim(interaction, game_id))
 
     async def _claim(self, interaction: discord.Interaction[Any], game_id: int) -> None:
-        game = await self.service.claim(game_id, interaction.user.id)
+        require_permissions(interaction)
+        game = await self.service.claim(game_id, caller(interaction))
         await interaction.response.defer()
-        await self.post_board(interaction.followup.send, game, await self.last_turn(game))
+        await self.post_after_change(interaction, game, await self.last_turn(game))
 
     async def resign(
         self, interaction: discord.Interaction[Any], game_id: int, version: int
@@ -221,26 +293,29 @@ class Flows:
     async def _resign(
         self, interaction: discord.Interaction[Any], game_id: int, version: int
     ) -> None:
-        game = await self.service.resign(game_id, version, interaction.user.id)
+        require_permissions(interaction)
+        game = await self.service.resign(game_id, version, caller(interaction))
         await interaction.response.edit_message(content="You resigned.", view=None)
-        await self.post_board(interaction.followup.send, game, await self.last_turn(game))
+        await self.post_after_change(interaction, game, await self.last_turn(game))
 
     async def ask_resign(self, interaction: discord.Interaction[Any]) -> None:
         """``/tholos resign``: ask to confirm with a button."""
         await self.guarded(interaction, self._ask_resign(interaction))
 
     async def _ask_resign(self, interaction: discord.Interaction[Any]) -> None:
-        game = await self._channel_game(interaction)
+        game = await self._channel_game(interaction, players_only=True)
         await interaction.response.send_message(
             "Resign this game? Your opponent wins.", view=resign_view(game), ephemeral=True
         )
 
-    async def _channel_game(self, interaction: discord.Interaction[Any]) -> Game:
-        """The active game in the interaction's channel that the user plays in."""
+    async def _channel_game(
+        self, interaction: discord.Interaction[Any], *, players_only: bool
+    ) -> Game:
+        """The active game in the interaction's channel (one its user plays in, if asked)."""
         game = await self.service.store.active_game(interaction.channel_id or 0)
         if game is None:
             raise Refusal("There is no game being played in this channel.")
-        if game.colour_of(interaction.user.id) is None:
+        if players_only and game.colour_of(interaction.user.id) is None:
             raise Refusal(
                 f"The game here is between {mention(game.white_id)} and {mention(game.black_id)}."
             )
@@ -251,7 +326,7 @@ class Flows:
         await self.guarded(interaction, self._claim_in_channel(interaction))
 
     async def _claim_in_channel(self, interaction: discord.Interaction[Any]) -> None:
-        game = await self._channel_game(interaction)
+        game = await self._channel_game(interaction, players_only=True)
         await self._claim(interaction, game.id)
 
     async def show_board(self, interaction: discord.Interaction[Any]) -> None:
@@ -259,11 +334,20 @@ class Flows:
         await self.guarded(interaction, self._show_board(interaction))
 
     async def _show_board(self, interaction: discord.Interaction[Any]) -> None:
-        game = await self.service.store.active_game(interaction.channel_id or 0)
-        if game is None:
-            raise Refusal("There is no game being played in this channel.")
+        require_permissions(interaction)
+        game = await self._channel_game(interaction, players_only=False)
         await interaction.response.defer()
         await self.post_board(interaction.followup.send, game, await self.last_turn(game))
+
+    async def rules(self, interaction: discord.Interaction[Any]) -> None:
+        """``/tholos rules``: ephemeral, with this channel's ornaments when a game is on."""
+        await self.guarded(interaction, self._rules(interaction))
+
+    async def _rules(self, interaction: discord.Interaction[Any]) -> None:
+        game = await self.service.store.active_game(interaction.channel_id or 0)
+        await interaction.response.send_message(
+            embed=rules_embed(game.position if game else None), ephemeral=True
+        )
 
     # -- challenges -------------------------------------------------------------------------------
 
@@ -274,6 +358,8 @@ class Flows:
     async def _challenge(
         self, interaction: discord.Interaction[Any], options: dict[str, Any]
     ) -> None:
+        require_permissions(interaction)
+        await self.expire_challenges()  # an expired challenge must not block the channel
         opponent: discord.User | discord.Member = options.pop("opponent")
         challenge = await self.service.challenge(
             guild_id=interaction.guild_id or 0,
@@ -291,43 +377,55 @@ class Flows:
         self, interaction: discord.Interaction[Any], challenge: Challenge
     ) -> None:
         """Answer ``interaction`` with the public challenge message and remember it."""
-        await interaction.response.send_message(
+        sent = await interaction.response.send_message(
             challenge_text(challenge), view=challenge_view(challenge), allowed_mentions=USERS_ONLY
         )
-        message = await interaction.original_response()
-        await self.service.store.set_challenge_message(challenge.id, message.id)
+        if sent.message_id is None:
+            return
+        store = self.service.store
+        await store.set_challenge_message(challenge.id, sent.message_id)
+        now = await store.challenge(challenge.id)
+        if now is not None and now.status != "pending":  # answered or cancelled meanwhile
+            await self.refresh_challenge(now)
+        self.bot.challenge_made()
 
     async def answer_challenge(
-        self, interaction: discord.Interaction[Any], challenge_id: int, answer: Any
+        self, interaction: discord.Interaction[Any], challenge_id: int, answer: Answer
     ) -> None:
         """Accept / Decline / Withdraw on a challenge message."""
         await self.guarded(interaction, self._answer(interaction, challenge_id, answer))
 
     async def _answer(
-        self, interaction: discord.Interaction[Any], challenge_id: int, answer: Any
+        self, interaction: discord.Interaction[Any], challenge_id: int, answer: Answer
     ) -> None:
-        answered: ChallengeAnswered = await self.service.answer_challenge(
-            challenge_id, interaction.user.id, answer
-        )
+        if answer == "accept":
+            require_permissions(interaction)
+        try:
+            answered = await self.service.answer_challenge(
+                challenge_id, caller(interaction), answer
+            )
+        except ExpiredChallengeError as expired:
+            await interaction.response.edit_message(
+                content=challenge_text(expired.challenge), view=challenge_view(expired.challenge),
+                allowed_mentions=USERS_ONLY,
+            )  # fmt: skip
+            raise
         challenge = answered.challenge
         if answered.game is not None:
             challenge = await self.service.store.challenge(challenge_id) or challenge
         await interaction.response.edit_message(
-            content=challenge_text(challenge),
-            view=challenge_view(challenge),
+            content=challenge_text(challenge), view=challenge_view(challenge),
             allowed_mentions=USERS_ONLY,
-        )
+        )  # fmt: skip
         if answered.game is not None:
-            await self.post_board(interaction.followup.send, answered.game, None)
+            await self.post_after_change(interaction, answered.game, None)
 
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:
         """``/tholos cancel``: the challenger withdraws the channel's pending challenge."""
         await self.guarded(interaction, self._cancel(interaction))
 
     async def _cancel(self, interaction: discord.Interaction[Any]) -> None:
-        challenge = await self.service.withdraw_pending(
-            interaction.channel_id or 0, interaction.user.id
-        )
+        challenge = await self.service.withdraw_pending(caller(interaction))
         await interaction.response.send_message("Your challenge is withdrawn.", ephemeral=True)
         await self.refresh_challenge(challenge)
 
@@ -335,15 +433,12 @@ class Flows:
         """Show a closed challenge's status on its message and disable its buttons."""
         if challenge.message_id is None:
             return
-        message = self.bot.get_partial_messageable(challenge.channel_id).get_partial_message(
-            challenge.message_id
-        )
+        channel = self.bot.get_partial_messageable(challenge.channel_id)
         try:
-            await message.edit(
-                content=challenge_text(challenge),
-                view=challenge_view(challenge),
+            await channel.get_partial_message(challenge.message_id).edit(
+                content=challenge_text(challenge), view=challenge_view(challenge),
                 allowed_mentions=USERS_ONLY,
-            )
+            )  # fmt: skip
         except discord.HTTPException as error:
             log.info("could not update challenge message %s: %s", challenge.message_id, error)
 
@@ -352,7 +447,9 @@ class Flows:
         await self.guarded(interaction, self._rematch(interaction, game_id))
 
     async def _rematch(self, interaction: discord.Interaction[Any], game_id: int) -> None:
-        challenge = await self.service.rematch(game_id, interaction.user.id)
+        require_permissions(interaction)
+        await self.expire_challenges()
+        challenge = await self.service.rematch(game_id, caller(interaction))
         await self.post_challenge(interaction, challenge)
 
     # -- housekeeping -----------------------------------------------------------------------------
@@ -362,14 +459,21 @@ class Flows:
         for challenge in await self.service.expire_due():
             await self.refresh_challenge(challenge)
 
-    async def repost_missing_boards(self) -> None:
-        """After a crash between storing a turn and posting its board: post the board now."""
-        for game in await self.service.store.games_needing_a_board():
+    async def repost_missing_boards(self, grace: float) -> None:
+        """Post the boards of changes stored more than ``grace`` seconds ago but never shown (the
+        bot died, or Discord failed, between storing and posting)."""
+        cutoff = time.time() - grace
+        for game in await self.service.store.games_needing_a_board(changed_before=cutoff):
+            if game.id in self._unpostable:
+                continue
             try:
                 channel = self.bot.get_partial_messageable(game.channel_id)
                 await self.post_board(channel.send, game, await self.last_turn(game))
-            except discord.HTTPException as error:
-                log.warning("could not post the board of game %s: %s", game.id, error)
+            except Exception:
+                log.exception(
+                    "could not post the board of game %s; retrying at next start", game.id
+                )
+                self._unpostable.add(game.id)
 
 
 async def tell(interaction: discord.Interaction[Any], text: str) -> None:

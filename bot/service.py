@@ -29,12 +29,29 @@ class Refusal(Exception):
     """A request refused for a reason the user should read (the message is that reason)."""
 
 
+class ExpiredChallengeError(Refusal):
+    """A press on a challenge whose time ran out (it is now marked expired)."""
+
+    def __init__(self, challenge: Challenge) -> None:
+        super().__init__("This challenge has expired — start a new one with `/tholos challenge`.")
+        self.challenge = challenge
+
+
 class OutdatedBoardError(Refusal):
     """A press on a board that no longer shows the game's current state."""
 
     def __init__(self, game: Game) -> None:
         super().__init__("This board is out of date.")
         self.game = game
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who pressed or typed, and in which channel: a game or challenge can only be acted on
+    from its own channel."""
+
+    user_id: int
+    channel_id: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,12 +155,13 @@ class GameService:
             ) from None
 
     async def answer_challenge(
-        self, challenge_id: int, user_id: int, answer: Answer
+        self, challenge_id: int, caller: Caller, answer: Answer
     ) -> ChallengeAnswered:
         """Accept, decline or withdraw a challenge; raises :class:`Refusal`."""
         challenge = await self.store.challenge(challenge_id)
-        if challenge is None:
-            raise Refusal("This challenge no longer exists.")
+        if challenge is None or challenge.channel_id != caller.channel_id:
+            raise Refusal("This challenge no longer exists here.")
+        user_id = caller.user_id
         if challenge.status != "pending":
             raise Refusal(f"This challenge is already {challenge.status}.")
         if answer == "withdraw":
@@ -159,8 +177,8 @@ class GameService:
                 )
             )
         if self._clock() >= challenge.expires_at:
-            await self.store.close_challenge(challenge.id, "expired")
-            raise Refusal("This challenge has expired — start a new one with `/tholos challenge`.")
+            expired = await self.store.close_challenge(challenge.id, "expired")
+            raise ExpiredChallengeError(expired or challenge)
         if answer != "accept":
             status = "declined" if answer == "decline" else "withdrawn"
             closed = await self.store.close_challenge(challenge.id, status)
@@ -191,12 +209,12 @@ class GameService:
         except ChannelBusyError:
             raise Refusal("A game is already being played in this channel.") from None
 
-    async def withdraw_pending(self, channel_id: int, user_id: int) -> Challenge:
+    async def withdraw_pending(self, caller: Caller) -> Challenge:
         """``/tholos cancel``: the challenger withdraws the channel's pending challenge."""
-        challenge = await self.store.pending_challenge(channel_id)
+        challenge = await self.store.pending_challenge(caller.channel_id)
         if challenge is None:
             raise Refusal("There is no pending challenge in this channel.")
-        return (await self.answer_challenge(challenge.id, user_id, "withdraw")).challenge
+        return (await self.answer_challenge(challenge.id, caller, "withdraw")).challenge
 
     async def expire_due(self) -> list[Challenge]:
         """Mark every pending challenge whose time is up as expired; return them."""
@@ -209,12 +227,12 @@ class GameService:
 
     # -- playing ----------------------------------------------------------------------------------
 
-    async def _playable(self, game_id: int, user_id: int) -> Game:
-        """The active game ``user_id`` plays in; raises :class:`Refusal` otherwise."""
+    async def _playable(self, game_id: int, caller: Caller) -> Game:
+        """The active game of this channel that the caller plays in; raises :class:`Refusal`."""
         game = await self.store.game(game_id)
-        if game is None:
-            raise Refusal("This game no longer exists.")
-        if game.colour_of(user_id) is None:
+        if game is None or game.channel_id != caller.channel_id:
+            raise Refusal("This button doesn't belong to a game in this channel.")
+        if game.colour_of(caller.user_id) is None:
             raise Refusal(
                 f"This is a game between {mention(game.white_id)} and {mention(game.black_id)} — "
                 "start your own with `/tholos challenge`."
@@ -224,7 +242,7 @@ class GameService:
         return game
 
     async def choose(
-        self, game_id: int, version: int, path: str, user_id: int
+        self, game_id: int, version: int, path: str, caller: Caller
     ) -> StepShown | TurnPlayed:
         """A press on a board control: one more choice of the turn being built.
 
@@ -232,10 +250,10 @@ class GameService:
         for an old board and :class:`Refusal` for the wrong person or an unavailable choice.
         """
         async with self._lock(game_id):
-            game = await self._playable(game_id, user_id)
+            game = await self._playable(game_id, caller)
             if version != game.version:
                 raise OutdatedBoardError(game)
-            if game.to_move != user_id:
+            if game.to_move != caller.user_id:
                 raise Refusal(f"It's not your turn — waiting for {mention(game.to_move)}.")
             try:
                 builder = TurnBuilder(game.position, tuple(path))
@@ -247,27 +265,27 @@ class GameService:
             after = game.position.apply_unchecked(turn)
             try:
                 stored = await self.store.record_turn(
-                    game, player_id=user_id, turn=str(turn), position_after=after,
+                    game, player_id=caller.user_id, turn=str(turn), position_after=after,
                     outcome=final_outcome(after), now=self._clock(),
                 )  # fmt: skip
             except StaleGameError:
                 raise OutdatedBoardError(await self.store.game(game_id) or game) from None
             return TurnPlayed(stored, turn)
 
-    async def resign(self, game_id: int, version: int | None, user_id: int) -> Game:
-        """Resign: the opponent wins. ``version`` (from a confirm button) must be current."""
+    async def resign(self, game_id: int, version: int, caller: Caller) -> Game:
+        """Resign: the opponent wins. ``version`` (from the confirm button) must be current."""
         async with self._lock(game_id):
-            game = await self._playable(game_id, user_id)
-            if version is not None and version != game.version:
+            game = await self._playable(game_id, caller)
+            if version != game.version:
                 raise OutdatedBoardError(game)
-            winner = 1 - game.colour_of(user_id)  # type: ignore[operator]
+            winner = 1 - game.colour_of(caller.user_id)  # type: ignore[operator]
             return await self._finish(game, winner, "resignation")
 
-    async def claim(self, game_id: int, user_id: int) -> Game:
+    async def claim(self, game_id: int, caller: Caller) -> Game:
         """Claim the win when the player to move has been inactive long enough."""
         async with self._lock(game_id):
-            game = await self._playable(game_id, user_id)
-            if game.to_move == user_id:
+            game = await self._playable(game_id, caller)
+            if game.to_move == caller.user_id:
                 raise Refusal("It's your turn — you can only claim while your opponent is idle.")
             due = self.claimable_at(game)
             if self._clock() < due:
@@ -275,7 +293,7 @@ class GameService:
                     f"{mention(game.to_move)} still has time to move: you can claim the win "
                     f"<t:{int(due) + 1}:R> if they haven't moved by then."
                 )
-            return await self._finish(game, game.colour_of(user_id), "timeout")  # type: ignore[arg-type]
+            return await self._finish(game, game.colour_of(caller.user_id), "timeout")  # type: ignore[arg-type]
 
     def claimable_at(self, game: Game) -> float:
         """When the opponent of the player to move may claim the win."""
@@ -291,10 +309,13 @@ class GameService:
         except StaleGameError:
             raise OutdatedBoardError(await self.store.game(game.id) or game) from None
 
-    async def rematch(self, game_id: int, user_id: int) -> Challenge:
+    async def rematch(self, game_id: int, caller: Caller) -> Challenge:
         """Challenge the other player of a finished game again, colours swapped."""
         game = await self.store.game(game_id)
-        if game is None or game.colour_of(user_id) is None:
+        if game is None or game.channel_id != caller.channel_id:
+            raise Refusal("This button doesn't belong to a game in this channel.")
+        user_id = caller.user_id
+        if game.colour_of(user_id) is None:
             raise Refusal("Only the players of this game can ask for a rematch.")
         if game.is_active:
             raise Refusal("This game is still being played.")

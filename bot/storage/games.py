@@ -140,6 +140,10 @@ _GAME_COLUMNS = ", ".join(
     )
 )  # fmt: skip
 _CHALLENGE_COLUMNS = ", ".join(field.name for field in fields(Challenge))
+_NEEDS_A_BOARD = "(board_version IS NULL OR board_version < version)"
+"""Matches the partial index ``games_needing_a_board`` (keep the two in step)."""
+UNSHOWN_CHALLENGE_SECONDS = 60.0
+"""A pending challenge whose message was not recorded by then was never shown."""
 
 
 def _game(row: aiosqlite.Row) -> Game:
@@ -198,10 +202,19 @@ class GameStore:
         now: float,
         expires_at: float,
     ) -> Challenge:
-        """Store a pending challenge; raises :class:`ChannelBusyError` if the channel is busy."""
+        """Store a pending challenge; raises :class:`ChannelBusyError` if the channel is busy.
+
+        A pending challenge of the channel that was never shown (its message was not recorded
+        within :data:`UNSHOWN_CHALLENGE_SECONDS`: the bot died while posting it) is expired first.
+        """
         try:
             async with self._db.transaction() as connection:
                 await _ensure_no_active_game(connection, channel_id)
+                await connection.execute(
+                    "UPDATE challenges SET status = 'expired' WHERE channel_id = ? "
+                    "AND status = 'pending' AND message_id IS NULL AND created_at <= ?",
+                    (channel_id, now - UNSHOWN_CHALLENGE_SECONDS),
+                )
                 cursor = await connection.execute(
                     "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, "
                     "challenger_name, opponent_name, mode, ornaments, colour, first, created_at, "
@@ -212,6 +225,8 @@ class GameStore:
                 )  # fmt: skip
                 return _challenge(await cursor.fetchone())  # type: ignore[arg-type]
         except sqlite3.IntegrityError as error:
+            if "UNIQUE" not in str(error):
+                raise
             raise ChannelBusyError("a challenge is already pending in this channel") from error
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
@@ -326,11 +341,13 @@ class GameStore:
         )
         return None if row is None else _game(row)
 
-    async def games_needing_a_board(self) -> list[Game]:
-        """Games whose newest change has no board message yet (a crash between store and post)."""
+    async def games_needing_a_board(self, changed_before: float) -> list[Game]:
+        """Games whose newest change, made before ``changed_before``, has no board message (the
+        bot died, or Discord failed, between storing a change and posting its board)."""
         rows = await self._db.fetchall(
             f"SELECT {_GAME_COLUMNS} FROM games "
-            "WHERE board_version IS NULL OR board_version < version"
+            f"WHERE {_NEEDS_A_BOARD} AND updated_at < ? ORDER BY updated_at",
+            (changed_before,),
         )
         return [_game(row) for row in rows]
 
@@ -370,14 +387,16 @@ class GameStore:
         async with self._db.transaction() as connection:
             return await _update_game(connection, game, "", (), outcome, now)
 
-    async def set_board_message(self, game_id: int, message_id: int, version: int) -> None:
-        """Remember the newest board message and the version it shows."""
+    async def set_board_message(self, game_id: int, message_id: int, version: int) -> bool:
+        """Remember the newest board message and the version it shows; ``False`` (and nothing
+        stored) when a board of a newer version is already recorded."""
         async with self._db.transaction() as connection:
-            await connection.execute(
+            cursor = await connection.execute(
                 "UPDATE games SET board_message_id = ?, board_version = ? "
                 "WHERE id = ? AND (board_version IS NULL OR board_version <= ?)",
                 (message_id, version, game_id, version),
             )
+            return cursor.rowcount == 1
 
     async def turns(self, game_id: int, *, last: int = -1) -> list[TurnRecord]:
         """The game's turns in order (only the ``last`` few when it is given)."""

@@ -43,8 +43,8 @@ MIGRATIONS: list[str] = [
     );
     CREATE UNIQUE INDEX games_one_active_per_channel ON games (channel_id)
         WHERE status = 'active';
-    CREATE INDEX games_by_guild_finished ON games (guild_id, finished_at)
-        WHERE status = 'finished';
+    CREATE INDEX games_needing_a_board ON games (updated_at)
+        WHERE (board_version IS NULL OR board_version < version);
     CREATE TABLE turns (
         game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
         ply INTEGER NOT NULL CHECK (ply >= 1),

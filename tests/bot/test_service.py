@@ -7,11 +7,24 @@ import random
 
 import pytest
 
-from bot.service import GameService, OutdatedBoardError, Refusal, StepShown, TurnPlayed
+from bot.service import (
+    Caller,
+    ExpiredChallengeError,
+    GameService,
+    OutdatedBoardError,
+    Refusal,
+    StepShown,
+    TurnPlayed,
+)
 from engine import Position
 from engine.builder import turn_path
 
 GUILD, CHANNEL, ALICE, BOB, CAROL = 1, 10, 100, 200, 300
+
+
+def by(user_id: int, channel_id: int = CHANNEL) -> Caller:
+    """A user acting in a channel (CHANNEL unless said)."""
+    return Caller(user_id, channel_id)
 
 
 async def challenge(service: GameService, **options):
@@ -27,16 +40,16 @@ async def challenge(service: GameService, **options):
 async def started(service: GameService, **options):
     """A game between Alice (White, first) and Bob."""
     made = await challenge(service, **options)
-    return (await service.answer_challenge(made.id, BOB, "accept")).game
+    return (await service.answer_challenge(made.id, by(BOB), "accept")).game
 
 
 async def play(service: GameService, game, turn: str):
     """Play ``turn`` in ``game`` through the button paths; return the TurnPlayed."""
     parsed = next(t for t in game.position.legal_turns() if str(t) == turn)
     path = "".join(turn_path(game.position, parsed))
-    result = await service.choose(game.id, game.version, path, game.to_move)
+    result = await service.choose(game.id, game.version, path, by(game.to_move))
     if isinstance(result, StepShown):  # a placement that offers a bonus: skip it
-        result = await service.choose(game.id, game.version, path + "-", game.to_move)
+        result = await service.choose(game.id, game.version, path + "-", by(game.to_move))
     assert isinstance(result, TurnPlayed)
     return result
 
@@ -61,24 +74,24 @@ async def test_only_the_opponent_answers_and_only_the_challenger_withdraws(servi
     """Wrong people get a refusal that names who may answer; the challenge stays pending."""
     made = await challenge(service)
     with pytest.raises(Refusal, match="for <@200>"):
-        await service.answer_challenge(made.id, CAROL, "accept")
+        await service.answer_challenge(made.id, by(CAROL), "accept")
     with pytest.raises(Refusal, match="Withdraw"):
-        await service.answer_challenge(made.id, ALICE, "accept")
+        await service.answer_challenge(made.id, by(ALICE), "accept")
     with pytest.raises(Refusal, match="Only the challenger"):
-        await service.answer_challenge(made.id, BOB, "withdraw")
+        await service.answer_challenge(made.id, by(BOB), "withdraw")
     assert (await service.store.challenge(made.id)).status == "pending"
-    declined = await service.answer_challenge(made.id, BOB, "decline")
+    declined = await service.answer_challenge(made.id, by(BOB), "decline")
     assert declined.challenge.status == "declined" and declined.game is None
     with pytest.raises(Refusal, match="already declined"):
-        await service.answer_challenge(made.id, BOB, "accept")
+        await service.answer_challenge(made.id, by(BOB), "accept")
 
 
 async def test_expired_challenge_cannot_be_accepted(service, clock):
     """After the timeout the challenge expires, by the loop or on a late press."""
     made = await challenge(service)
     clock.now += 601
-    with pytest.raises(Refusal, match="expired"):
-        await service.answer_challenge(made.id, BOB, "accept")
+    with pytest.raises(ExpiredChallengeError, match="expired"):
+        await service.answer_challenge(made.id, by(BOB), "accept")
     assert (await service.store.challenge(made.id)).status == "expired"
     second = await challenge(service)
     clock.now += 601
@@ -100,10 +113,10 @@ async def test_accept_starts_a_game_with_the_chosen_colours(service):
 async def test_steps_and_turns(service):
     """Intermediate choices change nothing stored; the last choice stores the turn."""
     game = await started(service)
-    step = await service.choose(game.id, game.version, "P", ALICE)
+    step = await service.choose(game.id, game.version, "P", by(ALICE))
     assert isinstance(step, StepShown) and step.builder.path == ("P",)
     assert (await service.store.game(game.id)).version == game.version
-    played = await service.choose(game.id, game.version, "PwDg", ALICE)
+    played = await service.choose(game.id, game.version, "PwDg", by(ALICE))
     assert isinstance(played, TurnPlayed) and str(played.turn) == "w@D/+g"
     stored = await service.store.game(game.id)
     assert stored.version == game.version + 1 and stored.plies == 1
@@ -115,14 +128,14 @@ async def test_presses_by_the_wrong_person_or_on_an_old_board_change_nothing(ser
     """Not your game, not your turn, outdated version, unavailable choice: all refused."""
     game = await started(service)
     with pytest.raises(Refusal, match="between <@100> and <@200>"):
-        await service.choose(game.id, game.version, "T", CAROL)
+        await service.choose(game.id, game.version, "T", by(CAROL))
     with pytest.raises(Refusal, match="not your turn"):
-        await service.choose(game.id, game.version, "T", BOB)
+        await service.choose(game.id, game.version, "T", by(BOB))
     with pytest.raises(Refusal, match="isn't available"):
-        await service.choose(game.id, game.version, "PbA", ALICE)
+        await service.choose(game.id, game.version, "PbA", by(ALICE))
     await play(service, game, "+w1")
     with pytest.raises(OutdatedBoardError) as outdated:
-        await service.choose(game.id, game.version, "Tw1", ALICE)
+        await service.choose(game.id, game.version, "Tw1", by(ALICE))
     assert outdated.value.game.version == game.version + 1
     assert (await service.store.game(game.id)).plies == 1
 
@@ -131,8 +144,8 @@ async def test_simultaneous_presses_make_one_move(service):
     """Two presses at once on the same board: one turn is stored, the other is told it's late."""
     game = await started(service)
     results = await asyncio.gather(
-        service.choose(game.id, game.version, "Tw1", ALICE),
-        service.choose(game.id, game.version, "Tb1", ALICE),
+        service.choose(game.id, game.version, "Tw1", by(ALICE)),
+        service.choose(game.id, game.version, "Tb1", by(ALICE)),
         return_exceptions=True,
     )
     assert sum(isinstance(r, TurnPlayed) for r in results) == 1
@@ -154,34 +167,34 @@ async def test_a_full_game_stores_every_turn_and_the_result(service):
         assert str(replay) == record.position_after
     assert replay == game.position and replay.is_over()
     with pytest.raises(Refusal, match="over"):
-        await service.choose(game.id, game.version, "T", game.to_move)
+        await service.choose(game.id, game.version, "T", by(game.to_move))
 
 
 async def test_resign_and_rematch(service):
     """Resigning gives the opponent the win; a rematch swaps colours."""
     game = await started(service)
     with pytest.raises(Refusal, match="between"):
-        await service.resign(game.id, None, CAROL)
-    finished = await service.resign(game.id, game.version, BOB)
+        await service.resign(game.id, game.version, by(CAROL))
+    finished = await service.resign(game.id, game.version, by(BOB))
     assert finished.outcome.result == "white" and finished.outcome.reason == "resignation"
     with pytest.raises(Refusal, match="over"):
-        await service.resign(game.id, None, ALICE)
-    rematch = await service.rematch(game.id, BOB)
+        await service.resign(game.id, game.version, by(ALICE))
+    rematch = await service.rematch(game.id, by(BOB))
     assert (rematch.challenger_id, rematch.opponent_id, rematch.colour) == (BOB, ALICE, "white")
     assert rematch.first == "me"  # White moved first before, and Bob is White now
     with pytest.raises(Refusal, match="Only the players"):
-        await service.rematch(game.id, CAROL)
+        await service.rematch(game.id, by(CAROL))
 
 
 async def test_claim_only_after_the_inactivity_timeout(service, clock):
     """The opponent of an idle player may claim the win once the timeout has passed."""
     game = await started(service)
     with pytest.raises(Refusal, match="your turn"):
-        await service.claim(game.id, ALICE)
+        await service.claim(game.id, by(ALICE))
     with pytest.raises(Refusal, match="still has time"):
-        await service.claim(game.id, BOB)
+        await service.claim(game.id, by(BOB))
     clock.now += 86400
-    finished = await service.claim(game.id, BOB)
+    finished = await service.claim(game.id, by(BOB))
     assert finished.outcome.result == "black" and finished.outcome.reason == "timeout"
 
 
@@ -190,9 +203,30 @@ async def test_outdated_resign_confirmation_is_refused(service):
     game = await started(service)
     await play(service, game, "+w1")
     with pytest.raises(OutdatedBoardError):
-        await service.resign(game.id, game.version, ALICE)
+        await service.resign(game.id, game.version, by(ALICE))
 
 
 def test_position_of_a_new_game_is_the_start():
     """Sanity: the game's start position is what the engine sets up."""
     assert str(Position.parse("-/-/-/-/-/-/- ww bb w -")) == "-/-/-/-/-/-/- ww bb w -"
+
+
+async def test_controls_act_only_in_their_own_channel(service):
+    """A game's or challenge's ids replayed from another channel change nothing."""
+    game = await started(service)
+    elsewhere = by(ALICE, CHANNEL + 1)
+    with pytest.raises(Refusal, match="doesn't belong to a game in this channel"):
+        await service.choose(game.id, game.version, "Tw1", elsewhere)
+    with pytest.raises(Refusal, match="doesn't belong"):
+        await service.claim(game.id, elsewhere)
+    with pytest.raises(Refusal, match="doesn't belong"):
+        await service.resign(game.id, game.version, elsewhere)
+    made = await service.challenge(
+        guild_id=GUILD, channel_id=CHANNEL + 2, challenger_id=CAROL, opponent_id=BOB,
+        challenger_name="Carol", opponent_name="Bob", opponent_is_bot=False, mode="basic",
+        ornaments=None, colour="random", first="random",
+    )  # fmt: skip
+    with pytest.raises(Refusal, match="no longer exists here"):
+        await service.answer_challenge(made.id, by(BOB, CHANNEL), "accept")
+    assert (await service.store.game(game.id)).version == game.version
+    assert (await service.store.challenge(made.id)).status == "pending"
