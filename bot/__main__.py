@@ -1,4 +1,7 @@
-"""Start the bot: ``python -m bot`` (or ``tholos-bot``). Exit status 2 on a settings problem."""
+"""Start the bot: ``python -m bot`` (or ``tholos-bot``). Exit status 2 on a settings problem.
+
+``python -m bot rebuild-ratings`` recomputes every rating from the stored games instead.
+"""
 
 from __future__ import annotations
 
@@ -12,8 +15,8 @@ import discord
 
 from .client import TholosBot
 from .discord_api import use_api_base
-from .settings import Settings, SettingsError
-from .storage import DatabaseTooNewError
+from .settings import Settings, SettingsError, database_path
+from .storage import Database, DatabaseTooNewError, RatingStore
 
 log = logging.getLogger("bot")
 
@@ -28,8 +31,28 @@ async def _run(bot: TholosBot, token: str) -> None:
     await asyncio.gather(*closing)
 
 
+async def _rebuild_ratings() -> int:
+    database = await Database.open(database_path())
+    try:
+        return await RatingStore(database).rebuild()
+    finally:
+        await database.close()
+
+
 def main() -> int:
     """Read the settings, start the bot, run until SIGTERM/SIGINT; return the exit status."""
+    arguments = sys.argv[1:]
+    if arguments == ["rebuild-ratings"]:
+        try:
+            games = asyncio.run(_rebuild_ratings())
+        except (DatabaseTooNewError, sqlite3.Error) as error:
+            print(f"tholos-bot: {error}", file=sys.stderr)
+            return 2
+        print(f"Rebuilt the ratings from {games} rated games in {database_path()}.")
+        return 0
+    if arguments:
+        print("usage: tholos-bot [rebuild-ratings]", file=sys.stderr)
+        return 2
     try:
         settings = Settings.load()
     except SettingsError as error:

@@ -13,12 +13,12 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from .commands import on_command_error, tholos
+from .commands import leaderboard, on_command_error, tholos
 from .controls import DYNAMIC_ITEMS, PREFIX, control_for
 from .flows import USERS_ONLY, Flows, tell
 from .service import GameService
 from .settings import Settings
-from .storage import Database, GameStore
+from .storage import Database, GameStore, RatingStore
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +49,7 @@ class TholosBot(discord.Client):
         self.settings = settings
         self.tree = app_commands.CommandTree(self)
         self.tree.add_command(tholos)
+        self.tree.add_command(leaderboard)
         self.tree.on_error = on_command_error
         self.database: Database | None = None
         self._flows: Flows | None = None
@@ -73,7 +74,7 @@ class TholosBot(discord.Client):
             challenge_timeout=self.settings.challenge_timeout,
             inactivity_timeout=self.settings.inactivity_timeout,
         )
-        self._flows = Flows(self, service)
+        self._flows = Flows(self, service, RatingStore(self.database))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self._sync_commands()
         # Catch up on what a crash or restart left behind, before the gateway connects: no

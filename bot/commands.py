@@ -93,6 +93,25 @@ async def claim(interaction: discord.Interaction[Any]) -> None:
         await flows_of(interaction).claim_in_channel(interaction)
 
 
+@tholos.command(name="stats", description="A player's Tholos rating, record and recent games")
+@app_commands.describe(member="Whose stats (default: yours)")
+async def stats(interaction: discord.Interaction[Any], member: discord.User | None = None) -> None:
+    """``/tholos stats [member]``."""
+    if await in_server(interaction):
+        await flows_of(interaction).stats(interaction, member or interaction.user)
+
+
+@app_commands.command(
+    name="leaderboard", description="This server's Tholos players ranked by rating"
+)
+@app_commands.describe(page="Which page (10 players a page)")
+async def leaderboard(
+    interaction: discord.Interaction[Any], page: app_commands.Range[int, 1, 100000] = 1
+) -> None:
+    """``/leaderboard [page]``."""
+    await flows_of(interaction).leaderboard(interaction, page - 1, edit=False)
+
+
 @tholos.command(name="rules", description="How to play Tholos (only you see it)")
 async def rules(interaction: discord.Interaction[Any]) -> None:
     """``/tholos rules``: ephemeral, with this channel's ornaments when a game is on."""

@@ -9,7 +9,8 @@ Ids are at most 18 digits (SQLite row ids; more would not fit in 64 bits).
 - ``tholos:claim:<game>`` claim the win from an inactive opponent;
 - ``tholos:ch:<challenge>:<accept|decline|withdraw>`` answer a challenge;
 - ``tholos:rematch:<game>`` challenge the other player again, colours swapped;
-- ``tholos:resign:<game>:<version>`` confirm a resignation.
+- ``tholos:resign:<game>:<version>`` confirm a resignation;
+- ``tholos:lb:<page>:<p|n>`` show that page of the server's leaderboard (Previous / Next).
 
 Every button of a message is dynamic (disabled ones too), so discord.py keeps no per-message
 view in memory. Callbacks hand over to :class:`bot.flows.Flows`, which answers every
@@ -190,12 +191,42 @@ class ResignButton(
         await flows_of(interaction).resign(interaction, self.game_id, self.version)
 
 
+class LeaderboardButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"tholos:lb:(?P<page>\d{1,6}):(?P<way>[pn])",
+):
+    """Previous / Next on the leaderboard: the page to show is in the custom_id."""
+
+    def __init__(self, page: int, way: str, *, disabled: bool = False) -> None:
+        label = "Previous" if way == "p" else "Next"
+        super().__init__(
+            discord.ui.Button(
+                custom_id=f"tholos:lb:{page}:{way}",
+                label=label,
+                disabled=disabled,
+                style=discord.ButtonStyle.secondary,
+                emoji="◀️" if way == "p" else "▶️",
+            )
+        )
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> LeaderboardButton:
+        return cls(int(match["page"]), match["way"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await flows_of(interaction).leaderboard(interaction, self.page, edit=True)
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     StepButton,
     ClaimButton,
     ChallengeButton,
     RematchButton,
     ResignButton,
+    LeaderboardButton,
 )
 
 
@@ -263,3 +294,13 @@ def challenge_view(challenge: Challenge) -> discord.ui.View:
 def resign_view(game: Game) -> discord.ui.View:
     """The confirmation button of ``/tholos resign``."""
     return _view([ResignButton(game.id, game.version)])
+
+
+def leaderboard_view(page: int, pages: int) -> discord.ui.View:
+    """Previous / Next, disabled at the ends."""
+    return _view(
+        [
+            LeaderboardButton(max(page - 1, 0), "p", disabled=page == 0),
+            LeaderboardButton(page + 1, "n", disabled=page + 1 >= pages),
+        ]
+    )

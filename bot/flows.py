@@ -23,13 +23,15 @@ from rendering.board import render_board
 from rendering.describe import describe_board
 from rendering.view import BoardView
 
-from .controls import board_view, challenge_view, final_view, resign_view
+from .controls import board_view, challenge_view, final_view, leaderboard_view, resign_view
 from .presenter import (
     challenge_text,
     describe_turn,
     game_embed,
+    leaderboard_embed,
     result_text,
     rules_embed,
+    stats_embed,
     step_prompt,
 )
 from .service import (
@@ -42,7 +44,9 @@ from .service import (
     StepShown,
     mention,
 )
-from .storage import Challenge, Game
+from .stats import player_stats
+from .storage import Challenge, Game, RatingStore
+from .storage.ratings import PAGE_SIZE
 
 if TYPE_CHECKING:
     from .client import TholosBot
@@ -123,9 +127,10 @@ def jump_url(game: Game) -> str | None:
 class Flows:
     """The bot's interaction flows; one method per command or button."""
 
-    def __init__(self, bot: TholosBot, service: GameService) -> None:
+    def __init__(self, bot: TholosBot, service: GameService, ratings: RatingStore) -> None:
         self.bot = bot
         self.service = service
+        self.ratings = ratings
         self._running: set[asyncio.Task[Any]] = set()
         self._closing = False
         self._unpostable: set[int] = set()
@@ -451,6 +456,48 @@ class Flows:
         await self.expire_challenges()
         challenge = await self.service.rematch(game_id, caller(interaction))
         await self.post_challenge(interaction, challenge)
+
+    # -- ratings ----------------------------------------------------------------------------------
+
+    async def leaderboard(
+        self, interaction: discord.Interaction[Any], page: int, *, edit: bool
+    ) -> None:
+        """``/leaderboard`` (a new message) or its Previous / Next buttons (the same message)."""
+        await self.guarded(interaction, self._leaderboard(interaction, page, edit=edit))
+
+    async def _leaderboard(
+        self, interaction: discord.Interaction[Any], page: int, *, edit: bool
+    ) -> None:
+        guild_id = interaction.guild_id
+        if guild_id is None:
+            raise Refusal("Leaderboards belong to servers — run `/leaderboard` in a server.")
+        players = await self.ratings.players(guild_id)
+        if not players:
+            raise Refusal(
+                "No rated games have finished on this server yet — `/tholos challenge` someone!"
+            )
+        pages = -(-players // PAGE_SIZE)
+        page = min(page, pages - 1)
+        rows = await self.ratings.page(guild_id, page)
+        me = await self.ratings.player(guild_id, interaction.user.id)
+        embed = leaderboard_embed(rows, page, pages, interaction.user.id, me)
+        view = leaderboard_view(page, pages)
+        if edit:
+            await interaction.response.edit_message(embed=embed, view=view)
+        else:
+            await interaction.response.send_message(embed=embed, view=view)
+
+    async def stats(self, interaction: discord.Interaction[Any], user: discord.abc.User) -> None:
+        """``/tholos stats [member]``."""
+        await self.guarded(interaction, self._stats(interaction, user))
+
+    async def _stats(self, interaction: discord.Interaction[Any], user: discord.abc.User) -> None:
+        guild_id = interaction.guild_id or 0
+        history = await self.ratings.history(guild_id, user.id)
+        rated = await self.ratings.player(guild_id, user.id)
+        players = await self.ratings.players(guild_id)
+        embed = stats_embed(user.id, rated, players, player_stats(user.id, history))
+        await interaction.response.send_message(embed=embed)
 
     # -- housekeeping -----------------------------------------------------------------------------
 

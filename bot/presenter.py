@@ -23,7 +23,8 @@ from engine.scoring import Score, score
 from rendering.describe import location_name, turn_lines
 
 from .service import mention
-from .storage import Challenge, Game
+from .stats import Stats
+from .storage import Challenge, Game, PlayerRating
 
 STONE_EMOJI: Final = ("⚪", "⚫", "🔘")
 """Stone colours as emoji (white, black, gray): told apart by lightness, not hue."""
@@ -160,6 +161,7 @@ def option_label(builder: TurnBuilder, kind: str, token: str) -> tuple[str, str 
 RESULT_WORDS: Final = {
     "points": "on points",
     "columns": "on columns won (points tied)",
+    "tie": "(a draw)",
     "resignation": "by resignation",
     "timeout": "on time — the opponent stopped playing",
 }
@@ -287,4 +289,104 @@ def rules_embed(position: Position | None) -> discord.Embed:
             inline=False,
         )
     embed.set_footer(text="Board game by Perro Loko Games (2021). Start with /tholos challenge.")
+    return embed
+
+
+# -- ratings --------------------------------------------------------------------------------------
+
+OUTCOME_MARK: Final = {"win": "✅ W", "loss": "❌ L", "draw": "➖ D"}
+OUTCOME_PLURAL: Final = {"win": "wins", "loss": "losses", "draw": "draws"}
+
+
+def rating_text(player: PlayerRating) -> str:
+    """``1612 ±85`` (with ``provisional`` for a player with few rated games)."""
+    rating = player.rating
+    text = f"**{rating.rating:.0f}** ±{rating.deviation:.0f}"
+    return f"{text} (provisional)" if player.provisional else text
+
+
+def leaderboard_embed(
+    rows: list[tuple[int, PlayerRating]],
+    page: int,
+    pages: int,
+    caller_id: int,
+    caller: tuple[int, PlayerRating] | None,
+) -> discord.Embed:
+    """One page of the server's leaderboard, and where the caller stands."""
+    embed = discord.Embed(title="Tholos leaderboard", colour=EMBED_COLOUR)
+    embed.description = (
+        "\n".join(
+            f"`#{rank}` {mention(player.user_id)} {rating_text(player)} · {player.games} games "
+            f"· {player.wins}–{player.losses}–{player.draws}"
+            for rank, player in rows
+        )
+        or "Nobody on this page."
+    )
+    if caller is None:
+        you = f"{mention(caller_id)}: not rated yet — finish a game to join the board."
+    else:
+        rank, player = caller
+        you = f"{mention(caller_id)}: #{rank} · {rating_text(player)}"
+    embed.add_field(name="You", value=you, inline=False)
+    embed.set_footer(
+        text=f"Page {page + 1} of {pages} · Glicko-2 ratings; ± is one rating deviation; "
+        "W–L–D counts rated games"
+    )
+    return embed
+
+
+def stats_embed(
+    user_id: int, rated: tuple[int, PlayerRating] | None, players: int, stats: Stats
+) -> discord.Embed:
+    """``/tholos stats``: rating and rank, records, points, streak, the last games."""
+    embed = discord.Embed(title="Tholos stats", colour=EMBED_COLOUR, description=mention(user_id))
+    if rated is None:
+        embed.add_field(name="Rating", value="Not rated yet.", inline=False)
+    else:
+        rank, player = rated
+        embed.add_field(
+            name="Rating", value=f"#{rank} of {players} · {rating_text(player)}", inline=False
+        )
+    overall = stats.overall
+    if not overall.games:
+        embed.add_field(name="Games", value="No finished games on this server yet.", inline=False)
+        return embed
+    embed.add_field(
+        name="Record",
+        value=f"{overall.wins} W · {overall.losses} L · {overall.draws} D · "
+        f"win rate {overall.win_rate:.0%}",
+        inline=False,
+    )
+    for name, record in (("As White", stats.as_white), ("As Black", stats.as_black)):
+        embed.add_field(
+            name=name, value=f"{record.wins}–{record.losses}–{record.draws}", inline=True
+        )
+    embed.add_field(
+        name="Points per game",
+        value=f"{stats.mean_points_for:.1f} for · {stats.mean_points_against:.1f} against",
+        inline=False,
+    )
+    if stats.biggest_win is not None:
+        best = stats.biggest_win
+        embed.add_field(
+            name="Biggest win",
+            value=f"{best.points_for}–{best.points_against} vs {mention(best.opponent_id)} "
+            f"<t:{int(best.game.finished_at)}:d>",
+            inline=False,
+        )
+    if stats.streak is not None:
+        outcome, length = stats.streak
+        embed.add_field(
+            name="Current streak", value=f"{length} {OUTCOME_PLURAL[outcome]}", inline=False
+        )
+    embed.add_field(
+        name="Last games",
+        value="\n".join(
+            f"{OUTCOME_MARK[game.outcome]} vs {mention(game.opponent_id)} "
+            f"{game.points_for}–{game.points_against} {RESULT_WORDS[game.game.reason]} "
+            f"<t:{int(game.game.finished_at)}:d>"
+            for game in stats.recent
+        ),
+        inline=False,
+    )
     return embed

@@ -44,8 +44,7 @@ class Settings:
 
         Raises :class:`SettingsError` naming the setting that is missing or malformed.
         """
-        values = dict(read_env_file(env_file or Path(".env")))
-        values.update(os.environ if environ is None else environ)
+        values = _values(environ, env_file)
         token = values.get("DISCORD_TOKEN", "").strip()
         if not token:
             raise SettingsError(
@@ -59,7 +58,7 @@ class Settings:
             )
         return cls(
             token=token,
-            database=Path(values.get("THOLOS_DB", "").strip() or "tholos.db"),
+            database=_database(values),
             guild_id=_snowflake(values.get("THOLOS_GUILD_ID", ""), "THOLOS_GUILD_ID"),
             log_level=log_level,
             api_base=values.get("DISCORD_API_BASE", "").strip() or None,
@@ -71,6 +70,21 @@ class Settings:
     def logging_level(self) -> int:
         """The ``logging`` module's level number."""
         return logging.getLevelNamesMapping()[self.log_level]
+
+
+def database_path(environ: Mapping[str, str] | None = None, env_file: Path | None = None) -> Path:
+    """``THOLOS_DB`` alone (for maintenance commands that need no token)."""
+    return _database(_values(environ, env_file))
+
+
+def _values(environ: Mapping[str, str] | None, env_file: Path | None) -> dict[str, str]:
+    values = dict(read_env_file(env_file or Path(".env")))
+    values.update(os.environ if environ is None else environ)
+    return values
+
+
+def _database(values: Mapping[str, str]) -> Path:
+    return Path(values.get("THOLOS_DB", "").strip() or "tholos.db")
 
 
 def read_env_file(path: Path) -> dict[str, str]:

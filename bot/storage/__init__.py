@@ -9,14 +9,18 @@ from .games import (
     StaleGameError,
     TurnRecord,
 )
+from .ratings import FinishedGame, PlayerRating, RatingStore
 
 __all__ = [
     "Challenge",
     "ChannelBusyError",
     "Database",
     "DatabaseTooNewError",
+    "FinishedGame",
     "Game",
     "GameStore",
+    "PlayerRating",
+    "RatingStore",
     "StaleGameError",
     "TurnRecord",
 ]

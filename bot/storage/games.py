@@ -16,6 +16,7 @@ import aiosqlite
 from engine import BLACK, WHITE, Colour, Position
 
 from .db import Database
+from .ratings import rate_game
 
 Mode = Literal["basic", "advanced"]
 ChallengeStatus = Literal["pending", "accepted", "declined", "withdrawn", "expired"]
@@ -92,6 +93,8 @@ class Game:
     created_at: float
     last_move_at: float
     finished_at: float | None
+    rated: bool
+    """Whether the game counts for ratings."""
 
     @property
     def is_active(self) -> bool:
@@ -136,7 +139,7 @@ _GAME_COLUMNS = ", ".join(
         "id", "guild_id", "channel_id", "white_id", "black_id", "white_name", "black_name",
         "mode", "seed", "start_position", "position", "version", "plies", "status", "result",
         "reason", "white_points", "black_points", "board_message_id", "board_version",
-        "created_at", "last_move_at", "finished_at",
+        "created_at", "last_move_at", "finished_at", "rated",
     )
 )  # fmt: skip
 _CHALLENGE_COLUMNS = ", ".join(field.name for field in fields(Challenge))
@@ -171,6 +174,7 @@ def _game(row: aiosqlite.Row) -> Game:
         created_at=row["created_at"],
         last_move_at=row["last_move_at"],
         finished_at=row["finished_at"],
+        rated=bool(row["rated"]),
     )
 
 
@@ -424,7 +428,8 @@ async def _update_game(
     outcome: Outcome | None,
     now: float,
 ) -> Game:
-    """Apply ``assignments`` and maybe ``outcome`` if ``game`` is still current; bump version."""
+    """Apply ``assignments`` and maybe ``outcome`` (rating a rated game) if ``game`` is still
+    current; bump the version."""
     sets = ["version = version + 1", "updated_at = ?"]
     parameters: list[object] = [now]
     if assignments:
@@ -445,4 +450,6 @@ async def _update_game(
     row = await cursor.fetchone()
     if row is None:
         raise StaleGameError("the game changed since this board was shown")
+    if outcome is not None and row["rated"]:
+        await rate_game(connection, game.id, now)
     return _game(row)

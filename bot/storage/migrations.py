@@ -79,4 +79,29 @@ MIGRATIONS: list[str] = [
     CREATE INDEX challenges_pending_by_expiry ON challenges (expires_at)
         WHERE status = 'pending'
     """,
+    # 2: Glicko-2 ratings per server; games may be unrated (against the AI); the order in which
+    # games were rated (to rebuild ratings identically); indexes for players' histories.
+    """
+    ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 1 CHECK (rated IN (0, 1));
+    ALTER TABLE games ADD COLUMN rated_seq INTEGER;
+    CREATE UNIQUE INDEX games_in_rating_order ON games (rated_seq) WHERE rated_seq IS NOT NULL;
+    CREATE TABLE ratings (
+        guild_id INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        rating REAL NOT NULL,
+        deviation REAL NOT NULL,
+        volatility REAL NOT NULL,
+        games INTEGER NOT NULL DEFAULT 0,
+        wins INTEGER NOT NULL DEFAULT 0,
+        losses INTEGER NOT NULL DEFAULT 0,
+        draws INTEGER NOT NULL DEFAULT 0,
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX ratings_by_rank ON ratings (guild_id, rating DESC, user_id);
+    CREATE INDEX games_finished_as_white ON games (guild_id, white_id, finished_at)
+        WHERE status = 'finished';
+    CREATE INDEX games_finished_as_black ON games (guild_id, black_id, finished_at)
+        WHERE status = 'finished'
+    """,
 ]

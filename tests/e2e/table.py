@@ -107,12 +107,13 @@ class Table:
 
     async def start_game(self, white: Member, black: Member, **options: Any) -> Message:
         """``white`` challenges ``black`` (White, moving first), ``black`` accepts; the board."""
+        count = len(self.boards())
         ix = await self.slash(
             white, "tholos challenge", opponent=black, colour="white", first="me", **options
         )
         assert ix.original is not None, "the challenge is the command's answer"
         await self.click(black, ix.original, self.labelled(ix.original, "Accept"))
-        await self.emu.wait_for(lambda: bool(self.boards()), what="the first board")
+        await self.emu.wait_for(lambda: len(self.boards()) > count, what="the game's first board")
         return self.board
 
     async def play(self, turn: Turn | str, *, board: Message | None = None) -> Message:

@@ -1,0 +1,123 @@
+"""How fast /leaderboard and /tholos stats answer with a large history.
+
+Fills a database with finished games among many players, rebuilds their ratings (timed), then
+starts the real bot against the test emulator and measures the acknowledgement latency of
+``/leaderboard`` (first, middle and last pages, and Next) and ``/tholos stats``.
+
+    .venv/bin/python benchmarks/leaderboard.py [--games 10000] [--players 500] [--runs 30]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bot.storage import Database, RatingStore  # noqa: E402
+from tests.e2e.emulator import BotProcess, Emulator  # noqa: E402
+from tests.e2e.table import Table  # noqa: E402
+
+
+async def fill(path: Path, guild_id: int, games: int, players: list[int], seed: int) -> float:
+    """Insert ``games`` finished games among ``players``; return the rebuild's seconds."""
+    rng = random.Random(seed)
+    database = await Database.open(path)
+    rows = []
+    for number in range(games):
+        white, black = rng.sample(players, 2)
+        result = rng.choices(("white", "black", "draw"), weights=(45, 45, 10))[0]
+        reason = "tie" if result == "draw" else rng.choice(("points", "columns", "resignation"))
+        points = (rng.randint(-5, 40), rng.randint(-5, 40))
+        rows.append((guild_id, 10_000 + number, white, black, f"p{white}", f"p{black}", result,
+                     reason, *points, float(number)))  # fmt: skip
+    async with database.transaction() as connection:
+        await connection.executemany(
+            "INSERT INTO games (guild_id, channel_id, white_id, black_id, white_name, black_name, "
+            "mode, seed, start_position, position, status, result, reason, white_points, "
+            "black_points, created_at, updated_at, last_move_at, finished_at, version, "
+            "board_version) VALUES (?, ?, ?, ?, ?, ?, 'basic', 0, '-', '-', 'finished', ?, ?, ?, "
+            "?, 0, 0, 0, ?, 1, 1)",
+            rows,
+        )
+    began = time.perf_counter()
+    await RatingStore(database).rebuild()
+    seconds = time.perf_counter() - began
+    await database.close()
+    return seconds
+
+
+def summary(name: str, latencies: list[float]) -> str:
+    """p50 / p95 / max in milliseconds."""
+    ordered = sorted(latencies)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return (
+        f"{name:<28} p50 {statistics.median(ordered) * 1000:6.1f} ms   "
+        f"p95 {p95 * 1000:6.1f} ms   max {ordered[-1] * 1000:6.1f} ms   (n={len(ordered)})"
+    )
+
+
+async def main(games: int, player_count: int, runs: int, seed: int) -> None:
+    """Fill, start the bot, measure."""
+    workdir = Path(tempfile.mkdtemp(prefix="tholos-bench-"))
+    async with Emulator() as emulator:
+        table = Table(emulator)
+        alice = emulator.member("alice")
+        players = [alice.id, *range(1, player_count)]
+        rebuild = await fill(workdir / "t.db", emulator.guild.id, games, players, seed)
+        print(
+            f"{games} finished games among {player_count} players; rating rebuild {rebuild:.2f} s"
+        )
+        bot = BotProcess("bot", emulator, workdir / "t.db", workdir / "bot.log")
+        try:
+            await bot.start(sync=True)
+            names = ("/leaderboard page 1", "/leaderboard page 25", "Next (edit in place)",
+                     "/tholos stats")  # fmt: skip
+            timings: dict[str, list[float]] = {name: [] for name in names}
+            for _ in range(runs):
+                first = await table.slash(alice, "leaderboard")
+                timings["/leaderboard page 1"].append(first.latency)
+                last = await table.slash(alice, "leaderboard", page=player_count // 10)
+                timings["/leaderboard page 25"].append(last.latency)
+                assert first.original is not None
+                step = await table.click(
+                    alice, first.original, table.labelled(first.original, "Next")
+                )
+                timings["Next (edit in place)"].append(step.latency)
+                stats = await table.slash(alice, "tholos stats")
+                timings["/tholos stats"].append(stats.latency)
+            for name, latencies in timings.items():
+                print(summary(name, latencies))
+            history = history_size(workdir / "t.db", emulator.guild.id, alice.id)
+            print(f"(alice has {history} finished games; acknowledgement window: 3000 ms)")
+            assert not table.failed() and emulator.violations == [], emulator.violations
+        finally:
+            await bot.stop()
+
+
+def history_size(path: Path, guild_id: int, user_id: int) -> int:
+    """How many finished games the player has."""
+    with sqlite3.connect(path) as connection:
+        (count,) = connection.execute(
+            "SELECT COUNT(*) FROM games WHERE guild_id = ? AND (white_id = ? OR black_id = ?)",
+            (guild_id, user_id, user_id),
+        ).fetchone()
+    return count
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--players", type=int, default=500)
+    parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument("--seed", type=int, default=1)
+    arguments = parser.parse_args()
+    asyncio.run(main(arguments.games, arguments.players, arguments.runs, arguments.seed))

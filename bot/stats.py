@@ -1,0 +1,109 @@
+"""A player's statistics from their finished games. Pure: no I/O, no Discord."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from .storage import FinishedGame
+
+Outcome = Literal["win", "loss", "draw"]
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """Wins, losses and draws."""
+
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+
+    @property
+    def games(self) -> int:
+        """All games counted."""
+        return self.wins + self.losses + self.draws
+
+    @property
+    def win_rate(self) -> float | None:
+        """Wins per game (``None`` without games)."""
+        return self.wins / self.games if self.games else None
+
+    def add(self, outcome: Outcome) -> Record:
+        """The record with one more result."""
+        return Record(
+            self.wins + (outcome == "win"),
+            self.losses + (outcome == "loss"),
+            self.draws + (outcome == "draw"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """One finished game from the player's side."""
+
+    game: FinishedGame
+    outcome: Outcome
+    opponent_id: int
+    points_for: int
+    points_against: int
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    """What ``/tholos stats`` shows besides the rating."""
+
+    overall: Record
+    as_white: Record
+    as_black: Record
+    mean_points_for: float | None
+    mean_points_against: float | None
+    biggest_win: Played | None
+    """The win with the largest points margin (the latest among equals)."""
+    streak: tuple[Outcome, int] | None
+    """The current run of equal results, newest first."""
+    recent: list[Played] = field(default_factory=list)
+    """The last five games, newest first."""
+
+
+def played(user_id: int, game: FinishedGame) -> Played:
+    """``game`` seen by ``user_id``, who played in it."""
+    white = game.white_id == user_id
+    mine, theirs = (game.white_points, game.black_points)[:: 1 if white else -1]
+    if game.result == "draw":
+        outcome: Outcome = "draw"
+    else:
+        outcome = "win" if (game.result == "white") == white else "loss"
+    return Played(game, outcome, game.black_id if white else game.white_id, mine, theirs)
+
+
+def player_stats(user_id: int, history: Sequence[FinishedGame]) -> Stats:
+    """Statistics of ``user_id`` over ``history`` (their finished games, oldest first)."""
+    games = [played(user_id, game) for game in history]
+    overall, as_white, as_black = Record(), Record(), Record()
+    for game in games:
+        overall = overall.add(game.outcome)
+        if game.game.white_id == user_id:
+            as_white = as_white.add(game.outcome)
+        else:
+            as_black = as_black.add(game.outcome)
+    wins = [game for game in games if game.outcome == "win"]
+    biggest = max(
+        wins, key=lambda g: (g.points_for - g.points_against, g.game.finished_at), default=None
+    )
+    streak = None
+    if games:
+        latest = games[-1].outcome
+        length = next((n for n, g in enumerate(reversed(games)) if g.outcome != latest), len(games))
+        streak = (latest, length)
+    count = len(games)
+    return Stats(
+        overall=overall,
+        as_white=as_white,
+        as_black=as_black,
+        mean_points_for=sum(g.points_for for g in games) / count if count else None,
+        mean_points_against=sum(g.points_against for g in games) / count if count else None,
+        biggest_win=biggest,
+        streak=streak,
+        recent=games[::-1][:5],
+    )

@@ -1,0 +1,169 @@
+"""Ratings: Glicko-2 per server, updated in the transaction that ends a game; the leaderboard
+and player-history queries; a rebuild from the stored games.
+
+Rating periods: each rated game is one rating period for each of its two players, applied the
+moment the game ends (so a player sees the change at once), in the order games were rated
+(``games.rated_seq``). Resignations and timeouts are losses, draws are draws; unrated games
+(against the AI) and challenges that never became games count for nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import aiosqlite
+
+from ..glicko2 import Rating, rate
+from .db import Database
+
+PAGE_SIZE = 10
+PROVISIONAL_GAMES = 5
+"""A rating is provisional until the player has finished this many rated games."""
+_SCORES = {"white": (1.0, 0.0), "black": (0.0, 1.0), "draw": (0.5, 0.5)}
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRating:
+    """A player's rating on one server, with the rated games behind it."""
+
+    user_id: int
+    rating: Rating
+    games: int
+    wins: int
+    losses: int
+    draws: int
+
+    @property
+    def provisional(self) -> bool:
+        """Fewer than :data:`PROVISIONAL_GAMES` rated games."""
+        return self.games < PROVISIONAL_GAMES
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGame:
+    """A finished game as a player's history needs it."""
+
+    id: int
+    white_id: int
+    black_id: int
+    result: str
+    reason: str
+    white_points: int
+    black_points: int
+    finished_at: float
+    rated: bool
+
+
+_RATING_COLUMNS = "user_id, rating, deviation, volatility, games, wins, losses, draws"
+
+
+def _player(row: aiosqlite.Row) -> PlayerRating:
+    return PlayerRating(
+        row["user_id"], Rating(row["rating"], row["deviation"], row["volatility"]),
+        row["games"], row["wins"], row["losses"], row["draws"],
+    )  # fmt: skip
+
+
+async def rate_game(connection: aiosqlite.Connection, game_id: int, now: float) -> None:
+    """Update both players' ratings for the finished, rated game ``game_id`` (call it inside
+    the transaction that finishes the game, or from :meth:`RatingStore.rebuild`)."""
+    cursor = await connection.execute(
+        "SELECT guild_id, white_id, black_id, result FROM games WHERE id = ?", (game_id,)
+    )
+    game = await cursor.fetchone()
+    assert game is not None and game["result"] in _SCORES
+    white = await _rating(connection, game["guild_id"], game["white_id"])
+    black = await _rating(connection, game["guild_id"], game["black_id"])
+    white_score, black_score = _SCORES[game["result"]]
+    for user_id, player, opponent, score in (
+        (game["white_id"], white, black, white_score),
+        (game["black_id"], black, white, black_score),
+    ):
+        after = rate(player, [(opponent, score)])
+        await connection.execute(
+            "INSERT INTO ratings (guild_id, user_id, rating, deviation, volatility, games, wins, "
+            "losses, draws, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?) "
+            "ON CONFLICT (guild_id, user_id) DO UPDATE SET rating = excluded.rating, "
+            "deviation = excluded.deviation, volatility = excluded.volatility, "
+            "games = games + 1, wins = wins + excluded.wins, losses = losses + excluded.losses, "
+            "draws = draws + excluded.draws, updated_at = excluded.updated_at",
+            (game["guild_id"], user_id, after.rating, after.deviation, after.volatility,
+             int(score == 1.0), int(score == 0.0), int(score == 0.5), now),
+        )  # fmt: skip
+    await connection.execute(
+        "UPDATE games SET rated_seq = (SELECT COALESCE(MAX(rated_seq), 0) + 1 FROM games "
+        "WHERE rated_seq IS NOT NULL) WHERE id = ?",  # the condition lets the index answer MAX
+        (game_id,),
+    )
+
+
+async def _rating(connection: aiosqlite.Connection, guild_id: int, user_id: int) -> Rating:
+    cursor = await connection.execute(
+        "SELECT rating, deviation, volatility FROM ratings WHERE guild_id = ? AND user_id = ?",
+        (guild_id, user_id),
+    )
+    row = await cursor.fetchone()
+    return Rating() if row is None else Rating(row[0], row[1], row[2])
+
+
+class RatingStore:
+    """Ratings, ranks and histories in the database."""
+
+    def __init__(self, database: Database) -> None:
+        self._db = database
+
+    async def page(self, guild_id: int, page: int) -> list[tuple[int, PlayerRating]]:
+        """The ``page``-th (from 0) :data:`PAGE_SIZE` players by rating, with their ranks."""
+        rows = await self._db.fetchall(
+            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? "
+            "ORDER BY rating DESC, user_id LIMIT ? OFFSET ?",
+            (guild_id, PAGE_SIZE, page * PAGE_SIZE),
+        )
+        return [(page * PAGE_SIZE + number + 1, _player(row)) for number, row in enumerate(rows)]
+
+    async def players(self, guild_id: int) -> int:
+        """How many players of the server have a rating."""
+        return await self._db.scalar("SELECT COUNT(*) FROM ratings WHERE guild_id = ?", (guild_id,))
+
+    async def player(self, guild_id: int, user_id: int) -> tuple[int, PlayerRating] | None:
+        """A player's rank and rating on the server, if rated."""
+        row = await self._db.fetchone(
+            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND user_id = ?",
+            (guild_id, user_id),
+        )
+        if row is None:
+            return None
+        above = await self._db.scalar(
+            "SELECT COUNT(*) FROM ratings WHERE guild_id = ? "
+            "AND (rating > ? OR (rating = ? AND user_id < ?))",
+            (guild_id, row["rating"], row["rating"], user_id),
+        )
+        return above + 1, _player(row)
+
+    async def history(self, guild_id: int, user_id: int) -> list[FinishedGame]:
+        """The player's finished games on the server, oldest first."""
+        rows = await self._db.fetchall(
+            "SELECT id, white_id, black_id, result, reason, white_points, black_points, "
+            "finished_at, rated FROM games WHERE guild_id = ? AND status = 'finished' "
+            "AND white_id = ? UNION ALL "
+            "SELECT id, white_id, black_id, result, reason, white_points, black_points, "
+            "finished_at, rated FROM games WHERE guild_id = ? AND status = 'finished' "
+            "AND black_id = ? ORDER BY finished_at, id",
+            (guild_id, user_id, guild_id, user_id),
+        )
+        return [FinishedGame(*row[:8], bool(row[8])) for row in rows]
+
+    async def rebuild(self) -> int:
+        """Recompute every rating from the rated games, in the order they were rated; returns
+        the number of games replayed. One transaction: all or nothing."""
+        async with self._db.transaction() as connection:
+            cursor = await connection.execute(
+                "SELECT id, finished_at FROM games WHERE status = 'finished' AND rated = 1 "
+                "ORDER BY rated_seq, finished_at, id"
+            )
+            order = list(await cursor.fetchall())
+            await connection.execute("DELETE FROM ratings")
+            await connection.execute("UPDATE games SET rated_seq = NULL")
+            for game_id, finished_at in order:
+                await rate_game(connection, game_id, finished_at)
+        return len(order)
