@@ -87,7 +87,9 @@ class RandomPlayer:
             command, options = picked
             shown = {k: getattr(v, "id", v) for k, v in options.items()}
             self._note(member, f"ran /{command} {shown}")
-            return [await self.emulator.slash(member, command, channel=self.channel, options=options)]
+            return [
+                await self.emulator.slash(member, command, channel=self.channel, options=options)
+            ]
         message, component = self.rng.choice(usable)
         ix = await self._use(member, message, component)
         if ix.modal is None:
