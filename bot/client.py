@@ -13,6 +13,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from .ai import AiPlayer
 from .commands import leaderboard, on_command_error, tholos
 from .controls import DYNAMIC_ITEMS, PREFIX, control_for
 from .flows import USERS_ONLY, Flows, tell
@@ -74,13 +75,14 @@ class TholosBot(discord.Client):
             challenge_timeout=self.settings.challenge_timeout,
             inactivity_timeout=self.settings.inactivity_timeout,
         )
-        self._flows = Flows(self, service, RatingStore(self.database))
+        self._flows = Flows(self, service, RatingStore(self.database), AiPlayer())
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self._sync_commands()
         # Catch up on what a crash or restart left behind, before the gateway connects: no
         # interaction can run meanwhile, so nothing races with these repairs.
         await self._flows.expire_challenges()
         await self._flows.repost_missing_boards(grace=0)
+        await self._flows.resume_ai_games()
         self._background.append(asyncio.create_task(self._housekeeping()))
 
     async def _sync_commands(self) -> None:
@@ -128,6 +130,7 @@ class TholosBot(discord.Client):
             try:
                 await self.flows.expire_challenges()
                 await self.flows.repost_missing_boards(grace=REPAIR_GRACE_SECONDS)
+                await self.flows.resume_ai_games()
                 next_expiry = await self.flows.service.store.next_challenge_expiry()
             except Exception:
                 log.exception("housekeeping failed")
@@ -146,6 +149,8 @@ class TholosBot(discord.Client):
             await self._flows.drain(SHUTDOWN_GRACE_SECONDS)
         for task in self._background:
             task.cancel()
+        if self._flows is not None:
+            self._flows.ai.close()
         await super().close()
         if self.database is not None:
             await self.database.close()

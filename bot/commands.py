@@ -41,6 +41,7 @@ tholos = app_commands.Group(
     ornaments="Advanced mode: how many ornaments, 1 to 5 (default 2)",
     colour="The colour you play (default random)",
     first="Who moves first (default random)",
+    level="Against me, the AI: easy, medium (default) or hard",
 )
 async def challenge(
     interaction: discord.Interaction[Any],
@@ -49,8 +50,9 @@ async def challenge(
     ornaments: app_commands.Range[int, 1, 5] | None = None,
     colour: Literal["white", "black", "random"] = "random",
     first: Literal["me", "opponent", "random"] = "random",
+    level: Literal["easy", "medium", "hard"] = "medium",
 ) -> None:
-    """``/tholos challenge``."""
+    """``/tholos challenge`` (naming the bot itself starts a game against the AI at once)."""
     if await in_server(interaction):
         await flows_of(interaction).challenge(
             interaction,
@@ -59,6 +61,7 @@ async def challenge(
             ornaments=ornaments,
             colour=colour,
             first=first,
+            level=level,
         )
 
 

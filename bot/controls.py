@@ -270,7 +270,8 @@ def board_view(game: Game, builder: TurnBuilder, step: Step) -> discord.ui.View:
                                    emoji="↩️", style=discord.ButtonStyle.secondary))  # fmt: skip
         last_row.append(StepButton(game.id, game.version, "", CANCEL, label="Cancel",
                                    emoji="✖️", style=discord.ButtonStyle.secondary))  # fmt: skip
-    last_row.append(ClaimButton(game.id))
+    if game.ai_level is None:  # the AI never idles: nothing to claim
+        last_row.append(ClaimButton(game.id))
     for number, item in enumerate(choices):
         item.row = number // 4
     for item in last_row:

@@ -23,6 +23,7 @@ from rendering.board import render_board
 from rendering.describe import describe_board
 from rendering.view import BoardView
 
+from .ai import AiPlayer
 from .controls import board_view, challenge_view, final_view, leaderboard_view, resign_view
 from .presenter import (
     challenge_text,
@@ -127,10 +128,14 @@ def jump_url(game: Game) -> str | None:
 class Flows:
     """The bot's interaction flows; one method per command or button."""
 
-    def __init__(self, bot: TholosBot, service: GameService, ratings: RatingStore) -> None:
+    def __init__(
+        self, bot: TholosBot, service: GameService, ratings: RatingStore, ai: AiPlayer
+    ) -> None:
         self.bot = bot
         self.service = service
         self.ratings = ratings
+        self.ai = ai
+        self._thinking: dict[int, asyncio.Task[None]] = {}
         self._running: set[asyncio.Task[Any]] = set()
         self._closing = False
         self._unpostable: set[int] = set()
@@ -195,7 +200,10 @@ class Flows:
         png, alt = await asyncio.to_thread(_render, game.position, view)
         file = discord.File(io.BytesIO(png), filename=IMAGE_NAME, description=alt[:ALT_TEXT_LIMIT])
         embed = game_embed(game, last.words() if last else None, IMAGE_NAME)
-        if game.is_active:
+        if game.is_active and self.is_ai_turn(game):
+            content = f"🤖 {game.name(game.position.turn)} is thinking…"
+            controls = None
+        elif game.is_active:
             builder = TurnBuilder(game.position)
             step = builder.step()
             assert step is not None  # an active game always has a turn to play
@@ -204,8 +212,8 @@ class Flows:
         else:
             content = f"Game over. {result_text(game)}"
             controls = final_view(game)
-        return {"content": content, "embed": embed, "file": file, "view": controls,
-                "allowed_mentions": USERS_ONLY}  # fmt: skip
+        message = {"content": content, "embed": embed, "file": file, "allowed_mentions": USERS_ONLY}
+        return message if controls is None else {**message, "view": controls}
 
     async def post_board(
         self, send: Send, game: Game, last: LastTurn | None, *, stripped: int | None = None
@@ -278,6 +286,7 @@ class Flows:
         )
         pressed = interaction.message.id if interaction.message else None
         await self.post_after_change(interaction, result.game, last, stripped=pressed)
+        self.schedule_ai(result.game)
 
     async def claim(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """The Claim button on a board."""
@@ -366,6 +375,15 @@ class Flows:
         require_permissions(interaction)
         await self.expire_challenges()  # an expired challenge must not block the channel
         opponent: discord.User | discord.Member = options.pop("opponent")
+        level = options.pop("level")
+        if self.bot.user is not None and opponent.id == self.bot.user.id:
+            game = await self.service.start_ai_game(
+                guild_id=interaction.guild_id or 0, caller=caller(interaction),
+                human_name=interaction.user.display_name, ai_id=opponent.id, level=level,
+                **options,
+            )  # fmt: skip
+            await self.start_ai_game(interaction, game)
+            return
         challenge = await self.service.challenge(
             guild_id=interaction.guild_id or 0,
             channel_id=interaction.channel_id or 0,
@@ -454,8 +472,47 @@ class Flows:
     async def _rematch(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         require_permissions(interaction)
         await self.expire_challenges()
-        challenge = await self.service.rematch(game_id, caller(interaction))
-        await self.post_challenge(interaction, challenge)
+        rematch = await self.service.rematch(game_id, caller(interaction))
+        if isinstance(rematch, Game):
+            await self.start_ai_game(interaction, rematch)
+        else:
+            await self.post_challenge(interaction, rematch)
+
+    # -- the AI opponent --------------------------------------------------------------------------
+
+    def is_ai_turn(self, game: Game) -> bool:
+        """Whether ``game`` waits for the AI."""
+        user = self.bot.user
+        return game.ai_level is not None and user is not None and game.to_move == user.id
+
+    async def start_ai_game(self, interaction: discord.Interaction[Any], game: Game) -> None:
+        """Show a new game against the AI; the AI moves if it plays first."""
+        await interaction.response.defer()
+        await self.post_after_change(interaction, game, None)
+        self.schedule_ai(game)
+
+    def schedule_ai(self, game: Game) -> None:
+        """Let the AI move in ``game`` if it is its turn and it isn't thinking already."""
+        if game.is_active and self.is_ai_turn(game) and game.id not in self._thinking:
+            self._thinking[game.id] = asyncio.create_task(self._ai_move(game))
+
+    async def _ai_move(self, game: Game) -> None:
+        try:
+            seed = game.seed * 1000 + game.plies
+            turn = await self.ai.choose(game.position, game.ai_level or "medium", seed)
+            played = await self.service.ai_turn(game, turn)
+            if played is not None:
+                channel = self.bot.get_partial_messageable(game.channel_id)
+                await self.post_board(channel.send, played.game, LastTurn(turn, game.to_move))
+        except Exception:
+            log.exception("the AI could not move in game %s", game.id)
+        finally:
+            self._thinking.pop(game.id, None)
+
+    async def resume_ai_games(self) -> None:
+        """Let the AI move in every game waiting for it (after a restart, or a failure)."""
+        for game in await self.service.store.active_ai_games():
+            self.schedule_ai(game)
 
     # -- ratings ----------------------------------------------------------------------------------
 

@@ -383,8 +383,8 @@ def stats_embed(
         name="Last games",
         value="\n".join(
             f"{OUTCOME_MARK[game.outcome]} vs {mention(game.opponent_id)} "
-            f"{game.points_for}–{game.points_against} {RESULT_WORDS[game.game.reason]} "
-            f"<t:{int(game.game.finished_at)}:d>"
+            f"{game.points_for}–{game.points_against} {RESULT_WORDS[game.game.reason]}"
+            f"{'' if game.game.rated else ' · unrated'} <t:{int(game.game.finished_at)}:d>"
             for game in stats.recent
         ),
         inline=False,

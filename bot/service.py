@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 from weakref import WeakValueDictionary
 
-from engine import BLACK, WHITE, IllegalTurnError, Position, Turn
+from engine import BLACK, WHITE, Colour, IllegalTurnError, Position, Turn
 from engine.builder import TurnBuilder
 from engine.newgame import DEFAULT_ORNAMENTS, new_game
 from engine.scoring import score
@@ -129,10 +129,8 @@ class GameService:
         if opponent_id == challenger_id:
             raise Refusal("You can't challenge yourself — pick another member.")
         if opponent_is_bot:
-            raise Refusal("Bots can't play Tholos — challenge a member instead.")
-        if mode == "basic" and ornaments:
-            raise Refusal("Ornaments belong to the advanced mode: add `mode: advanced`.")
-        count = (ornaments or DEFAULT_ORNAMENTS) if mode == "advanced" else 0
+            raise Refusal("That bot can't play Tholos — challenge a member, or me for the AI.")
+        count = _ornament_count(mode, ornaments)
         now = self._clock()
         try:
             return await self.store.create_challenge(
@@ -187,15 +185,27 @@ class GameService:
             return ChallengeAnswered(closed, None)
         return ChallengeAnswered(challenge, await self._start_game(challenge))
 
-    async def _start_game(self, challenge: Challenge) -> Game:
-        challenger_colour = {"white": WHITE, "black": BLACK}.get(challenge.colour)
+    def _setup(
+        self, mode: Mode, ornaments: int, colour: str, first: str
+    ) -> tuple[Colour, int, Position]:
+        """The challenger's colour, the seed and the start position a challenge asked for."""
+        challenger_colour = {"white": WHITE, "black": BLACK}.get(colour)
         if challenger_colour is None:
             challenger_colour = self._rng.choice((WHITE, BLACK))
-        first = {"me": challenger_colour, "opponent": 1 - challenger_colour}.get(challenge.first)
-        if first is None:
-            first = self._rng.choice((WHITE, BLACK))
+        first_colour = {"me": challenger_colour, "opponent": 1 - challenger_colour}.get(first)
+        if first_colour is None:
+            first_colour = self._rng.choice((WHITE, BLACK))
         seed = self._rng.randrange(2**31)
-        start = new_game(challenge.mode, ornaments=challenge.ornaments, seed=seed, first=first)
+        return (
+            challenger_colour,
+            seed,
+            new_game(mode, ornaments=ornaments, seed=seed, first=first_colour),
+        )
+
+    async def _start_game(self, challenge: Challenge) -> Game:
+        challenger_colour, seed, start = self._setup(
+            challenge.mode, challenge.ornaments, challenge.colour, challenge.first
+        )
         white, black = challenge.challenger_id, challenge.opponent_id
         if challenger_colour == BLACK:
             white, black = black, white
@@ -208,6 +218,49 @@ class GameService:
             raise Refusal("This challenge was already answered.") from None
         except ChannelBusyError:
             raise Refusal("A game is already being played in this channel.") from None
+
+    async def start_ai_game(
+        self,
+        *,
+        guild_id: int,
+        caller: Caller,
+        human_name: str,
+        ai_id: int,
+        level: str,
+        mode: Mode,
+        ornaments: int | None,
+        colour: str,
+        first: str,
+    ) -> Game:
+        """Start a game against the AI at once (no acceptance); never rated."""
+        human_colour, seed, start = self._setup(
+            mode, _ornament_count(mode, ornaments), colour, first
+        )
+        human = (caller.user_id, human_name)
+        ai = (ai_id, f"Tholos AI ({level})")
+        white, black = (human, ai) if human_colour == WHITE else (ai, human)
+        try:
+            return await self.store.create_ai_game(
+                guild_id=guild_id, channel_id=caller.channel_id, white=white, black=black,
+                seed=seed, start=start, level=level, now=self._clock(),
+            )  # fmt: skip
+        except ChannelBusyError as error:
+            raise Refusal(
+                f"Sorry, {error} — one game per channel. Finish it or use another channel."
+            ) from None
+
+    async def ai_turn(self, game: Game, turn: Turn) -> TurnPlayed | None:
+        """Store the AI's ``turn`` if ``game`` is still as the AI saw it (else ``None``)."""
+        after = game.position.apply(turn)  # checked: the worker's answer is input too
+        async with self._lock(game.id):
+            try:
+                stored = await self.store.record_turn(
+                    game, player_id=game.to_move, turn=str(turn), position_after=after,
+                    outcome=final_outcome(after), now=self._clock(),
+                )  # fmt: skip
+            except StaleGameError:
+                return None
+            return TurnPlayed(stored, turn)
 
     async def withdraw_pending(self, caller: Caller) -> Challenge:
         """``/tholos cancel``: the challenger withdraws the channel's pending challenge."""
@@ -309,8 +362,9 @@ class GameService:
         except StaleGameError:
             raise OutdatedBoardError(await self.store.game(game.id) or game) from None
 
-    async def rematch(self, game_id: int, caller: Caller) -> Challenge:
-        """Challenge the other player of a finished game again, colours swapped."""
+    async def rematch(self, game_id: int, caller: Caller) -> Challenge | Game:
+        """Challenge the other player of a finished game again, colours swapped (against the
+        AI, the new game starts at once)."""
         game = await self.store.game(game_id)
         if game is None or game.channel_id != caller.channel_id:
             raise Refusal("This button doesn't belong to a game in this channel.")
@@ -322,6 +376,14 @@ class GameService:
         old_colour: int = game.colour_of(user_id)  # type: ignore[assignment]
         new_colour = 1 - old_colour
         ornaments = sum(1 for ornament in game.start_position.ornaments if ornament)
+        first = "me" if game.start_position.turn == new_colour else "opponent"
+        if game.ai_level is not None:
+            return await self.start_ai_game(
+                guild_id=game.guild_id, caller=caller, human_name=game.name(old_colour),
+                ai_id=game.player(new_colour), level=game.ai_level, mode=game.mode,
+                ornaments=ornaments or None, first=first,
+                colour="white" if new_colour == WHITE else "black",
+            )  # fmt: skip
         return await self.challenge(
             guild_id=game.guild_id,
             channel_id=game.channel_id,
@@ -333,8 +395,15 @@ class GameService:
             mode=game.mode,
             ornaments=ornaments or None,
             colour="white" if new_colour == WHITE else "black",
-            first="me" if game.start_position.turn == new_colour else "opponent",
+            first=first,
         )
+
+
+def _ornament_count(mode: Mode, ornaments: int | None) -> int:
+    """How many ornaments a challenge asks for; raises :class:`Refusal` for ornaments in basic."""
+    if mode == "basic" and ornaments:
+        raise Refusal("Ornaments belong to the advanced mode: add `mode: advanced`.")
+    return (ornaments or DEFAULT_ORNAMENTS) if mode == "advanced" else 0
 
 
 def final_outcome(position: Position) -> Outcome | None:

@@ -1,4 +1,4 @@
-"""Command line: ``python -m engine perft|moves|apply|score|random-game|bench``.
+"""Command line: ``python -m engine perft|moves|apply|score|random-game|bench|arena``.
 
 Positions and turns use the canonical notation; a position is one (quoted) argument. Bad input
 exits with status 2 and a one-line message on stderr.
@@ -15,6 +15,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import NoReturn
 
+from . import arena
+from .ai import PLAYERS
 from .core import COLOUR_LETTERS
 from .newgame import new_game
 from .play import perft, random_game
@@ -95,6 +97,42 @@ def _cmd_bench(args: argparse.Namespace) -> None:
     print(f"perft({depth}) from the start: {leaves:,} leaves, {leaves / seconds:,.0f} leaves/s")
 
 
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number 1 or more, got {text!r}")
+    return int(text)
+
+
+def _cmd_arena(args: argparse.Namespace) -> None:
+    began = last = time.perf_counter()
+
+    def progress(done: list[arena.GameRecord]) -> None:
+        nonlocal last
+        now = time.perf_counter()
+        if now - last >= 5 or len(done) == args.games:
+            last = now
+            wins = sum(record.result == 1.0 for record in done)
+            losses = sum(record.result == 0.0 for record in done)
+            print(
+                f"arena: {len(done)}/{args.games} games, A {wins} wins {losses} losses "
+                f"{len(done) - wins - losses} draws, {now - began:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    records = arena.run_arena(
+        args.a,
+        args.b,
+        games=args.games,
+        seed=args.seed,
+        ornaments=args.ornaments,
+        jobs=args.jobs,
+        progress=progress,
+    )
+    summary = arena.summarise(records)
+    print(arena.report(args.a, args.b, summary, args.games, time.perf_counter() - began))
+
+
 _POSITIONAL_COMMANDS = ("perft", "moves", "apply", "score")
 
 
@@ -123,6 +161,16 @@ def _build_parser() -> _Parser:
     command.add_argument("--seconds", type=float, default=3.0, help="time for random games")
     command.add_argument("--seed", type=int, default=1)
     command.set_defaults(run=_cmd_bench)
+    command = commands.add_parser("arena", help="play games between two players, print results")
+    command.add_argument("--a", required=True, choices=PLAYERS, help="player A")
+    command.add_argument("--b", required=True, choices=PLAYERS, help="player B")
+    command.add_argument("--games", type=_positive, required=True, metavar="N")
+    command.add_argument("--seed", type=int, required=True, metavar="S")
+    command.add_argument("--ornaments", type=int, default=0, choices=range(6), metavar="K")
+    command.add_argument(
+        "--jobs", type=_positive, default=arena.default_jobs(), metavar="J", help="processes"
+    )
+    command.set_defaults(run=_cmd_arena)
     return parser
 
 

@@ -95,6 +95,8 @@ class Game:
     finished_at: float | None
     rated: bool
     """Whether the game counts for ratings."""
+    ai_level: str | None
+    """``easy``, ``medium`` or ``hard`` in a game against the bot's AI."""
 
     @property
     def is_active(self) -> bool:
@@ -139,7 +141,7 @@ _GAME_COLUMNS = ", ".join(
         "id", "guild_id", "channel_id", "white_id", "black_id", "white_name", "black_name",
         "mode", "seed", "start_position", "position", "version", "plies", "status", "result",
         "reason", "white_points", "black_points", "board_message_id", "board_version",
-        "created_at", "last_move_at", "finished_at", "rated",
+        "created_at", "last_move_at", "finished_at", "rated", "ai_level",
     )
 )  # fmt: skip
 _CHALLENGE_COLUMNS = ", ".join(field.name for field in fields(Challenge))
@@ -175,6 +177,7 @@ def _game(row: aiosqlite.Row) -> Game:
         last_move_at=row["last_move_at"],
         finished_at=row["finished_at"],
         rated=bool(row["rated"]),
+        ai_level=row["ai_level"],
     )
 
 
@@ -331,6 +334,45 @@ class GameStore:
         return game
 
     # -- games ------------------------------------------------------------------------------------
+
+    async def create_ai_game(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        white: tuple[int, str],
+        black: tuple[int, str],
+        seed: int,
+        start: Position,
+        level: str,
+        now: float,
+    ) -> Game:
+        """Start an unrated game against the AI (players as ``(id, name)``); raises
+        :class:`ChannelBusyError` if the channel has an active game or a pending challenge."""
+        async with self._db.transaction() as connection:
+            await _ensure_no_active_game(connection, channel_id)
+            cursor = await connection.execute(
+                "SELECT 1 FROM challenges WHERE channel_id = ? AND status = 'pending'",
+                (channel_id,),
+            )
+            if await cursor.fetchone() is not None:
+                raise ChannelBusyError("a challenge is already pending in this channel")
+            cursor = await connection.execute(
+                "INSERT INTO games (guild_id, channel_id, white_id, black_id, white_name, "
+                "black_name, mode, seed, start_position, position, created_at, updated_at, "
+                "last_move_at, rated, ai_level) "
+                f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?) RETURNING {_GAME_COLUMNS}",
+                (guild_id, channel_id, white[0], black[0], white[1], black[1], start.mode, seed,
+                 str(start), str(start), now, now, now, level),
+            )  # fmt: skip
+            return _game(await cursor.fetchone())  # type: ignore[arg-type]
+
+    async def active_ai_games(self) -> list[Game]:
+        """Every game against the AI still being played."""
+        rows = await self._db.fetchall(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' AND ai_level IS NOT NULL"
+        )
+        return [_game(row) for row in rows]
 
     async def game(self, game_id: int) -> Game | None:
         """The game with this id."""

@@ -104,4 +104,9 @@ MIGRATIONS: list[str] = [
     CREATE INDEX games_finished_as_black ON games (guild_id, black_id, finished_at)
         WHERE status = 'finished'
     """,
+    # 3: games against the bot's AI (never rated).
+    """
+    ALTER TABLE games ADD COLUMN ai_level TEXT CHECK (ai_level IN ('easy', 'medium', 'hard'));
+    CREATE INDEX games_ai_to_move ON games (id) WHERE status = 'active' AND ai_level IS NOT NULL
+    """,
 ]

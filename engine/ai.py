@@ -1,0 +1,363 @@
+"""Computer players: ``random``, ``greedy`` and a Monte Carlo tree search at three levels.
+
+Pure: no I/O. Every player is reproducible from a seed. The search (levels ``easy``, ``medium``,
+``hard``) is PUCT-style Monte Carlo tree search over complete turns:
+
+- **prior**: each turn's immediate gain in score difference (computed from the one to three
+  columns it touches), turned into probabilities by a softmax; children are tried in prior
+  order, so of the up to ~150 turns only the promising ones are ever expanded;
+- **transpositions**: tree nodes are shared by position (positions never repeat in a game, so
+  the graph has no cycles);
+- **leaf evaluation**: a short playout where each ply picks the best of a few random turns by
+  immediate gain, capped at :attr:`Settings.playout_plies`, then a logistic of the projected
+  score difference (finished games count exactly: win 1, draw ½, loss 0);
+- **decisive turns**: a turn that ends the game with a win is played at once.
+
+>>> start = Position.parse("-/-/-/-/-/-/- ww bb w -")
+>>> turn = choose_turn(start, "easy", seed=1, budget=Budget(iterations=50))
+>>> turn in start.legal_turns()
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+from typing import Protocol
+
+from .core import WHITE
+from .position import Position
+from .scoring import column_points
+from .turns import Take, Turn
+
+__all__ = [
+    "LEVELS",
+    "PLAYERS",
+    "Budget",
+    "GreedyPlayer",
+    "Player",
+    "RandomPlayer",
+    "SearchPlayer",
+    "Settings",
+    "choose_turn",
+    "make_player",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How much a search may think: ``iterations``, and optionally a wall-time cap in seconds.
+
+    The iterations make the result reproducible from the seed; the cap is a safety net that
+    stops the search early on a slow or busy machine (and then the turn may differ).
+    """
+
+    iterations: int
+    seconds: float | None = None
+
+    def __post_init__(self) -> None:
+        if type(self.iterations) is not int or self.iterations < 1:
+            raise ValueError(f"a budget needs 1 or more iterations, got {self.iterations!r}")
+        if self.seconds is not None and not self.seconds > 0:
+            raise ValueError(f"a budget's time cap must be positive, got {self.seconds!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The search's tuning (the levels differ only in their :class:`Budget`)."""
+
+    exploration: float = 1.0
+    """PUCT's constant: how much the prior and few visits attract the search."""
+    temperature: float = 2.0
+    """Softmax temperature of the prior, in points of immediate gain."""
+    unvisited_value: float = 0.5
+    """The value assumed for a turn the search has not tried yet (first-play urgency)."""
+    playout_plies: int = 10
+    """Plies of playout after a new leaf, before the evaluation (the cap on playouts)."""
+    playout_sample: int = 3
+    """Each playout ply plays the best of this many random turns by immediate gain."""
+    scale: float = 6.0
+    """Points of projected score difference that shift the evaluation by one logit."""
+
+
+LEVELS: dict[str, Budget] = {
+    "easy": Budget(iterations=100, seconds=0.2),
+    "medium": Budget(iterations=500, seconds=1.0),
+    "hard": Budget(iterations=2500, seconds=1.8),
+}
+"""The search levels: same search, bigger budgets."""
+PLAYERS = ("random", "greedy", *LEVELS)
+"""Every player name :func:`make_player` knows."""
+
+
+class Player(Protocol):
+    """Something that chooses a turn, reproducibly from a seed."""
+
+    name: str
+
+    def choose(self, position: Position, seed: int) -> Turn:
+        """A legal turn of ``position`` (which must not be over)."""
+        ...
+
+
+# -- scoring helpers ----------------------------------------------------------------------------
+
+_LETTERS = "wbg"
+_COLUMN_VALUES: dict[tuple[str, str | None], tuple[int, int]] = {}
+
+
+def _column_value(stones: str, ornament: str | None) -> tuple[int, int]:
+    """White's points minus Black's for one column, and +1/-1/0 for who wins it (memoised)."""
+    key = (stones, ornament)
+    value = _COLUMN_VALUES.get(key)
+    if value is None:
+        winner, points = column_points(stones, ornament)
+        value = (0, 0) if winner is None else (points, 1) if winner == WHITE else (-points, -1)
+        _COLUMN_VALUES[key] = value
+    return value
+
+
+def _standing(position: Position) -> tuple[int, int]:
+    """White's lead in points and in columns won, as if the game ended now."""
+    points = columns = 0
+    for stones, ornament in zip(position.columns, position.ornaments, strict=True):
+        value = _column_value(stones, ornament)
+        points += value[0]
+        columns += value[1]
+    return points, columns
+
+
+def _result(position: Position) -> float:
+    """White's result of a finished game: 1 win, 0.5 draw, 0 loss (points, then columns)."""
+    points, columns = _standing(position)
+    lead = points or columns
+    return 0.5 if lead == 0 else 1.0 if lead > 0 else 0.0
+
+
+def _gain(position: Position, turn: Turn) -> int:
+    """How much ``turn`` changes White's lead in points, from the columns it touches."""
+    if type(turn) is Take:
+        return 0
+    columns, ornaments = position.columns, position.ornaments
+    location = turn.location  # type: ignore[union-attr]
+    before = columns[location]
+    ornament = ornaments[location]
+    gain = (
+        _column_value(before + _LETTERS[turn.colour], ornament)[0]  # type: ignore[union-attr]
+        - _column_value(before, ornament)[0]
+    )
+    bonus = turn.bonus  # type: ignore[union-attr]
+    if bonus is None:
+        return gain
+    kind = bonus.kind
+    if kind in ("move", "remove"):
+        source = columns[bonus.source]
+        ornament = ornaments[bonus.source]
+        gain += _column_value(source[:-1], ornament)[0] - _column_value(source, ornament)[0]
+        if kind == "remove":
+            return gain
+        added = source[-1]
+    elif kind == "extra":
+        added = _LETTERS[bonus.colour]  # type: ignore[index]
+    elif kind == "quarry":
+        added = "g"
+    else:  # draw and steal change only the workshops
+        return gain
+    target = columns[bonus.target]  # type: ignore[index]
+    ornament = ornaments[bonus.target]  # type: ignore[index]
+    return gain + _column_value(target + added, ornament)[0] - _column_value(target, ornament)[0]
+
+
+def _winning_turn(position: Position, turns: list[Turn]) -> Turn | None:
+    """A turn that ends the game with a win for the side to move, if there is one."""
+    free = sum(position.capacities) - sum(len(column) for column in position.columns)
+    if free > 2:  # a turn adds at most two stones to the temple
+        return None
+    won = 1.0 if position.turn == WHITE else 0.0
+    for turn in turns:
+        child = position.apply_unchecked(turn)
+        if child.is_over() and _result(child) == won:
+            return turn
+    return None
+
+
+# -- the simple players -------------------------------------------------------------------------
+
+
+def _legal_turns(position: Position) -> list[Turn]:
+    turns = position.legal_turns()
+    if not turns:
+        raise ValueError("the game is over: there is no turn to choose")
+    return turns
+
+
+class RandomPlayer:
+    """Plays a uniformly random legal turn."""
+
+    name = "random"
+
+    def choose(self, position: Position, seed: int) -> Turn:
+        """A uniformly random legal turn."""
+        return random.Random(seed).choice(_legal_turns(position))
+
+
+class GreedyPlayer:
+    """Plays the turn that maximises its lead in points right after it (random among ties)."""
+
+    name = "greedy"
+
+    def choose(self, position: Position, seed: int) -> Turn:
+        """The turn with the best immediate gain; ties broken by the seed."""
+        turns = _legal_turns(position)
+        sign = 1 if position.turn == WHITE else -1
+        gains = [sign * _gain(position, turn) for turn in turns]
+        best = max(gains)
+        return random.Random(seed).choice(
+            [turn for turn, gain in zip(turns, gains, strict=True) if gain == best]
+        )
+
+
+# -- the search ---------------------------------------------------------------------------------
+
+
+class _Node:
+    """A position in the search graph: its turns in prior order and their statistics."""
+
+    __slots__ = ("children", "priors", "tried", "turns", "values", "visits", "white")
+
+    def __init__(self, position: Position, settings: Settings) -> None:
+        turns = position.legal_turns()
+        sign = 1 if position.turn == WHITE else -1
+        gains = [sign * _gain(position, turn) for turn in turns]
+        top = max(gains)
+        weights = [math.exp((gain - top) / settings.temperature) for gain in gains]
+        total = sum(weights)
+        order = sorted(range(len(turns)), key=weights.__getitem__, reverse=True)
+        self.turns = [turns[index] for index in order]
+        self.priors = [weights[index] / total for index in order]
+        self.children: list[Position | None] = [None] * len(turns)
+        self.visits = [0] * len(turns)
+        self.values = [0.0] * len(turns)
+        """Summed results for the side to move here."""
+        self.tried = 0
+        """Turns visited at least once: always a prefix of the prior order."""
+        self.white = position.turn == WHITE
+
+
+class SearchPlayer:
+    """Monte Carlo tree search with a heuristic prior (see the module's description)."""
+
+    def __init__(self, name: str, budget: Budget, settings: Settings | None = None) -> None:
+        self.name = name
+        self.budget = budget
+        self.settings = settings or Settings()
+
+    def choose(self, position: Position, seed: int) -> Turn:
+        """The most visited turn after the search."""
+        turns = _legal_turns(position)
+        if len(turns) == 1:
+            return turns[0]
+        winning = _winning_turn(position, turns)
+        if winning is not None:
+            return winning
+        root = _Node(position, self.settings)
+        self._search(position, root, random.Random(seed))
+        best = max(
+            range(root.tried),
+            key=lambda index: (root.visits[index], root.values[index], -index),
+        )
+        return root.turns[best]
+
+    def _search(self, start: Position, root: _Node, rng: random.Random) -> None:
+        settings, budget = self.settings, self.budget
+        exploration, unvisited = settings.exploration, settings.unvisited_value
+        deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+        nodes = {start: root}
+        for iteration in range(budget.iterations):
+            if deadline is not None and iteration % 16 == 0 and time.perf_counter() > deadline:
+                break
+            node, position = root, start
+            path: list[tuple[_Node, int]] = []
+            while True:
+                visits, values, priors = node.visits, node.values, node.priors
+                factor = exploration * math.sqrt(sum(visits) + 1)
+                best_index, best_score = 0, -math.inf
+                for index in range(min(node.tried + 1, len(visits))):
+                    count = visits[index]
+                    mean = values[index] / count if count else unvisited
+                    score = mean + factor * priors[index] / (1 + count)
+                    if score > best_score:
+                        best_index, best_score = index, score
+                if best_index == node.tried:
+                    node.tried += 1
+                path.append((node, best_index))
+                child = node.children[best_index]
+                if child is None:
+                    child = position.apply_unchecked(node.turns[best_index])
+                    node.children[best_index] = child
+                position = child
+                found = nodes.get(position)
+                if found is None:
+                    if position.is_over():
+                        value = _result(position)
+                    else:
+                        nodes[position] = _Node(position, settings)
+                        value = self._evaluate(position, rng)
+                    break
+                node = found
+            for parent, index in path:
+                parent.visits[index] += 1
+                parent.values[index] += value if parent.white else 1.0 - value
+
+    def _evaluate(self, position: Position, rng: random.Random) -> float:
+        """White's expected result: a capped playout, then the logistic of White's lead."""
+        settings = self.settings
+        sample = settings.playout_sample
+        choice = rng.choice
+        for _ in range(settings.playout_plies):
+            turns = position.legal_turns()
+            if not turns:
+                return _result(position)
+            sign = 1 if position.turn == WHITE else -1
+            best = choice(turns)
+            best_gain = sign * _gain(position, best)
+            for _ in range(sample - 1):
+                turn = choice(turns)
+                gain = sign * _gain(position, turn)
+                if gain > best_gain:
+                    best, best_gain = turn, gain
+            position = position.apply_unchecked(best)
+        if position.is_over():
+            return _result(position)
+        points, columns = _standing(position)
+        return 1.0 / (1.0 + math.exp(-(points + 0.25 * columns) / settings.scale))
+
+
+# -- entry points -------------------------------------------------------------------------------
+
+
+def make_player(name: str, budget: Budget | None = None) -> Player:
+    """The player called ``name`` (one of :data:`PLAYERS`); ``budget`` overrides a level's.
+
+    Raises ``ValueError`` for an unknown name, or a budget given to ``random`` or ``greedy``.
+    """
+    if name in LEVELS:
+        return SearchPlayer(name, budget or LEVELS[name])
+    if name not in ("random", "greedy"):
+        raise ValueError(f"unknown player {name!r}: expected one of {', '.join(PLAYERS)}")
+    if budget is not None:
+        raise ValueError(f"the {name} player takes no budget")
+    return RandomPlayer() if name == "random" else GreedyPlayer()
+
+
+def choose_turn(
+    position: Position, level: str, *, seed: int, budget: Budget | None = None
+) -> Turn:
+    """The turn player ``level`` (one of :data:`PLAYERS`) chooses in ``position``.
+
+    The same position, level, seed and iteration budget give the same turn (unless a time cap
+    stops the search early). Raises ``ValueError`` for an unknown level or a finished game.
+    """
+    return make_player(level, budget).choose(position, seed)

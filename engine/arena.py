@@ -1,0 +1,178 @@
+"""The arena: games between two players with alternating colours, and their statistics.
+
+Game ``i`` is seeded from the arena's seed and ``i`` alone, so a run reproduces whatever the
+number of worker processes (unless a time cap cuts a search short). Games ``2k`` and ``2k + 1``
+start from the same position (same ornaments) with the colours swapped; White moves first.
+
+>>> summary = summarise(run_arena("greedy", "random", games=2, seed=1))
+>>> summary.wins + summary.losses + summary.draws
+2
+>>> [round(x, 3) for x in wilson(0.5, 100)]
+[0.404, 0.596]
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import statistics
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from multiprocessing import Pool
+
+from .ai import Player, make_player
+from .core import WHITE
+from .newgame import new_game
+from .position import Position
+from .scoring import score
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One arena game, from A's side."""
+
+    index: int
+    a_white: bool
+    result: float
+    """A's result: 1 win, 0.5 draw, 0 loss."""
+    a_times: tuple[float, ...]
+    """Seconds A took for each of its turns."""
+    b_times: tuple[float, ...]
+    final: Position
+
+
+def start_position(seed: int, index: int, ornaments: int) -> Position:
+    """The start of game ``index``: a basic game, or ``ornaments`` drawn for the pair of games."""
+    if not ornaments:
+        return new_game()
+    pair_seed = random.Random(f"tholos-arena:{seed}:{index // 2}").getrandbits(32)
+    return new_game("advanced", ornaments=ornaments, seed=pair_seed)
+
+
+def play_game(a: Player, b: Player, *, seed: int, index: int, ornaments: int = 0) -> GameRecord:
+    """Play game ``index`` of an arena run: A has White in even games, Black in odd ones."""
+    a_white = index % 2 == 0
+    position = start_position(seed, index, ornaments)
+    seeds = random.Random(f"tholos-arena:{seed}:game:{index}")
+    times: tuple[list[float], list[float]] = ([], [])
+    while not position.is_over():
+        a_moves = (position.turn == WHITE) == a_white
+        began = time.perf_counter()
+        turn = (a if a_moves else b).choose(position, seeds.getrandbits(63))
+        times[0 if a_moves else 1].append(time.perf_counter() - began)
+        position = position.apply(turn)  # checked: a player's illegal turn is an error
+    winner = score(position).outcome.winner
+    result = 0.5 if winner is None else 1.0 if (winner == WHITE) == a_white else 0.0
+    return GameRecord(index, a_white, result, tuple(times[0]), tuple(times[1]), position)
+
+
+def _play_named(task: tuple[str, str, int, int, int]) -> GameRecord:
+    a, b, seed, index, ornaments = task
+    return play_game(make_player(a), make_player(b), seed=seed, index=index, ornaments=ornaments)
+
+
+def run_arena(
+    a: str,
+    b: str,
+    *,
+    games: int,
+    seed: int,
+    ornaments: int = 0,
+    jobs: int = 1,
+    progress: Callable[[list[GameRecord]], None] | None = None,
+) -> list[GameRecord]:
+    """Play ``games`` games between the named players on ``jobs`` processes, in game order.
+
+    ``progress`` is called with the games finished so far after each game.
+    """
+    tasks = [(a, b, seed, index, ornaments) for index in range(games)]
+    done: list[GameRecord] = []
+    records: Iterator[GameRecord]
+    if jobs <= 1:
+        records = map(_play_named, tasks)
+        for record in records:
+            done.append(record)
+            if progress:
+                progress(done)
+    else:
+        with Pool(jobs) as pool:
+            for record in pool.imap_unordered(_play_named, tasks):
+                done.append(record)
+                if progress:
+                    progress(done)
+    return sorted(done, key=lambda record: record.index)
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """What an arena run shows, from A's side."""
+
+    wins: int
+    losses: int
+    draws: int
+    rate: float
+    """Score rate: (wins + draws / 2) / games."""
+    low: float
+    high: float
+    """The score rate's 95% Wilson interval."""
+    a_mean: float
+    a_p95: float
+    b_mean: float
+    b_p95: float
+    """Seconds per move: mean and 95th percentile (nearest rank) of each side."""
+
+
+def wilson(rate: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``rate`` observed over ``games`` trials."""
+    denominator = 1 + z * z / games
+    centre = (rate + z * z / (2 * games)) / denominator
+    half = z / denominator * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _p95(times: list[float]) -> float:
+    ordered = sorted(times)
+    return ordered[max(0, math.ceil(0.95 * len(ordered)) - 1)] if ordered else 0.0
+
+
+def summarise(records: list[GameRecord]) -> Summary:
+    """Wins, losses and draws of A, its score rate with a 95% interval, and the move times."""
+    wins = sum(record.result == 1.0 for record in records)
+    losses = sum(record.result == 0.0 for record in records)
+    draws = len(records) - wins - losses
+    rate = (wins + draws / 2) / len(records)
+    a_times = [t for record in records for t in record.a_times]
+    b_times = [t for record in records for t in record.b_times]
+    return Summary(
+        wins,
+        losses,
+        draws,
+        rate,
+        *wilson(rate, len(records)),
+        statistics.fmean(a_times) if a_times else 0.0,
+        _p95(a_times),
+        statistics.fmean(b_times) if b_times else 0.0,
+        _p95(b_times),
+    )
+
+
+def report(a: str, b: str, summary: Summary, games: int, seconds: float) -> str:
+    """The arena's printed result."""
+    s = summary
+    return "\n".join(
+        [
+            f"A {a} vs B {b}: {games} games",
+            f"A: {s.wins} wins, {s.losses} losses, {s.draws} draws",
+            f"A's score rate: {s.rate:.1%} (95% CI {s.low:.1%} to {s.high:.1%}, Wilson)",
+            f"time per move, A ({a}): mean {s.a_mean:.3f} s, p95 {s.a_p95:.3f} s",
+            f"time per move, B ({b}): mean {s.b_mean:.3f} s, p95 {s.b_p95:.3f} s",
+            f"wall time: {seconds:.0f} s",
+        ]
+    )
+
+
+def default_jobs() -> int:
+    """Worker processes to use: one per available core."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
