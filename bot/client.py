@@ -80,6 +80,7 @@ class TholosBot(discord.Client):
         await self._sync_commands()
         # Catch up on what a crash or restart left behind, before the gateway connects: no
         # interaction can run meanwhile, so nothing races with these repairs.
+        await self._flows.warm_up()
         await self._flows.expire_challenges()
         await self._flows.repost_missing_boards(grace=0)
         await self._flows.resume_ai_games()
@@ -150,7 +151,7 @@ class TholosBot(discord.Client):
         for task in self._background:
             task.cancel()
         if self._flows is not None:
-            self._flows.ai.close()
+            self._flows.close()
         await super().close()
         if self.database is not None:
             await self.database.close()

@@ -12,6 +12,7 @@ import io
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +20,7 @@ import discord
 
 from engine import BLACK, WHITE, Position, Turn, parse_turn
 from engine.builder import TurnBuilder
+from engine.newgame import new_game
 from rendering.board import render_board
 from rendering.describe import describe_board
 from rendering.view import BoardView
@@ -58,6 +60,9 @@ IMAGE_NAME = "board.png"
 ALT_TEXT_LIMIT = 1024
 """Discord's limit on an attachment's description (alt text)."""
 USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True)
+RENDER_THREADS = 2
+"""Boards are rendered on this many threads: enough for 2 cores, and each thread's image
+buffers are reused instead of spread over many threads."""
 SOMETHING_WENT_WRONG = (
     "Sorry — something went wrong on my side and nothing was changed. Please try again; if it "
     "keeps happening, tell a server admin."
@@ -136,9 +141,20 @@ class Flows:
         self.ratings = ratings
         self.ai = ai
         self._thinking: dict[int, asyncio.Task[None]] = {}
+        self._renderer = ThreadPoolExecutor(RENDER_THREADS, thread_name_prefix="render")
         self._running: set[asyncio.Task[Any]] = set()
         self._closing = False
         self._unpostable: set[int] = set()
+
+    async def warm_up(self) -> None:
+        """Render one board before the first player waits for one (fonts, palette, caches)."""
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self._renderer, _render, new_game(), BoardView())
+
+    def close(self) -> None:
+        """Stop the render threads and the AI's worker process."""
+        self._renderer.shutdown(wait=False, cancel_futures=True)
+        self.ai.close()
 
     async def drain(self, timeout: float) -> None:
         """Refuse new interactions and wait (up to ``timeout`` seconds) for those under way."""
@@ -197,7 +213,8 @@ class Flows:
             final=not game.is_active,
             note=board_note(game),
         )
-        png, alt = await asyncio.to_thread(_render, game.position, view)
+        loop = asyncio.get_running_loop()
+        png, alt = await loop.run_in_executor(self._renderer, _render, game.position, view)
         file = discord.File(io.BytesIO(png), filename=IMAGE_NAME, description=alt[:ALT_TEXT_LIMIT])
         embed = game_embed(game, last.words() if last else None, IMAGE_NAME)
         if game.is_active and self.is_ai_turn(game):

@@ -61,7 +61,7 @@ async def test_challenge_refusals(service):
               "ornaments": None, "colour": "random", "first": "random"}  # fmt: skip
     with pytest.raises(Refusal, match="yourself"):
         await service.challenge(opponent_id=ALICE, opponent_is_bot=False, **common)
-    with pytest.raises(Refusal, match="That bot can.t play"):
+    with pytest.raises(Refusal, match=r"That bot can.t play"):
         await service.challenge(opponent_id=BOB, opponent_is_bot=True, **common)
     with pytest.raises(Refusal, match="advanced"):
         await service.challenge(opponent_id=BOB, opponent_is_bot=False, **common | {"ornaments": 2})

@@ -61,8 +61,8 @@ class Attachment:
             "flags": 0,
         }
         if self.content_type.startswith("image/"):
-            with contextlib.suppress(OSError):
-                data["width"], data["height"] = self.image().size
+            with contextlib.suppress(OSError):  # the header alone gives the size: no decoding
+                data["width"], data["height"] = Image.open(io.BytesIO(self.data)).size
         return data
 
 
