@@ -72,7 +72,7 @@ class Settings:
     """PUCT's constant: how much the prior and few visits attract the search."""
     temperature: float = 2.0
     """Softmax temperature of the prior, in points of immediate gain."""
-    unvisited_value: float = 0.5
+    unvisited_value: float = 0.3
     """The value assumed for a turn the search has not tried yet (first-play urgency)."""
     playout_plies: int = 10
     """Plies of playout after a new leaf, before the evaluation (the cap on playouts)."""
@@ -85,7 +85,7 @@ class Settings:
 LEVELS: dict[str, Budget] = {
     "easy": Budget(iterations=100, seconds=0.2),
     "medium": Budget(iterations=500, seconds=1.0),
-    "hard": Budget(iterations=2500, seconds=1.8),
+    "hard": Budget(iterations=3000, seconds=1.8),
 }
 """The search levels: same search, bigger budgets."""
 PLAYERS = ("random", "greedy", *LEVELS)
@@ -225,7 +225,7 @@ class GreedyPlayer:
 class _Node:
     """A position in the search graph: its turns in prior order and their statistics."""
 
-    __slots__ = ("children", "priors", "tried", "turns", "values", "visits", "white")
+    __slots__ = ("children", "priors", "total", "tried", "turns", "values", "visits", "white")
 
     def __init__(self, position: Position, settings: Settings) -> None:
         turns = position.legal_turns()
@@ -241,6 +241,8 @@ class _Node:
         self.visits = [0] * len(turns)
         self.values = [0.0] * len(turns)
         """Summed results for the side to move here."""
+        self.total = 0
+        """Visits of all turns."""
         self.tried = 0
         """Turns visited at least once: always a prefix of the prior order."""
         self.white = position.turn == WHITE
@@ -276,13 +278,13 @@ class SearchPlayer:
         deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
         nodes = {start: root}
         for iteration in range(budget.iterations):
-            if deadline is not None and iteration % 16 == 0 and time.perf_counter() > deadline:
+            if iteration % 16 == 15 and deadline is not None and time.perf_counter() > deadline:
                 break
             node, position = root, start
             path: list[tuple[_Node, int]] = []
             while True:
                 visits, values, priors = node.visits, node.values, node.priors
-                factor = exploration * math.sqrt(sum(visits) + 1)
+                factor = exploration * math.sqrt(node.total + 1)
                 best_index, best_score = 0, -math.inf
                 for index in range(min(node.tried + 1, len(visits))):
                     count = visits[index]
@@ -308,6 +310,7 @@ class SearchPlayer:
                     break
                 node = found
             for parent, index in path:
+                parent.total += 1
                 parent.visits[index] += 1
                 parent.values[index] += value if parent.white else 1.0 - value
 
@@ -315,23 +318,24 @@ class SearchPlayer:
         """White's expected result: a capped playout, then the logistic of White's lead."""
         settings = self.settings
         sample = settings.playout_sample
-        choice = rng.choice
+        uniform = rng.random
         for _ in range(settings.playout_plies):
             turns = position.legal_turns()
             if not turns:
                 return _result(position)
+            count = len(turns)
             sign = 1 if position.turn == WHITE else -1
-            best = choice(turns)
+            best = turns[int(uniform() * count)]
             best_gain = sign * _gain(position, best)
             for _ in range(sample - 1):
-                turn = choice(turns)
+                turn = turns[int(uniform() * count)]
                 gain = sign * _gain(position, turn)
                 if gain > best_gain:
                     best, best_gain = turn, gain
             position = position.apply_unchecked(best)
         if position.is_over():
             return _result(position)
-        points, columns = _standing(position)
+        points, columns = _standing(position)  # columns won break ties, as in the scoring
         return 1.0 / (1.0 + math.exp(-(points + 0.25 * columns) / settings.scale))
 
 
@@ -352,9 +356,7 @@ def make_player(name: str, budget: Budget | None = None) -> Player:
     return RandomPlayer() if name == "random" else GreedyPlayer()
 
 
-def choose_turn(
-    position: Position, level: str, *, seed: int, budget: Budget | None = None
-) -> Turn:
+def choose_turn(position: Position, level: str, *, seed: int, budget: Budget | None = None) -> Turn:
     """The turn player ``level`` (one of :data:`PLAYERS`) chooses in ``position``.
 
     The same position, level, seed and iteration budget give the same turn (unless a time cap

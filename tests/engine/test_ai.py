@@ -1,0 +1,256 @@
+"""Computer players and the arena: legal turns, decisive turns, reproducibility, statistics."""
+
+from __future__ import annotations
+
+import math
+import os
+import subprocess
+import sys
+
+import pytest
+
+from engine import Position
+from engine.__main__ import main
+from engine.ai import (
+    LEVELS,
+    PLAYERS,
+    Budget,
+    GreedyPlayer,
+    SearchPlayer,
+    _gain,
+    choose_turn,
+    make_player,
+)
+from engine.arena import play_game, run_arena, summarise, wilson
+from engine.scoring import score
+from tests.engine.helpers import random_reachable
+
+SMALL = Budget(iterations=40)
+"""A budget small enough for fast tests, big enough to exercise the tree."""
+
+
+def small_player(name: str):
+    """The player ``name``, with a small iteration budget for the search levels."""
+    return make_player(name, SMALL if name in LEVELS else None)
+
+
+# -- legal turns --------------------------------------------------------------------------------
+
+POSITIONS = [random_reachable(seed, plies, seed % 6) for seed, plies in enumerate(range(0, 60, 3))]
+
+
+@pytest.mark.parametrize("name", PLAYERS)
+def test_every_player_chooses_a_legal_turn(name):
+    """In basic and advanced positions of every stage, each player's turn is legal."""
+    player = small_player(name)
+    for seed, position in enumerate(POSITIONS):
+        if position.is_over():
+            continue
+        assert player.choose(position, seed) in position.legal_turns(), str(position)
+
+
+@pytest.mark.parametrize("ornaments", [0, 5])
+def test_whole_games_are_legal_to_the_end(ornaments):
+    """Search against greedy plays checked turns (``apply``) until the temple is full."""
+    for index in range(2):
+        record = play_game(
+            small_player("easy"), GreedyPlayer(), seed=3, index=index, ornaments=ornaments
+        )
+        assert record.final.is_over()
+        assert record.final.mode == ("advanced" if ornaments else "basic")
+        assert record.a_times and record.b_times
+
+
+def test_a_finished_game_has_no_turn_to_choose():
+    """Asking for a turn after the end is an error, for every player."""
+    final = Position.parse("bbbwg/bbwwg/wbgbg/bwbwg/wwbgg/wwbgg/wwbbw g b b -")
+    for name in PLAYERS:
+        with pytest.raises(ValueError, match="game is over"):
+            small_player(name).choose(final, 1)
+
+
+# -- decisive turns -----------------------------------------------------------------------------
+
+DECISIVE = [
+    # White's last placement wins G (+9) and the game; gray ties G and loses 2 to 5.
+    ("bbbwg/bbwwg/wbgbg/bwbwg/wwbgg/wwbgg/wwbb wg b w -", "w@G"),
+    # The same temple with minority on G: White must place Black's stone to win G.
+    ("bbbwg/bbwwg/wbgbg/bwbwg/wwbgg/wwbgg/wwbb wb b w G=minority", "b@G"),
+    # Two places left: only F's extra placement fills both in one turn and wins.
+    ("bbbwg/bbwwg/wbgbg/bwbwg/wwbgg/wwbg/wwbb ww bg w -", "w@F/w@G"),
+    # Black to move, colours swapped.
+    ("wwwbg/wwbbg/bwgwg/bwbwg/bbwgg/bbwgg/bbww b bg b -", "b@G"),
+]
+
+
+def _winning_turns(position: Position) -> set[str]:
+    """The turns that end the game with a win for the side to move."""
+    winner = "white" if position.turn == 0 else "black"
+    return {
+        str(turn)
+        for turn in position.legal_turns()
+        if (child := position.apply(turn)).is_over() and score(child).outcome.result == winner
+    }
+
+
+@pytest.mark.parametrize(("text", "winning"), DECISIVE)
+def test_every_level_finds_the_one_winning_turn(text, winning):
+    """Where exactly one turn wins at once, every level (and greedy) plays it."""
+    position = Position.parse(text)
+    assert _winning_turns(position) == {winning}
+    assert len(position.legal_turns()) > 2
+    for name in (*LEVELS, "greedy"):
+        for seed in range(3):
+            assert str(choose_turn(position, name, seed=seed)) == winning
+
+
+def _solve(position: Position, memo: dict[Position, float]) -> float:
+    """The exact result for the side to move (1 win, 0.5 draw, 0 loss), by full search."""
+    if position not in memo:
+        if position.is_over():
+            winner = score(position).outcome.winner
+            memo[position] = 0.5 if winner is None else float(winner == position.turn)
+        else:
+            memo[position] = max(
+                1.0 - _solve(position.apply(turn), memo) for turn in position.legal_turns()
+            )
+    return memo[position]
+
+
+def test_every_level_finds_a_win_two_turns_deep():
+    """Three places left: only w@G (with or without its move) wins against every defence."""
+    position = Position.parse("bbbwg/bbwwg/wbgbg/bwbwg/wwbg/wbgb/wwbb wg b w -")
+    memo: dict[Position, float] = {}
+    winning = {
+        str(turn) for turn in position.legal_turns() if _solve(position.apply(turn), memo) == 0.0
+    }
+    assert winning == {"w@G", "w@G/F>E"} and len(position.legal_turns()) == 12
+    for name in LEVELS:
+        for seed in range(3):
+            assert str(choose_turn(position, name, seed=seed, budget=SMALL)) in winning
+
+
+# -- reproducibility ----------------------------------------------------------------------------
+
+
+def test_same_seed_and_iterations_give_the_same_turn():
+    """The iteration budget and the seed fix the turn, in every stage of the game."""
+    budget = Budget(iterations=150)
+    for seed, position in enumerate(POSITIONS[:12]):
+        if position.is_over():
+            continue
+        first = choose_turn(position, "hard", seed=seed, budget=budget)
+        assert choose_turn(position, "hard", seed=seed, budget=budget) == first
+        assert SearchPlayer("again", budget).choose(position, seed) == first
+
+
+def test_the_turn_does_not_depend_on_hash_randomisation():
+    """Two interpreters with different hash seeds choose the same turn."""
+    code = (
+        "from engine.ai import Budget, choose_turn; "
+        "from tests.engine.helpers import random_reachable; "
+        "print(choose_turn(random_reachable(5, 24, 3), 'medium', seed=9, "
+        "budget=Budget(iterations=200)))"
+    )
+    answers = set()
+    for hash_seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        run = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+        )
+        answers.add(run.stdout.strip())
+    assert len(answers) == 1 and answers.pop()
+
+
+def test_budgets_and_names_are_checked():
+    """Bad budgets and unknown players are ValueErrors."""
+    with pytest.raises(ValueError, match="iterations"):
+        Budget(iterations=0)
+    with pytest.raises(ValueError, match="time cap"):
+        Budget(iterations=10, seconds=0)
+    with pytest.raises(ValueError, match="unknown player"):
+        make_player("grandmaster")
+    with pytest.raises(ValueError, match="no budget"):
+        make_player("greedy", SMALL)
+
+
+# -- the prior's arithmetic ---------------------------------------------------------------------
+
+
+def test_gain_is_the_change_of_the_score_difference():
+    """A turn's gain equals the change of White's lead that full scoring reports."""
+
+    def lead(position: Position) -> int:
+        white, black = score(position).totals
+        return white - black
+
+    for seed in range(40):
+        position = random_reachable(seed, seed * 7 % 70, seed % 6)
+        for turn in position.legal_turns():
+            after = position.apply(turn)
+            assert _gain(position, turn) == lead(after) - lead(position), (str(position), turn)
+
+
+# -- strength -----------------------------------------------------------------------------------
+
+
+def test_search_beats_random_and_greedy_beats_random():
+    """Even small budgets win every game of a short match against random play."""
+    for name in ("easy", "greedy"):
+        records = [
+            play_game(small_player(name), make_player("random"), seed=11, index=index)
+            for index in range(4)
+        ]
+        assert [record.result for record in records] == [1.0] * 4
+
+
+# -- the arena ----------------------------------------------------------------------------------
+
+
+def test_wilson_interval():
+    """Known values of the Wilson interval; it stays inside [0, 1]."""
+    low, high = wilson(0.9, 200)
+    assert (round(low, 4), round(high, 4)) == (0.8506, 0.9343)
+    assert wilson(1.0, 10)[1] == 1.0 and wilson(0.0, 10)[0] == 0.0
+
+
+def test_arena_alternates_colours_and_summarises():
+    """A's colour alternates; paired games share the ornaments; the summary adds up."""
+    records = run_arena("greedy", "random", games=4, seed=2, ornaments=3)
+    assert [record.a_white for record in records] == [True, False, True, False]
+    assert records[0].final.ornaments == records[1].final.ornaments
+    assert records[0].final.ornaments != records[2].final.ornaments
+    summary = summarise(records)
+    assert (summary.wins, summary.losses, summary.draws) == (4, 0, 0)
+    assert summary.rate == 1.0 and summary.low < 1.0 == summary.high
+    a_times = sorted(time for record in records for time in record.a_times)
+    assert summary.a_mean == pytest.approx(sum(a_times) / len(a_times))
+    assert summary.a_p95 == a_times[math.ceil(0.95 * len(a_times)) - 1]
+
+
+def test_arena_command_prints_the_results(capsys):
+    """The CLI's arena prints wins, the score rate with its interval and the move times."""
+    status = main(["arena", "--a", "random", "--b", "greedy", "--games", "2", "--seed", "4"])
+    out, err = capsys.readouterr()
+    assert status == 0
+    assert "A: 0 wins, 2 losses, 0 draws" in out
+    assert "score rate: 0.0% (95% CI 0.0% to 65.8%, Wilson)" in out
+    assert "time per move, A (random): mean" in out and "p95" in out
+    assert err.startswith("arena: 2/2 games")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--a", "hard", "--b", "nobody", "--games", "2", "--seed", "1"],
+        ["--a", "hard", "--b", "easy", "--games", "0", "--seed", "1"],
+        ["--a", "hard", "--b", "easy", "--games", "2"],
+        ["--a", "hard", "--b", "easy", "--games", "2", "--seed", "1", "--ornaments", "6"],
+    ],
+)
+def test_arena_rejects_bad_arguments(capsys, argv):
+    """Bad arguments exit with status 2 and one line on stderr."""
+    with pytest.raises(SystemExit) as exit_:
+        main(["arena", *argv])
+    _, err = capsys.readouterr()
+    assert exit_.value.code == 2 and err.count("\n") == 1
