@@ -6,9 +6,8 @@ import asyncio
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 
-from engine.ai import choose_turn
-
 from engine import Position, Turn, parse_turn
+from engine.ai import choose_turn
 
 LEVELS = ("easy", "medium", "hard")
 
