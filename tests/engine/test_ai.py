@@ -130,6 +130,19 @@ def test_every_level_finds_a_win_two_turns_deep():
             assert str(choose_turn(position, name, seed=seed, budget=SMALL)) in winning
 
 
+def test_every_level_finds_the_win_that_greedy_misses():
+    """Black wins with +b1, b@E or w@C (found by exhaustive search, ~140,000 positions);
+    greedy's b@C/xB scores at once but loses."""
+    position = Position.parse("gbgbb/wwbbw/bgg/wbbgb/gwwb/wwggg/wgbbb - wb b -")
+    winning = {"+b1", "b@E", "w@C"}
+    assert len(position.legal_turns()) == 12
+    assert str(GreedyPlayer().choose(position, 1)) == "b@C/xB"
+    for name, budget in LEVELS.items():
+        uncapped = Budget(iterations=budget.iterations)
+        for seed in range(3):
+            assert str(choose_turn(position, name, seed=seed, budget=uncapped)) in winning
+
+
 # -- reproducibility ----------------------------------------------------------------------------
 
 
