@@ -38,8 +38,8 @@ def random_game(start: Position, rng: random.Random) -> RandomGame:
     """Play uniformly random legal turns from ``start`` until the game is over.
 
     Every game ends: the temple never loses a stone over a turn (a placement adds one, a bonus
-    removes at most one), and the turns that keep it level only grow column C, so a game cannot
-    go on for ever.
+    removes at most one), and the turns that keep it level either take stones into a workshop or
+    grow column C, so a game cannot go on for ever.
     """
     position = start
     played: list[Turn] = []

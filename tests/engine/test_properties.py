@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from engine import COLOUR_LETTERS, InvalidPositionError, Position, Turn
 from engine.builder import TurnBuilder
-from engine.core import STONES_IN_PLAY, WORKSHOP_SLOTS
+from engine.core import STONES_IN_PLAY, WORKSHOP_SLOTS, C
 from engine.newgame import draw_ornaments
 from engine.turns import well_formed_turns
 from tests.engine.helpers import random_reachable
@@ -62,10 +62,21 @@ def check_invariants(position: Position) -> None:
     assert Position.parse(str(position)) == position  # the full validation accepts it
 
 
+def progress(position: Position) -> tuple[int, int, int]:
+    """Stones in the temple, the height of column C, stones in the workshops."""
+    return (
+        sum(len(column) for column in position.columns),
+        len(position.columns[C]),
+        sum(map(sum, position.workshops)),
+    )
+
+
 @_SETTINGS
 @given(positions)
 def test_every_generated_turn_applies_and_keeps_the_invariants(position: Position):
-    """Each legal turn passes the checked apply; the result keeps stones and capacities."""
+    """Each legal turn passes the checked apply; the result keeps stones and capacities, and
+    :func:`progress` grows, so no position can come back (games end; the AI's search graph
+    has no cycles)."""
     check_invariants(position)
     turns = position.legal_turns()
     assert len({str(turn) for turn in turns}) == len(turns), "turns must be distinct"
@@ -74,6 +85,7 @@ def test_every_generated_turn_applies_and_keeps_the_invariants(position: Positio
         child = position.apply(turn)
         check_invariants(child)
         assert child.turn != position.turn
+        assert progress(child) > progress(position), turn
 
 
 @_SETTINGS
