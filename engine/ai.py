@@ -11,7 +11,9 @@ Pure: no I/O. Every player is reproducible from a seed. The search (levels ``eas
 - **leaf evaluation**: a short playout where each ply picks the best of a few random turns by
   immediate gain, capped at :attr:`Settings.playout_plies`, then a logistic of the projected
   score difference (finished games count exactly: win 1, draw ½, loss 0);
-- **decisive turns**: a turn that ends the game with a win is played at once.
+- **endgame solver**: when few places are left in the temple, an alpha-beta search over the
+  rest of the game (with a node limit that grows with the budget) finds the exact result; a
+  turn that wins, or draws when nothing wins, is played without the tree search.
 
 >>> start = Position.parse("-/-/-/-/-/-/- ww bb w -")
 >>> turn = choose_turn(start, "easy", seed=1, budget=Budget(iterations=50))
@@ -48,18 +50,23 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class Budget:
-    """How much a search may think: ``iterations``, and optionally a wall-time cap in seconds.
+    """How much a search may think: tree ``iterations``, the endgame solver's ``solver_nodes``,
+    and optionally a wall-time cap in seconds.
 
-    The iterations make the result reproducible from the seed; the cap is a safety net that
-    stops the search early on a slow or busy machine (and then the turn may differ).
+    The counts make the result reproducible from the seed; the cap is a safety net that stops
+    the search early on a slow or busy machine (and then the turn may differ). The solver may
+    use the first half of the time.
     """
 
     iterations: int
     seconds: float | None = None
+    solver_nodes: int = 5_000
 
     def __post_init__(self) -> None:
-        if type(self.iterations) is not int or self.iterations < 1:
-            raise ValueError(f"a budget needs 1 or more iterations, got {self.iterations!r}")
+        for name in ("iterations", "solver_nodes"):
+            value = getattr(self, name)
+            if type(value) is not int or value < 1:
+                raise ValueError(f"a budget needs 1 or more {name}, got {value!r}")
         if self.seconds is not None and not self.seconds > 0:
             raise ValueError(f"a budget's time cap must be positive, got {self.seconds!r}")
 
@@ -80,12 +87,14 @@ class Settings:
     """Each playout ply plays the best of this many random turns by immediate gain."""
     scale: float = 6.0
     """Points of projected score difference that shift the evaluation by one logit."""
+    solve_places: int = 5
+    """The endgame solver is tried when at most this many places are left in the temple."""
 
 
 LEVELS: dict[str, Budget] = {
-    "easy": Budget(iterations=100, seconds=0.2),
-    "medium": Budget(iterations=500, seconds=1.0),
-    "hard": Budget(iterations=3000, seconds=1.8),
+    "easy": Budget(iterations=100, seconds=0.2, solver_nodes=5_000),
+    "medium": Budget(iterations=500, seconds=1.0, solver_nodes=20_000),
+    "hard": Budget(iterations=3000, seconds=1.8, solver_nodes=40_000),
 }
 """The search levels: same search, bigger budgets."""
 PLAYERS = ("random", "greedy", *LEVELS)
@@ -170,17 +179,76 @@ def _gain(position: Position, turn: Turn) -> int:
     return gain + _column_value(target + added, ornament)[0] - _column_value(target, ornament)[0]
 
 
-def _winning_turn(position: Position, turns: list[Turn]) -> Turn | None:
-    """A turn that ends the game with a win for the side to move, if there is one."""
-    free = sum(position.capacities) - sum(len(column) for column in position.columns)
-    if free > 2:  # a turn adds at most two stones to the temple
-        return None
-    won = 1.0 if position.turn == WHITE else 0.0
-    for turn in turns:
-        child = position.apply_unchecked(turn)
-        if child.is_over() and _result(child) == won:
-            return turn
-    return None
+def _by_gain(position: Position) -> list[Turn]:
+    """The legal turns, best immediate gain for the side to move first."""
+    sign = 1 if position.turn == WHITE else -1
+    return sorted(position.legal_turns(), key=lambda turn: -sign * _gain(position, turn))
+
+
+class _OutOfNodes(Exception):
+    """The solver reached its node limit or the deadline."""
+
+
+class _Solver:
+    """Exact results of late positions: alpha-beta over win 1, draw ½, loss 0 for the side to
+    move, with a table of bounds shared by transposed positions."""
+
+    def __init__(self, limit: int, deadline: float | None) -> None:
+        self.limit = limit
+        self.deadline = deadline
+        self.nodes = 0
+        self.bounds: dict[Position, tuple[float, float]] = {}
+
+    def best(self, position: Position) -> tuple[float, Turn] | None:
+        """The best result for the side to move and a turn that gets it, or ``None`` if the
+        limit was reached first."""
+        try:
+            best_value, best_turn = -1.0, None
+            for turn in _by_gain(position):
+                value = 1.0 - self._value(position.apply_unchecked(turn), 0.0, 1.0 - best_value)
+                if value > best_value:
+                    best_value, best_turn = value, turn
+                    if value == 1.0:
+                        break
+        except _OutOfNodes:
+            return None
+        assert best_turn is not None
+        return best_value, best_turn
+
+    def _value(self, position: Position, alpha: float, beta: float) -> float:
+        """The result for the side to move: exact if inside ``(alpha, beta)``, else a bound."""
+        if position.is_over():
+            result = _result(position)
+            return result if position.turn == WHITE else 1.0 - result
+        low, high = self.bounds.get(position, (0.0, 1.0))
+        if low >= beta or low == high:
+            return low
+        if high <= alpha:
+            return high
+        alpha, beta = max(alpha, low), min(beta, high)
+        self.nodes += 1
+        if self.nodes > self.limit or (
+            self.deadline is not None
+            and self.nodes % 256 == 0
+            and time.perf_counter() > self.deadline
+        ):
+            raise _OutOfNodes
+        best = 0.0
+        floor = alpha
+        for turn in _by_gain(position):
+            value = 1.0 - self._value(position.apply_unchecked(turn), 1.0 - beta, 1.0 - floor)
+            if value > best:
+                best = value
+                if best >= beta:
+                    break
+                floor = max(floor, best)
+        if best <= alpha:
+            self.bounds[position] = (low, best)
+        elif best >= beta:
+            self.bounds[position] = (best, high)
+        else:
+            self.bounds[position] = (best, best)
+        return best
 
 
 # -- the simple players -------------------------------------------------------------------------
@@ -261,23 +329,29 @@ class SearchPlayer:
         turns = _legal_turns(position)
         if len(turns) == 1:
             return turns[0]
-        winning = _winning_turn(position, turns)
-        if winning is not None:
-            return winning
-        root = _Node(position, self.settings)
-        self._search(position, root, random.Random(seed))
+        settings, budget = self.settings, self.budget
+        began = time.perf_counter()
+        deadline = None if budget.seconds is None else began + budget.seconds
+        if position.places_left() <= settings.solve_places:
+            halfway = None if budget.seconds is None else began + budget.seconds / 2
+            solved = _Solver(budget.solver_nodes, halfway).best(position)
+            if solved is not None and solved[0] >= 0.5:
+                return solved[1]
+        root = _Node(position, settings)
+        self._search(position, root, random.Random(seed), deadline)
         best = max(
             range(root.tried),
             key=lambda index: (root.visits[index], root.values[index], -index),
         )
         return root.turns[best]
 
-    def _search(self, start: Position, root: _Node, rng: random.Random) -> None:
-        settings, budget = self.settings, self.budget
+    def _search(
+        self, start: Position, root: _Node, rng: random.Random, deadline: float | None
+    ) -> None:
+        settings = self.settings
         exploration, unvisited = settings.exploration, settings.unvisited_value
-        deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
         nodes = {start: root}
-        for iteration in range(budget.iterations):
+        for iteration in range(self.budget.iterations):
             if iteration % 16 == 15 and deadline is not None and time.perf_counter() > deadline:
                 break
             node, position = root, start

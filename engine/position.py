@@ -224,6 +224,14 @@ class Position:
         columns, capacities = self.columns, self.capacities
         return all(len(columns[location]) == capacities[location] for location in LOCATIONS)
 
+    def places_left(self) -> int:
+        """How many more stones the temple holds before the game ends.
+
+        >>> Position.parse("-/-/-/-/-/-/- ww bb w C=tall").places_left()
+        37
+        """
+        return sum(self.capacities) - sum(len(column) for column in self.columns)
+
     def valid_locations(self) -> list[Location]:
         """Locations whose column can receive a stone (height below capacity)."""
         columns, capacities = self.columns, self.capacities

@@ -37,3 +37,14 @@ def random_reachable(seed: int, plies: int, ornaments: int) -> Position:
     mode = "advanced" if ornaments else "basic"
     start = new_game(mode, ornaments=ornaments or 2, seed=seed, first=seed % 2)
     return play_randomly(start, plies, seed)
+
+
+def random_endgame(seed: int, places: int, ornaments: int) -> Position:
+    """A position reached by random play, the first with at most ``places`` places left in the
+    temple (it may be over)."""
+    mode = "advanced" if ornaments else "basic"
+    position = new_game(mode, ornaments=ornaments or 2, seed=seed, first=seed % 2)
+    rng = random.Random(seed)
+    while not position.is_over() and position.places_left() > places:
+        position = position.apply_unchecked(rng.choice(position.legal_turns()))
+    return position

@@ -17,13 +17,15 @@ from engine.ai import (
     Budget,
     GreedyPlayer,
     SearchPlayer,
+    Settings,
     _gain,
+    _Solver,
     choose_turn,
     make_player,
 )
 from engine.arena import play_game, run_arena, summarise, wilson
 from engine.scoring import score
-from tests.engine.helpers import random_reachable
+from tests.engine.helpers import random_endgame, random_reachable
 
 SMALL = Budget(iterations=40)
 """A budget small enough for fast tests, big enough to exercise the tree."""
@@ -130,6 +132,44 @@ def test_every_level_finds_a_win_two_turns_deep():
             assert str(choose_turn(position, name, seed=seed, budget=SMALL)) in winning
 
 
+def test_the_tree_search_alone_finds_the_decisive_turns():
+    """Without the endgame solver, the tree search still finds every decisive turn above."""
+    tree_only = Settings(solve_places=0)
+    for text, winning in DECISIVE:
+        position = Position.parse(text)
+        for seed in range(3):
+            assert str(SearchPlayer("tree", SMALL, tree_only).choose(position, seed)) == winning
+
+
+def test_the_solver_agrees_with_a_full_search():
+    """On random endgames with three places left, the solver's result is exact and its turn
+    achieves it."""
+    solved = 0
+    for seed in range(30):
+        position = random_endgame(seed, 3, seed % 4)
+        if position.is_over():
+            continue
+        memo: dict[Position, float] = {}
+        exact = _solve(position, memo)
+        found = _Solver(limit=100_000, deadline=None).best(position)
+        assert found is not None, str(position)
+        value, turn = found
+        assert value == exact, str(position)
+        assert 1.0 - _solve(position.apply(turn), memo) == exact, str(position)
+        solved += 1
+    assert solved >= 25
+
+
+def test_the_solver_gives_up_at_its_limits():
+    """Out of nodes or time, the solver answers ``None`` and the search still plays legally."""
+    position = random_endgame(8, 5, 0)  # solved in about 12,000 nodes
+    assert _Solver(limit=10_000, deadline=None).best(position) is None
+    assert _Solver(limit=10**6, deadline=0.0).best(position) is None
+    for name in LEVELS:
+        turn = choose_turn(position, name, seed=1, budget=Budget(iterations=50, seconds=1e-9))
+        assert turn in position.legal_turns()
+
+
 def test_every_level_finds_the_win_that_greedy_misses():
     """Black wins with +b1, b@E or w@C (found by exhaustive search, ~140,000 positions);
     greedy's b@C/xB scores at once but loses."""
@@ -179,6 +219,8 @@ def test_budgets_and_names_are_checked():
     """Bad budgets and unknown players are ValueErrors."""
     with pytest.raises(ValueError, match="iterations"):
         Budget(iterations=0)
+    with pytest.raises(ValueError, match="solver_nodes"):
+        Budget(iterations=10, solver_nodes=0)
     with pytest.raises(ValueError, match="time cap"):
         Budget(iterations=10, seconds=0)
     with pytest.raises(ValueError, match="unknown player"):
