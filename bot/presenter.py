@@ -288,7 +288,10 @@ def rules_embed(position: Position | None) -> discord.Embed:
             + ", ".join(f"**{name}** ({text})" for name, text in ORNAMENT_TEXT.items()),
             inline=False,
         )
-    embed.set_footer(text="Board game by Perro Loko Games (2021). Start with /tholos challenge.")
+    embed.set_footer(
+        text="Board game by Perro Loko Games (2021). Start with /tholos challenge: name a member, "
+        "or name me to play my AI (easy, medium or hard)."
+    )
     return embed
 
 
