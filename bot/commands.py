@@ -10,6 +10,8 @@ from discord import app_commands
 
 from .controls import flows_of
 from .flows import SOMETHING_WENT_WRONG, tell
+from .service import GameOptions
+from .storage.games import ColourChoice, FirstChoice, Mode
 
 log = logging.getLogger(__name__)
 
@@ -46,23 +48,16 @@ tholos = app_commands.Group(
 async def challenge(
     interaction: discord.Interaction[Any],
     opponent: discord.User,
-    mode: Literal["basic", "advanced"] = "basic",
+    mode: Mode = "basic",
     ornaments: app_commands.Range[int, 1, 5] | None = None,
-    colour: Literal["white", "black", "random"] = "random",
-    first: Literal["me", "opponent", "random"] = "random",
+    colour: ColourChoice = "random",
+    first: FirstChoice = "random",
     level: Literal["easy", "medium", "hard"] = "medium",
 ) -> None:
     """``/tholos challenge`` (naming the bot itself starts a game against the AI at once)."""
     if await in_server(interaction):
-        await flows_of(interaction).challenge(
-            interaction,
-            opponent=opponent,
-            mode=mode,
-            ornaments=ornaments,
-            colour=colour,
-            first=first,
-            level=level,
-        )
+        options = GameOptions(mode=mode, ornaments=ornaments, colour=colour, first=first)
+        await flows_of(interaction).challenge(interaction, opponent, options, level)
 
 
 @tholos.command(name="resign", description="Resign the game you are playing in this channel")

@@ -41,7 +41,9 @@ from .service import (
     Answer,
     Caller,
     ExpiredChallengeError,
+    GameOptions,
     GameService,
+    Member,
     OutdatedBoardError,
     Refusal,
     StepShown,
@@ -382,35 +384,39 @@ class Flows:
 
     # -- challenges -------------------------------------------------------------------------------
 
-    async def challenge(self, interaction: discord.Interaction[Any], **options: Any) -> None:
-        """``/tholos challenge``: post the challenge with its buttons."""
-        await self.guarded(interaction, self._challenge(interaction, options))
+    async def challenge(
+        self,
+        interaction: discord.Interaction[Any],
+        opponent: discord.User | discord.Member,
+        options: GameOptions,
+        level: str,
+    ) -> None:
+        """``/tholos challenge``: post the challenge with its buttons, or start a game against
+        the AI when ``opponent`` is this bot."""
+        await self.guarded(interaction, self._challenge(interaction, opponent, options, level))
 
     async def _challenge(
-        self, interaction: discord.Interaction[Any], options: dict[str, Any]
+        self,
+        interaction: discord.Interaction[Any],
+        opponent: discord.User | discord.Member,
+        options: GameOptions,
+        level: str,
     ) -> None:
         require_permissions(interaction)
         await self.expire_challenges()  # an expired challenge must not block the channel
-        opponent: discord.User | discord.Member = options.pop("opponent")
-        level = options.pop("level")
+        guild_id, channel_id = interaction.guild_id or 0, interaction.channel_id or 0
+        me = Member(interaction.user.id, interaction.user.display_name)
         if self.bot.user is not None and opponent.id == self.bot.user.id:
             game = await self.service.start_ai_game(
-                guild_id=interaction.guild_id or 0, caller=caller(interaction),
-                human_name=interaction.user.display_name, ai_id=opponent.id, level=level,
-                **options,
+                guild_id=guild_id, channel_id=channel_id, human=me, ai_id=opponent.id,
+                level=level, options=options,
             )  # fmt: skip
             await self.start_ai_game(interaction, game)
             return
         challenge = await self.service.challenge(
-            guild_id=interaction.guild_id or 0,
-            channel_id=interaction.channel_id or 0,
-            challenger_id=interaction.user.id,
-            opponent_id=opponent.id,
-            challenger_name=interaction.user.display_name,
-            opponent_name=opponent.display_name,
-            opponent_is_bot=opponent.bot,
-            **options,
-        )
+            guild_id=guild_id, channel_id=channel_id, challenger=me,
+            opponent=Member(opponent.id, opponent.display_name, opponent.bot), options=options,
+        )  # fmt: skip
         await self.post_challenge(interaction, challenge)
 
     async def post_challenge(

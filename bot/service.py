@@ -20,7 +20,7 @@ from engine.newgame import DEFAULT_ORNAMENTS, new_game
 from engine.scoring import score
 
 from .storage import Challenge, ChannelBusyError, Game, GameStore, StaleGameError
-from .storage.games import Mode, Outcome
+from .storage.games import ColourChoice, FirstChoice, Mode, Outcome
 
 Answer = Literal["accept", "decline", "withdraw"]
 
@@ -52,6 +52,32 @@ class Caller:
 
     user_id: int
     channel_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """A member as a challenge needs them: id, display name, and whether it is a bot."""
+
+    id: int
+    name: str
+    bot: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class GameOptions:
+    """What a challenge asks for: the mode, how many ornaments (``None``: the mode's
+    default), the challenger's colour and who moves first."""
+
+    mode: Mode = "basic"
+    ornaments: int | None = None
+    colour: ColourChoice = "random"
+    first: FirstChoice = "random"
+
+    def ornament_count(self) -> int:
+        """How many ornaments the game gets; raises :class:`Refusal` for ornaments in basic."""
+        if self.mode == "basic" and self.ornaments:
+            raise Refusal("Ornaments belong to the advanced mode: add `mode: advanced`.")
+        return (self.ornaments or DEFAULT_ORNAMENTS) if self.mode == "advanced" else 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,39 +137,28 @@ class GameService:
     # -- challenges -------------------------------------------------------------------------------
 
     async def challenge(
-        self,
-        *,
-        guild_id: int,
-        channel_id: int,
-        challenger_id: int,
-        opponent_id: int,
-        challenger_name: str,
-        opponent_name: str,
-        opponent_is_bot: bool,
-        mode: Mode,
-        ornaments: int | None,
-        colour: str,
-        first: str,
-    ) -> Challenge:
+        self, *, guild_id: int, channel_id: int, challenger: Member, opponent: Member,
+        options: GameOptions,
+    ) -> Challenge:  # fmt: skip
         """Store a challenge; raises :class:`Refusal` saying why it cannot be made."""
-        if opponent_id == challenger_id:
+        if opponent.id == challenger.id:
             raise Refusal("You can't challenge yourself — pick another member.")
-        if opponent_is_bot:
+        if opponent.bot:
             raise Refusal("That bot can't play Tholos — challenge a member, or me for the AI.")
-        count = _ornament_count(mode, ornaments)
+        count = options.ornament_count()
         now = self._clock()
         try:
             return await self.store.create_challenge(
                 guild_id=guild_id,
                 channel_id=channel_id,
-                challenger_id=challenger_id,
-                opponent_id=opponent_id,
-                challenger_name=challenger_name,
-                opponent_name=opponent_name,
-                mode=mode,
+                challenger_id=challenger.id,
+                opponent_id=opponent.id,
+                challenger_name=challenger.name,
+                opponent_name=opponent.name,
+                mode=options.mode,
                 ornaments=count,
-                colour=colour,
-                first=first,
+                colour=options.colour,
+                first=options.first,
                 now=now,
                 expires_at=now + self.challenge_timeout,
             )
@@ -220,28 +235,18 @@ class GameService:
             raise Refusal("A game is already being played in this channel.") from None
 
     async def start_ai_game(
-        self,
-        *,
-        guild_id: int,
-        caller: Caller,
-        human_name: str,
-        ai_id: int,
-        level: str,
-        mode: Mode,
-        ornaments: int | None,
-        colour: str,
-        first: str,
-    ) -> Game:
+        self, *, guild_id: int, channel_id: int, human: Member, ai_id: int, level: str,
+        options: GameOptions,
+    ) -> Game:  # fmt: skip
         """Start a game against the AI at once (no acceptance); never rated."""
         human_colour, seed, start = self._setup(
-            mode, _ornament_count(mode, ornaments), colour, first
+            options.mode, options.ornament_count(), options.colour, options.first
         )
-        human = (caller.user_id, human_name)
-        ai = (ai_id, f"Tholos AI ({level})")
-        white, black = (human, ai) if human_colour == WHITE else (ai, human)
+        players = ((human.id, human.name), (ai_id, f"Tholos AI ({level})"))
+        white, black = players if human_colour == WHITE else players[::-1]
         try:
             return await self.store.create_ai_game(
-                guild_id=guild_id, channel_id=caller.channel_id, white=white, black=black,
+                guild_id=guild_id, channel_id=channel_id, white=white, black=black,
                 seed=seed, start=start, level=level, now=self._clock(),
             )  # fmt: skip
         except ChannelBusyError as error:
@@ -376,34 +381,22 @@ class GameService:
         old_colour: int = game.colour_of(user_id)  # type: ignore[assignment]
         new_colour = 1 - old_colour
         ornaments = sum(1 for ornament in game.start_position.ornaments if ornament)
-        first = "me" if game.start_position.turn == new_colour else "opponent"
-        if game.ai_level is not None:
-            return await self.start_ai_game(
-                guild_id=game.guild_id, caller=caller, human_name=game.name(old_colour),
-                ai_id=game.player(new_colour), level=game.ai_level, mode=game.mode,
-                ornaments=ornaments or None, first=first,
-                colour="white" if new_colour == WHITE else "black",
-            )  # fmt: skip
-        return await self.challenge(
-            guild_id=game.guild_id,
-            channel_id=game.channel_id,
-            challenger_id=user_id,
-            opponent_id=game.player(new_colour),
-            challenger_name=game.name(old_colour),
-            opponent_name=game.name(new_colour),
-            opponent_is_bot=False,
+        options = GameOptions(
             mode=game.mode,
             ornaments=ornaments or None,
             colour="white" if new_colour == WHITE else "black",
-            first=first,
+            first="me" if game.start_position.turn == new_colour else "opponent",
         )
-
-
-def _ornament_count(mode: Mode, ornaments: int | None) -> int:
-    """How many ornaments a challenge asks for; raises :class:`Refusal` for ornaments in basic."""
-    if mode == "basic" and ornaments:
-        raise Refusal("Ornaments belong to the advanced mode: add `mode: advanced`.")
-    return (ornaments or DEFAULT_ORNAMENTS) if mode == "advanced" else 0
+        me = Member(user_id, game.name(old_colour))
+        if game.ai_level is not None:
+            return await self.start_ai_game(
+                guild_id=game.guild_id, channel_id=game.channel_id, human=me,
+                ai_id=game.player(new_colour), level=game.ai_level, options=options,
+            )  # fmt: skip
+        return await self.challenge(
+            guild_id=game.guild_id, channel_id=game.channel_id, challenger=me,
+            opponent=Member(game.player(new_colour), game.name(new_colour)), options=options,
+        )  # fmt: skip
 
 
 def final_outcome(position: Position) -> Outcome | None:

@@ -19,6 +19,10 @@ from .db import Database
 from .ratings import rate_game
 
 Mode = Literal["basic", "advanced"]
+ColourChoice = Literal["white", "black", "random"]
+"""The colour a challenger asks for."""
+FirstChoice = Literal["me", "opponent", "random"]
+"""Who moves first, from the challenger's point of view."""
 ChallengeStatus = Literal["pending", "accepted", "declined", "withdrawn", "expired"]
 Result = Literal["white", "black", "draw"]
 Reason = Literal["points", "columns", "tie", "resignation", "timeout"]
@@ -45,9 +49,9 @@ class Challenge:
     opponent_name: str
     mode: Mode
     ornaments: int
-    colour: Literal["white", "black", "random"]
+    colour: ColourChoice
     """The challenger's colour."""
-    first: Literal["me", "opponent", "random"]
+    first: FirstChoice
     """Who moves first, from the challenger's point of view."""
     message_id: int | None
     status: ChallengeStatus
@@ -204,8 +208,8 @@ class GameStore:
         opponent_name: str,
         mode: Mode,
         ornaments: int,
-        colour: str,
-        first: str,
+        colour: ColourChoice,
+        first: FirstChoice,
         now: float,
         expires_at: float,
     ) -> Challenge:

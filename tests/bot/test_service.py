@@ -10,7 +10,9 @@ import pytest
 from bot.service import (
     Caller,
     ExpiredChallengeError,
+    GameOptions,
     GameService,
+    Member,
     OutdatedBoardError,
     Refusal,
     StepShown,
@@ -20,6 +22,7 @@ from engine import Position
 from engine.builder import turn_path
 
 GUILD, CHANNEL, ALICE, BOB, CAROL = 1, 10, 100, 200, 300
+NAMES = {ALICE: "Alice", BOB: "Bob", CAROL: "Carol"}
 
 
 def by(user_id: int, channel_id: int = CHANNEL) -> Caller:
@@ -27,14 +30,24 @@ def by(user_id: int, channel_id: int = CHANNEL) -> Caller:
     return Caller(user_id, channel_id)
 
 
-async def challenge(service: GameService, **options):
-    """Alice challenges Bob in CHANNEL."""
-    defaults = {"mode": "basic", "ornaments": None, "colour": "white", "first": "me"}
+async def challenge(
+    service: GameService,
+    challenger: int = ALICE,
+    opponent: int = BOB,
+    channel: int = CHANNEL,
+    *,
+    opponent_is_bot: bool = False,
+    **options,
+):
+    """``challenger`` (Alice) challenges ``opponent`` (Bob) in ``channel`` (CHANNEL); Alice
+    plays White and moves first unless ``options`` say otherwise."""
     return await service.challenge(
-        guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB,
-        challenger_name="Alice", opponent_name="Bob", opponent_is_bot=False,
-        **(defaults | options),
-    )  # fmt: skip
+        guild_id=GUILD,
+        channel_id=channel,
+        challenger=Member(challenger, NAMES[challenger]),
+        opponent=Member(opponent, NAMES[opponent], opponent_is_bot),
+        options=GameOptions(**({"colour": "white", "first": "me"} | options)),
+    )
 
 
 async def started(service: GameService, **options):
@@ -56,15 +69,13 @@ async def play(service: GameService, game, turn: str):
 
 async def test_challenge_refusals(service):
     """Yourself, bots, ornaments in basic mode and busy channels are refused politely."""
-    common = {"guild_id": GUILD, "channel_id": CHANNEL, "challenger_id": ALICE,
-              "challenger_name": "Alice", "opponent_name": "X", "mode": "basic",
-              "ornaments": None, "colour": "random", "first": "random"}  # fmt: skip
     with pytest.raises(Refusal, match="yourself"):
-        await service.challenge(opponent_id=ALICE, opponent_is_bot=False, **common)
+        await challenge(service, ALICE, ALICE)
     with pytest.raises(Refusal, match=r"That bot can.t play"):
-        await service.challenge(opponent_id=BOB, opponent_is_bot=True, **common)
+        await challenge(service, opponent_is_bot=True)
     with pytest.raises(Refusal, match="advanced"):
-        await service.challenge(opponent_id=BOB, opponent_is_bot=False, **common | {"ornaments": 2})
+        await challenge(service, ornaments=2)
+    assert await service.store.pending_challenge(CHANNEL) is None
     await challenge(service)
     with pytest.raises(Refusal, match="already pending"):
         await challenge(service)
@@ -221,11 +232,7 @@ async def test_controls_act_only_in_their_own_channel(service):
         await service.claim(game.id, elsewhere)
     with pytest.raises(Refusal, match="doesn't belong"):
         await service.resign(game.id, game.version, elsewhere)
-    made = await service.challenge(
-        guild_id=GUILD, channel_id=CHANNEL + 2, challenger_id=CAROL, opponent_id=BOB,
-        challenger_name="Carol", opponent_name="Bob", opponent_is_bot=False, mode="basic",
-        ornaments=None, colour="random", first="random",
-    )  # fmt: skip
+    made = await challenge(service, CAROL, BOB, CHANNEL + 2)
     with pytest.raises(Refusal, match="no longer exists here"):
         await service.answer_challenge(made.id, by(BOB, CHANNEL), "accept")
     assert (await service.store.game(game.id)).version == game.version
