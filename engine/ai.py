@@ -317,7 +317,8 @@ class _Node:
 
 
 class SearchPlayer:
-    """Monte Carlo tree search with a heuristic prior (see the module's description)."""
+    """Monte Carlo tree search with a heuristic prior, and an exact endgame solver (see the
+    module's description)."""
 
     def __init__(self, name: str, budget: Budget, settings: Settings | None = None) -> None:
         self.name = name
@@ -325,7 +326,8 @@ class SearchPlayer:
         self.settings = settings or Settings()
 
     def choose(self, position: Position, seed: int) -> Turn:
-        """The most visited turn after the search."""
+        """A solved endgame's winning (or drawing) turn, else the most visited turn of the
+        tree search."""
         turns = _legal_turns(position)
         if len(turns) == 1:
             return turns[0]
