@@ -23,7 +23,7 @@ from engine.scoring import Score, score
 from rendering.describe import location_name, turn_lines
 
 from .service import mention
-from .stats import Stats
+from .stats import Played, Record, Stats
 from .storage import Challenge, Game, PlayerRating
 
 STONE_EMOJI: Final = ("⚪", "⚫", "🔘")
@@ -338,6 +338,17 @@ def leaderboard_embed(
     return embed
 
 
+def record_text(record: Record) -> str:
+    """``3–1–0``: wins, losses, draws."""
+    return f"{record.wins}–{record.losses}–{record.draws}"
+
+
+def opponent_text(game: Played) -> str:
+    """The opponent of a game in a stats line: a mention, or the AI and its level."""
+    level = game.game.ai_level
+    return mention(game.opponent_id) if level is None else f"the AI ({level}, unrated)"
+
+
 def stats_embed(
     user_id: int, rated: tuple[int, PlayerRating] | None, players: int, stats: Stats
 ) -> discord.Embed:
@@ -350,25 +361,32 @@ def stats_embed(
         embed.add_field(
             name="Rating", value=f"#{rank} of {players} · {rating_text(player)}", inline=False
         )
-    overall = stats.overall
-    if not overall.games:
+    if not stats.recent:
         embed.add_field(name="Games", value="No finished games on this server yet.", inline=False)
         return embed
-    embed.add_field(
-        name="Record",
-        value=f"{overall.wins} W · {overall.losses} L · {overall.draws} D · "
-        f"win rate {overall.win_rate:.0%}",
-        inline=False,
-    )
-    for name, record in (("As White", stats.as_white), ("As Black", stats.as_black)):
+    overall = stats.overall
+    if overall.games:
         embed.add_field(
-            name=name, value=f"{record.wins}–{record.losses}–{record.draws}", inline=True
+            name="Record",
+            value=f"{overall.wins} W · {overall.losses} L · {overall.draws} D · "
+            f"win rate {overall.win_rate:.0%}",
+            inline=False,
         )
-    embed.add_field(
-        name="Points per game",
-        value=f"{stats.mean_points_for:.1f} for · {stats.mean_points_against:.1f} against",
-        inline=False,
-    )
+        for name, record in (("As White", stats.as_white), ("As Black", stats.as_black)):
+            embed.add_field(name=name, value=record_text(record), inline=True)
+        embed.add_field(
+            name="Points per game",
+            value=f"{stats.mean_points_for:.1f} for · {stats.mean_points_against:.1f} against",
+            inline=False,
+        )
+    if stats.against_ai:
+        embed.add_field(
+            name="Against the AI (unrated)",
+            value=" · ".join(
+                f"{level} {record_text(record)}" for level, record in stats.against_ai.items()
+            ),
+            inline=False,
+        )
     if stats.biggest_win is not None:
         best = stats.biggest_win
         embed.add_field(
@@ -385,9 +403,9 @@ def stats_embed(
     embed.add_field(
         name="Last games",
         value="\n".join(
-            f"{OUTCOME_MARK[game.outcome]} vs {mention(game.opponent_id)} "
-            f"{game.points_for}–{game.points_against} {RESULT_WORDS[game.game.reason]}"
-            f"{'' if game.game.rated else ' · unrated'} <t:{int(game.game.finished_at)}:d>"
+            f"{OUTCOME_MARK[game.outcome]} vs {opponent_text(game)} "
+            f"{game.points_for}–{game.points_against} {RESULT_WORDS[game.game.reason]} "
+            f"<t:{int(game.game.finished_at)}:d>"
             for game in stats.recent
         ),
         inline=False,

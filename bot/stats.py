@@ -6,6 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from engine.ai import LEVELS
+
 from .storage import FinishedGame
 
 Outcome = Literal["win", "loss", "draw"]
@@ -51,7 +53,8 @@ class Played:
 
 @dataclass(frozen=True, slots=True)
 class Stats:
-    """What ``/tholos stats`` shows besides the rating."""
+    """What ``/tholos stats`` shows besides the rating. The records, points, biggest win and
+    streak count games between members; games against the AI have their own records."""
 
     overall: Record
     as_white: Record
@@ -63,7 +66,9 @@ class Stats:
     streak: tuple[Outcome, int] | None
     """The current run of equal results, newest first."""
     recent: list[Played] = field(default_factory=list)
-    """The last five games, newest first."""
+    """The last five games, newest first (against the AI too)."""
+    against_ai: dict[str, Record] = field(default_factory=dict)
+    """The record against each AI level played, easiest first."""
 
 
 def played(user_id: int, game: FinishedGame) -> Played:
@@ -79,7 +84,13 @@ def played(user_id: int, game: FinishedGame) -> Played:
 
 def player_stats(user_id: int, history: Sequence[FinishedGame]) -> Stats:
     """Statistics of ``user_id`` over ``history`` (their finished games, oldest first)."""
-    games = [played(user_id, game) for game in history]
+    everything = [played(user_id, game) for game in history]
+    against_ai: dict[str, Record] = {}
+    for game in everything:
+        level = game.game.ai_level
+        if level is not None:
+            against_ai[level] = against_ai.get(level, Record()).add(game.outcome)
+    games = [game for game in everything if game.game.ai_level is None]
     overall, as_white, as_black = Record(), Record(), Record()
     for game in games:
         overall = overall.add(game.outcome)
@@ -105,5 +116,6 @@ def player_stats(user_id: int, history: Sequence[FinishedGame]) -> Stats:
         mean_points_against=sum(g.points_against for g in games) / count if count else None,
         biggest_win=biggest,
         streak=streak,
-        recent=games[::-1][:5],
+        recent=everything[::-1][:5],
+        against_ai={level: against_ai[level] for level in LEVELS if level in against_ai},
     )

@@ -51,7 +51,8 @@ class FinishedGame:
     white_points: int
     black_points: int
     finished_at: float
-    rated: bool
+    ai_level: str | None
+    """The AI's level in a game against the AI (never rated), else ``None``."""
 
 
 _RATING_COLUMNS = "user_id, rating, deviation, volatility, games, wins, losses, draws"
@@ -144,14 +145,14 @@ class RatingStore:
         """The player's finished games on the server, oldest first."""
         rows = await self._db.fetchall(
             "SELECT id, white_id, black_id, result, reason, white_points, black_points, "
-            "finished_at, rated FROM games WHERE guild_id = ? AND status = 'finished' "
+            "finished_at, ai_level FROM games WHERE guild_id = ? AND status = 'finished' "
             "AND white_id = ? UNION ALL "
             "SELECT id, white_id, black_id, result, reason, white_points, black_points, "
-            "finished_at, rated FROM games WHERE guild_id = ? AND status = 'finished' "
+            "finished_at, ai_level FROM games WHERE guild_id = ? AND status = 'finished' "
             "AND black_id = ? ORDER BY finished_at, id",
             (guild_id, user_id, guild_id, user_id),
         )
-        return [FinishedGame(*row[:8], bool(row[8])) for row in rows]
+        return [FinishedGame(*row) for row in rows]
 
     async def rebuild(self) -> int:
         """Recompute every rating from the rated games, in the order they were rated; returns

@@ -44,19 +44,20 @@ async def test_the_game_that_ends_rates_both_players(service, database):
 
 
 async def test_unrated_games_and_challenges_change_nothing(service, database):
-    """A declined challenge and an unrated game leave the ratings alone."""
+    """A declined challenge and a game against the AI leave the ratings alone."""
     made = await service.challenge(
         guild_id=GUILD, channel_id=8, challenger=Member(100, "a"), opponent=Member(200, "b"),
         options=GameOptions(),
     )  # fmt: skip
     await service.answer_challenge(made.id, Caller(200, 8), "decline")
-    game = await start(service, 100, 300, channel=9)
-    async with database.transaction() as connection:
-        await connection.execute("UPDATE games SET rated = 0 WHERE id = ?", (game.id,))
-    game = await service.store.game(game.id)
+    game = await service.start_ai_game(
+        guild_id=GUILD, channel_id=9, human=Member(100, "a"), ai_id=999, level="hard",
+        options=GameOptions(colour="white", first="me"),
+    )  # fmt: skip
+    assert not game.rated
     await service.resign(game.id, game.version, Caller(100, 9))
     assert await ratings_table(database) == []
-    assert [g.rated for g in await RatingStore(database).history(GUILD, 100)] == [False]
+    assert [g.ai_level for g in await RatingStore(database).history(GUILD, 100)] == ["hard"]
 
 
 async def test_rebuild_gives_the_same_numbers_as_the_games_did(service, database, clock):

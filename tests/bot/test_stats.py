@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.stats import Record, player_stats
 from bot.storage import FinishedGame
 
-ME, RIVAL, OTHER = 1, 2, 3
+ME, RIVAL, OTHER, BOT = 1, 2, 3, 4
 
 
 def game(
@@ -15,10 +15,11 @@ def game(
     result: str,
     points: tuple[int, int],
     reason: str = "points",
+    ai_level: str | None = None,
 ) -> FinishedGame:
-    """A finished rated game at time ``number``."""
+    """A finished game at time ``number`` (rated, unless against the AI)."""
     return FinishedGame(
-        number, white, black, result, reason, points[0], points[1], float(number), True
+        number, white, black, result, reason, points[0], points[1], float(number), ai_level
     )
 
 
@@ -56,3 +57,21 @@ def test_no_games():
     stats = player_stats(ME, [])
     assert stats.overall.games == 0 and stats.overall.win_rate is None
     assert stats.streak is None and stats.biggest_win is None and stats.recent == []
+
+
+def test_games_against_the_ai_have_their_own_records():
+    """AI games count per level, in the recent games, and nowhere else."""
+    ai = [
+        game(7, ME, BOT, "white", (20, 5), ai_level="hard"),
+        game(8, BOT, ME, "white", (9, 8), ai_level="easy"),
+        game(9, ME, BOT, "white", (40, 0), ai_level="hard"),
+    ]
+    stats = player_stats(ME, HISTORY + ai)
+    assert stats.against_ai == {"easy": Record(0, 1, 0), "hard": Record(2, 0, 0)}
+    assert list(stats.against_ai) == ["easy", "hard"]
+    members = player_stats(ME, HISTORY)
+    assert (stats.overall, stats.streak, stats.biggest_win) == (
+        members.overall, members.streak, members.biggest_win
+    )
+    assert [played.game.id for played in stats.recent] == [9, 8, 7, 6, 5]
+    assert player_stats(ME, ai).overall.games == 0

@@ -6,6 +6,8 @@ from __future__ import annotations
 import itertools
 import random
 
+from engine.scoring import score
+
 from .emulator import BotProcess, Emulator
 from .table import Table
 
@@ -38,6 +40,8 @@ async def test_a_full_game_against_the_ai(emulator: Emulator, tholos_bot: BotPro
     (alice,) = table.people_named("alice")
     await challenge_the_ai(table, level="easy", mode="advanced", ornaments=3, first="opponent")
     rng = random.Random(2)
+    await wait_for_alice(table)
+    alice_colour = table.position().turn
     while True:
         await wait_for_alice(table)
         if table.board.content.startswith("Game over."):
@@ -53,7 +57,11 @@ async def test_a_full_game_against_the_ai(emulator: Emulator, tholos_bot: BotPro
     stats = (await table.slash(alice, "tholos stats")).original
     assert stats is not None
     fields = {f["name"]: f["value"] for f in stats.embeds[0]["fields"]}
-    assert fields["Rating"] == "Not rated yet." and "unrated" in fields["Last games"]
+    assert fields["Rating"] == "Not rated yet." and "Record" not in fields
+    winner = score(positions[-1]).outcome.winner
+    record = "0–0–1" if winner is None else "1–0–0" if winner == alice_colour else "0–1–0"
+    assert fields["Against the AI (unrated)"] == f"easy {record}"
+    assert "vs the AI (easy, unrated)" in fields["Last games"]
     table.assert_clean()
 
 
