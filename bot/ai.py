@@ -16,6 +16,7 @@ class AiPlayer:
 
     def __init__(self) -> None:
         self._pool = _new_pool()
+        self._closed = False
 
     async def choose(self, position: Position, level: str, seed: int) -> Turn:
         """The AI's turn in ``position`` at ``level``, reproducible from ``seed``.
@@ -28,6 +29,8 @@ class AiPlayer:
         try:
             text = await loop.run_in_executor(pool, *arguments)
         except BrokenProcessPool:
+            if self._closed:
+                raise
             if self._pool is pool:  # the first search to notice replaces the worker
                 self._pool = _new_pool()
             text = await loop.run_in_executor(self._pool, *arguments)
@@ -35,6 +38,7 @@ class AiPlayer:
 
     def close(self) -> None:
         """Stop the worker (a search under way is abandoned)."""
+        self._closed = True
         self._pool.shutdown(wait=False, cancel_futures=True)
 
 

@@ -43,8 +43,8 @@ from .service import (
     ExpiredChallengeError,
     GameOptions,
     GameService,
-    Member,
     OutdatedBoardError,
+    Person,
     Refusal,
     StepShown,
     mention,
@@ -405,7 +405,7 @@ class Flows:
         require_permissions(interaction)
         await self.expire_challenges()  # an expired challenge must not block the channel
         guild_id, channel_id = interaction.guild_id or 0, interaction.channel_id or 0
-        me = Member(interaction.user.id, interaction.user.display_name)
+        me = Person(interaction.user.id, interaction.user.display_name)
         if self.bot.user is not None and opponent.id == self.bot.user.id:
             game = await self.service.start_ai_game(
                 guild_id=guild_id, channel_id=channel_id, human=me, ai_id=opponent.id,
@@ -415,7 +415,7 @@ class Flows:
             return
         challenge = await self.service.challenge(
             guild_id=guild_id, channel_id=channel_id, challenger=me,
-            opponent=Member(opponent.id, opponent.display_name, opponent.bot), options=options,
+            opponent=Person(opponent.id, opponent.display_name, opponent.bot), options=options,
         )  # fmt: skip
         await self.post_challenge(interaction, challenge)
 

@@ -55,7 +55,7 @@ class Caller:
 
 
 @dataclass(frozen=True, slots=True)
-class Member:
+class Person:
     """A member as a challenge needs them: id, display name, and whether it is a bot."""
 
     id: int
@@ -137,7 +137,7 @@ class GameService:
     # -- challenges -------------------------------------------------------------------------------
 
     async def challenge(
-        self, *, guild_id: int, channel_id: int, challenger: Member, opponent: Member,
+        self, *, guild_id: int, channel_id: int, challenger: Person, opponent: Person,
         options: GameOptions,
     ) -> Challenge:  # fmt: skip
         """Store a challenge; raises :class:`Refusal` saying why it cannot be made."""
@@ -235,7 +235,7 @@ class GameService:
             raise Refusal("A game is already being played in this channel.") from None
 
     async def start_ai_game(
-        self, *, guild_id: int, channel_id: int, human: Member, ai_id: int, level: str,
+        self, *, guild_id: int, channel_id: int, human: Person, ai_id: int, level: str,
         options: GameOptions,
     ) -> Game:  # fmt: skip
         """Start a game against the AI at once (no acceptance); never rated."""
@@ -387,7 +387,7 @@ class GameService:
             colour="white" if new_colour == WHITE else "black",
             first="me" if game.start_position.turn == new_colour else "opponent",
         )
-        me = Member(user_id, game.name(old_colour))
+        me = Person(user_id, game.name(old_colour))
         if game.ai_level is not None:
             return await self.start_ai_game(
                 guild_id=game.guild_id, channel_id=game.channel_id, human=me,
@@ -395,7 +395,7 @@ class GameService:
             )  # fmt: skip
         return await self.challenge(
             guild_id=game.guild_id, channel_id=game.channel_id, challenger=me,
-            opponent=Member(game.player(new_colour), game.name(new_colour)), options=options,
+            opponent=Person(game.player(new_colour), game.name(new_colour)), options=options,
         )  # fmt: skip
 
 

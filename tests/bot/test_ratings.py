@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from bot.glicko2 import Rating, rate
-from bot.service import Caller, GameOptions, GameService, Member
+from bot.service import Caller, GameOptions, GameService, Person
 from bot.storage import RatingStore
 from engine.builder import TurnBuilder, turn_path
 
@@ -17,8 +17,8 @@ PEOPLE = [100, 200, 300, 400, 500]
 async def start(service: GameService, white: int, black: int, channel: int):
     """A started basic game between ``white`` (moving first) and ``black`` in ``channel``."""
     made = await service.challenge(
-        guild_id=GUILD, channel_id=channel, challenger=Member(white, f"p{white}"),
-        opponent=Member(black, f"p{black}"), options=GameOptions(colour="white", first="me"),
+        guild_id=GUILD, channel_id=channel, challenger=Person(white, f"p{white}"),
+        opponent=Person(black, f"p{black}"), options=GameOptions(colour="white", first="me"),
     )  # fmt: skip
     return (await service.answer_challenge(made.id, Caller(black, channel), "accept")).game
 
@@ -46,12 +46,12 @@ async def test_the_game_that_ends_rates_both_players(service, database):
 async def test_unrated_games_and_challenges_change_nothing(service, database):
     """A declined challenge and a game against the AI leave the ratings alone."""
     made = await service.challenge(
-        guild_id=GUILD, channel_id=8, challenger=Member(100, "a"), opponent=Member(200, "b"),
+        guild_id=GUILD, channel_id=8, challenger=Person(100, "a"), opponent=Person(200, "b"),
         options=GameOptions(),
     )  # fmt: skip
     await service.answer_challenge(made.id, Caller(200, 8), "decline")
     game = await service.start_ai_game(
-        guild_id=GUILD, channel_id=9, human=Member(100, "a"), ai_id=999, level="hard",
+        guild_id=GUILD, channel_id=9, human=Person(100, "a"), ai_id=999, level="hard",
         options=GameOptions(colour="white", first="me"),
     )  # fmt: skip
     assert not game.rated

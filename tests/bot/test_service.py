@@ -12,8 +12,8 @@ from bot.service import (
     ExpiredChallengeError,
     GameOptions,
     GameService,
-    Member,
     OutdatedBoardError,
+    Person,
     Refusal,
     StepShown,
     TurnPlayed,
@@ -44,8 +44,8 @@ async def challenge(
     return await service.challenge(
         guild_id=GUILD,
         channel_id=channel,
-        challenger=Member(challenger, NAMES[challenger]),
-        opponent=Member(opponent, NAMES[opponent], opponent_is_bot),
+        challenger=Person(challenger, NAMES[challenger]),
+        opponent=Person(opponent, NAMES[opponent], opponent_is_bot),
         options=GameOptions(**({"colour": "white", "first": "me"} | options)),
     )
 
