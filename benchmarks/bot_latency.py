@@ -46,9 +46,10 @@ if str(REPO_ROOT) not in sys.path:  # run as a script: benchmarks/ is sys.path[0
 from PIL import Image  # noqa: E402
 
 from bot.storage import Database, GameStore, RatingStore  # noqa: E402
-from engine import WHITE, Position  # noqa: E402
+from engine import WHITE, Colour, Position  # noqa: E402
 from engine.builder import SKIP, TurnBuilder, turn_path  # noqa: E402
 from engine.newgame import new_game  # noqa: E402
+from engine.play import random_game  # noqa: E402
 from engine.scoring import score  # noqa: E402
 from tests.e2e.emulator import (  # noqa: E402
     BotProcess,
@@ -145,27 +146,16 @@ def add_tables(emu: Emulator, count: int) -> list[Table]:
 # -- a database with finished games, written through bot.storage ----------------------------------
 
 
-@dataclass(frozen=True)
-class PlayedGame:
-    """A finished game of random turns: start, every turn with the position after it."""
-
-    start: Position
-    turns: list[tuple[str, str]]
-
-    @property
-    def final(self) -> Position:
-        return Position.parse(self.turns[-1][1])
-
-
-def random_game(rng: random.Random) -> PlayedGame:
-    """A basic game played to its end with uniformly random legal turns."""
-    start = position = new_game("basic", seed=rng.randrange(2**31), first=rng.randrange(2))
-    turns = []
-    while not position.is_over():
-        turn = rng.choice(position.legal_turns())
+def random_turns(rng: random.Random) -> tuple[Position, Position, list[tuple[Colour, str, str]]]:
+    """A basic game of uniformly random turns: its start, its end, and each turn's mover,
+    notation and position after."""
+    played = random_game(new_game("basic", seed=rng.randrange(2**31), first=rng.randrange(2)), rng)
+    position, rows = played.start, []
+    for turn in played.turns:
+        mover = position.turn
         position = position.apply_unchecked(turn)
-        turns.append((str(turn), str(position)))
-    return PlayedGame(start, turns)
+        rows.append((mover, str(turn), str(position)))
+    return played.start, played.final, rows
 
 
 async def prefill(path: Path, finished: int, tables: list[Table], seed: int) -> int:
@@ -177,28 +167,27 @@ async def prefill(path: Path, finished: int, tables: list[Table], seed: int) -> 
     ``RatingStore.rebuild`` rates them, as if each had been rated when it ended.
     """
     rng = random.Random(seed)
-    templates = [random_game(rng) for _ in range(min(finished, 50))]
+    templates = [random_turns(rng) for _ in range(min(finished, 50))]
     games, turns, challenges = [], [], []
     now = time.time() - 86400.0 * 30
     for game_id in range(1, finished + 1):
-        played = templates[game_id % len(templates)]
+        start, final, played = templates[game_id % len(templates)]
         table = tables[game_id % len(tables)]
         white, black = table.white, table.black
-        final = played.final
         result = score(final)
         white_points, black_points = result.totals
-        plies = len(played.turns)
+        plies = len(played)
         end = now + plies * 20.0
         games.append((
             game_id, table.channel.guild_id, table.channel.id, white.id, black.id,
             white.user.global_name, black.user.global_name, "basic", rng.randrange(2**31),
-            str(played.start), str(final), plies, plies, "finished", result.outcome.result,
+            str(start), str(final), plies, plies, "finished", result.outcome.result,
             result.outcome.decided_by, white_points, black_points, snowflake(), plies,
             now, end, end, end,
         ))  # fmt: skip
-        for ply, (turn, after) in enumerate(played.turns, start=1):
-            mover = white if (played.start.turn + ply - 1) % 2 == WHITE else black
-            turns.append((game_id, ply, mover.id, turn, after, now + ply * 20.0))
+        for ply, (mover, turn, after) in enumerate(played, start=1):
+            player = white if mover == WHITE else black
+            turns.append((game_id, ply, player.id, turn, after, now + ply * 20.0))
         challenges.append((
             table.channel.guild_id, table.channel.id, white.id, black.id,
             white.user.global_name, black.user.global_name, "basic", 0, "white", "me",
@@ -234,10 +223,8 @@ async def prefill(path: Path, finished: int, tables: list[Table], seed: int) -> 
             game = await store.game(finished)
             assert game is not None and not game.is_active
             assert len(await store.turns(finished)) == game.plies
-        unshown = await database.scalar(
-            "SELECT COUNT(*) FROM games WHERE board_version IS NULL OR board_version < version"
-        )
-        assert unshown == 0, "the bot would post the boards of old games again"
+        unshown = await store.games_needing_a_board(changed_before=math.inf)
+        assert unshown == [], "the bot would post the boards of old games again"
     finally:
         await database.close()
     return len(turns)

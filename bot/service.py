@@ -163,9 +163,7 @@ class GameService:
                 expires_at=now + self.challenge_timeout,
             )
         except ChannelBusyError as error:
-            raise Refusal(
-                f"Sorry, {error} — one game per channel. Finish it or use another channel."
-            ) from None
+            raise _channel_busy(error) from None
 
     async def answer_challenge(
         self, challenge_id: int, caller: Caller, answer: Answer
@@ -201,7 +199,7 @@ class GameService:
         return ChallengeAnswered(challenge, await self._start_game(challenge))
 
     def _setup(
-        self, mode: Mode, ornaments: int, colour: str, first: str
+        self, mode: Mode, ornaments: int, colour: ColourChoice, first: FirstChoice
     ) -> tuple[Colour, int, Position]:
         """The challenger's colour, the seed and the start position a challenge asked for."""
         challenger_colour = {"white": WHITE, "black": BLACK}.get(colour)
@@ -250,22 +248,16 @@ class GameService:
                 seed=seed, start=start, level=level, now=self._clock(),
             )  # fmt: skip
         except ChannelBusyError as error:
-            raise Refusal(
-                f"Sorry, {error} — one game per channel. Finish it or use another channel."
-            ) from None
+            raise _channel_busy(error) from None
 
     async def ai_turn(self, game: Game, turn: Turn) -> TurnPlayed | None:
         """Store the AI's ``turn`` if ``game`` is still as the AI saw it (else ``None``)."""
         after = game.position.apply(turn)  # checked: the worker's answer is input too
         async with self._lock(game.id):
             try:
-                stored = await self.store.record_turn(
-                    game, player_id=game.to_move, turn=str(turn), position_after=after,
-                    outcome=final_outcome(after), now=self._clock(),
-                )  # fmt: skip
+                return TurnPlayed(await self._record(game, turn, after), turn)
             except StaleGameError:
                 return None
-            return TurnPlayed(stored, turn)
 
     async def withdraw_pending(self, caller: Caller) -> Challenge:
         """``/tholos cancel``: the challenger withdraws the channel's pending challenge."""
@@ -322,13 +314,17 @@ class GameService:
                 return StepShown(game, builder)
             after = game.position.apply_unchecked(turn)
             try:
-                stored = await self.store.record_turn(
-                    game, player_id=caller.user_id, turn=str(turn), position_after=after,
-                    outcome=final_outcome(after), now=self._clock(),
-                )  # fmt: skip
+                return TurnPlayed(await self._record(game, turn, after), turn)
             except StaleGameError:
                 raise OutdatedBoardError(await self.store.game(game_id) or game) from None
-            return TurnPlayed(stored, turn)
+
+    async def _record(self, game: Game, turn: Turn, after: Position) -> Game:
+        """Store ``turn`` by the player to move, and the end if it ends the game; raises
+        :class:`StaleGameError` if ``game`` changed meanwhile."""
+        return await self.store.record_turn(
+            game, player_id=game.to_move, turn=str(turn), position_after=after,
+            outcome=final_outcome(after), now=self._clock(),
+        )  # fmt: skip
 
     async def resign(self, game_id: int, version: int, caller: Caller) -> Game:
         """Resign: the opponent wins. ``version`` (from the confirm button) must be current."""
@@ -397,6 +393,11 @@ class GameService:
             guild_id=game.guild_id, channel_id=game.channel_id, challenger=me,
             opponent=Person(game.player(new_colour), game.name(new_colour)), options=options,
         )  # fmt: skip
+
+
+def _channel_busy(error: ChannelBusyError) -> Refusal:
+    """The refusal for a challenge or AI game in a channel that already has one."""
+    return Refusal(f"Sorry, {error} — one game per channel. Finish it or use another channel.")
 
 
 def final_outcome(position: Position) -> Outcome | None:

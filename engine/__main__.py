@@ -111,11 +111,10 @@ def _cmd_arena(args: argparse.Namespace) -> None:
         now = time.perf_counter()
         if now - last >= 5 or len(done) == args.games:
             last = now
-            wins = sum(record.result == 1.0 for record in done)
-            losses = sum(record.result == 0.0 for record in done)
+            so_far = arena.summarise(done)
             print(
-                f"arena: {len(done)}/{args.games} games, A {wins} wins {losses} losses "
-                f"{len(done) - wins - losses} draws, {now - began:.0f} s",
+                f"arena: {len(done)}/{args.games} games, A {so_far.wins} wins {so_far.losses} "
+                f"losses {so_far.draws} draws, {now - began:.0f} s",
                 file=sys.stderr,
                 flush=True,
             )

@@ -13,12 +13,13 @@ start from the same position (same ornaments) with the colours swapped; White mo
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import random
 import statistics
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing import Pool
 
@@ -89,19 +90,12 @@ def run_arena(
     """
     tasks = [(a, b, seed, index, ornaments) for index in range(games)]
     done: list[GameRecord] = []
-    records: Iterator[GameRecord]
-    if jobs <= 1:
-        records = map(_play_named, tasks)
+    with Pool(jobs) if jobs > 1 else contextlib.nullcontext() as pool:
+        records = pool.imap_unordered(_play_named, tasks) if pool else map(_play_named, tasks)
         for record in records:
             done.append(record)
             if progress:
                 progress(done)
-    else:
-        with Pool(jobs) as pool:
-            for record in pool.imap_unordered(_play_named, tasks):
-                done.append(record)
-                if progress:
-                    progress(done)
     return sorted(done, key=lambda record: record.index)
 
 

@@ -317,20 +317,15 @@ class GameStore:
             if row is None or row["status"] != "pending":
                 raise StaleGameError("the challenge is no longer open")
             challenge = _challenge(row)
-            await _ensure_no_active_game(connection, challenge.channel_id)
             names = {
                 challenge.challenger_id: challenge.challenger_name,
                 challenge.opponent_id: challenge.opponent_name,
             }
-            cursor = await connection.execute(
-                "INSERT INTO games (guild_id, channel_id, white_id, black_id, white_name, "
-                "black_name, mode, seed, start_position, position, created_at, updated_at, "
-                f"last_move_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                f"RETURNING {_GAME_COLUMNS}",
-                (challenge.guild_id, challenge.channel_id, white_id, black_id, names[white_id],
-                 names[black_id], challenge.mode, seed, str(start), str(start), now, now, now),
+            game = await _insert_game(
+                connection, guild_id=challenge.guild_id, channel_id=challenge.channel_id,
+                white=(white_id, names[white_id]), black=(black_id, names[black_id]), seed=seed,
+                start=start, now=now, ai_level=None,
             )  # fmt: skip
-            game = _game(await cursor.fetchone())  # type: ignore[arg-type]
             await connection.execute(
                 "UPDATE challenges SET status = 'accepted', game_id = ? WHERE id = ?",
                 (game.id, challenge_id),
@@ -354,22 +349,16 @@ class GameStore:
         """Start an unrated game against the AI (players as ``(id, name)``); raises
         :class:`ChannelBusyError` if the channel has an active game or a pending challenge."""
         async with self._db.transaction() as connection:
-            await _ensure_no_active_game(connection, channel_id)
             cursor = await connection.execute(
                 "SELECT 1 FROM challenges WHERE channel_id = ? AND status = 'pending'",
                 (channel_id,),
             )
             if await cursor.fetchone() is not None:
                 raise ChannelBusyError("a challenge is already pending in this channel")
-            cursor = await connection.execute(
-                "INSERT INTO games (guild_id, channel_id, white_id, black_id, white_name, "
-                "black_name, mode, seed, start_position, position, created_at, updated_at, "
-                "last_move_at, rated, ai_level) "
-                f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?) RETURNING {_GAME_COLUMNS}",
-                (guild_id, channel_id, white[0], black[0], white[1], black[1], start.mode, seed,
-                 str(start), str(start), now, now, now, level),
+            return await _insert_game(
+                connection, guild_id=guild_id, channel_id=channel_id, white=white, black=black,
+                seed=seed, start=start, now=now, ai_level=level,
             )  # fmt: skip
-            return _game(await cursor.fetchone())  # type: ignore[arg-type]
 
     async def active_ai_games(self) -> list[Game]:
         """Every game against the AI still being played."""
@@ -464,6 +453,31 @@ async def _ensure_no_active_game(connection: aiosqlite.Connection, channel_id: i
     )
     if await cursor.fetchone() is not None:
         raise ChannelBusyError("a game is already being played in this channel")
+
+
+async def _insert_game(
+    connection: aiosqlite.Connection,
+    *,
+    guild_id: int,
+    channel_id: int,
+    white: tuple[int, str],
+    black: tuple[int, str],
+    seed: int,
+    start: Position,
+    now: float,
+    ai_level: str | None,
+) -> Game:
+    """Start a game (players as ``(id, name)``; rated unless against the AI at ``ai_level``);
+    raises :class:`ChannelBusyError` if the channel has an active game."""
+    await _ensure_no_active_game(connection, channel_id)
+    cursor = await connection.execute(
+        "INSERT INTO games (guild_id, channel_id, white_id, black_id, white_name, black_name, "
+        "mode, seed, start_position, position, created_at, updated_at, last_move_at, rated, "
+        f"ai_level) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_GAME_COLUMNS}",
+        (guild_id, channel_id, white[0], black[0], white[1], black[1], start.mode, seed,
+         str(start), str(start), now, now, now, ai_level is None, ai_level),
+    )  # fmt: skip
+    return _game(await cursor.fetchone())  # type: ignore[arg-type]
 
 
 async def _update_game(
