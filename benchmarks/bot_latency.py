@@ -1,6 +1,6 @@
 """Latency and memory benchmark of the real bot: N concurrent Tholos games through the emulator.
 
-    .venv/bin/python benchmarks/bot_latency.py [--games 20] [--turns N] [--seed S] [--think SEC]
+    .venv/bin/python -m benchmarks.bot_latency [--games 20] [--turns N] [--seed S] [--think SEC]
 
 Starts the Discord emulator (127.0.0.1 only) and ``python -m bot`` as its own process, gives each
 game a channel and two players, and plays the games concurrently: challenge, accept, then the
@@ -39,19 +39,15 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-if str(REPO_ROOT) not in sys.path:  # run as a script: benchmarks/ is sys.path[0], not the root
-    sys.path.insert(0, str(REPO_ROOT))
+from PIL import Image
 
-from PIL import Image  # noqa: E402
-
-from bot.storage import Database, GameStore, RatingStore  # noqa: E402
-from engine import WHITE, Colour, Position  # noqa: E402
-from engine.builder import SKIP, TurnBuilder, turn_path  # noqa: E402
-from engine.newgame import new_game  # noqa: E402
-from engine.play import random_game  # noqa: E402
-from engine.scoring import score  # noqa: E402
-from tests.e2e.emulator import (  # noqa: E402
+from bot.storage import Database, GameStore, RatingStore
+from engine import WHITE, Colour, Position
+from engine.builder import SKIP, TurnBuilder, turn_path
+from engine.newgame import new_game
+from engine.play import random_game
+from engine.scoring import score
+from tests.e2e.emulator import (
     BotProcess,
     Channel,
     Emulator,
@@ -59,8 +55,10 @@ from tests.e2e.emulator import (  # noqa: E402
     Member,
     Message,
 )
-from tests.e2e.emulator.messages import Attachment  # noqa: E402
-from tests.e2e.emulator.model import User, snowflake  # noqa: E402
+from tests.e2e.emulator.messages import Attachment
+from tests.e2e.emulator.model import User, snowflake
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
 
 TARGET_P95_MS = 300.0
 TARGET_GAMES = 20
@@ -769,7 +767,7 @@ def report(phases: list[Phase], emu: Emulator, args: argparse.Namespace) -> bool
 
 def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="benchmarks/bot_latency.py",
+        prog="python -m benchmarks.bot_latency",
         description="N concurrent Tholos games against the real bot through the emulator.",
     )
     add = parser.add_argument

@@ -4,7 +4,7 @@ Fills a database with finished games among many players, rebuilds their ratings 
 starts the real bot against the test emulator and measures the acknowledgement latency of
 ``/leaderboard`` (first and last pages, and Next) and ``/tholos stats``.
 
-    .venv/bin/python benchmarks/leaderboard.py [--games 10000] [--players 500] [--runs 30]
+    .venv/bin/python -m benchmarks.leaderboard [--games 10000] [--players 500] [--runs 30]
 """
 
 from __future__ import annotations
@@ -13,18 +13,14 @@ import argparse
 import asyncio
 import random
 import statistics
-import sys
 import tempfile
 import time
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from bot.storage import Database, RatingStore  # noqa: E402
-from tests.e2e.emulator import BotProcess, Emulator  # noqa: E402
-from tests.e2e.table import Table  # noqa: E402
+from bot.storage import Database, RatingStore
+from tests.e2e.emulator import BotProcess, Emulator
+from tests.e2e.table import Table
 
 
 async def fill(

@@ -1,249 +1,180 @@
-"""The buttons: ``DynamicItem``s routed by ``custom_id``, so they work across restarts.
+"""The buttons: persistent ``DynamicItem``s rebuilt from their ``custom_id`` after a restart.
 
-Every ``custom_id`` starts with ``tholos:`` and carries ids, never game state:
-
-Ids are at most 18 digits (SQLite row ids; more would not fit in 64 bits).
-
-- ``tholos:s:<game>:<version>:<path>:<n|b|c>`` a step of the turn being built (the path is the
-  choices so far, one character each; ``b``/``c`` tell Back and Cancel apart from options);
-- ``tholos:claim:<game>`` claim the win from an inactive opponent;
-- ``tholos:ch:<challenge>:<accept|decline|withdraw>`` answer a challenge;
-- ``tholos:rematch:<game>`` challenge the other player again, colours swapped;
-- ``tholos:resign:<game>:<version>`` confirm a resignation;
-- ``tholos:lb:<page>:<p|n>`` show that page of the server's leaderboard (Previous / Next).
-
-Every button of a message is dynamic (disabled ones too), so discord.py keeps no per-message
-view in memory. Callbacks hand over to :class:`bot.flows.Flows`, which answers every
-interaction, errors included.
+Each control's ``custom_id`` format is defined once in :mod:`bot.custom_ids`; its handler lives
+in the feature that owns it, which registers it with the client's :class:`Router`. Every
+button of a message is dynamic (disabled ones too), so discord.py keeps no per-message view in
+memory.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any, ClassVar, TypeVar
 
 import discord
 
 from engine.builder import SKIP, Step, TurnBuilder
 
+from . import custom_ids
+from .custom_ids import CustomId
+from .domain import Answer
 from .presenter import option_label
-from .service import Answer
 from .storage import Challenge, Game
 
-if TYPE_CHECKING:
-    from .client import TholosBot
-    from .flows import Flows
-
-PREFIX = "tholos:"
 NEXT, BACK, CANCEL = "n", "b", "c"
+Interaction = discord.Interaction[Any]
+C = TypeVar("C", bound="Control")
 
 
-def flows_of(interaction: discord.Interaction[Any]) -> Flows:
-    """The bot's flows, which answer every interaction."""
-    bot: TholosBot = interaction.client  # type: ignore[assignment]
-    return bot.flows
+class Control(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
+    """A button whose ``custom_id`` (of format :attr:`format`) carries what it acts on.
+
+    Subclasses name their format (``class X(Control, custom_id=FORMAT)``) and take its fields
+    as keyword arguments of the same names, plus the button's look.
+    """
+
+    format: ClassVar[CustomId]
+    look: ClassVar[dict[str, Any]] = {}
+    """The button's default label, style and emoji."""
+
+    def __init_subclass__(cls, *, custom_id: CustomId) -> None:
+        super().__init_subclass__(template=custom_id.template)
+        cls.format = custom_id
+
+    def __init__(self, **values: Any) -> None:
+        names = [name for name, _, _ in self.format.fields]
+        fields = {name: values.pop(name) for name in names}
+        button = discord.ui.Button[Any](
+            custom_id=self.format.build(**fields), **(self.look | values)
+        )
+        super().__init__(button)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> Control:
+        look: dict[str, Any] = {}
+        if isinstance(item, discord.ui.Button):  # rebuilt as it arrived
+            look = {"label": item.label, "style": item.style, "emoji": item.emoji,
+                    "disabled": item.disabled}  # fmt: skip
+        return cls(**cls.format.parse(match), **look)
+
+    async def callback(self, interaction: Interaction) -> None:
+        """Hand the press to the handler its feature registered."""
+        router = getattr(interaction.client, "router", None)
+        assert isinstance(router, Router), "the client has no router"
+        await router.route(interaction, self)
 
 
-def _copy(item: discord.ui.Button[Any]) -> dict[str, Any]:
-    """The look of a button as it arrived, to rebuild it."""
-    return {
-        "label": item.label,
-        "style": item.style,
-        "emoji": item.emoji,
-        "disabled": item.disabled,
-    }
+class Router:
+    """Which handler answers a press on each kind of control."""
+
+    def __init__(self) -> None:
+        self._handlers: dict[type[Control], Callable[[Interaction, Any], Awaitable[None]]] = {}
+
+    def add(self, control: type[C], handler: Callable[[Interaction, C], Awaitable[None]]) -> None:
+        """Send presses on ``control`` to ``handler(interaction, control)``."""
+        self._handlers[control] = handler
+
+    @property
+    def controls(self) -> tuple[type[Control], ...]:
+        """Every control a feature handles."""
+        return tuple(self._handlers)
+
+    async def route(self, interaction: Interaction, control: Control) -> None:
+        """Call the handler of ``control``."""
+        await self._handlers[type(control)](interaction, control)
+
+    async def control_for(self, interaction: Interaction, custom_id: str) -> Control | None:
+        """The control that handles ``custom_id``, rebuilt from it; ``None`` for unknown ids."""
+        for control in self._handlers:
+            match = control.format.pattern.fullmatch(custom_id)
+            if match is not None:
+                return await control.from_custom_id(
+                    interaction, discord.ui.Button(custom_id=custom_id), match
+                )
+        return None
 
 
-class StepButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"tholos:s:(?P<game>\d{1,18}):(?P<version>\d{1,9}):(?P<path>[A-Za-z0-9-]{0,8}):(?P<kind>[nbc])",
-):
+class StepButton(Control, custom_id=custom_ids.STEP):
     """One option of a turn step, or Back / Cancel."""
 
-    def __init__(self, game_id: int, version: int, path: str, kind: str, **look: Any) -> None:
-        super().__init__(
-            discord.ui.Button(custom_id=f"tholos:s:{game_id}:{version}:{path}:{kind}", **look)
-        )
-        self.game_id, self.version, self.path = game_id, version, path
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> StepButton:
-        return cls(
-            int(match["game"]),
-            int(match["version"]),
-            match["path"],
-            match["kind"],
-            **_copy(item),  # type: ignore[arg-type]
-        )
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await flows_of(interaction).step(interaction, self.game_id, self.version, self.path)
+    def __init__(self, *, game: int, version: int, path: str, kind: str, **look: Any) -> None:
+        super().__init__(game=game, version=version, path=path, kind=kind, **look)
+        self.game_id, self.version, self.path = game, version, path
 
 
-class ClaimButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tholos:claim:(?P<game>\d{1,18})"
-):
+class ClaimButton(Control, custom_id=custom_ids.CLAIM):
     """Claim the win when the opponent has been inactive too long."""
 
-    def __init__(self, game_id: int, **look: Any) -> None:
-        look = {
-            "label": "Claim win (opponent idle)",
-            "style": discord.ButtonStyle.secondary,
-            "emoji": "⏰",
-        } | look
-        super().__init__(discord.ui.Button(custom_id=f"tholos:claim:{game_id}", **look))
-        self.game_id = game_id
+    look: ClassVar[dict[str, Any]] = {
+        "label": "Claim win (opponent idle)",
+        "style": discord.ButtonStyle.secondary,
+        "emoji": "⏰",
+    }
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> ClaimButton:
-        return cls(int(match["game"]), **_copy(item))  # type: ignore[arg-type]
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await flows_of(interaction).claim(interaction, self.game_id)
+    def __init__(self, *, game: int, **look: Any) -> None:
+        super().__init__(game=game, **look)
+        self.game_id = game
 
 
-_CHALLENGE_LOOK: dict[str, dict[str, Any]] = {
+_CHALLENGE_LOOK: dict[Answer, dict[str, Any]] = {
     "accept": {"label": "Accept", "style": discord.ButtonStyle.success},
     "decline": {"label": "Decline", "style": discord.ButtonStyle.danger},
     "withdraw": {"label": "Withdraw", "style": discord.ButtonStyle.secondary},
 }
 
 
-class ChallengeButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"tholos:ch:(?P<challenge>\d{1,18}):(?P<answer>accept|decline|withdraw)",
-):
+class ChallengeButton(Control, custom_id=custom_ids.CHALLENGE):
     """Accept, Decline (the opponent) or Withdraw (the challenger) a challenge."""
 
-    def __init__(self, challenge_id: int, answer: Answer, *, disabled: bool = False) -> None:
-        super().__init__(
-            discord.ui.Button(
-                custom_id=f"tholos:ch:{challenge_id}:{answer}",
-                disabled=disabled,
-                **_CHALLENGE_LOOK[answer],
-            )
-        )
-        self.challenge_id, self.answer = challenge_id, answer
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> ChallengeButton:
-        return cls(int(match["challenge"]), match["answer"], disabled=bool(item.disabled))  # type: ignore[arg-type,attr-defined]
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await flows_of(interaction).answer_challenge(interaction, self.challenge_id, self.answer)
+    def __init__(self, *, challenge: int, answer: Answer, **look: Any) -> None:
+        look = {**_CHALLENGE_LOOK[answer], "disabled": look.get("disabled", False)}
+        super().__init__(challenge=challenge, answer=answer, **look)
+        self.challenge_id, self.answer = challenge, answer
 
 
-class RematchButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tholos:rematch:(?P<game>\d{1,18})"
-):
+class RematchButton(Control, custom_id=custom_ids.REMATCH):
     """Challenge the other player again with colours swapped."""
 
-    def __init__(self, game_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                custom_id=f"tholos:rematch:{game_id}",
-                label="Rematch",
-                emoji="🔁",
-                style=discord.ButtonStyle.primary,
-            )
-        )
-        self.game_id = game_id
+    look: ClassVar[dict[str, Any]] = {
+        "label": "Rematch",
+        "emoji": "🔁",
+        "style": discord.ButtonStyle.primary,
+    }
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> RematchButton:
-        return cls(int(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await flows_of(interaction).rematch(interaction, self.game_id)
+    def __init__(self, *, game: int, **look: Any) -> None:
+        super().__init__(game=game)
+        self.game_id = game
 
 
-class ResignButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"tholos:resign:(?P<game>\d{1,18}):(?P<version>\d{1,9})",
-):
+class ResignButton(Control, custom_id=custom_ids.RESIGN):
     """Confirm a resignation (sent ephemerally by ``/tholos resign``)."""
 
-    def __init__(self, game_id: int, version: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                custom_id=f"tholos:resign:{game_id}:{version}",
-                label="Yes, resign",
-                style=discord.ButtonStyle.danger,
-            )
-        )
-        self.game_id, self.version = game_id, version
+    look: ClassVar[dict[str, Any]] = {"label": "Yes, resign", "style": discord.ButtonStyle.danger}
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> ResignButton:
-        return cls(int(match["game"]), int(match["version"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await flows_of(interaction).resign(interaction, self.game_id, self.version)
+    def __init__(self, *, game: int, version: int, **look: Any) -> None:
+        super().__init__(game=game, version=version)
+        self.game_id, self.version = game, version
 
 
-class LeaderboardButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"tholos:lb:(?P<page>\d{1,6}):(?P<way>[pn])",
-):
+class LeaderboardButton(Control, custom_id=custom_ids.LEADERBOARD):
     """Previous / Next on the leaderboard: the page to show is in the custom_id."""
 
-    def __init__(self, page: int, way: str, *, disabled: bool = False) -> None:
-        label = "Previous" if way == "p" else "Next"
+    def __init__(self, *, page: int, way: str, disabled: bool = False, **look: Any) -> None:
+        previous = way == "p"
         super().__init__(
-            discord.ui.Button(
-                custom_id=f"tholos:lb:{page}:{way}",
-                label=label,
-                disabled=disabled,
-                style=discord.ButtonStyle.secondary,
-                emoji="◀️" if way == "p" else "▶️",
-            )
-        )
+            page=page, way=way, label="Previous" if previous else "Next", disabled=disabled,
+            style=discord.ButtonStyle.secondary, emoji="◀️" if previous else "▶️",
+        )  # fmt: skip
         self.page = page
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> LeaderboardButton:
-        return cls(int(match["page"]), match["way"])
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await flows_of(interaction).leaderboard(interaction, self.page, edit=True)
+# -- the views built from them -------------------------------------------------------------------
 
 
-DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    StepButton,
-    ClaimButton,
-    ChallengeButton,
-    RematchButton,
-    ResignButton,
-    LeaderboardButton,
-)
-
-
-async def control_for(
-    interaction: discord.Interaction[Any], custom_id: str
-) -> discord.ui.DynamicItem[Any] | None:
-    """The control that handles ``custom_id``, rebuilt from it; ``None`` for unknown ids."""
-    for control in DYNAMIC_ITEMS:
-        match = control.__discord_ui_compiled_template__.fullmatch(custom_id)
-        if match is not None:
-            return await control.from_custom_id(
-                interaction, discord.ui.Button(custom_id=custom_id), match
-            )
-    return None
-
-
-def _view(items: list[discord.ui.Item[Any]]) -> discord.ui.View:
+def _view(items: Iterable[discord.ui.Item[Any]]) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for item in items:
         view.add_item(item)
@@ -254,6 +185,7 @@ def board_view(game: Game, builder: TurnBuilder, step: Step) -> discord.ui.View:
     """The controls of a live board at ``step``: choices 4 to a row, then Skip, Back, Cancel
     and Claim in the last row (at most 4 rows, 5 buttons each)."""
     path = "".join(builder.path)
+    at = {"game": game.id, "version": game.version}
     choices: list[discord.ui.Item[Any]] = []
     last_row: list[discord.ui.Item[Any]] = []
     for option in step.options:
@@ -261,17 +193,17 @@ def board_view(game: Game, builder: TurnBuilder, step: Step) -> discord.ui.View:
         skip = option.token == SKIP
         style = discord.ButtonStyle.primary if option.enabled else discord.ButtonStyle.secondary
         button = StepButton(
-            game.id, game.version, path + option.token, NEXT, label=label, emoji=emoji,
+            **at, path=path + option.token, kind=NEXT, label=label, emoji=emoji,
             style=discord.ButtonStyle.success if skip else style, disabled=not option.enabled,
         )  # fmt: skip
         (last_row if skip else choices).append(button)
     if builder.path:
-        last_row.append(StepButton(game.id, game.version, path[:-1], BACK, label="Back",
-                                   emoji="↩️", style=discord.ButtonStyle.secondary))  # fmt: skip
-        last_row.append(StepButton(game.id, game.version, "", CANCEL, label="Cancel",
-                                   emoji="✖️", style=discord.ButtonStyle.secondary))  # fmt: skip
+        last_row.append(StepButton(**at, path=path[:-1], kind=BACK, label="Back", emoji="↩️",
+                                   style=discord.ButtonStyle.secondary))  # fmt: skip
+        last_row.append(StepButton(**at, path="", kind=CANCEL, label="Cancel", emoji="✖️",
+                                   style=discord.ButtonStyle.secondary))  # fmt: skip
     if game.ai_level is None:  # the AI never idles: nothing to claim
-        last_row.append(ClaimButton(game.id))
+        last_row.append(ClaimButton(game=game.id))
     for number, item in enumerate(choices):
         item.row = number // 4
     for item in last_row:
@@ -281,27 +213,28 @@ def board_view(game: Game, builder: TurnBuilder, step: Step) -> discord.ui.View:
 
 def final_view(game: Game) -> discord.ui.View:
     """The controls of a finished game's board."""
-    return _view([RematchButton(game.id)])
+    return _view([RematchButton(game=game.id)])
 
 
 def challenge_view(challenge: Challenge) -> discord.ui.View:
     """Accept / Decline / Withdraw, disabled once the challenge is answered."""
     closed = challenge.status != "pending"
     return _view(
-        [ChallengeButton(challenge.id, answer, disabled=closed) for answer in _CHALLENGE_LOOK]  # type: ignore[arg-type]
+        ChallengeButton(challenge=challenge.id, answer=answer, disabled=closed)
+        for answer in _CHALLENGE_LOOK
     )
 
 
 def resign_view(game: Game) -> discord.ui.View:
     """The confirmation button of ``/tholos resign``."""
-    return _view([ResignButton(game.id, game.version)])
+    return _view([ResignButton(game=game.id, version=game.version)])
 
 
 def leaderboard_view(page: int, pages: int) -> discord.ui.View:
     """Previous / Next, disabled at the ends."""
     return _view(
         [
-            LeaderboardButton(max(page - 1, 0), "p", disabled=page == 0),
-            LeaderboardButton(page + 1, "n", disabled=page + 1 >= pages),
+            LeaderboardButton(page=max(page - 1, 0), way="p", disabled=page == 0),
+            LeaderboardButton(page=page + 1, way="n", disabled=page + 1 >= pages),
         ]
     )

@@ -3,8 +3,8 @@
 >>> player = Rating(1500, 200, 0.06)
 >>> after = rate(player, [(Rating(1400, 30), 1.0), (Rating(1550, 100), 0.0),
 ...                       (Rating(1700, 300), 0.0)])
->>> round(after.rating, 2), round(after.deviation, 2), round(after.volatility, 5)
-(1464.05, 151.52, 0.05999)
+>>> round(after.rating, 2), round(after.deviation, 2), round(after.volatility, 6)
+(1464.05, 151.52, 0.059996)
 """
 
 from __future__ import annotations

@@ -11,18 +11,25 @@ from engine import (
     COLOUR_LETTERS,
     COLOUR_NAMES,
     LOCATION_LETTERS,
+    LOCATIONS,
     WHITE,
     Colour,
-    Location,
     Position,
     Turn,
 )
 from engine.builder import GRAY_FROM_QUARRY, OWN_BONUS, SKIP, Step, TurnBuilder
-from engine.core import BONUS_OF, MOVER_COLOUR
+from engine.core import MOVER_COLOUR
 from engine.scoring import Score, score
-from rendering.describe import location_name, turn_lines
+from engine.vocabulary import (
+    ORNAMENT_EFFECTS,
+    RESULT_REASONS,
+    bonus_description,
+    bonus_name,
+    location_name,
+)
+from rendering.describe import turn_lines
 
-from .service import mention
+from .domain import mention
 from .stats import Played, Record, Stats
 from .storage import Challenge, Game, PlayerRating
 
@@ -31,34 +38,11 @@ STONE_EMOJI: Final = ("⚪", "⚫", "🔘")
 EMBED_COLOUR: Final = discord.Colour(0xC8A464)
 """Sandstone."""
 
-BONUS_SHORT: Final = {
-    "remove": "remove a top",
-    "draw": "draw from quarry",
-    "steal": "take from rival",
-    "extra": "place another",
-}
-ORNAMENT_TEXT: Final = {
-    "plus3": "+3 for the column's winner",
-    "minority": "fewer stones win the column",
-    "graygain": "gray stones score +2",
-    "grayloss": "gray stones score −3",
-    "graytrigger": "gray stones trigger the bonus",
-    "grayquarry": "bonus may place a gray quarry stone",
-    "tall": "holds 7 stones",
-}
 
 
 def colour_name(colour: Colour) -> str:
     """``White``, ``Black`` or ``Gray``."""
     return COLOUR_NAMES[colour].capitalize()
-
-
-def bonus_label(location: Location) -> str:
-    """A location's bonus in two or three words."""
-    kind = BONUS_OF[location]
-    if kind == "move":
-        return f"move {COLOUR_NAMES[MOVER_COLOUR[location]]}"
-    return BONUS_SHORT[kind]
 
 
 def describe_turn(turn: Turn, player_id: int) -> str:
@@ -69,7 +53,7 @@ def describe_turn(turn: Turn, player_id: int) -> str:
 def ornaments_text(position: Position) -> str:
     """The ornaments of a game, one per line (or ``none``)."""
     lines = [
-        f"{location_name(location)}: **{ornament}** — {ORNAMENT_TEXT[ornament]}"
+        f"{location_name(location)}: **{ornament}** — {ORNAMENT_EFFECTS[ornament]}"
         for location, ornament in enumerate(position.ornaments)
         if ornament
     ]
@@ -79,30 +63,24 @@ def ornaments_text(position: Position) -> str:
 # -- the turn builder's steps --------------------------------------------------------------------
 
 
-def _step_context(builder: TurnBuilder) -> tuple[Colour | None, Location | None, str | None]:
-    """The stone colour, activated location and second-last choice of a placement path."""
-    path = builder.path
-    colour = COLOUR_LETTERS.index(path[1]) if len(path) > 1 else None
-    location = LOCATION_LETTERS.index(path[2]) if len(path) > 2 and path[0] == "P" else None
-    return colour, location, (path[-1] if path else None)
-
-
 def step_prompt(builder: TurnBuilder, step: Step) -> str:
     """What the player is asked at this step."""
-    colour, location, last = _step_context(builder)
-    position = builder.position
     kind = step.kind
     if kind == "action":
         return "Take stones from the quarry, or place a stone from your workshop?"
     if kind == "take-colour":
         return "Take which colour? (your colour up to 3, gray up to 2, your rival's 1)"
-    if kind == "take-count":
-        return f"How many {COLOUR_NAMES[colour]} stones?"  # type: ignore[index]
     if kind == "stone":
         return "Place which stone from your workshop?"
+    colour = builder.colour
+    assert colour is not None  # chosen before every later step
+    if kind == "take-count":
+        return f"How many {COLOUR_NAMES[colour]} stones?"
     if kind == "location":
-        return f"Where does the {COLOUR_NAMES[colour]} stone go?"  # type: ignore[index]
-    here = location_name(location)  # type: ignore[arg-type]
+        return f"Where does the {COLOUR_NAMES[colour]} stone go?"
+    location = builder.location
+    assert location is not None  # every later step is a bonus of this location
+    here = location_name(location)
     if kind == "bonus-choice":
         return f"Bonus of {here}: its own bonus, or a gray stone from the quarry — or skip?"
     if kind == "remove":
@@ -110,18 +88,17 @@ def step_prompt(builder: TurnBuilder, step: Step) -> str:
     if kind == "draw":
         return f"Bonus of {here}: draw which colour from the quarry?"
     if kind == "steal":
-        return (
-            f"Bonus of {here}: take which stone from {colour_name(1 - position.turn)}'s workshop?"
-        )
+        rival = colour_name(1 - builder.position.turn)
+        return f"Bonus of {here}: take which stone from {rival}'s workshop?"
     if kind == "extra-stone":
         return f"Bonus of {here}: place which other stone from your workshop?"
-    if kind == "extra-location":
-        return f"Where does the extra {COLOUR_NAMES[COLOUR_LETTERS.index(last)]} stone go?"  # type: ignore[arg-type]
+    if kind == "extra-location" and builder.extra_colour is not None:
+        return f"Where does the extra {COLOUR_NAMES[builder.extra_colour]} stone go?"
     if kind == "move-source":
-        mover = COLOUR_NAMES[MOVER_COLOUR[location]]  # type: ignore[index]
+        mover = COLOUR_NAMES[MOVER_COLOUR[location]]
         return f"Bonus of {here}: move a {mover} top stone — from which column?"
-    if kind == "move-target":
-        return f"Move the top of {location_name(LOCATION_LETTERS.index(last))} onto which column?"  # type: ignore[arg-type]
+    if kind == "move-target" and builder.source is not None:
+        return f"Move the top of {location_name(builder.source)} onto which column?"
     return "Put the gray quarry stone on which column?"
 
 
@@ -133,9 +110,8 @@ def option_label(builder: TurnBuilder, kind: str, token: str) -> tuple[str, str 
     if kind == "action":
         return ("Take stones", "⛏️") if token == "T" else ("Place a stone", "🏛️")
     if kind == "bonus-choice":
-        if token == OWN_BONUS:
-            _, location, _ = _step_context(builder)
-            return f"{location_name(location)}: {bonus_label(location)}", None  # type: ignore[arg-type]
+        if token == OWN_BONUS and builder.location is not None:
+            return f"{location_name(builder.location)}: {bonus_name(builder.location)}", None
         assert token == GRAY_FROM_QUARRY
         return "Gray stone from quarry", STONE_EMOJI[2]
     if kind == "take-count":
@@ -145,7 +121,7 @@ def option_label(builder: TurnBuilder, kind: str, token: str) -> tuple[str, str 
         return colour_name(colour), STONE_EMOJI[colour]
     location = LOCATION_LETTERS.index(token)
     if kind == "location":
-        return f"{location_name(location)} · {bonus_label(location)}", None
+        return f"{location_name(location)} · {bonus_name(location)}", None
     column = position.columns[location]
     height = f"{len(column)}/{position.capacities[location]}"
     if kind in ("remove", "move-source") and column:
@@ -158,15 +134,6 @@ def option_label(builder: TurnBuilder, kind: str, token: str) -> tuple[str, str 
 
 # -- embeds ---------------------------------------------------------------------------------------
 
-RESULT_WORDS: Final = {
-    "points": "on points",
-    "columns": "on columns won (points tied)",
-    "tie": "(a draw)",
-    "resignation": "by resignation",
-    "timeout": "on time — the opponent stopped playing",
-}
-
-
 def result_text(game: Game) -> str:
     """The result in a sentence, e.g. ``<@1> wins 25–19 on points``."""
     outcome = game.outcome
@@ -175,7 +142,7 @@ def result_text(game: Game) -> str:
     if outcome.result == "draw":
         return f"Draw, {points} with as many columns each."
     winner = game.white_id if outcome.result == "white" else game.black_id
-    return f"{mention(winner)} wins {points} {RESULT_WORDS[outcome.reason]}."
+    return f"{mention(winner)} wins {points} {RESULT_REASONS[outcome.reason]}."
 
 
 def scoring_lines(result: Score) -> str:
@@ -256,15 +223,7 @@ RULES_TURN = (
     "by a bonus never trigger another bonus."
 )
 RULES_BONUSES = "\n".join(
-    (
-        "α A — move a gray top stone from another column to a third, non-full one",
-        "β B — the same with a white top stone",
-        "γ C — send another column's top stone back to the quarry",
-        "δ D — take one stone of any colour from the quarry into your workshop",
-        "π E — take one stone from your rival's workshop into yours",
-        "Σ F — place one more stone from your workshop on another location",
-        "Ω G — move a black top stone, like A and B",
-    )
+    f"{location_name(location)} — {bonus_description(location)}" for location in LOCATIONS
 )
 RULES_SCORING = (
     "The game ends the moment every column is full (5 stones; no bonus after the stone that "
@@ -285,7 +244,10 @@ def rules_embed(position: Position | None) -> discord.Embed:
         embed.add_field(
             name="Advanced mode",
             value="Adds 1–5 ornaments that change their column's rules: "
-            + ", ".join(f"**{name}** ({text})" for name, text in ORNAMENT_TEXT.items()),
+            + ", ".join(
+                f"**{ornament}** ({effect})"
+                for ornament, effect in ORNAMENT_EFFECTS.items()
+            ),
             inline=False,
         )
     embed.set_footer(
@@ -404,7 +366,7 @@ def stats_embed(
         name="Last games",
         value="\n".join(
             f"{OUTCOME_MARK[game.outcome]} vs {opponent_text(game)} "
-            f"{game.points_for}–{game.points_against} {RESULT_WORDS[game.game.reason]} "
+            f"{game.points_for}–{game.points_against} {RESULT_REASONS[game.game.reason]} "
             f"<t:{int(game.game.finished_at)}:d>"
             for game in stats.recent
         ),

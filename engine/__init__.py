@@ -3,7 +3,6 @@
 from .core import (
     BLACK,
     COLOUR_LETTERS,
-    COLOUR_NAMES,
     COLOURS,
     GRAY,
     LOCATION_LETTERS,
@@ -25,7 +24,20 @@ from .core import (
     Location,
 )
 from .position import Position
-from .turns import Bonus, Place, Take, Turn, parse_turn
+from .turns import (
+    Bonus,
+    Draw,
+    Extra,
+    GrayFromQuarry,
+    Move,
+    Place,
+    Remove,
+    Steal,
+    Take,
+    Turn,
+    parse_turn,
+)
+from .vocabulary import COLOUR_NAMES
 
 __all__ = [
     "BLACK",
@@ -44,15 +56,21 @@ __all__ = [
     "C",
     "Colour",
     "D",
+    "Draw",
     "E",
+    "Extra",
     "F",
     "G",
+    "GrayFromQuarry",
     "IllegalTurnError",
     "InvalidPositionError",
     "InvalidTurnError",
     "Location",
+    "Move",
     "Place",
     "Position",
+    "Remove",
+    "Steal",
     "Take",
     "Turn",
     "parse_turn",

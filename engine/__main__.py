@@ -18,7 +18,7 @@ from typing import NoReturn
 from . import arena
 from .ai import PLAYERS
 from .core import COLOUR_LETTERS
-from .newgame import new_game
+from .newgame import Mode, new_game
 from .play import perft, random_game
 from .position import Position
 from .scoring import score
@@ -59,16 +59,16 @@ def _cmd_score(args: argparse.Namespace) -> None:
 
 
 def _cmd_random_game(args: argparse.Namespace) -> None:
-    mode = "advanced" if args.ornaments else "basic"
+    mode: Mode = "advanced" if args.ornaments else "basic"
     start = new_game(mode, ornaments=args.ornaments, seed=args.seed)
     game = random_game(start, random.Random(args.seed))
     print(f"start {game.start}")
     for ply, turn in enumerate(game.turns, start=1):
         print(f"{ply} {COLOUR_LETTERS[(game.start.turn + ply - 1) % 2]} {turn}")
     print(f"final {game.final}")
-    result = score(game.final)
-    white, black = result.totals
-    print(f"result {result.outcome.result} {white}-{black} ({result.outcome.decided_by})")
+    leader = score(game.final).leader
+    white, black = leader.points
+    print(f"result {leader.result} {white}-{black} ({leader.decided_by})")
 
 
 def _timed(function: Callable[[], object], repeats: int) -> float:

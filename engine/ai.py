@@ -32,7 +32,7 @@ from typing import Protocol
 from .core import WHITE
 from .position import Position
 from .scoring import column_points
-from .turns import Take, Turn
+from .turns import Extra, GrayFromQuarry, Move, Remove, Take, Turn
 
 __all__ = [
     "LEVELS",
@@ -150,32 +150,31 @@ def _gain(position: Position, turn: Turn) -> int:
     if type(turn) is Take:
         return 0
     columns, ornaments = position.columns, position.ornaments
-    location = turn.location  # type: ignore[union-attr]
+    location = turn.location
     before = columns[location]
     ornament = ornaments[location]
     gain = (
-        _column_value(before + _LETTERS[turn.colour], ornament)[0]  # type: ignore[union-attr]
+        _column_value(before + _LETTERS[turn.colour], ornament)[0]
         - _column_value(before, ornament)[0]
     )
-    bonus = turn.bonus  # type: ignore[union-attr]
+    bonus = turn.bonus
     if bonus is None:
         return gain
-    kind = bonus.kind
-    if kind in ("move", "remove"):
+    if type(bonus) is Move or type(bonus) is Remove:
         source = columns[bonus.source]
         ornament = ornaments[bonus.source]
         gain += _column_value(source[:-1], ornament)[0] - _column_value(source, ornament)[0]
-        if kind == "remove":
+        if type(bonus) is Remove:
             return gain
         added = source[-1]
-    elif kind == "extra":
-        added = _LETTERS[bonus.colour]  # type: ignore[index]
-    elif kind == "quarry":
+    elif type(bonus) is Extra:
+        added = _LETTERS[bonus.colour]
+    elif type(bonus) is GrayFromQuarry:
         added = "g"
     else:  # draw and steal change only the workshops
         return gain
-    target = columns[bonus.target]  # type: ignore[index]
-    ornament = ornaments[bonus.target]  # type: ignore[index]
+    target = columns[bonus.target]
+    ornament = ornaments[bonus.target]
     return gain + _column_value(target + added, ornament)[0] - _column_value(target, ornament)[0]
 
 

@@ -27,7 +27,6 @@ from .ai import Player, make_player
 from .core import WHITE
 from .newgame import new_game
 from .position import Position
-from .scoring import score
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +63,9 @@ def play_game(a: Player, b: Player, *, seed: int, index: int, ornaments: int = 0
         turn = (a if a_moves else b).choose(position, seeds.getrandbits(63))
         times[0 if a_moves else 1].append(time.perf_counter() - began)
         position = position.apply(turn)  # checked: a player's illegal turn is an error
-    winner = score(position).outcome.winner
+    outcome = position.outcome()
+    assert outcome is not None
+    winner = outcome.winner
     result = 0.5 if winner is None else 1.0 if (winner == WHITE) == a_white else 0.0
     return GameRecord(index, a_white, result, tuple(times[0]), tuple(times[1]), position)
 

@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from .core import BONUS_OF, COLOUR_LETTERS, LOCATION_LETTERS, IllegalTurnError
+from .core import BONUS_OF, COLOUR_LETTERS, LOCATION_LETTERS, Colour, IllegalTurnError, Location
 from .position import Position
-from .turns import Take, Turn
+from .turns import Draw, Extra, GrayFromQuarry, Move, Remove, Steal, Take, Turn
 
 StepKind = Literal[
     "action",
@@ -104,17 +104,19 @@ def turn_path(position: Position, turn: Turn) -> Path:
     bonus = turn.bonus
     if bonus is None:
         return path
-    if bonus.kind == "quarry":
-        return (*path, GRAY_FROM_QUARRY, LOCATION_LETTERS[bonus.target])  # type: ignore[index]
+    if isinstance(bonus, GrayFromQuarry):
+        return (*path, GRAY_FROM_QUARRY, LOCATION_LETTERS[bonus.target])
     if position.ornaments[turn.location] == "grayquarry":
         path = (*path, OWN_BONUS)
-    if bonus.kind in ("remove", "move"):
-        path = (*path, LOCATION_LETTERS[bonus.source])  # type: ignore[index]
-    else:
-        path = (*path, COLOUR_LETTERS[bonus.colour])  # type: ignore[index]
-    if bonus.target is not None:
-        path = (*path, LOCATION_LETTERS[bonus.target])
-    return path
+    match bonus:
+        case Remove(source):
+            return (*path, LOCATION_LETTERS[source])
+        case Draw(colour) | Steal(colour):
+            return (*path, COLOUR_LETTERS[colour])
+        case Extra(colour, target):
+            return (*path, COLOUR_LETTERS[colour], LOCATION_LETTERS[target])
+        case Move(source, target):
+            return (*path, LOCATION_LETTERS[source], LOCATION_LETTERS[target])
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +197,42 @@ class TurnBuilder:
         options = [Option(SKIP, True)] if SKIP in available else []
         options += [Option(token, token in available) for token in _DOMAINS[kind]]
         return Step(kind, tuple(options))
+
+    def chosen(self, kind: StepKind) -> str | None:
+        """The token chosen at the step of ``kind`` on this path, or ``None``.
+
+        >>> builder = TurnBuilder(Position.parse("w/-/-/-/-/-/- ww bb w -"), ("P", "w", "B"))
+        >>> builder.chosen("stone"), builder.location, builder.choose("A").source
+        ('w', 1, 0)
+        """
+        for depth, token in enumerate(self.path):
+            if _step_kind(self.position, self.path[:depth]) == kind:
+                return token
+        return None
+
+    @property
+    def colour(self) -> Colour | None:
+        """The colour being taken or placed, once chosen."""
+        token = self.chosen("take-colour") or self.chosen("stone")
+        return None if token is None else COLOUR_LETTERS.index(token)
+
+    @property
+    def location(self) -> Location | None:
+        """Where the stone is placed (the location whose bonus may follow), once chosen."""
+        token = self.chosen("location")
+        return None if token is None else LOCATION_LETTERS.index(token)
+
+    @property
+    def extra_colour(self) -> Colour | None:
+        """The colour of the extra stone (F's bonus), once chosen."""
+        token = self.chosen("extra-stone")
+        return None if token is None else COLOUR_LETTERS.index(token)
+
+    @property
+    def source(self) -> Location | None:
+        """The column whose top stone a mover moves, once chosen."""
+        token = self.chosen("move-source")
+        return None if token is None else LOCATION_LETTERS.index(token)
 
     def choose(self, token: str) -> TurnBuilder:
         """The builder one choice further; raises :class:`IllegalTurnError` if unavailable."""

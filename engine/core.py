@@ -18,9 +18,7 @@ WHITE: Final = 0
 BLACK: Final = 1
 GRAY: Final = 2
 COLOURS: Final = (WHITE, BLACK, GRAY)
-PLAYERS: Final = (WHITE, BLACK)
 COLOUR_LETTERS: Final = "wbg"
-COLOUR_NAMES: Final = ("white", "black", "gray")
 
 A, B, C, D, E, F, G = range(7)
 LOCATIONS: Final = (A, B, C, D, E, F, G)
@@ -70,32 +68,12 @@ ORNAMENTS: Final = (
 MAX_ORNAMENTS: Final = 5
 
 
-def parse_location(text: str) -> Location:
-    """Return the location named by its letter ``A`` .. ``G``.
-
-    Raises ``ValueError`` for anything else.
-    """
-    if len(text) != 1 or text not in LOCATION_LETTERS:
-        raise ValueError(f"unknown location {text!r}: expected one of A, B, C, D, E, F, G")
-    return LOCATION_LETTERS.index(text)
-
-
-def parse_colour(text: str) -> Colour:
-    """Return the colour named by ``w``, ``b`` or ``g``.
-
-    Raises ``ValueError`` for anything else.
-    """
-    if len(text) != 1 or text not in COLOUR_LETTERS:
-        raise ValueError(f"unknown colour {text!r}: expected w, b or g")
-    return COLOUR_LETTERS.index(text)
-
-
 class InvalidPositionError(ValueError):
     """A position (notation, JSON or fields) breaks the rules of what a position can be."""
 
 
 class InvalidTurnError(ValueError):
-    """A turn's notation is malformed."""
+    """A turn is malformed: bad notation, or a field that is no colour, location or count."""
 
 
 class IllegalTurnError(ValueError):

@@ -1,5 +1,6 @@
 """Scoring: each column's winner and points, the totals and the result with its tie-breaks.
 
+>>> from engine import Position
 >>> s = score(Position.parse("wwgbg/wbbww/gwwgw/wwbbg/bbbww/wbgwb/ggwbb - - w -"))
 >>> [column.points for column in s.columns][:3]
 [1, 9, -1]
@@ -8,10 +9,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from .core import BLACK, COLOUR_LETTERS, COLOUR_NAMES, LOCATION_LETTERS, WHITE, Colour, Location
-from .position import Position
+from .core import BLACK, COLOUR_LETTERS, LOCATION_LETTERS, WHITE, Colour, Location
+from .vocabulary import ORNAMENT_EFFECTS, ORNAMENT_NAMES, colour_name
+
+if TYPE_CHECKING:
+    from .position import Position
 
 Decider = Literal["points", "columns", "tie"]
 
@@ -38,11 +42,13 @@ class ColumnScore:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """The result: the winner (``None`` for a draw) and what decided it."""
+    """The result: the winner (``None`` for a draw), what decided it and the points."""
 
     winner: Colour | None
     decided_by: Decider
     """``points``, ``columns`` (points tied, more columns won) or ``tie`` (a draw)."""
+    points: tuple[int, int]
+    """White's and Black's points."""
 
     @property
     def result(self) -> Literal["white", "black", "draw"]:
@@ -58,8 +64,14 @@ class Score:
     totals: tuple[int, int]
     """White's and Black's points."""
     columns_won: tuple[int, int]
-    outcome: Outcome
+    leader: Outcome
+    """Who is ahead, with the tie-breaks: the result if the game ended now."""
     over: bool
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """The result of a finished game; ``None`` while it goes on."""
+        return self.leader if self.over else None
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready summary (the ``score`` command's output)."""
@@ -79,8 +91,8 @@ class Score:
             },
             "totals": {"w": self.totals[WHITE], "b": self.totals[BLACK]},
             "columns_won": {"w": self.columns_won[WHITE], "b": self.columns_won[BLACK]},
-            "result": self.outcome.result,
-            "decided_by": self.outcome.decided_by,
+            "result": self.leader.result,
+            "decided_by": self.leader.decided_by,
             "over": self.over,
         }
 
@@ -103,25 +115,26 @@ def _effect(stones: str, ornament: str | None) -> str | None:
     """Say what ``ornament`` changed in the column's score, or ``None``."""
     winner, points = column_points(stones, ornament)
     plain_winner, plain_points = column_points(stones)
-    if (winner, points) == (plain_winner, plain_points):
+    if ornament is None or (winner, points) == (plain_winner, plain_points):
         return None
-    gray = stones.count("g")
+    name = f"{ORNAMENT_NAMES[ornament]} ornament: "
     if ornament == "plus3":
-        return "plus3: +3 for the column's winner"
-    if ornament == "minority":
+        return name + ORNAMENT_EFFECTS[ornament]
+    if ornament == "minority" and winner is not None and plain_winner is not None:
         return (
-            f"minority: fewer stones win, so {COLOUR_NAMES[winner]} takes it "  # type: ignore[index]
-            f"instead of {COLOUR_NAMES[plain_winner]}"  # type: ignore[index]
+            f"{name}{ORNAMENT_EFFECTS[ornament]}, so {colour_name(winner)} takes it instead of "
+            f"{colour_name(plain_winner)}"
         )
+    gray = stones.count("g")
     per_stone = 2 if ornament == "graygain" else -3
     return (
-        f"{ornament}: {gray} gray stone{'s' * (gray != 1)} score {per_stone * gray:+d} "
+        f"{name}{gray} gray stone{'s' * (gray != 1)} score {per_stone * gray:+d} "
         f"instead of {-2 * gray:+d}"
     )
 
 
 def score(position: Position) -> Score:
-    """Score ``position``: per column, totals, columns won and the outcome with tie-breaks."""
+    """Score ``position``: per column, totals, columns won and the leader with tie-breaks."""
     columns = []
     totals = [0, 0]
     won = [0, 0]
@@ -134,12 +147,11 @@ def score(position: Position) -> Score:
         columns.append(
             ColumnScore(location, stones, ornament, winner, points, _effect(stones, ornament))
         )
-    if totals[WHITE] != totals[BLACK]:
-        outcome = Outcome(WHITE if totals[WHITE] > totals[BLACK] else BLACK, "points")
+    white, black = totals
+    if white != black:
+        leader = Outcome(WHITE if white > black else BLACK, "points", (white, black))
     elif won[WHITE] != won[BLACK]:
-        outcome = Outcome(WHITE if won[WHITE] > won[BLACK] else BLACK, "columns")
+        leader = Outcome(WHITE if won[WHITE] > won[BLACK] else BLACK, "columns", (white, black))
     else:
-        outcome = Outcome(None, "tie")
-    return Score(
-        tuple(columns), (totals[0], totals[1]), (won[0], won[1]), outcome, position.is_over()
-    )
+        leader = Outcome(None, "tie", (white, black))
+    return Score(tuple(columns), (white, black), (won[0], won[1]), leader, position.is_over())

@@ -1,7 +1,7 @@
 """Turns as values, and their canonical notation.
 
 A turn is either a :class:`Take` (stones of one colour from the quarry into the workshop) or a
-:class:`Place` (one stone from the workshop onto a location, with an optional :class:`Bonus`).
+:class:`Place` (one stone from the workshop onto a location, with an optional :data:`Bonus`).
 Each prints to and parses from the canonical notation of the rules::
 
     >>> parse_turn("w@B/C>E")
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import ClassVar, final
 
 from .core import (
     COLOUR_LETTERS,
@@ -29,76 +29,150 @@ from .core import (
     Location,
 )
 
-BonusType = Literal["remove", "draw", "steal", "extra", "move", "quarry"]
+
+def _colour(value: object, what: str) -> None:
+    """Raise :class:`InvalidTurnError` unless ``value`` is a colour."""
+    if type(value) is not int or value not in COLOURS:
+        raise InvalidTurnError(f"{what} must be a colour 0, 1 or 2 (w, b, g), got {value!r}")
 
 
+def _location(value: object, what: str) -> None:
+    """Raise :class:`InvalidTurnError` unless ``value`` is a location."""
+    if type(value) is not int or value not in LOCATIONS:
+        raise InvalidTurnError(f"{what} must be a location 0 to 6 (A to G), got {value!r}")
+
+
+@final
 @dataclass(frozen=True, slots=True)
-class Bonus:
-    """What a placement's bonus does; build one with the named constructors.
+class Remove:
+    """C's bonus: the top stone of ``source`` goes back to the quarry.
 
-    ``kind`` is one of ``remove`` (C: top of ``source`` to the quarry), ``draw`` (D: a ``colour``
-    stone from the quarry), ``steal`` (E: a ``colour`` stone from the rival's workshop), ``extra``
-    (F: a ``colour`` stone from the workshop onto ``target``), ``move`` (A/B/G: the top of
-    ``source`` onto ``target``) and ``quarry`` (the ``grayquarry`` ornament: a gray stone from the
-    quarry onto ``target``).
+    Raises :class:`InvalidTurnError` unless ``source`` is a location.
     """
 
-    kind: BonusType
-    colour: Colour | None = None
-    source: Location | None = None
-    target: Location | None = None
+    kind: ClassVar[str] = "remove"
+    source: Location
 
-    @classmethod
-    def remove(cls, source: Location) -> Bonus:
-        """C: the top stone of ``source`` goes back to the quarry."""
-        return cls("remove", source=source)
-
-    @classmethod
-    def draw(cls, colour: Colour) -> Bonus:
-        """D: a stone of ``colour`` from the quarry to the workshop."""
-        return cls("draw", colour=colour)
-
-    @classmethod
-    def steal(cls, colour: Colour) -> Bonus:
-        """E: a stone of ``colour`` from the rival's workshop to the workshop."""
-        return cls("steal", colour=colour)
-
-    @classmethod
-    def extra(cls, colour: Colour, target: Location) -> Bonus:
-        """F: one more stone of ``colour`` from the workshop onto ``target``."""
-        return cls("extra", colour=colour, target=target)
-
-    @classmethod
-    def move(cls, source: Location, target: Location) -> Bonus:
-        """A, B, G: the top stone of ``source`` onto ``target``."""
-        return cls("move", source=source, target=target)
-
-    @classmethod
-    def gray_from_quarry(cls, target: Location) -> Bonus:
-        """The ``grayquarry`` ornament's alternative: a gray quarry stone onto ``target``."""
-        return cls("quarry", target=target)
+    def __post_init__(self) -> None:
+        _location(self.source, "a removal's source")
 
     def __str__(self) -> str:
-        kind = self.kind
-        if kind == "remove":
-            return "x" + LOCATION_LETTERS[self.source]  # type: ignore[index]
-        if kind == "draw":
-            return "+" + COLOUR_LETTERS[self.colour]  # type: ignore[index]
-        if kind == "steal":
-            return "<" + COLOUR_LETTERS[self.colour]  # type: ignore[index]
-        if kind == "extra":
-            return f"{COLOUR_LETTERS[self.colour]}@{LOCATION_LETTERS[self.target]}"  # type: ignore[index]
-        if kind == "move":
-            return f"{LOCATION_LETTERS[self.source]}>{LOCATION_LETTERS[self.target]}"  # type: ignore[index]
-        return "q>" + LOCATION_LETTERS[self.target]  # type: ignore[index]
+        return "x" + LOCATION_LETTERS[self.source]
 
 
+@final
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """D's bonus: a stone of ``colour`` from the quarry to the workshop.
+
+    Raises :class:`InvalidTurnError` unless ``colour`` is a colour.
+    """
+
+    kind: ClassVar[str] = "draw"
+    colour: Colour
+
+    def __post_init__(self) -> None:
+        _colour(self.colour, "a drawn stone")
+
+    def __str__(self) -> str:
+        return "+" + COLOUR_LETTERS[self.colour]
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Steal:
+    """E's bonus: a stone of ``colour`` from the rival's workshop to the workshop.
+
+    Raises :class:`InvalidTurnError` unless ``colour`` is a colour.
+    """
+
+    kind: ClassVar[str] = "steal"
+    colour: Colour
+
+    def __post_init__(self) -> None:
+        _colour(self.colour, "a stolen stone")
+
+    def __str__(self) -> str:
+        return "<" + COLOUR_LETTERS[self.colour]
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Extra:
+    """F's bonus: one more stone of ``colour`` from the workshop onto ``target``.
+
+    Raises :class:`InvalidTurnError` unless ``colour`` is a colour and ``target`` a location.
+    """
+
+    kind: ClassVar[str] = "extra"
+    colour: Colour
+    target: Location
+
+    def __post_init__(self) -> None:
+        _colour(self.colour, "an extra stone")
+        _location(self.target, "an extra stone's target")
+
+    def __str__(self) -> str:
+        return f"{COLOUR_LETTERS[self.colour]}@{LOCATION_LETTERS[self.target]}"
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A mover's bonus (A, B, G): the top stone of ``source`` onto ``target``.
+
+    Raises :class:`InvalidTurnError` unless both are locations.
+    """
+
+    kind: ClassVar[str] = "move"
+    source: Location
+    target: Location
+
+    def __post_init__(self) -> None:
+        _location(self.source, "a move's source")
+        _location(self.target, "a move's target")
+
+    def __str__(self) -> str:
+        return f"{LOCATION_LETTERS[self.source]}>{LOCATION_LETTERS[self.target]}"
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class GrayFromQuarry:
+    """The ``grayquarry`` ornament's alternative bonus: a gray quarry stone onto ``target``.
+
+    Raises :class:`InvalidTurnError` unless ``target`` is a location.
+    """
+
+    kind: ClassVar[str] = "quarry"
+    target: Location
+
+    def __post_init__(self) -> None:
+        _location(self.target, "a gray quarry stone's target")
+
+    def __str__(self) -> str:
+        return "q>" + LOCATION_LETTERS[self.target]
+
+
+Bonus = Remove | Draw | Steal | Extra | Move | GrayFromQuarry
+"""What a placement's bonus does: one class per kind, each with its notation and ``kind``."""
+
+
+@final
 @dataclass(frozen=True, slots=True)
 class Take:
-    """Take ``count`` stones of ``colour`` from the quarry into the workshop."""
+    """Take ``count`` stones of ``colour`` from the quarry into the workshop.
+
+    Raises :class:`InvalidTurnError` unless ``colour`` is a colour and ``count`` 1 to 3.
+    """
 
     colour: Colour
     count: int
+
+    def __post_init__(self) -> None:
+        _colour(self.colour, "a take's colour")
+        if type(self.count) is not int or not 1 <= self.count <= WORKSHOP_SLOTS:
+            raise InvalidTurnError(f"a take is 1 to {WORKSHOP_SLOTS} stones, got {self.count!r}")
 
     def __str__(self) -> str:
         return f"+{COLOUR_LETTERS[self.colour]}{self.count}"
@@ -115,13 +189,24 @@ class Take:
         return turn
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class Place:
-    """Place a ``colour`` stone from the workshop on ``location``, then maybe a ``bonus``."""
+    """Place a ``colour`` stone from the workshop on ``location``, then maybe a ``bonus``.
+
+    Raises :class:`InvalidTurnError` unless the fields are a colour, a location and a
+    :data:`Bonus` or ``None``.
+    """
 
     colour: Colour
     location: Location
     bonus: Bonus | None = None
+
+    def __post_init__(self) -> None:
+        _colour(self.colour, "a placed stone")
+        _location(self.location, "a placement's location")
+        if self.bonus is not None and not isinstance(self.bonus, Bonus):
+            raise InvalidTurnError(f"a bonus must be a Bonus or None, got {self.bonus!r}")
 
     def __str__(self) -> str:
         main = f"{COLOUR_LETTERS[self.colour]}@{LOCATION_LETTERS[self.location]}"
@@ -146,32 +231,27 @@ _C = "[wbg]"
 _L = "[A-G]"
 _TAKE_RE = re.compile(rf"\+({_C})([1-9])")
 _PLACE_RE = re.compile(rf"({_C})@({_L})(?:/(.*))?")
-_BONUS_RES: tuple[tuple[re.Pattern[str], BonusType], ...] = (
-    (re.compile(rf"x({_L})"), "remove"),
-    (re.compile(rf"\+({_C})"), "draw"),
-    (re.compile(rf"<({_C})"), "steal"),
-    (re.compile(rf"({_C})@({_L})"), "extra"),
-    (re.compile(rf"({_L})>({_L})"), "move"),
-    (re.compile(rf"q>({_L})"), "quarry"),
+_BONUS_RES: tuple[tuple[re.Pattern[str], type[Bonus]], ...] = (
+    (re.compile(rf"x({_L})"), Remove),
+    (re.compile(rf"\+({_C})"), Draw),
+    (re.compile(rf"<({_C})"), Steal),
+    (re.compile(rf"({_C})@({_L})"), Extra),
+    (re.compile(rf"({_L})>({_L})"), Move),
+    (re.compile(rf"q>({_L})"), GrayFromQuarry),
 )
 _BONUS_FORMS = "xE, +g, <b, b@D, C>E or q>E"
+
+
+def _letter_value(letter: str) -> int:
+    """The colour a lowercase letter names, or the location an uppercase one names."""
+    return COLOUR_LETTERS.index(letter) if letter.islower() else LOCATION_LETTERS.index(letter)
 
 
 def _parse_bonus(text: str, turn_text: str) -> Bonus:
     for pattern, kind in _BONUS_RES:
         match = pattern.fullmatch(text)
-        if match is None:
-            continue
-        groups = match.groups()
-        if kind == "remove":
-            return Bonus.remove(LOCATION_LETTERS.index(groups[0]))
-        if kind in ("draw", "steal"):
-            return Bonus(kind, colour=COLOUR_LETTERS.index(groups[0]))
-        if kind == "extra":
-            return Bonus.extra(COLOUR_LETTERS.index(groups[0]), LOCATION_LETTERS.index(groups[1]))
-        if kind == "move":
-            return Bonus.move(LOCATION_LETTERS.index(groups[0]), LOCATION_LETTERS.index(groups[1]))
-        return Bonus.gray_from_quarry(LOCATION_LETTERS.index(groups[0]))
+        if match is not None:
+            return kind(*(_letter_value(letter) for letter in match.groups()))
     raise InvalidTurnError(
         f"bad bonus {text!r} in turn {turn_text!r}: expected one of the forms {_BONUS_FORMS}"
     )
@@ -209,11 +289,11 @@ def parse_turn(text: str) -> Turn:
 def well_formed_turns() -> list[Turn]:
     """Every turn the notation can express whatever the position (for exhaustive tests)."""
     turns: list[Turn] = [Take(c, n) for c in COLOURS for n in range(1, WORKSHOP_SLOTS + 1)]
-    bonuses: list[Bonus] = [Bonus.remove(x) for x in LOCATIONS]
-    bonuses += [Bonus.draw(c) for c in COLOURS] + [Bonus.steal(c) for c in COLOURS]
-    bonuses += [Bonus.extra(c, y) for c in COLOURS for y in LOCATIONS]
-    bonuses += [Bonus.move(x, y) for x in LOCATIONS for y in LOCATIONS]
-    bonuses += [Bonus.gray_from_quarry(y) for y in LOCATIONS]
+    bonuses: list[Bonus] = [Remove(x) for x in LOCATIONS]
+    bonuses += [Draw(c) for c in COLOURS] + [Steal(c) for c in COLOURS]
+    bonuses += [Extra(c, y) for c in COLOURS for y in LOCATIONS]
+    bonuses += [Move(x, y) for x in LOCATIONS for y in LOCATIONS]
+    bonuses += [GrayFromQuarry(y) for y in LOCATIONS]
     for colour in COLOURS:
         for location in LOCATIONS:
             turns.append(Place(colour, location))

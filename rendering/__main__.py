@@ -14,6 +14,7 @@ import statistics
 import sys
 import time
 from collections.abc import Sequence
+from typing import NoReturn
 
 from engine import InvalidPositionError, InvalidTurnError, Position, parse_turn
 
@@ -32,7 +33,7 @@ BENCH_CASES = (
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         """Usage errors: one line on stderr and exit status 2."""
         sys.stderr.write(f"{self.prog}: {message}\n")
         sys.exit(2)

@@ -19,13 +19,14 @@ from engine import (
     WHITE,
     A,
     B,
-    Bonus,
     E,
+    Move,
     Place,
     Position,
 )
 from engine.core import BONUS_OF, MOVER_COLOUR
 from engine.scoring import Score, score
+from engine.vocabulary import BONUS_NAMES, ORNAMENT_TAGS, colour_name
 
 from . import style
 from .describe import ornament_change, result_line, signed, turn_lines
@@ -45,23 +46,8 @@ from .paint import cross, panel, paste, ring, shaft, slot, stone
 from .view import BoardView, Marks, last_player, last_turn_marks, workshop_stones
 
 ICON_STONE = (24, 9, 8)
-ORNAMENT_TAGS = {
-    "plus3": ("★", "+3 pts"),
-    "minority": ("<", "minority"),
-    "graygain": (None, "+2 each"),
-    "grayloss": (None, "−3 each"),
-    "graytrigger": (None, "triggers"),
-    "grayquarry": (None, "quarry"),
-    "tall": ("↕", "7 high"),
-}
-"""Each ornament's icon (``None``: a gray stone) and short label."""
-BONUS_LABELS = {
-    "remove": "remove top",
-    "draw": "draw stone",
-    "steal": "steal stone",
-    "extra": "extra stone",
-    "move": "move",
-}
+ORNAMENT_ICONS = {"plus3": "★", "minority": "<", "tall": "↕"}
+"""The glyph on an ornament's tag before its label; the others show a gray stone."""
 HIGHLIGHT_WIDTH = 5
 CROSS_SIZE = 30
 LEFT_TO_RIGHT = "\u200e"
@@ -74,7 +60,7 @@ COMPRESS_LEVEL = 6
 REFERENCE_POSITION = (
     "wbgwb/bwwg/wbwbgwb/gbw/bbwg/wgb/gwbw wgg bbg w A=plus3,B=grayloss,C=tall,D=minority,E=graygain"
 )
-REFERENCE_VIEW = BoardView("Ana", "Bob", last_turn=Place(BLACK, A, Bonus.move(E, B)))
+REFERENCE_VIEW = BoardView("Ana", "Bob", last_turn=Place(BLACK, A, Move(E, B)))
 """A busy board whose colours the palette is fitted to."""
 _LOCK = threading.Lock()
 """Pillow's FreeType faces are shared between threads: drawing holds this lock."""
@@ -161,7 +147,8 @@ def _background(ornaments: tuple[str | None, ...], capacities: tuple[int, ...]) 
 def _title(draw: ImageDraw.ImageDraw, box: Box, advanced: bool) -> None:
     """The game's name and mode."""
     name_font = font(Face.SERIF, style.SIZE_TITLE)
-    x, baseline = box[0], box[3] - 8
+    x: float = box[0]
+    baseline = box[3] - 8
     for letter in "THOLOS":
         draw.text((x, baseline), letter, font=name_font, fill=style.GOLD, anchor="ls")
         x += name_font.getlength(letter) + 4
@@ -215,7 +202,7 @@ def _plaque(canvas: Image.Image, draw: ImageDraw.ImageDraw, box: Box, location: 
         draw,
         (left, top + 32, right, top + 52),
         None if mover is None else style.STONES[mover],
-        BONUS_LABELS[kind],
+        BONUS_NAMES[kind],
         style.INK,
     )
 
@@ -295,8 +282,8 @@ def _tag(
     its column's score."""
     edge, width = (style.GOLD, 3) if changed else (style.TERRACOTTA_EDGE, 2)
     paste(canvas, panel(_size(box), 8, style.TERRACOTTA, edge, width), box[:2])
-    icon, label = ORNAMENT_TAGS[ornament]
-    _icon_label(canvas, draw, box, style.STONES[GRAY] if icon is None else icon, label, style.CREAM)
+    icon = ORNAMENT_ICONS.get(ornament, style.STONES[GRAY])
+    _icon_label(canvas, draw, box, icon, ORNAMENT_TAGS[ornament], style.CREAM)
 
 
 def _ring(canvas: Image.Image, box: Box, size: tuple[int, int, int]) -> None:
@@ -410,7 +397,7 @@ def _card(
 ) -> None:
     """A player's card: colour, name, role, total and workshop."""
     to_move = not final and position.turn == player
-    winner = final and not view.note and scores.outcome.winner == player
+    winner = final and not view.note and scores.leader.winner == player
     if to_move or winner:
         paste(canvas, panel(_size(card.box), 14, None, style.HIGHLIGHT, 4), card.box[:2])
     paste(canvas, stone(style.STONES[player], CARD_STONE), card.stone[:2])
@@ -421,8 +408,8 @@ def _card(
         card.name[2] - card.name[0],
     )
     _text(draw, card.name, name, Face.BOLD, size, style.TEXT, "lm")
-    colour = "White" if player == WHITE else "Black"
-    role = f"{colour} · to move" if to_move else f"{colour} · wins" if winner else colour
+    side = colour_name(player).capitalize()
+    role = f"{side} · to move" if to_move else f"{side} · wins" if winner else side
     role_colour = style.HIGHLIGHT if to_move or winner else style.TEXT_SOFT
     _text(draw, card.role, role, Face.BOLD, style.SIZE_ROLE, role_colour, "lm")
     total = signed(scores.totals[player], plus="")
@@ -473,7 +460,7 @@ def _status(
     if note:
         headline = fit_size(note, head, sizes, width)
     elif final:
-        winner = scores.outcome.winner
+        winner = scores.leader.winner
         name = "" if winner is None else _name(view, winner, head)
         headline = _named(lambda n: result_line(scores, (n, n)), name, head, sizes, width)
     else:
@@ -503,7 +490,7 @@ def _status(
 
 def _name(view: BoardView, player: int, face: Face) -> str:
     """A player's name as the image can draw it (their colour when nothing drawable is left)."""
-    return printable(view.name(player), face) or ("White" if player == WHITE else "Black")
+    return printable(view.name(player), face) or colour_name(player).capitalize()
 
 
 def _named(

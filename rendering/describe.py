@@ -12,17 +12,20 @@ import unicodedata
 from engine import (
     BLACK,
     COLOUR_LETTERS,
-    COLOUR_NAMES,
-    LOCATION_LETTERS,
-    LOCATION_SYMBOLS,
     WHITE,
     Colour,
-    Place,
+    Draw,
+    Extra,
+    GrayFromQuarry,
+    Move,
     Position,
+    Remove,
+    Steal,
     Take,
     Turn,
 )
 from engine.scoring import ColumnScore, Score, column_points, score
+from engine.vocabulary import ORNAMENT_NAMES, colour_name, location_name
 
 from .view import BoardView, last_player, workshop_stones
 
@@ -30,15 +33,6 @@ NAME_LIMIT = 32
 NOTE_LIMIT = 60
 _DROPPED = {"Cc", "Cs"}
 """Control characters and lone surrogates: never sent on."""
-ORNAMENT_WORDS = {
-    "plus3": "+3 ornament",
-    "minority": "minority ornament",
-    "graygain": "gray +2 ornament",
-    "grayloss": "gray −3 ornament",
-    "graytrigger": "gray-trigger ornament",
-    "grayquarry": "gray-quarry ornament",
-    "tall": "tall ornament",
-}
 
 
 def describe_board(position: Position, view: BoardView | None = None) -> str:
@@ -55,20 +49,20 @@ def describe_board(position: Position, view: BoardView | None = None) -> str:
     else:
         lines = [f"{names[position.turn]} to move."]
     if view.last_turn is not None:
-        player = COLOUR_NAMES[last_player(position)].capitalize()
+        player = colour_name(last_player(position)).capitalize()
         lines.append("Last turn: " + ", ".join(turn_lines(view.last_turn, player)) + ".")
     points = "; ".join(
-        f"{COLOUR_NAMES[player].capitalize()}, {names[player]}: {scores.totals[player]}"
+        f"{colour_name(player).capitalize()}, {names[player]}: {scores.totals[player]}"
         for player in (WHITE, BLACK)
     )
     lines.append(f"{'Final points' if final else 'Points if the game ended now'}: {points}.")
     workshops = "; ".join(
-        f"{COLOUR_NAMES[player].capitalize()} has "
+        f"{colour_name(player).capitalize()} has "
         f"{_stone_words(workshop_stones(position.workshops[player]))}"
         for player in (WHITE, BLACK)
     )
     lines.append(f"Workshops: {workshops}.")
-    quarry = ", ".join(f"{count} {COLOUR_NAMES[c]}" for c, count in enumerate(position.quarry))
+    quarry = ", ".join(f"{count} {colour_name(c)}" for c, count in enumerate(position.quarry))
     lines.append(f"Quarry: {quarry}.")
     lines.append("Columns, stones bottom to top:")
     lines += [_column_line(position, column) for column in scores.columns]
@@ -79,13 +73,13 @@ def _column_line(position: Position, column: ColumnScore) -> str:
     location = column.location
     text = location_name(location)
     if column.ornament is not None:
-        text += f", {ORNAMENT_WORDS[column.ornament]}"
+        text += f", {ORNAMENT_NAMES[column.ornament]} ornament"
     text += (
         f": {_stone_words(column.stones)} ({len(column.stones)}/{position.capacities[location]})"
     )
     if column.winner is not None:
         points = signed(column.points, plus="")
-        text += f"; {COLOUR_NAMES[column.winner].capitalize()} {points}"
+        text += f"; {colour_name(column.winner).capitalize()} {points}"
         change = ornament_change(column)
         if change is not None:
             text += f" (ornament {change})"
@@ -95,12 +89,7 @@ def _column_line(position: Position, column: ColumnScore) -> str:
 
 
 def _stone_words(stones: str) -> str:
-    return ", ".join(COLOUR_NAMES[COLOUR_LETTERS.index(s)] for s in stones) or "empty"
-
-
-def location_name(location: int) -> str:
-    """A location as its symbol and letter, such as ``α A``."""
-    return f"{LOCATION_SYMBOLS[location]} {LOCATION_LETTERS[location]}"
+    return ", ".join(colour_name(COLOUR_LETTERS.index(s)) for s in stones) or "empty"
 
 
 def ornament_change(column: ColumnScore) -> str | None:
@@ -123,33 +112,28 @@ def turn_lines(turn: Turn, name: str) -> list[str]:
     """The parts of a turn in words: who did what, then its bonus."""
     if isinstance(turn, Take):
         plural = "s" * (turn.count != 1)
-        return [f"{name} took {turn.count} {COLOUR_NAMES[turn.colour]} stone{plural}"]
-    assert isinstance(turn, Place)
-    lines = [f"{name} placed {COLOUR_NAMES[turn.colour]} on {location_name(turn.location)}"]
-    bonus = turn.bonus
-    if bonus is None:
-        return lines
-    if bonus.kind == "remove":
-        lines.append(f"removed the top of {location_name(bonus.source)}")  # type: ignore[arg-type]
-    elif bonus.kind == "draw":
-        lines.append(f"drew {COLOUR_NAMES[bonus.colour]} from the quarry")  # type: ignore[index]
-    elif bonus.kind == "steal":
-        lines.append(f"took {COLOUR_NAMES[bonus.colour]} from the rival")  # type: ignore[index]
-    elif bonus.kind == "extra":
-        colour, target = COLOUR_NAMES[bonus.colour], location_name(bonus.target)  # type: ignore[index,arg-type]
-        lines.append(f"placed {colour} on {target}")
-    elif bonus.kind == "move":
-        source, target = location_name(bonus.source), location_name(bonus.target)  # type: ignore[arg-type]
-        lines.append(f"moved {source} → {target}")
-    else:
-        lines.append(f"put quarry gray on {location_name(bonus.target)}")  # type: ignore[arg-type]
+        return [f"{name} took {turn.count} {colour_name(turn.colour)} stone{plural}"]
+    lines = [f"{name} placed {colour_name(turn.colour)} on {location_name(turn.location)}"]
+    match turn.bonus:
+        case Remove(source):
+            lines.append(f"removed the top of {location_name(source)}")
+        case Draw(colour):
+            lines.append(f"drew {colour_name(colour)} from the quarry")
+        case Steal(colour):
+            lines.append(f"took {colour_name(colour)} from the rival")
+        case Extra(colour, target):
+            lines.append(f"placed {colour_name(colour)} on {location_name(target)}")
+        case Move(source, target):
+            lines.append(f"moved {location_name(source)} → {location_name(target)}")
+        case GrayFromQuarry(target):
+            lines.append(f"put quarry gray on {location_name(target)}")
     return lines
 
 
 def result_line(scores: Score, names: tuple[str, str]) -> str:
     """The result in one line, such as ``Ana wins 31–24``; ``names`` are White's and Black's."""
     white, black = scores.totals
-    outcome = scores.outcome
+    outcome = scores.leader
     if outcome.winner is None:
         return f"Draw {white}–{black}"
     line = f"{names[outcome.winner]} wins {max(white, black)}–{min(white, black)}"
@@ -160,7 +144,7 @@ def result_line(scores: Score, names: tuple[str, str]) -> str:
 
 
 def _name(view: BoardView, player: Colour) -> str:
-    return _clean(view.name(player), NAME_LIMIT) or COLOUR_NAMES[player].capitalize()
+    return _clean(view.name(player), NAME_LIMIT) or colour_name(player).capitalize()
 
 
 def _clean(text: str, limit: int) -> str:

@@ -4,7 +4,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine import BLACK, COLOUR_LETTERS, WHITE, Colour, Place, Position, Take, Turn
+from engine import (
+    BLACK,
+    COLOUR_LETTERS,
+    WHITE,
+    Colour,
+    Draw,
+    Extra,
+    GrayFromQuarry,
+    Move,
+    Position,
+    Remove,
+    Steal,
+    Take,
+    Turn,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,20 +78,20 @@ def last_turn_marks(position: Position, turn: Turn | None) -> Marks | None:
     if isinstance(turn, Take):
         arrived[turn.colour] = turn.count
         return Marks(player, workshop=_clip(position, player, arrived))
-    assert isinstance(turn, Place)
     columns = position.columns
     stones = {_top(columns, turn.location)}
     vacated = moved_to = None
-    bonus = turn.bonus
-    if bonus is not None:
-        if bonus.kind in ("extra", "quarry", "move"):
-            stones.add(_top(columns, bonus.target))  # type: ignore[arg-type]
-        if bonus.kind in ("remove", "move"):
-            vacated = (bonus.source, len(columns[bonus.source]))  # type: ignore[index]
-        if bonus.kind == "move":
-            moved_to = _top(columns, bonus.target)  # type: ignore[arg-type]
-        if bonus.kind in ("draw", "steal"):
-            arrived[bonus.colour] += 1  # type: ignore[index]
+    match turn.bonus:
+        case Extra(target=target) | GrayFromQuarry(target=target):
+            stones.add(_top(columns, target))
+        case Remove(source):
+            vacated = (source, len(columns[source]))
+        case Move(source, target):
+            moved_to = _top(columns, target)
+            stones.add(moved_to)
+            vacated = (source, len(columns[source]))
+        case Draw(colour) | Steal(colour):
+            arrived[colour] += 1
     return Marks(
         player,
         frozenset(stone for stone in stones if stone[1] >= 0),

@@ -1,26 +1,24 @@
-"""SQLite storage: the connection and migrations (``db``) and the game repository (``games``)."""
+"""Storage: the connection and migrations (``db``), and one repository per kind of record."""
 
+from .challenges import Challenge, ChallengeStore
 from .db import Database, DatabaseTooNewError
-from .games import (
-    Challenge,
-    ChannelBusyError,
-    Game,
-    GameStore,
-    StaleGameError,
-    TurnRecord,
-)
-from .ratings import FinishedGame, PlayerRating, RatingStore
+from .games import ChannelBusyError, Game, GameStore, Outcome, StaleGameError, TurnRecord
+from .ratings import FinishedGame, PlayerRating, RatedResult, RatingStore, rate_game
 
 __all__ = [
     "Challenge",
+    "ChallengeStore",
     "ChannelBusyError",
     "Database",
     "DatabaseTooNewError",
     "FinishedGame",
     "Game",
     "GameStore",
+    "Outcome",
     "PlayerRating",
+    "RatedResult",
     "RatingStore",
     "StaleGameError",
     "TurnRecord",
+    "rate_game",
 ]

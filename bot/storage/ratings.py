@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import aiosqlite
 
+from ..domain import Result
 from ..glicko2 import Rating, rate
 from .db import Database
 
@@ -65,20 +66,28 @@ def _player(row: aiosqlite.Row) -> PlayerRating:
     )  # fmt: skip
 
 
-async def rate_game(connection: aiosqlite.Connection, game_id: int, now: float) -> None:
-    """Update both players' ratings for the finished, rated game ``game_id`` (call it inside
-    the transaction that finishes the game, or from :meth:`RatingStore.rebuild`)."""
-    cursor = await connection.execute(
-        "SELECT guild_id, white_id, black_id, result FROM games WHERE id = ?", (game_id,)
-    )
-    game = await cursor.fetchone()
-    assert game is not None and game["result"] in _SCORES
-    white = await _rating(connection, game["guild_id"], game["white_id"])
-    black = await _rating(connection, game["guild_id"], game["black_id"])
-    white_score, black_score = _SCORES[game["result"]]
+@dataclass(frozen=True, slots=True)
+class RatedResult:
+    """What rating a finished game needs: where, who, the result, and when it ended."""
+
+    game_id: int
+    guild_id: int
+    white_id: int
+    black_id: int
+    result: Result
+    finished_at: float
+
+
+async def rate_game(connection: aiosqlite.Connection, game: RatedResult) -> None:
+    """Update both players' ratings for a finished, rated game, in the caller's transaction
+    (the one that finishes the game, or :meth:`RatingStore.rebuild`'s), and give the game the
+    next number in rating order."""
+    white = await _rating(connection, game.guild_id, game.white_id)
+    black = await _rating(connection, game.guild_id, game.black_id)
+    white_score, black_score = _SCORES[game.result]
     for user_id, player, opponent, score in (
-        (game["white_id"], white, black, white_score),
-        (game["black_id"], black, white, black_score),
+        (game.white_id, white, black, white_score),
+        (game.black_id, black, white, black_score),
     ):
         after = rate(player, [(opponent, score)])
         await connection.execute(
@@ -88,13 +97,13 @@ async def rate_game(connection: aiosqlite.Connection, game_id: int, now: float) 
             "deviation = excluded.deviation, volatility = excluded.volatility, "
             "games = games + 1, wins = wins + excluded.wins, losses = losses + excluded.losses, "
             "draws = draws + excluded.draws, updated_at = excluded.updated_at",
-            (game["guild_id"], user_id, after.rating, after.deviation, after.volatility,
-             int(score == 1.0), int(score == 0.0), int(score == 0.5), now),
+            (game.guild_id, user_id, after.rating, after.deviation, after.volatility,
+             int(score == 1.0), int(score == 0.0), int(score == 0.5), game.finished_at),
         )  # fmt: skip
     await connection.execute(
         "UPDATE games SET rated_seq = (SELECT COALESCE(MAX(rated_seq), 0) + 1 FROM games "
         "WHERE rated_seq IS NOT NULL) WHERE id = ?",  # the condition lets the index answer MAX
-        (game_id,),
+        (game.game_id,),
     )
 
 
@@ -111,11 +120,11 @@ class RatingStore:
     """Ratings, ranks and histories in the database."""
 
     def __init__(self, database: Database) -> None:
-        self._db = database
+        self.database = database
 
     async def page(self, guild_id: int, page: int) -> list[tuple[int, PlayerRating]]:
         """The ``page``-th (from 0) :data:`PAGE_SIZE` players by rating, with their ranks."""
-        rows = await self._db.fetchall(
+        rows = await self.database.fetchall(
             f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? "
             "ORDER BY rating DESC, user_id LIMIT ? OFFSET ?",
             (guild_id, PAGE_SIZE, page * PAGE_SIZE),
@@ -124,17 +133,19 @@ class RatingStore:
 
     async def players(self, guild_id: int) -> int:
         """How many players of the server have a rating."""
-        return await self._db.scalar("SELECT COUNT(*) FROM ratings WHERE guild_id = ?", (guild_id,))
+        return await self.database.scalar(
+            "SELECT COUNT(*) FROM ratings WHERE guild_id = ?", (guild_id,)
+        )
 
     async def player(self, guild_id: int, user_id: int) -> tuple[int, PlayerRating] | None:
         """A player's rank and rating on the server, if rated."""
-        row = await self._db.fetchone(
+        row = await self.database.fetchone(
             f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND user_id = ?",
             (guild_id, user_id),
         )
         if row is None:
             return None
-        above = await self._db.scalar(
+        above = await self.database.scalar(
             "SELECT COUNT(*) FROM ratings WHERE guild_id = ? "
             "AND (rating > ? OR (rating = ? AND user_id < ?))",
             (guild_id, row["rating"], row["rating"], user_id),
@@ -143,7 +154,7 @@ class RatingStore:
 
     async def history(self, guild_id: int, user_id: int) -> list[FinishedGame]:
         """The player's finished games on the server, oldest first."""
-        rows = await self._db.fetchall(
+        rows = await self.database.fetchall(
             "SELECT id, white_id, black_id, result, reason, white_points, black_points, "
             "finished_at, ai_level FROM games WHERE guild_id = ? AND status = 'finished' "
             "AND white_id = ? UNION ALL "
@@ -157,14 +168,14 @@ class RatingStore:
     async def rebuild(self) -> int:
         """Recompute every rating from the rated games, in the order they were rated; returns
         the number of games replayed. One transaction: all or nothing."""
-        async with self._db.transaction() as connection:
+        async with self.database.transaction() as connection:
             cursor = await connection.execute(
-                "SELECT id, finished_at FROM games WHERE status = 'finished' AND rated = 1 "
-                "ORDER BY rated_seq, finished_at, id"
+                "SELECT id, guild_id, white_id, black_id, result, finished_at FROM games "
+                "WHERE status = 'finished' AND rated = 1 ORDER BY rated_seq, finished_at, id"
             )
-            order = list(await cursor.fetchall())
+            order = [RatedResult(*row) for row in await cursor.fetchall()]
             await connection.execute("DELETE FROM ratings")
             await connection.execute("UPDATE games SET rated_seq = NULL")
-            for game_id, finished_at in order:
-                await rate_game(connection, game_id, finished_at)
+            for game in order:
+                await rate_game(connection, game)
         return len(order)

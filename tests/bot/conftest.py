@@ -1,15 +1,16 @@
-"""Fixtures: a real SQLite database in a temporary directory, a service with a settable clock."""
+"""Fixtures: a real SQLite database in a temporary directory, services with a settable clock."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from bot.service import GameService
-from bot.storage import Database, GameStore
+from bot.services import ChallengeService, PlayService
+from bot.storage import ChallengeStore, Database, GameStore
 
 
 class Clock:
@@ -36,13 +37,22 @@ async def database(tmp_path: Path) -> AsyncIterator[Database]:
     await database.close()
 
 
+@dataclass(frozen=True)
+class Services:
+    """The bot's two services over one database: how games start, and how they are played."""
+
+    lobby: ChallengeService
+    play: PlayService
+
+
 @pytest.fixture
-def service(database: Database, clock: Clock) -> GameService:
-    """The game service over the real database."""
-    return GameService(
-        GameStore(database),
-        challenge_timeout=600,
-        inactivity_timeout=86400,
-        clock=clock,
-        rng=random.Random(4),
-    )
+def service(database: Database, clock: Clock) -> Services:
+    """The services over the real database."""
+    games = GameStore(database)
+    return Services(
+        ChallengeService(
+            ChallengeStore(database), games, challenge_timeout=600, clock=clock,
+            rng=random.Random(4),
+        ),
+        PlayService(games, inactivity_timeout=86400, clock=clock),
+    )  # fmt: skip

@@ -5,22 +5,23 @@ from __future__ import annotations
 
 import random
 
+from bot.domain import Caller, GameOptions, Person
 from bot.glicko2 import Rating, rate
-from bot.service import Caller, GameOptions, GameService, Person
 from bot.storage import RatingStore
 from engine.builder import TurnBuilder, turn_path
+from tests.bot.conftest import Services
 
 GUILD = 1
 PEOPLE = [100, 200, 300, 400, 500]
 
 
-async def start(service: GameService, white: int, black: int, channel: int):
+async def start(service: Services, white: int, black: int, channel: int):
     """A started basic game between ``white`` (moving first) and ``black`` in ``channel``."""
-    made = await service.challenge(
+    made = await service.lobby.challenge(
         guild_id=GUILD, channel_id=channel, challenger=Person(white, f"p{white}"),
         opponent=Person(black, f"p{black}"), options=GameOptions(colour="white", first="me"),
     )  # fmt: skip
-    return (await service.answer_challenge(made.id, Caller(black, channel), "accept")).game
+    return (await service.lobby.answer(made.id, Caller(black, channel), "accept")).game
 
 
 async def ratings_table(database) -> list[tuple]:
@@ -33,7 +34,7 @@ async def test_the_game_that_ends_rates_both_players(service, database):
     ratings = RatingStore(database)
     game = await start(service, 100, 200, channel=7)
     assert await ratings.players(GUILD) == 0
-    await service.resign(game.id, game.version, Caller(200, 7))
+    await service.play.resign(game.id, game.version, Caller(200, 7))
     newcomer = Rating()
     expected_winner = rate(newcomer, [(newcomer, 1.0)])
     (rank, winner), (_, loser) = await ratings.page(GUILD, 0)
@@ -45,17 +46,17 @@ async def test_the_game_that_ends_rates_both_players(service, database):
 
 async def test_unrated_games_and_challenges_change_nothing(service, database):
     """A declined challenge and a game against the AI leave the ratings alone."""
-    made = await service.challenge(
+    made = await service.lobby.challenge(
         guild_id=GUILD, channel_id=8, challenger=Person(100, "a"), opponent=Person(200, "b"),
         options=GameOptions(),
     )  # fmt: skip
-    await service.answer_challenge(made.id, Caller(200, 8), "decline")
-    game = await service.start_ai_game(
+    await service.lobby.answer(made.id, Caller(200, 8), "decline")
+    game = await service.lobby.start_ai_game(
         guild_id=GUILD, channel_id=9, human=Person(100, "a"), ai_id=999, level="hard",
         options=GameOptions(colour="white", first="me"),
     )  # fmt: skip
     assert not game.rated
-    await service.resign(game.id, game.version, Caller(100, 9))
+    await service.play.resign(game.id, game.version, Caller(100, 9))
     assert await ratings_table(database) == []
     assert [g.ai_level for g in await RatingStore(database).history(GUILD, 100)] == ["hard"]
 
@@ -74,7 +75,7 @@ async def test_rebuild_gives_the_same_numbers_as_the_games_did(service, database
                 game = (await _play(service, game, turn)).game
         else:
             loser = rng.choice((white, black))
-            await service.resign(game.id, game.version, Caller(loser, game.channel_id))
+            await service.play.resign(game.id, game.version, Caller(loser, game.channel_id))
     before = await ratings_table(database)
     assert len(before) == len(PEOPLE)
     replayed = await RatingStore(database).rebuild()
@@ -87,6 +88,6 @@ async def _play(service, game, turn):
     path = turn_path(game.position, turn)
     if TurnBuilder(game.position, path).turn is None:
         path = (*path, "-")
-    return await service.choose(
+    return await service.play.choose(
         game.id, game.version, "".join(path), Caller(game.to_move, game.channel_id)
     )

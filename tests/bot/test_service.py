@@ -7,19 +7,11 @@ import random
 
 import pytest
 
-from bot.service import (
-    Caller,
-    ExpiredChallengeError,
-    GameOptions,
-    GameService,
-    OutdatedBoardError,
-    Person,
-    Refusal,
-    StepShown,
-    TurnPlayed,
-)
+from bot.domain import Caller, GameOptions, Person, Refusal
+from bot.services import ExpiredChallengeError, OutdatedBoardError, StepShown, TurnPlayed
 from engine import Position
 from engine.builder import turn_path
+from tests.bot.conftest import Services
 
 GUILD, CHANNEL, ALICE, BOB, CAROL = 1, 10, 100, 200, 300
 NAMES = {ALICE: "Alice", BOB: "Bob", CAROL: "Carol"}
@@ -31,7 +23,7 @@ def by(user_id: int, channel_id: int = CHANNEL) -> Caller:
 
 
 async def challenge(
-    service: GameService,
+    service: Services,
     challenger: int = ALICE,
     opponent: int = BOB,
     channel: int = CHANNEL,
@@ -41,7 +33,7 @@ async def challenge(
 ):
     """``challenger`` (Alice) challenges ``opponent`` (Bob) in ``channel`` (CHANNEL); Alice
     plays White and moves first unless ``options`` say otherwise."""
-    return await service.challenge(
+    return await service.lobby.challenge(
         guild_id=GUILD,
         channel_id=channel,
         challenger=Person(challenger, NAMES[challenger]),
@@ -50,19 +42,19 @@ async def challenge(
     )
 
 
-async def started(service: GameService, **options):
+async def started(service: Services, **options):
     """A game between Alice (White, first) and Bob."""
     made = await challenge(service, **options)
-    return (await service.answer_challenge(made.id, by(BOB), "accept")).game
+    return (await service.lobby.answer(made.id, by(BOB), "accept")).game
 
 
-async def play(service: GameService, game, turn: str):
+async def play(service: Services, game, turn: str):
     """Play ``turn`` in ``game`` through the button paths; return the TurnPlayed."""
     parsed = next(t for t in game.position.legal_turns() if str(t) == turn)
     path = "".join(turn_path(game.position, parsed))
-    result = await service.choose(game.id, game.version, path, by(game.to_move))
+    result = await service.play.choose(game.id, game.version, path, by(game.to_move))
     if isinstance(result, StepShown):  # a placement that offers a bonus: skip it
-        result = await service.choose(game.id, game.version, path + "-", by(game.to_move))
+        result = await service.play.choose(game.id, game.version, path + "-", by(game.to_move))
     assert isinstance(result, TurnPlayed)
     return result
 
@@ -75,7 +67,7 @@ async def test_challenge_refusals(service):
         await challenge(service, opponent_is_bot=True)
     with pytest.raises(Refusal, match="advanced"):
         await challenge(service, ornaments=2)
-    assert await service.store.pending_challenge(CHANNEL) is None
+    assert await service.lobby.challenges.pending(CHANNEL) is None
     await challenge(service)
     with pytest.raises(Refusal, match="already pending"):
         await challenge(service)
@@ -85,16 +77,16 @@ async def test_only_the_opponent_answers_and_only_the_challenger_withdraws(servi
     """Wrong people get a refusal that names who may answer; the challenge stays pending."""
     made = await challenge(service)
     with pytest.raises(Refusal, match="for <@200>"):
-        await service.answer_challenge(made.id, by(CAROL), "accept")
+        await service.lobby.answer(made.id, by(CAROL), "accept")
     with pytest.raises(Refusal, match="Withdraw"):
-        await service.answer_challenge(made.id, by(ALICE), "accept")
+        await service.lobby.answer(made.id, by(ALICE), "accept")
     with pytest.raises(Refusal, match="Only the challenger"):
-        await service.answer_challenge(made.id, by(BOB), "withdraw")
-    assert (await service.store.challenge(made.id)).status == "pending"
-    declined = await service.answer_challenge(made.id, by(BOB), "decline")
+        await service.lobby.answer(made.id, by(BOB), "withdraw")
+    assert (await service.lobby.challenges.challenge(made.id)).status == "pending"
+    declined = await service.lobby.answer(made.id, by(BOB), "decline")
     assert declined.challenge.status == "declined" and declined.game is None
     with pytest.raises(Refusal, match="already declined"):
-        await service.answer_challenge(made.id, by(BOB), "accept")
+        await service.lobby.answer(made.id, by(BOB), "accept")
 
 
 async def test_expired_challenge_cannot_be_accepted(service, clock):
@@ -102,12 +94,12 @@ async def test_expired_challenge_cannot_be_accepted(service, clock):
     made = await challenge(service)
     clock.now += 601
     with pytest.raises(ExpiredChallengeError, match="expired"):
-        await service.answer_challenge(made.id, by(BOB), "accept")
-    assert (await service.store.challenge(made.id)).status == "expired"
+        await service.lobby.answer(made.id, by(BOB), "accept")
+    assert (await service.lobby.challenges.challenge(made.id)).status == "expired"
     second = await challenge(service)
     clock.now += 601
-    assert [c.id for c in await service.expire_due()] == [second.id]
-    assert await service.expire_due() == []
+    assert [c.id for c in await service.lobby.expire_due()] == [second.id]
+    assert await service.lobby.expire_due() == []
 
 
 async def test_accept_starts_a_game_with_the_chosen_colours(service):
@@ -124,44 +116,44 @@ async def test_accept_starts_a_game_with_the_chosen_colours(service):
 async def test_steps_and_turns(service):
     """Intermediate choices change nothing stored; the last choice stores the turn."""
     game = await started(service)
-    step = await service.choose(game.id, game.version, "P", by(ALICE))
+    step = await service.play.choose(game.id, game.version, "P", by(ALICE))
     assert isinstance(step, StepShown) and step.builder.path == ("P",)
-    assert (await service.store.game(game.id)).version == game.version
-    played = await service.choose(game.id, game.version, "PwDg", by(ALICE))
+    assert (await service.play.games.game(game.id)).version == game.version
+    played = await service.play.choose(game.id, game.version, "PwDg", by(ALICE))
     assert isinstance(played, TurnPlayed) and str(played.turn) == "w@D/+g"
-    stored = await service.store.game(game.id)
+    stored = await service.play.games.game(game.id)
     assert stored.version == game.version + 1 and stored.plies == 1
     assert str(stored.position) == "-/-/-/w/-/-/- wg bb b -"
-    assert [r.turn for r in await service.store.turns(game.id)] == ["w@D/+g"]
+    assert [r.turn for r in await service.play.games.turns(game.id)] == ["w@D/+g"]
 
 
 async def test_presses_by_the_wrong_person_or_on_an_old_board_change_nothing(service):
     """Not your game, not your turn, outdated version, unavailable choice: all refused."""
     game = await started(service)
     with pytest.raises(Refusal, match="between <@100> and <@200>"):
-        await service.choose(game.id, game.version, "T", by(CAROL))
+        await service.play.choose(game.id, game.version, "T", by(CAROL))
     with pytest.raises(Refusal, match="not your turn"):
-        await service.choose(game.id, game.version, "T", by(BOB))
+        await service.play.choose(game.id, game.version, "T", by(BOB))
     with pytest.raises(Refusal, match="isn't available"):
-        await service.choose(game.id, game.version, "PbA", by(ALICE))
+        await service.play.choose(game.id, game.version, "PbA", by(ALICE))
     await play(service, game, "+w1")
     with pytest.raises(OutdatedBoardError) as outdated:
-        await service.choose(game.id, game.version, "Tw1", by(ALICE))
+        await service.play.choose(game.id, game.version, "Tw1", by(ALICE))
     assert outdated.value.game.version == game.version + 1
-    assert (await service.store.game(game.id)).plies == 1
+    assert (await service.play.games.game(game.id)).plies == 1
 
 
 async def test_simultaneous_presses_make_one_move(service):
     """Two presses at once on the same board: one turn is stored, the other is told it's late."""
     game = await started(service)
     results = await asyncio.gather(
-        service.choose(game.id, game.version, "Tw1", by(ALICE)),
-        service.choose(game.id, game.version, "Tb1", by(ALICE)),
+        service.play.choose(game.id, game.version, "Tw1", by(ALICE)),
+        service.play.choose(game.id, game.version, "Tb1", by(ALICE)),
         return_exceptions=True,
     )
     assert sum(isinstance(r, TurnPlayed) for r in results) == 1
     assert sum(isinstance(r, OutdatedBoardError) for r in results) == 1
-    assert len(await service.store.turns(game.id)) == 1
+    assert len(await service.play.games.turns(game.id)) == 1
 
 
 async def test_a_full_game_stores_every_turn_and_the_result(service):
@@ -173,39 +165,39 @@ async def test_a_full_game_stores_every_turn_and_the_result(service):
         game = (await play(service, game, str(turn))).game
     assert game.outcome is not None and game.outcome.reason in ("points", "columns", "tie")
     replay = game.start_position
-    for record in await service.store.turns(game.id):
+    for record in await service.play.games.turns(game.id):
         replay = replay.apply(record.turn)
         assert str(replay) == record.position_after
     assert replay == game.position and replay.is_over()
     with pytest.raises(Refusal, match="over"):
-        await service.choose(game.id, game.version, "T", by(game.to_move))
+        await service.play.choose(game.id, game.version, "T", by(game.to_move))
 
 
 async def test_resign_and_rematch(service):
     """Resigning gives the opponent the win; a rematch swaps colours."""
     game = await started(service)
     with pytest.raises(Refusal, match="between"):
-        await service.resign(game.id, game.version, by(CAROL))
-    finished = await service.resign(game.id, game.version, by(BOB))
+        await service.play.resign(game.id, game.version, by(CAROL))
+    finished = await service.play.resign(game.id, game.version, by(BOB))
     assert finished.outcome.result == "white" and finished.outcome.reason == "resignation"
     with pytest.raises(Refusal, match="over"):
-        await service.resign(game.id, game.version, by(ALICE))
-    rematch = await service.rematch(game.id, by(BOB))
+        await service.play.resign(game.id, game.version, by(ALICE))
+    rematch = await service.lobby.rematch(game.id, by(BOB))
     assert (rematch.challenger_id, rematch.opponent_id, rematch.colour) == (BOB, ALICE, "white")
     assert rematch.first == "me"  # White moved first before, and Bob is White now
     with pytest.raises(Refusal, match="Only the players"):
-        await service.rematch(game.id, by(CAROL))
+        await service.lobby.rematch(game.id, by(CAROL))
 
 
 async def test_claim_only_after_the_inactivity_timeout(service, clock):
     """The opponent of an idle player may claim the win once the timeout has passed."""
     game = await started(service)
     with pytest.raises(Refusal, match="your turn"):
-        await service.claim(game.id, by(ALICE))
+        await service.play.claim(game.id, by(ALICE))
     with pytest.raises(Refusal, match="still has time"):
-        await service.claim(game.id, by(BOB))
+        await service.play.claim(game.id, by(BOB))
     clock.now += 86400
-    finished = await service.claim(game.id, by(BOB))
+    finished = await service.play.claim(game.id, by(BOB))
     assert finished.outcome.result == "black" and finished.outcome.reason == "timeout"
 
 
@@ -214,7 +206,7 @@ async def test_outdated_resign_confirmation_is_refused(service):
     game = await started(service)
     await play(service, game, "+w1")
     with pytest.raises(OutdatedBoardError):
-        await service.resign(game.id, game.version, by(ALICE))
+        await service.play.resign(game.id, game.version, by(ALICE))
 
 
 def test_position_of_a_new_game_is_the_start():
@@ -227,13 +219,13 @@ async def test_controls_act_only_in_their_own_channel(service):
     game = await started(service)
     elsewhere = by(ALICE, CHANNEL + 1)
     with pytest.raises(Refusal, match="doesn't belong to a game in this channel"):
-        await service.choose(game.id, game.version, "Tw1", elsewhere)
+        await service.play.choose(game.id, game.version, "Tw1", elsewhere)
     with pytest.raises(Refusal, match="doesn't belong"):
-        await service.claim(game.id, elsewhere)
+        await service.play.claim(game.id, elsewhere)
     with pytest.raises(Refusal, match="doesn't belong"):
-        await service.resign(game.id, game.version, elsewhere)
+        await service.play.resign(game.id, game.version, elsewhere)
     made = await challenge(service, CAROL, BOB, CHANNEL + 2)
     with pytest.raises(Refusal, match="no longer exists here"):
-        await service.answer_challenge(made.id, by(BOB, CHANNEL), "accept")
-    assert (await service.store.game(game.id)).version == game.version
-    assert (await service.store.challenge(made.id)).status == "pending"
+        await service.lobby.answer(made.id, by(BOB, CHANNEL), "accept")
+    assert (await service.play.games.game(game.id)).version == game.version
+    assert (await service.lobby.challenges.challenge(made.id)).status == "pending"

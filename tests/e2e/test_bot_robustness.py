@@ -3,8 +3,6 @@ late expiry, forged custom_ids."""
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 from aiohttp import web
 
@@ -87,18 +85,20 @@ async def test_a_board_that_fails_to_post_is_explained_and_repaired(
 async def test_an_expired_challenge_is_closed_on_time_and_frees_the_channel(
     emulator: Emulator, spawn_bot: SpawnBot
 ):
-    """Made long after start, a 1-second challenge is marked expired within seconds, and a new
-    challenge in the channel is accepted even before that."""
-    bot = spawn_bot(emulator, env={"THOLOS_CHALLENGE_TIMEOUT": "1"})
+    """Made while the housekeeping loop sleeps its long sleep, a 1-second challenge is marked
+    expired within seconds, and the channel then takes a new challenge."""
+    bot = spawn_bot(emulator, env={"THOLOS_CHALLENGE_TIMEOUT": "1", "LOG_LEVEL": "DEBUG"})
     await bot.start(sync=True)
     table = Table(emulator)
     alice, bob, carol = table.people_named("alice", "bob", "carol")
-    await asyncio.sleep(1.5)  # the housekeeping loop is asleep by now
+    await emulator.wait_for(
+        lambda: "housekeeping: next round in 30.0 s" in bot.log(), what="housekeeping asleep"
+    )
     first = (await table.slash(alice, "tholos challenge", opponent=bob)).original
-    await asyncio.sleep(1.1)
+    assert first is not None and "expires" in first.content
+    await emulator.wait_for(lambda: "Expired" in first.content, timeout=5, what="expiry shown")
     second = (await table.slash(carol, "tholos challenge", opponent=bob)).original
     assert second is not None and not second.ephemeral, "the expired challenge blocked the channel"
-    await emulator.wait_for(lambda: "Expired" in first.content, timeout=5, what="expiry shown")
     table.assert_clean()
     assert await bot.stop() == 0
 

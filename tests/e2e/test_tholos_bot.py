@@ -15,10 +15,13 @@ def no_failures(emulator: Emulator, made: list[Interaction], player: RandomPlaye
 
 
 async def test_starts_registers_and_stops(emulator: Emulator, tholos_bot: BotProcess) -> None:
+    """The bot registers its commands on the test server and stops cleanly, without a warning
+    its host could not act on (this bot has no voice, so nothing about voice libraries)."""
     assert emulator.commands(), "commands registered on THOLOS_GUILD_ID"
     assert emulator.commands(guild=False) == []
     assert await tholos_bot.stop() == 0
     tholos_bot.assert_clean_log()
+    assert " WARNING " not in tholos_bot.log(), tholos_bot.log()
     assert emulator.violations == []
 
 

@@ -9,11 +9,16 @@ import pytest
 from engine import (
     BLACK,
     WHITE,
-    Bonus,
+    Draw,
+    Extra,
+    GrayFromQuarry,
     InvalidPositionError,
     InvalidTurnError,
+    Move,
     Place,
     Position,
+    Remove,
+    Steal,
     Take,
     parse_turn,
 )
@@ -135,10 +140,37 @@ def test_turn_notation_round_trips_for_every_well_formed_turn():
 def test_turn_values():
     """Parsed turns are small values with the expected fields and a pasteable repr."""
     assert parse_turn("+w3") == Take(WHITE, 3)
-    assert parse_turn("w@B/C>E") == Place(WHITE, 1, Bonus.move(2, 4))
-    assert parse_turn("b@F/g@D") == Place(BLACK, 5, Bonus.extra(2, 3))
+    assert parse_turn("w@B/C>E") == Place(WHITE, 1, Move(2, 4))
+    assert parse_turn("b@F/g@D") == Place(BLACK, 5, Extra(2, 3))
     assert repr(parse_turn("w@A/q>E")) == "Place.parse('w@A/q>E')"
     assert eval(repr(parse_turn("+g2"))) == Take(2, 2)
+    assert eval(repr(Move(2, 4))) == Move(2, 4)
+    kinds = [Remove(0), Draw(0), Steal(0), Extra(0, 0), Move(0, 1), GrayFromQuarry(0)]
+    assert [bonus.kind for bonus in kinds] == ["remove", "draw", "steal", "extra", "move", "quarry"]
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: Place(0, 9),
+        lambda: Place(3, 0),
+        lambda: Place(True, 0),
+        lambda: Place(0, 0, "xA"),
+        lambda: Take(0, 0),
+        lambda: Take(0, 4),
+        lambda: Take(2, 1.0),
+        lambda: Remove(None),
+        lambda: Draw(-1),
+        lambda: Steal("w"),
+        lambda: Extra(0, 7),
+        lambda: Move(0, None),
+        lambda: GrayFromQuarry(7),
+    ],
+)
+def test_turn_values_cannot_be_malformed(make):
+    """Fields that are not a colour, a location, a count 1 to 3 or a bonus are refused."""
+    with pytest.raises(InvalidTurnError):
+        make()
 
 
 @pytest.mark.parametrize(

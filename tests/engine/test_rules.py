@@ -143,7 +143,7 @@ def test_grayquarry_offers_a_gray_quarry_stone_instead():
     assert starting_with(no_gray_left, "w@D") == {"w@D", "w@D/+w", "w@D/+b"}
     after = Position.parse("-/-/-/-/-/-/- w - w D=grayquarry").apply("w@D/q>G")
     assert str(after) == "-/-/-/w/-/-/g - - b D=grayquarry"
-    with pytest.raises(IllegalTurnError, match="grayquarry"):
+    with pytest.raises(IllegalTurnError, match="gray-quarry ornament"):
         Position.parse("-/-/-/-/-/-/- w - w -").apply("w@D/q>G")
 
 
@@ -170,7 +170,7 @@ def test_illegal_turns_say_why():
         "+w3": "1 free slot",
         "b@A": "no black stone in your workshop",
         "w@C/xA": "location A is empty",
-        "w@D/xA": "D's bonus is drawing",
+        "w@D/xA": "δ D offers draw stone, not remove top",
         "w@E/<w": "rival's workshop has no white",
         "w@F/w@F": "another location than F",
         "w@B/C>D": "location C is empty",

@@ -67,22 +67,26 @@ def test_score_reports_each_column_and_the_ornament_effects():
         (BLACK, 2 + 3 - 4),
     ]
     effects = [column.effect for column in result.columns]
-    assert effects[0] == "grayloss: 2 gray stones score -6 instead of -4"
-    assert effects[1] == "minority: fewer stones win, so black takes it instead of white"
-    assert effects[2] == "plus3: +3 for the column's winner"
+    assert effects[0] == "gray −3 ornament: 2 gray stones score -6 instead of -4"
+    assert effects[1] == (
+        "minority ornament: fewer stones win the column, so black takes it instead of white"
+    )
+    assert effects[2] == "+3 ornament: +3 for the column's winner"
     assert effects[3] is None  # graygain on a tied column changes nothing
     assert result.totals == (-1 + 2, 11 + 9 + 1)
     assert result.columns_won == (2, 3)
-    assert result.outcome.result == "black" and result.outcome.decided_by == "points"
-    assert result.over
+    assert result.over and result.outcome == result.leader == position.outcome()
+    assert result.leader.result == "black" and result.leader.decided_by == "points"
+    assert result.leader.points == result.totals
 
 
 def test_unfinished_position_is_scored_as_if_it_ended_now():
-    """Mid-game, the score is the projection: same rules, ``over`` false."""
-    result = score(Position.parse("wwb/bb/-/-/-/-/- w b w -"))
-    assert not result.over
-    assert result.totals == (5, 2)
-    assert result.outcome.result == "white"
+    """Mid-game, the score is the projection: same rules, ``over`` false, no outcome yet."""
+    position = Position.parse("wwb/bb/-/-/-/-/- w b w -")
+    result = score(position)
+    assert not result.over and result.outcome is None and position.outcome() is None
+    assert result.totals == result.leader.points == (5, 2)
+    assert result.leader.result == "white"
 
 
 def test_points_tie_is_broken_by_columns_won():
@@ -90,13 +94,13 @@ def test_points_tie_is_broken_by_columns_won():
     result = score(Position.parse("w/w/bb/-/-/-/- - - w -"))
     assert result.totals == (2, 2)
     assert result.columns_won == (2, 1)
-    assert (result.outcome.winner, result.outcome.decided_by) == (WHITE, "columns")
+    assert (result.leader.winner, result.leader.decided_by) == (WHITE, "columns")
 
 
 def test_full_tie_is_a_draw():
     """Equal points and equal columns won: a draw."""
     result = score(Position.parse("w/b/-/-/-/-/- - - w -"))
-    assert (result.outcome.winner, result.outcome.result, result.outcome.decided_by) == (
+    assert (result.leader.winner, result.leader.result, result.leader.decided_by) == (
         None,
         "draw",
         "tie",

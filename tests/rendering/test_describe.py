@@ -9,8 +9,9 @@ import pytest
 from engine import COLOUR_NAMES, LOCATION_LETTERS, LOCATION_SYMBOLS, Position, parse_turn
 from engine.play import random_game
 from engine.scoring import score
+from engine.vocabulary import ORNAMENT_NAMES
 from rendering import BoardView, describe_board
-from rendering.describe import ORNAMENT_WORDS, result_line, signed, turn_lines
+from rendering.describe import result_line, signed, turn_lines
 
 from .cases import case
 
@@ -44,7 +45,7 @@ def test_leaders_points_and_ornaments_are_given(known):
         else:
             assert line.endswith("; tied.") == bool(column.stones)
         if column.ornament is not None:
-            assert f", {ORNAMENT_WORDS[column.ornament]}:" in line
+            assert f", {ORNAMENT_NAMES[column.ornament]} ornament:" in line
         assert (column.effect is not None) == ("(ornament " in line)
 
 

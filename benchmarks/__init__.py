@@ -1,0 +1,1 @@
+"""Runnable benchmarks: run each from the repository root as ``python -m benchmarks.NAME``."""

@@ -1,0 +1,144 @@
+"""Answering interactions: the one place refusals become polite ephemeral messages.
+
+Every feature handler is decorated with :func:`answers`: it refuses new work while the bot
+shuts down, checks that the interaction comes from a server (and that the bot may post boards
+in its channel) when asked, and turns a :class:`~bot.domain.Refusal` or an unexpected error into
+an ephemeral answer, so that no interaction is left unanswered.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
+
+import discord
+
+from .domain import Refusal
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Any]
+USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True)
+SOMETHING_WENT_WRONG = (
+    "Sorry — something went wrong on my side and nothing was changed. Please try again; if it "
+    "keeps happening, tell a server admin."
+)
+RESTARTING = "I'm restarting — please try again in a few seconds."
+SERVER_ONLY = (
+    "Tholos is played in server channels — run `/tholos challenge` in a channel of a server "
+    "we share."
+)
+REQUIRED_PERMISSIONS = (
+    ("view_channel", "View Channel"),
+    ("send_messages", "Send Messages"),
+    ("embed_links", "Embed Links"),
+    ("attach_files", "Attach Files"),
+    ("read_message_history", "Read Message History"),
+)
+"""What the bot needs in a channel to post boards: the flag and its name in Discord's UI."""
+
+
+class Interactions:
+    """The interactions under way, so that a shutdown lets them finish first."""
+
+    def __init__(self) -> None:
+        self.closing = False
+        self._running: set[asyncio.Task[Any]] = set()
+
+    @contextlib.contextmanager
+    def running(self) -> Iterator[None]:
+        """Count the current task as an interaction under way while the block runs."""
+        task = asyncio.current_task()
+        assert task is not None, "interactions are handled in tasks"
+        self._running.add(task)
+        try:
+            yield
+        finally:
+            self._running.discard(task)
+
+    async def drain(self, timeout: float) -> None:
+        """Refuse new interactions and wait (up to ``timeout`` seconds) for those under way."""
+        self.closing = True
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while running := {task for task in self._running if task is not asyncio.current_task()}:
+            left = deadline - loop.time()
+            if left <= 0:
+                log.warning("%d interaction(s) still running at shutdown", len(running))
+                return
+            log.info("waiting for %d interaction(s) to finish", len(running))
+            await asyncio.wait(running, timeout=left)
+
+
+class Handles(Protocol):
+    """A feature: it knows the interactions under way."""
+
+    @property
+    def interactions(self) -> Interactions: ...
+
+
+F = TypeVar("F", bound=Handles)
+P = ParamSpec("P")
+Handler = Callable[Concatenate[F, Interaction, P], Awaitable[None]]
+
+
+def answers(
+    *, server_only: bool = False, posts_boards: bool = False
+) -> Callable[[Handler[F, P]], Handler[F, P]]:
+    """Decorate a feature's handler ``(self, interaction, …)`` so that it always answers.
+
+    ``server_only`` refuses direct messages; ``posts_boards`` refuses a channel where the bot
+    lacks a permission it needs to post boards, naming it.
+    """
+
+    def decorate(handler: Handler[F, P]) -> Handler[F, P]:
+        @functools.wraps(handler)
+        async def run(feature: F, interaction: Interaction, *args: P.args, **kwargs: P.kwargs):
+            if feature.interactions.closing:
+                await tell(interaction, RESTARTING)
+                return
+            with feature.interactions.running():
+                try:
+                    if server_only and interaction.guild_id is None:
+                        raise Refusal(SERVER_ONLY)
+                    if posts_boards:
+                        require_permissions(interaction)
+                    await handler(feature, interaction, *args, **kwargs)
+                except Refusal as refusal:
+                    await tell(interaction, str(refusal))
+                except Exception:
+                    log.exception("interaction %s failed", interaction.id)
+                    await tell(interaction, SOMETHING_WENT_WRONG)
+
+        return run
+
+    return decorate
+
+
+def require_permissions(interaction: Interaction) -> None:
+    """Refuse when the bot can't post boards in the interaction's channel, naming what's missing."""
+    permissions = interaction.app_permissions
+    missing = [name for flag, name in REQUIRED_PERMISSIONS if not getattr(permissions, flag)]
+    if missing:
+        raise Refusal(
+            "I can't run a game here yet: I need these permissions in this channel: "
+            f"**{', '.join(missing)}**. A server admin can grant them in the channel's settings "
+            "(Permissions → the Tholos bot's role)."
+        )
+
+
+async def tell(interaction: Interaction, text: str) -> None:
+    """Answer ``interaction`` with an ephemeral message, whether or not it was acknowledged."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True, allowed_mentions=USERS_ONLY)
+        else:
+            await interaction.response.send_message(
+                text, ephemeral=True, allowed_mentions=USERS_ONLY
+            )
+    except discord.HTTPException:
+        log.exception("could not answer interaction %s", interaction.id)

@@ -1,0 +1,79 @@
+"""What every feature of one bot process shares: settings, storage, services, boards, and the
+interactions under way; and how a handler finds its feature."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import discord
+
+from .answers import Interactions
+from .boards import Boards
+from .controls import Router
+from .services import ChallengeService, PlayService
+from .settings import Settings
+from .storage import ChallengeStore, Database, GameStore, RatingStore
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class App:
+    """The shared parts of one bot process (built once by the client's ``setup_hook``)."""
+
+    client: discord.Client
+    settings: Settings
+    database: Database
+    games: GameStore
+    challenges: ChallengeStore
+    ratings: RatingStore
+    play: PlayService
+    lobby: ChallengeService
+    """How games start: challenges, rematches, games against the AI."""
+    boards: Boards
+    interactions: Interactions
+
+    @classmethod
+    def build(cls, client: discord.Client, settings: Settings, database: Database) -> App:
+        """Wire the stores and services over ``database``."""
+        games, challenges = GameStore(database), ChallengeStore(database)
+        return cls(
+            client=client,
+            settings=settings,
+            database=database,
+            games=games,
+            challenges=challenges,
+            ratings=RatingStore(database),
+            play=PlayService(games, inactivity_timeout=settings.inactivity_timeout),
+            lobby=ChallengeService(
+                challenges, games, challenge_timeout=settings.challenge_timeout
+            ),
+            boards=Boards(client, games),
+            interactions=Interactions(),
+        )
+
+
+class Feature:
+    """One feature of the bot: its handlers and flows, over the shared :class:`App`."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+
+    def register(self, router: Router) -> None:
+        """Route this feature's buttons to its handlers (it has none unless it says so)."""
+
+    @property
+    def interactions(self) -> Interactions:
+        """The interactions under way (see :func:`bot.answers.answers`)."""
+        return self.app.interactions
+
+
+def feature_of(source: discord.Interaction[Any] | discord.Client, kind: type[T]) -> T:
+    """The running bot's feature of class ``kind`` (slash-command handlers find theirs from
+    the interaction)."""
+    client = source.client if isinstance(source, discord.Interaction) else source
+    features = getattr(client, "features", {})
+    feature = features.get(kind)
+    assert isinstance(feature, kind), f"the client has no {kind.__name__} feature"
+    return feature

@@ -1,0 +1,193 @@
+"""Board messages: the image rendered off the event loop, the embed, the controls; posting a
+board, recording it, and stripping the controls of the one it replaces."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from engine import BLACK, WHITE, Position, Turn, parse_turn
+from engine.builder import TurnBuilder
+from engine.newgame import new_game
+from rendering.board import render_board
+from rendering.describe import describe_board
+from rendering.view import BoardView
+
+from .answers import USERS_ONLY, Interaction, tell
+from .controls import board_view, final_view
+from .domain import mention
+from .presenter import describe_turn, game_embed, result_text, step_prompt
+from .storage import Game, GameStore
+
+log = logging.getLogger(__name__)
+
+IMAGE_NAME = "board.png"
+ALT_TEXT_LIMIT = 1024
+"""Discord's limit on an attachment's description (alt text)."""
+RENDER_THREADS = 2
+"""Boards are rendered on this many threads: enough for 2 cores, and each thread's image
+buffers are reused instead of spread over many threads."""
+SAVED_BUT_NOT_SHOWN = (
+    "That was saved, but I couldn't post the new board. `/tholos board` shows it (I'll also "
+    "post it myself shortly)."
+)
+
+Send = Callable[..., Awaitable[discord.Message]]
+
+
+@dataclass(frozen=True, slots=True)
+class LastTurn:
+    """A turn to show on a board, and who played it."""
+
+    turn: Turn
+    player_id: int
+
+    def words(self) -> str:
+        """``<@id> placed white on γ C, …``."""
+        return describe_turn(self.turn, self.player_id)
+
+
+def board_note(game: Game) -> str | None:
+    """The image's headline for a game that ended without a full temple."""
+    outcome = game.outcome
+    if outcome is None or outcome.reason not in ("resignation", "timeout"):
+        return None
+    winner = WHITE if outcome.result == "white" else BLACK
+    if outcome.reason == "resignation":
+        return f"{game.name(1 - winner)} resigned: {game.name(winner)} wins"
+    return f"{game.name(winner)} wins on time"
+
+
+class Boards:
+    """Renders and posts the boards of games."""
+
+    def __init__(self, client: discord.Client, games: GameStore) -> None:
+        self.client = client
+        self.games = games
+        self._renderer = ThreadPoolExecutor(RENDER_THREADS, thread_name_prefix="render")
+        self._unpostable: set[int] = set()
+
+    async def warm_up(self) -> None:
+        """Render one board before the first player waits for one (fonts, palette, caches)."""
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self._renderer, _render, new_game(), BoardView())
+
+    def close(self) -> None:
+        """Stop the render threads."""
+        self._renderer.shutdown(wait=False, cancel_futures=True)
+
+    def is_ai_turn(self, game: Game) -> bool:
+        """Whether ``game`` waits for the AI (a player whose user id is the bot's own)."""
+        user = self.client.user
+        return game.ai_level is not None and user is not None and game.to_move == user.id
+
+    async def last_turn(self, game: Game) -> LastTurn | None:
+        """The game's newest turn, for the board's caption and highlight."""
+        records = await self.games.turns(game.id, last=1)
+        if not records:
+            return None
+        return LastTurn(parse_turn(records[-1].turn), records[-1].player_id)
+
+    async def message(self, game: Game, last: LastTurn | None) -> dict[str, Any]:
+        """The keyword arguments of a board message: content, embed, image, controls."""
+        view = BoardView(
+            white_name=game.white_name,
+            black_name=game.black_name,
+            last_turn=last.turn if last else None,
+            final=not game.is_active,
+            note=board_note(game),
+        )
+        loop = asyncio.get_running_loop()
+        png, alt = await loop.run_in_executor(self._renderer, _render, game.position, view)
+        file = discord.File(io.BytesIO(png), filename=IMAGE_NAME, description=alt[:ALT_TEXT_LIMIT])
+        embed = game_embed(game, last.words() if last else None, IMAGE_NAME)
+        if game.is_active and self.is_ai_turn(game):
+            content = f"🤖 {game.name(game.position.turn)} is thinking…"
+            controls = None
+        elif game.is_active:
+            builder = TurnBuilder(game.position)
+            step = builder.step()
+            assert step is not None  # an active game always has a turn to play
+            content = f"{mention(game.to_move)}, your turn. {step_prompt(builder, step)}"
+            controls = board_view(game, builder, step)
+        else:
+            content = f"Game over. {result_text(game)}"
+            controls = final_view(game)
+        message = {"content": content, "embed": embed, "file": file, "allowed_mentions": USERS_ONLY}
+        return message if controls is None else {**message, "view": controls}
+
+    async def post(
+        self, send: Send, game: Game, last: LastTurn | None, *, stripped: int | None = None
+    ) -> discord.Message:
+        """Post the board with ``send``, record it, and strip the controls of the previous one
+        (unless it is ``stripped`` already)."""
+        message = await send(**await self.message(game, last))
+        if not await self.games.set_board_message(game.id, message.id, game.version):
+            await self.strip_controls(game.channel_id, message.id)  # a newer board is out already
+            return message
+        previous = game.board_message_id
+        if previous is not None and previous not in (message.id, stripped):
+            await self.strip_controls(game.channel_id, previous)
+        return message
+
+    async def post_in_channel(self, game: Game, last: LastTurn | None) -> discord.Message:
+        """Post the board in the game's channel (no interaction to answer)."""
+        channel = self.client.get_partial_messageable(game.channel_id)
+        return await self.post(channel.send, game, last)
+
+    async def post_after_change(
+        self,
+        interaction: Interaction,
+        game: Game,
+        last: LastTurn | None,
+        *,
+        stripped: int | None = None,
+    ) -> None:
+        """Post the board of a change already stored; if that fails, say what happened."""
+        try:
+            await self.post(interaction.followup.send, game, last, stripped=stripped)
+        except Exception as error:  # the change is stored: say so, whatever failed
+            if isinstance(error, discord.HTTPException):  # Discord refused: expected, no trace
+                log.warning("could not post the board of game %s: %s", game.id, error)
+            else:
+                log.exception("could not post the board of game %s", game.id)
+            await tell(interaction, SAVED_BUT_NOT_SHOWN)
+
+    async def strip_controls(self, channel_id: int, message_id: int) -> None:
+        """Remove the buttons of an old message (best effort: it may be gone)."""
+        try:
+            await (
+                self.client.get_partial_messageable(channel_id)
+                .get_partial_message(message_id)
+                .edit(view=None)
+            )
+        except discord.HTTPException as error:
+            log.info("could not strip controls of message %s: %s", message_id, error)
+
+    async def repost_missing(self, grace: float) -> None:
+        """Post the boards of changes stored more than ``grace`` seconds ago but never shown (the
+        bot died, or Discord failed, between storing and posting)."""
+        cutoff = time.time() - grace
+        for game in await self.games.games_needing_a_board(changed_before=cutoff):
+            if game.id in self._unpostable:
+                continue
+            try:
+                await self.post_in_channel(game, await self.last_turn(game))
+            except Exception:
+                log.exception(
+                    "could not post the board of game %s; retrying at next start", game.id
+                )
+                self._unpostable.add(game.id)
+
+
+def _render(position: Position, view: BoardView) -> tuple[bytes, str]:
+    """The board image and its text description (runs in a worker thread)."""
+    return render_board(position, view), describe_board(position, view)

@@ -1,0 +1,72 @@
+"""Every control's ``custom_id``: one definition each, which builds the id and parses it.
+
+A ``custom_id`` starts with ``tholos:`` and carries ids, never game state. It is input: each
+field is bounded by its pattern (ids at most 18 digits: SQLite row ids, 64 bits).
+
+>>> STEP.build(game=12, version=3, path="Pw", kind="n")
+'tholos:s:12:3:Pw:n'
+>>> STEP.parse(STEP.pattern.fullmatch("tholos:s:12:3:Pw:n"))
+{'game': 12, 'version': 3, 'path': 'Pw', 'kind': 'n'}
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+PREFIX = "tholos:"
+_ID = r"\d{1,18}"
+_VERSION = r"\d{1,9}"
+
+
+@dataclass(frozen=True)
+class CustomId:
+    """The format of one control's ``custom_id``: ``tholos:<kind>:<field>:<field>…``."""
+
+    kind: str
+    fields: tuple[tuple[str, str, Callable[[str], Any]], ...]
+    """Each field's name, pattern and type (``int`` or ``str``)."""
+    pattern: re.Pattern[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        parts = "".join(f":(?P<{name}>{pattern})" for name, pattern, _ in self.fields)
+        object.__setattr__(self, "pattern", re.compile(f"{PREFIX}{self.kind}{parts}"))
+
+    @property
+    def template(self) -> str:
+        """The regular expression discord.py matches incoming ids with."""
+        return self.pattern.pattern
+
+    def build(self, **values: object) -> str:
+        """The ``custom_id`` for ``values``; raises ``ValueError`` if one breaks its pattern."""
+        text = PREFIX + self.kind + "".join(f":{values[name]}" for name, _, _ in self.fields)
+        if self.pattern.fullmatch(text) is None:
+            raise ValueError(f"not a valid {self.kind!r} custom_id: {text!r}")
+        return text
+
+    def parse(self, match: re.Match[str] | None) -> dict[str, Any]:
+        """The typed fields of a matched ``custom_id``; raises ``ValueError`` on no match."""
+        if match is None:
+            raise ValueError(f"not a {self.kind!r} custom_id")
+        return {name: kind(match[name]) for name, _, kind in self.fields}
+
+
+STEP = CustomId(
+    "s",
+    (("game", _ID, int), ("version", _VERSION, int), ("path", r"[A-Za-z0-9-]{0,8}", str),
+     ("kind", "[nbc]", str)),
+)  # fmt: skip
+"""A step of the turn being built: the path is the choices so far, one character each;
+``n`` an option, ``b`` Back, ``c`` Cancel."""
+CLAIM = CustomId("claim", (("game", _ID, int),))
+"""Claim the win from an inactive opponent."""
+CHALLENGE = CustomId("ch", (("challenge", _ID, int), ("answer", "accept|decline|withdraw", str)))
+"""Answer a challenge."""
+REMATCH = CustomId("rematch", (("game", _ID, int),))
+"""Challenge the other player again, colours swapped."""
+RESIGN = CustomId("resign", (("game", _ID, int), ("version", _VERSION, int)))
+"""Confirm a resignation."""
+LEADERBOARD = CustomId("lb", (("page", r"\d{1,6}", int), ("way", "[pn]", str)))
+"""Show that page of the server's leaderboard (Previous / Next)."""

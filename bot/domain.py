@@ -1,0 +1,69 @@
+"""The bot's own vocabulary of values, shared by storage, services and features. No I/O.
+
+What a challenge can ask for, how games end, who acts and where, and the refusals every
+feature answers with a polite ephemeral message.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from engine.newgame import DEFAULT_ORNAMENTS
+
+Mode = Literal["basic", "advanced"]
+ColourChoice = Literal["white", "black", "random"]
+"""The colour a challenger asks for."""
+FirstChoice = Literal["me", "opponent", "random"]
+"""Who moves first, from the challenger's point of view."""
+Level = Literal["easy", "medium", "hard"]
+"""The AI opponent's levels."""
+Answer = Literal["accept", "decline", "withdraw"]
+"""What the buttons of a challenge do."""
+ChallengeStatus = Literal["pending", "accepted", "declined", "withdrawn", "expired"]
+Result = Literal["white", "black", "draw"]
+Reason = Literal["points", "columns", "tie", "resignation", "timeout"]
+
+
+class Refusal(Exception):
+    """A request refused for a reason the user should read (the message is that reason)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who pressed or typed, and in which channel: a game or challenge can only be acted on
+    from its own channel."""
+
+    user_id: int
+    channel_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    """A member as a challenge needs them: id, display name, and whether it is a bot."""
+
+    id: int
+    name: str
+    bot: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class GameOptions:
+    """What a challenge asks for: the mode, how many ornaments (``None``: the mode's
+    default), the challenger's colour and who moves first."""
+
+    mode: Mode = "basic"
+    ornaments: int | None = None
+    colour: ColourChoice = "random"
+    first: FirstChoice = "random"
+
+    def ornament_count(self) -> int:
+        """How many ornaments the game gets; raises :class:`Refusal` for ornaments in basic."""
+        if self.mode == "basic" and self.ornaments:
+            raise Refusal("Ornaments belong to the advanced mode: add `mode: advanced`.")
+        return (self.ornaments or DEFAULT_ORNAMENTS) if self.mode == "advanced" else 0
+
+
+def mention(user_id: int) -> str:
+    """Discord's mention markup for a user."""
+    return f"<@{user_id}>"

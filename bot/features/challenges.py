@@ -1,0 +1,165 @@
+"""Challenges: ``/tholos challenge`` (a member, or the bot itself for its AI) and
+``/tholos cancel``; Accept / Decline / Withdraw; Rematch on a finished board."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import discord
+from discord import app_commands
+
+from ..answers import USERS_ONLY, Interaction, answers, require_permissions
+from ..app import App, Feature, feature_of
+from ..commands import tholos
+from ..controls import ChallengeButton, RematchButton, Router, challenge_view
+from ..domain import ColourChoice, FirstChoice, GameOptions, Level, Mode, Person
+from ..presenter import challenge_text
+from ..services import ExpiredChallengeError
+from ..storage import Challenge, Game
+from .opponent import Opponent
+from .play import caller
+
+log = logging.getLogger(__name__)
+
+
+class Challenges(Feature):
+    """The handlers that start games."""
+
+    def __init__(self, app: App, opponent: Opponent) -> None:
+        super().__init__(app)
+        self.opponent = opponent
+        self.posted = asyncio.Event()
+        """Set when a challenge is posted: the housekeeping loop wakes to time its expiry."""
+
+    def register(self, router: Router) -> None:
+        """Route the challenge's buttons and Rematch here."""
+        router.add(ChallengeButton, self.answer)
+        router.add(RematchButton, self.rematch)
+
+    @answers(server_only=True, posts_boards=True)
+    async def challenge(
+        self,
+        interaction: Interaction,
+        opponent: discord.User | discord.Member,
+        options: GameOptions,
+        level: Level,
+    ) -> None:
+        """``/tholos challenge``: post the challenge with its buttons, or start a game against
+        the AI when ``opponent`` is this bot."""
+        await self.expire()  # an expired challenge must not block the channel
+        guild_id, channel_id = interaction.guild_id or 0, interaction.channel_id or 0
+        me = Person(interaction.user.id, interaction.user.display_name)
+        client_user = self.app.client.user
+        if client_user is not None and opponent.id == client_user.id:
+            game = await self.app.lobby.start_ai_game(
+                guild_id=guild_id, channel_id=channel_id, human=me, ai_id=opponent.id,
+                level=level, options=options,
+            )  # fmt: skip
+            await self.opponent.start(interaction, game)
+            return
+        challenge = await self.app.lobby.challenge(
+            guild_id=guild_id, channel_id=channel_id, challenger=me,
+            opponent=Person(opponent.id, opponent.display_name, opponent.bot), options=options,
+        )  # fmt: skip
+        await self._post(interaction, challenge)
+
+    async def _post(self, interaction: Interaction, challenge: Challenge) -> None:
+        """Answer ``interaction`` with the public challenge message and remember it."""
+        sent = await interaction.response.send_message(
+            challenge_text(challenge), view=challenge_view(challenge), allowed_mentions=USERS_ONLY
+        )
+        if sent.message_id is None:
+            return
+        store = self.app.challenges
+        await store.set_message(challenge.id, sent.message_id)
+        now = await store.challenge(challenge.id)
+        if now is not None and now.status != "pending":  # answered or cancelled meanwhile
+            await self.refresh(now)
+        self.posted.set()
+
+    @answers()
+    async def answer(self, interaction: Interaction, button: ChallengeButton) -> None:
+        """Accept / Decline / Withdraw on a challenge message."""
+        if button.answer == "accept":
+            require_permissions(interaction)
+        try:
+            answered = await self.app.lobby.answer(
+                button.challenge_id, caller(interaction), button.answer
+            )
+        except ExpiredChallengeError as expired:
+            await self._edit(interaction, expired.challenge)
+            raise
+        await self._edit(interaction, answered.challenge)
+        if answered.game is not None:
+            await self.app.boards.post_after_change(interaction, answered.game, None)
+
+    async def _edit(self, interaction: Interaction, challenge: Challenge) -> None:
+        await interaction.response.edit_message(
+            content=challenge_text(challenge), view=challenge_view(challenge),
+            allowed_mentions=USERS_ONLY,
+        )  # fmt: skip
+
+    @answers(server_only=True)
+    async def cancel(self, interaction: Interaction) -> None:
+        """``/tholos cancel``: the challenger withdraws the channel's pending challenge."""
+        challenge = await self.app.lobby.withdraw_pending(caller(interaction))
+        await interaction.response.send_message("Your challenge is withdrawn.", ephemeral=True)
+        await self.refresh(challenge)
+
+    async def refresh(self, challenge: Challenge) -> None:
+        """Show a closed challenge's status on its message and disable its buttons."""
+        if challenge.message_id is None:
+            return
+        channel = self.app.client.get_partial_messageable(challenge.channel_id)
+        try:
+            await channel.get_partial_message(challenge.message_id).edit(
+                content=challenge_text(challenge), view=challenge_view(challenge),
+                allowed_mentions=USERS_ONLY,
+            )  # fmt: skip
+        except discord.HTTPException as error:
+            log.info("could not update challenge message %s: %s", challenge.message_id, error)
+
+    @answers(posts_boards=True)
+    async def rematch(self, interaction: Interaction, button: RematchButton) -> None:
+        """The Rematch button of a finished game."""
+        await self.expire()
+        rematch = await self.app.lobby.rematch(button.game_id, caller(interaction))
+        if isinstance(rematch, Game):
+            await self.opponent.start(interaction, rematch)
+        else:
+            await self._post(interaction, rematch)
+
+    async def expire(self) -> None:
+        """Close the challenges whose time is up and say so on their messages."""
+        for challenge in await self.app.lobby.expire_due():
+            await self.refresh(challenge)
+
+
+@tholos.command(name="challenge", description="Challenge a member to a game of Tholos")
+@app_commands.describe(
+    opponent="Who you want to play",
+    mode="basic (default) or advanced (with ornaments that change columns' rules)",
+    ornaments="Advanced mode: how many ornaments, 1 to 5 (default 2)",
+    colour="The colour you play (default random)",
+    first="Who moves first (default random)",
+    level="Against me, the AI: easy, medium (default) or hard",
+)
+async def challenge_command(
+    interaction: Interaction,
+    opponent: discord.User,
+    mode: Mode = "basic",
+    ornaments: app_commands.Range[int, 1, 5] | None = None,
+    colour: ColourChoice = "random",
+    first: FirstChoice = "random",
+    level: Level = "medium",
+) -> None:
+    """``/tholos challenge`` (naming the bot itself starts a game against the AI at once)."""
+    options = GameOptions(mode=mode, ornaments=ornaments, colour=colour, first=first)
+    await feature_of(interaction, Challenges).challenge(interaction, opponent, options, level)
+
+
+@tholos.command(name="cancel", description="Withdraw the challenge you made in this channel")
+async def cancel_command(interaction: Interaction) -> None:
+    """``/tholos cancel``."""
+    await feature_of(interaction, Challenges).cancel(interaction)

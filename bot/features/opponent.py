@@ -1,0 +1,56 @@
+"""The AI opponent: a player whose user id is the bot's own. Its turns are searched in a
+worker process, stored like a human's turn, and posted with the channel's ``send``."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from ..ai import AiPlayer
+from ..answers import Interaction
+from ..app import App, Feature
+from ..boards import LastTurn
+from ..storage import Game
+
+log = logging.getLogger(__name__)
+
+
+class Opponent(Feature):
+    """Starts games against the AI and lets it move when it is its turn."""
+
+    def __init__(self, app: App, ai: AiPlayer | None = None) -> None:
+        super().__init__(app)
+        self.ai = ai or AiPlayer()
+        self._thinking: dict[int, asyncio.Task[None]] = {}
+
+    def close(self) -> None:
+        """Stop the worker process."""
+        self.ai.close()
+
+    async def start(self, interaction: Interaction, game: Game) -> None:
+        """Show a new game against the AI; the AI moves if it plays first."""
+        await interaction.response.defer()
+        await self.app.boards.post_after_change(interaction, game, None)
+        self.schedule(game)
+
+    def schedule(self, game: Game) -> None:
+        """Let the AI move in ``game`` if it is its turn and it isn't thinking already."""
+        if game.is_active and self.app.boards.is_ai_turn(game) and game.id not in self._thinking:
+            self._thinking[game.id] = asyncio.create_task(self._move(game))
+
+    async def _move(self, game: Game) -> None:
+        try:
+            seed = game.seed * 1000 + game.plies
+            turn = await self.ai.choose(game.position, game.ai_level or "medium", seed)
+            played = await self.app.play.ai_turn(game, turn)
+            if played is not None:
+                await self.app.boards.post_in_channel(played.game, LastTurn(turn, game.to_move))
+        except Exception:
+            log.exception("the AI could not move in game %s", game.id)
+        finally:
+            self._thinking.pop(game.id, None)
+
+    async def resume(self) -> None:
+        """Let the AI move in every game waiting for it (after a restart, or a failure)."""
+        for game in await self.app.games.active_ai_games():
+            self.schedule(game)

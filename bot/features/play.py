@@ -1,0 +1,142 @@
+"""The turn: a press on a board's buttons builds it one choice at a time; ``/tholos board``,
+``resign``, ``claim`` and ``rules``."""
+
+from __future__ import annotations
+
+from discord import app_commands
+
+from ..answers import USERS_ONLY, Interaction, answers
+from ..app import App, Feature, feature_of
+from ..boards import LastTurn
+from ..commands import tholos
+from ..controls import ClaimButton, ResignButton, Router, StepButton, board_view, resign_view
+from ..domain import Caller, Refusal, mention
+from ..presenter import rules_embed, step_prompt
+from ..services import StepShown
+from ..storage import Game
+from .opponent import Opponent
+
+BOARD_COOLDOWN_SECONDS = 10.0
+"""``/tholos board`` renders an image: once per channel in this many seconds is plenty."""
+
+
+def caller(interaction: Interaction) -> Caller:
+    """Who acts, and where."""
+    return Caller(interaction.user.id, interaction.channel_id or 0)
+
+
+class Play(Feature):
+    """The handlers of a game being played."""
+
+    def __init__(self, app: App, opponent: Opponent) -> None:
+        super().__init__(app)
+        self.opponent = opponent
+
+    def register(self, router: Router) -> None:
+        """Route the board's buttons and the resignation's confirmation here."""
+        router.add(StepButton, self.step)
+        router.add(ClaimButton, lambda interaction, claim: self.claim(interaction, claim.game_id))
+        router.add(ResignButton, self.resign)
+
+    @answers(posts_boards=True)
+    async def step(self, interaction: Interaction, button: StepButton) -> None:
+        """A press on a board's step button: show the next choice, or store the turn."""
+        result = await self.app.play.choose(
+            button.game_id, button.version, button.path, caller(interaction)
+        )
+        if isinstance(result, StepShown):
+            step = result.builder.step()
+            assert step is not None
+            await interaction.response.edit_message(
+                content=f"{mention(result.game.to_move)}: {step_prompt(result.builder, step)}",
+                view=board_view(result.game, result.builder, step),
+                allowed_mentions=USERS_ONLY,
+            )
+            return
+        last = LastTurn(result.turn, interaction.user.id)
+        await interaction.response.edit_message(
+            content=f"Played: {last.words()}", view=None, allowed_mentions=USERS_ONLY
+        )
+        pressed = interaction.message.id if interaction.message else None
+        await self.app.boards.post_after_change(interaction, result.game, last, stripped=pressed)
+        self.opponent.schedule(result.game)
+
+    @answers(server_only=True, posts_boards=True)
+    async def claim(self, interaction: Interaction, game_id: int | None = None) -> None:
+        """The Claim button on a board, or ``/tholos claim`` (the channel's game)."""
+        if game_id is None:
+            game_id = (await self._channel_game(interaction, players_only=True)).id
+        game = await self.app.play.claim(game_id, caller(interaction))
+        await interaction.response.defer()
+        await self.app.boards.post_after_change(interaction, game, await self._last(game))
+
+    @answers(posts_boards=True)
+    async def resign(self, interaction: Interaction, button: ResignButton) -> None:
+        """The confirmation button of ``/tholos resign``."""
+        game = await self.app.play.resign(button.game_id, button.version, caller(interaction))
+        await interaction.response.edit_message(content="You resigned.", view=None)
+        await self.app.boards.post_after_change(interaction, game, await self._last(game))
+
+    @answers(server_only=True)
+    async def ask_resign(self, interaction: Interaction) -> None:
+        """``/tholos resign``: ask to confirm with a button."""
+        game = await self._channel_game(interaction, players_only=True)
+        await interaction.response.send_message(
+            "Resign this game? Your opponent wins.", view=resign_view(game), ephemeral=True
+        )
+
+    @answers(server_only=True, posts_boards=True)
+    async def show_board(self, interaction: Interaction) -> None:
+        """``/tholos board``: post the current board again (its controls move with it)."""
+        game = await self._channel_game(interaction, players_only=False)
+        await interaction.response.defer()
+        await self.app.boards.post(interaction.followup.send, game, await self._last(game))
+
+    @answers()
+    async def rules(self, interaction: Interaction) -> None:
+        """``/tholos rules``: ephemeral, with this channel's ornaments when a game is on."""
+        game = await self.app.games.active_game(interaction.channel_id or 0)
+        await interaction.response.send_message(
+            embed=rules_embed(game.position if game else None), ephemeral=True
+        )
+
+    async def _last(self, game: Game) -> LastTurn | None:
+        return await self.app.boards.last_turn(game)
+
+    async def _channel_game(self, interaction: Interaction, *, players_only: bool) -> Game:
+        """The active game in the interaction's channel (one its user plays in, if asked)."""
+        game = await self.app.games.active_game(interaction.channel_id or 0)
+        if game is None:
+            raise Refusal("There is no game being played in this channel.")
+        if players_only and game.colour_of(interaction.user.id) is None:
+            raise Refusal(
+                f"The game here is between {mention(game.white_id)} and {mention(game.black_id)}."
+            )
+        return game
+
+
+@tholos.command(name="resign", description="Resign the game you are playing in this channel")
+async def resign_command(interaction: Interaction) -> None:
+    """``/tholos resign`` (asks to confirm)."""
+    await feature_of(interaction, Play).ask_resign(interaction)
+
+
+@tholos.command(name="board", description="Show this channel's game board again, with its buttons")
+@app_commands.checks.cooldown(
+    1, BOARD_COOLDOWN_SECONDS, key=lambda interaction: interaction.channel_id
+)
+async def board_command(interaction: Interaction) -> None:
+    """``/tholos board``."""
+    await feature_of(interaction, Play).show_board(interaction)
+
+
+@tholos.command(name="claim", description="Claim the win when your opponent has stopped playing")
+async def claim_command(interaction: Interaction) -> None:
+    """``/tholos claim``."""
+    await feature_of(interaction, Play).claim(interaction)
+
+
+@tholos.command(name="rules", description="How to play Tholos (only you see it)")
+async def rules_command(interaction: Interaction) -> None:
+    """``/tholos rules``: ephemeral, with this channel's ornaments when a game is on."""
+    await feature_of(interaction, Play).rules(interaction)

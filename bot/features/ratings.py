@@ -1,0 +1,78 @@
+"""Ratings: ``/leaderboard`` with its Previous / Next buttons, and ``/tholos stats``."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from ..answers import Interaction, answers
+from ..app import Feature, feature_of
+from ..commands import tholos
+from ..controls import LeaderboardButton, Router, leaderboard_view
+from ..domain import Refusal
+from ..presenter import leaderboard_embed, stats_embed
+from ..stats import player_stats
+from ..storage.ratings import PAGE_SIZE
+
+
+class Ratings(Feature):
+    """The handlers of the server's ratings."""
+
+    def register(self, router: Router) -> None:
+        """Route Previous / Next here."""
+        router.add(
+            LeaderboardButton,
+            lambda interaction, button: self.leaderboard(interaction, button.page, edit=True),
+        )
+
+    @answers()
+    async def leaderboard(self, interaction: Interaction, page: int, *, edit: bool) -> None:
+        """``/leaderboard`` (a new message) or its Previous / Next buttons (the same message)."""
+        guild_id = interaction.guild_id
+        if guild_id is None:
+            raise Refusal("Leaderboards belong to servers — run `/leaderboard` in a server.")
+        ratings = self.app.ratings
+        players = await ratings.players(guild_id)
+        if not players:
+            raise Refusal(
+                "No rated games have finished on this server yet — `/tholos challenge` someone!"
+            )
+        pages = -(-players // PAGE_SIZE)
+        page = min(page, pages - 1)
+        rows = await ratings.page(guild_id, page)
+        me = await ratings.player(guild_id, interaction.user.id)
+        embed = leaderboard_embed(rows, page, pages, interaction.user.id, me)
+        view = leaderboard_view(page, pages)
+        if edit:
+            await interaction.response.edit_message(embed=embed, view=view)
+        else:
+            await interaction.response.send_message(embed=embed, view=view)
+
+    @answers(server_only=True)
+    async def stats(self, interaction: Interaction, user: discord.abc.User) -> None:
+        """``/tholos stats [member]``."""
+        guild_id = interaction.guild_id or 0
+        ratings = self.app.ratings
+        history = await ratings.history(guild_id, user.id)
+        rated = await ratings.player(guild_id, user.id)
+        players = await ratings.players(guild_id)
+        embed = stats_embed(user.id, rated, players, player_stats(user.id, history))
+        await interaction.response.send_message(embed=embed)
+
+
+@tholos.command(name="stats", description="A player's Tholos rating, record and recent games")
+@app_commands.describe(member="Whose stats (default: yours)")
+async def stats_command(interaction: Interaction, member: discord.User | None = None) -> None:
+    """``/tholos stats [member]``."""
+    await feature_of(interaction, Ratings).stats(interaction, member or interaction.user)
+
+
+@app_commands.command(
+    name="leaderboard", description="This server's Tholos players ranked by rating"
+)
+@app_commands.describe(page="Which page (10 players a page)")
+async def leaderboard_command(
+    interaction: Interaction, page: app_commands.Range[int, 1, 100000] = 1
+) -> None:
+    """``/leaderboard [page]``."""
+    await feature_of(interaction, Ratings).leaderboard(interaction, page - 1, edit=False)

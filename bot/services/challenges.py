@@ -1,0 +1,212 @@
+"""How games start: challenges and their answers, rematches, and games against the AI."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engine import BLACK, WHITE, Colour, Position
+from engine.newgame import new_game
+
+from ..domain import Answer, Caller, GameOptions, Level, Person, Refusal, mention
+from ..storage import (
+    Challenge,
+    ChallengeStore,
+    ChannelBusyError,
+    Game,
+    GameStore,
+    StaleGameError,
+)
+
+
+class ExpiredChallengeError(Refusal):
+    """A press on a challenge whose time ran out (it is now marked expired)."""
+
+    def __init__(self, challenge: Challenge) -> None:
+        super().__init__("This challenge has expired — start a new one with `/tholos challenge`.")
+        self.challenge = challenge
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeAnswered:
+    """A challenge accepted (``game`` set), declined or withdrawn."""
+
+    challenge: Challenge
+    game: Game | None
+
+
+class ChallengeService:
+    """Challenges, their answers and expiry; rematches; games against the AI."""
+
+    def __init__(
+        self,
+        challenges: ChallengeStore,
+        games: GameStore,
+        *,
+        challenge_timeout: float,
+        clock: Callable[[], float] = time.time,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.challenges = challenges
+        self.games = games
+        self.challenge_timeout = challenge_timeout
+        self._clock = clock
+        self._rng = rng or random.SystemRandom()
+
+    async def challenge(
+        self, *, guild_id: int, channel_id: int, challenger: Person, opponent: Person,
+        options: GameOptions,
+    ) -> Challenge:  # fmt: skip
+        """Store a challenge; raises :class:`Refusal` saying why it cannot be made."""
+        if opponent.id == challenger.id:
+            raise Refusal("You can't challenge yourself — pick another member.")
+        if opponent.bot:
+            raise Refusal("That bot can't play Tholos — challenge a member, or me for the AI.")
+        count = options.ornament_count()
+        now = self._clock()
+        try:
+            return await self.challenges.create(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                challenger_id=challenger.id,
+                opponent_id=opponent.id,
+                challenger_name=challenger.name,
+                opponent_name=opponent.name,
+                mode=options.mode,
+                ornaments=count,
+                colour=options.colour,
+                first=options.first,
+                now=now,
+                expires_at=now + self.challenge_timeout,
+            )
+        except ChannelBusyError as error:
+            raise _channel_busy(error) from None
+
+    async def answer(self, challenge_id: int, caller: Caller, answer: Answer) -> ChallengeAnswered:
+        """Accept, decline or withdraw a challenge; raises :class:`Refusal`."""
+        challenge = await self.challenges.challenge(challenge_id)
+        if challenge is None or challenge.channel_id != caller.channel_id:
+            raise Refusal("This challenge no longer exists here.")
+        user_id = caller.user_id
+        if challenge.status != "pending":
+            raise Refusal(f"This challenge is already {challenge.status}.")
+        if answer == "withdraw":
+            if user_id != challenge.challenger_id:
+                raise Refusal("Only the challenger can withdraw this challenge.")
+        elif user_id != challenge.opponent_id:
+            raise Refusal(
+                f"This challenge is for {mention(challenge.opponent_id)}"
+                + (
+                    " — use Withdraw to take it back."
+                    if user_id == challenge.challenger_id
+                    else "; you can start your own with `/tholos challenge`."
+                )
+            )
+        if self._clock() >= challenge.expires_at:
+            expired = await self.challenges.close(challenge.id, "expired")
+            raise ExpiredChallengeError(expired or challenge)
+        if answer != "accept":
+            status = "declined" if answer == "decline" else "withdrawn"
+            closed = await self.challenges.close(challenge.id, status)
+            if closed is None:
+                raise Refusal("This challenge was already answered.")
+            return ChallengeAnswered(closed, None)
+        game = await self._start_game(challenge)
+        return ChallengeAnswered(await self.challenges.challenge(challenge_id) or challenge, game)
+
+    async def withdraw_pending(self, caller: Caller) -> Challenge:
+        """``/tholos cancel``: the challenger withdraws the channel's pending challenge."""
+        challenge = await self.challenges.pending(caller.channel_id)
+        if challenge is None:
+            raise Refusal("There is no pending challenge in this channel.")
+        return (await self.answer(challenge.id, caller, "withdraw")).challenge
+
+    async def expire_due(self) -> list[Challenge]:
+        """Mark every pending challenge whose time is up as expired; return them."""
+        expired = []
+        for challenge in await self.challenges.expired(self._clock()):
+            closed = await self.challenges.close(challenge.id, "expired")
+            if closed is not None:
+                expired.append(closed)
+        return expired
+
+    def _setup(self, options: GameOptions, ornaments: int) -> tuple[Colour, int, Position]:
+        """The challenger's colour, the seed and the start position ``options`` ask for."""
+        challenger_colour = {"white": WHITE, "black": BLACK}.get(options.colour)
+        if challenger_colour is None:
+            challenger_colour = self._rng.choice((WHITE, BLACK))
+        first = {"me": challenger_colour, "opponent": 1 - challenger_colour}.get(options.first)
+        if first is None:
+            first = self._rng.choice((WHITE, BLACK))
+        seed = self._rng.randrange(2**31)
+        start = new_game(options.mode, ornaments=ornaments, seed=seed, first=first)
+        return challenger_colour, seed, start
+
+    async def _start_game(self, challenge: Challenge) -> Game:
+        options = GameOptions(challenge.mode, None, challenge.colour, challenge.first)
+        challenger_colour, seed, start = self._setup(options, challenge.ornaments)
+        white, black = challenge.challenger_id, challenge.opponent_id
+        if challenger_colour == BLACK:
+            white, black = black, white
+        try:
+            return await self.challenges.accept(
+                challenge.id, white_id=white, black_id=black, seed=seed, start=start,
+                now=self._clock(),
+            )  # fmt: skip
+        except StaleGameError:
+            raise Refusal("This challenge was already answered.") from None
+        except ChannelBusyError:
+            raise Refusal("A game is already being played in this channel.") from None
+
+    async def start_ai_game(
+        self, *, guild_id: int, channel_id: int, human: Person, ai_id: int, level: Level,
+        options: GameOptions,
+    ) -> Game:  # fmt: skip
+        """Start a game against the AI at once (no acceptance); never rated."""
+        human_colour, seed, start = self._setup(options, options.ornament_count())
+        players = ((human.id, human.name), (ai_id, f"Tholos AI ({level})"))
+        white, black = players if human_colour == WHITE else players[::-1]
+        try:
+            return await self.games.create_ai_game(
+                guild_id=guild_id, channel_id=channel_id, white=white, black=black,
+                seed=seed, start=start, level=level, now=self._clock(),
+            )  # fmt: skip
+        except ChannelBusyError as error:
+            raise _channel_busy(error) from None
+
+    async def rematch(self, game_id: int, caller: Caller) -> Challenge | Game:
+        """Challenge the other player of a finished game again, colours swapped (against the
+        AI, the new game starts at once)."""
+        game = await self.games.game(game_id)
+        if game is None or game.channel_id != caller.channel_id:
+            raise Refusal("This button doesn't belong to a game in this channel.")
+        old_colour = game.colour_of(caller.user_id)
+        if old_colour is None:
+            raise Refusal("Only the players of this game can ask for a rematch.")
+        if game.is_active:
+            raise Refusal("This game is still being played.")
+        new_colour = 1 - old_colour
+        ornaments = sum(1 for ornament in game.start_position.ornaments if ornament)
+        options = GameOptions(
+            mode=game.mode,
+            ornaments=ornaments or None,
+            colour="white" if new_colour == WHITE else "black",
+            first="me" if game.start_position.turn == new_colour else "opponent",
+        )
+        me = Person(caller.user_id, game.name(old_colour))
+        if game.ai_level is not None:
+            return await self.start_ai_game(
+                guild_id=game.guild_id, channel_id=game.channel_id, human=me,
+                ai_id=game.player(new_colour), level=game.ai_level, options=options,
+            )  # fmt: skip
+        return await self.challenge(
+            guild_id=game.guild_id, channel_id=game.channel_id, challenger=me,
+            opponent=Person(game.player(new_colour), game.name(new_colour)), options=options,
+        )  # fmt: skip
+
+
+def _channel_busy(error: ChannelBusyError) -> Refusal:
+    """The refusal for a challenge or AI game in a channel that already has one."""
+    return Refusal(f"Sorry, {error} — one game per channel. Finish it or use another channel.")

@@ -1,0 +1,215 @@
+"""Playing a game: one choice at a time, the AI's turns, resignations and claims; a game that
+ends is rated in the transaction that ends it."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Literal
+from weakref import WeakValueDictionary
+
+import aiosqlite
+
+from engine import BLACK, WHITE, Colour, IllegalTurnError, Position, Turn
+from engine.builder import TurnBuilder
+from engine.scoring import score
+
+from ..domain import Caller, Refusal, mention
+from ..storage import Game, GameStore, Outcome, RatedResult, StaleGameError, rate_game
+
+
+def board_url(game: Game) -> str | None:
+    """A link to the game's current board message."""
+    if game.board_message_id is None:
+        return None
+    return f"https://discord.com/channels/{game.guild_id}/{game.channel_id}/{game.board_message_id}"
+
+
+class OutdatedBoardError(Refusal):
+    """A press on a board that no longer shows the game's current state (the message says
+    where the current board is)."""
+
+    def __init__(self, game: Game) -> None:
+        link = board_url(game)
+        where = f" The current board is here: {link}" if link else ""
+        if not game.is_active:
+            where = " The game is over." + where
+        super().__init__(f"This board is out of date.{where}")
+        self.game = game
+
+
+@dataclass(frozen=True, slots=True)
+class StepShown:
+    """A press that made a choice but did not finish the turn."""
+
+    game: Game
+    builder: TurnBuilder
+
+
+@dataclass(frozen=True, slots=True)
+class TurnPlayed:
+    """A press that completed and stored a turn."""
+
+    game: Game
+    turn: Turn
+
+
+def final_outcome(position: Position) -> Outcome | None:
+    """The stored outcome of a finished position (``None`` while the game goes on)."""
+    outcome = position.outcome()
+    if outcome is None:
+        return None
+    white, black = outcome.points
+    return Outcome(outcome.result, outcome.decided_by, white, black)
+
+
+class PlayService:
+    """Turns, resignations and claims of the games being played."""
+
+    def __init__(
+        self,
+        games: GameStore,
+        *,
+        inactivity_timeout: float,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.games = games
+        self.inactivity_timeout = inactivity_timeout
+        self._clock = clock
+        self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
+
+    def _lock(self, game_id: int) -> asyncio.Lock:
+        """Serialises the presses on one game in this process (saves wasted work only: the
+        versioned writes are what keep a game consistent)."""
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    async def _playable(self, game_id: int, caller: Caller) -> Game:
+        """The active game of this channel that the caller plays in; raises :class:`Refusal`."""
+        game = await self.games.game(game_id)
+        if game is None or game.channel_id != caller.channel_id:
+            raise Refusal("This button doesn't belong to a game in this channel.")
+        if game.colour_of(caller.user_id) is None:
+            raise Refusal(
+                f"This is a game between {mention(game.white_id)} and {mention(game.black_id)} — "
+                "start your own with `/tholos challenge`."
+            )
+        if not game.is_active:
+            raise Refusal("This game is over.")
+        return game
+
+    async def choose(
+        self, game_id: int, version: int, path: str, caller: Caller
+    ) -> StepShown | TurnPlayed:
+        """A press on a board control: one more choice of the turn being built.
+
+        ``path`` is the choices so far, one character each. Raises :class:`OutdatedBoardError`
+        for an old board and :class:`Refusal` for the wrong person or an unavailable choice.
+        """
+        async with self._lock(game_id):
+            game = await self._playable(game_id, caller)
+            if version != game.version:
+                raise OutdatedBoardError(game)
+            if game.to_move != caller.user_id:
+                raise Refusal(f"It's not your turn — waiting for {mention(game.to_move)}.")
+            try:
+                builder = TurnBuilder(game.position, tuple(path))
+            except IllegalTurnError:
+                raise Refusal("That choice isn't available.") from None
+            turn = builder.turn
+            if turn is None:
+                return StepShown(game, builder)
+            try:
+                return TurnPlayed(await self._record(game, turn), turn)
+            except StaleGameError:
+                raise OutdatedBoardError(await self.games.game(game_id) or game) from None
+
+    async def ai_turn(self, game: Game, turn: Turn) -> TurnPlayed | None:
+        """Store the AI's ``turn`` if ``game`` is still as the AI saw it (else ``None``)."""
+        game.position.apply(turn)  # checked: the worker's answer is input too
+        async with self._lock(game.id):
+            try:
+                return TurnPlayed(await self._record(game, turn), turn)
+            except StaleGameError:
+                return None
+
+    async def _record(self, game: Game, turn: Turn) -> Game:
+        """Store ``turn`` by the player to move, and the end if it ends the game; raises
+        :class:`StaleGameError` if ``game`` changed meanwhile."""
+        after = game.position.apply_unchecked(turn)
+        now = self._clock()
+        outcome = final_outcome(after)
+
+        def change(connection: aiosqlite.Connection) -> Awaitable[Game]:
+            return self.games.record_turn(
+                connection, game, player_id=game.to_move, turn=str(turn), position_after=after,
+                outcome=outcome, now=now,
+            )  # fmt: skip
+
+        return await self._change(change)
+
+    async def _change(
+        self, change: Callable[[aiosqlite.Connection], Awaitable[Game]]
+    ) -> Game:
+        """Run ``change`` in one transaction; a rated game it finishes is rated in it too."""
+        async with self.games.database.transaction() as connection:
+            game = await change(connection)
+            if game.outcome is not None and game.rated:
+                await rate_game(connection, _rated_result(game))
+        return game
+
+    async def resign(self, game_id: int, version: int, caller: Caller) -> Game:
+        """Resign: the opponent wins. ``version`` (from the confirm button) must be current."""
+        async with self._lock(game_id):
+            game = await self._playable(game_id, caller)
+            if version != game.version:
+                raise OutdatedBoardError(game)
+            return await self._finish(game, _rival(game, caller.user_id), "resignation")
+
+    async def claim(self, game_id: int, caller: Caller) -> Game:
+        """Claim the win when the player to move has been inactive long enough."""
+        async with self._lock(game_id):
+            game = await self._playable(game_id, caller)
+            if game.to_move == caller.user_id:
+                raise Refusal("It's your turn — you can only claim while your opponent is idle.")
+            due = self.claimable_at(game)
+            if self._clock() < due:
+                raise Refusal(
+                    f"{mention(game.to_move)} still has time to move: you can claim the win "
+                    f"<t:{int(due) + 1}:R> if they haven't moved by then."
+                )
+            return await self._finish(game, _rival(game, game.to_move), "timeout")
+
+    def claimable_at(self, game: Game) -> float:
+        """When the opponent of the player to move may claim the win."""
+        return game.last_move_at + self.inactivity_timeout
+
+    async def _finish(
+        self, game: Game, winner: Colour, reason: Literal["resignation", "timeout"]
+    ) -> Game:
+        white, black = score(game.position).totals
+        outcome = Outcome("white" if winner == WHITE else "black", reason, white, black)
+        now = self._clock()
+        try:
+            return await self._change(
+                lambda connection: self.games.finish_game(connection, game, outcome, now)
+            )
+        except StaleGameError:
+            raise OutdatedBoardError(await self.games.game(game.id) or game) from None
+
+
+def _rival(game: Game, user_id: int) -> Colour:
+    """The colour of ``user_id``'s opponent in ``game`` (``user_id`` plays in it)."""
+    return WHITE if user_id == game.black_id else BLACK
+
+
+def _rated_result(game: Game) -> RatedResult:
+    assert game.outcome is not None and game.finished_at is not None
+    return RatedResult(
+        game.id, game.guild_id, game.white_id, game.black_id, game.outcome.result,
+        game.finished_at,
+    )  # fmt: skip

@@ -1,0 +1,195 @@
+"""The challenge repository: a challenge from one member to another, until it is answered.
+
+Accepting a challenge starts its game in the same transaction.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, fields
+
+import aiosqlite
+
+from engine import Position
+
+from ..domain import ChallengeStatus, ColourChoice, FirstChoice, Mode
+from .db import Database
+from .games import ChannelBusyError, Game, StaleGameError, ensure_no_active_game, insert_game
+
+UNSHOWN_CHALLENGE_SECONDS = 60.0
+"""A pending challenge whose message was not recorded by then was never shown."""
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    """A challenge from one member to another in a channel."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    challenger_id: int
+    opponent_id: int
+    challenger_name: str
+    opponent_name: str
+    mode: Mode
+    ornaments: int
+    colour: ColourChoice
+    """The challenger's colour."""
+    first: FirstChoice
+    """Who moves first, from the challenger's point of view."""
+    message_id: int | None
+    status: ChallengeStatus
+    created_at: float
+    expires_at: float
+    game_id: int | None
+
+
+_CHALLENGE_COLUMNS = ", ".join(field.name for field in fields(Challenge))
+
+
+def _challenge(row: aiosqlite.Row) -> Challenge:
+    return Challenge(*(row[key] for key in row.keys()))  # noqa: SIM118 (Row is not a dict)
+
+
+class ChallengeStore:
+    """Challenges in the database."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
+    async def create(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        challenger_id: int,
+        opponent_id: int,
+        challenger_name: str,
+        opponent_name: str,
+        mode: Mode,
+        ornaments: int,
+        colour: ColourChoice,
+        first: FirstChoice,
+        now: float,
+        expires_at: float,
+    ) -> Challenge:
+        """Store a pending challenge; raises :class:`ChannelBusyError` if the channel is busy.
+
+        A pending challenge of the channel that was never shown (its message was not recorded
+        within :data:`UNSHOWN_CHALLENGE_SECONDS`: the bot died while posting it) is expired first.
+        """
+        try:
+            async with self.database.transaction() as connection:
+                await ensure_no_active_game(connection, channel_id)
+                await connection.execute(
+                    "UPDATE challenges SET status = 'expired' WHERE channel_id = ? "
+                    "AND status = 'pending' AND message_id IS NULL AND created_at <= ?",
+                    (channel_id, now - UNSHOWN_CHALLENGE_SECONDS),
+                )
+                cursor = await connection.execute(
+                    "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, "
+                    "challenger_name, opponent_name, mode, ornaments, colour, first, created_at, "
+                    f"expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                    f"RETURNING {_CHALLENGE_COLUMNS}",
+                    (guild_id, channel_id, challenger_id, opponent_id, challenger_name,
+                     opponent_name, mode, ornaments, colour, first, now, expires_at),
+                )  # fmt: skip
+                row = await cursor.fetchone()
+                assert row is not None  # INSERT … RETURNING gives the row
+                return _challenge(row)
+        except sqlite3.IntegrityError as error:
+            if "UNIQUE" not in str(error):
+                raise
+            raise ChannelBusyError("a challenge is already pending in this channel") from error
+
+    async def set_message(self, challenge_id: int, message_id: int) -> None:
+        """Remember the message that shows the challenge."""
+        async with self.database.transaction() as connection:
+            await connection.execute(
+                "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
+            )
+
+    async def challenge(self, challenge_id: int) -> Challenge | None:
+        """The challenge with this id."""
+        row = await self.database.fetchone(
+            f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE id = ?", (challenge_id,)
+        )
+        return None if row is None else _challenge(row)
+
+    async def pending(self, channel_id: int) -> Challenge | None:
+        """The channel's pending challenge, if any."""
+        row = await self.database.fetchone(
+            f"SELECT {_CHALLENGE_COLUMNS} FROM challenges "
+            "WHERE channel_id = ? AND status = 'pending'",
+            (channel_id,),
+        )
+        return None if row is None else _challenge(row)
+
+    async def close(self, challenge_id: int, status: ChallengeStatus) -> Challenge | None:
+        """Mark a pending challenge declined, withdrawn or expired.
+
+        Returns the updated challenge, or ``None`` if it was no longer pending (someone else
+        already answered it).
+        """
+        async with self.database.transaction() as connection:
+            cursor = await connection.execute(
+                f"UPDATE challenges SET status = ? WHERE id = ? AND status = 'pending' "
+                f"RETURNING {_CHALLENGE_COLUMNS}",
+                (status, challenge_id),
+            )
+            row = await cursor.fetchone()
+        return None if row is None else _challenge(row)
+
+    async def expired(self, now: float) -> list[Challenge]:
+        """Pending challenges whose time is up."""
+        rows = await self.database.fetchall(
+            f"SELECT {_CHALLENGE_COLUMNS} FROM challenges "
+            "WHERE status = 'pending' AND expires_at <= ? ORDER BY expires_at",
+            (now,),
+        )
+        return [_challenge(row) for row in rows]
+
+    async def next_expiry(self) -> float | None:
+        """When the next pending challenge expires."""
+        return await self.database.scalar(
+            "SELECT MIN(expires_at) FROM challenges WHERE status = 'pending'"
+        )
+
+    async def accept(
+        self,
+        challenge_id: int,
+        *,
+        white_id: int,
+        black_id: int,
+        seed: int,
+        start: Position,
+        now: float,
+    ) -> Game:
+        """Accept a pending challenge and start its game, in one transaction.
+
+        Raises :class:`StaleGameError` if the challenge is no longer pending, and
+        :class:`ChannelBusyError` if the channel has an active game.
+        """
+        async with self.database.transaction() as connection:
+            cursor = await connection.execute(
+                f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE id = ?",
+                (challenge_id,),
+            )
+            row = await cursor.fetchone()
+            if row is None or row["status"] != "pending":
+                raise StaleGameError("the challenge is no longer open")
+            challenge = _challenge(row)
+            names = {
+                challenge.challenger_id: challenge.challenger_name,
+                challenge.opponent_id: challenge.opponent_name,
+            }
+            game = await insert_game(
+                connection, guild_id=challenge.guild_id, channel_id=challenge.channel_id,
+                white=(white_id, names[white_id]), black=(black_id, names[black_id]), seed=seed,
+                start=start, now=now, ai_level=None,
+            )  # fmt: skip
+            await connection.execute(
+                "UPDATE challenges SET status = 'accepted', game_id = ? WHERE id = ?",
+                (game.id, challenge_id),
+            )
+        return game
