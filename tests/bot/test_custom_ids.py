@@ -1,0 +1,62 @@
+"""Each control's custom_id: one definition builds and parses it, and buttons already posted
+by earlier versions still match (their templates are unchanged)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot import custom_ids
+from bot.controls import (
+    ChallengeButton,
+    ClaimButton,
+    LeaderboardButton,
+    RematchButton,
+    ResignButton,
+    StepButton,
+)
+
+POSTED_BEFORE = {
+    custom_ids.STEP: r"tholos:s:(?P<game>\d{1,18}):(?P<version>\d{1,9}):"
+    r"(?P<path>[A-Za-z0-9-]{0,8}):(?P<kind>[nbc])",
+    custom_ids.CLAIM: r"tholos:claim:(?P<game>\d{1,18})",
+    custom_ids.CHALLENGE: r"tholos:ch:(?P<challenge>\d{1,18}):(?P<answer>accept|decline|withdraw)",
+    custom_ids.REMATCH: r"tholos:rematch:(?P<game>\d{1,18})",
+    custom_ids.RESIGN: r"tholos:resign:(?P<game>\d{1,18}):(?P<version>\d{1,9})",
+    custom_ids.LEADERBOARD: r"tholos:lb:(?P<page>\d{1,6}):(?P<way>[pn])",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("format", list(POSTED_BEFORE), ids=lambda f: f.kind)
+def test_templates_match_the_buttons_already_posted(format):
+    """The templates are those of the buttons on messages posted before the restructure."""
+    assert format.template == POSTED_BEFORE[format]
+
+
+@pytest.mark.parametrize(
+    ("control", "fields"),
+    [
+        (StepButton, {"game": 12, "version": 3, "path": "PwB-", "kind": "n"}),
+        (ClaimButton, {"game": 99}),
+        (ChallengeButton, {"challenge": 7, "answer": "withdraw"}),
+        (RematchButton, {"game": 5}),
+        (ResignButton, {"game": 5, "version": 41}),
+        (LeaderboardButton, {"page": 2, "way": "p"}),
+    ],
+)
+def test_a_control_parses_the_id_it_builds(control, fields):
+    """A control built from fields carries a custom_id that parses back to the same fields,
+    and discord.py's template for it matches."""
+    item = control(**fields)
+    custom_id = item.item.custom_id
+    assert len(custom_id) <= 100
+    match = control.__discord_ui_compiled_template__.fullmatch(custom_id)
+    assert control.format.parse(match) == fields
+
+
+def test_a_field_that_breaks_its_pattern_is_refused():
+    """Building an id from a value its pattern refuses (a 19-digit id) raises, so a control
+    never carries an id that would not route back to it."""
+    with pytest.raises(ValueError, match="not a valid"):
+        custom_ids.CLAIM.build(game=10**18)
+    with pytest.raises(ValueError, match="not a 'claim' custom_id"):
+        custom_ids.CLAIM.parse(custom_ids.CLAIM.pattern.fullmatch("tholos:claim:x"))
