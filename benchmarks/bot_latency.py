@@ -41,7 +41,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from bot.storage import Database, GameStore, RatingStore
+from bot.storage import GameStore, RatingStore, open_database
 from engine import WHITE, Colour, Position
 from engine.builder import SKIP, TurnBuilder, turn_path
 from engine.newgame import new_game
@@ -160,7 +160,7 @@ async def prefill(path: Path, finished: int, tables: list[Table], seed: int) -> 
     """Create the bot's database at ``path`` with ``finished`` finished games (their challenges,
     turns and board messages), as the bot would have left them; return the number of turns.
 
-    The schema comes from ``Database.open`` (the bot's migrations); rows are written in one
+    The schema comes from ``open_database`` (the bot's migrations); rows are written in one
     transaction, cycling through up to 50 distinct random games; then the bot's
     ``RatingStore.rebuild`` rates them, as if each had been rated when it ended.
     """
@@ -192,7 +192,7 @@ async def prefill(path: Path, finished: int, tables: list[Table], seed: int) -> 
             snowflake(), "accepted", now - 60.0, now + 540.0, game_id,
         ))  # fmt: skip
         now = end
-    database = await Database.open(path)
+    database = await open_database(str(path))
     try:
         async with database.transaction() as connection:
             await connection.executemany(

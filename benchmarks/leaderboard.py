@@ -18,7 +18,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from bot.storage import Database, RatingStore
+from bot.storage import RatingStore, open_database
 from tests.e2e.emulator import BotProcess, Emulator
 from tests.e2e.table import Table
 
@@ -29,7 +29,7 @@ async def fill(
     """Insert ``games`` finished games among ``players``; return the rebuild's seconds and how
     many games each player has."""
     rng = random.Random(seed)
-    database = await Database.open(path)
+    database = await open_database(str(path))
     rows = []
     games_of: Counter[int] = Counter()
     for number in range(games):

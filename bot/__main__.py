@@ -1,6 +1,8 @@
 """Start the bot: ``python -m bot`` (or ``tholos-bot``). Exit status 2 on a settings problem.
 
-``python -m bot rebuild-ratings`` recomputes every rating from the stored games instead.
+Maintenance instead (no token needed): ``python -m bot rebuild-ratings`` recomputes every rating
+from the stored games of ``THOLOS_DB``; ``python -m bot copy-db SQLITE_PATH POSTGRES_URL`` copies
+a whole history into an empty database.
 """
 
 from __future__ import annotations
@@ -10,14 +12,20 @@ import logging
 import signal
 import sqlite3
 import sys
+from collections.abc import Coroutine
+from typing import Any
 
 import discord
 
 from .client import TholosBot
 from .discord_api import use_api_base
-from .settings import Settings, SettingsError, database_path
-from .storage import Database, DatabaseTooNewError, RatingStore
+from .settings import Settings, SettingsError, database_url
+from .storage import DatabaseTooNewError, DatabaseUnavailable, RatingStore, open_database
+from .storage.copy import TargetNotEmptyError, copy_database
+from .storage.db import redact
 
+USAGE = "usage: tholos-bot [rebuild-ratings | copy-db SQLITE_PATH POSTGRES_URL]"
+STORAGE_ERRORS = (DatabaseTooNewError, DatabaseUnavailable, TargetNotEmptyError, sqlite3.Error)
 log = logging.getLogger("bot")
 
 
@@ -31,28 +39,53 @@ async def _run(bot: TholosBot, token: str) -> None:
     await asyncio.gather(*closing)
 
 
-async def _rebuild_ratings() -> int:
-    database = await Database.open(database_path())
+async def _rebuild_ratings(url: str) -> str:
+    database = await open_database(url)
     try:
-        return await RatingStore(database).rebuild()
+        games = await RatingStore(database).rebuild()
     finally:
         await database.close()
+    return f"Rebuilt the ratings from {games} rated games in {redact(url)}."
+
+
+async def _copy_db(source_url: str, target_url: str) -> str:
+    source = await open_database(source_url)
+    try:
+        target = await open_database(target_url)
+        try:
+            copied = await copy_database(source, target)
+        finally:
+            await target.close()
+    finally:
+        await source.close()
+    counts = ", ".join(f"{rows} {table}" for table, rows in copied.items())
+    return f"Copied {redact(source_url)} into {redact(target_url)}: {counts}."
+
+
+def _maintenance(arguments: list[str]) -> Coroutine[Any, Any, str] | None:
+    """The maintenance command ``arguments`` name (no token needed), or ``None``."""
+    match arguments:
+        case ["rebuild-ratings"]:
+            return _rebuild_ratings(database_url())
+        case ["copy-db", source, target]:
+            return _copy_db(source, target)
+    return None
 
 
 def main() -> int:
     """Read the settings, start the bot, run until SIGTERM/SIGINT; return the exit status."""
     arguments = sys.argv[1:]
-    if arguments == ["rebuild-ratings"]:
+    if arguments:
+        command = _maintenance(arguments)
+        if command is None:
+            print(USAGE, file=sys.stderr)
+            return 2
         try:
-            games = asyncio.run(_rebuild_ratings())
-        except (DatabaseTooNewError, sqlite3.Error) as error:
+            print(asyncio.run(command))
+        except STORAGE_ERRORS as error:
             print(f"tholos-bot: {error}", file=sys.stderr)
             return 2
-        print(f"Rebuilt the ratings from {games} rated games in {database_path()}.")
         return 0
-    if arguments:
-        print("usage: tholos-bot [rebuild-ratings]", file=sys.stderr)
-        return 2
     try:
         settings = Settings.load()
     except SettingsError as error:
@@ -74,7 +107,7 @@ def main() -> int:
             file=sys.stderr,
         )
         return 2
-    except (ValueError, OSError, DatabaseTooNewError, sqlite3.Error) as error:
+    except (ValueError, OSError, *STORAGE_ERRORS) as error:
         print(f"tholos-bot: {error}", file=sys.stderr)
         return 2
     log.info("stopped")

@@ -23,7 +23,7 @@ from .features.opponent import Opponent
 from .features.play import Play
 from .features.ratings import Ratings, leaderboard_command
 from .settings import Settings
-from .storage import Database
+from .storage import get_meta, open_database, set_meta
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +64,7 @@ class TholosBot(discord.Client):
     async def setup_hook(self) -> None:
         """Open storage, build the features, register their controls, sync the commands if
         they changed, and catch up on what a restart left behind."""
-        database = await Database.open(self.settings.database)
+        database = await open_database(self.settings.database)
         self.app = app = App.build(self, self.settings, database)
         opponent = Opponent(app)
         challenges = Challenges(app, opponent)
@@ -88,11 +88,11 @@ class TholosBot(discord.Client):
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
         key = f"commands:{self.application_id}:{self.settings.guild_id or 'global'}"
         database = self.app.database
-        if await database.get_meta(key) == digest and await self.tree.fetch_commands(guild=guild):
+        if await get_meta(database, key) == digest and await self.tree.fetch_commands(guild=guild):
             log.info("slash commands unchanged; not registering them again")
             return
         await self.tree.sync(guild=guild)
-        await database.set_meta(key, digest)
+        await set_meta(database, key, digest)
         log.info("slash commands registered (%s)", f"guild {guild.id}" if guild else "global")
 
     async def on_ready(self) -> None:

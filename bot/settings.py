@@ -23,8 +23,9 @@ class Settings:
 
     token: str = field(repr=False)
     """``DISCORD_TOKEN``: never printed (``repr`` hides it)."""
-    database: Path = Path("tholos.db")
-    """``THOLOS_DB``: the SQLite file."""
+    database: str = field(default="tholos.db", repr=False)
+    """``THOLOS_DB``: a SQLite file's path, or a ``postgresql://`` URL (hidden from ``repr``:
+    it may hold a password)."""
     guild_id: int | None = None
     """``THOLOS_GUILD_ID``: register the slash commands on this server only (instantly)."""
     log_level: str = "INFO"
@@ -72,7 +73,7 @@ class Settings:
         return logging.getLevelNamesMapping()[self.log_level]
 
 
-def database_path(environ: Mapping[str, str] | None = None, env_file: Path | None = None) -> Path:
+def database_url(environ: Mapping[str, str] | None = None, env_file: Path | None = None) -> str:
     """``THOLOS_DB`` alone (for maintenance commands that need no token)."""
     return _database(_values(environ, env_file))
 
@@ -83,8 +84,8 @@ def _values(environ: Mapping[str, str] | None, env_file: Path | None) -> dict[st
     return values
 
 
-def _database(values: Mapping[str, str]) -> Path:
-    return Path(values.get("THOLOS_DB", "").strip() or "tholos.db")
+def _database(values: Mapping[str, str]) -> str:
+    return values.get("THOLOS_DB", "").strip() or "tholos.db"
 
 
 def read_env_file(path: Path) -> dict[str, str]:

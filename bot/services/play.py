@@ -10,14 +10,20 @@ from dataclasses import dataclass
 from typing import Literal
 from weakref import WeakValueDictionary
 
-import aiosqlite
-
 from engine import BLACK, WHITE, Colour, IllegalTurnError, Position, Turn
 from engine.builder import TurnBuilder
 from engine.scoring import score
 
 from ..domain import Caller, Refusal, mention
-from ..storage import Game, GameStore, Outcome, RatedResult, StaleGameError, rate_game
+from ..storage import (
+    Game,
+    GameStore,
+    Outcome,
+    RatedResult,
+    StaleGameError,
+    Transaction,
+    rate_game,
+)
 
 
 def board_url(game: Game) -> str | None:
@@ -144,22 +150,22 @@ class PlayService:
         now = self._clock()
         outcome = final_outcome(after)
 
-        def change(connection: aiosqlite.Connection) -> Awaitable[Game]:
+        def change(transaction: Transaction) -> Awaitable[Game]:
             return self.games.record_turn(
-                connection, game, player_id=game.to_move, turn=str(turn), position_after=after,
+                transaction, game, player_id=game.to_move, turn=str(turn), position_after=after,
                 outcome=outcome, now=now,
             )  # fmt: skip
 
         return await self._change(change)
 
     async def _change(
-        self, change: Callable[[aiosqlite.Connection], Awaitable[Game]]
+        self, change: Callable[[Transaction], Awaitable[Game]]
     ) -> Game:
         """Run ``change`` in one transaction; a rated game it finishes is rated in it too."""
-        async with self.games.database.transaction() as connection:
-            game = await change(connection)
+        async with self.games.database.transaction() as transaction:
+            game = await change(transaction)
             if game.outcome is not None and game.rated:
-                await rate_game(connection, _rated_result(game))
+                await rate_game(transaction, _rated_result(game))
         return game
 
     async def resign(self, game_id: int, version: int, caller: Caller) -> Game:
@@ -196,7 +202,7 @@ class PlayService:
         now = self._clock()
         try:
             return await self._change(
-                lambda connection: self.games.finish_game(connection, game, outcome, now)
+                lambda transaction: self.games.finish_game(transaction, game, outcome, now)
             )
         except StaleGameError:
             raise OutdatedBoardError(await self.games.game(game.id) or game) from None

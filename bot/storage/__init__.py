@@ -1,9 +1,36 @@
-"""Storage: the connection and migrations (``db``), and one repository per kind of record."""
+"""Storage: one database interface over two backends (``db``: SQLite in ``sqlite``, PostgreSQL
+in ``postgres``), their migrations, and one repository per kind of record."""
 
 from .challenges import Challenge, ChallengeStore
-from .db import Database, DatabaseTooNewError
+from .db import (
+    Database,
+    DatabaseTooNewError,
+    DatabaseUnavailable,
+    Transaction,
+    UniqueViolation,
+    get_meta,
+    is_postgres_url,
+    set_meta,
+)
 from .games import ChannelBusyError, Game, GameStore, Outcome, StaleGameError, TurnRecord
 from .ratings import FinishedGame, PlayerRating, RatedResult, RatingStore, rate_game
+from .sqlite import SqliteDatabase
+
+
+async def open_database(url: str) -> Database:
+    """Open (creating if needed) and migrate the database ``url`` names: a SQLite path, or a
+    ``postgresql://user:pass@host:port/db`` URL.
+
+    Raises :class:`DatabaseTooNewError` if its schema is newer than this code's, and
+    :class:`DatabaseUnavailable` if it cannot be reached.
+    """
+    if is_postgres_url(url):
+        from .postgres import PostgresDatabase  # asyncpg is the optional "postgres" extra
+
+        return await PostgresDatabase.open(url)
+
+    return await SqliteDatabase.open(url)
+
 
 __all__ = [
     "Challenge",
@@ -11,6 +38,7 @@ __all__ = [
     "ChannelBusyError",
     "Database",
     "DatabaseTooNewError",
+    "DatabaseUnavailable",
     "FinishedGame",
     "Game",
     "GameStore",
@@ -19,6 +47,11 @@ __all__ = [
     "RatedResult",
     "RatingStore",
     "StaleGameError",
+    "Transaction",
     "TurnRecord",
+    "UniqueViolation",
+    "get_meta",
+    "open_database",
     "rate_game",
+    "set_meta",
 ]

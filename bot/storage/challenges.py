@@ -5,15 +5,12 @@ Accepting a challenge starts its game in the same transaction.
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass, fields
-
-import aiosqlite
 
 from engine import Position
 
 from ..domain import ChallengeStatus, ColourChoice, FirstChoice, Mode
-from .db import Database
+from .db import Database, Row, UniqueViolation, scalar
 from .games import ChannelBusyError, Game, StaleGameError, ensure_no_active_game, insert_game
 
 UNSHOWN_CHALLENGE_SECONDS = 60.0
@@ -47,7 +44,7 @@ class Challenge:
 _CHALLENGE_COLUMNS = ", ".join(field.name for field in fields(Challenge))
 
 
-def _challenge(row: aiosqlite.Row) -> Challenge:
+def _challenge(row: Row) -> Challenge:
     return Challenge(*(row[key] for key in row.keys()))  # noqa: SIM118 (Row is not a dict)
 
 
@@ -79,14 +76,15 @@ class ChallengeStore:
         within :data:`UNSHOWN_CHALLENGE_SECONDS`: the bot died while posting it) is expired first.
         """
         try:
-            async with self.database.transaction() as connection:
-                await ensure_no_active_game(connection, channel_id)
-                await connection.execute(
+            async with self.database.transaction() as transaction:
+                await transaction.lock("channel", channel_id)
+                await ensure_no_active_game(transaction, channel_id)
+                await transaction.execute(
                     "UPDATE challenges SET status = 'expired' WHERE channel_id = ? "
                     "AND status = 'pending' AND message_id IS NULL AND created_at <= ?",
                     (channel_id, now - UNSHOWN_CHALLENGE_SECONDS),
                 )
-                cursor = await connection.execute(
+                row = await transaction.fetchone(
                     "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, "
                     "challenger_name, opponent_name, mode, ornaments, colour, first, created_at, "
                     f"expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
@@ -94,18 +92,15 @@ class ChallengeStore:
                     (guild_id, channel_id, challenger_id, opponent_id, challenger_name,
                      opponent_name, mode, ornaments, colour, first, now, expires_at),
                 )  # fmt: skip
-                row = await cursor.fetchone()
                 assert row is not None  # INSERT … RETURNING gives the row
                 return _challenge(row)
-        except sqlite3.IntegrityError as error:
-            if "UNIQUE" not in str(error):
-                raise
+        except UniqueViolation as error:
             raise ChannelBusyError("a challenge is already pending in this channel") from error
 
     async def set_message(self, challenge_id: int, message_id: int) -> None:
         """Remember the message that shows the challenge."""
-        async with self.database.transaction() as connection:
-            await connection.execute(
+        async with self.database.transaction() as transaction:
+            await transaction.execute(
                 "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
             )
 
@@ -131,13 +126,12 @@ class ChallengeStore:
         Returns the updated challenge, or ``None`` if it was no longer pending (someone else
         already answered it).
         """
-        async with self.database.transaction() as connection:
-            cursor = await connection.execute(
+        async with self.database.transaction() as transaction:
+            row = await transaction.fetchone(
                 f"UPDATE challenges SET status = ? WHERE id = ? AND status = 'pending' "
                 f"RETURNING {_CHALLENGE_COLUMNS}",
                 (status, challenge_id),
             )
-            row = await cursor.fetchone()
         return None if row is None else _challenge(row)
 
     async def expired(self, now: float) -> list[Challenge]:
@@ -151,8 +145,8 @@ class ChallengeStore:
 
     async def next_expiry(self) -> float | None:
         """When the next pending challenge expires."""
-        return await self.database.scalar(
-            "SELECT MIN(expires_at) FROM challenges WHERE status = 'pending'"
+        return await scalar(
+            self.database, "SELECT MIN(expires_at) FROM challenges WHERE status = 'pending'"
         )
 
     async def accept(
@@ -170,26 +164,26 @@ class ChallengeStore:
         Raises :class:`StaleGameError` if the challenge is no longer pending, and
         :class:`ChannelBusyError` if the channel has an active game.
         """
-        async with self.database.transaction() as connection:
-            cursor = await connection.execute(
-                f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE id = ?",
+        async with self.database.transaction() as transaction:
+            row = await transaction.fetchone(
+                f"UPDATE challenges SET status = 'accepted' WHERE id = ? AND status = 'pending' "
+                f"RETURNING {_CHALLENGE_COLUMNS}",
                 (challenge_id,),
             )
-            row = await cursor.fetchone()
-            if row is None or row["status"] != "pending":
+            if row is None:
                 raise StaleGameError("the challenge is no longer open")
             challenge = _challenge(row)
+            await transaction.lock("channel", challenge.channel_id)
             names = {
                 challenge.challenger_id: challenge.challenger_name,
                 challenge.opponent_id: challenge.opponent_name,
             }
             game = await insert_game(
-                connection, guild_id=challenge.guild_id, channel_id=challenge.channel_id,
+                transaction, guild_id=challenge.guild_id, channel_id=challenge.channel_id,
                 white=(white_id, names[white_id]), black=(black_id, names[black_id]), seed=seed,
                 start=start, now=now, ai_level=None,
             )  # fmt: skip
-            await connection.execute(
-                "UPDATE challenges SET status = 'accepted', game_id = ? WHERE id = ?",
-                (game.id, challenge_id),
+            await transaction.execute(
+                "UPDATE challenges SET game_id = ? WHERE id = ?", (game.id, challenge_id)
             )
         return game

@@ -1,121 +1,125 @@
-"""The SQLite connection: PRAGMAs, numbered forward migrations, serialised transactions."""
+"""The database: one interface, two backends (SQLite, embedded; PostgreSQL, shared by several
+processes), chosen by ``THOLOS_DB``.
+
+Repositories write their SQL once, with ``?`` placeholders, and run it through a
+:class:`Transaction` or the :class:`Database`'s read helpers; the backend adapts placeholders,
+maps its errors onto :class:`UniqueViolation` and :class:`DatabaseUnavailable`, and migrates
+the schema with its own numbered migrations.
+"""
 
 from __future__ import annotations
 
-import asyncio
-import logging
-from collections.abc import AsyncIterator, Iterable
-from contextlib import asynccontextmanager
-from pathlib import Path
-from typing import Any
+import zlib
+from collections.abc import Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import Any, Literal, Protocol
 
-import aiosqlite
-
-from .migrations import MIGRATIONS
-
-log = logging.getLogger(__name__)
+Dialect = Literal["sqlite", "postgresql"]
+Row = Mapping[str, Any] | Sequence[Any]
+"""A result row: read by column name (``row["id"]``) or position (``row[0]``)."""
 
 
 class DatabaseTooNewError(RuntimeError):
     """The database was written by a newer version of the bot than this one."""
 
 
-class Database:
-    """One connection to the SQLite file, used by one coroutine at a time.
+class UniqueViolation(Exception):
+    """A write broke a unique index (on either backend): nothing was written."""
 
-    Every operation takes the same lock, so a transaction's statements never interleave with
-    another coroutine's; writes run in ``BEGIN IMMEDIATE`` transactions that commit whole or
-    not at all.
-    """
 
-    def __init__(self, connection: aiosqlite.Connection) -> None:
-        self._connection = connection
-        self._lock = asyncio.Lock()
+class DatabaseUnavailable(Exception):
+    """The database cannot be reached right now (PostgreSQL down or restarting, connection
+    lost, SQLite locked for too long): nothing was written."""
 
-    @classmethod
-    async def open(cls, path: Path | str) -> Database:
-        """Open (creating if needed) and migrate the database at ``path``.
 
-        Raises :class:`DatabaseTooNewError` if the file's schema is newer than this code's.
-        """
-        connection = await aiosqlite.connect(str(path), isolation_level=None)
-        connection.row_factory = aiosqlite.Row
-        database = cls(connection)
-        try:
-            for pragma in (
-                "PRAGMA journal_mode = WAL",
-                "PRAGMA synchronous = FULL",
-                "PRAGMA foreign_keys = ON",
-                "PRAGMA busy_timeout = 5000",
-            ):
-                await connection.execute(pragma)
-            await database._migrate()
-        except BaseException:
-            await connection.close()
-            raise
-        return database
+class Transaction(Protocol):
+    """Statements that commit together, or not at all."""
+
+    async def execute(self, sql: str, parameters: Sequence[Any] = ()) -> int:
+        """Run a statement; the number of rows it changed."""
+        ...
+
+    async def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
+        """The first row of a query (``UPDATE … RETURNING`` too), or ``None``."""
+        ...
+
+    async def fetchall(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
+        """All rows of a query."""
+        ...
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """Run a statement once per row of parameters."""
+        ...
+
+    async def lock(self, scope: str, key: int) -> None:
+        """Serialise this transaction with every other one that locks ``(scope, key)`` until it
+        ends (a PostgreSQL advisory lock; SQLite serialises all writes anyway)."""
+        ...
+
+
+class Database(Protocol):
+    """A migrated database that repositories read and write."""
+
+    dialect: Dialect
+
+    def transaction(self) -> AbstractAsyncContextManager[Transaction]:
+        """A write transaction: commits when the block ends, rolls back if it raises."""
+        ...
+
+    async def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
+        """The first row of a query, or ``None``."""
+        ...
+
+    async def fetchall(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
+        """All rows of a query."""
+        ...
 
     async def close(self) -> None:
-        """Close the connection (waiting for the operation under way)."""
-        async with self._lock:
-            await self._connection.close()
-
-    async def _migrate(self) -> None:
-        version = await self.scalar("PRAGMA user_version")
-        latest = len(MIGRATIONS)
-        if version > latest:
-            raise DatabaseTooNewError(
-                f"the database has schema version {version}, but this bot knows only up to "
-                f"{latest}: upgrade the bot"
-            )
-        for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
-            async with self.transaction() as connection:
-                for statement in _statements(script):
-                    await connection.execute(statement)
-                await connection.execute(f"PRAGMA user_version = {number}")
-            log.info("database migrated to schema version %d", number)
-
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """A write transaction: commits when the block ends, rolls back if it raises."""
-        async with self._lock:
-            await self._connection.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._connection
-            except BaseException:
-                await self._connection.execute("ROLLBACK")
-                raise
-            await self._connection.execute("COMMIT")
-
-    async def fetchone(self, sql: str, parameters: Iterable[Any] = ()) -> aiosqlite.Row | None:
-        """The first row of a query, or ``None``."""
-        async with self._lock, self._connection.execute(sql, tuple(parameters)) as cursor:
-            return await cursor.fetchone()
-
-    async def fetchall(self, sql: str, parameters: Iterable[Any] = ()) -> list[aiosqlite.Row]:
-        """All rows of a query."""
-        async with self._lock, self._connection.execute(sql, tuple(parameters)) as cursor:
-            return list(await cursor.fetchall())
-
-    async def get_meta(self, key: str) -> str | None:
-        """A value the bot keeps for itself (e.g. the hash of the registered commands)."""
-        return await self.scalar("SELECT value FROM meta WHERE key = ?", (key,))
-
-    async def set_meta(self, key: str, value: str) -> None:
-        """Store a value under ``key``."""
-        async with self.transaction() as connection:
-            await connection.execute(
-                "INSERT INTO meta (key, value) VALUES (?, ?) "
-                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                (key, value),
-            )
-
-    async def scalar(self, sql: str, parameters: Iterable[Any] = ()) -> Any:
-        """The first column of the first row (``None`` when there is no row)."""
-        row = await self.fetchone(sql, parameters)
-        return None if row is None else row[0]
+        """Close every connection (waiting for the operation under way)."""
+        ...
 
 
-def _statements(script: str) -> list[str]:
-    """Split a migration script into statements (they contain no ';' inside strings)."""
-    return [statement.strip() for statement in script.split(";") if statement.strip()]
+async def scalar(database: Database | Transaction, sql: str, parameters: Sequence[Any] = ()) -> Any:
+    """The first column of the first row (``None`` when there is no row)."""
+    row = await database.fetchone(sql, parameters)
+    return None if row is None else row[0]
+
+
+async def get_meta(database: Database, key: str) -> str | None:
+    """A value the bot keeps for itself (e.g. the hash of the registered commands)."""
+    return await scalar(database, "SELECT value FROM meta WHERE key = ?", (key,))
+
+
+async def set_meta(database: Database, key: str, value: str) -> None:
+    """Store a value under ``key``."""
+    async with database.transaction() as transaction:
+        await transaction.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+
+
+def lock_key(scope: str, key: int) -> tuple[int, int]:
+    """Two 32-bit advisory-lock keys for ``(scope, key)``: the scope's CRC and the key folded."""
+    folded = (key ^ (key >> 32)) & 0xFFFFFFFF
+    return _signed(zlib.crc32(scope.encode())), _signed(folded)
+
+
+def _signed(value: int) -> int:
+    return value - (1 << 32) if value >= 1 << 31 else value
+
+
+def is_postgres_url(url: str) -> bool:
+    """Whether ``THOLOS_DB`` names a PostgreSQL database rather than a SQLite file."""
+    return url.startswith(("postgresql://", "postgres://"))
+
+
+def redact(url: str) -> str:
+    """``url`` with its password hidden, for logs and messages."""
+    scheme, separator, rest = url.partition("://")
+    if not separator or "@" not in rest:
+        return url
+    credentials, _, host = rest.rpartition("@")
+    user = credentials.partition(":")[0]
+    return f"{scheme}://{user}:***@{host}" if ":" in credentials else url

@@ -12,12 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-import aiosqlite
-
 from engine import BLACK, WHITE, Colour, Position
 
 from ..domain import Level, Mode, Reason, Result
-from .db import Database
+from .db import Database, Row, Transaction, UniqueViolation
 
 
 class ChannelBusyError(Exception):
@@ -120,7 +118,7 @@ _NEEDS_A_BOARD = "(board_version IS NULL OR board_version < version)"
 """Matches the partial index ``games_needing_a_board`` (keep the two in step)."""
 
 
-def game_from_row(row: aiosqlite.Row) -> Game:
+def game_from_row(row: Row) -> Game:
     """The :class:`Game` of a row selected with :data:`GAME_COLUMNS`."""
     outcome = None
     if row["result"] is not None:
@@ -171,15 +169,16 @@ class GameStore:
     ) -> Game:
         """Start an unrated game against the AI (players as ``(id, name)``); raises
         :class:`ChannelBusyError` if the channel has an active game or a pending challenge."""
-        async with self.database.transaction() as connection:
-            cursor = await connection.execute(
+        async with self.database.transaction() as transaction:
+            await transaction.lock("channel", channel_id)
+            pending = await transaction.fetchone(
                 "SELECT 1 FROM challenges WHERE channel_id = ? AND status = 'pending'",
                 (channel_id,),
             )
-            if await cursor.fetchone() is not None:
+            if pending is not None:
                 raise ChannelBusyError("a challenge is already pending in this channel")
             return await insert_game(
-                connection, guild_id=guild_id, channel_id=channel_id, white=white, black=black,
+                transaction, guild_id=guild_id, channel_id=channel_id, white=white, black=black,
                 seed=seed, start=start, now=now, ai_level=level,
             )  # fmt: skip
 
@@ -217,7 +216,7 @@ class GameStore:
 
     async def record_turn(
         self,
-        connection: aiosqlite.Connection,
+        transaction: Transaction,
         game: Game,
         *,
         player_id: int,
@@ -232,14 +231,14 @@ class GameStore:
         Raises :class:`StaleGameError` if the game changed since ``game`` was read.
         """
         updated = await _update_game(
-            connection,
+            transaction,
             game,
             "position = ?, last_move_at = ?, plies = plies + 1",
             (str(position_after), now),
             outcome,
             now,
         )
-        await connection.execute(
+        await transaction.execute(
             "INSERT INTO turns (game_id, ply, player_id, turn, position_after, created_at) "
             "VALUES (?, ?, ?, ?, ?, ?)",
             (game.id, updated.plies, player_id, turn, str(position_after), now),
@@ -247,44 +246,47 @@ class GameStore:
         return updated
 
     async def finish_game(
-        self, connection: aiosqlite.Connection, game: Game, outcome: Outcome, now: float
+        self, transaction: Transaction, game: Game, outcome: Outcome, now: float
     ) -> Game:
         """End a game without a turn (resignation, timeout) in the caller's transaction; raises
         :class:`StaleGameError`."""
-        return await _update_game(connection, game, "", (), outcome, now)
+        return await _update_game(transaction, game, "", (), outcome, now)
 
     async def set_board_message(self, game_id: int, message_id: int, version: int) -> bool:
         """Remember the newest board message and the version it shows; ``False`` (and nothing
         stored) when a board of a newer version is already recorded."""
-        async with self.database.transaction() as connection:
-            cursor = await connection.execute(
+        async with self.database.transaction() as transaction:
+            changed = await transaction.execute(
                 "UPDATE games SET board_message_id = ?, board_version = ? "
                 "WHERE id = ? AND (board_version IS NULL OR board_version <= ?)",
                 (message_id, version, game_id, version),
             )
-            return cursor.rowcount == 1
+            return changed == 1
 
     async def turns(self, game_id: int, *, last: int | None = None) -> list[TurnRecord]:
         """The game's turns in order (only the ``last`` few when it is given)."""
-        rows = await self.database.fetchall(
+        sql = (
             "SELECT ply, player_id, turn, position_after, created_at FROM turns "
-            "WHERE game_id = ? ORDER BY ply DESC LIMIT ?",
-            (game_id, -1 if last is None else last),
+            "WHERE game_id = ? ORDER BY ply DESC"
         )
+        if last is None:
+            rows = await self.database.fetchall(sql, (game_id,))
+        else:
+            rows = await self.database.fetchall(f"{sql} LIMIT ?", (game_id, last))
         return [TurnRecord(*row) for row in reversed(rows)]
 
 
-async def ensure_no_active_game(connection: aiosqlite.Connection, channel_id: int) -> None:
+async def ensure_no_active_game(transaction: Transaction, channel_id: int) -> None:
     """Raise :class:`ChannelBusyError` if the channel has an active game."""
-    cursor = await connection.execute(
+    active = await transaction.fetchone(
         "SELECT 1 FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,)
     )
-    if await cursor.fetchone() is not None:
+    if active is not None:
         raise ChannelBusyError("a game is already being played in this channel")
 
 
 async def insert_game(
-    connection: aiosqlite.Connection,
+    transaction: Transaction,
     *,
     guild_id: int,
     channel_id: int,
@@ -296,22 +298,26 @@ async def insert_game(
     ai_level: Level | None,
 ) -> Game:
     """Start a game (players as ``(id, name)``; rated unless against the AI at ``ai_level``);
-    raises :class:`ChannelBusyError` if the channel has an active game."""
-    await ensure_no_active_game(connection, channel_id)
-    cursor = await connection.execute(
-        "INSERT INTO games (guild_id, channel_id, white_id, black_id, white_name, black_name, "
-        "mode, seed, start_position, position, created_at, updated_at, last_move_at, rated, "
-        f"ai_level) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {GAME_COLUMNS}",
-        (guild_id, channel_id, white[0], black[0], white[1], black[1], start.mode, seed,
-         str(start), str(start), now, now, now, ai_level is None, ai_level),
-    )  # fmt: skip
-    row = await cursor.fetchone()
+    raises :class:`ChannelBusyError` if the channel has an active game. The caller holds the
+    channel's lock."""
+    await ensure_no_active_game(transaction, channel_id)
+    try:
+        row = await transaction.fetchone(
+            "INSERT INTO games (guild_id, channel_id, white_id, black_id, white_name, black_name, "
+            "mode, seed, start_position, position, created_at, updated_at, last_move_at, rated, "
+            "ai_level) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            f"RETURNING {GAME_COLUMNS}",
+            (guild_id, channel_id, white[0], black[0], white[1], black[1], start.mode, seed,
+             str(start), str(start), now, now, now, ai_level is None, ai_level),
+        )  # fmt: skip
+    except UniqueViolation:  # another process started one first
+        raise ChannelBusyError("a game is already being played in this channel") from None
     assert row is not None  # INSERT … RETURNING gives the row
     return game_from_row(row)
 
 
 async def _update_game(
-    connection: aiosqlite.Connection,
+    transaction: Transaction,
     game: Game,
     assignments: str,
     values: tuple[object, ...],
@@ -332,12 +338,11 @@ async def _update_game(
         )
         parameters += [outcome.result, outcome.reason, outcome.white_points,
                        outcome.black_points, now]  # fmt: skip
-    cursor = await connection.execute(
+    row = await transaction.fetchone(
         f"UPDATE games SET {', '.join(sets)} "
         f"WHERE id = ? AND version = ? AND status = 'active' RETURNING {GAME_COLUMNS}",
         (*parameters, game.id, game.version),
     )
-    row = await cursor.fetchone()
     if row is None:
         raise StaleGameError("the game changed since this board was shown")
     return game_from_row(row)

@@ -11,11 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import aiosqlite
-
 from ..domain import Result
 from ..glicko2 import Rating, rate
-from .db import Database
+from .db import Database, Row, Transaction, scalar
 
 PAGE_SIZE = 10
 PROVISIONAL_GAMES = 5
@@ -59,7 +57,7 @@ class FinishedGame:
 _RATING_COLUMNS = "user_id, rating, deviation, volatility, games, wins, losses, draws"
 
 
-def _player(row: aiosqlite.Row) -> PlayerRating:
+def _player(row: Row) -> PlayerRating:
     return PlayerRating(
         row["user_id"], Rating(row["rating"], row["deviation"], row["volatility"]),
         row["games"], row["wins"], row["losses"], row["draws"],
@@ -78,41 +76,46 @@ class RatedResult:
     finished_at: float
 
 
-async def rate_game(connection: aiosqlite.Connection, game: RatedResult) -> None:
+async def rate_game(transaction: Transaction, game: RatedResult) -> None:
     """Update both players' ratings for a finished, rated game, in the caller's transaction
     (the one that finishes the game, or :meth:`RatingStore.rebuild`'s), and give the game the
-    next number in rating order."""
-    white = await _rating(connection, game.guild_id, game.white_id)
-    black = await _rating(connection, game.guild_id, game.black_id)
+    next number in rating order.
+
+    Games are rated one at a time across every process (a lock held to the end of the
+    transaction): two games ending at once are both counted, in one order, each once.
+    """
+    await transaction.lock("ratings", 0)
+    white = await _rating(transaction, game.guild_id, game.white_id)
+    black = await _rating(transaction, game.guild_id, game.black_id)
     white_score, black_score = _SCORES[game.result]
     for user_id, player, opponent, score in (
         (game.white_id, white, black, white_score),
         (game.black_id, black, white, black_score),
     ):
         after = rate(player, [(opponent, score)])
-        await connection.execute(
+        await transaction.execute(
             "INSERT INTO ratings (guild_id, user_id, rating, deviation, volatility, games, wins, "
             "losses, draws, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?) "
             "ON CONFLICT (guild_id, user_id) DO UPDATE SET rating = excluded.rating, "
             "deviation = excluded.deviation, volatility = excluded.volatility, "
-            "games = games + 1, wins = wins + excluded.wins, losses = losses + excluded.losses, "
-            "draws = draws + excluded.draws, updated_at = excluded.updated_at",
+            "games = ratings.games + 1, wins = ratings.wins + excluded.wins, "
+            "losses = ratings.losses + excluded.losses, draws = ratings.draws + excluded.draws, "
+            "updated_at = excluded.updated_at",
             (game.guild_id, user_id, after.rating, after.deviation, after.volatility,
              int(score == 1.0), int(score == 0.0), int(score == 0.5), game.finished_at),
         )  # fmt: skip
-    await connection.execute(
+    await transaction.execute(
         "UPDATE games SET rated_seq = (SELECT COALESCE(MAX(rated_seq), 0) + 1 FROM games "
         "WHERE rated_seq IS NOT NULL) WHERE id = ?",  # the condition lets the index answer MAX
         (game.game_id,),
     )
 
 
-async def _rating(connection: aiosqlite.Connection, guild_id: int, user_id: int) -> Rating:
-    cursor = await connection.execute(
+async def _rating(transaction: Transaction, guild_id: int, user_id: int) -> Rating:
+    row = await transaction.fetchone(
         "SELECT rating, deviation, volatility FROM ratings WHERE guild_id = ? AND user_id = ?",
         (guild_id, user_id),
     )
-    row = await cursor.fetchone()
     return Rating() if row is None else Rating(row[0], row[1], row[2])
 
 
@@ -133,7 +136,8 @@ class RatingStore:
 
     async def players(self, guild_id: int) -> int:
         """How many players of the server have a rating."""
-        return await self.database.scalar(
+        return await scalar(
+            self.database,
             "SELECT COUNT(*) FROM ratings WHERE guild_id = ?", (guild_id,)
         )
 
@@ -145,7 +149,8 @@ class RatingStore:
         )
         if row is None:
             return None
-        above = await self.database.scalar(
+        above = await scalar(
+            self.database,
             "SELECT COUNT(*) FROM ratings WHERE guild_id = ? "
             "AND (rating > ? OR (rating = ? AND user_id < ?))",
             (guild_id, row["rating"], row["rating"], user_id),
@@ -168,14 +173,16 @@ class RatingStore:
     async def rebuild(self) -> int:
         """Recompute every rating from the rated games, in the order they were rated; returns
         the number of games replayed. One transaction: all or nothing."""
-        async with self.database.transaction() as connection:
-            cursor = await connection.execute(
+        async with self.database.transaction() as transaction:
+            await transaction.lock("ratings", 0)
+            rows = await transaction.fetchall(
                 "SELECT id, guild_id, white_id, black_id, result, finished_at FROM games "
-                "WHERE status = 'finished' AND rated = 1 ORDER BY rated_seq, finished_at, id"
+                "WHERE status = 'finished' AND rated "
+                "ORDER BY rated_seq NULLS FIRST, finished_at, id"
             )
-            order = [RatedResult(*row) for row in await cursor.fetchall()]
-            await connection.execute("DELETE FROM ratings")
-            await connection.execute("UPDATE games SET rated_seq = NULL")
+            order = [RatedResult(*row) for row in rows]
+            await transaction.execute("DELETE FROM ratings")
+            await transaction.execute("UPDATE games SET rated_seq = NULL")
             for game in order:
-                await rate_game(connection, game)
+                await rate_game(transaction, game)
         return len(order)

@@ -1,4 +1,5 @@
-"""Fixtures: a real SQLite database in a temporary directory, services with a settable clock."""
+"""Fixtures: a real database (SQLite file and PostgreSQL, each test on both), services with a
+settable clock."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.services import ChallengeService, PlayService
-from bot.storage import ChallengeStore, Database, GameStore
+from bot.storage import ChallengeStore, Database, GameStore, open_database
 
 
 class Clock:
@@ -29,10 +30,22 @@ def clock() -> Clock:
     return Clock()
 
 
+BACKENDS = ("sqlite", "postgresql")
+
+
+@pytest.fixture(params=BACKENDS)
+async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A new database: a SQLite file, or a fresh database on the real PostgreSQL server
+    (every test that uses it runs on both)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "tholos.db")
+    return await request.getfixturevalue("postgres_server").create_database()
+
+
 @pytest.fixture
-async def database(tmp_path: Path) -> AsyncIterator[Database]:
-    """A migrated database file."""
-    database = await Database.open(tmp_path / "tholos.db")
+async def database(database_url: str) -> AsyncIterator[Database]:
+    """The migrated database of ``database_url``."""
+    database = await open_database(database_url)
     yield database
     await database.close()
 

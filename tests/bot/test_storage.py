@@ -1,4 +1,5 @@
-"""The database: migrations, schema guarantees, and integrity across a crash."""
+"""The database on both backends: migrations, schema guarantees, integrity across a crash;
+and what a backend must translate (unique violations, an unreachable server)."""
 
 from __future__ import annotations
 
@@ -6,56 +7,125 @@ import sqlite3
 
 import pytest
 
-from bot.storage import Database, DatabaseTooNewError
-from bot.storage.migrations import MIGRATIONS
+from bot.storage import (
+    DatabaseTooNewError,
+    DatabaseUnavailable,
+    UniqueViolation,
+    get_meta,
+    open_database,
+    set_meta,
+)
+from bot.storage.db import lock_key, redact, scalar
+from bot.storage.migrations import MIGRATIONS, POSTGRES_MIGRATIONS
 
 
 async def test_migrations_record_the_schema_version(database):
-    """A new database is migrated to the newest schema and says so."""
-    assert await database.scalar("PRAGMA user_version") == len(MIGRATIONS)
-    assert await database.scalar("PRAGMA foreign_keys") == 1
-    assert await database.scalar("PRAGMA journal_mode") == "wal"
+    """A new database is migrated to the newest schema of its dialect and says so."""
+    if database.dialect == "sqlite":
+        assert await scalar(database, "PRAGMA user_version") == len(MIGRATIONS)
+        assert await scalar(database, "PRAGMA foreign_keys") == 1
+        assert await scalar(database, "PRAGMA journal_mode") == "wal"
+    else:
+        version = await scalar(database, "SELECT version FROM schema_version")
+        assert version == len(POSTGRES_MIGRATIONS)
 
 
-async def test_reopening_does_not_migrate_twice(tmp_path):
+async def test_both_dialects_have_the_same_tables_and_columns(database):
+    """The PostgreSQL schema holds exactly the columns the SQLite migrations build."""
+    if database.dialect == "sqlite":
+        rows = await database.fetchall(
+            "SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p "
+            "WHERE m.type = 'table'"
+        )
+    else:
+        rows = await database.fetchall(
+            "SELECT table_name, column_name FROM information_schema.columns "
+            "WHERE table_schema = 'public' AND table_name != 'schema_version'"
+        )
+    columns = {(table, column) for table, column in rows}
+    assert ("games", "rated_seq") in columns and ("ratings", "volatility") in columns
+    assert len(columns) == EXPECTED_COLUMNS
+
+
+EXPECTED_COLUMNS = 2 + 27 + 6 + 16 + 10
+"""meta, games, turns, challenges, ratings."""
+
+
+async def test_reopening_does_not_migrate_twice(database_url):
     """Opening an up-to-date database changes nothing."""
-    first = await Database.open(tmp_path / "db.sqlite")
-    await first.set_meta("k", "v")
+    first = await open_database(database_url)
+    await set_meta(first, "k", "v")
     await first.close()
-    second = await Database.open(tmp_path / "db.sqlite")
-    assert await second.get_meta("k") == "v"
+    second = await open_database(database_url)
+    assert await get_meta(second, "k") == "v"
     await second.close()
 
 
-async def test_a_newer_database_is_refused(tmp_path):
-    """The bot refuses to run on a schema it doesn't know."""
+async def test_a_newer_sqlite_database_is_refused(tmp_path):
+    """The bot refuses to run on a SQLite schema it doesn't know."""
     path = tmp_path / "future.sqlite"
     with sqlite3.connect(path) as connection:
         connection.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
     with pytest.raises(DatabaseTooNewError, match="upgrade the bot"):
-        await Database.open(path)
+        await open_database(str(path))
+
+
+async def test_a_newer_postgres_database_is_refused(postgres_server):
+    """The bot refuses to run on a PostgreSQL schema it doesn't know."""
+    url = await postgres_server.create_database()
+    database = await open_database(url)
+    async with database.transaction() as transaction:
+        await transaction.execute("UPDATE schema_version SET version = version + 1")
+    await database.close()
+    with pytest.raises(DatabaseTooNewError, match="upgrade the bot"):
+        await open_database(url)
 
 
 async def test_schema_allows_one_active_game_per_channel(database):
-    """The partial unique index refuses a second active game in a channel."""
-    row = ("1", "10", "100", "200", "a", "b", "basic", "1", "-", "-", "0", "0", "0")
+    """The partial unique index refuses a second active game in a channel, on both backends
+    as the same error."""
+    row = (1, 10, 100, 200, "a", "b", "basic", 1, "-", "-", 0.0, 0.0, 0.0)
     sql = (
         "INSERT INTO games (guild_id, channel_id, white_id, black_id, white_name, black_name, "
         "mode, seed, start_position, position, created_at, updated_at, last_move_at) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     )
-    async with database.transaction() as connection:
-        await connection.execute(sql, row)
-    with pytest.raises(sqlite3.IntegrityError):
-        async with database.transaction() as connection:
-            await connection.execute(sql, row)
-    assert await database.scalar("SELECT COUNT(*) FROM games") == 1
+    async with database.transaction() as transaction:
+        await transaction.execute(sql, row)
+    with pytest.raises(UniqueViolation):
+        async with database.transaction() as transaction:
+            await transaction.execute(sql, row)
+    assert await scalar(database, "SELECT COUNT(*) FROM games") == 1
 
 
 async def test_a_failed_transaction_leaves_nothing(database):
     """A transaction that raises is rolled back whole."""
     with pytest.raises(RuntimeError):
-        async with database.transaction() as connection:
-            await connection.execute("INSERT INTO meta (key, value) VALUES ('a', 'b')")
+        async with database.transaction() as transaction:
+            await transaction.execute("INSERT INTO meta (key, value) VALUES ('a', 'b')")
             raise RuntimeError("crash mid-transaction")
-    assert await database.get_meta("a") is None
+    assert await get_meta(database, "a") is None
+
+
+async def test_an_unreachable_postgres_is_reported_without_its_password(postgres_server):
+    """Nothing listening: DatabaseUnavailable, and the message hides the password."""
+    url = postgres_server.url("nothing").replace(str(postgres_server.port), "1")
+    with pytest.raises(DatabaseUnavailable) as raised:
+        await open_database(url)
+    assert postgres_server.password not in str(raised.value)
+    assert ":***@" in str(raised.value)
+
+
+def test_redact_hides_only_the_password():
+    """Database URLs in messages keep the user and host, never the password."""
+    assert redact("postgresql://ana:s3cret@db:5432/tholos") == "postgresql://ana:***@db:5432/tholos"
+    assert redact("postgresql://ana@db/tholos") == "postgresql://ana@db/tholos"
+    assert redact("./tholos.db") == "./tholos.db"
+
+
+def test_lock_keys_are_32_bit_and_tell_scopes_apart():
+    """Advisory-lock keys fit PostgreSQL's two int4 arguments for any snowflake."""
+    for key in (0, 1, 2**63 - 1, 1234567890123456789):
+        for part in lock_key("channel", key):
+            assert -(2**31) <= part < 2**31
+    assert lock_key("channel", 5) != lock_key("ratings", 5)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.glicko2 import Rating, rate
-from bot.storage import Database
+from bot.storage import open_database
 
 from .conftest import SpawnBot
 from .emulator import BotProcess, Emulator, Member
@@ -72,10 +72,10 @@ async def test_leaderboard_pages_work_after_a_restart(
 ):
     """25 rated players: 3 pages; Next keeps working on the same message after a restart."""
     path = tmp_path / "ranked.db"
-    database = await Database.open(path)
-    async with database.transaction() as connection:
+    database = await open_database(str(path))
+    async with database.transaction() as transaction:
         for user in range(1, 26):
-            await connection.execute(
+            await transaction.execute(
                 "INSERT INTO ratings (guild_id, user_id, rating, deviation, volatility, games, "
                 "wins, losses, draws, updated_at) VALUES (?, ?, ?, 60, 0.06, 9, 5, 4, 0, 0)",
                 (emulator.guild.id, user, 2000 - user),

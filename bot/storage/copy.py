@@ -1,0 +1,69 @@
+"""``copy-db``: move a server's whole history from one database into another, empty one (from
+the embedded SQLite file into a shared PostgreSQL, typically)."""
+
+from __future__ import annotations
+
+from .db import Database, scalar
+
+TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("meta", ("key", "value")),
+    ("games", (
+        "id", "guild_id", "channel_id", "white_id", "black_id", "white_name", "black_name",
+        "mode", "seed", "start_position", "position", "version", "plies", "status", "result",
+        "reason", "white_points", "black_points", "board_message_id", "board_version",
+        "created_at", "updated_at", "last_move_at", "finished_at", "rated", "rated_seq",
+        "ai_level",
+    )),
+    ("turns", ("game_id", "ply", "player_id", "turn", "position_after", "created_at")),
+    ("challenges", (
+        "id", "guild_id", "channel_id", "challenger_id", "opponent_id", "challenger_name",
+        "opponent_name", "mode", "ornaments", "colour", "first", "message_id", "status",
+        "created_at", "expires_at", "game_id",
+    )),
+    ("ratings", (
+        "guild_id", "user_id", "rating", "deviation", "volatility", "games", "wins", "losses",
+        "draws", "updated_at",
+    )),
+)  # fmt: skip
+"""Every table and column, in an order that keeps foreign keys satisfied."""
+BATCH = 5000
+_BOOLEANS = {"rated"}
+_IDENTITIES = ("games", "challenges")
+
+
+class TargetNotEmptyError(RuntimeError):
+    """The target database already holds games: copying would mix two histories."""
+
+
+async def copy_database(source: Database, target: Database) -> dict[str, int]:
+    """Copy every row of ``source`` into ``target`` (migrated, and without games), in one
+    transaction; returns the rows copied per table. Raises :class:`TargetNotEmptyError`."""
+    copied: dict[str, int] = {}
+    async with target.transaction() as transaction:
+        if await scalar(transaction, "SELECT COUNT(*) FROM games"):
+            raise TargetNotEmptyError(
+                "the target database already has games; copy into an empty one"
+            )
+        for table, columns in TABLES:
+            rows = await source.fetchall(f"SELECT {', '.join(columns)} FROM {table}")
+            flags = [column in _BOOLEANS for column in columns]
+            values = [
+                tuple(bool(v) if flag else v for v, flag in zip(row, flags, strict=True))
+                for row in rows
+            ]
+            insert = (
+                f"INSERT INTO {table} ({', '.join(columns)}) "
+                f"VALUES ({', '.join('?' for _ in columns)})"
+            )
+            if table == "meta":
+                insert += " ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+            for start in range(0, len(values), BATCH):
+                await transaction.executemany(insert, values[start : start + BATCH])
+            copied[table] = len(values)
+        if target.dialect == "postgresql":  # identities continue after the copied ids
+            for table in _IDENTITIES:
+                await transaction.execute(
+                    f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+                    f"COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)"
+                )
+    return copied

@@ -1,0 +1,184 @@
+"""The PostgreSQL backend (asyncpg): a connection pool shared by one process's coroutines, and
+by as many processes as there are shards. Numbered migrations are recorded in
+``schema_version`` under an advisory lock, so that processes starting together migrate once."""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
+from functools import lru_cache
+from typing import Any
+
+import asyncpg
+
+from .db import (
+    DatabaseTooNewError,
+    DatabaseUnavailable,
+    Dialect,
+    UniqueViolation,
+    lock_key,
+    redact,
+)
+from .migrations import POSTGRES_MIGRATIONS, statements
+
+log = logging.getLogger(__name__)
+
+POOL_SIZE = 10
+CONNECT_TIMEOUT = 5.0
+"""Seconds to wait for a connection before telling the user the database is unavailable."""
+STATEMENT_TIMEOUT = 10.0
+_UNAVAILABLE = (
+    OSError,
+    TimeoutError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.InterfaceError,
+    asyncpg.CannotConnectNowError,
+    asyncpg.AdminShutdownError,
+    asyncpg.CrashShutdownError,
+)
+_MIGRATION_LOCK = lock_key("migrations", 0)
+
+
+@lru_cache(maxsize=512)
+def dollar_placeholders(sql: str) -> str:
+    """``?`` placeholders as PostgreSQL's ``$1, $2, …`` (the SQL has no ``?`` in strings).
+
+    >>> dollar_placeholders("SELECT 1 FROM games WHERE id = ? AND version = ?")
+    'SELECT 1 FROM games WHERE id = $1 AND version = $2'
+    """
+    numbers = iter(range(1, sql.count("?") + 1))
+    return re.sub(r"\?", lambda _: f"${next(numbers)}", sql)
+
+
+@contextmanager
+def _translated() -> Iterator[None]:
+    """asyncpg's errors as the storage layer's: unique violations, an unreachable server."""
+    try:
+        yield
+    except asyncpg.UniqueViolationError as error:
+        raise UniqueViolation(str(error)) from error
+    except _UNAVAILABLE as error:
+        raise DatabaseUnavailable(f"{type(error).__name__}: {error}") from error
+
+
+class _Transaction:
+    """Statements on one pooled connection, inside its transaction."""
+
+    def __init__(self, connection: asyncpg.Connection) -> None:
+        self._connection = connection
+
+    async def execute(self, sql: str, parameters: Sequence[Any] = ()) -> int:
+        with _translated():
+            status = await self._connection.execute(dollar_placeholders(sql), *parameters)
+        count = status.rpartition(" ")[2]
+        return int(count) if count.isdigit() else 0
+
+    async def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
+        with _translated():
+            return await self._connection.fetchrow(dollar_placeholders(sql), *parameters)
+
+    async def fetchall(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
+        with _translated():
+            return list(await self._connection.fetch(dollar_placeholders(sql), *parameters))
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        with _translated():
+            await self._connection.executemany(dollar_placeholders(sql), rows)
+
+    async def lock(self, scope: str, key: int) -> None:
+        await self.execute("SELECT pg_advisory_xact_lock(?, ?)", lock_key(scope, key))
+
+
+class PostgresDatabase:
+    """A pool of connections to one PostgreSQL database."""
+
+    dialect: Dialect = "postgresql"
+
+    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+        self._pool = pool
+        self.url = url
+
+    @classmethod
+    async def open(cls, url: str) -> PostgresDatabase:
+        """Connect to ``url`` and migrate its schema.
+
+        Raises :class:`DatabaseUnavailable` (the URL's password hidden) if the server cannot be
+        reached, and :class:`DatabaseTooNewError` if the schema is newer than this code's.
+        """
+        try:
+            pool = await asyncpg.create_pool(
+                url, min_size=1, max_size=POOL_SIZE, timeout=CONNECT_TIMEOUT,
+                command_timeout=STATEMENT_TIMEOUT,
+            )  # fmt: skip
+        except (*_UNAVAILABLE, asyncpg.PostgresError) as error:
+            raise DatabaseUnavailable(
+                f"cannot connect to {redact(url)}: {type(error).__name__}"
+            ) from None
+        database = cls(pool, url)
+        try:
+            await database._migrate()
+        except BaseException:
+            await pool.close()
+            raise
+        return database
+
+    async def close(self) -> None:
+        await self._pool.close()
+
+    async def _migrate(self) -> None:
+        latest = len(POSTGRES_MIGRATIONS)
+        while True:
+            async with self.transaction() as transaction:
+                await transaction.execute("SELECT pg_advisory_xact_lock(?, ?)", _MIGRATION_LOCK)
+                await transaction.execute(
+                    "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
+                )
+                row = await transaction.fetchone("SELECT version FROM schema_version")
+                version = 0 if row is None else row[0]
+                if version > latest:
+                    raise DatabaseTooNewError(
+                        f"the database has schema version {version}, but this bot knows only "
+                        f"up to {latest}: upgrade the bot"
+                    )
+                if version == latest:
+                    return
+                for statement in statements(POSTGRES_MIGRATIONS[version]):
+                    await transaction.execute(statement)
+                if row is None:
+                    await transaction.execute("INSERT INTO schema_version VALUES (1)")
+                else:
+                    await transaction.execute(
+                        "UPDATE schema_version SET version = ?", (version + 1,)
+                    )
+            log.info("database migrated to schema version %d", version + 1)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[_Transaction]:
+        with _translated():
+            connection = await self._pool.acquire(timeout=CONNECT_TIMEOUT)
+        try:
+            with _translated():
+                transaction = connection.transaction()
+                await transaction.start()
+            try:
+                yield _Transaction(connection)
+            except BaseException:
+                with _translated():
+                    await transaction.rollback()
+                raise
+            with _translated():
+                await transaction.commit()
+        finally:
+            await self._pool.release(connection)
+
+    async def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
+        with _translated():
+            async with self._pool.acquire(timeout=CONNECT_TIMEOUT) as connection:
+                return await connection.fetchrow(dollar_placeholders(sql), *parameters)
+
+    async def fetchall(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
+        with _translated():
+            async with self._pool.acquire(timeout=CONNECT_TIMEOUT) as connection:
+                return list(await connection.fetch(dollar_placeholders(sql), *parameters))

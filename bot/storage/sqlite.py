@@ -1,0 +1,143 @@
+"""The SQLite backend: one connection, one lock, ``BEGIN IMMEDIATE`` transactions, WAL, numbered
+migrations recorded in ``PRAGMA user_version``."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from .db import DatabaseTooNewError, DatabaseUnavailable, Dialect, UniqueViolation
+from .migrations import MIGRATIONS, statements
+
+log = logging.getLogger(__name__)
+
+BUSY_TIMEOUT_MS = 5000
+
+
+@contextmanager
+def _translated() -> Iterator[None]:
+    """SQLite's errors as the storage layer's: unique violations, a database locked too long."""
+    try:
+        yield
+    except sqlite3.IntegrityError as error:
+        if "UNIQUE" in str(error):
+            raise UniqueViolation(str(error)) from error
+        raise
+    except sqlite3.OperationalError as error:
+        if "locked" in str(error) or "busy" in str(error):
+            raise DatabaseUnavailable(str(error)) from error
+        raise
+
+
+class _Transaction:
+    """Statements on the one connection, inside ``BEGIN IMMEDIATE``."""
+
+    def __init__(self, connection: aiosqlite.Connection) -> None:
+        self._connection = connection
+
+    async def execute(self, sql: str, parameters: Sequence[Any] = ()) -> int:
+        with _translated():
+            cursor = await self._connection.execute(sql, tuple(parameters))
+            return cursor.rowcount
+
+    async def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
+        with _translated():
+            async with self._connection.execute(sql, tuple(parameters)) as cursor:
+                return await cursor.fetchone()
+
+    async def fetchall(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
+        with _translated():
+            async with self._connection.execute(sql, tuple(parameters)) as cursor:
+                return list(await cursor.fetchall())
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        with _translated():
+            await self._connection.executemany(sql, [tuple(row) for row in rows])
+
+    async def lock(self, scope: str, key: int) -> None:
+        """Nothing to do: ``BEGIN IMMEDIATE`` already serialises every write transaction."""
+
+
+class SqliteDatabase:
+    """One connection to the SQLite file, used by one coroutine at a time.
+
+    Every operation takes the same lock, so a transaction's statements never interleave with
+    another coroutine's; writes run in ``BEGIN IMMEDIATE`` transactions that commit whole or
+    not at all.
+    """
+
+    dialect: Dialect = "sqlite"
+
+    def __init__(self, connection: aiosqlite.Connection) -> None:
+        self._connection = connection
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: Path | str) -> SqliteDatabase:
+        """Open (creating if needed) and migrate the database at ``path``.
+
+        Raises :class:`DatabaseTooNewError` if the file's schema is newer than this code's.
+        """
+        connection = await aiosqlite.connect(str(path), isolation_level=None)
+        connection.row_factory = aiosqlite.Row
+        database = cls(connection)
+        try:
+            for pragma in (
+                "PRAGMA journal_mode = WAL",
+                "PRAGMA synchronous = FULL",
+                "PRAGMA foreign_keys = ON",
+                f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}",
+            ):
+                await connection.execute(pragma)
+            await database._migrate()
+        except BaseException:
+            await connection.close()
+            raise
+        return database
+
+    async def close(self) -> None:
+        async with self._lock:
+            await self._connection.close()
+
+    async def _migrate(self) -> None:
+        version = (await self.fetchone("PRAGMA user_version"))[0]
+        latest = len(MIGRATIONS)
+        if version > latest:
+            raise DatabaseTooNewError(
+                f"the database has schema version {version}, but this bot knows only up to "
+                f"{latest}: upgrade the bot"
+            )
+        for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+            async with self.transaction() as transaction:
+                for statement in statements(script):
+                    await transaction.execute(statement)
+                await transaction.execute(f"PRAGMA user_version = {number}")
+            log.info("database migrated to schema version %d", number)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[_Transaction]:
+        async with self._lock:
+            with _translated():
+                await self._connection.execute("BEGIN IMMEDIATE")
+            try:
+                yield _Transaction(self._connection)
+            except BaseException:
+                await self._connection.execute("ROLLBACK")
+                raise
+            with _translated():
+                await self._connection.execute("COMMIT")
+
+    async def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
+        async with self._lock:
+            return await _Transaction(self._connection).fetchone(sql, parameters)
+
+    async def fetchall(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
+        async with self._lock:
+            return await _Transaction(self._connection).fetchall(sql, parameters)
