@@ -17,7 +17,7 @@ from typing import Any
 
 import discord
 
-from .client import TholosBot
+from .client import TholosBot, make_bot
 from .discord_api import use_api_base
 from .settings import Settings, SettingsError, database_url
 from .storage import DatabaseTooNewError, DatabaseUnavailable, RatingStore, open_database
@@ -99,7 +99,7 @@ def main() -> int:
     try:
         if settings.api_base:
             use_api_base(settings.api_base)
-        asyncio.run(_run(TholosBot(settings), settings.token))
+        asyncio.run(_run(make_bot(settings), settings.token))
     except discord.LoginFailure:
         print(
             "tholos-bot: Discord rejected DISCORD_TOKEN — copy the bot token again from the "

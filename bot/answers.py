@@ -18,6 +18,7 @@ from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 import discord
 
 from .domain import Refusal
+from .storage import DatabaseUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +29,10 @@ SOMETHING_WENT_WRONG = (
     "keeps happening, tell a server admin."
 )
 RESTARTING = "I'm restarting — please try again in a few seconds."
+DATABASE_UNAVAILABLE = (
+    "I can't reach my database right now, so nothing was changed. Please try again in a "
+    "minute."
+)
 SERVER_ONLY = (
     "Tholos is played in server channels — run `/tholos challenge` in a channel of a server "
     "we share."
@@ -110,6 +115,9 @@ def answers(
                     await handler(feature, interaction, *args, **kwargs)
                 except Refusal as refusal:
                     await tell(interaction, str(refusal))
+                except DatabaseUnavailable as error:
+                    log.warning("interaction %s: database unavailable: %s", interaction.id, error)
+                    await tell(interaction, DATABASE_UNAVAILABLE)
                 except Exception:
                     log.exception("interaction %s failed", interaction.id)
                     await tell(interaction, SOMETHING_WENT_WRONG)

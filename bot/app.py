@@ -3,6 +3,9 @@ interactions under way; and how a handler finds its feature."""
 
 from __future__ import annotations
 
+import os
+import secrets
+import socket
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -14,6 +17,7 @@ from .controls import Router
 from .services import ChallengeService, PlayService
 from .settings import Settings
 from .storage import ChallengeStore, Database, GameStore, RatingStore
+from .storage.leases import LeaseStore
 
 T = TypeVar("T")
 
@@ -32,12 +36,15 @@ class App:
     lobby: ChallengeService
     """How games start: challenges, rematches, games against the AI."""
     boards: Boards
+    leases: LeaseStore
     interactions: Interactions
 
     @classmethod
     def build(cls, client: discord.Client, settings: Settings, database: Database) -> App:
         """Wire the stores and services over ``database``."""
         games, challenges = GameStore(database), ChallengeStore(database)
+        holder = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        leases = LeaseStore(database, holder)
         return cls(
             client=client,
             settings=settings,
@@ -49,7 +56,8 @@ class App:
             lobby=ChallengeService(
                 challenges, games, challenge_timeout=settings.challenge_timeout
             ),
-            boards=Boards(client, games),
+            boards=Boards(client, games, leases, settings.owns_guild),
+            leases=leases,
             interactions=Interactions(),
         )
 

@@ -26,6 +26,7 @@ from .controls import board_view, final_view
 from .domain import mention
 from .presenter import describe_turn, game_embed, result_text, step_prompt
 from .storage import Game, GameStore
+from .storage.leases import LeaseStore
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +40,8 @@ SAVED_BUT_NOT_SHOWN = (
     "That was saved, but I couldn't post the new board. `/tholos board` shows it (I'll also "
     "post it myself shortly)."
 )
+
+BEING_POSTED = "Saved — the new board is on its way."
 
 Send = Callable[..., Awaitable[discord.Message]]
 
@@ -69,9 +72,18 @@ def board_note(game: Game) -> str | None:
 class Boards:
     """Renders and posts the boards of games."""
 
-    def __init__(self, client: discord.Client, games: GameStore) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        games: GameStore,
+        leases: LeaseStore,
+        owns_guild: Callable[[int], bool],
+    ) -> None:
         self.client = client
         self.games = games
+        self.leases = leases
+        self.owns_guild = owns_guild
+        """Whether a server's shard runs in this process (only those boards are reposted)."""
         self._renderer = ThreadPoolExecutor(RENDER_THREADS, thread_name_prefix="render")
         self._unpostable: set[int] = set()
 
@@ -125,10 +137,26 @@ class Boards:
         return message if controls is None else {**message, "view": controls}
 
     async def post(
-        self, send: Send, game: Game, last: LastTurn | None, *, stripped: int | None = None
-    ) -> discord.Message:
+        self,
+        send: Send,
+        game: Game,
+        last: LastTurn | None,
+        *,
+        stripped: int | None = None,
+        again: bool = False,
+    ) -> discord.Message | None:
         """Post the board with ``send``, record it, and strip the controls of the previous one
-        (unless it is ``stripped`` already)."""
+        (unless it is ``stripped`` already).
+
+        The first board of a game version is posted once, by one process: it takes the
+        version's lease first and posts nothing (``None``) if another process holds it.
+        ``again`` posts the current board once more (``/tholos board``).
+        """
+        if not again and not await self.leases.acquire(
+            f"board:{game.id}:{game.version}", time.time()
+        ):
+            log.info("board of game %s v%s is being posted elsewhere", game.id, game.version)
+            return None
         message = await send(**await self.message(game, last))
         if not await self.games.set_board_message(game.id, message.id, game.version):
             await self.strip_controls(game.channel_id, message.id)  # a newer board is out already
@@ -138,7 +166,7 @@ class Boards:
             await self.strip_controls(game.channel_id, previous)
         return message
 
-    async def post_in_channel(self, game: Game, last: LastTurn | None) -> discord.Message:
+    async def post_in_channel(self, game: Game, last: LastTurn | None) -> discord.Message | None:
         """Post the board in the game's channel (no interaction to answer)."""
         channel = self.client.get_partial_messageable(game.channel_id)
         return await self.post(channel.send, game, last)
@@ -153,13 +181,16 @@ class Boards:
     ) -> None:
         """Post the board of a change already stored; if that fails, say what happened."""
         try:
-            await self.post(interaction.followup.send, game, last, stripped=stripped)
+            posted = await self.post(interaction.followup.send, game, last, stripped=stripped)
         except Exception as error:  # the change is stored: say so, whatever failed
             if isinstance(error, discord.HTTPException):  # Discord refused: expected, no trace
                 log.warning("could not post the board of game %s: %s", game.id, error)
             else:
                 log.exception("could not post the board of game %s", game.id)
             await tell(interaction, SAVED_BUT_NOT_SHOWN)
+            return
+        if posted is None:  # another process is posting this version's board
+            await tell(interaction, BEING_POSTED)
 
     async def strip_controls(self, channel_id: int, message_id: int) -> None:
         """Remove the buttons of an old message (best effort: it may be gone)."""
@@ -177,7 +208,7 @@ class Boards:
         bot died, or Discord failed, between storing and posting)."""
         cutoff = time.time() - grace
         for game in await self.games.games_needing_a_board(changed_before=cutoff):
-            if game.id in self._unpostable:
+            if game.id in self._unpostable or not self.owns_guild(game.guild_id):
                 continue
             try:
                 await self.post_in_channel(game, await self.last_turn(game))

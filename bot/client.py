@@ -45,12 +45,14 @@ def has_component(message: discord.Message | None, custom_id: str) -> bool:
 class TholosBot(discord.Client):
     """The Tholos bot: slash commands, persistent controls, games in SQLite."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, **options: Any) -> None:
         # The bot has no voice: discord.py's warnings about missing voice libraries would only
         # puzzle its host.
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
-        super().__init__(intents=discord.Intents(guilds=True), allowed_mentions=USERS_ONLY)
+        super().__init__(
+            intents=discord.Intents(guilds=True), allowed_mentions=USERS_ONLY, **options
+        )
         self.settings = settings
         self.tree = app_commands.CommandTree(self)
         self.tree.add_command(tholos)
@@ -73,7 +75,8 @@ class TholosBot(discord.Client):
             self.features[type(feature)] = feature
             feature.register(self.router)
         self.add_dynamic_items(*self.router.controls)
-        await self._sync_commands()
+        if self.settings.registers_commands:
+            await self._sync_commands()
         await housekeeping.catch_up()
         self._background.append(asyncio.create_task(housekeeping.run()))
 
@@ -134,3 +137,18 @@ class TholosBot(discord.Client):
         await super().close()
         if app is not None:
             await app.database.close()
+
+
+class ShardedTholosBot(TholosBot, discord.AutoShardedClient):
+    """The bot running the shards ``THOLOS_SHARD_IDS`` of ``THOLOS_SHARD_COUNT`` in this
+    process (one gateway connection per shard)."""
+
+
+def make_bot(settings: Settings) -> TholosBot:
+    """The bot for ``settings``: sharded when ``THOLOS_SHARD_COUNT`` is set."""
+    if not settings.sharded:
+        return TholosBot(settings)
+    return ShardedTholosBot(
+        settings, shard_count=settings.shard_count,
+        shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,
+    )  # fmt: skip

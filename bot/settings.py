@@ -7,6 +7,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 CHALLENGE_TIMEOUT = 600.0
@@ -36,6 +37,30 @@ class Settings:
     """``THOLOS_CHALLENGE_TIMEOUT``: seconds before a challenge expires."""
     inactivity_timeout: float = INACTIVITY_TIMEOUT
     """``THOLOS_INACTIVITY_TIMEOUT``: seconds without a move before the opponent may claim."""
+    shard_count: int | None = None
+    """``THOLOS_SHARD_COUNT``: how many shards the whole bot runs (unset: one process, and
+    discord.py connects as usual)."""
+    shard_ids: tuple[int, ...] | None = None
+    """``THOLOS_SHARD_IDS``: the shards this process runs, e.g. ``0-3`` or ``0,2`` (default:
+    all of them)."""
+
+    @property
+    def sharded(self) -> bool:
+        """Whether this process runs a given set of shards (``THOLOS_SHARD_COUNT`` is set)."""
+        return self.shard_count is not None
+
+    def owns_guild(self, guild_id: int) -> bool:
+        """Whether a server's events come to this process (Discord's shard formula)."""
+        if self.shard_count is None:
+            return True
+        shard = (guild_id >> 22) % self.shard_count
+        return self.shard_ids is None or shard in self.shard_ids
+
+    @property
+    def registers_commands(self) -> bool:
+        """Whether this process registers the slash commands: exactly one process does, the
+        one that runs shard 0."""
+        return self.shard_ids is None or 0 in self.shard_ids
 
     @classmethod
     def load(
@@ -65,6 +90,7 @@ class Settings:
             api_base=values.get("DISCORD_API_BASE", "").strip() or None,
             challenge_timeout=_seconds(values, "THOLOS_CHALLENGE_TIMEOUT", CHALLENGE_TIMEOUT),
             inactivity_timeout=_seconds(values, "THOLOS_INACTIVITY_TIMEOUT", INACTIVITY_TIMEOUT),
+            **_shards(values),
         )
 
     @property
@@ -132,3 +158,32 @@ def _seconds(values: Mapping[str, str], name: str, default: float) -> float:
     if not seconds > 0:
         raise SettingsError(f"{name} must be more than 0 seconds, not {text!r}")
     return seconds
+
+
+def _shards(values: Mapping[str, str]) -> dict[str, Any]:
+    """``shard_count`` and ``shard_ids`` from ``THOLOS_SHARD_COUNT`` and ``THOLOS_SHARD_IDS``."""
+    count_text = values.get("THOLOS_SHARD_COUNT", "").strip()
+    ids_text = values.get("THOLOS_SHARD_IDS", "").strip()
+    if not count_text:
+        if ids_text:
+            raise SettingsError("THOLOS_SHARD_IDS needs THOLOS_SHARD_COUNT (the total) as well")
+        return {}
+    if not count_text.isdigit() or int(count_text) < 1:
+        raise SettingsError(f"THOLOS_SHARD_COUNT must be a whole number ≥ 1, not {count_text!r}")
+    count = int(count_text)
+    if not ids_text:
+        return {"shard_count": count}
+    ids: set[int] = set()
+    for part in ids_text.split(","):
+        first, dash, last = part.strip().partition("-")
+        if not first.isdigit() or (dash and not last.isdigit()):
+            raise SettingsError(
+                f"THOLOS_SHARD_IDS must look like 0-3 or 0,2 (shard numbers), not {ids_text!r}"
+            )
+        ids.update(range(int(first), int(last if dash else first) + 1))
+    if not ids or max(ids) >= count:
+        raise SettingsError(
+            f"THOLOS_SHARD_IDS {ids_text!r} names a shard outside 0-{count - 1} "
+            f"(THOLOS_SHARD_COUNT is {count})"
+        )
+    return {"shard_count": count, "shard_ids": tuple(sorted(ids))}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 
 from ..ai import AiPlayer
 from ..answers import Interaction
@@ -39,7 +40,11 @@ class Opponent(Feature):
             self._thinking[game.id] = asyncio.create_task(self._move(game))
 
     async def _move(self, game: Game) -> None:
+        """Search, store and post the AI's turn; one process does it (the version's lease)."""
         try:
+            lease = f"ai:{game.id}:{game.version}"
+            if not await self.app.leases.acquire(lease, time.time()):
+                return
             seed = game.seed * 1000 + game.plies
             turn = await self.ai.choose(game.position, game.ai_level or "medium", seed)
             played = await self.app.play.ai_turn(game, turn)
@@ -53,4 +58,5 @@ class Opponent(Feature):
     async def resume(self) -> None:
         """Let the AI move in every game waiting for it (after a restart, or a failure)."""
         for game in await self.app.games.active_ai_games():
-            self.schedule(game)
+            if self.app.settings.owns_guild(game.guild_id):
+                self.schedule(game)

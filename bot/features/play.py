@@ -90,7 +90,8 @@ class Play(Feature):
         """``/tholos board``: post the current board again (its controls move with it)."""
         game = await self._channel_game(interaction, players_only=False)
         await interaction.response.defer()
-        await self.app.boards.post(interaction.followup.send, game, await self._last(game))
+        last = await self._last(game)
+        await self.app.boards.post(interaction.followup.send, game, last, again=True)
 
     @answers()
     async def rules(self, interaction: Interaction) -> None:

@@ -112,10 +112,19 @@ MIGRATIONS: list[str] = [
     ALTER TABLE games ADD COLUMN ai_level TEXT CHECK (ai_level IN ('easy', 'medium', 'hard'));
     CREATE INDEX games_ai_to_move ON games (id) WHERE status = 'active' AND ai_level IS NOT NULL
     """,
+    # 4: leases: which process does a piece of background work (post a missing board, play an
+    # AI turn) when several processes share the database.
+    """
+    CREATE TABLE leases (
+        name TEXT PRIMARY KEY,
+        holder TEXT NOT NULL,
+        expires_at REAL NOT NULL
+    ) WITHOUT ROWID
+    """,
 ]
 
 POSTGRES_MIGRATIONS: list[str] = [
-    # 1: the schema of SQLite's migrations 1-3: games, turns, challenges, meta, ratings.
+    # 1: SQLite's migrations 1-3 in one: games, turns, challenges, meta, ratings.
     """
     CREATE TABLE meta (
         key TEXT PRIMARY KEY,
@@ -209,6 +218,14 @@ POSTGRES_MIGRATIONS: list[str] = [
         PRIMARY KEY (guild_id, user_id)
     );
     CREATE INDEX ratings_by_rank ON ratings (guild_id, rating DESC, user_id)
+    """,
+    # 2: leases (SQLite's migration 4).
+    """
+    CREATE TABLE leases (
+        name TEXT PRIMARY KEY,
+        holder TEXT NOT NULL,
+        expires_at DOUBLE PRECISION NOT NULL
+    )
     """,
 ]
 

@@ -58,14 +58,27 @@ class Services:
     play: PlayService
 
 
-@pytest.fixture
-def service(database: Database, clock: Clock) -> Services:
-    """The services over the real database."""
+def services_on(database: Database, clock: Clock, seed: int = 4) -> Services:
+    """The services of one bot process over ``database``."""
     games = GameStore(database)
     return Services(
         ChallengeService(
             ChallengeStore(database), games, challenge_timeout=600, clock=clock,
-            rng=random.Random(4),
+            rng=random.Random(seed),
         ),
         PlayService(games, inactivity_timeout=86400, clock=clock),
     )  # fmt: skip
+
+
+@pytest.fixture
+def service(database: Database, clock: Clock) -> Services:
+    """The services over the real database."""
+    return services_on(database, clock)
+
+
+@pytest.fixture
+async def other_process(database_url: str, clock: Clock) -> AsyncIterator[Services]:
+    """The services of a second bot process: its own connection to the same database."""
+    database = await open_database(database_url)
+    yield services_on(database, clock, seed=5)
+    await database.close()

@@ -1,0 +1,119 @@
+"""Two bot processes on one database (each its own connection; on PostgreSQL, READ COMMITTED):
+the races a shared database must survive, run concurrently on both backends."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.domain import Caller, GameOptions, Person, Refusal
+from bot.services import OutdatedBoardError, TurnPlayed
+from bot.storage import RatingStore
+from engine.builder import TurnBuilder, turn_path
+from tests.bot.conftest import Services
+
+GUILD = 1
+
+
+async def start(service: Services, white: int, black: int, channel: int):
+    """A started basic game between ``white`` (moving first) and ``black`` in ``channel``."""
+    made = await service.lobby.challenge(
+        guild_id=GUILD, channel_id=channel, challenger=Person(white, f"p{white}"),
+        opponent=Person(black, f"p{black}"), options=GameOptions(colour="white", first="me"),
+    )  # fmt: skip
+    game = (await service.lobby.answer(made.id, Caller(black, channel), "accept")).game
+    assert game is not None
+    return game
+
+
+def path_of(game, turn) -> str:
+    """The button path of ``turn`` (skipping a bonus it doesn't use)."""
+    path = turn_path(game.position, turn)
+    if TurnBuilder(game.position, path).turn is None:
+        path = (*path, "-")
+    return "".join(path)
+
+
+async def test_the_same_press_in_two_processes_stores_one_turn(service, other_process):
+    """Both processes press the last step of the same board at once: one turn is stored, the
+    other press is told the board is out of date."""
+    game = await start(service, 100, 200, channel=10)
+    path = path_of(game, game.position.legal_turns()[0])
+    caller = Caller(100, 10)
+    results = await asyncio.gather(
+        service.play.choose(game.id, game.version, path, caller),
+        other_process.play.choose(game.id, game.version, path, caller),
+        return_exceptions=True,
+    )
+    assert sorted(type(result).__name__ for result in results) == [
+        "OutdatedBoardError",
+        "TurnPlayed",
+    ]
+    assert len(await service.play.games.turns(game.id)) == 1
+
+
+async def test_games_ending_at_once_in_two_processes_are_each_rated_once(
+    service, other_process, database
+):
+    """Two games with a common player end at the same moment in two processes: both count,
+    with distinct rating numbers, and the ratings equal a rebuild's."""
+    first = await start(service, 100, 200, channel=11)
+    second = await start(other_process, 100, 300, channel=12)
+    await asyncio.gather(
+        service.play.resign(first.id, first.version, Caller(200, 11)),
+        other_process.play.resign(second.id, second.version, Caller(300, 12)),
+    )
+    row = await database.fetchone(
+        "SELECT games, wins FROM ratings WHERE guild_id = ? AND user_id = ?", (GUILD, 100)
+    )
+    assert tuple(row) == (2, 2)
+    sequence = await database.fetchall(
+        "SELECT rated_seq FROM games WHERE rated_seq IS NOT NULL ORDER BY rated_seq"
+    )
+    assert [row[0] for row in sequence] == [1, 2]
+    before = [tuple(r) for r in await database.fetchall("SELECT * FROM ratings ORDER BY 1, 2")]
+    await RatingStore(database).rebuild()
+    after = [tuple(r) for r in await database.fetchall("SELECT * FROM ratings ORDER BY 1, 2")]
+    assert [r[:8] for r in after] == [r[:8] for r in before]
+
+
+@pytest.mark.parametrize("rounds", [range(5)])
+async def test_one_game_per_channel_holds_across_processes(service, other_process, rounds):
+    """Two processes start a game against the AI in the same channel at once, or one a game
+    and the other a challenge: exactly one wins, the other is refused politely."""
+    for channel in (20 + number for number in rounds):
+        me = Person(100, "p100")
+        results = await asyncio.gather(
+            service.lobby.start_ai_game(
+                guild_id=GUILD, channel_id=channel, human=me, ai_id=9, level="easy",
+                options=GameOptions(),
+            ),
+            other_process.lobby.challenge(
+                guild_id=GUILD, channel_id=channel, challenger=Person(300, "p300"),
+                opponent=Person(400, "p400"), options=GameOptions(),
+            ),
+            return_exceptions=True,
+        )  # fmt: skip
+        refused = [result for result in results if isinstance(result, Exception)]
+        assert len(refused) == 1 and isinstance(refused[0], Refusal), results
+        assert "one game per channel" in str(refused[0])
+
+
+async def test_accepting_in_two_processes_starts_one_game(service, other_process):
+    """The opponent's Accept arrives twice, in two processes: one game starts; the other
+    press hears the challenge was already answered."""
+    made = await service.lobby.challenge(
+        guild_id=GUILD, channel_id=30, challenger=Person(100, "a"), opponent=Person(200, "b"),
+        options=GameOptions(),
+    )  # fmt: skip
+    results = await asyncio.gather(
+        service.lobby.answer(made.id, Caller(200, 30), "accept"),
+        other_process.lobby.answer(made.id, Caller(200, 30), "accept"),
+        return_exceptions=True,
+    )
+    started = [result for result in results if not isinstance(result, Exception)]
+    refused = [result for result in results if isinstance(result, Exception)]
+    assert len(started) == 1 and started[0].game is not None
+    assert len(refused) == 1 and "already answered" in str(refused[0])
+    assert not isinstance(refused[0], OutdatedBoardError | TurnPlayed)

@@ -1,0 +1,65 @@
+"""Settings from the environment: the database, and the shards a process runs."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.settings import Settings, SettingsError
+
+TOKEN = {"DISCORD_TOKEN": "x"}
+
+
+def load(**environ: str) -> Settings:
+    return Settings.load(environ={**TOKEN, **environ}, env_file=None)
+
+
+def test_the_database_is_a_sqlite_path_or_a_postgres_url_and_never_printed():
+    """THOLOS_DB is taken as given; repr hides it (a URL may carry a password)."""
+    assert load().database == "tholos.db"
+    url = "postgresql://bot:s3cret@db:5432/tholos"
+    settings = load(THOLOS_DB=url)
+    assert settings.database == url
+    assert "s3cret" not in repr(settings)
+
+
+def test_unsharded_by_default():
+    """Without THOLOS_SHARD_COUNT the process runs everything and registers the commands."""
+    settings = load()
+    assert not settings.sharded and settings.registers_commands
+    assert settings.owns_guild(123 << 22)
+
+
+@pytest.mark.parametrize(
+    ("ids", "expected"), [("0-3", (0, 1, 2, 3)), ("0,2", (0, 2)), ("1, 3-4", (1, 3, 4))]
+)
+def test_shard_ids_take_ranges_and_lists(ids, expected):
+    """THOLOS_SHARD_IDS: ``0-3`` or ``0,2`` (or both)."""
+    settings = load(THOLOS_SHARD_COUNT="6", THOLOS_SHARD_IDS=ids)
+    assert settings.shard_count == 6 and settings.shard_ids == expected
+
+
+def test_a_process_owns_the_guilds_of_its_shards():
+    """Discord's formula: shard = (guild_id >> 22) % shard_count; shard 0's process alone
+    registers the commands."""
+    first = load(THOLOS_SHARD_COUNT="2", THOLOS_SHARD_IDS="0")
+    second = load(THOLOS_SHARD_COUNT="2", THOLOS_SHARD_IDS="1")
+    for guild in (4 << 22, 7 << 22, (1 << 40) + (3 << 22)):
+        assert first.owns_guild(guild) != second.owns_guild(guild)
+    assert first.owns_guild(4 << 22) and second.owns_guild(7 << 22)
+    assert first.registers_commands and not second.registers_commands
+
+
+@pytest.mark.parametrize(
+    ("environ", "message"),
+    [
+        ({"THOLOS_SHARD_IDS": "0"}, "needs THOLOS_SHARD_COUNT"),
+        ({"THOLOS_SHARD_COUNT": "0"}, "whole number"),
+        ({"THOLOS_SHARD_COUNT": "two"}, "whole number"),
+        ({"THOLOS_SHARD_COUNT": "2", "THOLOS_SHARD_IDS": "2"}, "outside 0-1"),
+        ({"THOLOS_SHARD_COUNT": "2", "THOLOS_SHARD_IDS": "a-b"}, "must look like"),
+    ],
+)
+def test_bad_shard_settings_say_what_to_fix(environ, message):
+    """A malformed shard setting is refused with a message naming it."""
+    with pytest.raises(SettingsError, match=message):
+        load(**environ)
