@@ -25,7 +25,7 @@ from .answers import USERS_ONLY, Interaction, tell
 from .controls import board_view, final_view
 from .domain import mention
 from .presenter import describe_turn, game_embed, result_text, step_prompt
-from .storage import Game, GameStore
+from .storage import DatabaseUnavailable, Game, GameStore
 from .storage.leases import LeaseStore
 
 log = logging.getLogger(__name__)
@@ -183,7 +183,7 @@ class Boards:
         try:
             posted = await self.post(interaction.followup.send, game, last, stripped=stripped)
         except Exception as error:  # the change is stored: say so, whatever failed
-            if isinstance(error, discord.HTTPException):  # Discord refused: expected, no trace
+            if isinstance(error, discord.HTTPException | DatabaseUnavailable):  # expected: no trace
                 log.warning("could not post the board of game %s: %s", game.id, error)
             else:
                 log.exception("could not post the board of game %s", game.id)
@@ -212,6 +212,8 @@ class Boards:
                 continue
             try:
                 await self.post_in_channel(game, await self.last_turn(game))
+            except DatabaseUnavailable:
+                raise  # an outage, not this game's fault: the next round tries again
             except Exception:
                 log.exception(
                     "could not post the board of game %s; retrying at next start", game.id

@@ -9,6 +9,7 @@ import logging
 import time
 
 from ..app import App, Feature
+from ..storage import DatabaseUnavailable
 from .challenges import Challenges
 from .opponent import Opponent
 
@@ -48,6 +49,9 @@ class Housekeeping(Feature):
                 await self.app.boards.repost_missing(grace=REPAIR_GRACE_SECONDS)
                 await self.opponent.resume()
                 next_expiry = await self.app.challenges.next_expiry()
+            except DatabaseUnavailable as error:  # an outage: try again next round
+                log.warning("housekeeping postponed: database unavailable: %s", error)
+                next_expiry = None
             except Exception:
                 log.exception("housekeeping failed")
                 next_expiry = None

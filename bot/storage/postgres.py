@@ -109,7 +109,7 @@ class PostgresDatabase:
         """
         try:
             pool = await asyncpg.create_pool(
-                url, min_size=1, max_size=POOL_SIZE, timeout=CONNECT_TIMEOUT,
+                url, min_size=0, max_size=POOL_SIZE, timeout=CONNECT_TIMEOUT,
                 command_timeout=STATEMENT_TIMEOUT,
             )  # fmt: skip
         except (*_UNAVAILABLE, asyncpg.PostgresError) as error:
