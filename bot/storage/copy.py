@@ -3,7 +3,7 @@ the embedded SQLite file into a shared PostgreSQL, typically)."""
 
 from __future__ import annotations
 
-from .db import Database, scalar
+from .db import Database, Transaction, scalar
 
 TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("meta", ("key", "value")),
@@ -60,10 +60,16 @@ async def copy_database(source: Database, target: Database) -> dict[str, int]:
             for start in range(0, len(values), BATCH):
                 await transaction.executemany(insert, values[start : start + BATCH])
             copied[table] = len(values)
-        if target.dialect == "postgresql":  # identities continue after the copied ids
-            for table in _IDENTITIES:
-                await transaction.execute(
-                    f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
-                    f"COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)"
-                )
+        if target.dialect == "postgresql":
+            await continue_identities(transaction)
     return copied
+
+
+async def continue_identities(transaction: Transaction) -> None:
+    """PostgreSQL only: make the next ids of games and challenges follow the ids written
+    explicitly (a copy, a benchmark's history)."""
+    for table in _IDENTITIES:
+        await transaction.execute(
+            f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+            f"COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)"
+        )
