@@ -1,0 +1,95 @@
+"""``python -m bot copy-db``: a SQLite history moved into PostgreSQL, ratings and all."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.domain import Caller, GameOptions, Person
+from bot.storage import RatingStore, open_database
+from bot.storage.copy import TargetNotEmptyError, copy_database
+from tests.bot.conftest import services_on
+
+ROOT = Path(__file__).resolve().parents[2]
+TABLES = ("games", "turns", "challenges", "ratings")
+
+
+async def sqlite_history(path: Path, clock) -> None:
+    """Six finished games between four players (resignations) and one game still on."""
+    database = await open_database(str(path))
+    service = services_on(database, clock)
+    for number, (white, black) in enumerate([(1, 2), (3, 4), (1, 3), (2, 4), (4, 1), (2, 3)]):
+        channel = 100 + number
+        made = await service.lobby.challenge(
+            guild_id=7, channel_id=channel, challenger=Person(white, f"p{white}"),
+            opponent=Person(black, f"p{black}"), options=GameOptions(colour="white", first="me"),
+        )  # fmt: skip
+        game = (await service.lobby.answer(made.id, Caller(black, channel), "accept")).game
+        assert game is not None
+        clock.now += 60
+        await service.play.resign(game.id, game.version, Caller(black, channel))
+    made = await service.lobby.challenge(
+        guild_id=7, channel_id=200, challenger=Person(1, "p1"), opponent=Person(2, "p2"),
+        options=GameOptions(),
+    )  # fmt: skip
+    await service.lobby.answer(made.id, Caller(2, 200), "accept")
+    await database.close()
+
+
+async def contents(database) -> dict[str, list[tuple]]:
+    """Every row of the history tables, in a fixed order, booleans as ints."""
+    found = {}
+    for table in TABLES:
+        rows = await database.fetchall(f"SELECT * FROM {table} ORDER BY 1, 2")
+        found[table] = [tuple(int(v) if isinstance(v, bool) else v for v in row) for row in rows]
+    return found
+
+
+async def test_copy_db_moves_everything_and_ratings_rebuild_the_same(
+    tmp_path, clock, postgres_server
+):
+    """Every game, turn, challenge and rating arrives; a rebuild on PostgreSQL gives the same
+    ratings; the copy goes on as a live database (new ids follow the copied ones); a second
+    copy into the now full database is refused."""
+    await sqlite_history(tmp_path / "old.db", clock)
+    source = await open_database(str(tmp_path / "old.db"))
+    target = await open_database(await postgres_server.create_database())
+    copied = await copy_database(source, target)
+    assert copied["games"] == 7 and copied["ratings"] == 4
+    before = await contents(source)
+    assert await contents(target) == before
+    await RatingStore(target).rebuild()
+    assert (await contents(target))["ratings"] == before["ratings"]
+    service = services_on(target, clock)
+    made = await service.lobby.challenge(
+        guild_id=7, channel_id=300, challenger=Person(3, "p3"), opponent=Person(4, "p4"),
+        options=GameOptions(),
+    )  # fmt: skip
+    game = (await service.lobby.answer(made.id, Caller(4, 300), "accept")).game
+    assert game is not None and game.id == 8 and made.id == 8
+    with pytest.raises(TargetNotEmptyError):
+        await copy_database(source, target)
+    await source.close()
+    await target.close()
+
+
+async def test_the_copy_db_command(tmp_path, clock, postgres_server):
+    """``python -m bot copy-db SQLITE POSTGRES_URL`` says what it copied, never the password;
+    ``rebuild-ratings`` then works on the PostgreSQL database."""
+    await sqlite_history(tmp_path / "old.db", clock)
+    url = await postgres_server.create_database()
+    command = [sys.executable, "-m", "bot", "copy-db", str(tmp_path / "old.db"), url]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "7 games" in done.stdout and "4 ratings" in done.stdout
+    assert postgres_server.password not in done.stdout + done.stderr
+    rebuild = subprocess.run(
+        [sys.executable, "-m", "bot", "rebuild-ratings"], cwd=ROOT, capture_output=True,
+        text=True, timeout=60, env={"PATH": "/usr/bin:/bin", "THOLOS_DB": url},
+    )  # fmt: skip
+    assert rebuild.returncode == 0, rebuild.stderr
+    assert "from 6 rated games" in rebuild.stdout
+    assert postgres_server.password not in rebuild.stdout + rebuild.stderr
