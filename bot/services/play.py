@@ -24,6 +24,7 @@ from ..storage import (
     Transaction,
     rate_game,
 )
+from ..storage.ratings import RATINGS_LOCK
 
 
 def board_url(game: Game) -> str | None:
@@ -156,13 +157,19 @@ class PlayService:
                 outcome=outcome, now=now,
             )  # fmt: skip
 
-        return await self._change(change)
+        return await self._change(change, ends=game.rated and outcome is not None)
 
     async def _change(
-        self, change: Callable[[Transaction], Awaitable[Game]]
+        self, change: Callable[[Transaction], Awaitable[Game]], *, ends: bool
     ) -> Game:
-        """Run ``change`` in one transaction; a rated game it finishes is rated in it too."""
+        """Run ``change`` in one transaction; a rated game it finishes is rated in it too.
+
+        A change that ``ends`` a rated game takes the ratings' lock before it touches the game,
+        in the order a rebuild takes them, so the two never wait on each other.
+        """
         async with self.games.database.transaction() as transaction:
+            if ends:
+                await transaction.lock(RATINGS_LOCK, 0)
             game = await change(transaction)
             if game.outcome is not None and game.rated:
                 await rate_game(transaction, _rated_result(game))
@@ -202,7 +209,8 @@ class PlayService:
         now = self._clock()
         try:
             return await self._change(
-                lambda transaction: self.games.finish_game(transaction, game, outcome, now)
+                lambda transaction: self.games.finish_game(transaction, game, outcome, now),
+                ends=game.rated,
             )
         except StaleGameError:
             raise OutdatedBoardError(await self.games.game(game.id) or game) from None

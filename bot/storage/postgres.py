@@ -119,6 +119,9 @@ class PostgresDatabase:
         database = cls(pool, url)
         try:
             await database._migrate()
+        except DatabaseUnavailable as error:
+            await pool.close()
+            raise DatabaseUnavailable(f"cannot connect to {redact(url)}: {error}") from None
         except BaseException:
             await pool.close()
             raise

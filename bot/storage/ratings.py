@@ -16,6 +16,8 @@ from ..glicko2 import Rating, rate
 from .db import Database, Row, Transaction, scalar
 
 PAGE_SIZE = 10
+RATINGS_LOCK = "ratings"
+"""The advisory lock that rates games one at a time across processes."""
 PROVISIONAL_GAMES = 5
 """A rating is provisional until the player has finished this many rated games."""
 _SCORES = {"white": (1.0, 0.0), "black": (0.0, 1.0), "draw": (0.5, 0.5)}
@@ -84,7 +86,7 @@ async def rate_game(transaction: Transaction, game: RatedResult) -> None:
     Games are rated one at a time across every process (a lock held to the end of the
     transaction): two games ending at once are both counted, in one order, each once.
     """
-    await transaction.lock("ratings", 0)
+    await transaction.lock(RATINGS_LOCK, 0)
     white = await _rating(transaction, game.guild_id, game.white_id)
     black = await _rating(transaction, game.guild_id, game.black_id)
     white_score, black_score = _SCORES[game.result]
@@ -174,7 +176,7 @@ class RatingStore:
         """Recompute every rating from the rated games, in the order they were rated; returns
         the number of games replayed. One transaction: all or nothing."""
         async with self.database.transaction() as transaction:
-            await transaction.lock("ratings", 0)
+            await transaction.lock(RATINGS_LOCK, 0)
             rows = await transaction.fetchall(
                 "SELECT id, guild_id, white_id, black_id, result, finished_at FROM games "
                 "WHERE status = 'finished' AND rated "

@@ -117,3 +117,22 @@ async def test_accepting_in_two_processes_starts_one_game(service, other_process
     assert len(started) == 1 and started[0].game is not None
     assert len(refused) == 1 and "already answered" in str(refused[0])
     assert not isinstance(refused[0], OutdatedBoardError | TurnPlayed)
+
+
+async def test_a_rebuild_and_a_game_ending_at_once_both_complete(
+    service, other_process, database
+):
+    """One process rebuilds the ratings while another ends a game: neither waits on the other
+    forever (the same lock order), and the ratings then equal a fresh rebuild."""
+    first = await start(service, 100, 200, channel=40)
+    await service.play.resign(first.id, first.version, Caller(200, 40))
+    second = await start(other_process, 300, 100, channel=41)
+    rebuilt, ended = await asyncio.gather(
+        RatingStore(database).rebuild(),
+        other_process.play.resign(second.id, second.version, Caller(100, 41)),
+    )
+    assert rebuilt in (1, 2) and ended.outcome is not None
+    before = [tuple(r) for r in await database.fetchall("SELECT * FROM ratings ORDER BY 1, 2")]
+    assert await RatingStore(database).rebuild() == 2
+    after = [tuple(r) for r in await database.fetchall("SELECT * FROM ratings ORDER BY 1, 2")]
+    assert [r[:8] for r in after] == [r[:8] for r in before]
