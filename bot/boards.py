@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import math
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -148,15 +149,24 @@ class Boards:
         """Post the board with ``send``, record it, and strip the controls of the previous one
         (unless it is ``stripped`` already).
 
-        The first board of a game version is posted once, by one process: it takes the
-        version's lease first and posts nothing (``None``) if another process holds it.
-        ``again`` posts the current board once more (``/tholos board``).
+        The first board of a game version is posted once: whoever posts it holds the version's
+        lease meanwhile, and nothing is posted (``None``) while someone else holds it. ``again``
+        posts the current board once more (``/tholos board``).
         """
-        if not again and not await self.leases.acquire(
-            f"board:{game.id}:{game.version}", time.time()
-        ):
+        if again:
+            return await self._post(send, game, last, stripped)
+        lease = board_lease(game)
+        if not await self.leases.acquire(lease, time.time()):
             log.info("board of game %s v%s is being posted elsewhere", game.id, game.version)
             return None
+        try:
+            return await self._post(send, game, last, stripped)
+        finally:
+            await self.leases.release(lease)
+
+    async def _post(
+        self, send: Send, game: Game, last: LastTurn | None, stripped: int | None
+    ) -> discord.Message:
         message = await send(**await self.message(game, last))
         if not await self.games.set_board_message(game.id, message.id, game.version):
             await self.strip_controls(game.channel_id, message.id)  # a newer board is out already
@@ -203,22 +213,42 @@ class Boards:
         except discord.HTTPException as error:
             log.info("could not strip controls of message %s: %s", message_id, error)
 
-    async def repost_missing(self, grace: float) -> None:
-        """Post the boards of changes stored more than ``grace`` seconds ago but never shown (the
-        bot died, or Discord failed, between storing and posting)."""
+    async def repost_missing(self, grace: float) -> float | None:
+        """Post the boards of changes stored more than ``grace`` seconds ago but never shown
+        (the bot died, or Discord failed, between storing and posting) on this process's
+        servers; return when to look again for a board whose lease another poster holds
+        (``None``: none is held)."""
+        retry: float | None = None
         cutoff = time.time() - grace
-        for game in await self.games.games_needing_a_board(changed_before=cutoff):
-            if game.id in self._unpostable or not self.owns_guild(game.guild_id):
+        for stale in await self.games.games_needing_a_board(changed_before=cutoff):
+            if stale.id in self._unpostable or not self.owns_guild(stale.guild_id):
+                continue
+            lease = board_lease(stale)
+            if not await self.leases.acquire(lease, time.time()):  # being posted, or its
+                expiry = await self.leases.expires_at(lease)  # poster died: look again then
+                retry = min(retry or math.inf, expiry or time.time())
                 continue
             try:
-                await self.post_in_channel(game, await self.last_turn(game))
+                game = await self.games.game(stale.id)
+                if game is None or not game.needs_a_board or game.version != stale.version:
+                    continue  # posted meanwhile, or changed again (its own lease then)
+                channel = self.client.get_partial_messageable(game.channel_id)
+                await self._post(channel.send, game, await self.last_turn(game), None)
             except DatabaseUnavailable:
                 raise  # an outage, not this game's fault: the next round tries again
             except Exception:
                 log.exception(
                     "could not post the board of game %s; retrying at next start", game.id
                 )
-                self._unpostable.add(game.id)
+                self._unpostable.add(stale.id)
+            finally:
+                await self.leases.release(lease)
+        return retry
+
+
+def board_lease(game: Game) -> str:
+    """The lease of posting the first board of ``game``'s current version."""
+    return f"board:{game.id}:{game.version}"
 
 
 def _render(position: Position, view: BoardView) -> tuple[bytes, str]:

@@ -18,7 +18,8 @@ log = logging.getLogger(__name__)
 HOUSEKEEPING_SECONDS = 30.0
 """The longest the housekeeping loop sleeps (it wakes earlier for a due challenge)."""
 REPAIR_GRACE_SECONDS = 30.0
-"""A board missing this long after its change was stored is posted by the housekeeping loop."""
+"""A board missing this long after its change was stored is posted by the housekeeping loop
+(at start, at once)."""
 
 
 class Housekeeping(Feature):
@@ -28,36 +29,44 @@ class Housekeeping(Feature):
         super().__init__(app)
         self.challenges = challenges
         self.opponent = opponent
+        self._grace = REPAIR_GRACE_SECONDS
+        """How old a missing board must be before the loop posts it (0 right after a round
+        that found one whose poster holds its lease: that poster may have died)."""
 
     async def catch_up(self) -> None:
-        """Repair what a crash or restart left behind. Run before the gateway connects: no
-        interaction can run meanwhile, so nothing races with these repairs."""
+        """Repair what a crash or restart left behind, before the gateway connects (other
+        processes may be at work meanwhile: the leases keep them from doing it twice)."""
         await self.app.boards.warm_up()
         await self.challenges.expire()
-        await self.app.boards.repost_missing(grace=0)
+        retry = await self.app.boards.repost_missing(grace=0)
+        self._grace = REPAIR_GRACE_SECONDS if retry is None else 0.0
         await self.opponent.resume()
 
     async def run(self) -> None:
         """Expire challenges on time, post boards that a failed post left missing, resume the
-        AI; sleep until the next challenge is due (at most :data:`HOUSEKEEPING_SECONDS`)."""
+        AI; sleep until the next challenge is due or a held lease runs out (at most
+        :data:`HOUSEKEEPING_SECONDS`)."""
         client = self.app.client
         await client.wait_until_ready()
         posted = self.challenges.posted
         while not client.is_closed():
             try:
                 await self.challenges.expire()
-                await self.app.boards.repost_missing(grace=REPAIR_GRACE_SECONDS)
+                retry = await self.app.boards.repost_missing(grace=self._grace)
                 await self.opponent.resume()
-                next_expiry = await self.app.challenges.next_expiry()
+                self._grace = REPAIR_GRACE_SECONDS if retry is None else 0.0
+                wake_at = await self.app.challenges.next_expiry()
+                if retry is not None:  # a lease held elsewhere: look again when it runs out
+                    wake_at = retry if wake_at is None else min(wake_at, retry)
             except DatabaseUnavailable as error:  # an outage: try again next round
                 log.warning("housekeeping postponed: database unavailable: %s", error)
-                next_expiry = None
+                wake_at = None
             except Exception:
                 log.exception("housekeeping failed")
-                next_expiry = None
+                wake_at = None
             delay = HOUSEKEEPING_SECONDS
-            if next_expiry is not None:
-                delay = min(delay, max(0.05, next_expiry - time.time()))
+            if wake_at is not None:
+                delay = min(delay, max(0.05, wake_at - time.time()))
             log.debug("housekeeping: next round in %.1f s", delay)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(posted.wait(), timeout=delay)

@@ -11,9 +11,12 @@ from ..ai import AiPlayer
 from ..answers import Interaction
 from ..app import App, Feature
 from ..boards import LastTurn
-from ..storage import Game
+from ..storage import DatabaseUnavailable, Game
 
 log = logging.getLogger(__name__)
+
+AI_LEASE_SECONDS = 30.0
+"""Longer than the hardest level's search (1.8 s at most) on a busy machine."""
 
 
 class Opponent(Feature):
@@ -41,15 +44,20 @@ class Opponent(Feature):
 
     async def _move(self, game: Game) -> None:
         """Search, store and post the AI's turn; one process does it (the version's lease)."""
+        lease = f"ai:{game.id}:{game.version}"
         try:
-            lease = f"ai:{game.id}:{game.version}"
-            if not await self.app.leases.acquire(lease, time.time()):
-                return
-            seed = game.seed * 1000 + game.plies
-            turn = await self.ai.choose(game.position, game.ai_level or "medium", seed)
-            played = await self.app.play.ai_turn(game, turn)
+            if not await self.app.leases.acquire(lease, time.time(), seconds=AI_LEASE_SECONDS):
+                return  # another process is playing this turn
+            try:
+                seed = game.seed * 1000 + game.plies
+                turn = await self.ai.choose(game.position, game.ai_level or "medium", seed)
+                played = await self.app.play.ai_turn(game, turn)
+            finally:
+                await self.app.leases.release(lease)
             if played is not None:
                 await self.app.boards.post_in_channel(played.game, LastTurn(turn, game.to_move))
+        except DatabaseUnavailable as error:
+            log.warning("the AI waits in game %s: database unavailable: %s", game.id, error)
         except Exception:
             log.exception("the AI could not move in game %s", game.id)
         finally:

@@ -90,6 +90,11 @@ class Game:
         return None
 
     @property
+    def needs_a_board(self) -> bool:
+        """Whether the newest change has no board message yet."""
+        return self.board_version is None or self.board_version < self.version
+
+    @property
     def to_move(self) -> int:
         """The user id of the player to move."""
         return self.player(self.position.turn)

@@ -1,13 +1,14 @@
 """Leases: when several processes share the database, one of them, not two, does a piece of
-background work (posting a board, playing an AI turn). A lease is held by a name until it
-expires; taking it again while held by someone else fails."""
+background work (posting a board, playing an AI turn). A lease is held by a name until its
+holder releases it or it expires; nobody can take a lease that is held, its holder included."""
 
 from __future__ import annotations
 
-from .db import Database
+from .db import Database, scalar
 
-LEASE_SECONDS = 60.0
-"""How long a lease holds: longer than posting a board or searching an AI turn takes."""
+LEASE_SECONDS = 10.0
+"""How long a lease holds unless released: longer than posting a board takes, short enough
+that the work of a process killed while holding one is picked up soon."""
 
 
 class LeaseStore:
@@ -19,16 +20,23 @@ class LeaseStore:
         """Who this process is (host, pid and a random part)."""
 
     async def acquire(self, name: str, now: float, seconds: float = LEASE_SECONDS) -> bool:
-        """Take (or renew) the lease ``name`` for ``seconds``; ``False`` while another holder
-        has it."""
+        """Take the lease ``name`` for ``seconds``; ``False`` while anyone holds it."""
         async with self.database.transaction() as transaction:
+            await transaction.execute("DELETE FROM leases WHERE expires_at <= ?", (now,))
             row = await transaction.fetchone(
                 "INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, ?) "
-                "ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, "
-                "expires_at = excluded.expires_at "
-                "WHERE leases.expires_at <= ? OR leases.holder = excluded.holder "
-                "RETURNING holder",
-                (name, self.holder, now + seconds, now),
+                "ON CONFLICT (name) DO NOTHING RETURNING holder",
+                (name, self.holder, now + seconds),
             )
-            await transaction.execute("DELETE FROM leases WHERE expires_at < ?", (now - seconds,))
         return row is not None
+
+    async def release(self, name: str) -> None:
+        """Give the lease back (if this process still holds it)."""
+        async with self.database.transaction() as transaction:
+            await transaction.execute(
+                "DELETE FROM leases WHERE name = ? AND holder = ?", (name, self.holder)
+            )
+
+    async def expires_at(self, name: str) -> float | None:
+        """When the lease ``name`` runs out (``None`` when nobody holds it)."""
+        return await scalar(self.database, "SELECT expires_at FROM leases WHERE name = ?", (name,))
