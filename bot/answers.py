@@ -37,6 +37,9 @@ SERVER_ONLY = (
     "Tholos is played in server channels — run `/tholos challenge` in a channel of a server "
     "we share."
 )
+ALREADY_ANSWERED = 40060
+"""Discord's error code for a second answer to an interaction: while two processes run the
+same shard (a handoff), both receive its interactions and the first answer wins."""
 REQUIRED_PERMISSIONS = (
     ("view_channel", "View Channel"),
     ("send_messages", "Send Messages"),
@@ -115,6 +118,12 @@ def answers(
                     await handler(feature, interaction, *args, **kwargs)
                 except Refusal as refusal:
                     await tell(interaction, str(refusal))
+                except discord.HTTPException as error:
+                    if error.code == ALREADY_ANSWERED:  # another process of the shard did
+                        log.info("interaction %s was answered elsewhere", interaction.id)
+                        return
+                    log.exception("interaction %s failed", interaction.id)
+                    await tell(interaction, SOMETHING_WENT_WRONG)
                 except DatabaseUnavailable as error:
                     log.warning("interaction %s: database unavailable: %s", interaction.id, error)
                     await tell(interaction, DATABASE_UNAVAILABLE)
@@ -148,5 +157,8 @@ async def tell(interaction: Interaction, text: str) -> None:
             await interaction.response.send_message(
                 text, ephemeral=True, allowed_mentions=USERS_ONLY
             )
-    except discord.HTTPException:
-        log.exception("could not answer interaction %s", interaction.id)
+    except discord.HTTPException as error:
+        if error.code == ALREADY_ANSWERED:
+            log.info("interaction %s was answered elsewhere", interaction.id)
+        else:
+            log.exception("could not answer interaction %s", interaction.id)

@@ -8,17 +8,21 @@ from typing import Any
 from engine import Position, Turn
 from engine.builder import SKIP, TurnBuilder, turn_path
 
-from .emulator import Emulator, Interaction, Member, Message
+from .emulator import Emulator, Guild, Interaction, Member, Message
 
 _MENTION = re.compile(r"<@(\d+)>")
 
 
 class Table:
-    """One channel of the emulator, seen by the players of a Tholos game."""
+    """One channel of the emulator (in ``guild``, default the first guild), seen by the players
+    of a Tholos game."""
 
-    def __init__(self, emulator: Emulator, channel: str = "general") -> None:
+    def __init__(
+        self, emulator: Emulator, channel: str = "general", guild: Guild | None = None
+    ) -> None:
         self.emu = emulator
-        self.channel = emulator.channel(channel)
+        self.guild = guild or emulator.guild
+        self.channel = emulator.channel(channel, self.guild)
         self.people = {m.id: m for m in (emulator.member(n) for n in ("alice", "bob", "carol"))}
         self.made: list[Interaction] = []
 

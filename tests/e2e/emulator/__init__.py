@@ -4,7 +4,7 @@ from .api import Emulator
 from .interactions import Interaction
 from .journal import Violation
 from .messages import Attachment, Message
-from .model import Channel, Member, Role, User
+from .model import Channel, Guild, Member, Role, User
 from .player import RandomPlayer
 from .process import BotProcess
 from .state import Config
@@ -15,6 +15,7 @@ __all__ = [
     "Channel",
     "Config",
     "Emulator",
+    "Guild",
     "Interaction",
     "Member",
     "Message",

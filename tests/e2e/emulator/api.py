@@ -85,7 +85,23 @@ class Emulator:
 
     @property
     def guild(self) -> Guild:
+        """The first guild, "Tholos Test"."""
         return self.world.guild
+
+    @property
+    def guilds(self) -> list[Guild]:
+        """Every guild, the first one first."""
+        return list(self.world.guilds)
+
+    def add_guild(self, name: str = "Tholos Two", *, shard: tuple[int, int] | None = None) -> Guild:
+        """A new guild with the bot (its own managed role), alice (the owner), bob and carol,
+        and the text channels ``general`` and ``games``; with ``shard=(shard_id, shard_count)``
+        its id falls on that shard. Connected sessions owning its shard get GUILD_CREATE, as
+        when a bot joins a guild."""
+        guild = self.world.add_guild(name, shard=shard)
+        self.gateway.announce(guild)
+        self.state.journal.changed()
+        return guild
 
     @property
     def bot_user(self) -> User:
@@ -95,9 +111,10 @@ class Emulator:
         """One of the people: ``alice`` (owner), ``bob``, ``carol``."""
         return self.world.people[name]
 
-    def channel(self, name: str) -> Channel:
-        """A text channel: ``general``, ``games``, ``no-embeds``, ``read-only``."""
-        return self.world.channel_named(name)
+    def channel(self, name: str, guild: Guild | None = None) -> Channel:
+        """A text channel of ``guild`` (default: the first guild, which has ``general``,
+        ``games``, ``no-embeds``, ``read-only``; added guilds have ``general`` and ``games``)."""
+        return self.world.channel_named(name, guild)
 
     def dm_channel(self, member: Member) -> Channel:
         """The bot's DM channel with ``member``."""
@@ -125,8 +142,11 @@ class Emulator:
     def interactions(self) -> list[Interaction]:
         return list(self.state.interactions.values())
 
-    def commands(self, *, guild: bool = True) -> list[JSON]:
-        """Registered command schemas: the guild's, or the global ones."""
+    def commands(self, *, guild: Guild | bool = True) -> list[JSON]:
+        """Registered command schemas: the first guild's (``True``), that guild's, or the global
+        ones (``False``)."""
+        if isinstance(guild, Guild):
+            return self.state.commands.list(guild.id)
         return self.state.commands.list(self.guild.id if guild else None)
 
     @property
@@ -219,16 +239,23 @@ class Emulator:
         """
         channel = channel or self.channel("general")
         name, *path = command.split()
-        schema = self.state.commands.find(name, self.guild.id)
+        guild = self.world.guild_of(channel)
+        if guild is not None and member.id not in guild.members:
+            raise ValueError(f"{member.user.username} is not a member of {guild.name!r}")
+        schema = self.state.commands.find(name, guild.id if guild is not None else None)
         if schema is None:
-            raise ValueError(f"/{name} is not registered; registered: {self._command_names()}")
-        perms = self.guild.permissions_in(channel, member.id)
+            where = f"in {guild.name!r}" if guild is not None else "in DMs"
+            raise ValueError(
+                f"/{name} is not registered {where}; registered: {self._command_names()}"
+            )
+        guild = guild or self.guild  # a DM: the permissions and members of the first guild
+        perms = guild.permissions_in(channel, member.id)
         needed = int(schema.get("default_member_permissions") or 0) | USE_APPLICATION_COMMANDS
         if needed & ~perms:
             raise ValueError(
                 f"/{name} is not available to {member.user.username} in #{channel.name}"
             )
-        resolved = Resolved(self.guild, channel, member.id, self.state.base_url)
+        resolved = Resolved(guild, channel, member.id, self.state.base_url)
         data = invocation(schema, path, {**(options or {}), **kwargs}, resolved)
         self.state.loose_attachments.update(resolved.uploads)
         label = f"/{command}"
@@ -283,7 +310,8 @@ class Emulator:
                 raise ValueError(f"select {custom_id!r} offers {allowed}, not {values}")
             data["values"] = list(values)
         else:
-            resolved = Resolved(self.guild, channel, member.id, self.state.base_url)
+            guild = self.world.guild_of(channel) or self.guild
+            resolved = Resolved(guild, channel, member.id, self.state.base_url)
             data["values"] = [resolved.add(v) for v in values]
             data["resolved"] = resolved.data
         return await self._component_interaction(member, message, data, f"select {custom_id}", wait)
@@ -301,7 +329,7 @@ class Emulator:
         modal = opened_by.modal
         if opened_by.ack_type != MODAL or modal is None:
             raise ValueError(f"{opened_by} was not answered with a modal")
-        if member is not opened_by.member:
+        if member.id != opened_by.member.id:
             raise ValueError(f"the modal of {opened_by} is shown to its member only")
         components = modal.get("components", [])
         fields = {c.get("custom_id") for _, c in walk_components(components)}
@@ -357,6 +385,9 @@ class Emulator:
         channel = self._channel_of(message)
         if channel.type == DM and channel.recipient is not member.user:
             raise ValueError(f"{member.user.username} is not in that DM")
+        guild = self.world.guild_of(channel)
+        if guild is not None and member.id not in guild.members:
+            raise ValueError(f"{member.user.username} is not a member of {guild.name!r}")
         component = message.component(custom_id)
         if stale:
             return component or {"type": kinds[0]}

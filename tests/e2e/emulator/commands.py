@@ -87,7 +87,8 @@ class CommandRegistry:
 
 @dataclass
 class Resolved:
-    """The ``resolved`` part of an interaction's data, filled as options reference objects."""
+    """The ``resolved`` part of an interaction's data, filled as options reference objects
+    (members as members of ``guild``, the guild of the invocation)."""
 
     guild: Guild
     channel: Channel
@@ -99,6 +100,7 @@ class Resolved:
     def add(self, value: object) -> str:
         """Record a Member, User, Role, Channel or (filename, bytes) upload; return its id."""
         if isinstance(value, Member):
+            value = self.guild.members.get(value.id, value)
             perms = self.guild.permissions_in(self.channel, value.id)
             member = value.to_json(with_user=False, permissions=perms)
             del member["deaf"], member["mute"]  # resolved members are partial
@@ -108,9 +110,13 @@ class Resolved:
             self.data.setdefault("users", {})[str(value.id)] = value.to_json()
             return str(value.id)
         if isinstance(value, Role):
+            if value.id not in self.guild.roles:
+                raise ValueError(f"role {value.name!r} is not a role of {self.guild.name!r}")
             self.data.setdefault("roles", {})[str(value.id)] = value.to_json()
             return str(value.id)
         if isinstance(value, Channel):
+            if value.guild_id not in (None, self.guild.id):
+                raise ValueError(f"#{value.name} is not a channel of {self.guild.name!r}")
             data = value.to_json()
             data["permissions"] = str(self.guild.permissions_in(value, self.invoker_id))
             self.data.setdefault("channels", {})[str(value.id)] = data

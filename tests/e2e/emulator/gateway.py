@@ -2,6 +2,10 @@
 
 Transport compression follows the ``compress`` query parameter the client sends: ``zlib-stream``
 (one zlib context per connection, every message ending in a Z_SYNC_FLUSH) or none.
+
+Sharding is Discord's: a session that IDENTIFYs with ``"shard": [shard_id, shard_count]`` owns
+the guilds with ``(guild_id >> 22) % shard_count == shard_id`` and gets only their events; events
+without a guild (DMs) go to shard 0. A session without ``shard`` gets everything.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from aiohttp import WSMsgType, web
 
 from .interactions import record
 from .journal import Violation
-from .model import JSON
+from .model import JSON, Guild, check_shard, shard_of
 from .state import State
 
 GUILDS = 1 << 0
@@ -57,6 +61,19 @@ class Session:
     connection: Connection | None = None
     ready: bool = False
     resumes: int = 0
+    number: int = 0
+
+    @property
+    def live(self) -> bool:
+        """Whether the session has an open connection."""
+        return self.connection is not None and not self.connection.closed
+
+    def owns(self, guild_id: int | None) -> bool:
+        """Whether the events of ``guild_id`` (``None``: DMs, shard 0) belong to this session."""
+        if self.shard is None:
+            return True
+        shard_id, count = self.shard
+        return shard_id == (0 if guild_id is None else shard_of(guild_id, count))
 
 
 @dataclass(eq=False)
@@ -89,7 +106,7 @@ class Connection:
 
 
 class Gateway:
-    """All sessions and connections of the (single) bot application."""
+    """All sessions and connections of the (single) bot application, possibly sharded."""
 
     def __init__(self, state: State) -> None:
         self.state = state
@@ -116,11 +133,33 @@ class Gateway:
 
     # Dispatch ---------------------------------------------------------------------------------
 
-    def dispatch(self, event: str, data: JSON, intent: int | None) -> None:
-        """Send a DISPATCH to every session whose intents cover it (buffered while offline)."""
-        for session in self.sessions.values():
-            if session.ready and (intent is None or session.intents & intent):
+    def dispatch(self, event: str, data: JSON, intent: int | None, guild_id: int | None) -> None:
+        """Send a DISPATCH to every session owning ``guild_id``'s shard (``None``: shard 0)
+        whose intents cover it (buffered while offline)."""
+        for session in self.sessions_for(guild_id, offline=True):
+            if intent is None or session.intents & intent:
                 self._send_event(session, event, data)
+
+    def sessions_for(self, guild_id: int | None, *, offline: bool = False) -> list[Session]:
+        """The ready sessions with a live connection that get ``guild_id``'s events (``None``:
+        DM events); with ``offline``, also those waiting for a RESUME, which get them buffered."""
+        return [
+            s
+            for s in self.sessions.values()
+            if s.ready and s.owns(guild_id) and (offline or s.live)
+        ]
+
+    def announce(self, guild: Guild) -> None:
+        """GUILD_CREATE for a guild the bot just joined, to the sessions owning its shard."""
+        for session in self.sessions_for(guild.id, offline=True):
+            if session.intents & GUILDS:
+                self._send_event(session, "GUILD_CREATE", self._guild_create(session, guild))
+
+    def _guild_create(self, session: Session, guild: Guild) -> JSON:
+        members = list(guild.members.values())
+        if not session.intents & GUILD_PRESENCES:
+            members = [guild.members[self.state.world.bot.id]]
+        return guild.to_json(members=members)
 
     def _send_event(self, session: Session, event: str, data: JSON) -> None:
         session.seq += 1
@@ -203,16 +242,27 @@ class Gateway:
             self._violate("gateway.intents", "IDENTIFY without intents")
             await conn.ws.close(code=4013, message=b"Invalid intent(s)")
             return
-        session = Session(id=secrets.token_hex(16), intents=intents, shard=data.get("shard"))
+        shard = data.get("shard")
+        if shard is not None:
+            try:
+                shard = list(check_shard(shard))
+            except ValueError as error:
+                self._violate("gateway.shard", f"IDENTIFY with an invalid shard: {error}")
+                await conn.ws.close(code=4010, message=b"Invalid shard")
+                return
+        session = Session(id=secrets.token_hex(16), intents=intents, shard=shard)
         self.sessions[session.id] = session
         session.connection = conn
         conn.session = session
         self.identifies += 1
+        self.state.session_starts += 1
+        session.number = self.identifies
         world = self.state.world
+        owned = [g for g in world.guilds if session.owns(g.id)]
         ready: JSON = {
             "v": 10,
             "user": {**world.bot.to_json(), "verified": True, "mfa_enabled": False, "email": None},
-            "guilds": [{"id": str(world.guild.id), "unavailable": True}],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in owned],
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": self.url(RESUME_PATH),
@@ -228,10 +278,8 @@ class Gateway:
             ready["shard"] = session.shard
         self._send_event(session, "READY", ready)
         if intents & GUILDS:
-            members = list(world.guild.members.values())
-            if not intents & GUILD_PRESENCES:
-                members = [world.bot_member]
-            self._send_event(session, "GUILD_CREATE", world.guild.to_json(members=members))
+            for guild in owned:
+                self._send_event(session, "GUILD_CREATE", self._guild_create(session, guild))
         session.ready = True
 
     async def _resume(self, conn: Connection, data: JSON) -> None:
@@ -258,7 +306,10 @@ class Gateway:
 
     def _members_chunk(self, session: Session, data: JSON) -> None:
         self.member_requests += 1
-        guild = self.state.world.guild
+        wanted = str(data.get("guild_id"))
+        guild = next((g for g in self.state.world.guilds if str(g.id) == wanted), None)
+        if guild is None or not session.owns(guild.id):
+            return  # Discord ignores requests for guilds the session does not have
         members = list(guild.members.values())
         chunk: JSON = {"guild_id": str(guild.id), "chunk_index": 0, "chunk_count": 1}
         if data.get("user_ids"):

@@ -15,7 +15,6 @@ from .journal import Violation
 from .messages import LOADING, Message, Upload, compose
 from .model import (
     ATTACH_FILES,
-    DM,
     EMBED_LINKS,
     JSON,
     MENTION_EVERYONE,
@@ -106,7 +105,7 @@ def create(
     )
     state.interactions[ix.token] = ix
     loop.call_later(ix.deadline, _expire, state, ix)
-    state.dispatch("INTERACTION_CREATE", payload(state, ix), None)
+    state.dispatch("INTERACTION_CREATE", payload(state, ix), None, _guild_id(state, ix))
     state.journal.changed()
     return ix
 
@@ -136,9 +135,22 @@ def record(state: State, ix: Interaction | None, violation: Violation) -> None:
     state.journal.violate(violation)
 
 
+def _guild_id(state: State, ix: Interaction) -> int | None:
+    guild = state.world.guild_of(ix.channel)
+    return guild.id if guild is not None else None
+
+
+def _owner_id(state: State, ix: Interaction) -> int:
+    """The guild the app is installed in, for ``authorizing_integration_owners``: the channel's
+    guild, or for a DM the first guild."""
+    return _guild_id(state, ix) or state.world.guild.id
+
+
 def payload(state: State, ix: Interaction) -> JSON:
-    """The INTERACTION_CREATE ``d`` as Discord sends it."""
-    guild, bot = state.world.guild, state.world.bot
+    """The INTERACTION_CREATE ``d`` as Discord sends it, for the guild of the channel."""
+    bot = state.world.bot
+    guild = state.world.guild_of(ix.channel)
+    owners = {"0": str(_owner_id(state, ix))}
     data: JSON = {
         "id": str(ix.id),
         "application_id": str(state.application_id),
@@ -153,21 +165,22 @@ def payload(state: State, ix: Interaction) -> JSON:
         "attachment_size_limit": state.config.attachment_size_limit,
     }
     channel = ix.channel.to_json()
-    if ix.channel.type == DM:
+    if guild is None:
         channel["permissions"] = str(_DM_APP_PERMISSIONS)
         data["user"] = ix.member.user.to_json()
         data["app_permissions"] = str(_DM_APP_PERMISSIONS)
-        data["authorizing_integration_owners"] = {"0": str(guild.id)}
+        data["authorizing_integration_owners"] = owners
         data["context"] = 1
     else:
-        member_perms = guild.permissions_in(ix.channel, ix.member.id)
+        member = guild.members.get(ix.member.id, ix.member)  # the membership of this guild
+        member_perms = guild.permissions_in(ix.channel, member.id)
         channel["permissions"] = str(member_perms)
         data["guild_id"] = str(guild.id)
         data["guild"] = {"id": str(guild.id), "locale": guild.locale, "features": []}
         data["guild_locale"] = guild.locale
-        data["member"] = ix.member.to_json(permissions=member_perms)
+        data["member"] = member.to_json(permissions=member_perms)
         data["app_permissions"] = str(guild.permissions_in(ix.channel, bot.id))
-        data["authorizing_integration_owners"] = {"0": str(guild.id)}
+        data["authorizing_integration_owners"] = owners
         data["context"] = 0
     data["channel"] = channel
     if ix.message is not None:
@@ -188,7 +201,7 @@ def _new_message(state: State, ix: Interaction, *, ephemeral: bool, followup: bo
         "id": str(ix.id),
         "type": ix.type,
         "user": ix.member.user.to_json(),
-        "authorizing_integration_owners": {"0": str(state.world.guild.id)},
+        "authorizing_integration_owners": {"0": str(_owner_id(state, ix))},
     }
     if ix.message is not None:
         meta["interacted_message_id"] = str(ix.message.id)

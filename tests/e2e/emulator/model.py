@@ -1,4 +1,4 @@
-"""The emulated world: users, one guild with roles, text channels and members, and permissions.
+"""The emulated world: users, guilds with roles, text channels and members, and permissions.
 
 Everything serialises to the JSON shapes Discord sends (``to_json``), so discord.py parses it.
 """
@@ -9,6 +9,7 @@ import datetime
 import itertools
 import threading
 import time
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,15 +45,45 @@ _NEED_SEND = MENTION_EVERYONE | SEND_TTS_MESSAGES | ATTACH_FILES | EMBED_LINKS
 GUILD_TEXT = 0
 DM = 1
 
+PEOPLE = ("alice", "bob", "carol")
+
 _counter = itertools.count()
 _counter_lock = threading.Lock()
 
 
-def snowflake() -> int:
-    """A new, unique Discord snowflake for the current time."""
+def snowflake(shard: tuple[int, int] | None = None) -> int:
+    """A new, unique Discord snowflake for the current time.
+
+    With ``shard=(shard_id, shard_count)``, the time is moved back (by less than
+    ``shard_count`` ms) so that Discord's shard formula ``(id >> 22) % shard_count`` gives
+    ``shard_id``.
+    """
     with _counter_lock:
         increment = next(_counter) & 0xFFF
-    return ((int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22) | (1 << 17) | (1 << 12) | increment
+    ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+    if shard is not None:
+        shard_id, count = check_shard(shard)
+        ms -= (ms - shard_id) % count
+    return (ms << 22) | (1 << 17) | (1 << 12) | increment
+
+
+def check_shard(shard: object) -> tuple[int, int]:
+    """``(shard_id, shard_count)`` from a shard pair; ValueError when it is malformed."""
+    if (
+        not isinstance(shard, (list, tuple))
+        or len(shard) != 2
+        or not all(isinstance(n, int) and not isinstance(n, bool) for n in shard)
+    ):
+        raise ValueError(f"a shard is [shard_id, shard_count], not {shard!r}")
+    shard_id, count = shard
+    if count < 1 or not 0 <= shard_id < count:
+        raise ValueError(f"shard {shard_id} of {count} does not exist")
+    return shard_id, count
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard that receives a guild's events (Discord's formula)."""
+    return (guild_id >> 22) % shard_count
 
 
 def iso_now() -> str:
@@ -212,7 +243,7 @@ class Channel:
 
 @dataclass(eq=False)
 class Guild:
-    """The guild, with its roles, channels and members, and Discord's permission arithmetic."""
+    """A guild, with its roles, channels and members, and Discord's permission arithmetic."""
 
     id: int
     name: str
@@ -307,29 +338,53 @@ class Guild:
 
 @dataclass(eq=False)
 class World:
-    """Everything the emulator knows besides messages: the bot, the people, the guild, DMs."""
+    """Everything the emulator knows besides messages: the bot, the people, the guilds, DMs.
+
+    ``guild`` is the first guild (``guilds[0]``) and ``people`` are its members; every other
+    guild has its own Member objects for the same users.
+    """
 
     bot: User
     guild: Guild
     people: dict[str, Member]
     dms: dict[int, Channel] = field(default_factory=dict)
+    guilds: list[Guild] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.guild not in self.guilds:
+            self.guilds.insert(0, self.guild)
 
     @property
     def bot_member(self) -> Member:
         return self.guild.members[self.bot.id]
 
-    def channel_named(self, name: str) -> Channel:
-        for channel in self.guild.channels.values():
+    def channel_named(self, name: str, guild: Guild | None = None) -> Channel:
+        """The text channel ``name`` of ``guild`` (default: the first guild)."""
+        guild = guild or self.guild
+        for channel in guild.channels.values():
             if channel.name == name:
                 return channel
-        raise KeyError(f"no channel named {name!r}")
+        raise KeyError(f"no channel named {name!r} in {guild.name!r}")
+
+    def find_guild(self, guild_id: int | None) -> Guild | None:
+        return next((g for g in self.guilds if g.id == guild_id), None)
+
+    def guild_of(self, channel: Channel) -> Guild | None:
+        """The guild a channel belongs to (``None`` for a DM)."""
+        return self.find_guild(channel.guild_id) if channel.type != DM else None
 
     def find_channel(self, channel_id: int) -> Channel | None:
-        return self.guild.channels.get(channel_id) or self.dms.get(channel_id)
+        for guild in self.guilds:
+            if channel_id in guild.channels:
+                return guild.channels[channel_id]
+        return self.dms.get(channel_id)
 
     def find_user(self, user_id: int) -> User | None:
-        member = self.guild.members.get(user_id)
-        return member.user if member is not None else None
+        for guild in self.guilds:
+            member = guild.members.get(user_id)
+            if member is not None:
+                return member.user
+        return None
 
     def dm_with(self, user: User) -> Channel:
         """The bot's DM channel with ``user``, created on first use."""
@@ -340,45 +395,68 @@ class World:
         self.dms[channel.id] = channel
         return channel
 
+    def add_guild(self, name: str, *, shard: tuple[int, int] | None = None) -> Guild:
+        """A new guild with the bot, the same ``alice`` (the owner), ``bob`` and ``carol`` (the
+        same User objects) and the text channels ``general`` and ``games``; its id falls on
+        ``shard`` if given."""
+        users = [self.people[name].user for name in PEOPLE if name in self.people]
+        users = users or [member.user for member in self.people.values()]
+        guild = build_guild(name, snowflake(shard), self.bot, users, {"general": 0, "games": 0})
+        self.guilds.append(guild)
+        return guild
 
-def default_world(bot_name: str = "Tholos") -> World:
-    """A guild "Tholos Test" with the bot, three people and four text channels.
 
-    Channels: ``general`` and ``games`` (the bot may do anything a member may), ``no-embeds``
-    (the bot's role is denied Embed Links and Attach Files) and ``read-only`` (the bot's role is
-    denied Send Messages). ``alice`` owns the guild; ``bob`` and ``carol`` are plain members.
-    """
-    bot = User(id=snowflake(), username=bot_name, bot=True)
-    guild_id = snowflake()
-    people = {
-        name: Member(User(id=snowflake(), username=name, global_name=name.capitalize()))
-        for name in ("alice", "bob", "carol")
-    }
+def build_guild(
+    name: str, guild_id: int, bot: User, users: Iterable[User], denials: Mapping[str, int]
+) -> Guild:
+    """A guild owned by the first of ``users``, with the bot (its managed role has @everyone's
+    default permissions) and a text channel per name in ``denials``, where the bot's role is
+    denied those permissions."""
+    people = [Member(user) for user in users]
     bot_role = Role(
         id=snowflake(),
-        name=bot_name,
+        name=bot.username,
         permissions=EVERYONE_DEFAULT,
         position=1,
         managed=True,
         bot_id=bot.id,
     )
-    guild = Guild(id=guild_id, name="Tholos Test", owner_id=people["alice"].id)
+    guild = Guild(id=guild_id, name=name, owner_id=people[0].id)
     guild.roles = {
         guild_id: Role(id=guild_id, name="@everyone", permissions=EVERYONE_DEFAULT),
         bot_role.id: bot_role,
     }
-    guild.members = {m.id: m for m in people.values()}
+    guild.members = {m.id: m for m in people}
     guild.members[bot.id] = Member(bot, roles=[bot_role.id])
+    for position, (channel_name, deny) in enumerate(denials.items()):
+        overwrites = [Overwrite(id=bot_role.id, type=0, deny=deny)] if deny else []
+        channel = Channel(
+            id=snowflake(),
+            name=channel_name,
+            guild_id=guild_id,
+            position=position,
+            overwrites=overwrites,
+        )
+        guild.channels[channel.id] = channel
+    return guild
+
+
+def default_world(bot_name: str = "Tholos", *, shard: tuple[int, int] | None = None) -> World:
+    """A guild "Tholos Test" with the bot, three people and four text channels.
+
+    Channels: ``general`` and ``games`` (the bot may do anything a member may), ``no-embeds``
+    (the bot's role is denied Embed Links and Attach Files) and ``read-only`` (the bot's role is
+    denied Send Messages). ``alice`` owns the guild; ``bob`` and ``carol`` are plain members.
+    With ``shard``, the guild's id falls on that ``(shard_id, shard_count)``.
+    """
+    bot = User(id=snowflake(), username=bot_name, bot=True)
+    users = [User(id=snowflake(), username=name, global_name=name.capitalize()) for name in PEOPLE]
     denials = {
         "general": 0,
         "games": 0,
         "no-embeds": EMBED_LINKS | ATTACH_FILES,
         "read-only": SEND_MESSAGES,
     }
-    for position, (name, deny) in enumerate(denials.items()):
-        overwrites = [Overwrite(id=bot_role.id, type=0, deny=deny)] if deny else []
-        channel = Channel(
-            id=snowflake(), name=name, guild_id=guild_id, position=position, overwrites=overwrites
-        )
-        guild.channels[channel.id] = channel
+    guild = build_guild("Tholos Test", snowflake(shard), bot, users, denials)
+    people = {user.username: guild.members[user.id] for user in users}
     return World(bot=bot, guild=guild, people=people)

@@ -60,6 +60,7 @@ class RandomPlayer:
         self.settle = settle
         self.rng = random.Random(seed)
         self.history: list[str] = []
+        self.guild = emulator.world.guild_of(channel) or emulator.guild
 
     async def play(self, steps: int) -> list[Interaction]:
         """Take ``steps`` steps; return the interactions they made."""
@@ -104,10 +105,10 @@ class RandomPlayer:
                 return None
             command, options = self.rng.choice(self.commands)
             return command, options(member) if callable(options) else options
-        guild = self.emulator.guild
-        allowed = guild.permissions_in(self.channel, member.id)
+        allowed = self.guild.permissions_in(self.channel, member.id)
         leaves: list[tuple[list[str], list[dict[str, Any]]]] = []
-        for schema in self.emulator.commands() + self.emulator.commands(guild=False):
+        local = self.emulator.commands(guild=self.guild) if self.channel.guild_id else []
+        for schema in local + self.emulator.commands(guild=False):
             needed = int(schema.get("default_member_permissions") or 0) | USE_APPLICATION_COMMANDS
             if schema.get("type", 1) == 1 and not needed & ~allowed:
                 _leaves([schema["name"]], schema, leaves)
@@ -123,7 +124,7 @@ class RandomPlayer:
 
     def _value(self, option: dict[str, Any]) -> Any:
         """A random value a member could enter for ``option``."""
-        kind, rng, guild = option["type"], self.rng, self.emulator.guild
+        kind, rng, guild = option["type"], self.rng, self.guild
         if option.get("choices"):
             return rng.choice(option["choices"])["value"]
         if kind == STRING:
@@ -159,10 +160,10 @@ class RandomPlayer:
         low, high = component.get("min_values", 1), component.get("max_values", 1)
         choices: list[Any] = {
             3: [o["value"] for o in component.get("options") or []],
-            5: [m for m in self.emulator.guild.members.values()],
-            6: list(self.emulator.guild.roles.values()),
-            7: [m for m in self.emulator.guild.members.values()],
-            8: list(self.emulator.guild.channels.values()),
+            5: [m for m in self.guild.members.values()],
+            6: list(self.guild.roles.values()),
+            7: [m for m in self.guild.members.values()],
+            8: list(self.guild.channels.values()),
         }[kind]
         picked = self.rng.sample(choices, self.rng.randint(max(low, 1), min(high, len(choices))))
         shown = [getattr(p, "id", p) for p in picked]

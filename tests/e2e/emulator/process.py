@@ -20,6 +20,21 @@ _PR_SET_PDEATHSIG = 1
 _LIBC = ctypes.CDLL(None, use_errno=True) if sys.platform == "linux" else None
 
 
+def shards_of(env: Mapping[str, str]) -> tuple[int, list[int]] | None:
+    """``(shard_count, shard_ids)`` a bot runs by THOLOS_SHARD_COUNT and THOLOS_SHARD_IDS
+    (``0-3``, ``0,2`` or both, e.g. ``0-1,3``; default: every shard); ``None`` if not sharded."""
+    count = env.get("THOLOS_SHARD_COUNT", "").strip()
+    if not count:
+        return None
+    ids: list[int] = []
+    for part in env.get("THOLOS_SHARD_IDS", "").replace(" ", "").split(","):
+        if not part:
+            continue
+        low, dash, high = part.partition("-")
+        ids += range(int(low), int(high) + 1) if dash else [int(low)]
+    return int(count), sorted(set(ids)) if ids else list(range(int(count)))
+
+
 def _die_with_parent() -> None:
     """In the child, before exec: get SIGKILL when the parent dies, even by SIGKILL (Linux).
 
@@ -69,9 +84,15 @@ class BotProcess:
     def running(self) -> bool:
         return self.process is not None and self.process.poll() is None
 
+    @property
+    def shards(self) -> tuple[int, list[int]] | None:
+        """``(shard_count, shard_ids)`` from the environment, ``None`` for an unsharded bot."""
+        return shards_of(self.env)
+
     async def start(self, *, wait: bool = True, sync: bool = False, timeout: float = 30.0) -> None:
-        """Start the process; with ``wait``, return once it identified on the gateway (and, with
-        ``sync``, registered its commands). Fails fast, with the log, if it exits first."""
+        """Start the process; with ``wait``, return once it identified on the gateway (a sharded
+        bot: once a session it started is live for every shard it runs) and, with ``sync``,
+        registered its commands. Fails fast, with the log, if it exits first."""
         if self.running:
             raise RuntimeError(f"{self.module} is already running")
         identifies, syncs = self.emulator.gateway.identifies, self.emulator.command_syncs
@@ -92,11 +113,19 @@ class BotProcess:
         if not wait:
             return
 
+        gateway, shards = self.emulator.gateway, self.shards
+
+        def connected() -> bool:
+            if shards is None:
+                return gateway.identifies > identifies and bool(gateway.live)
+            count, ids = shards
+            new = [s for s in gateway.sessions.values() if s.number > identifies and s.live]
+            return all(any(s.shard == [i, count] for s in new) for i in ids)
+
         def ready() -> bool:
             if not self.running:
                 return True
-            connected = self.emulator.gateway.identifies > identifies and self.emulator.gateway.live
-            return connected and (not sync or self.emulator.command_syncs > syncs)
+            return connected() and (not sync or self.emulator.command_syncs > syncs)
 
         await self.emulator.wait_for(ready, timeout, f"python -m {self.module} to connect")
         if not self.running:

@@ -18,13 +18,13 @@ from .journal import RequestRecord, Violation
 from .messages import Message, Upload, compose
 from .model import (
     ATTACH_FILES,
-    DM,
     EMBED_LINKS,
     JSON,
     READ_MESSAGE_HISTORY,
     SEND_MESSAGES,
     VIEW_CHANNEL,
     Channel,
+    Guild,
     snowflake,
 )
 from .rules import Rejection, check_commands
@@ -209,11 +209,17 @@ class Rest:
         self._require(channel, VIEW_CHANNEL)
         return channel
 
-    def _require(self, channel: Channel, needed: int) -> None:
-        if channel.type == DM:
-            return
+    def _bot_permissions(self, channel: Channel) -> int | None:
+        """The bot's permissions in a guild channel (``None`` in a DM)."""
         world = self.state.world
-        missing = needed & ~world.guild.permissions_in(channel, world.bot.id)
+        guild = world.guild_of(channel)
+        return guild.permissions_in(channel, world.bot.id) if guild is not None else None
+
+    def _require(self, channel: Channel, needed: int) -> None:
+        perms = self._bot_permissions(channel)
+        if perms is None:
+            return
+        missing = needed & ~perms
         if missing & VIEW_CHANNEL:
             raise Rejection(403, 50001, "Missing Access", "permissions.missing-access")
         if missing:
@@ -227,10 +233,13 @@ class Rest:
             raise Rejection(404, 10008, "Unknown Message", "http.unknown-resource")
         return message
 
-    def _guild(self, request: web.Request) -> None:
+    def _guild(self, request: web.Request) -> Guild:
         self._auth(request)
-        if request.match_info["guild_id"] != str(self.state.world.guild.id):
+        world = self.state.world
+        guild = next((g for g in world.guilds if str(g.id) == request.match_info["guild_id"]), None)
+        if guild is None:
             raise Rejection(404, 10004, "Unknown Guild", "http.unknown-resource")
+        return guild
 
     async def unknown(self, request: web.Request) -> web.Response:
         detail = f"{request.method} {request.path} is not emulated"
@@ -243,8 +252,15 @@ class Rest:
 
     async def get_gateway_bot(self, request: web.Request) -> web.Response:
         self._auth(request)
-        limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
-        return _json({"url": self.gateway_url(), "shards": 1, "session_start_limit": limit})
+        config = self.state.config
+        limit = {
+            "total": 1000,
+            "remaining": max(0, 1000 - self.state.session_starts),
+            "reset_after": 86_400_000,
+            "max_concurrency": max(1, config.max_concurrency),
+        }
+        shards = max(1, config.recommended_shards)
+        return _json({"url": self.gateway_url(), "shards": shards, "session_start_limit": limit})
 
     async def get_me(self, request: web.Request) -> web.Response:
         self._auth(request)
@@ -289,7 +305,7 @@ class Rest:
                 "interactions_endpoint_url": None,
                 "redirect_uris": [],
                 "tags": [],
-                "approximate_guild_count": 1,
+                "approximate_guild_count": len(world.guilds),
                 "integration_types_config": {"0": {}},
             }
         )
@@ -301,8 +317,7 @@ class Rest:
         if request.match_info["app_id"] != str(self.state.application_id):
             raise Rejection(403, 50001, "Missing Access", "permissions.missing-access")
         if "guild_id" in request.match_info:
-            self._guild(request)
-            return self.state.world.guild.id
+            return self._guild(request).id
         return None
 
     def _command(self, request: web.Request, scope: int | None) -> JSON:
@@ -400,10 +415,8 @@ class Rest:
     async def list_messages(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
         found = [m for m in self.state.channel_messages(channel) if m.visible(None)]
-        world = self.state.world
-        if channel.type != DM and not (
-            world.guild.permissions_in(channel, world.bot.id) & READ_MESSAGE_HISTORY
-        ):
+        perms = self._bot_permissions(channel)
+        if perms is not None and not perms & READ_MESSAGE_HISTORY:
             found = []  # Discord answers an empty list, not an error
         if "before" in request.query:
             found = [m for m in found if m.id < int(request.query["before"])]
@@ -466,8 +479,7 @@ class Rest:
     # Guild ------------------------------------------------------------------------------------
 
     async def get_guild(self, request: web.Request) -> web.Response:
-        self._guild(request)
-        guild = self.state.world.guild
+        guild = self._guild(request)
         data = guild.to_json(members=[])
         for key in ("members", "channels", "threads", "presences", "voice_states", "joined_at"):
             data.pop(key)
@@ -475,23 +487,20 @@ class Rest:
         return _json(data)
 
     async def get_guild_channels(self, request: web.Request) -> web.Response:
-        self._guild(request)
-        return _json([c.to_json() for c in self.state.world.guild.channels.values()])
+        return _json([c.to_json() for c in self._guild(request).channels.values()])
 
     async def get_roles(self, request: web.Request) -> web.Response:
-        self._guild(request)
-        return _json([r.to_json() for r in self.state.world.guild.roles.values()])
+        return _json([r.to_json() for r in self._guild(request).roles.values()])
 
     async def list_members(self, request: web.Request) -> web.Response:
-        self._guild(request)
+        guild = self._guild(request)
         after = int(request.query.get("after", 0))
         limit = max(1, min(1000, int(request.query.get("limit", 1))))
-        members = sorted(self.state.world.guild.members.values(), key=lambda m: m.id)
+        members = sorted(guild.members.values(), key=lambda m: m.id)
         return _json([m.to_json() for m in members if m.id > after][:limit])
 
     async def get_member(self, request: web.Request) -> web.Response:
-        self._guild(request)
-        member = self.state.world.guild.members.get(int(request.match_info["user_id"]))
+        member = self._guild(request).members.get(int(request.match_info["user_id"]))
         if member is None:
             raise Rejection(404, 10007, "Unknown Member", "http.unknown-resource")
         return _json(member.to_json())

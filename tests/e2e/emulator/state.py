@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from .commands import CommandRegistry
 from .journal import Journal
 from .messages import Attachment, Message
-from .model import DM, JSON, Channel, World
+from .model import JSON, Channel, World
 
 if TYPE_CHECKING:
     from .interactions import Interaction
@@ -19,7 +19,8 @@ if TYPE_CHECKING:
 GUILD_MESSAGES = 1 << 9
 DIRECT_MESSAGES = 1 << 12
 
-Dispatch = Callable[[str, JSON, int | None], None]
+# (event, data, intent, guild id): the guild decides the shard; no guild (DMs) means shard 0.
+Dispatch = Callable[[str, JSON, int | None, int | None], None]
 
 
 def make_token(bot_id: int) -> str:
@@ -30,12 +31,15 @@ def make_token(bot_id: int) -> str:
 
 @dataclass
 class Config:
-    """Tunable behaviour; ``ack_deadline`` is Discord's 3-second acknowledgement window."""
+    """Tunable behaviour; ``ack_deadline`` is Discord's 3-second acknowledgement window;
+    ``recommended_shards`` and ``max_concurrency`` are what ``GET /gateway/bot`` answers."""
 
     ack_deadline: float = 3.0
     heartbeat_interval_ms: int = 41_250
     attachment_size_limit: int = 10 * 1024 * 1024
     token: str = field(default="", repr=False)
+    recommended_shards: int = 1
+    max_concurrency: int = 1
 
 
 class State:
@@ -54,7 +58,8 @@ class State:
         self.base_url = ""
         self.requests_in_flight = 0
         self.last_request_end = 0.0
-        self.dispatch: Dispatch = lambda event, data, intent: None
+        self.session_starts = 0
+        self.dispatch: Dispatch = lambda event, data, intent, guild_id: None
 
     @property
     def application_id(self) -> int:
@@ -63,16 +68,18 @@ class State:
     def channel_messages(self, channel: Channel) -> list[Message]:
         return [m for m in self.messages.values() if m.channel_id == channel.id]
 
-    def _event(self, message: Message) -> tuple[JSON, int]:
+    def _event(self, message: Message) -> tuple[JSON, int, int | None]:
+        """A message event's data, intent and guild id (that of the message's channel)."""
         data = message.to_json(self.base_url)
         channel = self.world.find_channel(message.channel_id)
-        if channel is not None and channel.type == DM:
-            return data, DIRECT_MESSAGES
-        data["guild_id"] = str(self.world.guild.id)
-        member = self.world.guild.members.get(message.author.id)
+        guild = self.world.guild_of(channel) if channel is not None else None
+        if guild is None:
+            return data, DIRECT_MESSAGES, None
+        data["guild_id"] = str(guild.id)
+        member = guild.members.get(message.author.id)
         if member is not None:
             data["member"] = member.to_json(with_user=False)
-        return data, GUILD_MESSAGES
+        return data, GUILD_MESSAGES, guild.id
 
     def post(self, message: Message) -> None:
         """Store a new message; everyone but ephemeral readers hears MESSAGE_CREATE."""
@@ -91,7 +98,7 @@ class State:
     def delete(self, message: Message) -> None:
         message.deleted = True
         if not message.ephemeral:
-            data, intent = self._event(message)
+            data, intent, guild_id = self._event(message)
             event = {k: data[k] for k in ("channel_id", "guild_id") if k in data}
-            self.dispatch("MESSAGE_DELETE", {"id": str(message.id), **event}, intent)
+            self.dispatch("MESSAGE_DELETE", {"id": str(message.id), **event}, intent, guild_id)
         self.journal.changed()

@@ -1,0 +1,150 @@
+"""Two bot processes as two shards on one PostgreSQL, through the emulator: games in two
+servers at once, ``kill -9`` of a process after a stored turn, another process taking over its
+shard, presses during the handoff. Afterwards the database is read directly."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+
+import asyncpg
+
+from engine import Position
+from engine.builder import SKIP, TurnBuilder, turn_path
+from tests.postgres import PostgresServer
+
+from .conftest import SpawnBot
+from .emulator import Emulator
+from .table import Table
+
+SHARDS = 2
+
+
+def shard_env(url: str, shard: int) -> dict[str, str]:
+    """The environment of the process that runs ``shard`` of :data:`SHARDS`."""
+    return {"THOLOS_DB": url, "THOLOS_SHARD_COUNT": str(SHARDS), "THOLOS_SHARD_IDS": str(shard)}
+
+
+def path_turn(position: Position, path: str):
+    """The turn a complete button path builds."""
+    turn = TurnBuilder(position, tuple(path)).turn
+    assert turn is not None
+    return turn
+
+
+def a_turn(position: Position) -> str:
+    """The button path of a legal turn, skipping a bonus it could use (so that it completes on
+    its last press)."""
+    path = turn_path(position, position.legal_turns()[0])
+    if TurnBuilder(position, path).turn is None:
+        path = (*path, SKIP)
+    return "".join(path)
+
+
+async def check_database(url: str) -> dict[int, int]:
+    """Every game's turns are numbered 1..n without a gap, and replaying them from the start
+    position gives the stored position; returns the plies of each game."""
+    connection = await asyncpg.connect(url)
+    try:
+        games = await connection.fetch("SELECT id, start_position, position, plies FROM games")
+        plies = {}
+        for game in games:
+            turns = await connection.fetch(
+                "SELECT ply, turn, position_after FROM turns WHERE game_id = $1 ORDER BY ply",
+                game["id"],
+            )
+            assert [row["ply"] for row in turns] == list(range(1, game["plies"] + 1))
+            position = Position.parse(game["start_position"])
+            for row in turns:
+                position = position.apply(row["turn"])
+                assert str(position) == row["position_after"]
+            assert str(position) == game["position"]
+            plies[game["id"]] = game["plies"]
+        return plies
+    finally:
+        await connection.close()
+
+
+def one_board_per_ply(table: Table) -> None:
+    """No board was posted twice for the same state of its game (the footer's ply)."""
+    shown = Counter(board.embeds[0]["footer"]["text"] for board in table.boards())
+    assert max(shown.values()) == 1, shown
+
+
+async def test_two_shards_in_two_processes_share_one_postgres(
+    emulator: Emulator, spawn_bot: SpawnBot, postgres_server: PostgresServer
+):
+    """Each process serves the server of its shard; one registers the commands; a kill -9
+    after a stored turn and a new process for that shard lose nothing and post nothing twice;
+    presses while the old process drains are answered; a double press stores one turn."""
+    url = await postgres_server.create_database()
+    guilds = [emulator.add_guild(f"Shard {shard}", shard=(shard, SHARDS)) for shard in (0, 1)]
+    first = spawn_bot(emulator, env=shard_env(url, 0), guild_commands=False)
+    second = spawn_bot(emulator, env=shard_env(url, 1), guild_commands=False)
+    await first.start(sync=True)
+    await second.start()
+    assert emulator.command_syncs == 1, "only shard 0's process registers the commands"
+    for shard, guild in enumerate(guilds):
+        sessions = emulator.gateway.sessions_for(guild.id)
+        assert [session.shard for session in sessions] == [[shard, SHARDS]]
+    tables = [Table(emulator, "games", guild=guild) for guild in guilds]
+    alice, bob = tables[0].people_named("alice", "bob")
+    await asyncio.gather(*(table.start_game(alice, bob) for table in tables))
+    for turn in ("+w1", "+b1"):
+        await asyncio.gather(*(table.play(turn) for table in tables))
+
+    # kill -9 of shard 1's process once a completing press is acknowledged (stored, its board
+    # being posted); a new process takes the shard over and posts that board, once.
+    table = tables[1]
+    before = table.position()
+    press = await table.click_path(alice, table.board, a_turn(before), wait=False)
+    await emulator.wait_for(lambda: press.acknowledged, what="the press acknowledged")
+    assert await second.kill() == -9
+    await tables[0].play("w@D")  # the other shard goes on meanwhile
+    third = spawn_bot(emulator, env=shard_env(url, 1), guild_commands=False)
+    await third.start()
+    await emulator.wait_for(
+        lambda: table.position() != before, timeout=30, what="the stored turn's board"
+    )
+    assert table.mover().id == bob.id
+
+    # The handoff: a fourth process joins shard 1, then the third stops on SIGTERM; right
+    # after, a double press on the final step stores one turn and tells the other press so.
+    fourth = spawn_bot(emulator, env=shard_env(url, 1), guild_commands=False)
+    await fourth.start()
+    assert len(emulator.gateway.sessions_for(guilds[1].id)) == 2
+    assert await third.stop() == 0
+    position = table.position()
+    path = a_turn(position)
+    board = table.board
+    for depth in range(1, len(path)):
+        await table.click(bob, board, table.custom_id(board, f":{path[:depth]}:n"))
+    last = table.custom_id(board, f":{path}:n")
+    presses = await asyncio.gather(
+        table.click(bob, board, last), table.click(bob, board, last, stale=True)
+    )
+    assert all(press.acknowledged for press in presses)
+    await fourth.settle()
+    assert any("out of date" in text for text in table.ephemeral(bob))
+    assert table.position() == position.apply(path_turn(position, path))
+    await asyncio.gather(*(table.play(table.position().legal_turns()[0]) for table in tables))
+    await first.settle()
+
+    plies = await check_database(url)
+    assert len(plies) == 2
+    connection = await asyncpg.connect(url)
+    try:
+        stored = {
+            row["channel_id"]: row["position"]
+            for row in await connection.fetch("SELECT channel_id, position FROM games")
+        }
+    finally:
+        await connection.close()
+    for table in tables:
+        assert stored[table.channel.id] == str(table.position())
+        one_board_per_ply(table)
+    assert emulator.violations == []
+    for process in (first, fourth):
+        assert await process.stop() == 0
+        process.assert_clean_log()
+        assert postgres_server.password not in process.log()
