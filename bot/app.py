@@ -52,7 +52,9 @@ class App:
             games=games,
             challenges=challenges,
             ratings=RatingStore(database),
-            play=PlayService(games, inactivity_timeout=settings.inactivity_timeout),
+            play=PlayService(
+                games, inactivity_timeout=settings.inactivity_timeout, leases=leases
+            ),
             lobby=ChallengeService(
                 challenges, games, challenge_timeout=settings.challenge_timeout
             ),

@@ -27,7 +27,7 @@ from .controls import board_view, final_view
 from .domain import mention
 from .presenter import describe_turn, game_embed, result_text, step_prompt
 from .storage import DatabaseUnavailable, Game, GameStore
-from .storage.leases import LeaseStore
+from .storage.leases import LeaseStore, board_lease
 
 log = logging.getLogger(__name__)
 
@@ -145,24 +145,27 @@ class Boards:
         *,
         stripped: int | None = None,
         again: bool = False,
+        leased: bool = False,
     ) -> discord.Message | None:
         """Post the board with ``send``, record it, and strip the controls of the previous one
         (unless it is ``stripped`` already).
 
         The first board of a game version is posted once: whoever posts it holds the version's
-        lease meanwhile, and nothing is posted (``None``) while someone else holds it. ``again``
-        posts the current board once more (``/tholos board``).
+        lease until the board is recorded (``leased``: the transaction that stored the change
+        took it), and nothing is posted (``None``) while someone else holds it. ``again`` posts
+        the current board once more (``/tholos board``).
         """
         if again:
             return await self._post(send, game, last, stripped)
-        lease = board_lease(game)
-        if not await self.leases.acquire(lease, time.time()):
+        lease = board_lease(game.id, game.version)
+        if not leased and not await self.leases.acquire(lease, time.time()):
             log.info("board of game %s v%s is being posted elsewhere", game.id, game.version)
             return None
         try:
-            return await self._post(send, game, last, stripped)
-        finally:
+            return await self._post(send, game, last, stripped)  # recording ends the lease
+        except BaseException:
             await self.leases.release(lease)
+            raise
 
     async def _post(
         self, send: Send, game: Game, last: LastTurn | None, stripped: int | None
@@ -176,10 +179,12 @@ class Boards:
             await self.strip_controls(game.channel_id, previous)
         return message
 
-    async def post_in_channel(self, game: Game, last: LastTurn | None) -> discord.Message | None:
+    async def post_in_channel(
+        self, game: Game, last: LastTurn | None, *, leased: bool = False
+    ) -> discord.Message | None:
         """Post the board in the game's channel (no interaction to answer)."""
         channel = self.client.get_partial_messageable(game.channel_id)
-        return await self.post(channel.send, game, last)
+        return await self.post(channel.send, game, last, leased=leased)
 
     async def post_after_change(
         self,
@@ -188,10 +193,13 @@ class Boards:
         last: LastTurn | None,
         *,
         stripped: int | None = None,
+        leased: bool = False,
     ) -> None:
         """Post the board of a change already stored; if that fails, say what happened."""
         try:
-            posted = await self.post(interaction.followup.send, game, last, stripped=stripped)
+            posted = await self.post(
+                interaction.followup.send, game, last, stripped=stripped, leased=leased
+            )
         except Exception as error:  # the change is stored: say so, whatever failed
             if isinstance(error, discord.HTTPException | DatabaseUnavailable):  # expected: no trace
                 log.warning("could not post the board of game %s: %s", game.id, error)
@@ -223,7 +231,7 @@ class Boards:
         for stale in await self.games.games_needing_a_board(changed_before=cutoff):
             if stale.id in self._unpostable or not self.owns_guild(stale.guild_id):
                 continue
-            lease = board_lease(stale)
+            lease = board_lease(stale.id, stale.version)
             if not await self.leases.acquire(lease, time.time()):  # being posted, or its
                 expiry = await self.leases.expires_at(lease)  # poster died: look again then
                 retry = min(retry or math.inf, expiry or time.time())
@@ -231,24 +239,19 @@ class Boards:
             try:
                 game = await self.games.game(stale.id)
                 if game is None or not game.needs_a_board or game.version != stale.version:
-                    continue  # posted meanwhile, or changed again (its own lease then)
+                    await self.leases.release(lease)  # posted meanwhile, or changed again
+                    continue
                 channel = self.client.get_partial_messageable(game.channel_id)
                 await self._post(channel.send, game, await self.last_turn(game), None)
             except DatabaseUnavailable:
                 raise  # an outage, not this game's fault: the next round tries again
             except Exception:
                 log.exception(
-                    "could not post the board of game %s; retrying at next start", game.id
+                    "could not post the board of game %s; retrying at next start", stale.id
                 )
                 self._unpostable.add(stale.id)
-            finally:
                 await self.leases.release(lease)
         return retry
-
-
-def board_lease(game: Game) -> str:
-    """The lease of posting the first board of ``game``'s current version."""
-    return f"board:{game.id}:{game.version}"
 
 
 def _render(position: Position, view: BoardView) -> tuple[bytes, str]:

@@ -55,7 +55,8 @@ class Opponent(Feature):
             finally:
                 await self.app.leases.release(lease)
             if played is not None:
-                await self.app.boards.post_in_channel(played.game, LastTurn(turn, game.to_move))
+                last = LastTurn(turn, game.to_move)
+                await self.app.boards.post_in_channel(played.game, last, leased=True)
         except DatabaseUnavailable as error:
             log.warning("the AI waits in game %s: database unavailable: %s", game.id, error)
         except Exception:

@@ -58,7 +58,9 @@ class Play(Feature):
             content=f"Played: {last.words()}", view=None, allowed_mentions=USERS_ONLY
         )
         pressed = interaction.message.id if interaction.message else None
-        await self.app.boards.post_after_change(interaction, result.game, last, stripped=pressed)
+        await self.app.boards.post_after_change(
+            interaction, result.game, last, stripped=pressed, leased=True
+        )
         self.opponent.schedule(result.game)
 
     @answers(server_only=True, posts_boards=True)
@@ -68,14 +70,16 @@ class Play(Feature):
             game_id = (await self._channel_game(interaction, players_only=True)).id
         game = await self.app.play.claim(game_id, caller(interaction))
         await interaction.response.defer()
-        await self.app.boards.post_after_change(interaction, game, await self._last(game))
+        last = await self._last(game)
+        await self.app.boards.post_after_change(interaction, game, last, leased=True)
 
     @answers(posts_boards=True)
     async def resign(self, interaction: Interaction, button: ResignButton) -> None:
         """The confirmation button of ``/tholos resign``."""
         game = await self.app.play.resign(button.game_id, button.version, caller(interaction))
         await interaction.response.edit_message(content="You resigned.", view=None)
-        await self.app.boards.post_after_change(interaction, game, await self._last(game))
+        last = await self._last(game)
+        await self.app.boards.post_after_change(interaction, game, last, leased=True)
 
     @answers(server_only=True)
     async def ask_resign(self, interaction: Interaction) -> None:

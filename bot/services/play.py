@@ -24,6 +24,7 @@ from ..storage import (
     Transaction,
     rate_game,
 )
+from ..storage.leases import LeaseStore, board_lease
 from ..storage.ratings import RATINGS_LOCK
 
 
@@ -81,8 +82,12 @@ class PlayService:
         *,
         inactivity_timeout: float,
         clock: Callable[[], float] = time.time,
+        leases: LeaseStore | None = None,
     ) -> None:
         self.games = games
+        self.leases = leases
+        """With leases, every change takes the lease of posting its board, in its own
+        transaction: the process that stored a change posts its board."""
         self.inactivity_timeout = inactivity_timeout
         self._clock = clock
         self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
@@ -173,6 +178,9 @@ class PlayService:
             game = await change(transaction)
             if game.outcome is not None and game.rated:
                 await rate_game(transaction, _rated_result(game))
+            if self.leases is not None:
+                lease = board_lease(game.id, game.version)
+                await self.leases.take(transaction, lease, self._clock())
         return game
 
     async def resign(self, game_id: int, version: int, caller: Caller) -> Game:

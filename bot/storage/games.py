@@ -16,6 +16,7 @@ from engine import BLACK, WHITE, Colour, Position
 
 from ..domain import Level, Mode, Reason, Result
 from .db import Database, Row, Transaction, UniqueViolation
+from .leases import board_lease
 
 
 class ChannelBusyError(Exception):
@@ -258,9 +259,13 @@ class GameStore:
         return await _update_game(transaction, game, "", (), outcome, now)
 
     async def set_board_message(self, game_id: int, message_id: int, version: int) -> bool:
-        """Remember the newest board message and the version it shows; ``False`` (and nothing
-        stored) when a board of a newer version is already recorded."""
+        """Remember the newest board message and the version it shows, and end the lease of
+        posting it; ``False`` (and nothing stored) when a board of a newer version is already
+        recorded."""
         async with self.database.transaction() as transaction:
+            await transaction.execute(
+                "DELETE FROM leases WHERE name = ?", (board_lease(game_id, version),)
+            )
             changed = await transaction.execute(
                 "UPDATE games SET board_message_id = ?, board_version = ? "
                 "WHERE id = ? AND (board_version IS NULL OR board_version <= ?)",

@@ -4,7 +4,7 @@ holder releases it or it expires; nobody can take a lease that is held, its hold
 
 from __future__ import annotations
 
-from .db import Database, scalar
+from .db import Database, Transaction, scalar
 
 LEASE_SECONDS = 10.0
 """How long a lease holds unless released: longer than posting a board takes, short enough
@@ -22,12 +22,18 @@ class LeaseStore:
     async def acquire(self, name: str, now: float, seconds: float = LEASE_SECONDS) -> bool:
         """Take the lease ``name`` for ``seconds``; ``False`` while anyone holds it."""
         async with self.database.transaction() as transaction:
-            await transaction.execute("DELETE FROM leases WHERE expires_at <= ?", (now,))
-            row = await transaction.fetchone(
-                "INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, ?) "
-                "ON CONFLICT (name) DO NOTHING RETURNING holder",
-                (name, self.holder, now + seconds),
-            )
+            return await self.take(transaction, name, now, seconds)
+
+    async def take(
+        self, transaction: Transaction, name: str, now: float, seconds: float = LEASE_SECONDS
+    ) -> bool:
+        """:meth:`acquire` inside the caller's transaction (held once it commits)."""
+        await transaction.execute("DELETE FROM leases WHERE expires_at <= ?", (now,))
+        row = await transaction.fetchone(
+            "INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (name) DO NOTHING RETURNING holder",
+            (name, self.holder, now + seconds),
+        )
         return row is not None
 
     async def release(self, name: str) -> None:
@@ -40,3 +46,8 @@ class LeaseStore:
     async def expires_at(self, name: str) -> float | None:
         """When the lease ``name`` runs out (``None`` when nobody holds it)."""
         return await scalar(self.database, "SELECT expires_at FROM leases WHERE name = ?", (name,))
+
+
+def board_lease(game_id: int, version: int) -> str:
+    """The lease of posting the first board of a game's version."""
+    return f"board:{game_id}:{version}"
