@@ -186,9 +186,12 @@ async def test_kill_while_a_turn_is_being_posted(emulator: Emulator, tholos_bot:
     await emulator.wait_for(lambda: press.acknowledged, what="the press acknowledged")
     assert await tholos_bot.kill() == -9
     await tholos_bot.start()
+    await emulator.wait_for(  # at once, or once the killed poster's lease runs out (10 s)
+        lambda: str(table.position()) == "-/-/-/-/-/-/- www bb b -", timeout=30,
+        what="the stored turn's board",
+    )  # fmt: skip
     await tholos_bot.settle()
     shown = table.position()
-    assert str(shown) == "-/-/-/-/-/-/- www bb b -"
     await table.play(shown.legal_turns()[0])
     assert emulator.violations == []
 

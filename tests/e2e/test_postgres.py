@@ -34,7 +34,11 @@ async def test_a_game_on_postgres_survives_a_kill_and_ends_rated(
     press = await table.click_path(alice, board, "Tw1", wait=False)
     await emulator.wait_for(lambda: press.acknowledged, what="the press acknowledged")
     assert await bot.kill() == -9
+    before = table.position()
     await bot.start()
+    await emulator.wait_for(  # at once, or once the killed poster's lease runs out (10 s)
+        lambda: table.position() != before, timeout=30, what="the stored turn's board"
+    )
     await bot.settle()
     played.append("+w1")
     turn = table.position().legal_turns()[0]
