@@ -4,6 +4,8 @@ restart."""
 
 from __future__ import annotations
 
+import pytest
+
 from .conftest import SpawnBot
 from .emulator import BotProcess, Emulator, Interaction, RandomPlayer
 
@@ -25,8 +27,15 @@ async def test_starts_registers_and_stops(emulator: Emulator, tholos_bot: BotPro
     assert emulator.violations == []
 
 
-async def test_random_play_across_a_restart(emulator: Emulator, spawn_bot: SpawnBot) -> None:
-    bot = spawn_bot(emulator, "bot")
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+async def test_random_play_across_a_restart(
+    emulator: Emulator, spawn_bot: SpawnBot, backend: str, request: pytest.FixtureRequest
+) -> None:
+    """A random player using every command and button, across a kill -9, on each backend."""
+    env = {}
+    if backend == "postgresql":
+        env["THOLOS_DB"] = await request.getfixturevalue("postgres_server").create_database()
+    bot = spawn_bot(emulator, "bot", env=env)
     await bot.start(sync=True)
     people = [emulator.member(name) for name in ("alice", "bob", "carol")]
     general = emulator.channel("general")
