@@ -545,7 +545,7 @@ async def run_phase(
     phase.turns_in_db = await prefill(url, phase.finished_in_db, tables, args.seed)
     phase.prefill_seconds = time.perf_counter() - began
     phase.db_bytes = await database_bytes(url, workdir, slug)
-    env = {"LOG_LEVEL": "INFO", "THOLOS_DB": url}
+    env = {"LOG_LEVEL": "INFO", "THOLOS_DB": url, "THOLOS_THREADS": "off"}
     bot = BotProcess("bot", emu, db_path, log_path, env=env)
     RUNNING.add(bot)
     try:

@@ -82,7 +82,9 @@ async def measure(workdir: Path, games: int, player_count: int, runs: int, seed:
         print(
             f"{games} finished games among {player_count} players; rating rebuild {rebuild:.2f} s"
         )
-        bot = BotProcess("bot", emulator, workdir / "t.db", workdir / "bot.log")
+        bot = BotProcess(
+            "bot", emulator, workdir / "t.db", workdir / "bot.log", env={"THOLOS_THREADS": "off"}
+        )
         try:
             await bot.start(sync=True)
             last_page = -(-player_count // 10)

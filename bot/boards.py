@@ -25,7 +25,7 @@ from rendering.view import BoardView
 from .answers import USERS_ONLY, Interaction, tell
 from .controls import board_view, final_view
 from .domain import mention
-from .presenter import describe_turn, game_embed, result_text, step_prompt
+from .presenter import describe_turn, game_embed, game_line, result_text, step_prompt
 from .storage import DatabaseUnavailable, Game, GameStore
 from .storage.leases import LeaseStore, board_lease
 
@@ -177,7 +177,22 @@ class Boards:
         previous = game.board_message_id
         if previous is not None and previous not in (message.id, stripped):
             await self.strip_controls(game.channel_id, previous)
+        if not game.is_active:
+            await self.show_result_in_parent(game)
         return message
+
+    async def show_result_in_parent(self, game: Game) -> None:
+        """A game played in a thread ended: its line in the parent channel shows the result."""
+        if game.parent_id is None or game.parent_message_id is None:
+            return
+        try:
+            await (
+                self.client.get_partial_messageable(game.parent_id)
+                .get_partial_message(game.parent_message_id)
+                .edit(content=game_line(game), view=None, allowed_mentions=USERS_ONLY)
+            )
+        except discord.HTTPException as error:
+            log.info("could not show game %s's result in its channel: %s", game.id, error)
 
     async def post_in_channel(
         self, game: Game, last: LastTurn | None, *, leased: bool = False
@@ -195,11 +210,16 @@ class Boards:
         stripped: int | None = None,
         leased: bool = False,
     ) -> None:
-        """Post the board of a change already stored; if that fails, say what happened."""
+        """Post the board of a change already stored (in the game's thread when the interaction
+        came from its channel); if that fails, say what happened."""
+        elsewhere = interaction.channel_id != game.channel_id
+        send = (
+            self.client.get_partial_messageable(game.channel_id).send
+            if elsewhere
+            else interaction.followup.send
+        )
         try:
-            posted = await self.post(
-                interaction.followup.send, game, last, stripped=stripped, leased=leased
-            )
+            posted = await self.post(send, game, last, stripped=stripped, leased=leased)
         except Exception as error:  # the change is stored: say so, whatever failed
             if isinstance(error, discord.HTTPException | DatabaseUnavailable):  # expected: no trace
                 log.warning("could not post the board of game %s: %s", game.id, error)
@@ -209,6 +229,8 @@ class Boards:
             return
         if posted is None:  # another process is posting this version's board
             await tell(interaction, BEING_POSTED)
+        elif elsewhere:
+            await tell(interaction, f"Done — the board is in <#{game.channel_id}>.")
 
     async def strip_controls(self, channel_id: int, message_id: int) -> None:
         """Remove the buttons of an old message (best effort: it may be gone)."""

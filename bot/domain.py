@@ -49,19 +49,29 @@ class Person:
 
 @dataclass(frozen=True, slots=True)
 class GameOptions:
-    """What a challenge asks for: the mode, how many ornaments (``None``: the mode's
-    default), the challenger's colour and who moves first."""
+    """What a challenge asks for: the mode (``None``: advanced when ornaments are asked for,
+    else basic), how many ornaments (``None``: the mode's default), the challenger's colour and
+    who moves first."""
 
-    mode: Mode = "basic"
+    mode: Mode | None = None
     ornaments: int | None = None
     colour: ColourChoice = "random"
     first: FirstChoice = "random"
 
+    @property
+    def game_mode(self) -> Mode:
+        """The mode the game is played in: asking for ornaments means the advanced mode."""
+        return self.mode or ("advanced" if self.ornaments else "basic")
+
     def ornament_count(self) -> int:
-        """How many ornaments the game gets; raises :class:`Refusal` for ornaments in basic."""
+        """How many ornaments the game gets; raises :class:`Refusal` for ornaments asked for
+        together with ``mode: basic``."""
         if self.mode == "basic" and self.ornaments:
-            raise Refusal("Ornaments belong to the advanced mode: add `mode: advanced`.")
-        return (self.ornaments or DEFAULT_ORNAMENTS) if self.mode == "advanced" else 0
+            raise Refusal(
+                "Ornaments belong to the advanced mode: leave out `mode: basic` (ornaments "
+                "choose the advanced mode by themselves)."
+            )
+        return (self.ornaments or DEFAULT_ORNAMENTS) if self.game_mode == "advanced" else 0
 
 
 def mention(user_id: int) -> str:

@@ -214,6 +214,48 @@ def challenge_text(challenge: Challenge) -> str:
     return f"{text}\n{ending}"
 
 
+THREAD_SUFFIX = " · Tholos"
+THREAD_NAME_LIMIT = 100
+"""Discord's limit on a thread's name."""
+NO_THREADS = (
+    "I'll play games started here in the channel itself. To give each game a thread of its "
+    "own, a server admin can grant me **Create Public Threads** and **Send Messages in "
+    "Threads** in this channel."
+)
+
+
+THREAD_FAILED = (
+    "I couldn't open a thread for this game (the server may have reached Discord's limit of "
+    "active threads), so it is played right here."
+)
+
+
+def thread_name(first: str, second: str) -> str:
+    """A game's thread name, e.g. ``Ariadne vs Theseus · Tholos``, within Discord's 100
+    characters whatever the names (each cut with an ellipsis when needed).
+
+    >>> thread_name("Ariadne", "Theseus")
+    'Ariadne vs Theseus · Tholos'
+    >>> name = thread_name("A" * 90, "B" * 90)
+    >>> len(name) <= 100, name.count("…")
+    (True, 2)
+    """
+    names = [" ".join(name.split()) or "?" for name in (first, second)]
+    room = (THREAD_NAME_LIMIT - len(" vs ") - len(THREAD_SUFFIX)) // 2
+    cut = [name if len(name) <= room else name[: room - 1] + "…" for name in names]
+    return f"{cut[0]} vs {cut[1]}{THREAD_SUFFIX}"
+
+
+def game_line(game: Game) -> str:
+    """The line a game played in a thread keeps in its channel: who, where, and the result
+    once it is over."""
+    players = f"{mention(game.white_id)} vs {mention(game.black_id)}"
+    where = f"<#{game.channel_id}>"
+    if game.outcome is None:
+        return f"⚔️ {players} — the game is on in {where}."
+    return f"🏁 {players} — {result_text(game)} ({where})"
+
+
 RULES_TURN = (
     "On your turn, do one thing:\n"
     "• **Take** stones of one colour from the quarry into your workshop (3 slots): up to 3 of "

@@ -37,6 +37,9 @@ class Settings:
     """``THOLOS_CHALLENGE_TIMEOUT``: seconds before a challenge expires."""
     inactivity_timeout: float = INACTIVITY_TIMEOUT
     """``THOLOS_INACTIVITY_TIMEOUT``: seconds without a move before the opponent may claim."""
+    threads: bool = True
+    """``THOLOS_THREADS``: play each game in a thread of its own (``on``, the default) or in the
+    channel (``off``)."""
     shard_count: int | None = None
     """``THOLOS_SHARD_COUNT``: how many shards the whole bot runs (unset: one process, and
     discord.py connects as usual)."""
@@ -90,6 +93,7 @@ class Settings:
             api_base=values.get("DISCORD_API_BASE", "").strip() or None,
             challenge_timeout=_seconds(values, "THOLOS_CHALLENGE_TIMEOUT", CHALLENGE_TIMEOUT),
             inactivity_timeout=_seconds(values, "THOLOS_INACTIVITY_TIMEOUT", INACTIVITY_TIMEOUT),
+            threads=_switch(values, "THOLOS_THREADS", default=True),
             **_shards(values),
         )
 
@@ -187,3 +191,14 @@ def _shards(values: Mapping[str, str]) -> dict[str, Any]:
             f"(THOLOS_SHARD_COUNT is {count})"
         )
     return {"shard_count": count, "shard_ids": tuple(sorted(ids))}
+
+
+def _switch(values: Mapping[str, str], name: str, *, default: bool) -> bool:
+    text = values.get(name, "").strip().lower()
+    if not text:
+        return default
+    if text in ("on", "1", "true", "yes"):
+        return True
+    if text in ("off", "0", "false", "no"):
+        return False
+    raise SettingsError(f"{name} must be on or off, not {text!r}")

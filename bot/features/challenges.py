@@ -9,14 +9,15 @@ import logging
 import discord
 from discord import app_commands
 
-from ..answers import USERS_ONLY, Interaction, answers, require_permissions
+from ..answers import USERS_ONLY, Interaction, answers, require_permissions, tell
 from ..app import App, Feature, feature_of
 from ..commands import tholos
 from ..controls import ChallengeButton, RematchButton, Router, challenge_view
-from ..domain import ColourChoice, FirstChoice, GameOptions, Level, Mode, Person
-from ..presenter import challenge_text
+from ..domain import ColourChoice, FirstChoice, GameOptions, Level, Mode, Person, Refusal, mention
+from ..presenter import THREAD_FAILED, challenge_text, game_line, thread_name
 from ..services import ExpiredChallengeError
 from ..storage import Challenge, Game
+from ..threads import delete_thread, open_thread, place_for
 from .opponent import Opponent
 from .play import caller
 
@@ -50,19 +51,57 @@ class Challenges(Feature):
         await self.expire()  # an expired challenge must not block the channel
         guild_id, channel_id = interaction.guild_id or 0, interaction.channel_id or 0
         me = Person(interaction.user.id, interaction.user.display_name)
+        place = place_for(interaction, self.app.settings.threads)
         client_user = self.app.client.user
         if client_user is not None and opponent.id == client_user.id:
+            ai = Person(opponent.id, f"Tholos AI ({level})", bot=True)
+            if place.thread:
+                await self._start_ai_in_thread(interaction, me, ai, level, options)
+                return
             game = await self.app.lobby.start_ai_game(
                 guild_id=guild_id, channel_id=channel_id, human=me, ai_id=opponent.id,
                 level=level, options=options,
             )  # fmt: skip
             await self.opponent.start(interaction, game)
-            return
-        challenge = await self.app.lobby.challenge(
-            guild_id=guild_id, channel_id=channel_id, challenger=me,
-            opponent=Person(opponent.id, opponent.display_name, opponent.bot), options=options,
-        )  # fmt: skip
-        await self._post(interaction, challenge)
+        else:
+            challenge = await self.app.lobby.challenge(
+                guild_id=guild_id, channel_id=channel_id, challenger=me,
+                opponent=Person(opponent.id, opponent.display_name, opponent.bot),
+                options=options, in_channel=not place.thread,
+            )  # fmt: skip
+            await self._post(interaction, challenge)
+        if place.note:
+            await tell(interaction, place.note)
+
+    async def _start_ai_in_thread(
+        self, interaction: Interaction, me: Person, ai: Person, level: Level, options: GameOptions
+    ) -> None:
+        """A game against the AI in a thread on a line of its own in the channel."""
+        await interaction.response.send_message(
+            f"🤖 {mention(me.id)} takes on the Tholos AI ({level}).", allowed_mentions=USERS_ONLY
+        )
+        line = await interaction.original_response()
+        thread = await open_thread(line, thread_name(me.name, ai.name), [me.id])
+        try:
+            game = await self.app.lobby.start_ai_game(
+                guild_id=interaction.guild_id or 0,
+                channel_id=thread.id if thread else interaction.channel_id or 0,
+                human=me, ai_id=ai.id, level=level, options=options,
+                parent_id=interaction.channel_id if thread else None,
+                parent_message_id=line.id if thread else None,
+            )  # fmt: skip
+        except Refusal:
+            if thread is not None:
+                await delete_thread(thread)
+            await interaction.delete_original_response()
+            raise
+        if thread is None:
+            await tell(interaction, THREAD_FAILED)
+            await self.app.boards.post_after_change(interaction, game, None)
+        else:
+            await interaction.edit_original_response(content=game_line(game))
+            await self.app.boards.post(thread.send, game, None)
+        self.opponent.schedule(game)
 
     async def _post(self, interaction: Interaction, challenge: Challenge) -> None:
         """Answer ``interaction`` with the public challenge message and remember it."""
@@ -81,24 +120,63 @@ class Challenges(Feature):
     @answers()
     async def answer(self, interaction: Interaction, button: ChallengeButton) -> None:
         """Accept / Decline / Withdraw on a challenge message."""
-        if button.answer == "accept":
-            require_permissions(interaction)
+        thread = None
         try:
+            if button.answer == "accept":
+                require_permissions(interaction)
+                challenge = await self.app.lobby.check(
+                    button.challenge_id, caller(interaction), "accept"
+                )
+                if place_for(interaction, self.app.settings.threads).thread:
+                    await interaction.response.defer()  # opening a thread takes a request
+                    thread = await self._open_thread(interaction, challenge)
             answered = await self.app.lobby.answer(
-                button.challenge_id, caller(interaction), button.answer
-            )
+                button.challenge_id, caller(interaction), button.answer,
+                thread_id=thread.id if thread else None,
+            )  # fmt: skip
         except ExpiredChallengeError as expired:
             await self._edit(interaction, expired.challenge)
             raise
+        except Refusal:
+            if thread is not None:
+                await delete_thread(thread)
+            raise
+        game = answered.game
+        if game is not None and thread is not None:
+            await self._edit(interaction, answered.challenge, game_line(game))
+            await self.app.boards.post(thread.send, game, None)
+            return
         await self._edit(interaction, answered.challenge)
-        if answered.game is not None:
-            await self.app.boards.post_after_change(interaction, answered.game, None)
+        if game is not None:
+            await self.app.boards.post_after_change(interaction, game, None)
 
-    async def _edit(self, interaction: Interaction, challenge: Challenge) -> None:
-        await interaction.response.edit_message(
-            content=challenge_text(challenge), view=challenge_view(challenge),
-            allowed_mentions=USERS_ONLY,
-        )  # fmt: skip
+    async def _open_thread(
+        self, interaction: Interaction, challenge: Challenge
+    ) -> discord.Thread | None:
+        """The accepted challenge's thread (``None``, and a note, if Discord refused one)."""
+        assert interaction.message is not None  # the challenge's buttons are on it
+        name = thread_name(challenge.challenger_name, challenge.opponent_name)
+        players = [challenge.challenger_id, challenge.opponent_id]
+        thread = await open_thread(interaction.message, name, players)
+        if thread is None:
+            await tell(interaction, THREAD_FAILED)
+        return thread
+
+    async def _edit(
+        self, interaction: Interaction, challenge: Challenge, text: str | None = None
+    ) -> None:
+        """Show the challenge's state (or ``text``) on its message, buttons disabled when it
+        is closed."""
+        content = text or challenge_text(challenge)
+        view = challenge_view(challenge) if text is None else None
+        if interaction.response.is_done():
+            await interaction.edit_original_response(
+                content=content, view=view, allowed_mentions=USERS_ONLY
+            )
+        else:
+            await interaction.response.edit_message(
+                content=content, view=view, allowed_mentions=USERS_ONLY
+            )
 
     @answers(server_only=True)
     async def cancel(self, interaction: Interaction) -> None:
@@ -139,8 +217,8 @@ class Challenges(Feature):
 @tholos.command(name="challenge", description="Challenge a member to a game of Tholos")
 @app_commands.describe(
     opponent="Who you want to play",
-    mode="basic (default) or advanced (with ornaments that change columns' rules)",
-    ornaments="Advanced mode: how many ornaments, 1 to 5 (default 2)",
+    mode="basic (the default) or advanced (ornaments change their columns' rules)",
+    ornaments="How many ornaments, 1 to 5 (advanced mode; 2 unless you say)",
     colour="The colour you play (default random)",
     first="Who moves first (default random)",
     level="Against me, the AI: easy, medium (default) or hard",
@@ -148,7 +226,7 @@ class Challenges(Feature):
 async def challenge_command(
     interaction: Interaction,
     opponent: discord.User,
-    mode: Mode = "basic",
+    mode: Mode | None = None,
     ornaments: app_commands.Range[int, 1, 5] | None = None,
     colour: ColourChoice = "random",
     first: FirstChoice = "random",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from discord import app_commands
 
-from ..answers import USERS_ONLY, Interaction, answers
+from ..answers import USERS_ONLY, Interaction, answers, tell
 from ..app import App, Feature, feature_of
 from ..boards import LastTurn
 from ..commands import tholos
@@ -91,11 +91,18 @@ class Play(Feature):
 
     @answers(server_only=True, posts_boards=True)
     async def show_board(self, interaction: Interaction) -> None:
-        """``/tholos board``: post the current board again (its controls move with it)."""
+        """``/tholos board``: post the current board again (its controls move with it), in
+        the game's thread when asked from its channel."""
         game = await self._channel_game(interaction, players_only=False)
-        await interaction.response.defer()
         last = await self._last(game)
-        await self.app.boards.post(interaction.followup.send, game, last, again=True)
+        if game.channel_id == interaction.channel_id:
+            await interaction.response.defer()
+            await self.app.boards.post(interaction.followup.send, game, last, again=True)
+            return
+        await interaction.response.defer(ephemeral=True)
+        thread = self.app.client.get_partial_messageable(game.channel_id)
+        await self.app.boards.post(thread.send, game, last, again=True)
+        await tell(interaction, f"The board is in <#{game.channel_id}>.")
 
     @answers()
     async def rules(self, interaction: Interaction) -> None:
@@ -109,15 +116,27 @@ class Play(Feature):
         return await self.app.boards.last_turn(game)
 
     async def _channel_game(self, interaction: Interaction, *, players_only: bool) -> Game:
-        """The active game in the interaction's channel (one its user plays in, if asked)."""
-        game = await self.app.games.active_game(interaction.channel_id or 0)
-        if game is None:
-            raise Refusal("There is no game being played in this channel.")
-        if players_only and game.colour_of(interaction.user.id) is None:
-            raise Refusal(
-                f"The game here is between {mention(game.white_id)} and {mention(game.black_id)}."
-            )
-        return game
+        """The game a command means: the one played in this channel or thread, else the
+        caller's only game in this channel's threads; raises :class:`Refusal` otherwise."""
+        here, user = interaction.channel_id or 0, interaction.user.id
+        game = await self.app.games.active_game(here)
+        if game is not None:
+            if players_only and game.colour_of(user) is None:
+                raise Refusal(
+                    f"The game here is between {mention(game.white_id)} and "
+                    f"{mention(game.black_id)}."
+                )
+            return game
+        mine = await self.app.games.active_games(here, user)
+        if len(mine) == 1:
+            return mine[0]
+        if not mine:
+            raise Refusal("There is no game of yours being played in this channel.")
+        threads = ", ".join(f"<#{game.channel_id}>" for game in mine[:10])
+        raise Refusal(
+            f"You have {len(mine)} games going here — use the command in the game's thread: "
+            f"{threads}."
+        )
 
 
 @tholos.command(name="resign", description="Resign the game you are playing in this channel")

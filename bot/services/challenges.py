@@ -57,9 +57,13 @@ class ChallengeService:
 
     async def challenge(
         self, *, guild_id: int, channel_id: int, challenger: Person, opponent: Person,
-        options: GameOptions,
+        options: GameOptions, in_channel: bool = False,
     ) -> Challenge:  # fmt: skip
-        """Store a challenge; raises :class:`Refusal` saying why it cannot be made."""
+        """Store a challenge; raises :class:`Refusal` saying why it cannot be made.
+
+        ``in_channel``: its game would be played in the channel itself (no thread), so the
+        channel must be free of games.
+        """
         if opponent.id == challenger.id:
             raise Refusal("You can't challenge yourself — pick another member.")
         if opponent.bot:
@@ -74,18 +78,35 @@ class ChallengeService:
                 opponent_id=opponent.id,
                 challenger_name=challenger.name,
                 opponent_name=opponent.name,
-                mode=options.mode,
+                mode=options.game_mode,
                 ornaments=count,
                 colour=options.colour,
                 first=options.first,
                 now=now,
                 expires_at=now + self.challenge_timeout,
+                in_channel=in_channel,
             )
         except ChannelBusyError as error:
             raise _channel_busy(error) from None
 
-    async def answer(self, challenge_id: int, caller: Caller, answer: Answer) -> ChallengeAnswered:
-        """Accept, decline or withdraw a challenge; raises :class:`Refusal`."""
+    async def answer(
+        self, challenge_id: int, caller: Caller, answer: Answer, thread_id: int | None = None
+    ) -> ChallengeAnswered:
+        """Accept (its game played in the thread ``thread_id``, or in the challenge's channel),
+        decline or withdraw a challenge; raises :class:`Refusal`."""
+        challenge = await self.check(challenge_id, caller, answer)
+        if answer != "accept":
+            status = "declined" if answer == "decline" else "withdrawn"
+            closed = await self.challenges.close(challenge.id, status)
+            if closed is None:
+                raise Refusal("This challenge was already answered.")
+            return ChallengeAnswered(closed, None)
+        game = await self._start_game(challenge, thread_id)
+        return ChallengeAnswered(await self.challenges.challenge(challenge_id) or challenge, game)
+
+    async def check(self, challenge_id: int, caller: Caller, answer: Answer) -> Challenge:
+        """The challenge, if ``caller`` may give it ``answer`` now (nothing is written, unless
+        the challenge turns out to have expired); raises :class:`Refusal`."""
         challenge = await self.challenges.challenge(challenge_id)
         if challenge is None or challenge.channel_id != caller.channel_id:
             raise Refusal("This challenge no longer exists here.")
@@ -107,20 +128,13 @@ class ChallengeService:
         if self._clock() >= challenge.expires_at:
             expired = await self.challenges.close(challenge.id, "expired")
             raise ExpiredChallengeError(expired or challenge)
-        if answer != "accept":
-            status = "declined" if answer == "decline" else "withdrawn"
-            closed = await self.challenges.close(challenge.id, status)
-            if closed is None:
-                raise Refusal("This challenge was already answered.")
-            return ChallengeAnswered(closed, None)
-        game = await self._start_game(challenge)
-        return ChallengeAnswered(await self.challenges.challenge(challenge_id) or challenge, game)
+        return challenge
 
     async def withdraw_pending(self, caller: Caller) -> Challenge:
         """``/tholos cancel``: the challenger withdraws the channel's pending challenge."""
-        challenge = await self.challenges.pending(caller.channel_id)
+        challenge = await self.challenges.pending(caller.channel_id, caller.user_id)
         if challenge is None:
-            raise Refusal("There is no pending challenge in this channel.")
+            raise Refusal("You have no challenge waiting for an answer in this channel.")
         return (await self.answer(challenge.id, caller, "withdraw")).challenge
 
     async def expire_due(
@@ -146,10 +160,10 @@ class ChallengeService:
         if first is None:
             first = self._rng.choice((WHITE, BLACK))
         seed = self._rng.randrange(2**31)
-        start = new_game(options.mode, ornaments=ornaments, seed=seed, first=first)
+        start = new_game(options.game_mode, ornaments=ornaments, seed=seed, first=first)
         return challenger_colour, seed, start
 
-    async def _start_game(self, challenge: Challenge) -> Game:
+    async def _start_game(self, challenge: Challenge, thread_id: int | None) -> Game:
         options = GameOptions(challenge.mode, None, challenge.colour, challenge.first)
         challenger_colour, seed, start = self._setup(options, challenge.ornaments)
         white, black = challenge.challenger_id, challenge.opponent_id
@@ -158,25 +172,27 @@ class ChallengeService:
         try:
             return await self.challenges.accept(
                 challenge.id, white_id=white, black_id=black, seed=seed, start=start,
-                now=self._clock(),
+                now=self._clock(), thread_id=thread_id,
             )  # fmt: skip
         except StaleGameError:
             raise Refusal("This challenge was already answered.") from None
-        except ChannelBusyError:
-            raise Refusal("A game is already being played in this channel.") from None
+        except ChannelBusyError as error:
+            raise _channel_busy(error) from None
 
     async def start_ai_game(
         self, *, guild_id: int, channel_id: int, human: Person, ai_id: int, level: Level,
-        options: GameOptions,
+        options: GameOptions, parent_id: int | None = None, parent_message_id: int | None = None,
     ) -> Game:  # fmt: skip
-        """Start a game against the AI at once (no acceptance); never rated."""
+        """Start a game against the AI at once (no acceptance), in ``channel_id`` (a thread of
+        ``parent_id``, or a channel); never rated."""
         human_colour, seed, start = self._setup(options, options.ornament_count())
         players = ((human.id, human.name), (ai_id, f"Tholos AI ({level})"))
         white, black = players if human_colour == WHITE else players[::-1]
         try:
             return await self.games.create_ai_game(
                 guild_id=guild_id, channel_id=channel_id, white=white, black=black,
-                seed=seed, start=start, level=level, now=self._clock(),
+                seed=seed, start=start, level=level, now=self._clock(), parent_id=parent_id,
+                parent_message_id=parent_message_id,
             )  # fmt: skip
         except ChannelBusyError as error:
             raise _channel_busy(error) from None
@@ -209,9 +225,10 @@ class ChallengeService:
         return await self.challenge(
             guild_id=game.guild_id, channel_id=game.channel_id, challenger=me,
             opponent=Person(game.player(new_colour), game.name(new_colour)), options=options,
+            in_channel=True,
         )  # fmt: skip
 
 
 def _channel_busy(error: ChannelBusyError) -> Refusal:
-    """The refusal for a challenge or AI game in a channel that already has one."""
-    return Refusal(f"Sorry, {error} — one game per channel. Finish it or use another channel.")
+    """The refusal for a challenge or a game whose place is taken."""
+    return Refusal(f"Sorry, {error} — finish it first, or play somewhere else.")

@@ -103,7 +103,7 @@ class PlayService:
     async def _playable(self, game_id: int, caller: Caller) -> Game:
         """The active game of this channel that the caller plays in; raises :class:`Refusal`."""
         game = await self.games.game(game_id)
-        if game is None or game.channel_id != caller.channel_id:
+        if game is None or caller.channel_id not in (game.channel_id, game.parent_id):
             raise Refusal("This button doesn't belong to a game in this channel.")
         if game.colour_of(caller.user_id) is None:
             raise Refusal(

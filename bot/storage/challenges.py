@@ -11,8 +11,16 @@ from engine import Position
 
 from ..domain import ChallengeStatus, ColourChoice, FirstChoice, Mode
 from .db import Database, Row, UniqueViolation, scalar
-from .games import ChannelBusyError, Game, StaleGameError, ensure_no_active_game, insert_game
+from .games import (
+    ChannelBusyError,
+    Game,
+    StaleGameError,
+    ensure_no_active_game,
+    ensure_pair_free,
+    insert_game,
+)
 
+PENDING_PAIR = "a challenge between you two is already waiting in this channel"
 UNSHOWN_CHALLENGE_SECONDS = 60.0
 """A pending challenge whose message was not recorded by then was never shown."""
 
@@ -69,8 +77,11 @@ class ChallengeStore:
         first: FirstChoice,
         now: float,
         expires_at: float,
+        in_channel: bool = False,
     ) -> Challenge:
-        """Store a pending challenge; raises :class:`ChannelBusyError` if the channel is busy.
+        """Store a pending challenge; raises :class:`ChannelBusyError` if the two already have
+        a game or a challenge going in the channel, or (``in_channel``: the game would be played
+        in the channel itself, not in a thread) a game is played in the channel.
 
         A pending challenge of the channel that was never shown (its message was not recorded
         within :data:`UNSHOWN_CHALLENGE_SECONDS`: the bot died while posting it) is expired first.
@@ -78,12 +89,22 @@ class ChallengeStore:
         try:
             async with self.database.transaction() as transaction:
                 await transaction.lock("channel", channel_id)
-                await ensure_no_active_game(transaction, channel_id)
+                if in_channel:
+                    await ensure_no_active_game(transaction, channel_id)
+                await ensure_pair_free(transaction, channel_id, challenger_id, opponent_id)
                 await transaction.execute(
                     "UPDATE challenges SET status = 'expired' WHERE channel_id = ? "
                     "AND status = 'pending' AND message_id IS NULL AND created_at <= ?",
                     (channel_id, now - UNSHOWN_CHALLENGE_SECONDS),
                 )
+                pending = await transaction.fetchone(
+                    "SELECT 1 FROM challenges WHERE channel_id = ? AND status = 'pending' AND "
+                    "((challenger_id = ? AND opponent_id = ?) OR "
+                    "(challenger_id = ? AND opponent_id = ?))",
+                    (channel_id, challenger_id, opponent_id, opponent_id, challenger_id),
+                )
+                if pending is not None:
+                    raise ChannelBusyError(PENDING_PAIR)
                 row = await transaction.fetchone(
                     "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, "
                     "challenger_name, opponent_name, mode, ornaments, colour, first, created_at, "
@@ -94,8 +115,8 @@ class ChallengeStore:
                 )  # fmt: skip
                 assert row is not None  # INSERT … RETURNING gives the row
                 return _challenge(row)
-        except UniqueViolation as error:
-            raise ChannelBusyError("a challenge is already pending in this channel") from error
+        except UniqueViolation as error:  # the same challenge, made twice at once
+            raise ChannelBusyError(PENDING_PAIR) from error
 
     async def set_message(self, challenge_id: int, message_id: int) -> None:
         """Remember the message that shows the challenge."""
@@ -111,12 +132,12 @@ class ChallengeStore:
         )
         return None if row is None else _challenge(row)
 
-    async def pending(self, channel_id: int) -> Challenge | None:
-        """The channel's pending challenge, if any."""
+    async def pending(self, channel_id: int, challenger_id: int) -> Challenge | None:
+        """The newest challenge ``challenger_id`` made in the channel that is still pending."""
         row = await self.database.fetchone(
-            f"SELECT {_CHALLENGE_COLUMNS} FROM challenges "
-            "WHERE channel_id = ? AND status = 'pending'",
-            (channel_id,),
+            f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE channel_id = ? "
+            "AND challenger_id = ? AND status = 'pending' ORDER BY id DESC LIMIT 1",
+            (channel_id, challenger_id),
         )
         return None if row is None else _challenge(row)
 
@@ -158,11 +179,13 @@ class ChallengeStore:
         seed: int,
         start: Position,
         now: float,
+        thread_id: int | None = None,
     ) -> Game:
-        """Accept a pending challenge and start its game, in one transaction.
+        """Accept a pending challenge and start its game, in one transaction: in the thread
+        ``thread_id`` of the challenge's channel, or (``None``) in the channel itself.
 
         Raises :class:`StaleGameError` if the challenge is no longer pending, and
-        :class:`ChannelBusyError` if the channel has an active game.
+        :class:`ChannelBusyError` if the place is taken or the two play each other there.
         """
         async with self.database.transaction() as transaction:
             row = await transaction.fetchone(
@@ -174,14 +197,21 @@ class ChallengeStore:
                 raise StaleGameError("the challenge is no longer open")
             challenge = _challenge(row)
             await transaction.lock("channel", challenge.channel_id)
+            await ensure_pair_free(
+                transaction, challenge.channel_id, challenge.challenger_id, challenge.opponent_id
+            )
             names = {
                 challenge.challenger_id: challenge.challenger_name,
                 challenge.opponent_id: challenge.opponent_name,
             }
+            in_thread = thread_id is not None
             game = await insert_game(
-                transaction, guild_id=challenge.guild_id, channel_id=challenge.channel_id,
+                transaction, guild_id=challenge.guild_id,
+                channel_id=thread_id if in_thread else challenge.channel_id,
                 white=(white_id, names[white_id]), black=(black_id, names[black_id]), seed=seed,
                 start=start, now=now, ai_level=None,
+                parent_id=challenge.channel_id if in_thread else None,
+                parent_message_id=challenge.message_id if in_thread else None,
             )  # fmt: skip
             await transaction.execute(
                 "UPDATE challenges SET game_id = ? WHERE id = ?", (game.id, challenge_id)

@@ -12,7 +12,7 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
         "mode", "seed", "start_position", "position", "version", "plies", "status", "result",
         "reason", "white_points", "black_points", "board_message_id", "board_version",
         "created_at", "updated_at", "last_move_at", "finished_at", "rated", "rated_seq",
-        "ai_level",
+        "ai_level", "parent_id", "parent_message_id",
     )),
     ("turns", ("game_id", "ply", "player_id", "turn", "position_after", "created_at")),
     ("challenges", (
@@ -24,10 +24,14 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
         "guild_id", "user_id", "rating", "deviation", "volatility", "games", "wins", "losses",
         "draws", "updated_at",
     )),
+    ("guild_settings", (
+        "guild_id", "threads", "inactivity_timeout", "challenge_timeout", "default_mode",
+        "updated_by", "updated_at",
+    )),
 )  # fmt: skip
 """Every table and column, in an order that keeps foreign keys satisfied."""
 BATCH = 5000
-_BOOLEANS = {"rated"}
+_BOOLEANS = {"rated", "threads"}
 _IDENTITIES = ("games", "challenges")
 
 
@@ -48,7 +52,10 @@ async def copy_database(source: Database, target: Database) -> dict[str, int]:
             rows = await source.fetchall(f"SELECT {', '.join(columns)} FROM {table}")
             flags = [column in _BOOLEANS for column in columns]
             values = [
-                tuple(bool(v) if flag else v for v, flag in zip(row, flags, strict=True))
+                tuple(
+                    bool(v) if flag and v is not None else v
+                    for v, flag in zip(row, flags, strict=True)
+                )
                 for row in rows
             ]
             insert = (

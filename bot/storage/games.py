@@ -68,6 +68,21 @@ class Game:
     """Whether the game counts for ratings."""
     ai_level: Level | None
     """``easy``, ``medium`` or ``hard`` in a game against the bot's AI."""
+    parent_id: int | None = None
+    """The channel a game played in a thread started from (``None``: played in
+    ``channel_id`` itself)."""
+    parent_message_id: int | None = None
+    """The message in the parent channel that stands for the game (its challenge)."""
+
+    @property
+    def home_id(self) -> int:
+        """The channel the game belongs to: its thread's parent, or its own channel."""
+        return self.parent_id or self.channel_id
+
+    @property
+    def thread_id(self) -> int | None:
+        """The game's thread, if it is played in one."""
+        return self.channel_id if self.parent_id is not None else None
 
     @property
     def is_active(self) -> bool:
@@ -117,7 +132,8 @@ GAME_COLUMNS = ", ".join(
         "id", "guild_id", "channel_id", "white_id", "black_id", "white_name", "black_name",
         "mode", "seed", "start_position", "position", "version", "plies", "status", "result",
         "reason", "white_points", "black_points", "board_message_id", "board_version",
-        "created_at", "last_move_at", "finished_at", "rated", "ai_level",
+        "created_at", "last_move_at", "finished_at", "rated", "ai_level", "parent_id",
+        "parent_message_id",
     )
 )  # fmt: skip
 _NEEDS_A_BOARD = "(board_version IS NULL OR board_version < version)"
@@ -152,6 +168,8 @@ def game_from_row(row: Row) -> Game:
         finished_at=row["finished_at"],
         rated=bool(row["rated"]),
         ai_level=row["ai_level"],
+        parent_id=row["parent_id"],
+        parent_message_id=row["parent_message_id"],
     )
 
 
@@ -172,20 +190,20 @@ class GameStore:
         start: Position,
         level: Level,
         now: float,
+        parent_id: int | None = None,
+        parent_message_id: int | None = None,
     ) -> Game:
-        """Start an unrated game against the AI (players as ``(id, name)``); raises
-        :class:`ChannelBusyError` if the channel has an active game or a pending challenge."""
+        """Start an unrated game against the AI (players as ``(id, name)``) in ``channel_id``
+        (a thread of ``parent_id``, or the channel itself); raises :class:`ChannelBusyError` if
+        that place has an active game or the human already plays the AI there."""
+        home = parent_id or channel_id
         async with self.database.transaction() as transaction:
-            await transaction.lock("channel", channel_id)
-            pending = await transaction.fetchone(
-                "SELECT 1 FROM challenges WHERE channel_id = ? AND status = 'pending'",
-                (channel_id,),
-            )
-            if pending is not None:
-                raise ChannelBusyError("a challenge is already pending in this channel")
+            await transaction.lock("channel", home)
+            await ensure_pair_free(transaction, home, white[0], black[0])
             return await insert_game(
                 transaction, guild_id=guild_id, channel_id=channel_id, white=white, black=black,
-                seed=seed, start=start, now=now, ai_level=level,
+                seed=seed, start=start, now=now, ai_level=level, parent_id=parent_id,
+                parent_message_id=parent_message_id,
             )  # fmt: skip
 
     async def active_ai_games(self) -> list[Game]:
@@ -202,8 +220,25 @@ class GameStore:
         )
         return None if row is None else game_from_row(row)
 
+    async def active_games(self, home_id: int, user_id: int) -> list[Game]:
+        """The active games ``user_id`` plays in a channel or in its threads, newest first."""
+        rows = await self.database.fetchall(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' "
+            "AND (channel_id = ? OR parent_id = ?) AND (white_id = ? OR black_id = ?) "
+            "ORDER BY id DESC",
+            (home_id, home_id, user_id, user_id),
+        )
+        return [game_from_row(row) for row in rows]
+
+    async def set_parent_message(self, game_id: int, message_id: int) -> None:
+        """Remember the message in the parent channel that stands for the game."""
+        async with self.database.transaction() as transaction:
+            await transaction.execute(
+                "UPDATE games SET parent_message_id = ? WHERE id = ?", (message_id, game_id)
+            )
+
     async def active_game(self, channel_id: int) -> Game | None:
-        """The channel's active game, if any."""
+        """The active game played in a channel or thread itself, if any."""
         row = await self.database.fetchone(
             f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ? AND status = 'active'",
             (channel_id,),
@@ -287,12 +322,28 @@ class GameStore:
 
 
 async def ensure_no_active_game(transaction: Transaction, channel_id: int) -> None:
-    """Raise :class:`ChannelBusyError` if the channel has an active game."""
+    """Raise :class:`ChannelBusyError` if a game is played in the channel itself."""
     active = await transaction.fetchone(
         "SELECT 1 FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,)
     )
     if active is not None:
-        raise ChannelBusyError("a game is already being played in this channel")
+        raise ChannelBusyError(IN_CHANNEL)
+
+
+async def ensure_pair_free(transaction: Transaction, home_id: int, first: int, second: int) -> None:
+    """Raise :class:`ChannelBusyError` if the two play each other in the channel (or one of
+    its threads) already."""
+    active = await transaction.fetchone(
+        "SELECT 1 FROM games WHERE status = 'active' AND (channel_id = ? OR parent_id = ?) "
+        "AND ((white_id = ? AND black_id = ?) OR (white_id = ? AND black_id = ?))",
+        (home_id, home_id, first, second, second, first),
+    )
+    if active is not None:
+        raise ChannelBusyError(SAME_PAIR)
+
+
+IN_CHANNEL = "a game is already being played in this channel"
+SAME_PAIR = "you two already have a game going in this channel"
 
 
 async def insert_game(
@@ -306,22 +357,27 @@ async def insert_game(
     start: Position,
     now: float,
     ai_level: Level | None,
+    parent_id: int | None = None,
+    parent_message_id: int | None = None,
 ) -> Game:
-    """Start a game (players as ``(id, name)``; rated unless against the AI at ``ai_level``);
-    raises :class:`ChannelBusyError` if the channel has an active game. The caller holds the
-    channel's lock."""
+    """Start a game (players as ``(id, name)``; rated unless against the AI at ``ai_level``)
+    in ``channel_id`` (a thread of ``parent_id``, or the channel itself); raises
+    :class:`ChannelBusyError` if a game is played there already. The caller holds the lock of
+    the game's home channel."""
     await ensure_no_active_game(transaction, channel_id)
     try:
         row = await transaction.fetchone(
             "INSERT INTO games (guild_id, channel_id, white_id, black_id, white_name, black_name, "
             "mode, seed, start_position, position, created_at, updated_at, last_move_at, rated, "
-            "ai_level) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ai_level, parent_id, parent_message_id) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
             f"RETURNING {GAME_COLUMNS}",
             (guild_id, channel_id, white[0], black[0], white[1], black[1], start.mode, seed,
-             str(start), str(start), now, now, now, ai_level is None, ai_level),
+             str(start), str(start), now, now, now, ai_level is None, ai_level, parent_id,
+             parent_message_id),
         )  # fmt: skip
     except UniqueViolation:  # another process started one first
-        raise ChannelBusyError("a game is already being played in this channel") from None
+        raise ChannelBusyError(IN_CHANNEL) from None
     assert row is not None  # INSERT … RETURNING gives the row
     return game_from_row(row)
 

@@ -120,6 +120,26 @@ MIGRATIONS: list[str] = [
         holder TEXT NOT NULL,
         expires_at REAL NOT NULL
     ) WITHOUT ROWID
+    """,    # 5: a thread per game: a game is played in ``channel_id`` (its thread, or the channel
+    # itself), started from ``parent_id`` (the thread's channel) where ``parent_message_id``
+    # stands for it; many pending challenges per channel, one per pair; server settings.
+    """
+    ALTER TABLE games ADD COLUMN parent_id INTEGER;
+    ALTER TABLE games ADD COLUMN parent_message_id INTEGER;
+    CREATE INDEX games_active_in_parent ON games (parent_id)
+        WHERE status = 'active' AND parent_id IS NOT NULL;
+    DROP INDEX challenges_one_pending_per_channel;
+    CREATE UNIQUE INDEX challenges_one_pending_per_pair
+        ON challenges (channel_id, challenger_id, opponent_id) WHERE status = 'pending';
+    CREATE TABLE guild_settings (
+        guild_id INTEGER PRIMARY KEY,
+        threads INTEGER CHECK (threads IN (0, 1)),
+        inactivity_timeout REAL,
+        challenge_timeout REAL,
+        default_mode TEXT CHECK (default_mode IN ('basic', 'advanced')),
+        updated_by INTEGER NOT NULL,
+        updated_at REAL NOT NULL
+    )
     """,
 ]
 
@@ -225,6 +245,24 @@ POSTGRES_MIGRATIONS: list[str] = [
         name TEXT PRIMARY KEY,
         holder TEXT NOT NULL,
         expires_at DOUBLE PRECISION NOT NULL
+    )
+    """,    # 3: a thread per game, server settings (SQLite's migration 5).
+    """
+    ALTER TABLE games ADD COLUMN parent_id BIGINT;
+    ALTER TABLE games ADD COLUMN parent_message_id BIGINT;
+    CREATE INDEX games_active_in_parent ON games (parent_id)
+        WHERE status = 'active' AND parent_id IS NOT NULL;
+    DROP INDEX challenges_one_pending_per_channel;
+    CREATE UNIQUE INDEX challenges_one_pending_per_pair
+        ON challenges (channel_id, challenger_id, opponent_id) WHERE status = 'pending';
+    CREATE TABLE guild_settings (
+        guild_id BIGINT PRIMARY KEY,
+        threads BOOLEAN,
+        inactivity_timeout DOUBLE PRECISION,
+        challenge_timeout DOUBLE PRECISION,
+        default_mode TEXT CHECK (default_mode IN ('basic', 'advanced')),
+        updated_by BIGINT NOT NULL,
+        updated_at DOUBLE PRECISION NOT NULL
     )
     """,
 ]

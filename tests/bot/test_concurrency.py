@@ -79,25 +79,39 @@ async def test_games_ending_at_once_in_two_processes_are_each_rated_once(
 
 
 @pytest.mark.parametrize("rounds", [range(5)])
-async def test_one_game_per_channel_holds_across_processes(service, other_process, rounds):
-    """Two processes start a game against the AI in the same channel at once, or one a game
-    and the other a challenge: exactly one wins, the other is refused politely."""
-    for channel in (20 + number for number in rounds):
-        me = Person(100, "p100")
-        results = await asyncio.gather(
-            service.lobby.start_ai_game(
-                guild_id=GUILD, channel_id=channel, human=me, ai_id=9, level="easy",
-                options=GameOptions(),
-            ),
-            other_process.lobby.challenge(
-                guild_id=GUILD, channel_id=channel, challenger=Person(300, "p300"),
-                opponent=Person(400, "p400"), options=GameOptions(),
+async def test_one_game_per_place_and_pair_holds_across_processes(
+    service, other_process, rounds
+):
+    """Two processes start games at once: two in the same channel itself (no thread), or the
+    same two players in two threads of one channel; exactly one of each pair starts, the
+    other is refused politely."""
+    for number in rounds:
+        channel = 20 + number
+        people = (Person(100, "p100"), Person(300, "p300"))
+        same_place = await asyncio.gather(
+            *(
+                process.lobby.start_ai_game(
+                    guild_id=GUILD, channel_id=channel, human=human, ai_id=9, level="easy",
+                    options=GameOptions(),
+                )
+                for process, human in zip((service, other_process), people, strict=True)
             ),
             return_exceptions=True,
-        )  # fmt: skip
-        refused = [result for result in results if isinstance(result, Exception)]
-        assert len(refused) == 1 and isinstance(refused[0], Refusal), results
-        assert "one game per channel" in str(refused[0])
+        )
+        same_pair = await asyncio.gather(
+            *(
+                process.lobby.start_ai_game(
+                    guild_id=GUILD, channel_id=thread, human=Person(400, "p400"), ai_id=9,
+                    level="easy", options=GameOptions(), parent_id=channel + 100,
+                )
+                for process, thread in ((service, 1000 + number), (other_process, 2000 + number))
+            ),
+            return_exceptions=True,
+        )
+        for results, reason in ((same_place, "in this channel"), (same_pair, "you two already")):
+            refused = [result for result in results if isinstance(result, Exception)]
+            assert len(refused) == 1 and isinstance(refused[0], Refusal), results
+            assert reason in str(refused[0])
 
 
 async def test_accepting_in_two_processes_starts_one_game(service, other_process):

@@ -66,10 +66,10 @@ async def test_challenge_refusals(service):
     with pytest.raises(Refusal, match=r"That bot can.t play"):
         await challenge(service, opponent_is_bot=True)
     with pytest.raises(Refusal, match="advanced"):
-        await challenge(service, ornaments=2)
-    assert await service.lobby.challenges.pending(CHANNEL) is None
+        await challenge(service, mode="basic", ornaments=2)
+    assert await service.lobby.challenges.pending(CHANNEL, ALICE) is None
     await challenge(service)
-    with pytest.raises(Refusal, match="already pending"):
+    with pytest.raises(Refusal, match="already waiting"):
         await challenge(service)
 
 
@@ -109,8 +109,14 @@ async def test_accept_starts_a_game_with_the_chosen_colours(service):
     assert (game.white_name, game.black_name) == ("Bob", "Alice")
     assert game.to_move == BOB and game.position.turn == 0
     assert sum(1 for o in game.position.ornaments if o) == 3
-    with pytest.raises(Refusal, match="already being played"):
-        await challenge(service)
+    with pytest.raises(Refusal, match="you two already have a game"):
+        await challenge(service)  # the same two, in the same channel
+    with pytest.raises(Refusal, match="already being played in this channel"):
+        await service.lobby.challenge(
+            guild_id=GUILD, channel_id=CHANNEL, challenger=Person(CAROL, "Carol"),
+            opponent=Person(ALICE, "Alice"), options=GameOptions(), in_channel=True,
+        )  # fmt: skip
+    assert await challenge(service, CAROL, ALICE)  # its game will get a thread of its own
 
 
 async def test_steps_and_turns(service):
@@ -229,3 +235,12 @@ async def test_controls_act_only_in_their_own_channel(service):
         await service.lobby.answer(made.id, by(BOB, CHANNEL), "accept")
     assert (await service.play.games.game(game.id)).version == game.version
     assert (await service.lobby.challenges.challenge(made.id)).status == "pending"
+
+
+async def test_ornaments_choose_the_advanced_mode(service):
+    """Asking for ornaments without a mode means the advanced mode; only an explicit
+    ``mode: basic`` with ornaments is refused."""
+    made = await challenge(service, ornaments=3)
+    assert (made.mode, made.ornaments) == ("advanced", 3)
+    game = (await service.lobby.answer(made.id, by(BOB), "accept")).game
+    assert sum(1 for ornament in game.position.ornaments if ornament) == 3

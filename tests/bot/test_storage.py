@@ -47,8 +47,8 @@ async def test_both_dialects_have_the_same_tables_and_columns(database):
     assert len(columns) == EXPECTED_COLUMNS
 
 
-EXPECTED_COLUMNS = 2 + 27 + 6 + 16 + 10 + 3
-"""meta, games, turns, challenges, ratings, leases."""
+EXPECTED_COLUMNS = 2 + 29 + 6 + 16 + 10 + 3 + 7
+"""meta, games, turns, challenges, ratings, leases, guild_settings."""
 
 
 async def test_reopening_does_not_migrate_twice(database_url):

@@ -21,6 +21,9 @@ import pytest_asyncio
 from .emulator import BotProcess, Emulator
 
 SpawnBot = Callable[..., BotProcess]
+IN_CHANNEL = {"THOLOS_THREADS": "off"}
+"""Most tests play in the channel itself (the mode without threads); tests of threads say
+``THOLOS_THREADS=on``."""
 TINYBOT = "tests.e2e.tinybot"
 
 
@@ -49,7 +52,7 @@ def spawn_bot(tmp_path: Path) -> Iterator[SpawnBot]:
             emulator,
             db_path or tmp_path / "tholos.db",
             tmp_path / f"{name}.log",
-            env=env,
+            env={**IN_CHANNEL, **(env or {})},
             guild_commands=guild_commands,
         )
         started.append(process)
