@@ -18,6 +18,7 @@ from .commands import on_command_error, tholos
 from .controls import Router
 from .custom_ids import PREFIX
 from .features.challenges import Challenges
+from .features.games import Games
 from .features.housekeeping import Housekeeping
 from .features.opponent import Opponent
 from .features.play import Play
@@ -71,7 +72,9 @@ class TholosBot(discord.Client):
         opponent = Opponent(app)
         challenges = Challenges(app, opponent)
         housekeeping = Housekeeping(app, challenges, opponent)
-        for feature in (opponent, Play(app, opponent), challenges, Ratings(app), housekeeping):
+        play, games, ratings = Play(app, opponent), Games(app), Ratings(app)
+        features = (opponent, play, challenges, games, ratings, housekeeping)
+        for feature in features:
             self.features[type(feature)] = feature
             feature.register(self.router)
         self.add_dynamic_items(*self.router.controls)

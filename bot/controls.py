@@ -171,6 +171,18 @@ class LeaderboardButton(Control, custom_id=custom_ids.LEADERBOARD):
         self.page = page
 
 
+class GamesButton(Control, custom_id=custom_ids.GAMES):
+    """Previous / Next on the list of the server's games."""
+
+    def __init__(self, *, page: int, way: str, disabled: bool = False, **look: Any) -> None:
+        previous = way == "p"
+        super().__init__(
+            page=page, way=way, label="Previous" if previous else "Next", disabled=disabled,
+            style=discord.ButtonStyle.secondary, emoji="◀️" if previous else "▶️",
+        )  # fmt: skip
+        self.page = page
+
+
 # -- the views built from them -------------------------------------------------------------------
 
 
@@ -228,6 +240,16 @@ def challenge_view(challenge: Challenge) -> discord.ui.View:
 def resign_view(game: Game) -> discord.ui.View:
     """The confirmation button of ``/tholos resign``."""
     return _view([ResignButton(game=game.id, version=game.version)])
+
+
+def games_view(page: int, pages: int) -> discord.ui.View:
+    """Previous / Next on the list of games, disabled at the ends."""
+    return _view(
+        [
+            GamesButton(page=max(page - 1, 0), way="p", disabled=page == 0),
+            GamesButton(page=page + 1, way="n", disabled=page + 1 >= pages),
+        ]
+    )
 
 
 def leaderboard_view(page: int, pages: int) -> discord.ui.View:

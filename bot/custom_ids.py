@@ -70,3 +70,5 @@ RESIGN = CustomId("resign", (("game", _ID, int), ("version", _VERSION, int)))
 """Confirm a resignation."""
 LEADERBOARD = CustomId("lb", (("page", r"\d{1,6}", int), ("way", "[pn]", str)))
 """Show that page of the server's leaderboard (Previous / Next)."""
+GAMES = CustomId("games", (("page", r"\d{1,6}", int), ("way", "[pn]", str)))
+"""Show that page of the server's games being played (Previous / Next)."""

@@ -312,6 +312,32 @@ def rating_text(player: PlayerRating) -> str:
     return f"{text} (provisional)" if player.provisional else text
 
 
+GAMES_PAGE = 10
+
+
+def games_embed(
+    games: list[Game], page: int, pages: int, total: int, caller_id: int
+) -> discord.Embed:
+    """One page of the server's games being played, the caller's first."""
+    embed = discord.Embed(title="Tholos games being played", colour=EMBED_COLOUR)
+    lines = []
+    for game in games:
+        mine = "★ " if caller_id in (game.white_id, game.black_id) else ""
+        mode = "basic" if game.mode == "basic" else "advanced"
+        link = (
+            f"https://discord.com/channels/{game.guild_id}/{game.channel_id}/{game.board_message_id}"
+            if game.board_message_id
+            else f"<#{game.channel_id}>"
+        )
+        lines.append(
+            f"{mine}{mention(game.white_id)} vs {mention(game.black_id)} · {mode} · "
+            f"ply {game.plies} · to move: {mention(game.to_move)} · [board]({link})"
+        )
+    embed.description = "\n".join(lines) or "No game is being played on this server."
+    embed.set_footer(text=f"Page {page + 1} of {pages} · {total} games · ★ yours")
+    return embed
+
+
 def leaderboard_embed(
     rows: list[tuple[int, PlayerRating]],
     page: int,

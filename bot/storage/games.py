@@ -15,7 +15,7 @@ from typing import Literal
 from engine import BLACK, WHITE, Colour, Position
 
 from ..domain import Level, Mode, Reason, Result
-from .db import Database, Row, Transaction, UniqueViolation
+from .db import Database, Row, Transaction, UniqueViolation, scalar
 from .leases import board_lease
 
 
@@ -227,6 +227,27 @@ class GameStore:
             "AND (channel_id = ? OR parent_id = ?) AND (white_id = ? OR black_id = ?) "
             "ORDER BY id DESC",
             (home_id, home_id, user_id, user_id),
+        )
+        return [game_from_row(row) for row in rows]
+
+    async def playing(self, guild_id: int) -> int:
+        """How many games the server is playing."""
+        return await scalar(
+            self.database,
+            "SELECT COUNT(*) FROM games WHERE guild_id = ? AND status = 'active'",
+            (guild_id,),
+        )
+
+    async def playing_page(
+        self, guild_id: int, user_id: int, page: int, size: int
+    ) -> list[Game]:
+        """The ``page``-th (from 0) ``size`` games the server is playing: ``user_id``'s first,
+        then the others, each part by the newest move."""
+        rows = await self.database.fetchall(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE guild_id = ? AND status = 'active' "
+            "ORDER BY CASE WHEN white_id = ? OR black_id = ? THEN 0 ELSE 1 END, "
+            "last_move_at DESC, id DESC LIMIT ? OFFSET ?",
+            (guild_id, user_id, user_id, size, page * size),
         )
         return [game_from_row(row) for row in rows]
 

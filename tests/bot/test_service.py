@@ -244,3 +244,22 @@ async def test_ornaments_choose_the_advanced_mode(service):
     assert (made.mode, made.ornaments) == ("advanced", 3)
     game = (await service.lobby.answer(made.id, by(BOB), "accept")).game
     assert sum(1 for ornament in game.position.ornaments if ornament) == 3
+
+
+async def test_the_servers_games_list_the_callers_first(service):
+    """The list of games being played: the caller's first, then by the newest move; paged."""
+    first = await started(service)  # Alice and Bob, channel 10
+    others = []
+    for number, (white, black) in enumerate([(CAROL, BOB), (CAROL, 400), (500, 600)]):
+        made = await service.lobby.challenge(
+            guild_id=GUILD, channel_id=50 + number, challenger=Person(white, "w"),
+            opponent=Person(black, "b"), options=GameOptions(colour="white", first="me"),
+        )  # fmt: skip
+        others.append((await service.lobby.answer(made.id, by(black, 50 + number), "accept")).game)
+    games = service.play.games
+    assert await games.playing(GUILD) == 4
+    page = await games.playing_page(GUILD, CAROL, 0, 3)
+    assert [game.id for game in page] == [others[1].id, others[0].id, others[2].id]
+    assert [game.id for game in await games.playing_page(GUILD, CAROL, 1, 3)] == [first.id]
+    await service.play.resign(first.id, first.version, by(BOB))
+    assert await games.playing(GUILD) == 3
