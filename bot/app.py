@@ -14,12 +14,16 @@ import discord
 from .answers import Interactions
 from .boards import Boards
 from .controls import Router
+from .domain import ServerRules
 from .services import ChallengeService, PlayService
 from .settings import Settings
 from .storage import ChallengeStore, Database, GameStore, RatingStore
 from .storage.leases import LeaseStore
+from .storage.servers import ServerSettingsStore
 
 T = TypeVar("T")
+
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +41,19 @@ class App:
     """How games start: challenges, rematches, games against the AI."""
     boards: Boards
     leases: LeaseStore
+    servers: ServerSettingsStore
     interactions: Interactions
+
+    async def rules(self, guild_id: int) -> ServerRules:
+        """The settings in force on a server: its admins' choices over the environment's."""
+        chosen = await self.servers.get(guild_id)
+        settings = self.settings
+        return ServerRules(
+            threads=settings.threads if chosen.threads is None else chosen.threads,
+            inactivity_timeout=chosen.inactivity_timeout or settings.inactivity_timeout,
+            challenge_timeout=chosen.challenge_timeout or settings.challenge_timeout,
+            default_mode=chosen.default_mode or "basic",
+        )
 
     @classmethod
     def build(cls, client: discord.Client, settings: Settings, database: Database) -> App:
@@ -60,6 +76,7 @@ class App:
             ),
             boards=Boards(client, games, leases, settings.owns_guild),
             leases=leases,
+            servers=ServerSettingsStore(database),
             interactions=Interactions(),
         )
 

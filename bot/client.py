@@ -17,6 +17,7 @@ from .app import App, Feature, feature_of
 from .commands import on_command_error, tholos
 from .controls import Router
 from .custom_ids import PREFIX
+from .features.admin import Admin, tholos_admin
 from .features.challenges import Challenges
 from .features.games import Games
 from .features.housekeeping import Housekeeping
@@ -58,6 +59,7 @@ class TholosBot(discord.Client):
         self.tree = app_commands.CommandTree(self)
         self.tree.add_command(tholos)
         self.tree.add_command(leaderboard_command)
+        self.tree.add_command(tholos_admin)
         self.tree.on_error = on_command_error
         self.router = Router()
         self.features: dict[type[Feature], Feature] = {}
@@ -73,7 +75,7 @@ class TholosBot(discord.Client):
         challenges = Challenges(app, opponent)
         housekeeping = Housekeeping(app, challenges, opponent)
         play, games, ratings = Play(app, opponent), Games(app), Ratings(app)
-        features = (opponent, play, challenges, games, ratings, housekeeping)
+        features = (opponent, play, challenges, games, ratings, Admin(app), housekeeping)
         for feature in features:
             self.features[type(feature)] = feature
             feature.register(self.router)

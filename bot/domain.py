@@ -74,6 +74,20 @@ class GameOptions:
         return (self.ornaments or DEFAULT_ORNAMENTS) if self.game_mode == "advanced" else 0
 
 
+@dataclass(frozen=True, slots=True)
+class ServerRules:
+    """The settings in force on one server."""
+
+    threads: bool
+    """Play each game in a thread of its own."""
+    inactivity_timeout: float
+    """Seconds without a move before the opponent may claim the win."""
+    challenge_timeout: float
+    """Seconds before an unanswered challenge expires."""
+    default_mode: Mode
+    """The mode of a challenge that names neither a mode nor ornaments."""
+
+
 def mention(user_id: int) -> str:
     """Discord's mention markup for a user."""
     return f"<@{user_id}>"

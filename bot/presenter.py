@@ -29,7 +29,7 @@ from engine.vocabulary import (
 )
 from rendering.describe import turn_lines
 
-from .domain import mention
+from .domain import ServerRules, mention
 from .stats import Played, Record, Stats
 from .storage import Challenge, Game, PlayerRating
 
@@ -310,6 +310,23 @@ def rating_text(player: PlayerRating) -> str:
     rating = player.rating
     text = f"**{rating.rating:.0f}** ±{rating.deviation:.0f}"
     return f"{text} (provisional)" if player.provisional else text
+
+
+def settings_embed(rules: ServerRules, *, changed: bool) -> discord.Embed:
+    """A server's settings in force (``changed``: just saved)."""
+    embed = discord.Embed(
+        title="Tholos settings saved" if changed else "Tholos settings", colour=EMBED_COLOUR
+    )
+    embed.add_field(name="Threads", value="on" if rules.threads else "off", inline=True)
+    embed.add_field(
+        name="Idle claim", value=f"{rules.inactivity_timeout / 60:g} minutes", inline=True
+    )
+    embed.add_field(
+        name="Challenges expire", value=f"{rules.challenge_timeout / 60:g} minutes", inline=True
+    )
+    embed.add_field(name="Default mode", value=rules.default_mode, inline=True)
+    embed.set_footer(text="Change them with /tholos-admin settings (Manage Server).")
+    return embed
 
 
 GAMES_PAGE = 10

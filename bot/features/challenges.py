@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 
 import discord
 from discord import app_commands
@@ -51,7 +52,10 @@ class Challenges(Feature):
         await self.expire()  # an expired challenge must not block the channel
         guild_id, channel_id = interaction.guild_id or 0, interaction.channel_id or 0
         me = Person(interaction.user.id, interaction.user.display_name)
-        place = place_for(interaction, self.app.settings.threads)
+        rules = await self.app.rules(guild_id)
+        if options.mode is None and not options.ornaments:
+            options = replace(options, mode=rules.default_mode)
+        place = place_for(interaction, rules.threads)
         client_user = self.app.client.user
         if client_user is not None and opponent.id == client_user.id:
             ai = Person(opponent.id, f"Tholos AI ({level})", bot=True)
@@ -67,7 +71,7 @@ class Challenges(Feature):
             challenge = await self.app.lobby.challenge(
                 guild_id=guild_id, channel_id=channel_id, challenger=me,
                 opponent=Person(opponent.id, opponent.display_name, opponent.bot),
-                options=options, in_channel=not place.thread,
+                options=options, in_channel=not place.thread, timeout=rules.challenge_timeout,
             )  # fmt: skip
             await self._post(interaction, challenge)
         if place.note:
@@ -127,7 +131,8 @@ class Challenges(Feature):
                 challenge = await self.app.lobby.check(
                     button.challenge_id, caller(interaction), "accept"
                 )
-                if place_for(interaction, self.app.settings.threads).thread:
+                rules = await self.app.rules(challenge.guild_id)
+                if place_for(interaction, rules.threads).thread:
                     await interaction.response.defer()  # opening a thread takes a request
                     thread = await self._open_thread(interaction, challenge)
             answered = await self.app.lobby.answer(

@@ -68,7 +68,8 @@ class Play(Feature):
         """The Claim button on a board, or ``/tholos claim`` (the channel's game)."""
         if game_id is None:
             game_id = (await self._channel_game(interaction, players_only=True)).id
-        game = await self.app.play.claim(game_id, caller(interaction))
+        rules = await self.app.rules(interaction.guild_id or 0)
+        game = await self.app.play.claim(game_id, caller(interaction), rules.inactivity_timeout)
         await interaction.response.defer()
         last = await self._last(game)
         await self.app.boards.post_after_change(interaction, game, last, leased=True)

@@ -57,12 +57,13 @@ class ChallengeService:
 
     async def challenge(
         self, *, guild_id: int, channel_id: int, challenger: Person, opponent: Person,
-        options: GameOptions, in_channel: bool = False,
+        options: GameOptions, in_channel: bool = False, timeout: float | None = None,
     ) -> Challenge:  # fmt: skip
         """Store a challenge; raises :class:`Refusal` saying why it cannot be made.
 
         ``in_channel``: its game would be played in the channel itself (no thread), so the
-        channel must be free of games.
+        channel must be free of games. ``timeout``: seconds before it expires (default: the
+        service's).
         """
         if opponent.id == challenger.id:
             raise Refusal("You can't challenge yourself — pick another member.")
@@ -83,7 +84,7 @@ class ChallengeService:
                 colour=options.colour,
                 first=options.first,
                 now=now,
-                expires_at=now + self.challenge_timeout,
+                expires_at=now + (timeout or self.challenge_timeout),
                 in_channel=in_channel,
             )
         except ChannelBusyError as error:

@@ -191,23 +191,20 @@ class PlayService:
                 raise OutdatedBoardError(game)
             return await self._finish(game, _rival(game, caller.user_id), "resignation")
 
-    async def claim(self, game_id: int, caller: Caller) -> Game:
-        """Claim the win when the player to move has been inactive long enough."""
+    async def claim(self, game_id: int, caller: Caller, timeout: float | None = None) -> Game:
+        """Claim the win when the player to move has been inactive for ``timeout`` seconds
+        (default: the service's)."""
         async with self._lock(game_id):
             game = await self._playable(game_id, caller)
             if game.to_move == caller.user_id:
                 raise Refusal("It's your turn — you can only claim while your opponent is idle.")
-            due = self.claimable_at(game)
+            due = game.last_move_at + (timeout or self.inactivity_timeout)
             if self._clock() < due:
                 raise Refusal(
                     f"{mention(game.to_move)} still has time to move: you can claim the win "
                     f"<t:{int(due) + 1}:R> if they haven't moved by then."
                 )
             return await self._finish(game, _rival(game, game.to_move), "timeout")
-
-    def claimable_at(self, game: Game) -> float:
-        """When the opponent of the player to move may claim the win."""
-        return game.last_move_at + self.inactivity_timeout
 
     async def _finish(
         self, game: Game, winner: Colour, reason: Literal["resignation", "timeout"]

@@ -1,0 +1,76 @@
+"""``/tholos-admin``: a server's own settings (threads, the idle-claim and challenge timeouts,
+the default mode), for members with Manage Server — checked by Discord's default permissions
+and again here."""
+
+from __future__ import annotations
+
+import time
+from typing import Literal
+
+import discord
+from discord import app_commands
+
+from ..answers import Interaction, answers
+from ..app import Feature, feature_of
+from ..domain import Mode, Refusal
+from ..presenter import settings_embed
+from ..storage.servers import ServerSettings
+
+ADMINS_ONLY = "Only members with the **Manage Server** permission can change Tholos's settings."
+
+tholos_admin = app_commands.Group(
+    name="tholos-admin",
+    description="Tholos settings for this server (Manage Server)",
+    guild_only=True,
+    default_permissions=discord.Permissions(manage_guild=True),
+)
+"""``/tholos-admin …``: only members with Manage Server see it (and the bot checks again)."""
+
+
+class Admin(Feature):
+    """The handlers of a server's settings."""
+
+    @answers(server_only=True)
+    async def settings(self, interaction: Interaction, changes: dict[str, object]) -> None:
+        """Show the server's settings; with ``changes``, store them first."""
+        if not interaction.permissions.manage_guild:
+            raise Refusal(ADMINS_ONLY)
+        guild_id = interaction.guild_id or 0
+        servers = self.app.servers
+        if changes:
+            chosen = await servers.get(guild_id)
+            values = {name: getattr(chosen, name) for name in ServerSettings.__dataclass_fields__}
+            await servers.set(
+                guild_id, ServerSettings(**(values | changes)), interaction.user.id, time.time()
+            )
+        rules = await self.app.rules(guild_id)
+        await interaction.response.send_message(
+            embed=settings_embed(rules, changed=bool(changes)), ephemeral=True
+        )
+
+
+@tholos_admin.command(name="settings", description="Show or change Tholos's settings here")
+@app_commands.describe(
+    threads="Play each game in a thread of its own (on) or in the channel (off)",
+    idle_claim_minutes="Minutes without a move before the opponent may claim the win",
+    challenge_minutes="Minutes before an unanswered challenge expires",
+    default_mode="The mode of a challenge that names neither a mode nor ornaments",
+)
+async def settings_command(
+    interaction: Interaction,
+    threads: Literal["on", "off"] | None = None,
+    idle_claim_minutes: app_commands.Range[float, 0.01, 43200.0] | None = None,
+    challenge_minutes: app_commands.Range[float, 0.01, 1440.0] | None = None,
+    default_mode: Mode | None = None,
+) -> None:
+    """``/tholos-admin settings``."""
+    changes: dict[str, object] = {}
+    if threads is not None:
+        changes["threads"] = threads == "on"
+    if idle_claim_minutes is not None:
+        changes["inactivity_timeout"] = idle_claim_minutes * 60
+    if challenge_minutes is not None:
+        changes["challenge_timeout"] = challenge_minutes * 60
+    if default_mode is not None:
+        changes["default_mode"] = default_mode
+    await feature_of(interaction, Admin).settings(interaction, changes)

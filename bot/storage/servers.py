@@ -1,0 +1,55 @@
+"""Server settings chosen by a server's admins (``/tholos-admin settings``); unset ones fall back
+to the bot's environment."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..domain import Mode
+from .db import Database
+
+
+@dataclass(frozen=True, slots=True)
+class ServerSettings:
+    """What a server's admins chose; ``None`` means "the bot's default"."""
+
+    threads: bool | None = None
+    inactivity_timeout: float | None = None
+    """Seconds without a move before the opponent may claim the win."""
+    challenge_timeout: float | None = None
+    """Seconds before an unanswered challenge expires."""
+    default_mode: Mode | None = None
+
+
+class ServerSettingsStore:
+    """Server settings in the database."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
+    async def get(self, guild_id: int) -> ServerSettings:
+        """The server's settings (all ``None`` when its admins chose nothing)."""
+        row = await self.database.fetchone(
+            "SELECT threads, inactivity_timeout, challenge_timeout, default_mode "
+            "FROM guild_settings WHERE guild_id = ?",
+            (guild_id,),
+        )
+        if row is None:
+            return ServerSettings()
+        threads = None if row[0] is None else bool(row[0])
+        return ServerSettings(threads, row[1], row[2], row[3])
+
+    async def set(self, guild_id: int, settings: ServerSettings, by: int, now: float) -> None:
+        """Store the server's settings, chosen by the admin ``by``."""
+        async with self.database.transaction() as transaction:
+            await transaction.execute(
+                "INSERT INTO guild_settings (guild_id, threads, inactivity_timeout, "
+                "challenge_timeout, default_mode, updated_by, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+                "threads = excluded.threads, inactivity_timeout = excluded.inactivity_timeout, "
+                "challenge_timeout = excluded.challenge_timeout, "
+                "default_mode = excluded.default_mode, updated_by = excluded.updated_by, "
+                "updated_at = excluded.updated_at",
+                (guild_id, settings.threads, settings.inactivity_timeout,
+                 settings.challenge_timeout, settings.default_mode, by, now),
+            )  # fmt: skip

@@ -1,0 +1,74 @@
+"""``/tholos-admin settings``: a server's own settings, for Manage Server only (Discord hides the
+command from others, and the bot checks again), and what they change."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from .emulator import BotProcess, Emulator
+from .table import Table
+
+
+async def test_admins_change_the_servers_settings_and_they_apply(
+    emulator: Emulator, tholos_bot: BotProcess
+):
+    """The owner sets the idle claim to 1.2 s, challenges to 5 minutes and the default mode
+    to advanced: the answer shows them privately; a challenge without a mode is advanced and
+    expires in 5 minutes; the idle claim works after 1.2 s."""
+    table = Table(emulator)
+    alice, bob = table.people_named("alice", "bob")
+    shown = (await table.slash(alice, "tholos-admin settings")).original
+    assert shown is not None and shown.ephemeral
+    fields = {f["name"]: f["value"] for f in shown.embeds[0]["fields"]}
+    assert fields["Default mode"] == "basic" and fields["Threads"] == "off"
+    saved = (
+        await table.slash(
+            alice, "tholos-admin settings", idle_claim_minutes=0.02, challenge_minutes=5,
+            default_mode="advanced",
+        )
+    ).original  # fmt: skip
+    assert saved is not None and saved.ephemeral
+    assert saved.embeds[0]["title"] == "Tholos settings saved"
+    fields = {f["name"]: f["value"] for f in saved.embeds[0]["fields"]}
+    assert fields == {
+        "Threads": "off",
+        "Idle claim": "0.02 minutes",
+        "Challenges expire": "5 minutes",
+        "Default mode": "advanced",
+    }
+    made = (await table.slash(alice, "tholos challenge", opponent=bob)).original
+    assert made is not None and "an advanced game with 2 ornaments" in made.content
+    expires = int(re.search(r"<t:(\d+):R>", made.content)[1])
+    assert abs(expires - (time.time() + 300)) < 10
+    await table.click(bob, made, table.labelled(made, "Accept"))
+    await emulator.wait_for(lambda: table.boards(), what="the first board")
+    board = table.board
+    started = time.time()
+    claimer = alice if table.mover().id == bob.id else bob
+    await emulator.wait_for(lambda: time.time() > started + 1.3, what="the idle time (1.2 s)")
+    await table.click(claimer, board, table.labelled(board, "Claim win (opponent idle)"))
+    await emulator.wait_for(lambda: table.board.content.startswith("Game over."), what="end")
+    assert "on time" in table.board.content
+    table.assert_clean()
+
+
+async def test_only_admins_change_settings(emulator: Emulator, tholos_bot: BotProcess):
+    """Discord hides /tholos-admin from members without Manage Server; where a server's
+    admins made it visible to them anyway, the bot refuses them and changes nothing."""
+    table = Table(emulator)
+    alice, bob = table.people_named("alice", "bob")
+    with pytest.raises(ValueError, match="not available to bob"):
+        await table.slash(bob, "tholos-admin settings", threads="on")
+    schema = emulator.state.commands.find("tholos-admin", emulator.guild.id)
+    assert schema is not None and schema["default_member_permissions"] == str(1 << 5)
+    schema["default_member_permissions"] = None  # the server's admins let everyone see it
+    refused = await table.slash(bob, "tholos-admin settings", default_mode="advanced")
+    assert any("Manage Server" in text for text in table.ephemeral(bob)), refused
+    shown = (await table.slash(alice, "tholos-admin settings")).original
+    assert shown is not None
+    fields = {f["name"]: f["value"] for f in shown.embeds[0]["fields"]}
+    assert fields["Default mode"] == "basic"
+    table.assert_clean()
