@@ -25,9 +25,17 @@ from rendering.view import BoardView
 from .answers import USERS_ONLY, Interaction, tell
 from .controls import board_view, final_view
 from .domain import mention
-from .presenter import describe_turn, game_embed, game_line, result_text, step_prompt
+from .presenter import (
+    describe_turn,
+    game_embed,
+    game_line,
+    result_text,
+    step_prompt,
+    thread_name,
+)
 from .storage import DatabaseUnavailable, Game, GameStore
 from .storage.leases import LeaseStore, board_lease
+from .threads import open_thread
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +51,10 @@ SAVED_BUT_NOT_SHOWN = (
 )
 
 BEING_POSTED = "Saved — the new board is on its way."
+GONE_THREAD = (10003, 50083)
+"""Discord's codes for a channel that is gone (Unknown Channel) and a thread that is archived
+and locked."""
+NO_PINGS = discord.AllowedMentions.none()
 
 Send = Callable[..., Awaitable[discord.Message]]
 
@@ -170,7 +182,14 @@ class Boards:
     async def _post(
         self, send: Send, game: Game, last: LastTurn | None, stripped: int | None
     ) -> discord.Message:
-        message = await send(**await self.message(game, last))
+        try:
+            message = await send(**await self.message(game, last))
+        except discord.HTTPException as error:
+            if game.parent_id is None or error.code not in GONE_THREAD:
+                raise
+            game = await self.relocate(game)  # a moderator deleted or locked its thread
+            channel = self.client.get_partial_messageable(game.channel_id)
+            message = await channel.send(**await self.message(game, last))
         if not await self.games.set_board_message(game.id, message.id, game.version):
             await self.strip_controls(game.channel_id, message.id)  # a newer board is out already
             return message
@@ -180,6 +199,29 @@ class Boards:
         if not game.is_active:
             await self.show_result_in_parent(game)
         return message
+
+    async def relocate(self, game: Game) -> Game:
+        """Move a game whose thread is gone (deleted, or archived and locked) to a new thread
+        on a new line in its channel, or to the channel itself when no thread can be opened."""
+        assert game.parent_id is not None
+        log.info("game %s lost its thread %s; moving it", game.id, game.channel_id)
+        parent = self.client.get_channel(game.parent_id)
+        if not isinstance(parent, discord.TextChannel):  # not cached: ask Discord
+            parent = await self.client.fetch_channel(game.parent_id)
+        assert isinstance(parent, discord.TextChannel)  # only text channels get game threads
+        line = await parent.send(content=game_line(game), allowed_mentions=NO_PINGS)
+        players = [game.white_id, game.black_id]
+        thread = await open_thread(line, thread_name(game.white_name, game.black_name), players)
+        if thread is None:
+            await line.delete()
+            return await self.games.move(
+                game, channel_id=game.parent_id, parent_id=None, parent_message_id=None
+            )
+        moved = await self.games.move(
+            game, channel_id=thread.id, parent_id=game.parent_id, parent_message_id=line.id
+        )
+        await line.edit(content=game_line(moved), allowed_mentions=NO_PINGS)
+        return moved
 
     async def show_result_in_parent(self, game: Game) -> None:
         """A game played in a thread ended: its line in the parent channel shows the result."""

@@ -102,8 +102,9 @@ class Play(Feature):
             return
         await interaction.response.defer(ephemeral=True)
         thread = self.app.client.get_partial_messageable(game.channel_id)
-        await self.app.boards.post(thread.send, game, last, again=True)
-        await tell(interaction, f"The board is in <#{game.channel_id}>.")
+        posted = await self.app.boards.post(thread.send, game, last, again=True)
+        where = posted.channel.id if posted is not None else game.channel_id  # it may have moved
+        await tell(interaction, f"The board is in <#{where}>.")
 
     @answers()
     async def rules(self, interaction: Interaction) -> None:

@@ -251,6 +251,30 @@ class GameStore:
         )
         return [game_from_row(row) for row in rows]
 
+    async def move(
+        self, game: Game, *, channel_id: int, parent_id: int | None,
+        parent_message_id: int | None,
+    ) -> Game:  # fmt: skip
+        """Play ``game`` elsewhere from now on (its thread was deleted): a new thread of
+        ``parent_id``, or the channel itself; its board there is still to be posted.
+
+        Raises :class:`ChannelBusyError` if a game is played in that channel already, and
+        :class:`StaleGameError` if the game ended meanwhile.
+        """
+        try:
+            async with self.database.transaction() as transaction:
+                row = await transaction.fetchone(
+                    "UPDATE games SET channel_id = ?, parent_id = ?, parent_message_id = ?, "
+                    "board_message_id = NULL, board_version = NULL "
+                    f"WHERE id = ? AND status = 'active' RETURNING {GAME_COLUMNS}",
+                    (channel_id, parent_id, parent_message_id, game.id),
+                )
+        except UniqueViolation:
+            raise ChannelBusyError(IN_CHANNEL) from None
+        if row is None:
+            raise StaleGameError("the game ended meanwhile")
+        return game_from_row(row)
+
     async def set_parent_message(self, game_id: int, message_id: int) -> None:
         """Remember the message in the parent channel that stands for the game."""
         async with self.database.transaction() as transaction:

@@ -8,23 +8,35 @@ from typing import Any
 from engine import Position, Turn
 from engine.builder import SKIP, TurnBuilder, turn_path
 
-from .emulator import Emulator, Guild, Interaction, Member, Message
+from .emulator import Channel, Emulator, Guild, Interaction, Member, Message
 
 _MENTION = re.compile(r"<@(\d+)>")
 
 
 class Table:
-    """One channel of the emulator (in ``guild``, default the first guild), seen by the players
-    of a Tholos game."""
+    """One channel of the emulator (a name in ``guild``, default the first guild, or a Channel:
+    a text channel or a thread), seen by the players of a Tholos game."""
 
     def __init__(
-        self, emulator: Emulator, channel: str = "general", guild: Guild | None = None
+        self, emulator: Emulator, channel: str | Channel = "general", guild: Guild | None = None
     ) -> None:
         self.emu = emulator
-        self.guild = guild or emulator.guild
-        self.channel = emulator.channel(channel, self.guild)
+        if isinstance(channel, Channel):
+            found = emulator.world.guild_of(channel)
+            assert found is not None, "a Table plays in a guild channel"
+            self.guild = found
+            self.channel = channel
+        else:
+            self.guild = guild or emulator.guild
+            self.channel = emulator.channel(channel, self.guild)
         self.people = {m.id: m for m in (emulator.member(n) for n in ("alice", "bob", "carol"))}
         self.made: list[Interaction] = []
+
+    def in_thread(self, thread: Channel) -> Table:
+        """The same players at ``thread`` (a thread of this guild): a Table whose channel it is."""
+        assert thread.is_thread, f"#{thread.name} is not a thread"
+        assert thread.guild_id == self.guild.id, f"{thread.name!r} is a thread of another guild"
+        return Table(self.emu, thread)
 
     def people_named(self, *names: str) -> tuple[Member, ...]:
         """The members with these user names."""

@@ -8,7 +8,7 @@ from typing import Any, Self
 
 from aiohttp import web
 
-from . import interactions
+from . import interactions, threads
 from .commands import Resolved, invocation
 from .gateway import Gateway
 from .interactions import APPLICATION_COMMAND, MESSAGE_COMPONENT, MODAL, MODAL_SUBMIT, Interaction
@@ -17,17 +17,19 @@ from .messages import Message
 from .model import (
     DM,
     JSON,
+    MANAGE_THREADS,
     USE_APPLICATION_COMMANDS,
     Channel,
     Guild,
     Member,
+    Overwrite,
     User,
     World,
     default_world,
 )
 from .rest import API, Rest
 from .rules import walk_components
-from .state import Config, State
+from .state import GUILDS, Config, State
 
 _MAX_REQUEST = 200 * 1024 * 1024
 
@@ -120,6 +122,60 @@ class Emulator:
         """The bot's DM channel with ``member``."""
         return self.world.dm_with(member.user)
 
+    # Threads and moderation -------------------------------------------------------------------
+
+    def threads(
+        self, channel: Channel | None = None, *, archived: bool | None = None
+    ) -> list[Channel]:
+        """The threads of ``channel`` (default: of every channel of every guild), oldest first;
+        with ``archived``, only the archived (True) or active (False) ones. Deleted threads are
+        gone."""
+        if channel is not None:
+            found = self.world.threads_of(channel)
+        else:
+            found = sorted(
+                (t for g in self.world.guilds for t in g.threads.values()), key=lambda t: t.id
+            )
+        return [t for t in found if archived is None or t.archived == archived]
+
+    def thread_of(self, message: Message) -> Channel | None:
+        """The thread started from ``message``, if any."""
+        return message.thread
+
+    def thread_members(self, thread: Channel) -> set[int]:
+        """The user ids of the thread's members."""
+        return set(thread.thread_members)
+
+    def archive(self, thread: Channel, *, locked: bool = False) -> None:
+        """Archive ``thread`` (and lock it) as a moderator would: THREAD_UPDATE. Only a message
+        or an answer unarchives it, unless it is locked."""
+        if not thread.is_thread or thread.deleted:
+            raise ValueError(f"#{thread.name or 'DM'} is not a thread (or was deleted)")
+        threads.set_archived(self.state, thread, True, locked=locked)
+
+    def delete_channel(self, channel: Channel) -> None:
+        """Delete a thread (THREAD_DELETE) or a text channel and its threads (CHANNEL_DELETE)
+        as a moderator would; every route on them then answers 404, 10003 Unknown Channel."""
+        if channel.type == DM or channel.deleted:
+            raise ValueError(f"cannot delete #{channel.name or 'DM'} (a DM, or already deleted)")
+        threads.delete(self.state, channel)
+
+    def deny(self, channel: Channel, permission: int) -> None:
+        """Deny ``permission`` (bits) to the bot's role in a text channel with an overwrite, as
+        an admin would: CHANNEL_UPDATE. Threads have no overwrites: deny on their parent."""
+        guild = self.world.guild_of(channel)
+        if guild is None or channel.is_thread or channel.deleted:
+            raise ValueError(f"#{channel.name or 'DM'} has no permission overwrites to change")
+        role = self.world.bot_role(guild)
+        overwrite = next((o for o in channel.overwrites if o.id == role.id), None)
+        if overwrite is None:
+            overwrite = Overwrite(id=role.id, type=0)
+            channel.overwrites.append(overwrite)
+        overwrite.deny |= permission
+        overwrite.allow &= ~permission
+        self.state.dispatch("CHANNEL_UPDATE", channel.to_json(), GUILDS, guild.id)
+        self.state.journal.changed()
+
     def env(self, *, guild_commands: bool = True) -> dict[str, str]:
         """Environment variables pointing a bot at this emulator."""
         env = {"DISCORD_TOKEN": self.token, "DISCORD_API_BASE": self.api_base}
@@ -206,8 +262,8 @@ class Emulator:
     # Reading --------------------------------------------------------------------------------
 
     def messages(self, channel: Channel, viewer: Member | None = None) -> list[Message]:
-        """What ``viewer`` sees in ``channel``, oldest first (``None``: a member seeing no
-        ephemeral message)."""
+        """What ``viewer`` sees in ``channel`` (or a thread), oldest first (``None``: a member
+        seeing no ephemeral message)."""
         viewer_id = viewer.id if viewer is not None else None
         found = [m for m in self.state.channel_messages(channel) if m.visible(viewer_id)]
         return sorted(found, key=lambda m: m.id)
@@ -239,9 +295,17 @@ class Emulator:
         """
         channel = channel or self.channel("general")
         name, *path = command.split()
+        if channel.deleted:
+            raise ValueError(f"#{channel.name or 'DM'} was deleted")
         guild = self.world.guild_of(channel)
         if guild is not None and member.id not in guild.members:
             raise ValueError(f"{member.user.username} is not a member of {guild.name!r}")
+        if (
+            guild is not None
+            and channel.locked
+            and not guild.permissions_in(channel, member.id) & MANAGE_THREADS
+        ):
+            raise ValueError(f"the thread {channel.name!r} is locked")
         schema = self.state.commands.find(name, guild.id if guild is not None else None)
         if schema is None:
             where = f"in {guild.name!r}" if guild is not None else "in DMs"
@@ -374,7 +438,8 @@ class Emulator:
 
     def _channel_of(self, message: Message) -> Channel:
         channel = self.world.find_channel(message.channel_id)
-        assert channel is not None
+        if channel is None:
+            raise ValueError(f"the channel of message {message.id} was deleted")
         return channel
 
     def _component(

@@ -5,7 +5,9 @@ Transport compression follows the ``compress`` query parameter the client sends:
 
 Sharding is Discord's: a session that IDENTIFYs with ``"shard": [shard_id, shard_count]`` owns
 the guilds with ``(guild_id >> 22) % shard_count == shard_id`` and gets only their events; events
-without a guild (DMs) go to shard 0. A session without ``shard`` gets everything.
+without a guild (DMs) go to shard 0. A session without ``shard`` gets everything. Thread events
+(THREAD_CREATE, THREAD_UPDATE, THREAD_DELETE, THREAD_MEMBERS_UPDATE) are guild events of the
+thread's guild.
 """
 
 from __future__ import annotations
@@ -22,9 +24,8 @@ from aiohttp import WSMsgType, web
 from .interactions import record
 from .journal import Violation
 from .model import JSON, Guild, check_shard, shard_of
-from .state import State
+from .state import GUILDS, State
 
-GUILDS = 1 << 0
 GUILD_PRESENCES = 1 << 8
 
 HELLO, HEARTBEAT, HEARTBEAT_ACK, IDENTIFY, RESUME = 10, 1, 11, 2, 6
@@ -135,9 +136,9 @@ class Gateway:
 
     def dispatch(self, event: str, data: JSON, intent: int | None, guild_id: int | None) -> None:
         """Send a DISPATCH to every session owning ``guild_id``'s shard (``None``: shard 0)
-        whose intents cover it (buffered while offline)."""
+        that has every intent bit of ``intent`` (buffered while offline)."""
         for session in self.sessions_for(guild_id, offline=True):
-            if intent is None or session.intents & intent:
+            if intent is None or session.intents & intent == intent:
                 self._send_event(session, event, data)
 
     def sessions_for(self, guild_id: int | None, *, offline: bool = False) -> list[Session]:
@@ -159,7 +160,7 @@ class Gateway:
         members = list(guild.members.values())
         if not session.intents & GUILD_PRESENCES:
             members = [guild.members[self.state.world.bot.id]]
-        return guild.to_json(members=members)
+        return guild.to_json(members=members, me=self.state.world.bot.id)
 
     def _send_event(self, session: Session, event: str, data: JSON) -> None:
         session.seq += 1

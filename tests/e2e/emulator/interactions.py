@@ -2,6 +2,7 @@
 
 An interaction must be acknowledged once (response types 4, 5, 6, 7 or 9), within the deadline
 (3 s); follow-ups and edits of the original response only exist after that acknowledgement.
+An answer that shows a message in an archived thread unarchives it (refused if it is locked).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from . import threads
 from .journal import Violation
 from .messages import LOADING, Message, Upload, compose
 from .model import (
@@ -252,9 +254,16 @@ def callback(state: State, ix: Interaction, body: JSON, uploads: list[Upload]) -
         )
     data = body.get("data") or {}
     size_limit = state.config.attachment_size_limit
+    shows = (kind in (CHANNEL_MESSAGE, DEFERRED_MESSAGE) and not _wants_ephemeral(data)) or (
+        kind == UPDATE_MESSAGE and ix.message is not None and not ix.message.ephemeral
+    )
+    if shows:
+        threads.check_writable(ix.channel)
     if kind == CHANNEL_MESSAGE:
         message = _new_message(state, ix, ephemeral=_wants_ephemeral(data), followup=False)
         compose(message, data, uploads, size_limit=size_limit, creating=True)
+        if shows:
+            threads.touch(state, ix.channel)
         state.post(message)
         ix.original = message
     elif kind == DEFERRED_MESSAGE:
@@ -267,11 +276,15 @@ def callback(state: State, ix: Interaction, body: JSON, uploads: list[Upload]) -
             raise Rejection.form([error])
         message = _new_message(state, ix, ephemeral=_wants_ephemeral(data), followup=False)
         message.flags |= LOADING
+        if shows:
+            threads.touch(state, ix.channel)
         state.post(message)
         ix.original = message
     elif kind == UPDATE_MESSAGE:
         assert ix.message is not None
         compose(ix.message, data, uploads, size_limit=size_limit, creating=False)
+        if shows:
+            threads.touch(state, ix.channel)
         state.edited(ix.message)
     elif kind == MODAL:
         errors = check_modal(data)
@@ -310,12 +323,20 @@ def followup(state: State, ix: Interaction, body: JSON, uploads: list[Upload]) -
     size_limit = state.config.attachment_size_limit
     original = ix.original
     if ix.ack_type == DEFERRED_MESSAGE and original is not None and original.loading:
+        if not original.ephemeral:
+            threads.check_writable(ix.channel)
         compose(original, body, uploads, size_limit=size_limit, creating=True)
         original.flags &= ~LOADING
+        if not original.ephemeral:
+            threads.touch(state, ix.channel)
         state.edited(original)
         return original
     message = _new_message(state, ix, ephemeral=_wants_ephemeral(body), followup=True)
+    if not message.ephemeral:
+        threads.check_writable(ix.channel)
     compose(message, body, uploads, size_limit=size_limit, creating=True)
+    if not message.ephemeral:
+        threads.touch(state, ix.channel)
     state.post(message)
     ix.followups.append(message)
     return message
@@ -339,6 +360,8 @@ def edit(
 ) -> Message:
     """PATCH /webhooks/{app}/{token}/messages/{id}; editing a deferral's message completes it."""
     message = target(ix, message_id)
+    if not message.ephemeral:
+        threads.check_writable(ix.channel)
     compose(
         message,
         body,
@@ -347,5 +370,7 @@ def edit(
         creating=message.loading,
     )
     message.flags &= ~LOADING
+    if not message.ephemeral:
+        threads.touch(state, ix.channel)
     state.edited(message)
     return message

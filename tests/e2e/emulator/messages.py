@@ -10,10 +10,11 @@ from typing import Any
 
 from PIL import Image
 
-from .model import JSON, User, iso_now, snowflake
+from .model import JSON, Channel, User, iso_now, snowflake
 from .rules import EPHEMERAL, IS_COMPONENTS_V2, Rejection, check_message, walk_components
 
 SUPPRESS_EMBEDS = 1 << 2
+HAS_THREAD = 1 << 5
 LOADING = 1 << 7
 SUPPRESS_NOTIFICATIONS = 1 << 12
 MAX_REQUEST = 25 * 1024 * 1024
@@ -68,7 +69,9 @@ class Attachment:
 
 @dataclass(eq=False)
 class Message:
-    """A message as Discord stores it; ``visible_to`` is set for ephemeral messages."""
+    """A message as Discord stores it; ``visible_to`` is set for ephemeral messages, ``thread``
+    for the starter message of a thread (with the HAS_THREAD flag), ``reference`` for a
+    message that points at another one (a THREAD_CREATED notice points at its thread)."""
 
     id: int
     channel_id: int
@@ -86,6 +89,8 @@ class Message:
     edited_timestamp: str | None = None
     deleted: bool = False
     edits: int = 0
+    thread: Channel | None = None
+    reference: JSON | None = None
 
     @property
     def ephemeral(self) -> bool:
@@ -156,6 +161,10 @@ class Message:
             data["application_id"] = str(self.webhook_id)
         if self.interaction_metadata is not None:
             data["interaction_metadata"] = self.interaction_metadata
+        if self.thread is not None:
+            data["thread"] = self.thread.to_json()
+        if self.reference is not None:
+            data["message_reference"] = self.reference
         return data
 
 

@@ -1,4 +1,5 @@
-"""The emulated world: users, guilds with roles, text channels and members, and permissions.
+"""The emulated world: users, guilds with roles, text channels, public threads and members, and
+permissions.
 
 Everything serialises to the JSON shapes Discord sends (``to_json``), so discord.py parses it.
 """
@@ -19,6 +20,7 @@ DISCORD_EPOCH_MS = 1_420_070_400_000
 
 # Permission bits (https://discord.com/developers/docs/topics/permissions).
 ADMINISTRATOR = 1 << 3
+MANAGE_CHANNELS = 1 << 4
 ADD_REACTIONS = 1 << 6
 VIEW_CHANNEL = 1 << 10
 SEND_MESSAGES = 1 << 11
@@ -29,6 +31,10 @@ READ_MESSAGE_HISTORY = 1 << 16
 MENTION_EVERYONE = 1 << 17
 USE_EXTERNAL_EMOJIS = 1 << 18
 USE_APPLICATION_COMMANDS = 1 << 31
+MANAGE_THREADS = 1 << 34
+CREATE_PUBLIC_THREADS = 1 << 35
+CREATE_PRIVATE_THREADS = 1 << 36
+SEND_MESSAGES_IN_THREADS = 1 << 38
 ALL_PERMISSIONS = (1 << 51) - 1
 EVERYONE_DEFAULT = (
     VIEW_CHANNEL
@@ -39,11 +45,15 @@ EVERYONE_DEFAULT = (
     | ADD_REACTIONS
     | USE_EXTERNAL_EMOJIS
     | USE_APPLICATION_COMMANDS
+    | CREATE_PUBLIC_THREADS
+    | CREATE_PRIVATE_THREADS
+    | SEND_MESSAGES_IN_THREADS
 )
 _NEED_SEND = MENTION_EVERYONE | SEND_TTS_MESSAGES | ATTACH_FILES | EMBED_LINKS
 
 GUILD_TEXT = 0
 DM = 1
+PUBLIC_THREAD = 11
 
 PEOPLE = ("alice", "bob", "carol")
 
@@ -203,7 +213,9 @@ class Overwrite:
 
 @dataclass(eq=False)
 class Channel:
-    """A guild text channel, or a DM channel with ``recipient``."""
+    """A guild text channel, a DM channel with ``recipient``, or a public thread (type 11) of the
+    text channel ``parent_id``, owned by ``owner_id``, with its members (``thread_members``: user
+    id to join timestamp). ``deleted`` is set once the channel is gone."""
 
     id: int
     name: str
@@ -213,8 +225,34 @@ class Channel:
     overwrites: list[Overwrite] = field(default_factory=list)
     recipient: User | None = None
     last_message_id: int | None = None
+    parent_id: int | None = None
+    owner_id: int | None = None
+    archived: bool = False
+    locked: bool = False
+    auto_archive_duration: int = 1440
+    archive_timestamp: str | None = None
+    create_timestamp: str | None = None
+    rate_limit_per_user: int = 0
+    thread_members: dict[int, str] = field(default_factory=dict)
+    message_count: int = 0
+    total_message_sent: int = 0
+    deleted: bool = False
 
-    def to_json(self) -> JSON:
+    @property
+    def is_thread(self) -> bool:
+        return self.type == PUBLIC_THREAD
+
+    def thread_member_json(self, user_id: int) -> JSON:
+        """The thread member object of ``user_id`` (a member of this thread)."""
+        return {
+            "id": str(self.id),
+            "user_id": str(user_id),
+            "join_timestamp": self.thread_members[user_id],
+            "flags": 0,
+        }
+
+    def to_json(self, *, me: int | None = None) -> JSON:
+        """The channel object; for a thread, with ``member`` when ``me`` (the bot) is one."""
         last = str(self.last_message_id) if self.last_message_id else None
         if self.type == DM:
             assert self.recipient is not None
@@ -225,6 +263,32 @@ class Channel:
                 "last_message_id": last,
                 "flags": 0,
             }
+        if self.is_thread:
+            data: JSON = {
+                "id": str(self.id),
+                "type": self.type,
+                "guild_id": str(self.guild_id),
+                "parent_id": str(self.parent_id),
+                "owner_id": str(self.owner_id),
+                "name": self.name,
+                "last_message_id": last,
+                "last_pin_timestamp": None,
+                "rate_limit_per_user": self.rate_limit_per_user,
+                "flags": 0,
+                "thread_metadata": {
+                    "archived": self.archived,
+                    "auto_archive_duration": self.auto_archive_duration,
+                    "archive_timestamp": self.archive_timestamp,
+                    "locked": self.locked,
+                    "create_timestamp": self.create_timestamp,
+                },
+                "message_count": self.message_count,
+                "member_count": min(len(self.thread_members), 50),
+                "total_message_sent": self.total_message_sent,
+            }
+            if me is not None and me in self.thread_members:
+                data["member"] = self.thread_member_json(me)
+            return data
         return {
             "id": str(self.id),
             "type": self.type,
@@ -243,7 +307,8 @@ class Channel:
 
 @dataclass(eq=False)
 class Guild:
-    """A guild, with its roles, channels and members, and Discord's permission arithmetic."""
+    """A guild, with its roles, channels, threads and members, and Discord's permission
+    arithmetic."""
 
     id: int
     name: str
@@ -252,6 +317,7 @@ class Guild:
     channels: dict[int, Channel] = field(default_factory=dict)
     members: dict[int, Member] = field(default_factory=dict)
     locale: str = "en-US"
+    threads: dict[int, Channel] = field(default_factory=dict)
 
     def base_permissions(self, user_id: int) -> int:
         """Guild-wide permissions of a member: @everyone plus their roles."""
@@ -263,7 +329,17 @@ class Guild:
         return ALL_PERMISSIONS if perms & ADMINISTRATOR else perms
 
     def permissions_in(self, channel: Channel, user_id: int) -> int:
-        """A member's permissions in a channel, with its overwrites applied."""
+        """A member's permissions in a channel, with its overwrites applied.
+
+        In a thread they are those of its parent channel, except that sending (and what needs
+        sending: embeds, files...) depends on Send Messages in Threads, not Send Messages.
+        """
+        thread = channel.is_thread
+        if thread:
+            parent = self.channels.get(channel.parent_id or 0)
+            if parent is None:
+                return 0
+            channel = parent
         perms = self.base_permissions(user_id)
         if perms & ADMINISTRATOR:
             return ALL_PERMISSIONS
@@ -283,12 +359,17 @@ class Guild:
             perms = (perms & ~own.deny) | own.allow
         if not perms & VIEW_CHANNEL:
             return 0
-        if not perms & SEND_MESSAGES:
+        if not perms & (SEND_MESSAGES_IN_THREADS if thread else SEND_MESSAGES):
             perms &= ~_NEED_SEND
         return perms
 
-    def to_json(self, *, members: list[Member]) -> JSON:
-        """The GUILD_CREATE payload, listing ``members``."""
+    def active_threads(self) -> list[Channel]:
+        """The threads that are not archived, oldest first."""
+        return sorted((t for t in self.threads.values() if not t.archived), key=lambda t: t.id)
+
+    def to_json(self, *, members: list[Member], me: int | None = None) -> JSON:
+        """The GUILD_CREATE payload, listing ``members`` and the active threads (with their
+        ``member`` object where ``me``, the bot, joined)."""
         return {
             "id": str(self.id),
             "name": self.name,
@@ -327,7 +408,7 @@ class Guild:
             "member_count": len(self.members),
             "members": [m.to_json() for m in members],
             "channels": [c.to_json() for c in self.channels.values()],
-            "threads": [],
+            "threads": [t.to_json(me=me) for t in self.active_threads()],
             "presences": [],
             "voice_states": [],
             "stage_instances": [],
@@ -374,10 +455,25 @@ class World:
         return self.find_guild(channel.guild_id) if channel.type != DM else None
 
     def find_channel(self, channel_id: int) -> Channel | None:
+        """A text channel, thread or DM channel by id (``None``: unknown or deleted)."""
         for guild in self.guilds:
-            if channel_id in guild.channels:
-                return guild.channels[channel_id]
+            found = guild.channels.get(channel_id) or guild.threads.get(channel_id)
+            if found is not None:
+                return found
         return self.dms.get(channel_id)
+
+    def threads_of(self, parent: Channel) -> list[Channel]:
+        """The threads of a text channel, oldest first."""
+        guild = self.guild_of(parent)
+        if guild is None:
+            return []
+        return sorted(
+            (t for t in guild.threads.values() if t.parent_id == parent.id), key=lambda t: t.id
+        )
+
+    def bot_role(self, guild: Guild) -> Role:
+        """The bot's managed role in ``guild``."""
+        return next(r for r in guild.roles.values() if r.managed and r.bot_id == self.bot.id)
 
     def find_user(self, user_id: int) -> User | None:
         for guild in self.guilds:

@@ -31,7 +31,8 @@ class RandomPlayer:
     """Plays ``members`` in ``channel`` at random, reproducibly for a given ``seed``.
 
     Each step either runs a slash command or uses an enabled component of one of the last
-    messages with controls the acting member sees, and fills in any modal it opens. The commands are
+    messages with controls the acting member sees, in the channel or in one of its threads that
+    is not locked (the last ``recent`` of each), and fills in any modal it opens. The commands are
     ``commands`` (``(command, options)``, options possibly computed from the acting member) or,
     by default, any registered command the member may use, with random valid options. With
     ``settle`` (e.g. ``BotProcess.settle``), each step waits for the bot to be done, as a person
@@ -74,13 +75,7 @@ class RandomPlayer:
     async def step(self) -> list[Interaction]:
         """One action by a random member (and the modal it opened, if any)."""
         member = self.rng.choice(self.members)
-        with_controls = [
-            [(message, c) for c in message.all_components() if _usable(c)]
-            for message in self.emulator.messages(self.channel, viewer=member)
-        ]
-        usable = [
-            pair for pairs in [p for p in with_controls if p][-self.recent :] for pair in pairs
-        ]
+        usable = [pair for channel in self._places() for pair in self._controls(channel, member)]
         if not usable or self.rng.random() < self.command_rate:
             picked = self._command(member)
             if picked is None:
@@ -98,6 +93,20 @@ class RandomPlayer:
         values = self._fill(ix.modal)
         self._note(member, f"submitted modal {ix.modal.get('custom_id')} with {values}")
         return [ix, await self.emulator.submit_modal(member, ix, values)]
+
+    def _places(self) -> list[Channel]:
+        """The channel, then its threads that members can still use (not locked)."""
+        found = [t for t in self.emulator.threads(self.channel) if not t.locked]
+        return [self.channel, *found]
+
+    def _controls(self, channel: Channel, member: Member) -> list[tuple[Message, dict[str, Any]]]:
+        """The usable components of the last ``recent`` messages with controls in ``channel``
+        that ``member`` sees."""
+        with_controls = [
+            [(message, c) for c in message.all_components() if _usable(c)]
+            for message in self.emulator.messages(channel, viewer=member)
+        ]
+        return [pair for pairs in [p for p in with_controls if p][-self.recent :] for pair in pairs]
 
     def _command(self, member: Member) -> tuple[str, Mapping[str, Any]] | None:
         if self.commands is not None:

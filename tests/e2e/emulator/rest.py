@@ -1,4 +1,4 @@
-"""Discord's REST API under /api/v10, as far as a slash-command bot uses it.
+"""Discord's REST API under /api/v10, as far as a slash-command bot uses it (with public threads).
 
 Unknown routes are recorded (rule ``http.unknown-route``) and answered 404 like Discord.
 """
@@ -6,28 +6,35 @@ Unknown routes are recorded (rule ``http.unknown-route``) and answered 404 like 
 from __future__ import annotations
 
 import asyncio
+import datetime
 import json
 import re
 from collections.abc import Awaitable, Callable
 
 from aiohttp import BodyPartReader, web
 
-from . import interactions
+from . import interactions, threads
 from .interactions import Interaction
 from .journal import RequestRecord, Violation
 from .messages import Message, Upload, compose
 from .model import (
     ATTACH_FILES,
+    CREATE_PUBLIC_THREADS,
+    DM,
     EMBED_LINKS,
     JSON,
+    MANAGE_CHANNELS,
+    MANAGE_THREADS,
+    PUBLIC_THREAD,
     READ_MESSAGE_HISTORY,
     SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
     VIEW_CHANNEL,
     Channel,
     Guild,
     snowflake,
 )
-from .rules import Rejection, check_commands
+from .rules import Rejection, check_commands, check_thread, check_thread_edit
 from .state import State
 
 API = "/api/v10"
@@ -40,6 +47,10 @@ _PERMISSION_NAMES = {
     EMBED_LINKS: "Embed Links",
     ATTACH_FILES: "Attach Files",
     READ_MESSAGE_HISTORY: "Read Message History",
+    MANAGE_CHANNELS: "Manage Channels",
+    MANAGE_THREADS: "Manage Threads",
+    CREATE_PUBLIC_THREADS: "Create Public Threads",
+    SEND_MESSAGES_IN_THREADS: "Send Messages in Threads",
 }
 
 
@@ -112,14 +123,32 @@ class Rest:
                 self.delete_webhook_message,
             ),
             ("GET", "/channels/{channel_id}", self.get_channel),
+            ("PATCH", "/channels/{channel_id}", self.edit_channel),
+            ("DELETE", "/channels/{channel_id}", self.delete_channel),
             ("POST", "/channels/{channel_id}/typing", self.typing),
             ("GET", "/channels/{channel_id}/messages", self.list_messages),
             ("POST", "/channels/{channel_id}/messages", self.create_message),
             ("GET", "/channels/{channel_id}/messages/{message_id}", self.get_message),
             ("PATCH", "/channels/{channel_id}/messages/{message_id}", self.edit_message),
             ("DELETE", "/channels/{channel_id}/messages/{message_id}", self.delete_message),
+            (
+                "POST",
+                "/channels/{channel_id}/messages/{message_id}/threads",
+                self.start_thread_from_message,
+            ),
+            ("POST", "/channels/{channel_id}/threads", self.start_thread),
+            ("GET", "/channels/{channel_id}/threads/archived/public", self.archived_threads),
+            ("GET", "/channels/{channel_id}/thread-members", self.list_thread_members),
+            ("GET", "/channels/{channel_id}/thread-members/{user_id}", self.get_thread_member),
+            ("PUT", "/channels/{channel_id}/thread-members/{user_id}", self.add_thread_member),
+            (
+                "DELETE",
+                "/channels/{channel_id}/thread-members/{user_id}",
+                self.remove_thread_member,
+            ),
             ("GET", "/guilds/{guild_id}", self.get_guild),
             ("GET", "/guilds/{guild_id}/channels", self.get_guild_channels),
+            ("GET", "/guilds/{guild_id}/threads/active", self.active_threads),
             ("GET", "/guilds/{guild_id}/roles", self.get_roles),
             ("GET", "/guilds/{guild_id}/members", self.list_members),
             ("GET", "/guilds/{guild_id}/members/{user_id}", self.get_member),
@@ -226,6 +255,39 @@ class Rest:
             names = ", ".join(n for bit, n in _PERMISSION_NAMES.items() if missing & bit)
             detail = f"the bot lacks {names} in #{channel.name}"
             raise Rejection(403, 50013, "Missing Permissions", "permissions.missing", detail=detail)
+
+    @staticmethod
+    def _send_permission(channel: Channel) -> int:
+        """What sending needs here: Send Messages, or in a thread Send Messages in Threads."""
+        return SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES
+
+    def _thread(self, request: web.Request) -> Channel:
+        """The thread a ``/channels/{channel_id}/thread-members`` route names (50024 if the
+        channel is not one)."""
+        channel = self._channel(request)
+        if not channel.is_thread:
+            raise Rejection(
+                400,
+                50024,
+                "Cannot execute action on this channel type",
+                "threads.channel-type",
+                detail=f"#{channel.name or 'DM'} is not a thread",
+            )
+        return channel
+
+    def _thread_user(self, request: web.Request, thread: Channel) -> int:
+        """The user id of ``{user_id}`` (``@me``: the bot), a member of the thread's guild."""
+        world = self.state.world
+        raw = request.match_info["user_id"]
+        if raw == "@me":
+            return world.bot.id
+        user = world.find_user(int(raw))
+        if user is None:
+            raise Rejection(404, 10013, "Unknown User", "http.unknown-resource")
+        guild = world.guild_of(thread)
+        if guild is None or user.id not in guild.members:
+            raise Rejection(404, 10007, "Unknown Member", "http.unknown-resource")
+        return user.id
 
     def _message(self, request: web.Request, channel: Channel) -> Message:
         message = self.state.messages.get(int(request.match_info["message_id"]))
@@ -406,10 +468,11 @@ class Rest:
     # Channels and messages --------------------------------------------------------------------
 
     async def get_channel(self, request: web.Request) -> web.Response:
-        return _json(self._channel(request).to_json())
+        return _json(self._channel(request).to_json(me=self.state.world.bot.id))
 
     async def typing(self, request: web.Request) -> web.Response:
-        self._require(self._channel(request), SEND_MESSAGES)
+        channel = self._channel(request)
+        self._require(channel, self._send_permission(channel))
         return _no_content()
 
     async def list_messages(self, request: web.Request) -> web.Response:
@@ -429,13 +492,15 @@ class Rest:
     async def create_message(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
         body, uploads = await read_body(request)
-        needed = SEND_MESSAGES
+        needed = self._send_permission(channel)
         if uploads:
             needed |= ATTACH_FILES
         if body.get("embeds"):
             needed |= EMBED_LINKS
         self._require(channel, needed)
-        message = Message(id=snowflake(), channel_id=channel.id, author=self.state.world.bot)
+        threads.check_writable(channel)
+        bot = self.state.world.bot
+        message = Message(id=snowflake(), channel_id=channel.id, author=bot)
         compose(
             message,
             body,
@@ -443,6 +508,9 @@ class Rest:
             size_limit=self.state.config.attachment_size_limit,
             creating=True,
         )
+        if channel.is_thread:  # posting unarchives the thread and joins the bot to it
+            threads.touch(self.state, channel)
+            threads.add_member(self.state, channel, bot.id)
         self.state.post(message)
         return _json(message.to_json(self.state.base_url))
 
@@ -458,6 +526,7 @@ class Rest:
             raise Rejection(
                 403, 50005, "Cannot edit a message authored by another user", "http.not-author"
             )
+        threads.check_not_archived(channel)
         body, uploads = await read_body(request)
         if uploads:
             self._require(channel, ATTACH_FILES)
@@ -473,7 +542,179 @@ class Rest:
 
     async def delete_message(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
-        self.state.delete(self._message(request, channel))
+        message = self._message(request, channel)
+        threads.check_not_archived(channel)
+        self.state.delete(message)
+        return _no_content()
+
+    async def edit_channel(self, request: web.Request) -> web.Response:
+        """PATCH /channels/{id}: a thread's name, archived, locked, auto_archive_duration and
+        rate_limit_per_user (other channels are not emulated)."""
+        thread = self._channel(request)
+        if not thread.is_thread:
+            detail = f"PATCH of channel type {thread.type} is not emulated (threads only)"
+            raise Rejection(404, 0, "404: Not Found", "http.unknown-route", detail=detail)
+        body, _ = await read_body(request)
+        errors = check_thread_edit(body)
+        if errors:
+            raise Rejection.form(errors)
+        keys = ("name", "archived", "locked", "auto_archive_duration", "rate_limit_per_user")
+        changes = {k: body[k] for k in keys if body.get(k) is not None}
+        unarchiving = changes.get("archived") is False
+        if changes.get("locked", thread.locked) != thread.locked:
+            self._require(thread, MANAGE_THREADS)  # only moderators lock and unlock
+        if thread.archived and thread.locked and unarchiving:
+            self._require(thread, MANAGE_THREADS)  # a locked thread stays archived for others
+        if set(changes) == {"archived"} and unarchiving:
+            self._require(thread, self._send_permission(thread))  # anyone who may post
+        elif thread.owner_id != self.state.world.bot.id:
+            self._require(thread, MANAGE_THREADS)
+        if thread.archived and not unarchiving:
+            raise threads.archived(thread)
+        for key in ("name", "auto_archive_duration", "rate_limit_per_user"):
+            if key in changes:
+                setattr(thread, key, changes[key])
+        threads.set_archived(
+            self.state,
+            thread,
+            changes.get("archived", thread.archived),
+            locked=changes.get("locked"),
+        )
+        return _json(thread.to_json(me=self.state.world.bot.id))
+
+    async def delete_channel(self, request: web.Request) -> web.Response:
+        """DELETE /channels/{id}: a thread (its owner, or Manage Threads) or a text channel
+        (Manage Channels), answered with the channel; a DM is just closed."""
+        channel = self._channel(request)
+        data = channel.to_json()
+        if channel.type == DM:
+            return _json(data)
+        if not channel.is_thread:
+            self._require(channel, MANAGE_CHANNELS)
+        elif channel.owner_id != self.state.world.bot.id:
+            self._require(channel, MANAGE_THREADS)
+        threads.delete(self.state, channel)
+        return _json(data)
+
+    # Threads ----------------------------------------------------------------------------------
+
+    async def start_thread_from_message(self, request: web.Request) -> web.Response:
+        parent = self._channel(request)
+        body, _ = await read_body(request)
+        errors = check_thread(body, with_type=False)
+        if errors:
+            raise Rejection.form(errors)
+        threads.check_parent(parent)
+        message = self._message(request, parent)
+        return await self._start_thread(parent, body, message)
+
+    async def start_thread(self, request: web.Request) -> web.Response:
+        parent = self._channel(request)
+        body, _ = await read_body(request)
+        errors = check_thread(body, with_type=True)
+        if errors:
+            raise Rejection.form(errors)
+        threads.check_parent(parent)
+        if body["type"] == 12:
+            detail = "private threads (type 12) are not emulated"
+            raise Rejection(404, 0, "404: Not Found", "http.unknown-route", detail=detail)
+        if body["type"] != PUBLIC_THREAD:  # announcement threads need an announcement channel
+            raise Rejection(
+                400,
+                50024,
+                "Cannot execute action on this channel type",
+                "threads.channel-type",
+                detail=f"a thread of type {body['type']} cannot be started in a text channel",
+            )
+        return await self._start_thread(parent, body, None)
+
+    async def _start_thread(
+        self, parent: Channel, body: JSON, message: Message | None
+    ) -> web.Response:
+        self._require(parent, CREATE_PUBLIC_THREADS)
+        if message is not None and message.thread is not None:
+            raise Rejection(
+                400,
+                160004,
+                "A thread has already been created for this message",
+                "threads.already-created",
+                detail=f"message {message.id} already has the thread {message.thread.name!r}",
+            )
+        guild = self.state.world.guild_of(parent)
+        assert guild is not None
+        threads.check_limit(self.state, guild)
+        bot = self.state.world.bot
+        thread = threads.create(
+            self.state,
+            parent,
+            name=body["name"],
+            owner=bot,
+            auto_archive_duration=body.get("auto_archive_duration"),
+            rate_limit_per_user=body.get("rate_limit_per_user"),
+            message=message,
+        )
+        return _json(thread.to_json(me=bot.id), 201)
+
+    async def archived_threads(self, request: web.Request) -> web.Response:
+        """GET /channels/{id}/threads/archived/public: newest archived first."""
+        parent = self._channel(request)
+        threads.check_parent(parent)
+        self._require(parent, READ_MESSAGE_HISTORY)
+        found = [t for t in self.state.world.threads_of(parent) if t.archived]
+        found.sort(key=lambda t: t.archive_timestamp or "", reverse=True)
+        if "before" in request.query:
+            before = datetime.datetime.fromisoformat(request.query["before"])
+            found = [
+                t
+                for t in found
+                if datetime.datetime.fromisoformat(t.archive_timestamp or "") < before
+            ]
+        limit = max(2, min(100, int(request.query.get("limit", 50))))
+        return _json(self._thread_list(found[:limit], has_more=len(found) > limit))
+
+    async def active_threads(self, request: web.Request) -> web.Response:
+        """GET /guilds/{id}/threads/active."""
+        guild = self._guild(request)
+        return _json(self._thread_list(guild.active_threads()))
+
+    def _thread_list(self, found: list[Channel], *, has_more: bool | None = None) -> JSON:
+        bot_id = self.state.world.bot.id
+        data: JSON = {
+            "threads": [t.to_json() for t in found],
+            "members": [t.thread_member_json(bot_id) for t in found if bot_id in t.thread_members],
+        }
+        if has_more is not None:
+            data["has_more"] = has_more
+        return data
+
+    async def list_thread_members(self, request: web.Request) -> web.Response:
+        thread = self._thread(request)
+        return _json([thread.thread_member_json(uid) for uid in thread.thread_members])
+
+    async def get_thread_member(self, request: web.Request) -> web.Response:
+        thread = self._thread(request)
+        user_id = self._thread_user(request, thread)
+        if user_id not in thread.thread_members:
+            raise Rejection(404, 10007, "Unknown Member", "http.unknown-resource")
+        return _json(thread.thread_member_json(user_id))
+
+    async def add_thread_member(self, request: web.Request) -> web.Response:
+        """PUT: the bot must be able to post in the thread, which must not be archived."""
+        thread = self._thread(request)
+        user_id = self._thread_user(request, thread)
+        self._require(thread, SEND_MESSAGES_IN_THREADS)
+        threads.check_not_archived(thread)
+        threads.add_member(self.state, thread, user_id)
+        return _no_content()
+
+    async def remove_thread_member(self, request: web.Request) -> web.Response:
+        """DELETE: the bot leaves (``@me``), or removes someone else with Manage Threads."""
+        thread = self._thread(request)
+        user_id = self._thread_user(request, thread)
+        if user_id != self.state.world.bot.id:
+            self._require(thread, MANAGE_THREADS)
+        threads.check_not_archived(thread)
+        threads.remove_member(self.state, thread, user_id)
         return _no_content()
 
     # Guild ------------------------------------------------------------------------------------

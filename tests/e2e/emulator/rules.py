@@ -1,4 +1,4 @@
-"""Discord's documented limits on messages, components, embeds, modals and commands.
+"""Discord's documented limits on messages, components, embeds, modals, commands and threads.
 
 The checks return ``FormError``s; a request with any is answered HTTP 400, code 50035
 "Invalid Form Body", with Discord's nested ``errors`` object, and each error is recorded as a
@@ -27,6 +27,10 @@ MAX_LABEL = 80
 MAX_OPTIONS = 25
 MAX_V2_COMPONENTS = 40
 MAX_V2_TEXT = 4000
+MAX_THREAD_NAME = 100
+MAX_RATE_LIMIT = 21600
+ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
+THREAD_TYPES = (10, 11, 12)
 
 _SELECTS = {3, 5, 6, 7, 8}
 _EMBED_URLS = [
@@ -529,3 +533,71 @@ def _check_command(at: Path, command: JSON, *, chat_input: bool) -> list[FormErr
                 (*where, "choices", k, "value"), choice.get("value"), 100, "commands.choices"
             )
     return errors
+
+
+# Threads ------------------------------------------------------------------------------------
+
+
+def check_thread(payload: JSON, *, with_type: bool) -> list[FormError]:
+    """A thread creation (``POST .../messages/{id}/threads``, or with ``with_type``
+    ``POST /channels/{id}/threads``): name 1 to 100, auto_archive_duration 60, 1440, 4320 or
+    10080, rate_limit_per_user 0 to 21600, and (without a message) a thread type."""
+    name = payload.get("name")
+    errors: list[FormError] = []
+    if not isinstance(name, str):
+        errors.append(_required(("name",), "thread.name"))
+    elif not 1 <= len(name) <= MAX_THREAD_NAME:
+        msg = f"Must be between 1 and {MAX_THREAD_NAME} in length."
+        errors.append(FormError(("name",), "BASE_TYPE_BAD_LENGTH", msg, "thread.name"))
+    errors += _check_thread_settings(payload)
+    if with_type:
+        kind = payload.get("type")
+        if kind is None:
+            errors.append(_required(("type",), "thread.type"))
+        elif kind not in THREAD_TYPES or isinstance(kind, bool):
+            msg = f"Value must be one of {_choices(THREAD_TYPES)}."
+            errors.append(FormError(("type",), "BASE_TYPE_CHOICES", msg, "thread.type"))
+    return errors
+
+
+def check_thread_edit(payload: JSON) -> list[FormError]:
+    """A thread edit (``PATCH /channels/{thread_id}``): name up to 100, booleans for archived
+    and locked, and the creation limits for auto_archive_duration and rate_limit_per_user."""
+    errors = _too_long(("name",), payload.get("name"), MAX_THREAD_NAME, "thread.name")
+    if "name" in payload and not isinstance(payload["name"], (str, type(None))):
+        errors.append(FormError(("name",), "BASE_TYPE_STRING", "Must be a string.", "thread.name"))
+    for key in ("archived", "locked"):
+        if payload.get(key) is not None and not isinstance(payload[key], bool):
+            msg = "Must be either true or false."
+            errors.append(FormError((key,), "BASE_TYPE_BOOLEAN", msg, f"thread.{key}"))
+    return errors + _check_thread_settings(payload)
+
+
+def _check_thread_settings(payload: JSON) -> list[FormError]:
+    errors: list[FormError] = []
+    duration = payload.get("auto_archive_duration")
+    if duration is not None and (isinstance(duration, bool) or duration not in ARCHIVE_DURATIONS):
+        msg = f"Value must be one of {_choices(ARCHIVE_DURATIONS)}."
+        errors.append(
+            FormError(
+                ("auto_archive_duration",),
+                "BASE_TYPE_CHOICES",
+                msg,
+                "thread.auto-archive-duration",
+            )
+        )
+    slowmode = payload.get("rate_limit_per_user")
+    if slowmode is not None and (
+        not isinstance(slowmode, int)
+        or isinstance(slowmode, bool)
+        or not 0 <= slowmode <= MAX_RATE_LIMIT
+    ):
+        msg = f"int value should be between 0 and {MAX_RATE_LIMIT}."
+        errors.append(
+            FormError(("rate_limit_per_user",), "NUMBER_TYPE_MAX", msg, "thread.rate-limit")
+        )
+    return errors
+
+
+def _choices(values: tuple[int, ...]) -> str:
+    return "{" + ", ".join(map(str, values)) + "}"

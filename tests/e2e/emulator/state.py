@@ -16,10 +16,13 @@ from .model import JSON, Channel, World
 if TYPE_CHECKING:
     from .interactions import Interaction
 
+GUILDS = 1 << 0
+GUILD_MEMBERS = 1 << 1
 GUILD_MESSAGES = 1 << 9
 DIRECT_MESSAGES = 1 << 12
 
-# (event, data, intent, guild id): the guild decides the shard; no guild (DMs) means shard 0.
+# (event, data, intents, guild id): a session gets the event if it has every intent bit (None:
+# every session); the guild decides the shard; no guild (DMs) means shard 0.
 Dispatch = Callable[[str, JSON, int | None, int | None], None]
 
 
@@ -32,7 +35,8 @@ def make_token(bot_id: int) -> str:
 @dataclass
 class Config:
     """Tunable behaviour; ``ack_deadline`` is Discord's 3-second acknowledgement window;
-    ``recommended_shards`` and ``max_concurrency`` are what ``GET /gateway/bot`` answers."""
+    ``recommended_shards`` and ``max_concurrency`` are what ``GET /gateway/bot`` answers;
+    ``max_active_threads`` is the number of active (not archived) threads a guild may have."""
 
     ack_deadline: float = 3.0
     heartbeat_interval_ms: int = 41_250
@@ -40,6 +44,7 @@ class Config:
     token: str = field(default="", repr=False)
     recommended_shards: int = 1
     max_concurrency: int = 1
+    max_active_threads: int = 1000
 
 
 class State:
@@ -87,6 +92,9 @@ class State:
         channel = self.world.find_channel(message.channel_id)
         if channel is not None and not message.ephemeral:
             channel.last_message_id = message.id
+            if channel.is_thread:
+                channel.message_count += 1
+                channel.total_message_sent += 1
             self.dispatch("MESSAGE_CREATE", *self._event(message))
         self.journal.changed()
 
@@ -97,6 +105,9 @@ class State:
 
     def delete(self, message: Message) -> None:
         message.deleted = True
+        channel = self.world.find_channel(message.channel_id)
+        if channel is not None and channel.is_thread and not message.ephemeral:
+            channel.message_count = max(0, channel.message_count - 1)
         if not message.ephemeral:
             data, intent, guild_id = self._event(message)
             event = {k: data[k] for k in ("channel_id", "guild_id") if k in data}
