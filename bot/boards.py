@@ -55,6 +55,8 @@ GONE_THREAD = (10003, 50083)
 """Discord's codes for a channel that is gone (Unknown Channel) and a thread that is archived
 and locked."""
 NO_PINGS = discord.AllowedMentions.none()
+ENDED_ARCHIVE_MINUTES = 60
+"""A finished game's thread is archived this long after its last message."""
 
 Send = Callable[..., Awaitable[discord.Message]]
 
@@ -224,8 +226,20 @@ class Boards:
         return moved
 
     async def show_result_in_parent(self, game: Game) -> None:
-        """A game played in a thread ended: its line in the parent channel shows the result."""
-        if game.parent_id is None or game.parent_message_id is None:
+        """A game played in a thread ended: its line in the parent channel shows the result,
+        and the thread is archived an hour after its last message (a rematch there, or any
+        message, brings it back)."""
+        if game.parent_id is None:
+            return
+        try:
+            thread = self.client.get_channel(game.channel_id) or await self.client.fetch_channel(
+                game.channel_id
+            )
+            if isinstance(thread, discord.Thread):
+                await thread.edit(auto_archive_duration=ENDED_ARCHIVE_MINUTES)
+        except discord.HTTPException as error:
+            log.info("could not shorten thread %s's archiving: %s", game.channel_id, error)
+        if game.parent_message_id is None:
             return
         try:
             await (

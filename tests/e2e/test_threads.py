@@ -65,6 +65,10 @@ async def test_three_games_at_once_each_in_its_thread(emulator: Emulator, spawn_
     await emulator.wait_for(lambda: lines[1].content.startswith("🏁"), what="the result line")
     assert f"<@{bob.id}> wins" in lines[1].content and f"<#{threads[1].id}>" in lines[1].content
     assert games[1].board.content.startswith("Game over.")
+    await emulator.wait_for(
+        lambda: threads[1].auto_archive_duration == 60, what="the ended game's thread to archive"
+    )
+    assert threads[0].auto_archive_duration == 1440
     assert lines[0].content.startswith("⚔️") and lines[2].content.startswith("⚔️")
     table.assert_clean()
     assert await bot.stop() == 0
