@@ -65,7 +65,7 @@ class Play(Feature):
 
     @answers(server_only=True, posts_boards=True)
     async def claim(self, interaction: Interaction, game_id: int | None = None) -> None:
-        """The Claim button on a board, or ``/tholos claim`` (the channel's game)."""
+        """The Claim button on a board, or ``/tholos claim [game]`` (the channel's game)."""
         if game_id is None:
             game_id = (await self._channel_game(interaction, players_only=True)).id
         rules = await self.app.rules(interaction.guild_id or 0)
@@ -83,18 +83,18 @@ class Play(Feature):
         await self.app.boards.post_after_change(interaction, game, last, leased=True)
 
     @answers(server_only=True)
-    async def ask_resign(self, interaction: Interaction) -> None:
-        """``/tholos resign``: ask to confirm with a button."""
-        game = await self._channel_game(interaction, players_only=True)
+    async def ask_resign(self, interaction: Interaction, game_id: int | None = None) -> None:
+        """``/tholos resign [game]``: ask to confirm with a button."""
+        game = await self._channel_game(interaction, players_only=True, game_id=game_id)
         await interaction.response.send_message(
             "Resign this game? Your opponent wins.", view=resign_view(game), ephemeral=True
         )
 
     @answers(server_only=True, posts_boards=True)
-    async def show_board(self, interaction: Interaction) -> None:
-        """``/tholos board``: post the current board again (its controls move with it), in
-        the game's thread when asked from its channel."""
-        game = await self._channel_game(interaction, players_only=False)
+    async def show_board(self, interaction: Interaction, game_id: int | None = None) -> None:
+        """``/tholos board [game]``: post the current board again (its controls move with it),
+        in the game's thread when asked from its channel."""
+        game = await self._channel_game(interaction, players_only=False, game_id=game_id)
         last = await self._last(game)
         if game.channel_id == interaction.channel_id:
             await interaction.response.defer()
@@ -117,10 +117,34 @@ class Play(Feature):
     async def _last(self, game: Game) -> LastTurn | None:
         return await self.app.boards.last_turn(game)
 
-    async def _channel_game(self, interaction: Interaction, *, players_only: bool) -> Game:
-        """The game a command means: the one played in this channel or thread, else the
-        caller's only game in this channel's threads; raises :class:`Refusal` otherwise."""
+    async def game_choices(
+        self, interaction: Interaction, typed: str
+    ) -> list[app_commands.Choice[int]]:
+        """The caller's games in this channel and its threads, for the ``game`` option."""
         here, user = interaction.channel_id or 0, interaction.user.id
+        choices = []
+        for game in await self.app.games.active_games(here, user):
+            label = f"#{game.id} {game.white_name} vs {game.black_name} · ply {game.plies}"
+            if typed.lower() in label.lower():
+                choices.append(app_commands.Choice(name=label[:100], value=game.id))
+        return choices[:25]
+
+    async def _channel_game(
+        self, interaction: Interaction, *, players_only: bool, game_id: int | None = None
+    ) -> Game:
+        """The game a command means: ``game_id`` (one of this channel's), else the one played
+        in this channel or thread, else the caller's only game in this channel's threads;
+        raises :class:`Refusal` otherwise."""
+        here, user = interaction.channel_id or 0, interaction.user.id
+        if game_id is not None:
+            chosen = await self.app.games.game(game_id)
+            if chosen is None or not chosen.is_active or here not in (
+                chosen.channel_id, chosen.parent_id
+            ):
+                raise Refusal("That game isn't being played in this channel.")
+            if players_only and chosen.colour_of(user) is None:
+                raise Refusal("That isn't one of your games.")
+            return chosen
         game = await self.app.games.active_game(here)
         if game is not None:
             if players_only and game.colour_of(user) is None:
@@ -136,30 +160,44 @@ class Play(Feature):
             raise Refusal("There is no game of yours being played in this channel.")
         threads = ", ".join(f"<#{game.channel_id}>" for game in mine[:10])
         raise Refusal(
-            f"You have {len(mine)} games going here — use the command in the game's thread: "
-            f"{threads}."
+            f"You have {len(mine)} games going here — pick one with the command's `game` "
+            f"option, or use the command in the game's thread: {threads}."
         )
 
 
+GAME_OPTION = "Which of your games here (when you play several)"
+
+
+async def your_games(interaction: Interaction, typed: str) -> list[app_commands.Choice[int]]:
+    """Autocomplete of the ``game`` option: the caller's games in this channel."""
+    return await feature_of(interaction, Play).game_choices(interaction, typed)
+
+
 @tholos.command(name="resign", description="Resign the game you are playing in this channel")
-async def resign_command(interaction: Interaction) -> None:
-    """``/tholos resign`` (asks to confirm)."""
-    await feature_of(interaction, Play).ask_resign(interaction)
+@app_commands.describe(game=GAME_OPTION)
+@app_commands.autocomplete(game=your_games)
+async def resign_command(interaction: Interaction, game: int | None = None) -> None:
+    """``/tholos resign [game]`` (asks to confirm)."""
+    await feature_of(interaction, Play).ask_resign(interaction, game)
 
 
 @tholos.command(name="board", description="Show this channel's game board again, with its buttons")
+@app_commands.describe(game=GAME_OPTION)
+@app_commands.autocomplete(game=your_games)
 @app_commands.checks.cooldown(
     1, BOARD_COOLDOWN_SECONDS, key=lambda interaction: interaction.channel_id
 )
-async def board_command(interaction: Interaction) -> None:
-    """``/tholos board``."""
-    await feature_of(interaction, Play).show_board(interaction)
+async def board_command(interaction: Interaction, game: int | None = None) -> None:
+    """``/tholos board [game]``."""
+    await feature_of(interaction, Play).show_board(interaction, game)
 
 
 @tholos.command(name="claim", description="Claim the win when your opponent has stopped playing")
-async def claim_command(interaction: Interaction) -> None:
-    """``/tholos claim``."""
-    await feature_of(interaction, Play).claim(interaction)
+@app_commands.describe(game=GAME_OPTION)
+@app_commands.autocomplete(game=your_games)
+async def claim_command(interaction: Interaction, game: int | None = None) -> None:
+    """``/tholos claim [game]``."""
+    await feature_of(interaction, Play).claim(interaction, game)
 
 
 @tholos.command(name="rules", description="How to play Tholos (only you see it)")
