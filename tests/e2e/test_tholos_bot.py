@@ -27,12 +27,19 @@ async def test_starts_registers_and_stops(emulator: Emulator, tholos_bot: BotPro
     assert emulator.violations == []
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+@pytest.mark.parametrize(
+    ("backend", "threads"), [("sqlite", "off"), ("postgresql", "off"), ("sqlite", "on")]
+)
 async def test_random_play_across_a_restart(
-    emulator: Emulator, spawn_bot: SpawnBot, backend: str, request: pytest.FixtureRequest
+    emulator: Emulator,
+    spawn_bot: SpawnBot,
+    backend: str,
+    threads: str,
+    request: pytest.FixtureRequest,
 ) -> None:
-    """A random player using every command and button, across a kill -9, on each backend."""
-    env = {}
+    """A random player using every command and button (in the games' threads too), across a
+    kill -9, on each backend, with and without a thread per game."""
+    env = {"THOLOS_THREADS": threads}
     if backend == "postgresql":
         env["THOLOS_DB"] = await request.getfixturevalue("postgres_server").create_database()
     bot = spawn_bot(emulator, "bot", env=env)
@@ -44,10 +51,15 @@ async def test_random_play_across_a_restart(
     )
     made = await player.play(30)
     no_failures(emulator, made, player)
+    everything = list(made)
     await emulator.settle()
     assert await bot.kill() == -9
     await bot.start()
     made = await player.play(20)
     no_failures(emulator, made, player)
+    everything += made
+    if threads == "on":  # the games were played in threads, and the player followed them
+        thread_presses = [ix for ix in everything if ix.channel.is_thread]
+        assert emulator.threads(general) and thread_presses
     assert await bot.stop() == 0
     bot.assert_clean_log()
