@@ -159,15 +159,22 @@ class ResignButton(Control, custom_id=custom_ids.RESIGN):
         self.game_id, self.version = game, version
 
 
+def _pager_look(way: str, disabled: bool) -> dict[str, Any]:
+    """The look of Previous (``p``) or Next (``n``)."""
+    previous = way == "p"
+    return {
+        "label": "Previous" if previous else "Next",
+        "emoji": "◀️" if previous else "▶️",
+        "style": discord.ButtonStyle.secondary,
+        "disabled": disabled,
+    }
+
+
 class LeaderboardButton(Control, custom_id=custom_ids.LEADERBOARD):
     """Previous / Next on the leaderboard: the page to show is in the custom_id."""
 
     def __init__(self, *, page: int, way: str, disabled: bool = False, **look: Any) -> None:
-        previous = way == "p"
-        super().__init__(
-            page=page, way=way, label="Previous" if previous else "Next", disabled=disabled,
-            style=discord.ButtonStyle.secondary, emoji="◀️" if previous else "▶️",
-        )  # fmt: skip
+        super().__init__(page=page, way=way, **_pager_look(way, disabled))
         self.page = page
 
 
@@ -175,11 +182,7 @@ class GamesButton(Control, custom_id=custom_ids.GAMES):
     """Previous / Next on the list of the server's games."""
 
     def __init__(self, *, page: int, way: str, disabled: bool = False, **look: Any) -> None:
-        previous = way == "p"
-        super().__init__(
-            page=page, way=way, label="Previous" if previous else "Next", disabled=disabled,
-            style=discord.ButtonStyle.secondary, emoji="◀️" if previous else "▶️",
-        )  # fmt: skip
+        super().__init__(page=page, way=way, **_pager_look(way, disabled))
         self.page = page
 
 
@@ -242,21 +245,13 @@ def resign_view(game: Game) -> discord.ui.View:
     return _view([ResignButton(game=game.id, version=game.version)])
 
 
-def games_view(page: int, pages: int) -> discord.ui.View:
-    """Previous / Next on the list of games, disabled at the ends."""
+def pager_view(
+    button: type[LeaderboardButton | GamesButton], page: int, pages: int
+) -> discord.ui.View:
+    """Previous / Next buttons of kind ``button`` around ``page``, disabled at the ends."""
     return _view(
         [
-            GamesButton(page=max(page - 1, 0), way="p", disabled=page == 0),
-            GamesButton(page=page + 1, way="n", disabled=page + 1 >= pages),
-        ]
-    )
-
-
-def leaderboard_view(page: int, pages: int) -> discord.ui.View:
-    """Previous / Next, disabled at the ends."""
-    return _view(
-        [
-            LeaderboardButton(page=max(page - 1, 0), way="p", disabled=page == 0),
-            LeaderboardButton(page=page + 1, way="n", disabled=page + 1 >= pages),
+            button(page=max(page - 1, 0), way="p", disabled=page == 0),
+            button(page=page + 1, way="n", disabled=page + 1 >= pages),
         ]
     )

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..answers import Interaction, answers
 from ..app import Feature, feature_of
 from ..commands import tholos
-from ..controls import GamesButton, Router, games_view
+from ..controls import GamesButton, Router, pager_view
 from ..presenter import GAMES_PAGE, games_embed
 
 
@@ -27,7 +27,7 @@ class Games(Feature):
         shown = min(page or 0, pages - 1)
         games = await self.app.games.playing_page(guild_id, user_id, shown, GAMES_PAGE)
         embed = games_embed(games, shown, pages, total, user_id)
-        view = games_view(shown, pages)
+        view = pager_view(GamesButton, shown, pages)
         if page is None:
             await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
         else:

@@ -8,7 +8,7 @@ from discord import app_commands
 from ..answers import Interaction, answers
 from ..app import Feature, feature_of
 from ..commands import tholos
-from ..controls import LeaderboardButton, Router, leaderboard_view
+from ..controls import LeaderboardButton, Router, pager_view
 from ..domain import Refusal
 from ..presenter import leaderboard_embed, stats_embed
 from ..stats import player_stats
@@ -42,7 +42,7 @@ class Ratings(Feature):
         rows = await ratings.page(guild_id, page)
         me = await ratings.player(guild_id, interaction.user.id)
         embed = leaderboard_embed(rows, page, pages, interaction.user.id, me)
-        view = leaderboard_view(page, pages)
+        view = pager_view(LeaderboardButton, page, pages)
         if edit:
             await interaction.response.edit_message(embed=embed, view=view)
         else:
