@@ -8,8 +8,6 @@ over REST as a bot would, and checks which session got which event.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import json
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -19,68 +17,17 @@ import pytest_asyncio
 
 from .conftest import SpawnBot
 from .emulator import Emulator, Guild, Interaction
-from .emulator.gateway import GUILDS, RESUME_PATH, Session
+from .emulator.gateway import GUILDS, RESUME_PATH
 from .emulator.model import default_world, shard_of, snowflake
 from .emulator.process import shards_of
 from .emulator.state import DIRECT_MESSAGES, GUILD_MESSAGES
+from .raw import RawSession
 from .table import Table
 
 JSON = dict[str, Any]
 INTENTS = GUILDS | GUILD_MESSAGES | DIRECT_MESSAGES
 QUERY = "?v=10&encoding=json"
 GO = {"type": 2, "style": 1, "label": "Go", "custom_id": "go"}
-
-
-class RawSession:
-    """One gateway connection that IDENTIFYs (or RESUMEs) and keeps every DISPATCH it reads."""
-
-    def __init__(self, emulator: Emulator, ws: aiohttp.ClientWebSocketResponse) -> None:
-        self.emulator = emulator
-        self.ws = ws
-        self.events: list[JSON] = []
-        self.reader = asyncio.create_task(self._read())
-
-    async def _read(self) -> None:
-        async for msg in self.ws:
-            if msg.type != aiohttp.WSMsgType.TEXT:
-                break
-            payload = json.loads(msg.data)
-            if payload["op"] == 0:
-                self.events.append(payload)
-            self.emulator.state.journal.changed()
-
-    @property
-    def ready(self) -> JSON:
-        return self.events[0]["d"]
-
-    @property
-    def session(self) -> Session:
-        """The emulator's side of this session."""
-        return self.emulator.gateway.sessions[self.ready["session_id"]]
-
-    def names(self) -> list[str]:
-        return [e["t"] for e in self.events]
-
-    def got(self, event: str, **fields: str) -> list[JSON]:
-        """The ``d`` of every ``event`` received whose fields have these values."""
-        return [
-            e["d"]
-            for e in self.events
-            if e["t"] == event and all(e["d"].get(k) == v for k, v in fields.items())
-        ]
-
-    def sent(self, event: str, **fields: str) -> list[JSON]:
-        """Like ``got``, from what the emulator dispatched to the session (no waiting needed)."""
-        return [
-            e["d"]
-            for e in self.session.sent
-            if e["t"] == event and all(e["d"].get(k) == v for k, v in fields.items())
-        ]
-
-    async def close(self) -> None:
-        await self.ws.close()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self.reader
 
 
 class Harness:

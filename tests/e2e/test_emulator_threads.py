@@ -6,9 +6,6 @@ Each test checks the exact list of rules it breaks on purpose (none, mostly).
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import json
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -19,7 +16,6 @@ import pytest_asyncio
 from .conftest import TINYBOT, SpawnBot
 from .emulator import Channel, Emulator, Interaction, RandomPlayer
 from .emulator import threads as thread_ops
-from .emulator.gateway import Session
 from .emulator.model import (
     ATTACH_FILES,
     CREATE_PUBLIC_THREADS,
@@ -31,6 +27,7 @@ from .emulator.model import (
     default_world,
 )
 from .emulator.state import DIRECT_MESSAGES, GUILD_MEMBERS, GUILD_MESSAGES, GUILDS
+from .raw import RawSession
 from .table import Table
 
 JSON = dict[str, Any]
@@ -52,51 +49,6 @@ THREAD_FIELDS = {
     "total_message_sent",
 }
 METADATA_FIELDS = {"archived", "archive_timestamp", "auto_archive_duration", "locked"}
-
-
-class RawSession:
-    """One gateway connection that IDENTIFYs and keeps every DISPATCH it reads."""
-
-    def __init__(self, emulator: Emulator, ws: aiohttp.ClientWebSocketResponse) -> None:
-        self.emulator = emulator
-        self.ws = ws
-        self.events: list[JSON] = []
-        self.reader = asyncio.create_task(self._read())
-
-    async def _read(self) -> None:
-        async for msg in self.ws:
-            if msg.type != aiohttp.WSMsgType.TEXT:
-                break
-            payload = json.loads(msg.data)
-            if payload["op"] == 0:
-                self.events.append(payload)
-            self.emulator.state.journal.changed()
-
-    @property
-    def session(self) -> Session:
-        return self.emulator.gateway.sessions[self.events[0]["d"]["session_id"]]
-
-    def sent(self, event: str, **fields: str) -> list[JSON]:
-        """The ``d`` of every ``event`` the emulator dispatched to this session with these
-        field values (no waiting needed)."""
-        return [
-            e["d"]
-            for e in self.session.sent
-            if e["t"] == event and all(e["d"].get(k) == v for k, v in fields.items())
-        ]
-
-    def got(self, event: str, **fields: str) -> list[JSON]:
-        """Like ``sent``, from what actually arrived over the WebSocket."""
-        return [
-            e["d"]
-            for e in self.events
-            if e["t"] == event and all(e["d"].get(k) == v for k, v in fields.items())
-        ]
-
-    async def close(self) -> None:
-        await self.ws.close()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self.reader
 
 
 class Api:
