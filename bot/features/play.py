@@ -185,7 +185,7 @@ async def resign_command(interaction: Interaction, game: int | None = None) -> N
 @app_commands.describe(game=GAME_OPTION)
 @app_commands.autocomplete(game=your_games)
 @app_commands.checks.cooldown(
-    1, BOARD_COOLDOWN_SECONDS, key=lambda interaction: interaction.channel_id
+    1, BOARD_COOLDOWN_SECONDS, key=lambda interaction: (interaction.channel_id, interaction.user.id)
 )
 async def board_command(interaction: Interaction, game: int | None = None) -> None:
     """``/tholos board [game]``."""

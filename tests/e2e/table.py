@@ -104,6 +104,17 @@ class Table:
         self.made.append(ix)
         return ix
 
+    async def autocomplete(
+        self, member: Member, command: str, focused: str, value: str | float = "", **options: Any
+    ) -> Interaction:
+        """``member`` types ``value`` into the autocomplete option ``focused`` of ``/command``
+        here (``options``: those typed so far); the bot's suggestions are in ``ix.choices``."""
+        ix = await self.emu.autocomplete(
+            member, command, channel=self.channel, focused=focused, value=value, **options
+        )
+        self.made.append(ix)
+        return ix
+
     async def click(
         self, member: Member, message: Message, custom_id: str, **kwargs: Any
     ) -> Interaction:

@@ -78,7 +78,8 @@ async def test_commands_in_the_channel_act_on_the_callers_game(
     emulator: Emulator, spawn_bot: SpawnBot
 ):
     """In the channel, /tholos board posts the caller's only game's board in its thread and
-    says where; with two games it asks to use the thread; in a thread it needs no option."""
+    says where; with two games it asks which, and the ``game`` option autocompletes the
+    caller's games; the board's cooldown is per member; in a thread it needs no option."""
     bot = await threads_bot(emulator, spawn_bot)
     table = Table(emulator)
     alice, bob, carol = table.people_named("alice", "bob", "carol")
@@ -100,6 +101,27 @@ async def test_commands_in_the_channel_act_on_the_callers_game(
     )
     await table.slash(bob, "tholos claim")
     assert any("You have 2 games going here" in text for text in table.ephemeral(bob))
+    suggested = await table.autocomplete(bob, "tholos board", "game")
+    assert suggested.choices is not None and len(suggested.choices) == 2
+    labels = [choice["name"] for choice in suggested.choices]
+    assert all(" vs " in label and "· ply " in label for label in labels), labels
+    typed = await table.autocomplete(bob, "tholos board", "game", "carol")
+    assert typed.choices is not None and len(typed.choices) == 1
+    assert "carol" in typed.choices[0]["name"].lower()
+    assert (await table.autocomplete(alice, "tholos resign", "game")).choices == [
+        choice for choice in suggested.choices if "alice" in choice["name"].lower()
+    ]
+    carols = table.in_thread(
+        next(t for t in emulator.threads(table.channel) if t.id != game.channel.id)
+    )
+    before = len(carols.boards())
+    await table.slash(bob, "tholos board", game=typed.choices[0]["value"])
+    assert any("Just a moment" in text for text in table.ephemeral(bob)), "bob's cooldown"
+    await table.slash(carol, "tholos board", game=typed.choices[0]["value"])
+    await emulator.wait_for(
+        lambda: len(carols.boards()) == before + 1, what="the chosen game's board, in its thread"
+    )
+    assert len(game.boards()) == 2
     await game.slash(alice, "tholos claim")
     assert any("still has time" in text or "your turn" in text for text in game.ephemeral(alice))
     table.assert_clean()

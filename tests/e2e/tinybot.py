@@ -3,7 +3,8 @@
 It reads the real bot's environment (DISCORD_TOKEN, DISCORD_API_BASE, THOLOS_DB,
 THOLOS_GUILD_ID, LOG_LEVEL; and TINYBOT_MEMBERS_INTENT=1 to ask for the members intent), calls
 ``bot.discord_api.use_api_base`` like the real bot, and has commands that do things right, and
-``/tiny wrong case:<name>`` that breaks one rule on purpose.
+``/tiny wrong case:<name>`` that breaks one rule on purpose; ``/tiny pick`` autocompletes its
+options, ``/tiny badpick case:<name>`` answers its autocomplete wrongly on purpose.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ Interaction = discord.Interaction[Any]
 
 IMAGE_COLOR = (200, 30, 30)
 PICKS = ["north", "east", "south", "west"]
+FRUITS = ["apple", "apricot", "banana", "blueberry", "cherry", "grape", "lemon", "lime", "mango"]
 
 
 class RawView(discord.ui.View):
@@ -374,6 +376,75 @@ async def wrong(interaction: Interaction, case: str) -> None:
             await interaction.followup.send("recovered", ephemeral=True)
         else:
             await interaction.response.send_message("recovered", ephemeral=True)
+
+
+@tiny.command(description="Pick a fruit, with suggestions as you type")
+async def pick(interaction: Interaction, fruit: str, amount: int = 1) -> None:
+    await interaction.response.send_message(f"picked {amount} {fruit}")
+
+
+@pick.autocomplete("fruit")
+async def pick_fruit(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    typed = current.lower()
+    return [app_commands.Choice(name=f.title(), value=f) for f in FRUITS if f.startswith(typed)]
+
+
+@pick.autocomplete("amount")
+async def pick_amount(interaction: Interaction, current: str) -> list[app_commands.Choice[int]]:
+    fruit = getattr(interaction.namespace, "fruit", None) or "fruit"
+    return [
+        app_commands.Choice(name=f"{n} {fruit}", value=n)
+        for n in (1, 2, 3, 12)
+        if str(n).startswith(str(current))
+    ]
+
+
+async def _autocomplete_late(interaction: Interaction) -> None:
+    await asyncio.sleep(1.5)
+    await interaction.response.autocomplete([app_commands.Choice(name="Late", value="late")])
+
+
+async def _autocomplete_followup(interaction: Interaction) -> None:
+    await interaction.response.autocomplete([app_commands.Choice(name="Apple", value="apple")])
+    await interaction.followup.send("an autocomplete has no follow-ups")
+
+
+BAD_AUTOCOMPLETE: dict[str, Callable[[Interaction], Awaitable[None]]] = {
+    "message": lambda i: raw_callback(i, {"type": 4, "data": {"content": "not a choice"}}),
+    "defer": lambda i: raw_callback(i, {"type": 5}),
+    "many": lambda i: i.response.autocomplete(
+        [app_commands.Choice(name=f"f{n}", value=f"f{n}") for n in range(26)]
+    ),
+    "long-name": lambda i: i.response.autocomplete(
+        [app_commands.Choice(name=_long(101), value="x")]
+    ),
+    "wrong-type": lambda i: raw_callback(
+        i, {"type": 8, "data": {"choices": [{"name": "one", "value": 1}]}}
+    ),
+    "late": _autocomplete_late,
+    "followup": _autocomplete_followup,
+}
+
+
+@tiny.command(description="Answer the autocomplete of fruit wrongly on purpose")
+async def badpick(interaction: Interaction, case: str, fruit: str) -> None:
+    await interaction.response.send_message(f"{case}: {fruit}", ephemeral=True)
+
+
+@badpick.autocomplete("fruit")
+async def badpick_fruit(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    case = getattr(interaction.namespace, "case", None)
+    if case not in BAD_AUTOCOMPLETE:
+        return [app_commands.Choice(name=c, value=c) for c in BAD_AUTOCOMPLETE]
+    try:
+        await BAD_AUTOCOMPLETE[case](interaction)
+    except discord.HTTPException as error:
+        log.warning("badpick %s: HTTP %s code %s", case, error.status, error.code)
+        if case == "late":  # too late for any answer: give up, as discord.py would not know
+            interaction.response._response_type = (
+                discord.InteractionResponseType.autocomplete_result
+            )
+    return []  # after a refused answer, discord.py answers these (no choices), which works
 
 
 @admin.command(name="set", description="Set the counter of a board")

@@ -11,7 +11,14 @@ from aiohttp import web
 from . import interactions, threads
 from .commands import Resolved, invocation
 from .gateway import Gateway
-from .interactions import APPLICATION_COMMAND, MESSAGE_COMPONENT, MODAL, MODAL_SUBMIT, Interaction
+from .interactions import (
+    APPLICATION_COMMAND,
+    AUTOCOMPLETE,
+    MESSAGE_COMPONENT,
+    MODAL,
+    MODAL_SUBMIT,
+    Interaction,
+)
 from .journal import RequestRecord, Violation
 from .messages import Message
 from .model import (
@@ -294,36 +301,31 @@ class Emulator:
         once the interaction is acknowledged or its deadline has passed.
         """
         channel = channel or self.channel("general")
-        name, *path = command.split()
-        if channel.deleted:
-            raise ValueError(f"#{channel.name or 'DM'} was deleted")
-        guild = self.world.guild_of(channel)
-        if guild is not None and member.id not in guild.members:
-            raise ValueError(f"{member.user.username} is not a member of {guild.name!r}")
-        if (
-            guild is not None
-            and channel.locked
-            and not guild.permissions_in(channel, member.id) & MANAGE_THREADS
-        ):
-            raise ValueError(f"the thread {channel.name!r} is locked")
-        schema = self.state.commands.find(name, guild.id if guild is not None else None)
-        if schema is None:
-            where = f"in {guild.name!r}" if guild is not None else "in DMs"
-            raise ValueError(
-                f"/{name} is not registered {where}; registered: {self._command_names()}"
-            )
-        guild = guild or self.guild  # a DM: the permissions and members of the first guild
-        perms = guild.permissions_in(channel, member.id)
-        needed = int(schema.get("default_member_permissions") or 0) | USE_APPLICATION_COMMANDS
-        if needed & ~perms:
-            raise ValueError(
-                f"/{name} is not available to {member.user.username} in #{channel.name}"
-            )
-        resolved = Resolved(guild, channel, member.id, self.state.base_url)
-        data = invocation(schema, path, {**(options or {}), **kwargs}, resolved)
-        self.state.loose_attachments.update(resolved.uploads)
+        data = self._command_data(member, command, channel, {**(options or {}), **kwargs})
         label = f"/{command}"
         ix = interactions.create(self.state, APPLICATION_COMMAND, member, channel, data, label)
+        return await self._settle(ix, wait)
+
+    async def autocomplete(
+        self,
+        member: Member,
+        command: str,
+        *,
+        channel: Channel | None = None,
+        focused: str,
+        value: str | float = "",
+        wait: bool = True,
+        **options: Any,
+    ) -> Interaction:
+        """``member`` types ``value`` into the option ``focused`` of ``/command`` (an option
+        registered with ``autocomplete``), the other ``options`` typed so far: an
+        APPLICATION_COMMAND_AUTOCOMPLETE interaction (type 4) whose focused option's value is
+        sent as a string. The bot must answer with type 8 and 0 to 25 choices; they land in
+        ``ix.choices``. Raises ValueError/TypeError as ``slash`` does."""
+        channel = channel or self.channel("general")
+        data = self._command_data(member, command, channel, options, focused, value)
+        label = f"autocomplete /{command} {focused}"
+        ix = interactions.create(self.state, AUTOCOMPLETE, member, channel, data, label)
         return await self._settle(ix, wait)
 
     async def click(
@@ -428,6 +430,47 @@ class Emulator:
         return sorted(
             {c["name"] for scope in self.state.commands.scopes.values() for c in scope.values()}
         )
+
+    def _command_data(
+        self,
+        member: Member,
+        command: str,
+        channel: Channel,
+        values: dict[str, Any],
+        focused: str | None = None,
+        typed: str | float = "",
+    ) -> JSON:
+        """The ``data`` of ``/command`` as ``member`` in ``channel`` (with ``focused``, of an
+        autocomplete), refusing what Discord's client would not send."""
+        name, *path = command.split()
+        if channel.deleted:
+            raise ValueError(f"#{channel.name or 'DM'} was deleted")
+        guild = self.world.guild_of(channel)
+        if guild is not None and member.id not in guild.members:
+            raise ValueError(f"{member.user.username} is not a member of {guild.name!r}")
+        if (
+            guild is not None
+            and channel.locked
+            and not guild.permissions_in(channel, member.id) & MANAGE_THREADS
+        ):
+            raise ValueError(f"the thread {channel.name!r} is locked")
+        schema = self.state.commands.find(name, guild.id if guild is not None else None)
+        if schema is None:
+            where = f"in {guild.name!r}" if guild is not None else "in DMs"
+            raise ValueError(
+                f"/{name} is not registered {where}; registered: {self._command_names()}"
+            )
+        guild = guild or self.guild  # a DM: the permissions and members of the first guild
+        perms = guild.permissions_in(channel, member.id)
+        needed = int(schema.get("default_member_permissions") or 0) | USE_APPLICATION_COMMANDS
+        if needed & ~perms:
+            raise ValueError(
+                f"/{name} is not available to {member.user.username} in #{channel.name}"
+            )
+        resolved = Resolved(guild, channel, member.id, self.state.base_url)
+        data = invocation(schema, path, values, resolved, focused=focused, typed=typed)
+        self.state.loose_attachments.update(resolved.uploads)
+        return data
 
     async def _settle(self, ix: Interaction, wait: bool) -> Interaction:
         if wait:

@@ -177,11 +177,23 @@ def _convert(option: JSON, value: Any, resolved: Resolved) -> Any:
     return resolved.add(value)
 
 
-def invocation(command: JSON, path: list[str], values: dict[str, Any], resolved: Resolved) -> JSON:
-    """The ``data`` of an APPLICATION_COMMAND interaction for ``/name path... values``.
+def invocation(
+    command: JSON,
+    path: list[str],
+    values: dict[str, Any],
+    resolved: Resolved,
+    *,
+    focused: str | None = None,
+    typed: str | float = "",
+) -> JSON:
+    """The ``data`` of an APPLICATION_COMMAND interaction for ``/name path... values``, or with
+    ``focused`` of an APPLICATION_COMMAND_AUTOCOMPLETE one: the options typed so far (required
+    ones may be missing) and the focused option last, ``"focused": true``, its partial value
+    ``typed`` sent as a string whatever the option's type.
 
     Raises ValueError/TypeError for what Discord's client would not let a member send: an unknown
-    subcommand or option, a missing required option, a value of the wrong type or out of range.
+    subcommand or option, a missing required option, a value of the wrong type or out of range,
+    a focused option without ``autocomplete``.
     """
     data: JSON = {"id": command["id"], "name": command["name"], "type": 1}
     if "guild_id" in command:
@@ -205,12 +217,36 @@ def invocation(command: JSON, path: list[str], values: dict[str, Any], resolved:
     if unknown:
         raise ValueError(f"unknown options {sorted(unknown)}; the command has {sorted(by_name)}")
     missing = [o["name"] for o in leaf_options if o.get("required") and o["name"] not in values]
-    if missing:
+    if missing and focused is None:
         raise ValueError(f"missing required options {missing}")
     target["options"] = [
         {"name": name, "type": by_name[name]["type"], "value": _convert(by_name[name], v, resolved)}
         for name, v in values.items()
     ]
+    if focused is not None:
+        option = by_name.get(focused)
+        if option is None or focused in values:
+            raise ValueError(f"cannot focus {focused!r}: the options are {sorted(by_name)}")
+        if not option.get("autocomplete") or option["type"] not in (STRING, INTEGER, NUMBER):
+            raise ValueError(f"option {focused!r} of /{command['name']} has no autocomplete")
+        if isinstance(typed, bool) or not isinstance(typed, str | int | float):
+            raise TypeError(f"the typed value of {focused!r} is text or a number")
+        partial = {"name": focused, "type": option["type"], "value": str(typed), "focused": True}
+        target["options"].append(partial)
     if resolved.data:
         data["resolved"] = resolved.data
     return data
+
+
+def focused_option(data: JSON) -> JSON | None:
+    """The focused option of an autocomplete interaction's ``data`` (inside its subcommands)."""
+    options = data.get("options") or []
+    while options:
+        focused = next((o for o in options if o.get("focused")), None)
+        if focused is not None:
+            return focused
+        nested = next(
+            (o for o in options if o.get("type") in (SUB_COMMAND, SUB_COMMAND_GROUP)), None
+        )
+        options = nested.get("options") or [] if nested is not None else []
+    return None

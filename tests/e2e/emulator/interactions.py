@@ -1,7 +1,8 @@
 """Interactions: their gateway payload, and Discord's rules for answering them.
 
-An interaction must be acknowledged once (response types 4, 5, 6, 7 or 9), within the deadline
-(3 s); follow-ups and edits of the original response only exist after that acknowledgement.
+An interaction must be acknowledged once (response types 4, 5, 6, 7 or 9; an autocomplete one
+only with 8 and its choices), within the deadline (3 s); follow-ups and edits of the original
+response only exist after that acknowledgement, and never for an autocomplete interaction.
 An answer that shows a message in an archived thread unarchives it (refused if it is locked).
 """
 
@@ -13,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from . import threads
+from .commands import focused_option
 from .journal import Violation
 from .messages import LOADING, Message, Upload, compose
 from .model import (
@@ -25,13 +27,14 @@ from .model import (
     Member,
     snowflake,
 )
-from .rules import EPHEMERAL, FormError, Rejection, check_modal
+from .rules import EPHEMERAL, FormError, Rejection, check_autocomplete, check_modal
 
 if TYPE_CHECKING:
     from .state import State
 
-PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, MODAL_SUBMIT = 1, 2, 3, 5
-PONG, CHANNEL_MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, MODAL = 1, 4, 5, 6, 7, 9
+PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
+PONG, CHANNEL_MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE = 1, 4, 5, 6, 7
+AUTOCOMPLETE_RESULT, MODAL = 8, 9
 _DM_APP_PERMISSIONS = ATTACH_FILES | EMBED_LINKS | MENTION_EVERYONE | USE_EXTERNAL_EMOJIS
 
 
@@ -57,6 +60,8 @@ class Interaction:
     modal: JSON | None = None
     violations: list[Violation] = field(default_factory=list)
     callbacks: list[tuple[int | None, int]] = field(default_factory=list)
+    choices: list[JSON] | None = None
+    """An autocomplete interaction's answer: the choices the member sees (None: no answer)."""
 
     @property
     def acknowledged(self) -> bool:
@@ -194,6 +199,7 @@ _VALID_RESPONSES = {
     PING: {PONG},
     APPLICATION_COMMAND: {CHANNEL_MESSAGE, DEFERRED_MESSAGE, MODAL},
     MESSAGE_COMPONENT: {CHANNEL_MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, MODAL},
+    AUTOCOMPLETE: {AUTOCOMPLETE_RESULT},
     MODAL_SUBMIT: {CHANNEL_MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE},
 }
 
@@ -286,6 +292,12 @@ def callback(state: State, ix: Interaction, body: JSON, uploads: list[Upload]) -
         if shows:
             threads.touch(state, ix.channel)
         state.edited(ix.message)
+    elif kind == AUTOCOMPLETE_RESULT:
+        focused = focused_option(ix.data) or {}
+        errors = check_autocomplete(body.get("data"), focused.get("type", 3))
+        if errors:
+            raise Rejection.form(errors)
+        ix.choices = list(data.get("choices") or [])
     elif kind == MODAL:
         errors = check_modal(data)
         if errors:
@@ -313,6 +325,8 @@ def _callback_answer(state: State, ix: Interaction, kind: int) -> JSON:
 
 
 def _require_ack(ix: Interaction) -> None:
+    if ix.type == AUTOCOMPLETE:
+        raise Rejection(404, 10015, "Unknown Webhook", "interaction.autocomplete-followup")
     if ix.ack_type is None:
         raise Rejection(404, 10015, "Unknown Webhook", "interaction.followup-before-ack")
 

@@ -31,6 +31,8 @@ MAX_THREAD_NAME = 100
 MAX_RATE_LIMIT = 21600
 ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
 THREAD_TYPES = (10, 11, 12)
+AUTOCOMPLETE_TYPES = (3, 4, 10)  # string, integer, number
+MAX_AUTOCOMPLETE_CHOICES = 25
 
 _SELECTS = {3, 5, 6, 7, 8}
 _EMBED_URLS = [
@@ -512,6 +514,7 @@ def _check_command(at: Path, command: JSON, *, chat_input: bool) -> list[FormErr
         else:
             optional_seen = True
         choices = _list(option.get("choices"))
+        errors += _check_autocomplete_option(where, option, choices)
         if len(choices) > 25:
             msg = "Must be 25 or fewer in length."
             errors.append(
@@ -533,6 +536,69 @@ def _check_command(at: Path, command: JSON, *, chat_input: bool) -> list[FormErr
                 (*where, "choices", k, "value"), choice.get("value"), 100, "commands.choices"
             )
     return errors
+
+
+def _check_autocomplete_option(where: Path, option: JSON, choices: list[Any]) -> list[FormError]:
+    """``autocomplete`` only on string, integer and number options, and never with choices."""
+    if not option.get("autocomplete"):
+        return []
+    at = (*where, "autocomplete")
+    if option.get("type") not in AUTOCOMPLETE_TYPES:
+        msg = "Autocomplete cannot be configured for this type of option"
+        return [
+            FormError(at, "APPLICATION_COMMAND_AUTOCOMPLETE_INVALID", msg, "commands.autocomplete")
+        ]
+    if choices:
+        msg = "Autocomplete and choices cannot both be set"
+        return [
+            FormError(at, "APPLICATION_COMMAND_AUTOCOMPLETE_CHOICES", msg, "commands.autocomplete")
+        ]
+    return []
+
+
+# Autocomplete answers -----------------------------------------------------------------------
+
+
+def check_autocomplete(data: object, option_type: int) -> list[FormError]:
+    """The ``data`` of an APPLICATION_COMMAND_AUTOCOMPLETE_RESULT (callback type 8) for a focused
+    option of ``option_type``: 0 to 25 choices of a 1..100-character name and a value of the
+    option's type (a string of at most 100 characters, an integer, a number)."""
+    if not isinstance(data, dict) or not isinstance(data.get("choices", []), list | None):
+        msg = "Must be an object with a list of choices."
+        return [FormError(("data", "choices"), "BASE_TYPE_REQUIRED", msg, "autocomplete.choices")]
+    choices = data.get("choices") or []
+    errors: list[FormError] = []
+    if len(choices) > MAX_AUTOCOMPLETE_CHOICES:
+        msg = f"Must be {MAX_AUTOCOMPLETE_CHOICES} or fewer in length."
+        errors.append(
+            FormError(("data", "choices"), "BASE_TYPE_MAX_LENGTH", msg, "autocomplete.choices")
+        )
+    for k, choice in enumerate(choices):
+        at = ("data", "choices", k)
+        if not isinstance(choice, dict):
+            errors.append(_required(at, "autocomplete.choices"))
+            continue
+        name = choice.get("name")
+        if not isinstance(name, str) or not 1 <= len(name) <= 100:
+            msg = "Must be between 1 and 100 in length."
+            errors.append(
+                FormError((*at, "name"), "BASE_TYPE_BAD_LENGTH", msg, "autocomplete.choice-name")
+            )
+        errors += _check_choice_value((*at, "value"), choice.get("value"), option_type)
+    return errors
+
+
+def _check_choice_value(at: Path, value: object, option_type: int) -> list[FormError]:
+    rule = "autocomplete.choice-value"
+    if option_type == 3:
+        if not isinstance(value, str):
+            return [FormError(at, "BASE_TYPE_STRING", "Must be a string.", rule)]
+        return _too_long(at, value, 100, rule)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return [FormError(at, "NUMBER_TYPE_COERCE", f"Value {value!r} is not a number.", rule)]
+    if option_type == 4 and not (isinstance(value, int) and abs(value) < 2**53):
+        return [FormError(at, "NUMBER_TYPE_COERCE", f"Value {value!r} is not int.", rule)]
+    return []
 
 
 # Threads ------------------------------------------------------------------------------------
