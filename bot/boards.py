@@ -75,6 +75,8 @@ class LastTurn:
 
 def board_note(game: Game) -> str | None:
     """The image's headline for a game that ended without a full temple."""
+    if game.status == "aborted":
+        return "Ended by an admin: no result"
     outcome = game.outcome
     if outcome is None or outcome.reason not in ("resignation", "timeout"):
         return None

@@ -136,6 +136,8 @@ def option_label(builder: TurnBuilder, kind: str, token: str) -> tuple[str, str 
 
 def result_text(game: Game) -> str:
     """The result in a sentence, e.g. ``<@1> wins 25–19 on points``."""
+    if game.ended_by is not None:
+        return f"Ended by {mention(game.ended_by)} (an admin): no result, not rated."
     outcome = game.outcome
     assert outcome is not None
     points = f"{outcome.white_points}–{outcome.black_points}"
@@ -179,7 +181,8 @@ def game_embed(game: Game, last: str | None, image_name: str | None) -> discord.
         embed.add_field(name="If it ended now", value=f"White {white} · Black {black}", inline=True)
     else:
         embed.add_field(name="Result", value=result_text(game), inline=False)
-        embed.add_field(name="Scoring", value=scoring_lines(projected), inline=False)
+        if game.outcome is not None:
+            embed.add_field(name="Scoring", value=scoring_lines(projected), inline=False)
     if image_name:
         embed.set_image(url=f"attachment://{image_name}")
     embed.set_footer(text=f"Ply {game.plies} · {position}")
@@ -246,12 +249,17 @@ def thread_name(first: str, second: str) -> str:
     return f"{cut[0]} vs {cut[1]}{THREAD_SUFFIX}"
 
 
+def game_label(game: Game) -> str:
+    """A game in a list of choices (≤ 100 characters), e.g. ``#7 Ariadne vs Theseus · ply 12``."""
+    return f"#{game.id} {game.white_name} vs {game.black_name} · ply {game.plies}"[:100]
+
+
 def game_line(game: Game) -> str:
     """The line a game played in a thread keeps in its channel: who, where, and the result
     once it is over."""
     players = f"{mention(game.white_id)} vs {mention(game.black_id)}"
     where = f"<#{game.channel_id}>"
-    if game.outcome is None:
+    if game.is_active:
         return f"⚔️ {players} — the game is on in {where}."
     return f"🏁 {players} — {result_text(game)} ({where})"
 

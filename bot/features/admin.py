@@ -1,6 +1,6 @@
 """``/tholos-admin``: a server's own settings (threads, the idle-claim and challenge timeouts,
-the default mode), for members with Manage Server — checked by Discord's default permissions
-and again here."""
+the default mode) and ending a stuck game, for members with Manage Server — checked by
+Discord's default permissions and again here."""
 
 from __future__ import annotations
 
@@ -13,10 +13,12 @@ from discord import app_commands
 from ..answers import Interaction, answers
 from ..app import Feature, feature_of
 from ..domain import Mode, Refusal
-from ..presenter import settings_embed
+from ..presenter import game_label, settings_embed
 from ..storage.servers import ServerSettings
 
-ADMINS_ONLY = "Only members with the **Manage Server** permission can change Tholos's settings."
+ADMINS_ONLY = "Only members with the **Manage Server** permission can use `/tholos-admin`."
+CHOICES_SHOWN = 25
+"""Discord shows at most 25 autocomplete choices."""
 
 tholos_admin = app_commands.Group(
     name="tholos-admin",
@@ -29,6 +31,29 @@ tholos_admin = app_commands.Group(
 
 class Admin(Feature):
     """The handlers of a server's settings."""
+
+    @answers(server_only=True)
+    async def end_game(self, interaction: Interaction, game_id: int) -> None:
+        """End one of the server's games without a result; its board says who ended it."""
+        if not interaction.permissions.manage_guild:
+            raise Refusal(ADMINS_ONLY)
+        game = await self.app.play.abort(game_id, interaction.guild_id or 0, interaction.user.id)
+        await interaction.response.send_message(
+            f"Game #{game.id} ({game.white_name} vs {game.black_name}) ended: no result, not "
+            "rated.",
+            ephemeral=True,
+        )
+        last = await self.app.boards.last_turn(game)
+        await self.app.boards.post_after_change(interaction, game, last, leased=True)
+
+    async def game_choices(
+        self, interaction: Interaction, typed: str
+    ) -> list[app_commands.Choice[int]]:
+        """Autocomplete of ``/tholos-admin end``: the server's games (none for non-admins)."""
+        if not interaction.permissions.manage_guild or interaction.guild_id is None:
+            return []
+        games = await self.app.games.playing_named(interaction.guild_id, typed, CHOICES_SHOWN)
+        return [app_commands.Choice(name=game_label(game), value=game.id) for game in games]
 
     @answers(server_only=True)
     async def settings(self, interaction: Interaction, changes: dict[str, object]) -> None:
@@ -74,3 +99,16 @@ async def settings_command(
     if default_mode is not None:
         changes["default_mode"] = default_mode
     await feature_of(interaction, Admin).settings(interaction, changes)
+
+
+async def server_games(interaction: Interaction, typed: str) -> list[app_commands.Choice[int]]:
+    """Autocomplete of the ``game`` option of ``/tholos-admin end``."""
+    return await feature_of(interaction, Admin).game_choices(interaction, typed)
+
+
+@tholos_admin.command(name="end", description="End a stuck game: no result, not rated")
+@app_commands.describe(game="The game to end (type a player's name)")
+@app_commands.autocomplete(game=server_games)
+async def end_command(interaction: Interaction, game: int) -> None:
+    """``/tholos-admin end game``."""
+    await feature_of(interaction, Admin).end_game(interaction, game)

@@ -11,13 +11,13 @@ from ..boards import LastTurn
 from ..commands import tholos
 from ..controls import ClaimButton, ResignButton, Router, StepButton, board_view, resign_view
 from ..domain import Caller, Refusal, mention
-from ..presenter import rules_embed, step_prompt
+from ..presenter import game_label, rules_embed, step_prompt
 from ..services import StepShown
 from ..storage import Game
 from .opponent import Opponent
 
 BOARD_COOLDOWN_SECONDS = 10.0
-"""``/tholos board`` renders an image: once per channel in this many seconds is plenty."""
+"""``/tholos board`` renders an image: once per member and channel in this many seconds."""
 
 
 def caller(interaction: Interaction) -> Caller:
@@ -124,9 +124,9 @@ class Play(Feature):
         here, user = interaction.channel_id or 0, interaction.user.id
         choices = []
         for game in await self.app.games.active_games(here, user):
-            label = f"#{game.id} {game.white_name} vs {game.black_name} · ply {game.plies}"
+            label = game_label(game)
             if typed.lower() in label.lower():
-                choices.append(app_commands.Choice(name=label[:100], value=game.id))
+                choices.append(app_commands.Choice(name=label, value=game.id))
         return choices[:25]
 
     async def _channel_game(

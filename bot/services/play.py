@@ -206,6 +206,23 @@ class PlayService:
                 )
             return await self._finish(game, _rival(game, game.to_move), "timeout")
 
+    async def abort(self, game_id: int, guild_id: int, admin_id: int) -> Game:
+        """An admin ends one of the server's games without a result (unrated, whoever is to
+        move); raises :class:`Refusal` if it is not being played in this server."""
+        async with self._lock(game_id):
+            game = await self.games.game(game_id)
+            if game is None or game.guild_id != guild_id or not game.is_active:
+                raise Refusal("That game isn't being played in this server (any more).")
+            now = self._clock()
+
+            async def change(transaction: Transaction) -> Game:
+                aborted = await self.games.abort(transaction, game_id, admin_id, now)
+                if aborted is None:  # ended meanwhile (by a turn in another process)
+                    raise Refusal("That game has just ended.")
+                return aborted
+
+            return await self._change(change, ends=False)
+
     async def _finish(
         self, game: Game, winner: Colour, reason: Literal["resignation", "timeout"]
     ) -> Game:

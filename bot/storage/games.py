@@ -56,8 +56,9 @@ class Game:
     """Bumped by every stored change; controls carry it to detect outdated boards."""
     plies: int
     """Turns played."""
-    status: Literal["active", "finished"]
+    status: Literal["active", "finished", "aborted"]
     outcome: Outcome | None
+    """How it ended (``None`` while it goes on, and for an aborted game)."""
     board_message_id: int | None
     board_version: int | None
     """The version the board message shows (behind ``version`` after a crash mid-post)."""
@@ -73,6 +74,8 @@ class Game:
     ``channel_id`` itself)."""
     parent_message_id: int | None = None
     """The message in the parent channel that stands for the game (its challenge)."""
+    ended_by: int | None = None
+    """The admin who aborted the game (``status == "aborted"``)."""
 
     @property
     def home_id(self) -> int:
@@ -133,7 +136,7 @@ GAME_COLUMNS = ", ".join(
         "mode", "seed", "start_position", "position", "version", "plies", "status", "result",
         "reason", "white_points", "black_points", "board_message_id", "board_version",
         "created_at", "last_move_at", "finished_at", "rated", "ai_level", "parent_id",
-        "parent_message_id",
+        "parent_message_id", "ended_by",
     )
 )  # fmt: skip
 _NEEDS_A_BOARD = "(board_version IS NULL OR board_version < version)"
@@ -170,6 +173,7 @@ def game_from_row(row: Row) -> Game:
         ai_level=row["ai_level"],
         parent_id=row["parent_id"],
         parent_message_id=row["parent_message_id"],
+        ended_by=row["ended_by"],
     )
 
 
@@ -248,6 +252,20 @@ class GameStore:
             "ORDER BY CASE WHEN white_id = ? OR black_id = ? THEN 0 ELSE 1 END, "
             "last_move_at DESC, id DESC LIMIT ? OFFSET ?",
             (guild_id, user_id, user_id, size, page * size),
+        )
+        return [game_from_row(row) for row in rows]
+
+    async def playing_named(self, guild_id: int, typed: str, limit: int) -> list[Game]:
+        """The server's games whose players' names contain ``typed`` (any case), or whose id
+        it is; by the newest move."""
+        pattern = "%" + typed.lower().replace("\\", "\\\\").replace("%", "\\%").replace(
+            "_", "\\_"
+        ) + "%"
+        rows = await self.database.fetchall(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE guild_id = ? AND status = 'active' AND ("
+            "LOWER(white_name) LIKE ? ESCAPE '\\' OR LOWER(black_name) LIKE ? ESCAPE '\\' "
+            "OR CAST(id AS TEXT) = ?) ORDER BY last_move_at DESC, id DESC LIMIT ?",
+            (guild_id, pattern, pattern, typed.strip().lstrip("#"), limit),
         )
         return [game_from_row(row) for row in rows]
 
@@ -337,6 +355,18 @@ class GameStore:
         """End a game without a turn (resignation, timeout) in the caller's transaction; raises
         :class:`StaleGameError`."""
         return await _update_game(transaction, game, "", (), outcome, now)
+
+    async def abort(
+        self, transaction: Transaction, game_id: int, admin_id: int, now: float
+    ) -> Game | None:
+        """End an active game without a result (an admin's decision, whatever its version) in
+        the caller's transaction; ``None`` if it is not being played."""
+        row = await transaction.fetchone(
+            "UPDATE games SET status = 'aborted', ended_by = ?, finished_at = ?, updated_at = ?, "
+            f"version = version + 1 WHERE id = ? AND status = 'active' RETURNING {GAME_COLUMNS}",
+            (admin_id, now, now, game_id),
+        )
+        return None if row is None else game_from_row(row)
 
     async def set_board_message(self, game_id: int, message_id: int, version: int) -> bool:
         """Remember the newest board message and the version it shows, and end the lease of

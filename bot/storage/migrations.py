@@ -141,7 +141,79 @@ MIGRATIONS: list[str] = [
         updated_at REAL NOT NULL
     )
     """,
+    # 6: an admin may end a stuck game: status 'aborted', with who ended it. SQLite cannot
+    # change a CHECK in place, so the games table is rebuilt (a table rebuild: see
+    # SQLITE_TABLE_REBUILDS) with the same columns, plus ``ended_by``, and its indexes.
+    """
+    CREATE TABLE games_rebuilt (
+        id INTEGER PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        white_id INTEGER NOT NULL,
+        black_id INTEGER NOT NULL,
+        white_name TEXT NOT NULL,
+        black_name TEXT NOT NULL,
+        mode TEXT NOT NULL CHECK (mode IN ('basic', 'advanced')),
+        seed INTEGER NOT NULL,
+        start_position TEXT NOT NULL,
+        position TEXT NOT NULL,
+        version INTEGER NOT NULL DEFAULT 0,
+        plies INTEGER NOT NULL DEFAULT 0,
+        status TEXT NOT NULL DEFAULT 'active'
+            CHECK (status IN ('active', 'finished', 'aborted')),
+        result TEXT CHECK (result IN ('white', 'black', 'draw')),
+        reason TEXT CHECK (reason IN ('points', 'columns', 'tie', 'resignation', 'timeout')),
+        white_points INTEGER,
+        black_points INTEGER,
+        board_message_id INTEGER,
+        board_version INTEGER,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL,
+        last_move_at REAL NOT NULL,
+        finished_at REAL,
+        rated INTEGER NOT NULL DEFAULT 1 CHECK (rated IN (0, 1)),
+        rated_seq INTEGER,
+        ai_level TEXT CHECK (ai_level IN ('easy', 'medium', 'hard')),
+        parent_id INTEGER,
+        parent_message_id INTEGER,
+        ended_by INTEGER,
+        CHECK (white_id != black_id),
+        CHECK ((status = 'finished') = (result IS NOT NULL AND reason IS NOT NULL)),
+        CHECK ((status = 'aborted') = (ended_by IS NOT NULL))
+    );
+    INSERT INTO games_rebuilt (
+        id, guild_id, channel_id, white_id, black_id, white_name, black_name, mode, seed,
+        start_position, position, version, plies, status, result, reason, white_points,
+        black_points, board_message_id, board_version, created_at, updated_at, last_move_at,
+        finished_at, rated, rated_seq, ai_level, parent_id, parent_message_id
+    ) SELECT
+        id, guild_id, channel_id, white_id, black_id, white_name, black_name, mode, seed,
+        start_position, position, version, plies, status, result, reason, white_points,
+        black_points, board_message_id, board_version, created_at, updated_at, last_move_at,
+        finished_at, rated, rated_seq, ai_level, parent_id, parent_message_id
+    FROM games;
+    DROP TABLE games;
+    ALTER TABLE games_rebuilt RENAME TO games;
+    CREATE UNIQUE INDEX games_one_active_per_channel ON games (channel_id)
+        WHERE status = 'active';
+    CREATE INDEX games_needing_a_board ON games (updated_at)
+        WHERE (board_version IS NULL OR board_version < version);
+    CREATE UNIQUE INDEX games_in_rating_order ON games (rated_seq) WHERE rated_seq IS NOT NULL;
+    CREATE INDEX games_finished_as_white ON games (guild_id, white_id, finished_at)
+        WHERE status = 'finished';
+    CREATE INDEX games_finished_as_black ON games (guild_id, black_id, finished_at)
+        WHERE status = 'finished';
+    CREATE INDEX games_ai_to_move ON games (id) WHERE status = 'active' AND ai_level IS NOT NULL;
+    CREATE INDEX games_active_in_parent ON games (parent_id)
+        WHERE status = 'active' AND parent_id IS NOT NULL
+    """,
 ]
+
+SQLITE_TABLE_REBUILDS = frozenset({6})
+"""SQLite migrations that rebuild a table (create, copy, drop, rename). They run with foreign
+keys off, as SQLite's documentation prescribes, so that dropping the old table neither fails nor
+cascades to the rows referring to it (``turns`` deletes with its game); the references are
+checked with ``PRAGMA foreign_key_check`` before the migration commits."""
 
 POSTGRES_MIGRATIONS: list[str] = [
     # 1: SQLite's migrations 1-3 in one: games, turns, challenges, meta, ratings.
@@ -264,6 +336,15 @@ POSTGRES_MIGRATIONS: list[str] = [
         updated_by BIGINT NOT NULL,
         updated_at DOUBLE PRECISION NOT NULL
     )
+    """,
+    # 4: aborted games, with who ended them (SQLite's migration 6).
+    """
+    ALTER TABLE games ADD COLUMN ended_by BIGINT;
+    ALTER TABLE games DROP CONSTRAINT games_status_check;
+    ALTER TABLE games ADD CONSTRAINT games_status_check
+        CHECK (status IN ('active', 'finished', 'aborted'));
+    ALTER TABLE games ADD CONSTRAINT games_aborted_by_someone
+        CHECK ((status = 'aborted') = (ended_by IS NOT NULL))
     """,
 ]
 

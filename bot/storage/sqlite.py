@@ -14,7 +14,7 @@ from typing import Any
 import aiosqlite
 
 from .db import DatabaseTooNewError, DatabaseUnavailable, Dialect, UniqueViolation
-from .migrations import MIGRATIONS, statements
+from .migrations import MIGRATIONS, SQLITE_TABLE_REBUILDS, statements
 
 log = logging.getLogger(__name__)
 
@@ -115,10 +115,21 @@ class SqliteDatabase:
                 f"{latest}: upgrade the bot"
             )
         for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
-            async with self.transaction() as transaction:
-                for statement in statements(script):
-                    await transaction.execute(statement)
-                await transaction.execute(f"PRAGMA user_version = {number}")
+            rebuild = number in SQLITE_TABLE_REBUILDS
+            if rebuild:  # takes effect only outside a transaction
+                await self._connection.execute("PRAGMA foreign_keys = OFF")
+            try:
+                async with self.transaction() as transaction:
+                    for statement in statements(script):
+                        await transaction.execute(statement)
+                    if rebuild:
+                        broken = await transaction.fetchall("PRAGMA foreign_key_check")
+                        if broken:
+                            raise RuntimeError(f"migration {number} broke references: {broken}")
+                    await transaction.execute(f"PRAGMA user_version = {number}")
+            finally:
+                if rebuild:
+                    await self._connection.execute("PRAGMA foreign_keys = ON")
             log.info("database migrated to schema version %d", number)
 
     @asynccontextmanager

@@ -9,6 +9,7 @@ import pytest
 
 from bot.domain import Caller, GameOptions, Person, Refusal
 from bot.services import ExpiredChallengeError, OutdatedBoardError, StepShown, TurnPlayed
+from bot.storage import RatingStore
 from engine import Position
 from engine.builder import turn_path
 from tests.bot.conftest import Services
@@ -193,6 +194,26 @@ async def test_resign_and_rematch(service):
     assert rematch.first == "me"  # White moved first before, and Bob is White now
     with pytest.raises(Refusal, match="Only the players"):
         await service.lobby.rematch(game.id, by(CAROL))
+
+
+async def test_an_admin_ends_a_game_without_a_result(service, database):
+    """An aborted game records who ended it, has no outcome, frees the pair for a new
+    challenge, leaves the ratings and histories alone, and refuses its buttons."""
+    game = await started(service)
+    moved = await play(service, game, next(str(t) for t in game.position.legal_turns()))
+    with pytest.raises(Refusal, match="this server"):
+        await service.play.abort(game.id, GUILD + 1, CAROL)
+    ended = await service.play.abort(game.id, GUILD, CAROL)
+    assert (ended.status, ended.ended_by, ended.outcome) == ("aborted", CAROL, None)
+    assert ended.version == moved.game.version + 1 and ended.finished_at is not None
+    assert (await service.play.games.game(game.id)) == ended
+    with pytest.raises(Refusal, match="any more"):
+        await service.play.abort(game.id, GUILD, CAROL)
+    with pytest.raises(Refusal, match="over"):
+        await service.play.resign(game.id, ended.version, by(BOB))
+    assert await RatingStore(database).history(GUILD, ALICE) == []
+    assert await RatingStore(database).players(GUILD) == 0
+    await started(service)  # the pair may play again
 
 
 async def test_claim_only_after_the_inactivity_timeout(service, clock):

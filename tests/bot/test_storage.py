@@ -16,7 +16,12 @@ from bot.storage import (
     set_meta,
 )
 from bot.storage.db import lock_key, redact, scalar
-from bot.storage.migrations import MIGRATIONS, POSTGRES_MIGRATIONS
+from bot.storage.migrations import (
+    MIGRATIONS,
+    POSTGRES_MIGRATIONS,
+    SQLITE_TABLE_REBUILDS,
+    statements,
+)
 
 
 async def test_migrations_record_the_schema_version(database):
@@ -47,7 +52,7 @@ async def test_both_dialects_have_the_same_tables_and_columns(database):
     assert len(columns) == EXPECTED_COLUMNS
 
 
-EXPECTED_COLUMNS = 2 + 29 + 6 + 16 + 10 + 3 + 7
+EXPECTED_COLUMNS = 2 + 30 + 6 + 16 + 10 + 3 + 7
 """meta, games, turns, challenges, ratings, leases, guild_settings."""
 
 
@@ -59,6 +64,63 @@ async def test_reopening_does_not_migrate_twice(database_url):
     second = await open_database(database_url)
     assert await get_meta(second, "k") == "v"
     await second.close()
+
+
+async def test_rebuilding_the_games_table_keeps_every_game_and_turn(tmp_path):
+    """A SQLite database of schema 5 with games, turns and a challenge pointing at a game
+    opens at the newest schema with every row kept (no cascade from the rebuilt table), its
+    indexes back, and the new status allowed."""
+    path = tmp_path / "old.sqlite"
+    with sqlite3.connect(path) as connection:
+        connection.execute("PRAGMA foreign_keys = ON")
+        for number, script in enumerate(MIGRATIONS[:5], start=1):
+            for statement in statements(script):
+                connection.execute(statement)
+            connection.execute(f"PRAGMA user_version = {number}")
+        for game_id, status in ((1, "active"), (2, "finished")):
+            finished = status == "finished"
+            connection.execute(
+                "INSERT INTO games (id, guild_id, channel_id, white_id, black_id, white_name, "
+                "black_name, mode, seed, start_position, position, status, result, reason, "
+                "created_at, updated_at, last_move_at, parent_id) "
+                "VALUES (?, 1, ?, 100, 200, 'A', 'B', 'basic', 7, 's', 'p', ?, ?, ?, 0, 0, 0, 9)",
+                (game_id, 10 + game_id, status, "white" if finished else None,
+                 "points" if finished else None),
+            )  # fmt: skip
+            connection.execute(
+                "INSERT INTO turns VALUES (?, 1, 100, 't', 'p', 0)", (game_id,)
+            )
+        connection.execute(
+            "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, "
+            "challenger_name, opponent_name, mode, ornaments, colour, first, status, "
+            "created_at, expires_at, game_id) "
+            "VALUES (1, 10, 100, 200, 'A', 'B', 'basic', 0, 'random', 'random', 'accepted', "
+            "0, 0, 2)"
+        )
+    assert 6 in SQLITE_TABLE_REBUILDS
+    database = await open_database(str(path))
+    try:
+        assert await scalar(database, "PRAGMA user_version") == len(MIGRATIONS)
+        assert await scalar(database, "PRAGMA foreign_keys") == 1
+        assert await database.fetchall("PRAGMA foreign_key_check") == []
+        games = await database.fetchall("SELECT id, status, ended_by FROM games ORDER BY id")
+        assert [tuple(row) for row in games] == [(1, "active", None), (2, "finished", None)]
+        assert await scalar(database, "SELECT COUNT(*) FROM turns") == 2
+        assert await scalar(database, "SELECT game_id FROM challenges") == 2
+        indexes = await database.fetchall(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'games' "
+            "AND sql IS NOT NULL"
+        )
+        assert len(indexes) == 7
+        async with database.transaction() as transaction:
+            await transaction.execute(
+                "UPDATE games SET status = 'aborted', ended_by = 300 WHERE id = 1"
+            )
+        with pytest.raises(sqlite3.IntegrityError):
+            async with database.transaction() as transaction:
+                await transaction.execute("UPDATE games SET status = 'aborted' WHERE id = 2")
+    finally:
+        await database.close()
 
 
 async def test_a_newer_sqlite_database_is_refused(tmp_path):

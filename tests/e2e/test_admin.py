@@ -72,3 +72,42 @@ async def test_only_admins_change_settings(emulator: Emulator, tholos_bot: BotPr
     fields = {f["name"]: f["value"] for f in shown.embeds[0]["fields"]}
     assert fields["Default mode"] == "basic"
     table.assert_clean()
+
+
+async def test_an_admin_ends_a_stuck_game(emulator: Emulator, tholos_bot: BotProcess):
+    """The owner picks bob and carol's game from the autocomplete of ``/tholos-admin end``: the
+    game ends without a result, its board says who ended it (a Rematch button only), the
+    commands no longer find it, and nobody is rated. Bob, no admin, is refused even where
+    the command shows, and gets no suggestions."""
+    table = Table(emulator)
+    alice, bob, carol = table.people_named("alice", "bob", "carol")
+    board = await table.start_game(bob, carol)
+    await table.play(next(iter(table.position(board).legal_turns())))
+    playing = table.board
+    suggested = await table.autocomplete(alice, "tholos-admin end", "game", "CAR")
+    assert suggested.choices is not None and len(suggested.choices) == 1
+    choice = suggested.choices[0]
+    assert "bob vs carol" in choice["name"].lower() or "carol vs bob" in choice["name"].lower()
+    schema = emulator.state.commands.find("tholos-admin", emulator.guild.id)
+    assert schema is not None
+    schema["default_member_permissions"] = None  # the server's admins let everyone see it
+    assert (await table.autocomplete(bob, "tholos-admin end", "game")).choices == []
+    await table.slash(bob, "tholos-admin end", game=choice["value"])
+    assert any("Manage Server" in text for text in table.ephemeral(bob))
+    assert table.board.id == playing.id
+    ended = await table.slash(alice, "tholos-admin end", game=choice["value"])
+    assert ended.original is not None and ended.original.ephemeral
+    assert "no result, not rated" in ended.original.content
+    await emulator.wait_for(lambda: table.board.id != playing.id, what="the final board")
+    final = table.board
+    assert final.content.startswith(f"Game over. Ended by <@{alice.id}> (an admin)")
+    fields = {f["name"]: f["value"] for f in final.embeds[0]["fields"]}
+    assert "no result" in fields["Result"] and "Scoring" not in fields
+    assert [c["label"] for row in final.components for c in row["components"]] == ["Rematch"]
+    await table.slash(bob, "tholos claim")
+    assert any("no game of yours" in text for text in table.ephemeral(bob))
+    again = await table.slash(alice, "tholos-admin end", game=choice["value"])
+    assert any("any more" in text for text in table.ephemeral(alice)), again
+    await table.slash(bob, "leaderboard")
+    assert any("No rated games" in text for text in table.ephemeral(bob))
+    table.assert_clean()
