@@ -1,6 +1,7 @@
 """A thread per game (``THOLOS_THREADS=on``): many games at once in one channel, each in its own
 thread, the channel keeping one line per game; commands from the channel; no permission to
-open threads; a thread deleted mid-game; a game against the AI."""
+open threads; Discord's limit of active threads; a thread deleted mid-game; a game against the
+AI."""
 
 from __future__ import annotations
 
@@ -143,6 +144,31 @@ async def test_without_thread_permissions_the_game_is_played_in_the_channel(
     assert emulator.threads(table.channel) == []
     await table.play("+w1")
     table.assert_clean()
+    assert await bot.stop() == 0
+
+
+async def test_at_discords_limit_of_active_threads_the_game_is_played_in_the_channel(
+    emulator: Emulator, spawn_bot: SpawnBot
+):
+    """When the server has as many active threads as Discord allows, a new game is played in
+    the channel, the player who accepted is told why, and the game in a thread goes on."""
+    bot = await threads_bot(emulator, spawn_bot)
+    emulator.config.max_active_threads = 1
+    table = Table(emulator)
+    alice, bob, carol = table.people_named("alice", "bob", "carol")
+    first = await challenge_and_accept(table, alice, bob)
+    await emulator.wait_for(lambda: emulator.thread_of(first) is not None, what="a thread")
+    threaded = table.in_thread(emulator.thread_of(first))
+    await emulator.wait_for(lambda: threaded.boards(), what="the first game's board")
+    await challenge_and_accept(table, carol, alice)
+    await emulator.wait_for(lambda: table.boards(), what="the second board, in the channel")
+    assert any("limit of active threads" in text for text in table.ephemeral(alice))
+    assert len(emulator.threads(table.channel)) == 1
+    await table.play("+w1")
+    await threaded.play("+w1")
+    assert len(table.boards()) == 2 and len(threaded.boards()) == 2
+    assert table.failed() == []
+    assert [v.rule for v in emulator.violations] == ["threads.active-limit"]
     assert await bot.stop() == 0
 
 
