@@ -29,7 +29,6 @@ class Table:
         else:
             self.guild = guild or emulator.guild
             self.channel = emulator.channel(channel, self.guild)
-        self.people = {m.id: m for m in (emulator.member(n) for n in ("alice", "bob", "carol"))}
         self.made: list[Interaction] = []
 
     def in_thread(self, thread: Channel) -> Table:
@@ -67,7 +66,7 @@ class Table:
         """The member a live board asks to move."""
         match = _MENTION.match((board or self.board).content)
         assert match, f"no player to move in {(board or self.board).content!r}"
-        return self.people[int(match[1])]
+        return next(m for m in self.emu.world.people.values() if m.id == int(match[1]))
 
     def custom_id(self, message: Message, ending: str) -> str:
         """The custom_id of the button on ``message`` whose id ends with ``ending``."""

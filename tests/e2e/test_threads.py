@@ -32,13 +32,14 @@ async def challenge_and_accept(table: Table, challenger: Member, opponent: Membe
 
 
 async def test_three_games_at_once_each_in_its_thread(emulator: Emulator, spawn_bot: SpawnBot):
-    """Three games in one channel: each in a thread named after its players, with both of them
-    added; boards only in the threads; the channel keeps one line per game, linking its thread
-    and, once it ends, its result."""
+    """Three games in one channel by six players: each in a thread named after its players,
+    with both of them added; boards only in the threads; the channel keeps one line per game,
+    linking its thread and, once it ends, its result."""
     bot = await threads_bot(emulator, spawn_bot)
     table = Table(emulator)
     alice, bob, carol = table.people_named("alice", "bob", "carol")
-    pairs = [(alice, bob), (bob, carol), (carol, alice)]
+    dave, erin, frank = (emulator.add_person(name) for name in ("dave", "erin", "frank"))
+    pairs = [(alice, bob), (carol, dave), (erin, frank)]
     lines = [await challenge_and_accept(table, *pair) for pair in pairs]
     await emulator.wait_for(
         lambda: all(
@@ -49,7 +50,7 @@ async def test_three_games_at_once_each_in_its_thread(emulator: Emulator, spawn_
     )
     threads = [emulator.thread_of(line) for line in lines]
     assert [thread.name for thread in threads] == [
-        "Alice vs Bob · Tholos", "Bob vs Carol · Tholos", "Carol vs Alice · Tholos",
+        "Alice vs Bob · Tholos", "Carol vs Dave · Tholos", "Erin vs Frank · Tholos",
     ]  # fmt: skip
     for (first, second), thread, line in zip(pairs, threads, lines, strict=True):
         assert {first.id, second.id} <= emulator.thread_members(thread)
@@ -64,7 +65,7 @@ async def test_three_games_at_once_each_in_its_thread(emulator: Emulator, spawn_
     assert ask.original is not None and ask.original.ephemeral
     await games[1].click(carol, ask.original, games[1].labelled(ask.original, "Yes, resign"))
     await emulator.wait_for(lambda: lines[1].content.startswith("🏁"), what="the result line")
-    assert f"<@{bob.id}> wins" in lines[1].content and f"<#{threads[1].id}>" in lines[1].content
+    assert f"<@{dave.id}> wins" in lines[1].content and f"<#{threads[1].id}>" in lines[1].content
     assert games[1].board.content.startswith("Game over.")
     await emulator.wait_for(
         lambda: threads[1].auto_archive_duration == 60, what="the ended game's thread to archive"

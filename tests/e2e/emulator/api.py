@@ -33,6 +33,7 @@ from .model import (
     User,
     World,
     default_world,
+    snowflake,
 )
 from .rest import API, Rest
 from .rules import walk_components
@@ -117,8 +118,19 @@ class Emulator:
         return self.world.bot
 
     def member(self, name: str) -> Member:
-        """One of the people: ``alice`` (owner), ``bob``, ``carol``."""
+        """One of the people: ``alice`` (owner), ``bob``, ``carol``, or one added."""
         return self.world.people[name]
+
+    def add_person(self, name: str) -> Member:
+        """A new plain member of the first guild, ``name`` (e.g. ``dave``), now one of the
+        people."""
+        if name in self.world.people:
+            raise ValueError(f"{name} is one of the people already")
+        user = User(id=snowflake(), username=name, global_name=name.capitalize())
+        member = Member(user)
+        self.world.guild.members[member.id] = member
+        self.world.people[name] = member
+        return member
 
     def channel(self, name: str, guild: Guild | None = None) -> Channel:
         """A text channel of ``guild`` (default: the first guild, which has ``general``,
