@@ -17,23 +17,26 @@ from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 import discord
 
+from engine.vocabulary import N_
+
 from .domain import Refusal
+from .i18n import reader
 from .storage import DatabaseUnavailable
 
 log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
 USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True)
-SOMETHING_WENT_WRONG = (
+SOMETHING_WENT_WRONG = N_(
     "Sorry — something went wrong on my side and nothing was changed. Please try again; if it "
     "keeps happening, tell a server admin."
 )
-RESTARTING = "I'm restarting — please try again in a few seconds."
-DATABASE_UNAVAILABLE = (
+RESTARTING = N_("I'm restarting — please try again in a few seconds.")
+DATABASE_UNAVAILABLE = N_(
     "I can't reach my database right now, so nothing was changed. Please try again in a "
     "minute."
 )
-SERVER_ONLY = (
+SERVER_ONLY = N_(
     "Tholos is played in server channels — run `/tholos challenge` in a channel of a server "
     "we share."
 )
@@ -41,13 +44,14 @@ ALREADY_ANSWERED = 40060
 """Discord's error code for a second answer to an interaction: while two processes run the
 same shard (a handoff), both receive its interactions and the first answer wins."""
 REQUIRED_PERMISSIONS = (
-    ("view_channel", "View Channel"),
-    ("send_messages", "Send Messages"),
-    ("embed_links", "Embed Links"),
-    ("attach_files", "Attach Files"),
-    ("read_message_history", "Read Message History"),
+    ("view_channel", N_("View Channel")),
+    ("send_messages", N_("Send Messages")),
+    ("embed_links", N_("Embed Links")),
+    ("attach_files", N_("Attach Files")),
+    ("read_message_history", N_("Read Message History")),
 )
-"""What the bot needs in a channel to post boards: the flag and its name in Discord's UI."""
+"""What the bot needs in a channel to post boards: the flag and its name in Discord's UI (in
+the reader's language, as Discord shows it)."""
 
 
 class Interactions:
@@ -117,7 +121,7 @@ def answers(
                         require_permissions(interaction)
                     await handler(feature, interaction, *args, **kwargs)
                 except Refusal as refusal:
-                    await tell(interaction, str(refusal))
+                    await tell(interaction, refusal.message, **refusal.values)
                 except discord.HTTPException as error:
                     if error.code == ALREADY_ANSWERED:  # another process of the shard did
                         log.info("interaction %s was answered elsewhere", interaction.id)
@@ -139,17 +143,21 @@ def answers(
 def require_permissions(interaction: Interaction) -> None:
     """Refuse when the bot can't post boards in the interaction's channel, naming what's missing."""
     permissions = interaction.app_permissions
-    missing = [name for flag, name in REQUIRED_PERMISSIONS if not getattr(permissions, flag)]
+    t = reader(interaction)
+    missing = [t(name) for flag, name in REQUIRED_PERMISSIONS if not getattr(permissions, flag)]
     if missing:
         raise Refusal(
             "I can't run a game here yet: I need these permissions in this channel: "
-            f"**{', '.join(missing)}**. A server admin can grant them in the channel's settings "
-            "(Permissions → the Tholos bot's role)."
+            "**{permissions}**. A server admin can grant them in the channel's settings "
+            "(Permissions → the Tholos bot's role).",
+            permissions=", ".join(missing),
         )
 
 
-async def tell(interaction: Interaction, text: str) -> None:
-    """Answer ``interaction`` with an ephemeral message, whether or not it was acknowledged."""
+async def tell(interaction: Interaction, message: str, /, **values: object) -> None:
+    """Answer ``interaction`` with an ephemeral ``message`` (English, with ``{placeholders}``
+    filled from ``values``) in the reader's language, whether or not it was acknowledged."""
+    text = reader(interaction)(message, **values)
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True, allowed_mentions=USERS_ONLY)

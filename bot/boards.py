@@ -18,13 +18,16 @@ import discord
 from engine import BLACK, WHITE, Position, Turn, parse_turn
 from engine.builder import TurnBuilder
 from engine.newgame import new_game
+from engine.vocabulary import N_
 from rendering.board import render_board
 from rendering.describe import describe_board
 from rendering.view import BoardView
+from rendering.words import Words
 
 from .answers import USERS_ONLY, Interaction, tell
 from .controls import board_view, final_view
 from .domain import mention
+from .i18n import words
 from .presenter import (
     describe_turn,
     game_embed,
@@ -45,12 +48,12 @@ ALT_TEXT_LIMIT = 1024
 RENDER_THREADS = 2
 """Boards are rendered on this many threads: enough for 2 cores, and each thread's image
 buffers are reused instead of spread over many threads."""
-SAVED_BUT_NOT_SHOWN = (
+SAVED_BUT_NOT_SHOWN = N_(
     "That was saved, but I couldn't post the new board. `/tholos board` shows it (I'll also "
     "post it myself shortly)."
 )
 
-BEING_POSTED = "Saved — the new board is on its way."
+BEING_POSTED = N_("Saved — the new board is on its way.")
 GONE_THREAD = (10003, 50083)
 """Discord's codes for a channel that is gone (Unknown Channel) and a thread that is archived
 and locked."""
@@ -68,22 +71,23 @@ class LastTurn:
     turn: Turn
     player_id: int
 
-    def words(self) -> str:
+    def words(self, t: Words) -> str:
         """``<@id> placed white on γ C, …``."""
-        return describe_turn(self.turn, self.player_id)
+        return describe_turn(t, self.turn, self.player_id)
 
 
-def board_note(game: Game) -> str | None:
+def board_note(t: Words, game: Game) -> str | None:
     """The image's headline for a game that ended without a full temple."""
     if game.status == "aborted":
-        return "Ended by an admin: no result"
+        return t("Ended by an admin: no result")
     outcome = game.outcome
     if outcome is None or outcome.reason not in ("resignation", "timeout"):
         return None
     winner = WHITE if outcome.result == "white" else BLACK
     if outcome.reason == "resignation":
-        return f"{game.name(1 - winner)} resigned: {game.name(winner)} wins"
-    return f"{game.name(winner)} wins on time"
+        return t("{loser} resigned: {winner} wins", loser=game.name(1 - winner),
+                 winner=game.name(winner))  # fmt: skip
+    return t("{winner} wins on time", winner=game.name(winner))
 
 
 class Boards:
@@ -126,30 +130,34 @@ class Boards:
         return LastTurn(parse_turn(records[-1].turn), records[-1].player_id)
 
     async def message(self, game: Game, last: LastTurn | None) -> dict[str, Any]:
-        """The keyword arguments of a board message: content, embed, image, controls."""
+        """The keyword arguments of a board message (in the game's language): content, embed,
+        image, controls."""
+        t = words(game.language)
         view = BoardView(
             white_name=game.white_name,
             black_name=game.black_name,
             last_turn=last.turn if last else None,
             final=not game.is_active,
-            note=board_note(game),
+            note=board_note(t, game),
+            words=t,
         )
         loop = asyncio.get_running_loop()
         png, alt = await loop.run_in_executor(self._renderer, _render, game.position, view)
         file = discord.File(io.BytesIO(png), filename=IMAGE_NAME, description=alt[:ALT_TEXT_LIMIT])
-        embed = game_embed(game, last.words() if last else None, IMAGE_NAME)
+        embed = game_embed(t, game, last.words(t) if last else None, IMAGE_NAME)
         if game.is_active and self.is_ai_turn(game):
-            content = f"🤖 {game.name(game.position.turn)} is thinking…"
+            content = t("🤖 {name} is thinking…", name=game.name(game.position.turn))
             controls = None
         elif game.is_active:
             builder = TurnBuilder(game.position)
             step = builder.step()
             assert step is not None  # an active game always has a turn to play
-            content = f"{mention(game.to_move)}, your turn. {step_prompt(builder, step)}"
-            controls = board_view(game, builder, step)
+            content = t("{player}, your turn. {prompt}", player=mention(game.to_move),
+                        prompt=step_prompt(t, builder, step))  # fmt: skip
+            controls = board_view(t, game, builder, step)
         else:
-            content = f"Game over. {result_text(game)}"
-            controls = final_view(game)
+            content = t("Game over. {result}", result=result_text(t, game))
+            controls = final_view(t, game)
         message = {"content": content, "embed": embed, "file": file, "allowed_mentions": USERS_ONLY}
         return message if controls is None else {**message, "view": controls}
 
@@ -213,9 +221,11 @@ class Boards:
         if not isinstance(parent, discord.TextChannel):  # not cached: ask Discord
             parent = await self.client.fetch_channel(game.parent_id)
         assert isinstance(parent, discord.TextChannel)  # only text channels get game threads
-        line = await parent.send(content=game_line(game), allowed_mentions=NO_PINGS)
+        t = words(game.language)
+        line = await parent.send(content=game_line(t, game), allowed_mentions=NO_PINGS)
         players = [game.white_id, game.black_id]
-        thread = await open_thread(line, thread_name(game.white_name, game.black_name), players)
+        name = thread_name(t, game.white_name, game.black_name)
+        thread = await open_thread(line, name, players)
         if thread is None:
             await line.delete()
             return await self.games.move(
@@ -224,7 +234,7 @@ class Boards:
         moved = await self.games.move(
             game, channel_id=thread.id, parent_id=game.parent_id, parent_message_id=line.id
         )
-        await line.edit(content=game_line(moved), allowed_mentions=NO_PINGS)
+        await line.edit(content=game_line(t, moved), allowed_mentions=NO_PINGS)
         return moved
 
     async def show_result_in_parent(self, game: Game) -> None:
@@ -247,7 +257,11 @@ class Boards:
             await (
                 self.client.get_partial_messageable(game.parent_id)
                 .get_partial_message(game.parent_message_id)
-                .edit(content=game_line(game), view=None, allowed_mentions=USERS_ONLY)
+                .edit(
+                    content=game_line(words(game.language), game),
+                    view=None,
+                    allowed_mentions=USERS_ONLY,
+                )
             )
         except discord.HTTPException as error:
             log.info("could not show game %s's result in its channel: %s", game.id, error)
@@ -288,7 +302,8 @@ class Boards:
         if posted is None:  # another process is posting this version's board
             await tell(interaction, BEING_POSTED)
         elif elsewhere:
-            await tell(interaction, f"Done — the board is in <#{game.channel_id}>.")
+            where = f"<#{game.channel_id}>"
+            await tell(interaction, "Done — the board is in {thread}.", thread=where)
 
     async def strip_controls(self, channel_id: int, message_id: int) -> None:
         """Remove the buttons of an old message (best effort: it may be gone)."""

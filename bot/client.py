@@ -24,6 +24,7 @@ from .features.housekeeping import Housekeeping
 from .features.opponent import Opponent
 from .features.play import Play
 from .features.ratings import Ratings, leaderboard_command
+from .i18n import CommandTranslator
 from .settings import Settings
 from .storage import get_meta, open_database, set_meta
 
@@ -80,6 +81,7 @@ class TholosBot(discord.Client):
             self.features[type(feature)] = feature
             feature.register(self.router)
         self.add_dynamic_items(*self.router.controls)
+        await self.tree.set_translator(CommandTranslator())
         if self.settings.registers_commands:
             await self._sync_commands()
         await housekeeping.catch_up()
@@ -92,7 +94,10 @@ class TholosBot(discord.Client):
         if self.settings.guild_id is not None:
             guild = discord.Object(self.settings.guild_id)
             self.tree.copy_global_to(guild=guild)
-        payload = [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
+        payload = [
+            await command.get_translated_payload(self.tree, CommandTranslator())
+            for command in self.tree.get_commands(guild=guild)
+        ]
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
         key = f"commands:{self.application_id}:{self.settings.guild_id or 'global'}"
         database = self.app.database

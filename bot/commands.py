@@ -9,14 +9,40 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from engine.vocabulary import N_
+
 from .answers import SOMETHING_WENT_WRONG, tell
+from .i18n import NC_
 
 log = logging.getLogger(__name__)
 
 tholos = app_commands.Group(
-    name="tholos", description="Play Tholos, the board game of Delphi's temple"
+    name=NC_("command", "tholos"),
+    description=N_("Play Tholos, the board game of Delphi's temple"),
 )
 """``/tholos …``: every feature adds its subcommands here."""
+
+OPTION_NAMES = (
+    NC_("command", "opponent"),
+    NC_("command", "mode"),
+    NC_("command", "ornaments"),
+    NC_("command", "colour"),
+    NC_("command", "first"),
+    NC_("command", "level"),
+    NC_("command", "game"),
+    NC_("command", "member"),
+    NC_("command", "page"),
+    NC_("command", "threads"),
+    NC_("command", "idle_claim_minutes"),
+    NC_("command", "challenge_minutes"),
+    NC_("command", "default_mode"),
+)
+"""The commands' option names (their Python parameters), for the catalogue."""
+CHOICE_NAMES = (
+    N_("basic"), N_("advanced"), N_("white"), N_("black"), N_("random"), N_("me"),
+    N_("opponent"), N_("easy"), N_("medium"), N_("hard"), N_("on"), N_("off"),
+)  # fmt: skip
+"""The names of the options' choices (their values), for the catalogue."""
 
 
 async def on_command_error(
@@ -24,7 +50,8 @@ async def on_command_error(
 ) -> None:
     """Answer what a command could not do: a cooldown, a bad option, or a bug (logged)."""
     if isinstance(error, app_commands.CommandOnCooldown):
-        await tell(interaction, f"Just a moment — try again in {error.retry_after:.0f} s.")
+        await tell(interaction, "Just a moment — try again in {seconds} s.",
+                   seconds=f"{error.retry_after:.0f}")  # fmt: skip
         return
     log.error("command %s failed", interaction.command, exc_info=error)
     await tell(interaction, SOMETHING_WENT_WRONG)

@@ -15,6 +15,8 @@ from typing import Any, ClassVar, TypeVar
 import discord
 
 from engine.builder import SKIP, Step, TurnBuilder
+from engine.vocabulary import N_
+from rendering.words import Words
 
 from . import custom_ids
 from .custom_ids import CustomId
@@ -109,7 +111,7 @@ class ClaimButton(Control, custom_id=custom_ids.CLAIM):
     """Claim the win when the opponent has been inactive too long."""
 
     look: ClassVar[dict[str, Any]] = {
-        "label": "Claim win (opponent idle)",
+        "label": N_("Claim win (opponent idle)"),
         "style": discord.ButtonStyle.secondary,
         "emoji": "⏰",
     }
@@ -120,9 +122,9 @@ class ClaimButton(Control, custom_id=custom_ids.CLAIM):
 
 
 _CHALLENGE_LOOK: dict[Answer, dict[str, Any]] = {
-    "accept": {"label": "Accept", "style": discord.ButtonStyle.success},
-    "decline": {"label": "Decline", "style": discord.ButtonStyle.danger},
-    "withdraw": {"label": "Withdraw", "style": discord.ButtonStyle.secondary},
+    "accept": {"label": N_("Accept"), "style": discord.ButtonStyle.success},
+    "decline": {"label": N_("Decline"), "style": discord.ButtonStyle.danger},
+    "withdraw": {"label": N_("Withdraw"), "style": discord.ButtonStyle.secondary},
 }
 
 
@@ -130,8 +132,7 @@ class ChallengeButton(Control, custom_id=custom_ids.CHALLENGE):
     """Accept, Decline (the opponent) or Withdraw (the challenger) a challenge."""
 
     def __init__(self, *, challenge: int, answer: Answer, **look: Any) -> None:
-        look = {**_CHALLENGE_LOOK[answer], "disabled": look.get("disabled", False)}
-        super().__init__(challenge=challenge, answer=answer, **look)
+        super().__init__(challenge=challenge, answer=answer, **(_CHALLENGE_LOOK[answer] | look))
         self.challenge_id, self.answer = challenge, answer
 
 
@@ -139,50 +140,52 @@ class RematchButton(Control, custom_id=custom_ids.REMATCH):
     """Challenge the other player again with colours swapped."""
 
     look: ClassVar[dict[str, Any]] = {
-        "label": "Rematch",
+        "label": N_("Rematch"),
         "emoji": "🔁",
         "style": discord.ButtonStyle.primary,
     }
 
     def __init__(self, *, game: int, **look: Any) -> None:
-        super().__init__(game=game)
+        super().__init__(game=game, **look)
         self.game_id = game
 
 
 class ResignButton(Control, custom_id=custom_ids.RESIGN):
     """Confirm a resignation (sent ephemerally by ``/tholos resign``)."""
 
-    look: ClassVar[dict[str, Any]] = {"label": "Yes, resign", "style": discord.ButtonStyle.danger}
+    look: ClassVar[dict[str, Any]] = {
+        "label": N_("Yes, resign"),
+        "style": discord.ButtonStyle.danger,
+    }
 
     def __init__(self, *, game: int, version: int, **look: Any) -> None:
-        super().__init__(game=game, version=version)
+        super().__init__(game=game, version=version, **look)
         self.game_id, self.version = game, version
 
 
-def _pager_look(way: str, disabled: bool) -> dict[str, Any]:
+def _pager_look(way: str) -> dict[str, Any]:
     """The look of Previous (``p``) or Next (``n``)."""
     previous = way == "p"
     return {
-        "label": "Previous" if previous else "Next",
+        "label": N_("Previous") if previous else N_("Next"),
         "emoji": "◀️" if previous else "▶️",
         "style": discord.ButtonStyle.secondary,
-        "disabled": disabled,
     }
 
 
 class LeaderboardButton(Control, custom_id=custom_ids.LEADERBOARD):
     """Previous / Next on the leaderboard: the page to show is in the custom_id."""
 
-    def __init__(self, *, page: int, way: str, disabled: bool = False, **look: Any) -> None:
-        super().__init__(page=page, way=way, **_pager_look(way, disabled))
+    def __init__(self, *, page: int, way: str, **look: Any) -> None:
+        super().__init__(page=page, way=way, **(_pager_look(way) | look))
         self.page = page
 
 
 class GamesButton(Control, custom_id=custom_ids.GAMES):
     """Previous / Next on the list of the server's games."""
 
-    def __init__(self, *, page: int, way: str, disabled: bool = False, **look: Any) -> None:
-        super().__init__(page=page, way=way, **_pager_look(way, disabled))
+    def __init__(self, *, page: int, way: str, **look: Any) -> None:
+        super().__init__(page=page, way=way, **(_pager_look(way) | look))
         self.page = page
 
 
@@ -196,7 +199,7 @@ def _view(items: Iterable[discord.ui.Item[Any]]) -> discord.ui.View:
     return view
 
 
-def board_view(game: Game, builder: TurnBuilder, step: Step) -> discord.ui.View:
+def board_view(t: Words, game: Game, builder: TurnBuilder, step: Step) -> discord.ui.View:
     """The controls of a live board at ``step``: choices 4 to a row, then Skip, Back, Cancel
     and Claim in the last row (at most 4 rows, 5 buttons each)."""
     path = "".join(builder.path)
@@ -204,7 +207,7 @@ def board_view(game: Game, builder: TurnBuilder, step: Step) -> discord.ui.View:
     choices: list[discord.ui.Item[Any]] = []
     last_row: list[discord.ui.Item[Any]] = []
     for option in step.options:
-        label, emoji = option_label(builder, step.kind, option.token)
+        label, emoji = option_label(t, builder, step.kind, option.token)
         skip = option.token == SKIP
         style = discord.ButtonStyle.primary if option.enabled else discord.ButtonStyle.secondary
         button = StepButton(
@@ -213,12 +216,12 @@ def board_view(game: Game, builder: TurnBuilder, step: Step) -> discord.ui.View:
         )  # fmt: skip
         (last_row if skip else choices).append(button)
     if builder.path:
-        last_row.append(StepButton(**at, path=path[:-1], kind=BACK, label="Back", emoji="↩️",
-                                   style=discord.ButtonStyle.secondary))  # fmt: skip
-        last_row.append(StepButton(**at, path="", kind=CANCEL, label="Cancel", emoji="✖️",
+        last_row.append(StepButton(**at, path=path[:-1], kind=BACK, label=t("Back"),
+                                   emoji="↩️", style=discord.ButtonStyle.secondary))  # fmt: skip
+        last_row.append(StepButton(**at, path="", kind=CANCEL, label=t("Cancel"), emoji="✖️",
                                    style=discord.ButtonStyle.secondary))  # fmt: skip
     if game.ai_level is None:  # the AI never idles: nothing to claim
-        last_row.append(ClaimButton(game=game.id))
+        last_row.append(ClaimButton(game=game.id, label=t(ClaimButton.look["label"])))
     for number, item in enumerate(choices):
         item.row = number // 4
     for item in last_row:
@@ -226,32 +229,35 @@ def board_view(game: Game, builder: TurnBuilder, step: Step) -> discord.ui.View:
     return _view(choices + last_row)
 
 
-def final_view(game: Game) -> discord.ui.View:
+def final_view(t: Words, game: Game) -> discord.ui.View:
     """The controls of a finished game's board."""
-    return _view([RematchButton(game=game.id)])
+    return _view([RematchButton(game=game.id, label=t(RematchButton.look["label"]))])
 
 
-def challenge_view(challenge: Challenge) -> discord.ui.View:
+def challenge_view(t: Words, challenge: Challenge) -> discord.ui.View:
     """Accept / Decline / Withdraw, disabled once the challenge is answered."""
     closed = challenge.status != "pending"
     return _view(
-        ChallengeButton(challenge=challenge.id, answer=answer, disabled=closed)
-        for answer in _CHALLENGE_LOOK
+        ChallengeButton(
+            challenge=challenge.id, answer=answer, disabled=closed, label=t(look["label"])
+        )
+        for answer, look in _CHALLENGE_LOOK.items()
     )
 
 
-def resign_view(game: Game) -> discord.ui.View:
+def resign_view(t: Words, game: Game) -> discord.ui.View:
     """The confirmation button of ``/tholos resign``."""
-    return _view([ResignButton(game=game.id, version=game.version)])
+    label = t(ResignButton.look["label"])
+    return _view([ResignButton(game=game.id, version=game.version, label=label)])
 
 
 def pager_view(
-    button: type[LeaderboardButton | GamesButton], page: int, pages: int
+    t: Words, button: type[LeaderboardButton | GamesButton], page: int, pages: int
 ) -> discord.ui.View:
     """Previous / Next buttons of kind ``button`` around ``page``, disabled at the ends."""
     return _view(
         [
-            button(page=max(page - 1, 0), way="p", disabled=page == 0),
-            button(page=page + 1, way="n", disabled=page + 1 >= pages),
+            button(page=max(page - 1, 0), way="p", disabled=page == 0, label=t("Previous")),
+            button(page=page + 1, way="n", disabled=page + 1 >= pages, label=t("Next")),
         ]
     )

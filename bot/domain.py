@@ -17,6 +17,8 @@ ColourChoice = Literal["white", "black", "random"]
 FirstChoice = Literal["me", "opponent", "random"]
 """Who moves first, from the challenger's point of view."""
 Level = Literal["easy", "medium", "hard"]
+Language = Literal["en", "es", "de"]
+"""The languages the bot speaks (English is the fallback for every other locale)."""
 """The AI opponent's levels."""
 Answer = Literal["accept", "decline", "withdraw"]
 """What the buttons of a challenge do."""
@@ -26,7 +28,14 @@ Reason = Literal["points", "columns", "tie", "resignation", "timeout"]
 
 
 class Refusal(Exception):
-    """A request refused for a reason the user should read (the message is that reason)."""
+    """A request refused for a reason the user should read: ``message`` (English, marked for
+    translation, with ``{placeholders}``) and the ``values`` to fill in, translated into the
+    reader's language where it is answered."""
+
+    def __init__(self, message: str, /, **values: object) -> None:
+        super().__init__(message.format(**values) if values else message)
+        self.message = message
+        self.values = values
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +66,8 @@ class GameOptions:
     ornaments: int | None = None
     colour: ColourChoice = "random"
     first: FirstChoice = "random"
+    language: Language = "en"
+    """The language of the game's public messages and images (the server's)."""
 
     @property
     def game_mode(self) -> Mode:

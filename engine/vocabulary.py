@@ -11,6 +11,7 @@ marks it for translation (Babel extracts it with ``-k N_``) and returns it uncha
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 from .core import BONUS_OF, LOCATION_LETTERS, LOCATION_SYMBOLS, MOVER_COLOUR, Colour, Location
@@ -19,6 +20,10 @@ from .core import BONUS_OF, LOCATION_LETTERS, LOCATION_SYMBOLS, MOVER_COLOUR, Co
 def N_(text: str) -> str:
     """Mark ``text`` for translation; return it unchanged."""
     return text
+
+
+Gettext = Callable[[str], str]
+"""A message's translation (``N_``, the default, keeps the English)."""
 
 
 COLOUR_NAMES: Final[tuple[str, str, str]] = (N_("white"), N_("black"), N_("gray"))
@@ -34,15 +39,24 @@ BONUS_NAMES: Final[dict[str, str]] = {
 }
 """Each bonus kind in a word or two (the board's plaques)."""
 
+MOVE_NAMES: Final[tuple[str, str, str]] = (N_("move white"), N_("move black"), N_("move gray"))
+"""A mover location's bonus, by the colour it moves."""
+
 BONUS_DESCRIPTIONS: Final[dict[str, str]] = {
     "remove": N_("send another column's top stone back to the quarry"),
     "draw": N_("take one stone of any colour from the quarry into your workshop"),
     "steal": N_("take one stone from your rival's workshop into yours"),
     "extra": N_("place one more stone from your workshop on another location"),
-    "move": N_("move a {colour} top stone from another column onto a third column that isn't full"),
     "quarry": N_("put a gray stone from the quarry on another location"),
 }
-"""Each bonus kind in a short sentence; the mover's has a ``{colour}`` placeholder."""
+"""Each bonus kind in a short sentence (a mover's is in :data:`MOVE_DESCRIPTIONS`)."""
+
+MOVE_DESCRIPTIONS: Final[tuple[str, str, str]] = (
+    N_("move a white top stone from another column onto a third column that isn't full"),
+    N_("move a black top stone from another column onto a third column that isn't full"),
+    N_("move a gray top stone from another column onto a third column that isn't full"),
+)
+"""A mover location's bonus in a sentence, by the colour it moves."""
 
 ORNAMENT_TAGS: Final[dict[str, str]] = {
     "plus3": N_("+3 pts"),
@@ -87,27 +101,27 @@ RESULT_REASONS: Final[dict[str, str]] = {
 """What decided a game, after "X wins 25–19"."""
 
 
-def colour_name(colour: Colour) -> str:
-    """``white``, ``black`` or ``gray``."""
-    return COLOUR_NAMES[colour]
+def colour_name(colour: Colour, t: Gettext = N_) -> str:
+    """``white``, ``black`` or ``gray`` (translated by ``t``)."""
+    return t(COLOUR_NAMES[colour])
 
 
 def location_name(location: Location) -> str:
-    """A location as its symbol and letter, such as ``α A``."""
+    """A location as its symbol and letter, such as ``α A`` (the same in every language)."""
     return f"{LOCATION_SYMBOLS[location]} {LOCATION_LETTERS[location]}"
 
 
-def bonus_name(location: Location) -> str:
+def bonus_name(location: Location, t: Gettext = N_) -> str:
     """A location's bonus in a few words; a mover's names its colour (``move gray``)."""
     kind = BONUS_OF[location]
     if kind == "move":
-        return f"{BONUS_NAMES[kind]} {colour_name(MOVER_COLOUR[location])}"
-    return BONUS_NAMES[kind]
+        return t(MOVE_NAMES[MOVER_COLOUR[location]])
+    return t(BONUS_NAMES[kind])
 
 
-def bonus_description(location: Location) -> str:
+def bonus_description(location: Location, t: Gettext = N_) -> str:
     """A location's bonus in a short sentence."""
     kind = BONUS_OF[location]
     if kind == "move":
-        return BONUS_DESCRIPTIONS[kind].format(colour=colour_name(MOVER_COLOUR[location]))
-    return BONUS_DESCRIPTIONS[kind]
+        return t(MOVE_DESCRIPTIONS[MOVER_COLOUR[location]])
+    return t(BONUS_DESCRIPTIONS[kind])

@@ -44,6 +44,7 @@ from .layout import (
 )
 from .paint import cross, panel, paste, ring, shaft, slot, stone
 from .view import BoardView, Marks, last_player, last_turn_marks, workshop_stones
+from .words import Words
 
 ICON_STONE = (24, 9, 8)
 ORNAMENT_ICONS = {"plus3": "★", "minority": "<", "tall": "↕"}
@@ -62,6 +63,8 @@ REFERENCE_POSITION = (
 )
 REFERENCE_VIEW = BoardView("Ana", "Bob", last_turn=Place(BLACK, A, Move(E, B)))
 """A busy board whose colours the palette is fitted to."""
+LABEL_SHRINK = 3
+"""How many pixels smaller than its style a label may be set to fit its box."""
 _LOCK = threading.Lock()
 """Pillow's FreeType faces are shared between threads: drawing holds this lock."""
 
@@ -74,7 +77,7 @@ def render_board(position: Position, view: BoardView | None = None) -> bytes:
 def board_image(position: Position, view: BoardView) -> Image.Image:
     """The board as an RGB image (see :func:`render_board`)."""
     with _LOCK:
-        canvas = _background(position.ornaments, position.capacities).copy()
+        canvas = _background(position.ornaments, position.capacities, view.words).copy()
         _draw_position(canvas, board_layout(position.capacities), position, view)
     return canvas
 
@@ -110,8 +113,11 @@ def _distance(first: tuple[int, ...], second: tuple[int, ...]) -> int:
 
 
 @lru_cache(maxsize=8)
-def _background(ornaments: tuple[str | None, ...], capacities: tuple[int, ...]) -> Image.Image:
-    """What only the ornaments decide: the temple, the column shafts, plaques, panels, title.
+def _background(
+    ornaments: tuple[str | None, ...], capacities: tuple[int, ...], t: Words
+) -> Image.Image:
+    """What only the ornaments (and the language) decide: the temple, the column shafts,
+    plaques, panels, title.
 
     Building one takes about 10 ms; each cached one holds 2.2 MB.
     """
@@ -128,23 +134,23 @@ def _background(ornaments: tuple[str | None, ...], capacities: tuple[int, ...]) 
             style.SHAFT_JOINT,
         )
         paste(canvas, column, site.column[:2])
-        _plaque(canvas, draw, site.plaque, site.location)
+        _plaque(canvas, draw, site.plaque, site.location, t)
     for card in layout.cards:
         paste(canvas, panel(_size(card.box), 14, style.PANEL, style.PANEL_EDGE, 2), card.box[:2])
         for box in card.workshop:
             paste(canvas, slot(SMALL_STONE, style.SLOT_EDGE), box[:2])
         first = card.workshop[0]
         heading = (card.box[0] + 20, first[1], first[0] - 10, first[3])
-        _text(draw, heading, "WORKSHOP", Face.BOLD, style.SIZE_HEADING, style.TEXT_SOFT, "lm")
-    _title(draw, layout.title, any(ornaments))
+        _text(draw, heading, t("WORKSHOP"), Face.BOLD, style.SIZE_HEADING, style.TEXT_SOFT, "lm")
+    _title(draw, layout.title, any(ornaments), t)
     quarry = layout.quarry
     paste(canvas, panel(_size(quarry.box), 14, style.PANEL, style.PANEL_EDGE, 2), quarry.box[:2])
     heading = (quarry.box[0], quarry.box[1] + 8, quarry.box[2], quarry.box[1] + 34)
-    _text(draw, heading, "QUARRY", Face.BOLD, style.SIZE_HEADING, style.TEXT_SOFT, "mm")
+    _text(draw, heading, t("QUARRY"), Face.BOLD, style.SIZE_HEADING, style.TEXT_SOFT, "mm")
     return canvas
 
 
-def _title(draw: ImageDraw.ImageDraw, box: Box, advanced: bool) -> None:
+def _title(draw: ImageDraw.ImageDraw, box: Box, advanced: bool, t: Words) -> None:
     """The game's name and mode."""
     name_font = font(Face.SERIF, style.SIZE_TITLE)
     x: float = box[0]
@@ -152,7 +158,8 @@ def _title(draw: ImageDraw.ImageDraw, box: Box, advanced: bool) -> None:
     for letter in "THOLOS":
         draw.text((x, baseline), letter, font=name_font, fill=style.GOLD, anchor="ls")
         x += name_font.getlength(letter) + 4
-    mode = "advanced game" if advanced else "basic game"
+    mode = t("advanced game") if advanced else t("basic game")
+    mode = fit(mode, Face.TEXT, style.SIZE_MODE, int(box[2] - x - 10))
     mode_font = font(Face.TEXT, style.SIZE_MODE)
     draw.text((x + 10, baseline), mode, font=mode_font, fill=style.TEXT_SOFT, anchor="ls")
 
@@ -176,7 +183,9 @@ def _temple(layout: Layout) -> Image.Image:
     return big.reduce(scale)
 
 
-def _plaque(canvas: Image.Image, draw: ImageDraw.ImageDraw, box: Box, location: int) -> None:
+def _plaque(
+    canvas: Image.Image, draw: ImageDraw.ImageDraw, box: Box, location: int, t: Words
+) -> None:
     """A location's plaque: its symbol and letter, and its bonus in words."""
     paste(canvas, panel(_size(box), 8, style.MARBLE, style.MARBLE_EDGE, 2), box[:2])
     left, top, right, _ = box
@@ -202,7 +211,7 @@ def _plaque(canvas: Image.Image, draw: ImageDraw.ImageDraw, box: Box, location: 
         draw,
         (left, top + 32, right, top + 52),
         None if mover is None else style.STONES[mover],
-        BONUS_NAMES[kind],
+        t(BONUS_NAMES[kind]),
         style.INK,
     )
 
@@ -264,10 +273,10 @@ def _draw_position(
         ornament = position.ornaments[site.location]
         if ornament is not None:
             changed = scores.columns[site.location].effect is not None
-            _tag(canvas, draw, site.tag, ornament, changed)
+            _tag(canvas, draw, site.tag, ornament, changed, view.words)
     if marks is not None:
         _vacated(canvas, layout, marks)
-    _badges(canvas, draw, layout, scores)
+    _badges(canvas, draw, layout, scores, view.words)
     final = view.is_final(position)
     for player, card in zip((WHITE, BLACK), layout.cards, strict=True):
         _card(canvas, draw, card, player, position, view, scores, marks, final)
@@ -276,14 +285,19 @@ def _draw_position(
 
 
 def _tag(
-    canvas: Image.Image, draw: ImageDraw.ImageDraw, box: Box, ornament: str, changed: bool
+    canvas: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    box: Box,
+    ornament: str,
+    changed: bool,
+    t: Words,
 ) -> None:
     """An ornament's tag: a terracotta tile with its icon and label, gold-rimmed while it changes
     its column's score."""
     edge, width = (style.GOLD, 3) if changed else (style.TERRACOTTA_EDGE, 2)
     paste(canvas, panel(_size(box), 8, style.TERRACOTTA, edge, width), box[:2])
     icon = ORNAMENT_ICONS.get(ornament, style.STONES[GRAY])
-    _icon_label(canvas, draw, box, icon, ORNAMENT_TAGS[ornament], style.CREAM)
+    _icon_label(canvas, draw, box, icon, t(ORNAMENT_TAGS[ornament]), style.CREAM)
 
 
 def _ring(canvas: Image.Image, box: Box, size: tuple[int, int, int]) -> None:
@@ -361,7 +375,9 @@ def _arrow(canvas: Image.Image, start: Point, end: Point) -> None:
         canvas.paste(colour, (left, top), mask.reduce(2))
 
 
-def _badges(canvas: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, scores: Score) -> None:
+def _badges(
+    canvas: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, scores: Score, t: Words
+) -> None:
     """Under each column: who leads it and the points it would give now (nothing when empty)."""
     for site, column in zip(layout.sites, scores.columns, strict=True):
         box = site.badge
@@ -369,7 +385,7 @@ def _badges(canvas: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, scor
             continue
         if column.winner is None:
             paste(canvas, panel(_size(box), 15, style.TIE, style.TIE_EDGE, 2), box[:2])
-            _text(draw, box, "tie", Face.BOLD, style.SIZE_BADGE, style.INK, "mm")
+            _text(draw, box, t("tie"), Face.BOLD, style.SIZE_BADGE, style.INK, "mm")
             continue
         look = style.STONES[column.winner]
         changed = column.effect is not None
@@ -380,7 +396,7 @@ def _badges(canvas: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, scor
             chip = site.effect
             paste(canvas, panel(_size(chip), 8, style.TERRACOTTA, style.GOLD, 1), chip[:2])
             change = ornament_change(column) or ""
-            words = change if change == "reversed" else f"incl. {change}"
+            words = t("reversed") if change == "reversed" else t("incl. {change}", change=change)
             _text(draw, chip, words, Face.BOLD, style.SIZE_EFFECT, style.CREAM, "mm")
 
 
@@ -408,14 +424,20 @@ def _card(
         card.name[2] - card.name[0],
     )
     _text(draw, card.name, name, Face.BOLD, size, style.TEXT, "lm")
-    side = colour_name(player).capitalize()
-    role = f"{side} · to move" if to_move else f"{side} · wins" if winner else side
+    t = view.words
+    side = colour_name(player, t).capitalize()
+    if to_move:
+        role = t("{colour} · to move", colour=side)
+    elif winner:
+        role = t("{colour} · wins", colour=side)
+    else:
+        role = side
     role_colour = style.HIGHLIGHT if to_move or winner else style.TEXT_SOFT
     _text(draw, card.role, role, Face.BOLD, style.SIZE_ROLE, role_colour, "lm")
     total = signed(scores.totals[player], plus="")
     _text(draw, card.total, total, Face.SERIF, style.SIZE_TOTAL, style.TEXT, "rm")
     caption = (card.total[0], card.total[3], card.total[2], card.total[3] + 18)
-    when = "final" if final else "if ended now"
+    when = t("final") if final else t("if ended now")
     _text(draw, caption, when, Face.TEXT, style.SIZE_CAPTION, style.TEXT_SOFT, "rm")
     stones = workshop_stones(position.workshops[player])
     arrived = list(marks.workshop) if marks is not None and marks.player == player else [0, 0, 0]
@@ -456,25 +478,26 @@ def _status(
     width = right - left
     head, small = Face.BOLD, Face.TEXT
     sizes = range(style.SIZE_STATUS, style.SIZE_STATUS_MIN - 1, -2)
+    t = view.words
     note = printable(view.note or "", head)
     if note:
         headline = fit_size(note, head, sizes, width)
     elif final:
         winner = scores.leader.winner
         name = "" if winner is None else _name(view, winner, head)
-        headline = _named(lambda n: result_line(scores, (n, n)), name, head, sizes, width)
+        headline = _named(lambda n: result_line(scores, (n, n), t), name, head, sizes, width)
     else:
         name = _name(view, position.turn, head)
-        headline = _named(lambda n: f"{n} to move", name, head, sizes, width)
+        headline = _named(lambda n: t("{name} to move", name=n), name, head, sizes, width)
     lines = [(*headline, head, style.INK)]
     turn = view.last_turn
     if turn is not None:
         name = _name(view, last_player(position), small)
         first = _named(
-            lambda n: turn_lines(turn, n)[0], name, small, (style.SIZE_STATUS_SMALL,), width
+            lambda n: turn_lines(turn, n, t)[0], name, small, (style.SIZE_STATUS_SMALL,), width
         )
         lines.append((*first, small, style.INK_SOFT))
-        for text in turn_lines(turn, name)[1:]:
+        for text in turn_lines(turn, name, t)[1:]:
             fitted = fit(text, small, style.SIZE_STATUS_SMALL, width)
             lines.append((fitted, style.SIZE_STATUS_SMALL, small, style.INK_SOFT))
     y = top + 12
@@ -490,7 +513,7 @@ def _status(
 
 def _name(view: BoardView, player: int, face: Face) -> str:
     """A player's name as the image can draw it (their colour when nothing drawable is left)."""
-    return printable(view.name(player), face) or colour_name(player).capitalize()
+    return printable(view.name(player), face) or colour_name(player, view.words).capitalize()
 
 
 def _named(
@@ -527,8 +550,11 @@ def _text(
     fill: style.Rgb,
     anchor: str,
 ) -> None:
-    """Draw ``text`` in ``box``, aligned by ``anchor``: ``lm`` left, ``mm`` centre, ``rm`` right."""
+    """Draw ``text`` in ``box``, aligned by ``anchor``: ``lm`` left, ``mm`` centre, ``rm`` right;
+    a text too wide for the box is set smaller (down to ``LABEL_SHRINK`` pixels less), then
+    shortened."""
     left, top, right, bottom = box
+    text, size = fit_size(text, face, range(size, size - LABEL_SHRINK - 1, -1), right - left)
     x = {"l": left, "m": (left + right) / 2, "r": right}[anchor[0]]
     _line(draw, (x, (top + bottom) / 2), text, face, size, fill, anchor)
 

@@ -28,6 +28,7 @@ from engine.scoring import ColumnScore, Score, column_points, score
 from engine.vocabulary import ORNAMENT_NAMES, colour_name, location_name
 
 from .view import BoardView, last_player, workshop_stones
+from .words import ENGLISH, Words
 
 NAME_LIMIT = 32
 NOTE_LIMIT = 60
@@ -38,6 +39,7 @@ _DROPPED = {"Cc", "Cs"}
 def describe_board(position: Position, view: BoardView | None = None) -> str:
     """The position and view in plain text: the turn or result, the players, every column."""
     view = view or BoardView()
+    t = view.words
     scores = score(position)
     final = view.is_final(position)
     names = (_name(view, WHITE), _name(view, BLACK))
@@ -45,61 +47,69 @@ def describe_board(position: Position, view: BoardView | None = None) -> str:
     if note:
         lines = [note]
     elif final:
-        lines = [result_line(scores, names) + "."]
+        lines = [t("{result}.", result=result_line(scores, names, t))]
     else:
-        lines = [f"{names[position.turn]} to move."]
+        lines = [t("{name} to move.", name=names[position.turn])]
     if view.last_turn is not None:
-        player = colour_name(last_player(position)).capitalize()
-        lines.append("Last turn: " + ", ".join(turn_lines(view.last_turn, player)) + ".")
+        player = colour_name(last_player(position), t).capitalize()
+        turn = ", ".join(turn_lines(view.last_turn, player, t))
+        lines.append(t("Last turn: {turn}.", turn=turn))
     points = "; ".join(
-        f"{colour_name(player).capitalize()}, {names[player]}: {scores.totals[player]}"
+        t("{colour}, {name}: {points}", colour=colour_name(player, t).capitalize(),
+          name=names[player], points=scores.totals[player])
         for player in (WHITE, BLACK)
-    )
-    lines.append(f"{'Final points' if final else 'Points if the game ended now'}: {points}.")
+    )  # fmt: skip
+    if final:
+        lines.append(t("Final points: {points}.", points=points))
+    else:
+        lines.append(t("Points if the game ended now: {points}.", points=points))
     workshops = "; ".join(
-        f"{colour_name(player).capitalize()} has "
-        f"{_stone_words(workshop_stones(position.workshops[player]))}"
+        t("{colour} has {stones}", colour=colour_name(player, t).capitalize(),
+          stones=_stone_words(workshop_stones(position.workshops[player]), t))
         for player in (WHITE, BLACK)
+    )  # fmt: skip
+    lines.append(t("Workshops: {workshops}.", workshops=workshops))
+    quarry = ", ".join(
+        f"{count} {colour_name(c, t)}" for c, count in enumerate(position.quarry)
     )
-    lines.append(f"Workshops: {workshops}.")
-    quarry = ", ".join(f"{count} {colour_name(c)}" for c, count in enumerate(position.quarry))
-    lines.append(f"Quarry: {quarry}.")
-    lines.append("Columns, stones bottom to top:")
-    lines += [_column_line(position, column) for column in scores.columns]
+    lines.append(t("Quarry: {stones}.", stones=quarry))
+    lines.append(t("Columns, stones bottom to top:"))
+    lines += [_column_line(position, column, t) for column in scores.columns]
     return "\n".join(lines)
 
 
-def _column_line(position: Position, column: ColumnScore) -> str:
+def _column_line(position: Position, column: ColumnScore, t: Words) -> str:
     location = column.location
     text = location_name(location)
     if column.ornament is not None:
-        text += f", {ORNAMENT_NAMES[column.ornament]} ornament"
+        text += ", " + t("{ornament} ornament", ornament=t(ORNAMENT_NAMES[column.ornament]))
     text += (
-        f": {_stone_words(column.stones)} ({len(column.stones)}/{position.capacities[location]})"
+        f": {_stone_words(column.stones, t)} "
+        f"({len(column.stones)}/{position.capacities[location]})"
     )
     if column.winner is not None:
         points = signed(column.points, plus="")
-        text += f"; {colour_name(column.winner).capitalize()} {points}"
-        change = ornament_change(column)
+        text += f"; {colour_name(column.winner, t).capitalize()} {points}"
+        change = ornament_change(column, t)
         if change is not None:
-            text += f" (ornament {change})"
+            text += " " + t("(ornament {change})", change=change)
     elif column.stones:
-        text += "; tied"
+        text += "; " + t("tied")
     return text + "."
 
 
-def _stone_words(stones: str) -> str:
-    return ", ".join(colour_name(COLOUR_LETTERS.index(s)) for s in stones) or "empty"
+def _stone_words(stones: str, t: Words) -> str:
+    return ", ".join(colour_name(COLOUR_LETTERS.index(s), t) for s in stones) or t("empty")
 
 
-def ornament_change(column: ColumnScore) -> str | None:
+def ornament_change(column: ColumnScore, t: Words = ENGLISH) -> str | None:
     """What a column's ornament changes in its score: ``reversed`` when it changes the winner,
     else the points it adds (``+3``, ``−2``); ``None`` when it changes nothing."""
     if column.effect is None:
         return None
     plain_winner, plain_points = column_points(column.stones)
     if plain_winner != column.winner:
-        return "reversed"
+        return t("reversed")
     return signed(column.points - plain_points)
 
 
@@ -108,43 +118,59 @@ def signed(value: int, plus: str = "+") -> str:
     return f"−{-value}" if value < 0 else f"{plus if value else ''}{value}"
 
 
-def turn_lines(turn: Turn, name: str) -> list[str]:
+def turn_lines(turn: Turn, name: str, t: Words = ENGLISH) -> list[str]:
     """The parts of a turn in words: who did what, then its bonus."""
     if isinstance(turn, Take):
-        plural = "s" * (turn.count != 1)
-        return [f"{name} took {turn.count} {colour_name(turn.colour)} stone{plural}"]
-    lines = [f"{name} placed {colour_name(turn.colour)} on {location_name(turn.location)}"]
+        return [
+            t.plural(
+                "{name} took {count} {colour} stone", "{name} took {count} {colour} stones",
+                turn.count, name=name, colour=colour_name(turn.colour, t),
+            )
+        ]  # fmt: skip
+    lines = [
+        t("{name} placed {colour} on {location}", name=name,
+          colour=colour_name(turn.colour, t), location=location_name(turn.location))
+    ]  # fmt: skip
     match turn.bonus:
         case Remove(source):
-            lines.append(f"removed the top of {location_name(source)}")
+            lines.append(t("removed the top of {location}", location=location_name(source)))
         case Draw(colour):
-            lines.append(f"drew {colour_name(colour)} from the quarry")
+            lines.append(t("drew {colour} from the quarry", colour=colour_name(colour, t)))
         case Steal(colour):
-            lines.append(f"took {colour_name(colour)} from the rival")
+            lines.append(t("took {colour} from the rival", colour=colour_name(colour, t)))
         case Extra(colour, target):
-            lines.append(f"placed {colour_name(colour)} on {location_name(target)}")
+            lines.append(
+                t("placed {colour} on {location}", colour=colour_name(colour, t),
+                  location=location_name(target))
+            )  # fmt: skip
         case Move(source, target):
-            lines.append(f"moved {location_name(source)} → {location_name(target)}")
+            lines.append(
+                t("moved {source} → {target}", source=location_name(source),
+                  target=location_name(target))
+            )  # fmt: skip
         case GrayFromQuarry(target):
-            lines.append(f"put quarry gray on {location_name(target)}")
+            lines.append(t("put quarry gray on {location}", location=location_name(target)))
     return lines
 
 
-def result_line(scores: Score, names: tuple[str, str]) -> str:
+def result_line(scores: Score, names: tuple[str, str], t: Words = ENGLISH) -> str:
     """The result in one line, such as ``Ana wins 31–24``; ``names`` are White's and Black's."""
     white, black = scores.totals
     outcome = scores.leader
     if outcome.winner is None:
-        return f"Draw {white}–{black}"
-    line = f"{names[outcome.winner]} wins {max(white, black)}–{min(white, black)}"
+        return t("Draw {white}–{black}", white=white, black=black)
+    high, low = max(white, black), min(white, black)
     if outcome.decided_by == "columns":
         won = scores.columns_won
-        line += f" on columns {max(won)}–{min(won)}"
-    return line
+        return t(
+            "{name} wins {high}–{low} on columns {won}–{lost}", name=names[outcome.winner],
+            high=high, low=low, won=max(won), lost=min(won),
+        )  # fmt: skip
+    return t("{name} wins {high}–{low}", name=names[outcome.winner], high=high, low=low)
 
 
 def _name(view: BoardView, player: Colour) -> str:
-    return _clean(view.name(player), NAME_LIMIT) or colour_name(player).capitalize()
+    return _clean(view.name(player), NAME_LIMIT) or colour_name(player, view.words).capitalize()
 
 
 def _clean(text: str, limit: int) -> str:

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import struct
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from enum import Enum
 from functools import cache
 from importlib.resources import files
@@ -19,6 +21,19 @@ from PIL import ImageFont
 
 ELLIPSIS = "…"
 PRINTABLE_LIMIT = 200
+_cuts: ContextVar[list[str] | None] = ContextVar("cuts", default=None)
+
+
+@contextmanager
+def recording_cuts() -> Iterator[list[str]]:
+    """Collect every text :func:`fit` shortens while the block runs (in this thread): a board
+    drawn with short names must shorten none of its labels, in any language."""
+    cuts: list[str] = []
+    token = _cuts.set(cuts)
+    try:
+        yield cuts
+    finally:
+        _cuts.reset(token)
 
 
 class Face(Enum):
@@ -95,6 +110,9 @@ def fit(text: str, face: Face, size: int, width: int) -> str:
     typeface = font(face, size)
     if typeface.getlength(text) <= width:
         return text
+    cuts = _cuts.get()
+    if cuts is not None:
+        cuts.append(text)
     low, high = 0, len(text)
     while low < high:
         middle = (low + high + 1) // 2

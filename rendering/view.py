@@ -20,6 +20,8 @@ from engine import (
     Turn,
 )
 
+from .words import ENGLISH, Words
+
 
 @dataclass(frozen=True, slots=True)
 class BoardView:
@@ -30,14 +32,16 @@ class BoardView:
     played by the side *not* to move. The final scoring shows when the temple is full or when
     ``final`` is set (a game that ended early). ``note``, such as "Bob resigned: Ana wins",
     replaces the headline (whose turn it is, or the result by points); in a final view with a
-    note, the players' cards do not name a winner, since the note does.
+    note, the players' cards do not name a winner, since the note does. ``words`` is the
+    language of every word the board says (names stay as they are).
     """
 
-    white_name: str = "White"
-    black_name: str = "Black"
+    white_name: str = ""
+    black_name: str = ""
     last_turn: Turn | None = None
     final: bool = False
     note: str | None = None
+    words: Words = ENGLISH
 
     def name(self, player: Colour) -> str:
         """The name of the player playing ``player``."""

@@ -10,19 +10,22 @@ from typing import Literal
 import discord
 from discord import app_commands
 
+from engine.vocabulary import N_
+
 from ..answers import Interaction, answers
 from ..app import Feature, feature_of
 from ..domain import Mode, Refusal
+from ..i18n import NC_, reader
 from ..presenter import game_label, settings_embed
 from ..storage.servers import ServerSettings
 
-ADMINS_ONLY = "Only members with the **Manage Server** permission can use `/tholos-admin`."
+ADMINS_ONLY = N_("Only members with the **Manage Server** permission can use `/tholos-admin`.")
 CHOICES_SHOWN = 25
 """Discord shows at most 25 autocomplete choices."""
 
 tholos_admin = app_commands.Group(
-    name="tholos-admin",
-    description="Tholos settings for this server (Manage Server)",
+    name=NC_("command", "tholos-admin"),
+    description=N_("Tholos settings for this server (Manage Server)"),
     guild_only=True,
     default_permissions=discord.Permissions(manage_guild=True),
 )
@@ -39,10 +42,12 @@ class Admin(Feature):
             raise Refusal(ADMINS_ONLY)
         game = await self.app.play.abort(game_id, interaction.guild_id or 0, interaction.user.id)
         await interaction.response.send_message(
-            f"Game #{game.id} ({game.white_name} vs {game.black_name}) ended: no result, not "
-            "rated.",
+            reader(interaction)(
+                "Game #{id} ({white} vs {black}) ended: no result, not rated.", id=game.id,
+                white=game.white_name, black=game.black_name,
+            ),
             ephemeral=True,
-        )
+        )  # fmt: skip
         last = await self.app.boards.last_turn(game)
         await self.app.boards.post_after_change(interaction, game, last, leased=True)
 
@@ -53,7 +58,8 @@ class Admin(Feature):
         if not interaction.permissions.manage_guild or interaction.guild_id is None:
             return []
         games = await self.app.games.playing_named(interaction.guild_id, typed, CHOICES_SHOWN)
-        return [app_commands.Choice(name=game_label(game), value=game.id) for game in games]
+        t = reader(interaction)
+        return [app_commands.Choice(name=game_label(t, game), value=game.id) for game in games]
 
     @answers(server_only=True)
     async def settings(self, interaction: Interaction, changes: dict[str, object]) -> None:
@@ -70,16 +76,19 @@ class Admin(Feature):
             )
         rules = await self.app.rules(guild_id)
         await interaction.response.send_message(
-            embed=settings_embed(rules, changed=bool(changes)), ephemeral=True
+            embed=settings_embed(reader(interaction), rules, changed=bool(changes)), ephemeral=True
         )
 
 
-@tholos_admin.command(name="settings", description="Show or change Tholos's settings here")
+@tholos_admin.command(
+    name=NC_("command", "settings"),
+    description=N_("Show or change Tholos's settings here"),
+)
 @app_commands.describe(
-    threads="Play each game in a thread of its own (on) or in the channel (off)",
-    idle_claim_minutes="Minutes without a move before the opponent may claim the win",
-    challenge_minutes="Minutes before an unanswered challenge expires",
-    default_mode="The mode of a challenge that names neither a mode nor ornaments",
+    threads=N_("Play each game in a thread of its own (on) or in the channel (off)"),
+    idle_claim_minutes=N_("Minutes without a move before the opponent may claim the win"),
+    challenge_minutes=N_("Minutes before an unanswered challenge expires"),
+    default_mode=N_("The mode of a challenge that names neither a mode nor ornaments"),
 )
 async def settings_command(
     interaction: Interaction,
@@ -106,8 +115,11 @@ async def server_games(interaction: Interaction, typed: str) -> list[app_command
     return await feature_of(interaction, Admin).game_choices(interaction, typed)
 
 
-@tholos_admin.command(name="end", description="End a stuck game: no result, not rated")
-@app_commands.describe(game="The game to end (type a player's name)")
+@tholos_admin.command(
+    name=NC_("command", "end"),
+    description=N_("End a stuck game: no result, not rated"),
+)
+@app_commands.describe(game=N_("The game to end (type a player's name)"))
 @app_commands.autocomplete(game=server_games)
 async def end_command(interaction: Interaction, game: int) -> None:
     """``/tholos-admin end game``."""

@@ -10,12 +10,15 @@ from dataclasses import replace
 import discord
 from discord import app_commands
 
+from engine.vocabulary import N_
+
 from ..answers import USERS_ONLY, Interaction, answers, require_permissions, tell
 from ..app import App, Feature, feature_of
 from ..commands import tholos
 from ..controls import ChallengeButton, RematchButton, Router, challenge_view
 from ..domain import ColourChoice, FirstChoice, GameOptions, Level, Mode, Person, Refusal, mention
-from ..presenter import THREAD_FAILED, challenge_text, game_line, thread_name
+from ..i18n import NC_, reader, server_language, words
+from ..presenter import LEVEL_NAMES, THREAD_FAILED, challenge_text, game_line, thread_name
 from ..services import ExpiredChallengeError
 from ..storage import Challenge, Game
 from ..threads import delete_thread, open_thread, place_for
@@ -53,18 +56,21 @@ class Challenges(Feature):
         guild_id, channel_id = interaction.guild_id or 0, interaction.channel_id or 0
         me = Person(interaction.user.id, interaction.user.display_name)
         rules = await self.app.rules(guild_id)
+        options = replace(options, language=server_language(interaction))
         if options.mode is None and not options.ornaments:
             options = replace(options, mode=rules.default_mode)
         place = place_for(interaction, rules.threads)
         client_user = self.app.client.user
         if client_user is not None and opponent.id == client_user.id:
-            ai = Person(opponent.id, f"Tholos AI ({level})", bot=True)
+            t = words(options.language)
+            name = t("Tholos AI ({level})", level=t(LEVEL_NAMES[level]))
+            ai = Person(opponent.id, name, bot=True)
             if place.thread:
                 await self._start_ai_in_thread(interaction, me, ai, level, options)
                 return
             game = await self.app.lobby.start_ai_game(
-                guild_id=guild_id, channel_id=channel_id, human=me, ai_id=opponent.id,
-                level=level, options=options,
+                guild_id=guild_id, channel_id=channel_id, human=me, ai=ai, level=level,
+                options=options,
             )  # fmt: skip
             await self.opponent.start(interaction, game)
         else:
@@ -81,16 +87,19 @@ class Challenges(Feature):
         self, interaction: Interaction, me: Person, ai: Person, level: Level, options: GameOptions
     ) -> None:
         """A game against the AI in a thread on a line of its own in the channel."""
+        t = words(options.language)
         await interaction.response.send_message(
-            f"🤖 {mention(me.id)} takes on the Tholos AI ({level}).", allowed_mentions=USERS_ONLY
-        )
+            t("🤖 {player} takes on the Tholos AI ({level}).", player=mention(me.id),
+              level=t(LEVEL_NAMES[level])),
+            allowed_mentions=USERS_ONLY,
+        )  # fmt: skip
         line = await interaction.original_response()
-        thread = await open_thread(line, thread_name(me.name, ai.name), [me.id])
+        thread = await open_thread(line, thread_name(t, me.name, ai.name), [me.id])
         try:
             game = await self.app.lobby.start_ai_game(
                 guild_id=interaction.guild_id or 0,
                 channel_id=thread.id if thread else interaction.channel_id or 0,
-                human=me, ai_id=ai.id, level=level, options=options,
+                human=me, ai=ai, level=level, options=options,
                 parent_id=interaction.channel_id if thread else None,
                 parent_message_id=line.id if thread else None,
             )  # fmt: skip
@@ -103,14 +112,17 @@ class Challenges(Feature):
             await tell(interaction, THREAD_FAILED)
             await self.app.boards.post_after_change(interaction, game, None)
         else:
-            await interaction.edit_original_response(content=game_line(game))
+            await interaction.edit_original_response(content=game_line(t, game))
             await self.app.boards.post(thread.send, game, None)
         self.opponent.schedule(game)
 
     async def _post(self, interaction: Interaction, challenge: Challenge) -> None:
         """Answer ``interaction`` with the public challenge message and remember it."""
+        t = words(challenge.language)
         sent = await interaction.response.send_message(
-            challenge_text(challenge), view=challenge_view(challenge), allowed_mentions=USERS_ONLY
+            challenge_text(t, challenge),
+            view=challenge_view(t, challenge),
+            allowed_mentions=USERS_ONLY,
         )
         if sent.message_id is None:
             return
@@ -148,7 +160,7 @@ class Challenges(Feature):
             raise
         game = answered.game
         if game is not None and thread is not None:
-            await self._edit(interaction, answered.challenge, game_line(game))
+            await self._edit(interaction, answered.challenge, game_line(words(game.language), game))
             await self.app.boards.post(thread.send, game, None)
             return
         await self._edit(interaction, answered.challenge)
@@ -160,7 +172,8 @@ class Challenges(Feature):
     ) -> discord.Thread | None:
         """The accepted challenge's thread (``None``, and a note, if Discord refused one)."""
         assert interaction.message is not None  # the challenge's buttons are on it
-        name = thread_name(challenge.challenger_name, challenge.opponent_name)
+        t = words(challenge.language)
+        name = thread_name(t, challenge.challenger_name, challenge.opponent_name)
         players = [challenge.challenger_id, challenge.opponent_id]
         thread = await open_thread(interaction.message, name, players)
         if thread is None:
@@ -172,8 +185,9 @@ class Challenges(Feature):
     ) -> None:
         """Show the challenge's state (or ``text``) on its message, buttons disabled when it
         is closed."""
-        content = text or challenge_text(challenge)
-        view = challenge_view(challenge) if text is None else None
+        t = words(challenge.language)
+        content = text or challenge_text(t, challenge)
+        view = challenge_view(t, challenge) if text is None else None
         if interaction.response.is_done():
             await interaction.edit_original_response(
                 content=content, view=view, allowed_mentions=USERS_ONLY
@@ -187,7 +201,8 @@ class Challenges(Feature):
     async def cancel(self, interaction: Interaction) -> None:
         """``/tholos cancel``: the challenger withdraws the channel's pending challenge."""
         challenge = await self.app.lobby.withdraw_pending(caller(interaction))
-        await interaction.response.send_message("Your challenge is withdrawn.", ephemeral=True)
+        t = reader(interaction)
+        await interaction.response.send_message(t("Your challenge is withdrawn."), ephemeral=True)
         await self.refresh(challenge)
 
     async def refresh(self, challenge: Challenge) -> None:
@@ -195,9 +210,10 @@ class Challenges(Feature):
         if challenge.message_id is None:
             return
         channel = self.app.client.get_partial_messageable(challenge.channel_id)
+        t = words(challenge.language)
         try:
             await channel.get_partial_message(challenge.message_id).edit(
-                content=challenge_text(challenge), view=challenge_view(challenge),
+                content=challenge_text(t, challenge), view=challenge_view(t, challenge),
                 allowed_mentions=USERS_ONLY,
             )  # fmt: skip
         except discord.HTTPException as error:
@@ -219,14 +235,17 @@ class Challenges(Feature):
             await self.refresh(challenge)
 
 
-@tholos.command(name="challenge", description="Challenge a member to a game of Tholos")
+@tholos.command(
+    name=NC_("command", "challenge"),
+    description=N_("Challenge a member to a game of Tholos"),
+)
 @app_commands.describe(
-    opponent="Who you want to play",
-    mode="basic (the default) or advanced (ornaments change their columns' rules)",
-    ornaments="How many ornaments, 1 to 5 (advanced mode; 2 unless you say)",
-    colour="The colour you play (default random)",
-    first="Who moves first (default random)",
-    level="Against me, the AI: easy, medium (default) or hard",
+    opponent=N_("Who you want to play"),
+    mode=N_("basic (the default) or advanced (ornaments change their columns' rules)"),
+    ornaments=N_("How many ornaments, 1 to 5 (advanced mode; 2 unless you say)"),
+    colour=N_("The colour you play (default random)"),
+    first=N_("Who moves first (default random)"),
+    level=N_("Against me, the AI: easy, medium (default) or hard"),
 )
 async def challenge_command(
     interaction: Interaction,
@@ -242,7 +261,10 @@ async def challenge_command(
     await feature_of(interaction, Challenges).challenge(interaction, opponent, options, level)
 
 
-@tholos.command(name="cancel", description="Withdraw the challenge you made in this channel")
+@tholos.command(
+    name=NC_("command", "cancel"),
+    description=N_("Withdraw the challenge you made in this channel"),
+)
 async def cancel_command(interaction: Interaction) -> None:
     """``/tholos cancel``."""
     await feature_of(interaction, Challenges).cancel(interaction)

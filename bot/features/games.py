@@ -3,10 +3,13 @@ Next."""
 
 from __future__ import annotations
 
+from engine.vocabulary import N_
+
 from ..answers import Interaction, answers
 from ..app import Feature, feature_of
 from ..commands import tholos
 from ..controls import GamesButton, Router, pager_view
+from ..i18n import NC_, reader
 from ..presenter import GAMES_PAGE, games_embed
 
 
@@ -26,15 +29,19 @@ class Games(Feature):
         pages = max(1, -(-total // GAMES_PAGE))
         shown = min(page or 0, pages - 1)
         games = await self.app.games.playing_page(guild_id, user_id, shown, GAMES_PAGE)
-        embed = games_embed(games, shown, pages, total, user_id)
-        view = pager_view(GamesButton, shown, pages)
+        t = reader(interaction)
+        embed = games_embed(t, games, shown, pages, total, user_id)
+        view = pager_view(t, GamesButton, shown, pages)
         if page is None:
             await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
         else:
             await interaction.response.edit_message(embed=embed, view=view)
 
 
-@tholos.command(name="games", description="The games being played on this server, yours first")
+@tholos.command(
+    name=NC_("command", "games"),
+    description=N_("The games being played on this server, yours first"),
+)
 async def games_command(interaction: Interaction) -> None:
     """``/tholos games``."""
     await feature_of(interaction, Games).show(interaction)

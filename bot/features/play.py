@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from discord import app_commands
 
+from engine.vocabulary import N_
+
 from ..answers import USERS_ONLY, Interaction, answers, tell
 from ..app import App, Feature, feature_of
 from ..boards import LastTurn
 from ..commands import tholos
 from ..controls import ClaimButton, ResignButton, Router, StepButton, board_view, resign_view
 from ..domain import Caller, Refusal, mention
+from ..i18n import NC_, reader
 from ..presenter import game_label, rules_embed, step_prompt
 from ..services import StepShown
 from ..storage import Game
@@ -44,19 +47,22 @@ class Play(Feature):
         result = await self.app.play.choose(
             button.game_id, button.version, button.path, caller(interaction)
         )
+        t = reader(interaction)  # the one pressing is the one playing: their language
         if isinstance(result, StepShown):
             step = result.builder.step()
             assert step is not None
+            prompt = step_prompt(t, result.builder, step)
             await interaction.response.edit_message(
-                content=f"{mention(result.game.to_move)}: {step_prompt(result.builder, step)}",
-                view=board_view(result.game, result.builder, step),
+                content=f"{mention(result.game.to_move)}: {prompt}",
+                view=board_view(t, result.game, result.builder, step),
                 allowed_mentions=USERS_ONLY,
             )
             return
         last = LastTurn(result.turn, interaction.user.id)
         await interaction.response.edit_message(
-            content=f"Played: {last.words()}", view=None, allowed_mentions=USERS_ONLY
-        )
+            content=t("Played: {turn}", turn=last.words(t)), view=None,
+            allowed_mentions=USERS_ONLY,
+        )  # fmt: skip
         pressed = interaction.message.id if interaction.message else None
         await self.app.boards.post_after_change(
             interaction, result.game, last, stripped=pressed, leased=True
@@ -78,7 +84,9 @@ class Play(Feature):
     async def resign(self, interaction: Interaction, button: ResignButton) -> None:
         """The confirmation button of ``/tholos resign``."""
         game = await self.app.play.resign(button.game_id, button.version, caller(interaction))
-        await interaction.response.edit_message(content="You resigned.", view=None)
+        await interaction.response.edit_message(
+            content=reader(interaction)("You resigned."), view=None
+        )
         last = await self._last(game)
         await self.app.boards.post_after_change(interaction, game, last, leased=True)
 
@@ -86,8 +94,9 @@ class Play(Feature):
     async def ask_resign(self, interaction: Interaction, game_id: int | None = None) -> None:
         """``/tholos resign [game]``: ask to confirm with a button."""
         game = await self._channel_game(interaction, players_only=True, game_id=game_id)
+        t = reader(interaction)
         await interaction.response.send_message(
-            "Resign this game? Your opponent wins.", view=resign_view(game), ephemeral=True
+            t("Resign this game? Your opponent wins."), view=resign_view(t, game), ephemeral=True
         )
 
     @answers(server_only=True, posts_boards=True)
@@ -104,14 +113,15 @@ class Play(Feature):
         thread = self.app.client.get_partial_messageable(game.channel_id)
         posted = await self.app.boards.post(thread.send, game, last, again=True)
         where = posted.channel.id if posted is not None else game.channel_id  # it may have moved
-        await tell(interaction, f"The board is in <#{where}>.")
+        await tell(interaction, "The board is in {thread}.", thread=f"<#{where}>")
 
     @answers()
     async def rules(self, interaction: Interaction) -> None:
         """``/tholos rules``: ephemeral, with this channel's ornaments when a game is on."""
         game = await self.app.games.active_game(interaction.channel_id or 0)
         await interaction.response.send_message(
-            embed=rules_embed(game.position if game else None), ephemeral=True
+            embed=rules_embed(reader(interaction), game.position if game else None),
+            ephemeral=True,
         )
 
     async def _last(self, game: Game) -> LastTurn | None:
@@ -123,8 +133,9 @@ class Play(Feature):
         """The caller's games in this channel and its threads, for the ``game`` option."""
         here, user = interaction.channel_id or 0, interaction.user.id
         choices = []
+        t = reader(interaction)
         for game in await self.app.games.active_games(here, user):
-            label = game_label(game)
+            label = game_label(t, game)
             if typed.lower() in label.lower():
                 choices.append(app_commands.Choice(name=label, value=game.id))
         return choices[:25]
@@ -149,8 +160,8 @@ class Play(Feature):
         if game is not None:
             if players_only and game.colour_of(user) is None:
                 raise Refusal(
-                    f"The game here is between {mention(game.white_id)} and "
-                    f"{mention(game.black_id)}."
+                    "The game here is between {white} and {black}.",
+                    white=mention(game.white_id), black=mention(game.black_id),
                 )
             return game
         mine = await self.app.games.active_games(here, user)
@@ -160,12 +171,13 @@ class Play(Feature):
             raise Refusal("There is no game of yours being played in this channel.")
         threads = ", ".join(f"<#{game.channel_id}>" for game in mine[:10])
         raise Refusal(
-            f"You have {len(mine)} games going here — pick one with the command's `game` "
-            f"option, or use the command in the game's thread: {threads}."
+            "You have {count} games going here — pick one with the command's `game` option, or "
+            "use the command in the game's thread: {threads}.",
+            count=len(mine), threads=threads,
         )
 
 
-GAME_OPTION = "Which of your games here (when you play several)"
+GAME_OPTION = N_("Which of your games here (when you play several)")
 
 
 async def your_games(interaction: Interaction, typed: str) -> list[app_commands.Choice[int]]:
@@ -173,7 +185,10 @@ async def your_games(interaction: Interaction, typed: str) -> list[app_commands.
     return await feature_of(interaction, Play).game_choices(interaction, typed)
 
 
-@tholos.command(name="resign", description="Resign the game you are playing in this channel")
+@tholos.command(
+    name=NC_("command", "resign"),
+    description=N_("Resign the game you are playing in this channel"),
+)
 @app_commands.describe(game=GAME_OPTION)
 @app_commands.autocomplete(game=your_games)
 async def resign_command(interaction: Interaction, game: int | None = None) -> None:
@@ -181,7 +196,10 @@ async def resign_command(interaction: Interaction, game: int | None = None) -> N
     await feature_of(interaction, Play).ask_resign(interaction, game)
 
 
-@tholos.command(name="board", description="Show this channel's game board again, with its buttons")
+@tholos.command(
+    name=NC_("command", "board"),
+    description=N_("Show this channel's game board again, with its buttons"),
+)
 @app_commands.describe(game=GAME_OPTION)
 @app_commands.autocomplete(game=your_games)
 @app_commands.checks.cooldown(
@@ -192,7 +210,10 @@ async def board_command(interaction: Interaction, game: int | None = None) -> No
     await feature_of(interaction, Play).show_board(interaction, game)
 
 
-@tholos.command(name="claim", description="Claim the win when your opponent has stopped playing")
+@tholos.command(
+    name=NC_("command", "claim"),
+    description=N_("Claim the win when your opponent has stopped playing"),
+)
 @app_commands.describe(game=GAME_OPTION)
 @app_commands.autocomplete(game=your_games)
 async def claim_command(interaction: Interaction, game: int | None = None) -> None:
@@ -200,7 +221,10 @@ async def claim_command(interaction: Interaction, game: int | None = None) -> No
     await feature_of(interaction, Play).claim(interaction, game)
 
 
-@tholos.command(name="rules", description="How to play Tholos (only you see it)")
+@tholos.command(
+    name=NC_("command", "rules"),
+    description=N_("How to play Tholos (only you see it)"),
+)
 async def rules_command(interaction: Interaction) -> None:
     """``/tholos rules``: ephemeral, with this channel's ornaments when a game is on."""
     await feature_of(interaction, Play).rules(interaction)

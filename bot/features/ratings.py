@@ -5,11 +5,14 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
+from engine.vocabulary import N_
+
 from ..answers import Interaction, answers
 from ..app import Feature, feature_of
 from ..commands import tholos
 from ..controls import LeaderboardButton, Router, pager_view
 from ..domain import Refusal
+from ..i18n import NC_, reader
 from ..presenter import leaderboard_embed, stats_embed
 from ..stats import player_stats
 from ..storage.ratings import PAGE_SIZE
@@ -41,8 +44,9 @@ class Ratings(Feature):
         page = min(page, pages - 1)
         rows = await ratings.page(guild_id, page)
         me = await ratings.player(guild_id, interaction.user.id)
-        embed = leaderboard_embed(rows, page, pages, interaction.user.id, me)
-        view = pager_view(LeaderboardButton, page, pages)
+        t = reader(interaction)
+        embed = leaderboard_embed(t, rows, page, pages, interaction.user.id, me)
+        view = pager_view(t, LeaderboardButton, page, pages)
         if edit:
             await interaction.response.edit_message(embed=embed, view=view)
         else:
@@ -56,21 +60,26 @@ class Ratings(Feature):
         history = await ratings.history(guild_id, user.id)
         rated = await ratings.player(guild_id, user.id)
         players = await ratings.players(guild_id)
-        embed = stats_embed(user.id, rated, players, player_stats(user.id, history))
+        stats = player_stats(user.id, history)
+        embed = stats_embed(reader(interaction), user.id, rated, players, stats)
         await interaction.response.send_message(embed=embed)
 
 
-@tholos.command(name="stats", description="A player's Tholos rating, record and recent games")
-@app_commands.describe(member="Whose stats (default: yours)")
+@tholos.command(
+    name=NC_("command", "stats"),
+    description=N_("A player's Tholos rating, record and recent games"),
+)
+@app_commands.describe(member=N_("Whose stats (default: yours)"))
 async def stats_command(interaction: Interaction, member: discord.User | None = None) -> None:
     """``/tholos stats [member]``."""
     await feature_of(interaction, Ratings).stats(interaction, member or interaction.user)
 
 
 @app_commands.command(
-    name="leaderboard", description="This server's Tholos players ranked by rating"
+    name=NC_("command", "leaderboard"),
+    description=N_("This server's Tholos players ranked by rating"),
 )
-@app_commands.describe(page="Which page (10 players a page)")
+@app_commands.describe(page=N_("Which page (10 players a page)"))
 async def leaderboard_command(
     interaction: Interaction, page: app_commands.Range[int, 1, 100000] = 1
 ) -> None:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from engine import BLACK, WHITE, Colour, Position
 from engine.newgame import new_game
+from engine.vocabulary import N_
 
 from ..domain import Answer, Caller, GameOptions, Level, Person, Refusal, mention
 from ..storage import (
@@ -19,13 +20,17 @@ from ..storage import (
     GameStore,
     StaleGameError,
 )
+from ..storage.challenges import PENDING_PAIR
+from ..storage.games import IN_CHANNEL, SAME_PAIR
+
+EXPIRED = N_("This challenge has expired — start a new one with `/tholos challenge`.")
 
 
 class ExpiredChallengeError(Refusal):
     """A press on a challenge whose time ran out (it is now marked expired)."""
 
     def __init__(self, challenge: Challenge) -> None:
-        super().__init__("This challenge has expired — start a new one with `/tholos challenge`.")
+        super().__init__(EXPIRED)
         self.challenge = challenge
 
 
@@ -86,6 +91,7 @@ class ChallengeService:
                 now=now,
                 expires_at=now + (timeout or self.challenge_timeout),
                 in_channel=in_channel,
+                language=options.language,
             )
         except ChannelBusyError as error:
             raise _channel_busy(error) from None
@@ -113,18 +119,18 @@ class ChallengeService:
             raise Refusal("This challenge no longer exists here.")
         user_id = caller.user_id
         if challenge.status != "pending":
-            raise Refusal(f"This challenge is already {challenge.status}.")
+            raise Refusal(_ANSWERED[challenge.status])
         if answer == "withdraw":
             if user_id != challenge.challenger_id:
                 raise Refusal("Only the challenger can withdraw this challenge.")
+        elif user_id == challenge.challenger_id:
+            raise Refusal("This challenge is for {opponent} — use Withdraw to take it back.",
+                          opponent=mention(challenge.opponent_id))  # fmt: skip
         elif user_id != challenge.opponent_id:
             raise Refusal(
-                f"This challenge is for {mention(challenge.opponent_id)}"
-                + (
-                    " — use Withdraw to take it back."
-                    if user_id == challenge.challenger_id
-                    else "; you can start your own with `/tholos challenge`."
-                )
+                "This challenge is for {opponent}; you can start your own with "
+                "`/tholos challenge`.",
+                opponent=mention(challenge.opponent_id),
             )
         if self._clock() >= challenge.expires_at:
             expired = await self.challenges.close(challenge.id, "expired")
@@ -181,19 +187,20 @@ class ChallengeService:
             raise _channel_busy(error) from None
 
     async def start_ai_game(
-        self, *, guild_id: int, channel_id: int, human: Person, ai_id: int, level: Level,
+        self, *, guild_id: int, channel_id: int, human: Person, ai: Person, level: Level,
         options: GameOptions, parent_id: int | None = None, parent_message_id: int | None = None,
     ) -> Game:  # fmt: skip
-        """Start a game against the AI at once (no acceptance), in ``channel_id`` (a thread of
-        ``parent_id``, or a channel); never rated."""
+        """Start a game against the AI (``ai``: the bot, by the name it plays under) at once
+        (no acceptance), in ``channel_id`` (a thread of ``parent_id``, or a channel); never
+        rated."""
         human_colour, seed, start = self._setup(options, options.ornament_count())
-        players = ((human.id, human.name), (ai_id, f"Tholos AI ({level})"))
+        players = ((human.id, human.name), (ai.id, ai.name))
         white, black = players if human_colour == WHITE else players[::-1]
         try:
             return await self.games.create_ai_game(
                 guild_id=guild_id, channel_id=channel_id, white=white, black=black,
                 seed=seed, start=start, level=level, now=self._clock(), parent_id=parent_id,
-                parent_message_id=parent_message_id,
+                parent_message_id=parent_message_id, language=options.language,
             )  # fmt: skip
         except ChannelBusyError as error:
             raise _channel_busy(error) from None
@@ -216,12 +223,14 @@ class ChallengeService:
             ornaments=ornaments or None,
             colour="white" if new_colour == WHITE else "black",
             first="me" if game.start_position.turn == new_colour else "opponent",
+            language=game.language,
         )
         me = Person(caller.user_id, game.name(old_colour))
         if game.ai_level is not None:
             return await self.start_ai_game(
                 guild_id=game.guild_id, channel_id=game.channel_id, human=me,
-                ai_id=game.player(new_colour), level=game.ai_level, options=options,
+                ai=Person(game.player(new_colour), game.name(new_colour)), level=game.ai_level,
+                options=options,
             )  # fmt: skip
         return await self.challenge(
             guild_id=game.guild_id, channel_id=game.channel_id, challenger=me,
@@ -230,6 +239,28 @@ class ChallengeService:
         )  # fmt: skip
 
 
+_ANSWERED = {
+    "accepted": N_("This challenge was already accepted."),
+    "declined": N_("This challenge was already declined."),
+    "withdrawn": N_("This challenge was already withdrawn."),
+    "expired": N_("This challenge has already expired."),
+}
+_BUSY = {
+    IN_CHANNEL: N_(
+        "Sorry, a game is already being played in this channel — finish it first, or play "
+        "somewhere else."
+    ),
+    SAME_PAIR: N_(
+        "Sorry, you two already have a game going in this channel — finish it first, or play "
+        "somewhere else."
+    ),
+    PENDING_PAIR: N_(
+        "Sorry, a challenge between you two is already waiting in this channel — answer or "
+        "withdraw it first."
+    ),
+}
+
+
 def _channel_busy(error: ChannelBusyError) -> Refusal:
     """The refusal for a challenge or a game whose place is taken."""
-    return Refusal(f"Sorry, {error} — finish it first, or play somewhere else.")
+    return Refusal(_BUSY[str(error)])

@@ -107,8 +107,9 @@ class PlayService:
             raise Refusal("This button doesn't belong to a game in this channel.")
         if game.colour_of(caller.user_id) is None:
             raise Refusal(
-                f"This is a game between {mention(game.white_id)} and {mention(game.black_id)} — "
-                "start your own with `/tholos challenge`."
+                "This is a game between {white} and {black} — start your own with "
+                "`/tholos challenge`.",
+                white=mention(game.white_id), black=mention(game.black_id),
             )
         if not game.is_active:
             raise Refusal("This game is over.")
@@ -127,7 +128,8 @@ class PlayService:
             if version != game.version:
                 raise OutdatedBoardError(game)
             if game.to_move != caller.user_id:
-                raise Refusal(f"It's not your turn — waiting for {mention(game.to_move)}.")
+                raise Refusal("It's not your turn — waiting for {player}.",
+                              player=mention(game.to_move))  # fmt: skip
             try:
                 builder = TurnBuilder(game.position, tuple(path))
             except IllegalTurnError:
@@ -201,8 +203,9 @@ class PlayService:
             due = game.last_move_at + (timeout or self.inactivity_timeout)
             if self._clock() < due:
                 raise Refusal(
-                    f"{mention(game.to_move)} still has time to move: you can claim the win "
-                    f"<t:{int(due) + 1}:R> if they haven't moved by then."
+                    "{player} still has time to move: you can claim the win {when} if they "
+                    "haven't moved by then.",
+                    player=mention(game.to_move), when=f"<t:{int(due) + 1}:R>",
                 )
             return await self._finish(game, _rival(game, game.to_move), "timeout")
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, fields
 
 from engine import Position
 
-from ..domain import ChallengeStatus, ColourChoice, FirstChoice, Mode
+from ..domain import ChallengeStatus, ColourChoice, FirstChoice, Language, Mode
 from .db import Database, Row, UniqueViolation, scalar
 from .games import (
     ChannelBusyError,
@@ -47,6 +47,8 @@ class Challenge:
     created_at: float
     expires_at: float
     game_id: int | None
+    language: Language = "en"
+    """The language of its message and of its game (the server's, when it was made)."""
 
 
 _CHALLENGE_COLUMNS = ", ".join(field.name for field in fields(Challenge))
@@ -78,6 +80,7 @@ class ChallengeStore:
         now: float,
         expires_at: float,
         in_channel: bool = False,
+        language: Language = "en",
     ) -> Challenge:
         """Store a pending challenge; raises :class:`ChannelBusyError` if the two already have
         a game or a challenge going in the channel, or (``in_channel``: the game would be played
@@ -108,10 +111,10 @@ class ChallengeStore:
                 row = await transaction.fetchone(
                     "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, "
                     "challenger_name, opponent_name, mode, ornaments, colour, first, created_at, "
-                    f"expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                    f"expires_at, language) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                     f"RETURNING {_CHALLENGE_COLUMNS}",
                     (guild_id, channel_id, challenger_id, opponent_id, challenger_name,
-                     opponent_name, mode, ornaments, colour, first, now, expires_at),
+                     opponent_name, mode, ornaments, colour, first, now, expires_at, language),
                 )  # fmt: skip
                 assert row is not None  # INSERT … RETURNING gives the row
                 return _challenge(row)
@@ -212,6 +215,7 @@ class ChallengeStore:
                 start=start, now=now, ai_level=None,
                 parent_id=challenge.channel_id if in_thread else None,
                 parent_message_id=challenge.message_id if in_thread else None,
+                language=challenge.language,
             )  # fmt: skip
             await transaction.execute(
                 "UPDATE challenges SET game_id = ? WHERE id = ?", (game.id, challenge_id)

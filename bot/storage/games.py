@@ -14,7 +14,7 @@ from typing import Literal
 
 from engine import BLACK, WHITE, Colour, Position
 
-from ..domain import Level, Mode, Reason, Result
+from ..domain import Language, Level, Mode, Reason, Result
 from .db import Database, Row, Transaction, UniqueViolation, scalar
 from .leases import board_lease
 
@@ -76,6 +76,8 @@ class Game:
     """The message in the parent channel that stands for the game (its challenge)."""
     ended_by: int | None = None
     """The admin who aborted the game (``status == "aborted"``)."""
+    language: Language = "en"
+    """The language of its public messages and images (the server's at challenge time)."""
 
     @property
     def home_id(self) -> int:
@@ -136,7 +138,7 @@ GAME_COLUMNS = ", ".join(
         "mode", "seed", "start_position", "position", "version", "plies", "status", "result",
         "reason", "white_points", "black_points", "board_message_id", "board_version",
         "created_at", "last_move_at", "finished_at", "rated", "ai_level", "parent_id",
-        "parent_message_id", "ended_by",
+        "parent_message_id", "ended_by", "language",
     )
 )  # fmt: skip
 _NEEDS_A_BOARD = "(board_version IS NULL OR board_version < version)"
@@ -174,6 +176,7 @@ def game_from_row(row: Row) -> Game:
         parent_id=row["parent_id"],
         parent_message_id=row["parent_message_id"],
         ended_by=row["ended_by"],
+        language=row["language"],
     )
 
 
@@ -196,6 +199,7 @@ class GameStore:
         now: float,
         parent_id: int | None = None,
         parent_message_id: int | None = None,
+        language: Language = "en",
     ) -> Game:
         """Start an unrated game against the AI (players as ``(id, name)``) in ``channel_id``
         (a thread of ``parent_id``, or the channel itself); raises :class:`ChannelBusyError` if
@@ -207,7 +211,7 @@ class GameStore:
             return await insert_game(
                 transaction, guild_id=guild_id, channel_id=channel_id, white=white, black=black,
                 seed=seed, start=start, now=now, ai_level=level, parent_id=parent_id,
-                parent_message_id=parent_message_id,
+                parent_message_id=parent_message_id, language=language,
             )  # fmt: skip
 
     async def active_ai_games(self) -> list[Game]:
@@ -434,6 +438,7 @@ async def insert_game(
     ai_level: Level | None,
     parent_id: int | None = None,
     parent_message_id: int | None = None,
+    language: Language = "en",
 ) -> Game:
     """Start a game (players as ``(id, name)``; rated unless against the AI at ``ai_level``)
     in ``channel_id`` (a thread of ``parent_id``, or the channel itself); raises
@@ -444,12 +449,12 @@ async def insert_game(
         row = await transaction.fetchone(
             "INSERT INTO games (guild_id, channel_id, white_id, black_id, white_name, black_name, "
             "mode, seed, start_position, position, created_at, updated_at, last_move_at, rated, "
-            "ai_level, parent_id, parent_message_id) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ai_level, parent_id, parent_message_id, language) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
             f"RETURNING {GAME_COLUMNS}",
             (guild_id, channel_id, white[0], black[0], white[1], black[1], start.mode, seed,
              str(start), str(start), now, now, now, ai_level is None, ai_level, parent_id,
-             parent_message_id),
+             parent_message_id, language),
         )  # fmt: skip
     except UniqueViolation:  # another process started one first
         raise ChannelBusyError(IN_CHANNEL) from None

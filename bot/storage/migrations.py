@@ -207,6 +207,13 @@ MIGRATIONS: list[str] = [
     CREATE INDEX games_active_in_parent ON games (parent_id)
         WHERE status = 'active' AND parent_id IS NOT NULL
     """,
+    # 7: the language a game (and its challenge) is played in: the server's at challenge time.
+    """
+    ALTER TABLE games ADD COLUMN language TEXT NOT NULL DEFAULT 'en'
+        CHECK (language IN ('en', 'es', 'de'));
+    ALTER TABLE challenges ADD COLUMN language TEXT NOT NULL DEFAULT 'en'
+        CHECK (language IN ('en', 'es', 'de'))
+    """,
 ]
 
 SQLITE_TABLE_REBUILDS = frozenset({6})
@@ -345,6 +352,13 @@ POSTGRES_MIGRATIONS: list[str] = [
         CHECK (status IN ('active', 'finished', 'aborted'));
     ALTER TABLE games ADD CONSTRAINT games_aborted_by_someone
         CHECK ((status = 'aborted') = (ended_by IS NOT NULL))
+    """,
+    # 5: the language of games and challenges (SQLite's migration 7).
+    """
+    ALTER TABLE games ADD COLUMN language TEXT NOT NULL DEFAULT 'en'
+        CHECK (language IN ('en', 'es', 'de'));
+    ALTER TABLE challenges ADD COLUMN language TEXT NOT NULL DEFAULT 'en'
+        CHECK (language IN ('en', 'es', 'de'))
     """,
 ]
 

@@ -91,8 +91,8 @@ async def test_one_game_per_place_and_pair_holds_across_processes(
         same_place = await asyncio.gather(
             *(
                 process.lobby.start_ai_game(
-                    guild_id=GUILD, channel_id=channel, human=human, ai_id=9, level="easy",
-                    options=GameOptions(),
+                    guild_id=GUILD, channel_id=channel, human=human, ai=Person(9, "AI"),
+                    level="easy", options=GameOptions(),
                 )
                 for process, human in zip((service, other_process), people, strict=True)
             ),
@@ -101,8 +101,9 @@ async def test_one_game_per_place_and_pair_holds_across_processes(
         same_pair = await asyncio.gather(
             *(
                 process.lobby.start_ai_game(
-                    guild_id=GUILD, channel_id=thread, human=Person(400, "p400"), ai_id=9,
-                    level="easy", options=GameOptions(), parent_id=channel + 100,
+                    guild_id=GUILD, channel_id=thread, human=Person(400, "p400"),
+                    ai=Person(9, "AI"), level="easy", options=GameOptions(),
+                    parent_id=channel + 100,
                 )
                 for process, thread in ((service, 1000 + number), (other_process, 2000 + number))
             ),

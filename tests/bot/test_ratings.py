@@ -52,7 +52,7 @@ async def test_unrated_games_and_challenges_change_nothing(service, database):
     )  # fmt: skip
     await service.lobby.answer(made.id, Caller(200, 8), "decline")
     game = await service.lobby.start_ai_game(
-        guild_id=GUILD, channel_id=9, human=Person(100, "a"), ai_id=999, level="hard",
+        guild_id=GUILD, channel_id=9, human=Person(100, "a"), ai=Person(999, "AI"), level="hard",
         options=GameOptions(colour="white", first="me"),
     )  # fmt: skip
     assert not game.rated

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from engine.vocabulary import ORNAMENT_NAMES
+
 from .conftest import SpawnBot
 from .emulator import BotProcess, Emulator
 from .emulator.process import REPO_ROOT
@@ -60,7 +62,8 @@ async def test_rules_are_private_and_name_this_games_ornaments(
     embed = ix.original.embeds[0]
     fields = {field["name"]: field["value"] for field in embed["fields"]}
     ornaments = [o for o in table.position(board).ornaments if o]
-    assert all(f"**{ornament}**" in fields["Ornaments in this game"] for ornament in ornaments)
+    shown = fields["Ornaments in this game"]
+    assert all(f"**{ORNAMENT_NAMES[ornament]}**" in shown for ornament in ornaments)
     assert "Σ F" in fields["Bonuses"]
     assert [m.id for m in emulator.messages(table.channel, alice) if m.ephemeral] == []
     table.assert_clean()

@@ -1,0 +1,189 @@
+"""The bot's languages: English (as written), Spanish and German, from gettext catalogues.
+
+``bot/locales/tholos.pot`` holds every message marked in the code (``t("…")``,
+``t.plural("…", "…", n)``, ``N_("…")``, and command names as ``NC_("command", "…")``);
+``bot/locales/<language>/LC_MESSAGES/tholos.po`` their translations, read with Babel and
+compiled in memory when first used. ``python -m bot.i18n`` extracts the messages again and
+merges them into the catalogues (new ones untranslated, changed ones fuzzy) — run it after
+changing a message, then translate what it reports.
+
+Discord tells each interaction the reader's locale and the server's; :func:`words_for` maps
+any Discord locale onto one of ours (``es-ES`` and ``es-419`` → Spanish, ``de`` → German,
+everything else English).
+"""
+
+from __future__ import annotations
+
+import gettext
+import io
+import sys
+from functools import cache
+from pathlib import Path
+from typing import Final
+
+import discord
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po, write_po
+from discord import app_commands
+
+from rendering.words import ENGLISH, Words
+
+from .domain import Language
+
+LANGUAGES: Final[tuple[Language, ...]] = ("en", "es", "de")
+TRANSLATED: Final[tuple[Language, ...]] = ("es", "de")
+DOMAIN: Final = "tholos"
+LOCALES: Final = Path(__file__).parent / "locales"
+TEMPLATE: Final = LOCALES / f"{DOMAIN}.pot"
+SOURCES: Final = ("bot", "rendering", "engine")
+"""The packages whose messages the catalogue holds."""
+KEYWORDS: Final = {
+    "t": None,
+    "plural": (1, 2),
+    "N_": None,
+    "NC_": ((1, "c"), 2),
+    "tell": (2,),
+    "Refusal": None,
+}
+"""How messages are marked: ``t("…")`` translates now, ``N_`` marks for later, ``NC_`` marks
+a command name with its context, ``t.plural(singular, plural, n)`` picks a plural form;
+``tell(interaction, "…")`` and ``Refusal("…")`` translate into the reader's language."""
+COMMAND_NAME: Final = "command"
+"""The context of command, option and group names (lowercase, no spaces, ≤ 32 characters)."""
+
+
+def NC_(context: str, name: str) -> str:
+    """Mark ``name`` for translation in ``context``; return it unchanged."""
+    return name
+
+
+def catalogue_path(language: str) -> Path:
+    """Where a language's ``.po`` file is."""
+    return LOCALES / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def language_of(locale: discord.Locale | str | None) -> Language:
+    """Our language for a Discord locale (English for every locale we don't speak).
+
+    >>> language_of("es-419"), language_of(discord.Locale.german), language_of("fr")
+    ('es', 'de', 'en')
+    """
+    code = str(locale.value if isinstance(locale, discord.Locale) else locale or "")
+    prefix = code.split("-")[0].lower()
+    return prefix if prefix in TRANSLATED else "en"  # type: ignore[return-value]
+
+
+@cache
+def words(language: str) -> Words:
+    """The words of one of our languages (English for any other)."""
+    if language not in TRANSLATED:
+        return ENGLISH
+    with catalogue_path(language).open("rb") as source:
+        catalog = read_po(source, locale=language, domain=DOMAIN)
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    return Words(language, gettext.GNUTranslations(compiled))
+
+
+def words_for(locale: discord.Locale | str | None) -> Words:
+    """The words for a Discord locale."""
+    return words(language_of(locale))
+
+
+def reader(interaction: discord.Interaction) -> Words:
+    """The words of the member who typed or pressed (their Discord client's language)."""
+    return words_for(interaction.locale)
+
+
+def server_language(interaction: discord.Interaction) -> Language:
+    """The server's language (its community locale), as a new game or challenge keeps it."""
+    return language_of(interaction.guild_locale)
+
+
+class CommandTranslator(app_commands.Translator):
+    """Slash commands in Spanish and German: names from the ``command`` context, descriptions
+    and choices from the plain messages; ``None`` (Discord shows English) for other locales."""
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        language = language_of(locale)
+        if language == "en":
+            return None
+        translations = words(language).translations
+        message = string.message
+        if context.location in _NAMES:
+            translated = translations.pgettext(COMMAND_NAME, message)
+        else:
+            translated = translations.gettext(message)
+        return None if translated == message else translated
+
+
+_NAMES = {
+    app_commands.TranslationContextLocation.command_name,
+    app_commands.TranslationContextLocation.group_name,
+    app_commands.TranslationContextLocation.parameter_name,
+}
+
+
+def extract() -> Catalog:
+    """Every marked message of the sources, as a template catalogue."""
+    template = Catalog(domain=DOMAIN, project="Tholos for Discord", fuzzy=False)
+    root = Path(__file__).parent.parent
+    for package in SOURCES:
+        for filename, line, message, comments, context in extract_from_dir(
+            root / package, method_map=[("**.py", "python")], keywords=KEYWORDS
+        ):
+            template.add(
+                message, None, [(f"{package}/{filename}", line)], auto_comments=comments,
+                context=context,
+            )  # fmt: skip
+    return template
+
+
+def update() -> dict[str, int]:
+    """Write the template and merge it into each language's catalogue; how many messages
+    each language still lacks."""
+    template = extract()
+    with TEMPLATE.open("wb") as out:
+        write_po(out, template, width=100, omit_header=True, sort_output=True)
+    missing = {}
+    for language in TRANSLATED:
+        path = catalogue_path(language)
+        if path.exists():
+            with path.open("rb") as source:
+                catalog = read_po(source, locale=language, domain=DOMAIN)
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            catalog = Catalog(locale=language, domain=DOMAIN, project="Tholos for Discord")
+        catalog.update(template, no_fuzzy_matching=False)
+        with path.open("wb") as out:
+            write_po(out, catalog, width=100, sort_output=True, ignore_obsolete=True,
+                     include_previous=True)  # fmt: skip
+        missing[language] = len(untranslated(catalog))
+    return missing
+
+
+def untranslated(catalog: Catalog) -> list[str]:
+    """The messages of ``catalog`` without a (non-fuzzy) translation in every plural form."""
+    return [
+        str(message.id)
+        for message in catalog
+        if message.id
+        and (
+            message.fuzzy
+            or not (all(message.string) if isinstance(message.string, tuple) else message.string)
+        )
+    ]
+
+
+if __name__ == "__main__":
+    for language, count in update().items():
+        print(f"{language}: {count} message(s) to translate in {catalogue_path(language)}")
+    sys.exit(0)
