@@ -4,7 +4,9 @@ It reads the real bot's environment (DISCORD_TOKEN, DISCORD_API_BASE, THOLOS_DB,
 THOLOS_GUILD_ID, LOG_LEVEL; and TINYBOT_MEMBERS_INTENT=1 to ask for the members intent), calls
 ``bot.discord_api.use_api_base`` like the real bot, and has commands that do things right, and
 ``/tiny wrong case:<name>`` that breaks one rule on purpose; ``/tiny pick`` autocompletes its
-options, ``/tiny badpick case:<name>`` answers its autocomplete wrongly on purpose.
+options, ``/tiny badpick case:<name>`` answers its autocomplete wrongly on purpose;
+``/tiny locale`` (registered with Spanish and German localizations through a discord.py
+``Translator``) tells the locales of its interaction.
 """
 
 from __future__ import annotations
@@ -460,6 +462,49 @@ async def tiny_reset(interaction: Interaction) -> None:
     await interaction.response.send_message("reset", ephemeral=True)
 
 
+LOCALIZED: dict[str, dict[str, str]] = {
+    "locale": {"es-ES": "idioma", "de": "sprache"},
+    "Tell the locales of this interaction": {
+        "es-ES": "Dice los idiomas de esta interacción",
+        "de": "Nennt die Sprachen dieser Interaktion",
+    },
+    "detail": {"es-ES": "detalle", "de": "detail"},
+    "How much to tell": {"es-ES": "Cuánto contar", "de": "Wie viel erzählen"},
+    "Short": {"es-ES": "Breve", "de": "Kurz"},
+    "With the guild's preferred locale": {
+        "es-ES": "Con el idioma preferido del servidor",
+        "de": "Mit der bevorzugten Sprache des Servers",
+    },
+}
+"""The Spanish and German of ``/tiny locale``; every other string stays English."""
+
+
+class TinyTranslator(app_commands.Translator):
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        return LOCALIZED.get(string.message, {}).get(locale.value)
+
+
+@tiny.command(name="locale", description="Tell the locales of this interaction")
+@app_commands.describe(detail="How much to tell")
+@app_commands.choices(
+    detail=[
+        app_commands.Choice(name="Short", value="short"),
+        app_commands.Choice(name="With the guild's preferred locale", value="full"),
+    ]
+)
+async def tell_locale(interaction: Interaction, detail: str = "short") -> None:
+    guild_locale = interaction.guild_locale.value if interaction.guild_locale else None
+    text = f"locale={interaction.locale.value} guild_locale={guild_locale}"
+    if detail == "full" and isinstance(interaction.guild, discord.Guild):
+        text += f" preferred={interaction.guild.preferred_locale.value}"
+    await interaction.response.send_message(text)
+
+
 class TinyBot(discord.Client):
     def __init__(self, store: Store, guild_id: int | None, *, members: bool) -> None:
         intents = discord.Intents.default()
@@ -472,6 +517,7 @@ class TinyBot(discord.Client):
         self.tree.add_command(tiny_reset)
 
     async def setup_hook(self) -> None:
+        await self.tree.set_translator(TinyTranslator())
         self.add_view(Board(self.store))
         if self.guild_id is None:
             await self.tree.sync()

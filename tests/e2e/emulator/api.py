@@ -32,6 +32,7 @@ from .model import (
     Overwrite,
     User,
     World,
+    check_locale,
     default_world,
     snowflake,
 )
@@ -193,6 +194,27 @@ class Emulator:
         overwrite.deny |= permission
         overwrite.allow &= ~permission
         self.state.dispatch("CHANNEL_UPDATE", channel.to_json(), GUILDS, guild.id)
+        self.state.journal.changed()
+
+    def set_locale(self, target: Member | User | Guild, locale: str) -> None:
+        """Set the language of a member's Discord client (``User.locale``: the ``locale`` of
+        their interactions, in every guild and in DMs) or a guild's preferred locale
+        (``Guild.locale``: ``guild_locale`` of interactions, ``preferred_locale`` of the guild;
+        connected sessions with the GUILDS intent get GUILD_UPDATE, as when an admin changes
+        it). ``locale`` is one of Discord's locales (``model.LOCALES``: ``"en-US"``,
+        ``"es-ES"``, ``"de"``...); ValueError otherwise."""
+        check_locale(locale)
+        if isinstance(target, Guild):
+            if target not in self.world.guilds:
+                raise ValueError(f"{target.name!r} is not a guild of this emulator")
+            changed, target.locale = target.locale != locale, locale
+            if changed:
+                self.state.dispatch("GUILD_UPDATE", target.to_object_json(), GUILDS, target.id)
+        elif isinstance(target, Member | User):
+            user = target.user if isinstance(target, Member) else target
+            user.locale = locale
+        else:
+            raise TypeError(f"cannot set the locale of {target!r}: a Member, User or Guild")
         self.state.journal.changed()
 
     def env(self, *, guild_commands: bool = True) -> dict[str, str]:

@@ -166,7 +166,7 @@ def payload(state: State, ix: Interaction) -> JSON:
         "channel_id": str(ix.channel.id),
         "token": ix.token,
         "version": 1,
-        "locale": "en-US",
+        "locale": ix.member.user.locale,  # the acting member's client language
         "entitlements": [],
         "entitlement_sku_ids": [],
         "attachment_size_limit": state.config.attachment_size_limit,

@@ -57,6 +57,14 @@ PUBLIC_THREAD = 11
 
 PEOPLE = ("alice", "bob", "carol")
 
+LOCALES = (
+    "id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "it", "lt", "hu",
+    "nl", "no", "pl", "pt-BR", "ro", "fi", "sv-SE", "vi", "tr", "cs", "el", "bg", "ru", "uk",
+    "hi", "th", "zh-CN", "ja", "zh-TW", "ko",
+)  # fmt: skip
+"""Discord's locales (https://discord.com/developers/docs/reference#locales): a user's client
+language, a guild's preferred locale, the keys of command localizations."""
+
 _counter = itertools.count()
 _counter_lock = threading.Lock()
 
@@ -96,6 +104,13 @@ def shard_of(guild_id: int, shard_count: int) -> int:
     return (guild_id >> 22) % shard_count
 
 
+def check_locale(locale: object) -> str:
+    """``locale`` if it is one of Discord's ``LOCALES``; ValueError otherwise."""
+    if not isinstance(locale, str) or locale not in LOCALES:
+        raise ValueError(f"{locale!r} is not a Discord locale; they are {', '.join(LOCALES)}")
+    return locale
+
+
 def iso_now() -> str:
     """The current time as Discord's ISO-8601 timestamps."""
     return datetime.datetime.now(datetime.UTC).isoformat()
@@ -109,6 +124,9 @@ class User:
     username: str
     global_name: str | None = None
     bot: bool = False
+    locale: str = "en-US"
+    """The language of the user's Discord client, sent as ``locale`` in their interactions (not
+    part of the user object others see)."""
 
     def to_json(self) -> JSON:
         data: JSON = {
@@ -367,9 +385,9 @@ class Guild:
         """The threads that are not archived, oldest first."""
         return sorted((t for t in self.threads.values() if not t.archived), key=lambda t: t.id)
 
-    def to_json(self, *, members: list[Member], me: int | None = None) -> JSON:
-        """The GUILD_CREATE payload, listing ``members`` and the active threads (with their
-        ``member`` object where ``me``, the bot, joined)."""
+    def to_object_json(self) -> JSON:
+        """The guild object (as in GUILD_UPDATE): GUILD_CREATE without its extra fields
+        (members, channels, threads, counts...)."""
         return {
             "id": str(self.id),
             "name": self.name,
@@ -402,6 +420,13 @@ class Guild:
             "roles": [r.to_json() for r in self.roles.values()],
             "emojis": [],
             "stickers": [],
+        }
+
+    def to_json(self, *, members: list[Member], me: int | None = None) -> JSON:
+        """The GUILD_CREATE payload, listing ``members`` and the active threads (with their
+        ``member`` object where ``me``, the bot, joined)."""
+        return {
+            **self.to_object_json(),
             "joined_at": iso_now(),
             "large": False,
             "unavailable": False,

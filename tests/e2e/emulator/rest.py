@@ -326,8 +326,9 @@ class Rest:
 
     async def get_me(self, request: web.Request) -> web.Response:
         self._auth(request)
-        me = self.state.world.bot.to_json()
-        me.update({"verified": True, "mfa_enabled": False, "email": None, "locale": "en-US"})
+        bot = self.state.world.bot
+        me = bot.to_json()
+        me.update({"verified": True, "mfa_enabled": False, "email": None, "locale": bot.locale})
         return _json(me)
 
     async def get_user(self, request: web.Request) -> web.Response:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .model import LOCALES
+
 JSON = dict[str, Any]
 Path = tuple[str | int, ...]
 
@@ -32,6 +34,10 @@ MAX_RATE_LIMIT = 21600
 ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
 THREAD_TYPES = (10, 11, 12)
 AUTOCOMPLETE_TYPES = (3, 4, 10)  # string, integer, number
+MAX_COMMAND_NAME = 32
+MAX_DESCRIPTION = 100
+MAX_CHOICE_NAME = 100
+LOCALIZATION = "commands.localization"
 MAX_AUTOCOMPLETE_CHOICES = 25
 
 _SELECTS = {3, 5, 6, 7, 8}
@@ -453,20 +459,45 @@ def check_commands(commands: list[Any]) -> list[FormError]:
                 )
             )
         seen.add(key)
-        errors += _check_command((i,), command, chat_input=kind == 1)
+        errors += _check_command((i,), command, chat_input=kind == 1, top=True)
     if sum(1 for c in commands if c.get("type", 1) == 1) > 100:
         msg = "Must be 100 or fewer in length."
         errors.append(FormError((), "BASE_TYPE_MAX_LENGTH", msg, "commands.count"))
     return errors
 
 
-def _check_command(at: Path, command: JSON, *, chat_input: bool) -> list[FormError]:
+def _deva_or_thai(ch: str) -> bool:
+    """A character of the Devanagari or Thai script (``\\p{sc=Deva}``, ``\\p{sc=Thai}``), whose
+    vowel signs are not letters."""
+    code = ord(ch)
+    return (
+        (0x0900 <= code <= 0x0950 or 0x0955 <= code <= 0x0963 or 0x0966 <= code <= 0x097F)
+        or 0xA8E0 <= code <= 0xA8FF
+        or 0x0E01 <= code <= 0x0E3A
+        or 0x0E40 <= code <= 0x0E5B
+    )
+
+
+def valid_name(name: object, *, chat_input: bool) -> bool:
+    """Discord's naming of commands and options: 1 to 32 characters; for CHAT_INPUT commands
+    and their options ``^[-_'\\p{L}\\p{N}\\p{sc=Deva}\\p{sc=Thai}]{1,32}$``, lowercase where a
+    letter has a lowercase variant. Context-menu names may have capitals and spaces."""
+    if not isinstance(name, str) or not 1 <= len(name) <= MAX_COMMAND_NAME:
+        return False
+    if not chat_input:
+        return True
+    return name == name.lower() and all(
+        ch.isalnum() or ch in "-_'" or _deva_or_thai(ch) for ch in name
+    )
+
+
+def _check_command(
+    at: Path, command: JSON, *, chat_input: bool, top: bool = False
+) -> list[FormError]:
+    """A command (``top``), a subcommand (group) or an option at ``at``."""
     errors: list[FormError] = []
     name = command.get("name")
-    valid = isinstance(name, str) and 1 <= len(name) <= 32
-    if valid and chat_input:
-        valid = name == name.lower() and all(ch.isalnum() or ch in "-_'" for ch in name)
-    if not valid:
+    if not valid_name(name, chat_input=chat_input):
         msg = f"Command name is invalid: {name!r}"
         errors.append(
             FormError((*at, "name"), "APPLICATION_COMMAND_INVALID_NAME", msg, "commands.name")
@@ -477,12 +508,15 @@ def _check_command(at: Path, command: JSON, *, chat_input: bool) -> list[FormErr
         errors.append(
             FormError((*at, "description"), "BASE_TYPE_BAD_LENGTH", msg, "commands.description")
         )
+    errors += _check_name_localizations(at, command, chat_input=chat_input, top=top)[0]
+    errors += _check_description_localizations(at, command, chat_input=chat_input)
     options = _list(command.get("options"))
     if len(options) > 25:
         msg = "Must be 25 or fewer in length."
         errors.append(FormError((*at, "options"), "BASE_TYPE_MAX_LENGTH", msg, "commands.options"))
     optional_seen = False
     names: set[str] = set()
+    localized: dict[str, set[str]] = {}  # locale -> the localized names of earlier siblings
     for j, option in enumerate(options):
         where = (*at, "options", j)
         if option.get("name") in names:
@@ -496,6 +530,7 @@ def _check_command(at: Path, command: JSON, *, chat_input: bool) -> list[FormErr
                 )
             )
         names.add(option.get("name"))
+        errors += _check_unique_localized_names(where, option, localized)
         if option.get("type") in (1, 2):
             errors += _check_command(where, option, chat_input=True)
             continue
@@ -535,6 +570,91 @@ def _check_command(at: Path, command: JSON, *, chat_input: bool) -> list[FormErr
             errors += _too_long(
                 (*where, "choices", k, "value"), choice.get("value"), 100, "commands.choices"
             )
+            errors += _check_choice_localizations((*where, "choices", k), choice)
+    return errors
+
+
+def _localizations(at: Path, node: JSON, key: str) -> tuple[list[FormError], dict[str, str]]:
+    """The localization dictionary ``key`` of ``node`` (absent or null: none): errors on its
+    shape, its locales (one of Discord's ``LOCALES``) and its values (strings), and the valid
+    entries."""
+    value = node.get(key)
+    if value is None:
+        return [], {}
+    if not isinstance(value, dict):
+        msg = "Only dictionaries may be used in a DictType"
+        return [FormError((*at, key), "DICT_TYPE_CONVERT", msg, LOCALIZATION)], {}
+    errors: list[FormError] = []
+    valid: dict[str, str] = {}
+    for locale, text in value.items():
+        if locale not in LOCALES:
+            msg = f"Invalid locale {locale!r}: value must be one of {_choices(LOCALES)}."
+            errors.append(FormError((*at, key, locale), "BASE_TYPE_CHOICES", msg, LOCALIZATION))
+        elif not isinstance(text, str):
+            msg = "Must be a string."
+            errors.append(FormError((*at, key, locale), "BASE_TYPE_STRING", msg, LOCALIZATION))
+        else:
+            valid[locale] = text
+    return errors, valid
+
+
+def _check_name_localizations(
+    at: Path, node: JSON, *, chat_input: bool, top: bool
+) -> tuple[list[FormError], dict[str, str]]:
+    """``name_localizations`` of a command or option: each name follows the rules of the
+    default name. Discord reports a command's bad names on the dictionary, an option's under
+    its locale. Also returns the valid entries."""
+    errors, names = _localizations(at, node, "name_localizations")
+    for locale, text in names.items():
+        if not valid_name(text, chat_input=chat_input):
+            where = (*at, "name_localizations") if top else (*at, "name_localizations", locale)
+            msg = f"Command name is invalid: {text!r} ({locale})"
+            errors.append(FormError(where, "APPLICATION_COMMAND_INVALID_NAME", msg, LOCALIZATION))
+    return errors, names
+
+
+def _check_description_localizations(at: Path, node: JSON, *, chat_input: bool) -> list[FormError]:
+    """``description_localizations``: 1 to 100 characters each (for CHAT_INPUT commands and
+    options; a context menu has no description)."""
+    errors, texts = _localizations(at, node, "description_localizations")
+    for locale, text in texts.items():
+        if chat_input and not 1 <= len(text) <= MAX_DESCRIPTION:
+            msg = f"Must be between 1 and {MAX_DESCRIPTION} in length."
+            where = (*at, "description_localizations", locale)
+            errors.append(FormError(where, "BASE_TYPE_BAD_LENGTH", msg, LOCALIZATION))
+    return errors
+
+
+def _check_unique_localized_names(
+    where: Path, option: JSON, seen: dict[str, set[str]]
+) -> list[FormError]:
+    """Sibling options may not share a localized name in one locale; ``seen`` collects the
+    localized names of the siblings before ``option``."""
+    errors: list[FormError] = []
+    _, names = _localizations(where, option, "name_localizations")
+    for locale, text in names.items():
+        if text in seen.setdefault(locale, set()):
+            msg = f"Option names must be unique: {text!r} ({locale})"
+            errors.append(
+                FormError(
+                    (*where, "name_localizations", locale),
+                    "APPLICATION_COMMAND_OPTIONS_DUPLICATE_NAME",
+                    msg,
+                    LOCALIZATION,
+                )
+            )
+        seen[locale].add(text)
+    return errors
+
+
+def _check_choice_localizations(at: Path, choice: JSON) -> list[FormError]:
+    """A choice's ``name_localizations``: 1 to 100 characters each."""
+    errors, names = _localizations(at, choice, "name_localizations")
+    for locale, text in names.items():
+        if not 1 <= len(text) <= MAX_CHOICE_NAME:
+            msg = f"Must be between 1 and {MAX_CHOICE_NAME} in length."
+            where = (*at, "name_localizations", locale)
+            errors.append(FormError(where, "BASE_TYPE_BAD_LENGTH", msg, LOCALIZATION))
     return errors
 
 
@@ -665,5 +785,5 @@ def _check_thread_settings(payload: JSON) -> list[FormError]:
     return errors
 
 
-def _choices(values: tuple[int, ...]) -> str:
+def _choices(values: tuple[int, ...] | tuple[str, ...]) -> str:
     return "{" + ", ".join(map(str, values)) + "}"
