@@ -1,14 +1,23 @@
-"""The AI opponent's turns, searched in a worker process so the event loop never waits."""
+"""The AI in worker processes, so the event loop never waits: the opponent's turns in one,
+reviews of finished games in another."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
+import multiprocessing.queues
+import os
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
+from engine.review import review_game
+
 from engine import Position, Turn, parse_turn
 from engine.ai import choose_turn
+
+REVIEW_NICENESS = 10
+"""How much lower the review worker's CPU priority is than the bot's."""
 
 
 class AiPlayer:
@@ -49,3 +58,52 @@ def _new_pool() -> ProcessPoolExecutor:
 def _choose(position: str, level: str, seed: int) -> str:
     """Runs in the worker: notation in, notation out (cheap to pass between processes)."""
     return str(choose_turn(Position.parse(position), level, seed=seed))
+
+
+class Reviewer:
+    """A worker process of its own for reviews (at a lower priority), so that a review never
+    delays the AI opponent's turns nor, much, the boards of live games. Progress comes back
+    through a queue as ``(game_id, done, total)``."""
+
+    def __init__(self) -> None:
+        context = multiprocessing.get_context("spawn")
+        self.progress: multiprocessing.queues.Queue[tuple[int, int, int]] = context.Queue()
+        self._pool = ProcessPoolExecutor(
+            max_workers=1, mp_context=context, initializer=_start_reviewer,
+            initargs=(self.progress,),
+        )  # fmt: skip
+
+    async def review(self, game_id: int, start: Position, turns: list[Turn], seed: int) -> str:
+        """The review of a game, as JSON (see :mod:`engine.review`)."""
+        loop = asyncio.get_running_loop()
+        played = [str(turn) for turn in turns]
+        return await loop.run_in_executor(
+            self._pool, _review, game_id, str(start), played, seed
+        )
+
+    def close(self) -> None:
+        """Stop the worker (a review under way is abandoned; it runs again after a restart)."""
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+_progress: multiprocessing.queues.Queue[tuple[int, int, int]] | None = None
+
+
+def _start_reviewer(progress: multiprocessing.queues.Queue[tuple[int, int, int]]) -> None:
+    """Runs in the review worker once: yield the CPU to the bot, keep the progress queue."""
+    global _progress
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(REVIEW_NICENESS)
+    _progress = progress
+
+
+def _review(game_id: int, start: str, turns: list[str], seed: int) -> str:
+    """Runs in the review worker: the whole review, reporting progress as it goes."""
+    parsed = [parse_turn(text) for text in turns]
+
+    def report(done: int, total: int) -> None:
+        if _progress is not None:
+            _progress.put((game_id, done, total))
+
+    review = review_game(Position.parse(start), parsed, seed=seed, progress=report)
+    return review.to_json()

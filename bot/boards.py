@@ -11,7 +11,7 @@ import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 
@@ -41,6 +41,7 @@ from .storage.leases import LeaseStore, board_lease
 from .threads import open_thread
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 IMAGE_NAME = "board.png"
 ALT_TEXT_LIMIT = 1024
@@ -110,8 +111,13 @@ class Boards:
 
     async def warm_up(self) -> None:
         """Render one board before the first player waits for one (fonts, palette, caches)."""
+        await self.draw(_render, new_game(), BoardView())
+
+    async def draw(self, function: Callable[..., T], *arguments: object) -> T:
+        """Run ``function(*arguments)`` (drawing with Pillow) on the render threads, off the
+        event loop."""
         loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self._renderer, _render, new_game(), BoardView())
+        return await loop.run_in_executor(self._renderer, function, *arguments)
 
     def close(self) -> None:
         """Stop the render threads."""
@@ -141,8 +147,7 @@ class Boards:
             note=board_note(t, game),
             words=t,
         )
-        loop = asyncio.get_running_loop()
-        png, alt = await loop.run_in_executor(self._renderer, _render, game.position, view)
+        png, alt = await self.draw(_render, game.position, view)
         file = discord.File(io.BytesIO(png), filename=IMAGE_NAME, description=alt[:ALT_TEXT_LIMIT])
         embed = game_embed(t, game, last.words(t) if last else None, IMAGE_NAME)
         if game.is_active and self.is_ai_turn(game):

@@ -20,10 +20,12 @@ from .custom_ids import PREFIX
 from .features.admin import Admin, tholos_admin
 from .features.challenges import Challenges
 from .features.games import Games
+from .features.history import History
 from .features.housekeeping import Housekeeping
 from .features.opponent import Opponent
 from .features.play import Play
 from .features.ratings import Ratings, leaderboard_command
+from .features.review import Reviews
 from .i18n import CommandTranslator
 from .settings import Settings
 from .storage import get_meta, open_database, set_meta
@@ -76,7 +78,11 @@ class TholosBot(discord.Client):
         challenges = Challenges(app, opponent)
         housekeeping = Housekeeping(app, challenges, opponent)
         play, games, ratings = Play(app, opponent), Games(app), Ratings(app)
-        features = (opponent, play, challenges, games, ratings, Admin(app), housekeeping)
+        reviews = Reviews(app)
+        features = (
+            opponent, play, challenges, games, ratings, History(app), reviews, Admin(app),
+            housekeeping,
+        )  # fmt: skip
         for feature in features:
             self.features[type(feature)] = feature
             feature.register(self.router)
@@ -86,6 +92,7 @@ class TholosBot(discord.Client):
             await self._sync_commands()
         await housekeeping.catch_up()
         self._background.append(asyncio.create_task(housekeeping.run()))
+        self._background.append(asyncio.create_task(reviews.run()))
 
     async def _sync_commands(self) -> None:
         """Register the slash commands with Discord only when their definition changed."""
@@ -138,6 +145,7 @@ class TholosBot(discord.Client):
         if app is not None:
             app.boards.close()
             feature_of(self, Opponent).close()
+            feature_of(self, Reviews).close()
         # discord.py (2.7) neither cancels its pending "ready" task on close nor checks that the
         # loop is still there when it fires: a bot stopped within seconds of connecting would
         # log a traceback. Cancel it first.

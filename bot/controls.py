@@ -25,6 +25,7 @@ from .presenter import option_label
 from .storage import Challenge, Game
 
 NEXT, BACK, CANCEL = "n", "b", "c"
+LABEL = "label"
 Interaction = discord.Interaction[Any]
 C = TypeVar("C", bound="Control")
 
@@ -192,6 +193,56 @@ class GamesButton(Control, custom_id=custom_ids.GAMES):
 # -- the views built from them -------------------------------------------------------------------
 
 
+class HistoryButton(Control, custom_id=custom_ids.HISTORY):
+    """Previous / Next on a member's finished games."""
+
+    def __init__(self, *, member: int, page: int, way: str, **look: Any) -> None:
+        super().__init__(member=member, page=page, way=way, **(_pager_look(way) | look))
+        self.member_id, self.page = member, page
+
+
+class ReplayButton(Control, custom_id=custom_ids.REPLAY):
+    """The animated replay of a finished game (only the presser sees it)."""
+
+    look: ClassVar[dict[str, Any]] = {
+        "label": N_("Replay"),
+        "emoji": "🎞️",
+        "style": discord.ButtonStyle.secondary,
+    }
+
+    def __init__(self, *, game: int, **look: Any) -> None:
+        super().__init__(game=game, **look)
+        self.game_id = game
+
+
+class RecordButton(Control, custom_id=custom_ids.RECORD):
+    """The record file of a finished game (only the presser gets it)."""
+
+    look: ClassVar[dict[str, Any]] = {
+        "label": N_("Record"),
+        "emoji": "📜",
+        "style": discord.ButtonStyle.secondary,
+    }
+
+    def __init__(self, *, game: int, **look: Any) -> None:
+        super().__init__(game=game, **look)
+        self.game_id = game
+
+
+class ReviewButton(Control, custom_id=custom_ids.REVIEW):
+    """The AI's review of a finished game (asked once, shown to everyone)."""
+
+    look: ClassVar[dict[str, Any]] = {
+        "label": N_("Review"),
+        "emoji": "🔍",
+        "style": discord.ButtonStyle.secondary,
+    }
+
+    def __init__(self, *, game: int, **look: Any) -> None:
+        super().__init__(game=game, **look)
+        self.game_id = game
+
+
 def _view(items: Iterable[discord.ui.Item[Any]]) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for item in items:
@@ -221,7 +272,7 @@ def board_view(t: Words, game: Game, builder: TurnBuilder, step: Step) -> discor
         last_row.append(StepButton(**at, path="", kind=CANCEL, label=t("Cancel"), emoji="✖️",
                                    style=discord.ButtonStyle.secondary))  # fmt: skip
     if game.ai_level is None:  # the AI never idles: nothing to claim
-        last_row.append(ClaimButton(game=game.id, label=t(ClaimButton.look["label"])))
+        last_row.append(ClaimButton(game=game.id, label=t(ClaimButton.look[LABEL])))
     for number, item in enumerate(choices):
         item.row = number // 4
     for item in last_row:
@@ -230,8 +281,16 @@ def board_view(t: Words, game: Game, builder: TurnBuilder, step: Step) -> discor
 
 
 def final_view(t: Words, game: Game) -> discord.ui.View:
-    """The controls of a finished game's board."""
-    return _view([RematchButton(game=game.id, label=t(RematchButton.look["label"]))])
+    """The controls of a finished game's board: Rematch, Replay, Record, Review (no review of
+    a game without turns)."""
+    buttons: list[Control] = [
+        RematchButton(game=game.id, label=t(RematchButton.look[LABEL])),
+        ReplayButton(game=game.id, label=t(ReplayButton.look[LABEL])),
+        RecordButton(game=game.id, label=t(RecordButton.look[LABEL])),
+    ]
+    if game.plies:
+        buttons.append(ReviewButton(game=game.id, label=t(ReviewButton.look[LABEL])))
+    return _view(buttons)
 
 
 def challenge_view(t: Words, challenge: Challenge) -> discord.ui.View:
@@ -239,7 +298,7 @@ def challenge_view(t: Words, challenge: Challenge) -> discord.ui.View:
     closed = challenge.status != "pending"
     return _view(
         ChallengeButton(
-            challenge=challenge.id, answer=answer, disabled=closed, label=t(look["label"])
+            challenge=challenge.id, answer=answer, disabled=closed, label=t(look[LABEL])
         )
         for answer, look in _CHALLENGE_LOOK.items()
     )
@@ -247,17 +306,23 @@ def challenge_view(t: Words, challenge: Challenge) -> discord.ui.View:
 
 def resign_view(t: Words, game: Game) -> discord.ui.View:
     """The confirmation button of ``/tholos resign``."""
-    label = t(ResignButton.look["label"])
+    label = t(ResignButton.look[LABEL])
     return _view([ResignButton(game=game.id, version=game.version, label=label)])
 
 
 def pager_view(
-    t: Words, button: type[LeaderboardButton | GamesButton], page: int, pages: int
+    t: Words,
+    button: type[LeaderboardButton | GamesButton | HistoryButton],
+    page: int,
+    pages: int,
+    **ids: int,
 ) -> discord.ui.View:
-    """Previous / Next buttons of kind ``button`` around ``page``, disabled at the ends."""
+    """Previous / Next buttons of kind ``button`` (with ``ids``, such as the member's) around
+    ``page``, disabled at the ends."""
     return _view(
         [
-            button(page=max(page - 1, 0), way="p", disabled=page == 0, label=t("Previous")),
-            button(page=page + 1, way="n", disabled=page + 1 >= pages, label=t("Next")),
+            button(**ids, page=max(page - 1, 0), way="p", disabled=page == 0,
+                   label=t("Previous")),
+            button(**ids, page=page + 1, way="n", disabled=page + 1 >= pages, label=t("Next")),
         ]
-    )
+    )  # fmt: skip

@@ -19,6 +19,8 @@ from typing import Any
 PREFIX = "tholos:"
 _ID = r"\d{1,18}"
 _VERSION = r"\d{1,9}"
+_SNOWFLAKE = r"\d{1,20}"
+"""A Discord id (a member's): up to 20 digits."""
 
 
 @dataclass(frozen=True)
@@ -72,3 +74,13 @@ LEADERBOARD = CustomId("lb", (("page", r"\d{1,6}", int), ("way", "[pn]", str)))
 """Show that page of the server's leaderboard (Previous / Next)."""
 GAMES = CustomId("games", (("page", r"\d{1,6}", int), ("way", "[pn]", str)))
 """Show that page of the server's games being played (Previous / Next)."""
+HISTORY = CustomId(
+    "hist", (("member", _SNOWFLAKE, int), ("page", r"\d{1,6}", int), ("way", "[pn]", str))
+)
+"""Show that page of a member's finished games (Previous / Next)."""
+REPLAY = CustomId("replay", (("game", _ID, int),))
+"""The animated replay of a finished game."""
+RECORD = CustomId("record", (("game", _ID, int),))
+"""The record file of a finished game."""
+REVIEW = CustomId("review", (("game", _ID, int),))
+"""The AI's review of a finished game."""

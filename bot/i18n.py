@@ -5,7 +5,8 @@
 ``bot/locales/<language>/LC_MESSAGES/tholos.po`` their translations, read with Babel and
 compiled in memory when first used. ``python -m bot.i18n`` extracts the messages again and
 merges them into the catalogues (new ones untranslated, changed ones fuzzy) — run it after
-changing a message, then translate what it reports.
+changing a message, then translate what it reports; ``python -m bot.i18n samples docs/boards``
+draws the sample boards of every language.
 
 Discord tells each interaction the reader's locale and the server's; :func:`words_for` maps
 any Discord locale onto one of ours (``es-ES`` and ``es-419`` → Spanish, ``de`` → German,
@@ -105,7 +106,8 @@ def server_language(interaction: discord.Interaction) -> Language:
 
 class CommandTranslator(app_commands.Translator):
     """Slash commands in Spanish and German: names from the ``command`` context, descriptions
-    and choices from the plain messages; ``None`` (Discord shows English) for other locales."""
+    and choices from the plain messages (a name the same in both languages is sent too);
+    ``None`` (Discord shows English) for other locales."""
 
     async def translate(
         self,
@@ -119,10 +121,8 @@ class CommandTranslator(app_commands.Translator):
         translations = words(language).translations
         message = string.message
         if context.location in _NAMES:
-            translated = translations.pgettext(COMMAND_NAME, message)
-        else:
-            translated = translations.gettext(message)
-        return None if translated == message else translated
+            return translations.pgettext(COMMAND_NAME, message)
+        return translations.gettext(message)
 
 
 _NAMES = {
@@ -183,7 +183,40 @@ def untranslated(catalog: Catalog) -> list[str]:
     ]
 
 
+def draw_samples(folder: Path) -> list[Path]:
+    """A board mid-game and a final board in each language (for ``docs/``, and for looking
+    at them at full size and at 400 px)."""
+    import random
+
+    from engine.newgame import new_game
+    from rendering import BoardView, render_board
+
+    rng = random.Random(7)
+    position = new_game("advanced", ornaments=5, seed=7)
+    turns = []
+    while not position.is_over():
+        turns.append(rng.choice(position.legal_turns()))
+        position = position.apply(turns[-1])
+    middle = new_game("advanced", ornaments=5, seed=7)
+    for turn in turns[:30]:
+        middle = middle.apply(turn)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for language in LANGUAGES:
+        t = words(language)
+        for name, shown, last in (("middle", middle, turns[29]), ("final", position, turns[-1])):
+            view = BoardView("Ariadne", "Theseus", last_turn=last, words=t)
+            path = folder / f"board-{name}-{language}.png"
+            path.write_bytes(render_board(shown, view))
+            written.append(path)
+    return written
+
+
 if __name__ == "__main__":
-    for language, count in update().items():
-        print(f"{language}: {count} message(s) to translate in {catalogue_path(language)}")
+    if sys.argv[1:2] == ["samples"]:
+        for path in draw_samples(Path(sys.argv[2] if len(sys.argv) > 2 else "docs/boards")):
+            print(path)
+    else:
+        for language, count in update().items():
+            print(f"{language}: {count} message(s) to translate in {catalogue_path(language)}")
     sys.exit(0)

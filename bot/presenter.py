@@ -22,6 +22,7 @@ from engine import (
 )
 from engine.builder import GRAY_FROM_QUARRY, OWN_BONUS, SKIP, Step, TurnBuilder
 from engine.core import MOVER_COLOUR
+from engine.review import GameReview
 from engine.scoring import Score, score
 from engine.vocabulary import (
     N_,
@@ -36,6 +37,7 @@ from rendering.describe import ornament_change, turn_lines
 from rendering.words import Words
 
 from .domain import ServerRules, mention
+from .services.play import board_url
 from .stats import Played, Record, Stats
 from .storage import Challenge, Game, PlayerRating
 
@@ -217,7 +219,8 @@ def game_embed(t: Words, game: Game, last: str | None, image_name: str | None) -
             embed.add_field(name=t("Scoring"), value=scoring_lines(t, projected), inline=False)
     if image_name:
         embed.set_image(url=f"attachment://{image_name}")
-    embed.set_footer(text=t("Ply {ply} · {position}", ply=game.plies, position=position))
+    ply = t("Ply {ply}", ply=game.plies)
+    embed.set_footer(text=f"{ply} · {position}")
     return embed
 
 
@@ -405,11 +408,7 @@ def games_embed(
     lines = []
     for game in games:
         mine = "★ " if caller_id in (game.white_id, game.black_id) else ""
-        link = (
-            f"https://discord.com/channels/{game.guild_id}/{game.channel_id}/{game.board_message_id}"
-            if game.board_message_id
-            else f"<#{game.channel_id}>"
-        )
+        link = board_link(game)
         lines.append(mine + t(
             "{white} vs {black} · {mode} · ply {ply} · to move: {mover} · [board]({link})",
             white=mention(game.white_id), black=mention(game.black_id),
@@ -555,4 +554,97 @@ def stats_embed(
         ),
         inline=False,
     )
+    return embed
+
+
+# -- after the game -------------------------------------------------------------------------------
+
+HISTORY_PAGE = 10
+
+
+def board_link(game: Game) -> str:
+    """A link to the game's newest board message (its channel when there is none)."""
+    return board_url(game) or f"<#{game.channel_id}>"
+
+
+def history_line(t: Words, game: Game, member_id: int) -> str:
+    """One finished game as ``member_id`` played it: outcome, opponent, score, how, when."""
+    outcome = game.outcome
+    assert outcome is not None and game.finished_at is not None
+    colour = game.colour_of(member_id)
+    mine, theirs = outcome.white_points, outcome.black_points
+    if colour == BLACK:
+        mine, theirs = theirs, mine
+    if outcome.result == "draw":
+        mark = OUTCOME_MARK["draw"]
+    else:
+        won = (outcome.result == "white") == (colour == WHITE)
+        mark = OUTCOME_MARK["win" if won else "loss"]
+    opponent_id = game.black_id if colour == WHITE else game.white_id
+    if game.ai_level is not None:
+        opponent = "🤖 " + t("the AI ({level}, unrated)", level=t(LEVEL_NAMES[game.ai_level]))
+    else:
+        opponent = mention(opponent_id)
+    return t(
+        "{mark} vs {opponent} {scored}–{conceded} {reason} {date} · [final board]({link})",
+        mark=t(mark), opponent=opponent, scored=mine, conceded=theirs,
+        reason=t(RESULT_REASONS[outcome.reason]), date=f"<t:{int(game.finished_at)}:d>",
+        link=board_link(game),
+    )  # fmt: skip
+
+
+def history_embed(
+    t: Words, member_id: int, games: list[Game], page: int, pages: int, total: int
+) -> discord.Embed:
+    """One page of a member's finished games, newest first."""
+    lines = [history_line(t, game, member_id) for game in games]
+    count = t.plural("{count} finished game", "{count} finished games", total)
+    embed = discord.Embed(
+        title=t("Tholos history"),
+        colour=EMBED_COLOUR,
+        description="\n".join(
+            [f"{mention(member_id)} · {count}", ""]
+            + (lines or [t("No finished games on this server yet.")])
+        ),
+    )
+    embed.set_footer(text=t("Page {page} of {pages}", page=page + 1, pages=pages))
+    return embed
+
+
+def review_progress(t: Words, done: int, total: int) -> str:
+    """The review's message while the AI works."""
+    if not total:
+        return t("🔍 The AI will review this game as soon as it can.")
+    return t("🔍 The AI is reviewing this game… {done} of {total} positions.", done=done,
+             total=total)  # fmt: skip
+
+
+def review_embed(t: Words, game: Game, review: GameReview, chart_name: str) -> discord.Embed:
+    """The AI's review: each player's accuracy, their three biggest mistakes with the better
+    turn the AI found, and the chart of the expected result."""
+    embed = discord.Embed(
+        title=t("AI review: {white} vs {black}", white=game.white_name, black=game.black_name),
+        colour=EMBED_COLOUR,
+        description=t(
+            "**Accuracy** is the share of a player's turns that kept the result the AI "
+            "expected before them."
+        ),
+    )
+    for colour in (WHITE, BLACK):
+        name = game.name(colour)
+        lines = [
+            t("**{ply}.** {played} — better: {best}", ply=turn.ply,
+              played=", ".join(turn_lines(turn.played, name, t)),
+              best=", ".join(turn_lines(turn.best, name, t)))
+            for turn in review.mistakes(colour, 3)
+        ]
+        accuracy = f"{review.accuracy[colour]:.0%}"
+        embed.add_field(
+            name=t("{stone} {name}: accuracy {accuracy}", stone=STONE_EMOJI[colour], name=name,
+                   accuracy=accuracy),
+            value=("\n".join(lines) or t("No mistakes found."))[:1024],
+            inline=False,
+        )
+    embed.set_image(url=f"attachment://{chart_name}")
+    embed.set_footer(text=t("The chart: the expected result for White after each turn."))
     return embed

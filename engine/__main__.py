@@ -1,4 +1,4 @@
-"""Command line: ``python -m engine perft|moves|apply|score|random-game|bench|arena``.
+"""Command line: ``python -m engine perft|moves|apply|score|random-game|bench|arena|replay``.
 
 Positions and turns use the canonical notation; a position is one (quoted) argument. Bad input
 exits with status 2 and a one-line message on stderr.
@@ -21,6 +21,7 @@ from .core import COLOUR_LETTERS
 from .newgame import Mode, new_game
 from .play import perft, random_game
 from .position import Position
+from .record import read_record
 from .scoring import score
 
 
@@ -56,6 +57,22 @@ def _cmd_apply(args: argparse.Namespace) -> None:
 
 def _cmd_score(args: argparse.Namespace) -> None:
     print(json.dumps(score(_position(args.position)).to_dict()))
+
+
+def _cmd_replay(args: argparse.Namespace) -> None:
+    """Check a game record turn by turn; print the final position and its score."""
+    if args.file == "-":
+        text = sys.stdin.read()
+    else:
+        try:
+            with open(args.file, encoding="utf-8") as source:
+                text = source.read()
+        except OSError as error:
+            raise ValueError(f"cannot read {args.file}: {error.strerror}") from None
+    record = read_record(text)
+    final = record.positions()[-1]
+    print(final)
+    print(json.dumps(score(final).to_dict()))
 
 
 def _cmd_random_game(args: argparse.Namespace) -> None:
@@ -170,6 +187,11 @@ def _build_parser() -> _Parser:
         "--jobs", type=_positive, default=arena.default_jobs(), metavar="J", help="processes"
     )
     command.set_defaults(run=_cmd_arena)
+    command = commands.add_parser(
+        "replay", help="check a game record turn by turn; print the final position and score"
+    )
+    command.add_argument("file", help="the record (a text file, or - for standard input)")
+    command.set_defaults(run=_cmd_replay)
     return parser
 
 

@@ -346,6 +346,30 @@ class SearchPlayer:
         )
         return root.turns[best]
 
+    def analyse(self, position: Position, seed: int) -> tuple[float, Turn]:
+        """The expected result for the side to move (1 a win, ½ a draw, 0 a loss: exact when
+        the endgame solver settles it, else the search's estimate) and the best turn found."""
+        turns = _legal_turns(position)
+        settings, budget = self.settings, self.budget
+        began = time.perf_counter()
+        deadline = None if budget.seconds is None else began + budget.seconds
+        if position.places_left() <= settings.solve_places:
+            halfway = None if budget.seconds is None else began + budget.seconds / 2
+            solved = _Solver(budget.solver_nodes, halfway).best(position)
+            if solved is not None:
+                return solved
+        if len(turns) == 1:
+            after = position.apply_unchecked(turns[0])
+            value = self._evaluate(after, random.Random(seed))
+            return (value if position.turn == WHITE else 1.0 - value), turns[0]
+        root = _Node(position, settings)
+        self._search(position, root, random.Random(seed), deadline)
+        best = max(
+            range(root.tried),
+            key=lambda index: (root.visits[index], root.values[index], -index),
+        )
+        return root.values[best] / max(root.visits[best], 1), root.turns[best]
+
     def _search(
         self, start: Position, root: _Node, rng: random.Random, deadline: float | None
     ) -> None:

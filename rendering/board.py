@@ -63,6 +63,8 @@ REFERENCE_POSITION = (
 )
 REFERENCE_VIEW = BoardView("Ana", "Bob", last_turn=Place(BLACK, A, Move(E, B)))
 """A busy board whose colours the palette is fitted to."""
+LAST_TURN_SIZES = range(style.SIZE_STATUS_SMALL, style.SIZE_STATUS_SMALL - 4, -1)
+"""The last turn in words is set smaller (by up to 3 px) before it is shortened."""
 LABEL_SHRINK = 3
 """How many pixels smaller than its style a label may be set to fit its box."""
 _LOCK = threading.Lock()
@@ -494,12 +496,12 @@ def _status(
     if turn is not None:
         name = _name(view, last_player(position), small)
         first = _named(
-            lambda n: turn_lines(turn, n, t)[0], name, small, (style.SIZE_STATUS_SMALL,), width
+            lambda n: turn_lines(turn, n, t)[0], name, small, LAST_TURN_SIZES, width
         )
         lines.append((*first, small, style.INK_SOFT))
         for text in turn_lines(turn, name, t)[1:]:
-            fitted = fit(text, small, style.SIZE_STATUS_SMALL, width)
-            lines.append((fitted, style.SIZE_STATUS_SMALL, small, style.INK_SOFT))
+            fitted, size = fit_size(text, small, LAST_TURN_SIZES, width)
+            lines.append((fitted, size, small, style.INK_SOFT))
     y = top + 12
     for text, size, face, colour in lines:
         if y + size > bottom:

@@ -121,12 +121,12 @@ def signed(value: int, plus: str = "+") -> str:
 def turn_lines(turn: Turn, name: str, t: Words = ENGLISH) -> list[str]:
     """The parts of a turn in words: who did what, then its bonus."""
     if isinstance(turn, Take):
-        return [
-            t.plural(
-                "{name} took {count} {colour} stone", "{name} took {count} {colour} stones",
-                turn.count, name=name, colour=colour_name(turn.colour, t),
-            )
-        ]  # fmt: skip
+        colour = colour_name(turn.colour, t)
+        took = t.plural(
+            "{name} took {count} {colour} stone", "{name} took {count} {colour} stones",
+            turn.count, name=name, colour=colour,
+        )  # fmt: skip
+        return [took]
     lines = [
         t("{name} placed {colour} on {location}", name=name,
           colour=colour_name(turn.colour, t), location=location_name(turn.location))
@@ -158,8 +158,8 @@ def result_line(scores: Score, names: tuple[str, str], t: Words = ENGLISH) -> st
     white, black = scores.totals
     outcome = scores.leader
     if outcome.winner is None:
-        return t("Draw {white}–{black}", white=white, black=black)
-    high, low = max(white, black), min(white, black)
+        return t("Draw {white}–{black}", white=signed(white, plus=""), black=signed(black, plus=""))
+    high, low = signed(max(white, black), plus=""), signed(min(white, black), plus="")
     if outcome.decided_by == "columns":
         won = scores.columns_won
         return t(

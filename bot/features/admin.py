@@ -41,11 +41,10 @@ class Admin(Feature):
         if not interaction.permissions.manage_guild:
             raise Refusal(ADMINS_ONLY)
         game = await self.app.play.abort(game_id, interaction.guild_id or 0, interaction.user.id)
+        t = reader(interaction)
         await interaction.response.send_message(
-            reader(interaction)(
-                "Game #{id} ({white} vs {black}) ended: no result, not rated.", id=game.id,
-                white=game.white_name, black=game.black_name,
-            ),
+            t("Game #{id} ({white} vs {black}) ended: no result, not rated.", id=game.id,
+              white=game.white_name, black=game.black_name),
             ephemeral=True,
         )  # fmt: skip
         last = await self.app.boards.last_turn(game)

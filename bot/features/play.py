@@ -84,9 +84,8 @@ class Play(Feature):
     async def resign(self, interaction: Interaction, button: ResignButton) -> None:
         """The confirmation button of ``/tholos resign``."""
         game = await self.app.play.resign(button.game_id, button.version, caller(interaction))
-        await interaction.response.edit_message(
-            content=reader(interaction)("You resigned."), view=None
-        )
+        t = reader(interaction)
+        await interaction.response.edit_message(content=t("You resigned."), view=None)
         last = await self._last(game)
         await self.app.boards.post_after_change(interaction, game, last, leased=True)
 

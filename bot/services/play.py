@@ -13,6 +13,7 @@ from weakref import WeakValueDictionary
 from engine import BLACK, WHITE, Colour, IllegalTurnError, Position, Turn
 from engine.builder import TurnBuilder
 from engine.scoring import score
+from engine.vocabulary import N_
 
 from ..domain import Caller, Refusal, mention
 from ..storage import (
@@ -41,11 +42,21 @@ class OutdatedBoardError(Refusal):
 
     def __init__(self, game: Game) -> None:
         link = board_url(game)
-        where = f" The current board is here: {link}" if link else ""
-        if not game.is_active:
-            where = " The game is over." + where
-        super().__init__(f"This board is out of date.{where}")
+        if link is None:
+            message = _OUTDATED_OVER if not game.is_active else _OUTDATED
+            super().__init__(message)
+        else:
+            message = _OUTDATED_OVER_LINK if not game.is_active else _OUTDATED_LINK
+            super().__init__(message, link=link)
         self.game = game
+
+
+_OUTDATED = N_("This board is out of date.")
+_OUTDATED_LINK = N_("This board is out of date. The current board is here: {link}")
+_OUTDATED_OVER = N_("This board is out of date. The game is over.")
+_OUTDATED_OVER_LINK = N_(
+    "This board is out of date. The game is over. The current board is here: {link}"
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,8 @@ from .games import (
     insert_game,
 )
 
-PENDING_PAIR = "a challenge between you two is already waiting in this channel"
+PENDING_PAIR = "pending-pair"
+"""Why a challenge can't be made: one between the two is waiting in the channel."""
 UNSHOWN_CHALLENGE_SECONDS = 60.0
 """A pending challenge whose message was not recorded by then was never shown."""
 

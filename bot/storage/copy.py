@@ -12,13 +12,13 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
         "mode", "seed", "start_position", "position", "version", "plies", "status", "result",
         "reason", "white_points", "black_points", "board_message_id", "board_version",
         "created_at", "updated_at", "last_move_at", "finished_at", "rated", "rated_seq",
-        "ai_level", "parent_id", "parent_message_id",
+        "ai_level", "parent_id", "parent_message_id", "ended_by", "language",
     )),
     ("turns", ("game_id", "ply", "player_id", "turn", "position_after", "created_at")),
     ("challenges", (
         "id", "guild_id", "channel_id", "challenger_id", "opponent_id", "challenger_name",
         "opponent_name", "mode", "ornaments", "colour", "first", "message_id", "status",
-        "created_at", "expires_at", "game_id",
+        "created_at", "expires_at", "game_id", "language",
     )),
     ("ratings", (
         "guild_id", "user_id", "rating", "deviation", "volatility", "games", "wins", "losses",
@@ -28,8 +28,13 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
         "guild_id", "threads", "inactivity_timeout", "challenge_timeout", "default_mode",
         "updated_by", "updated_at",
     )),
+    ("reviews", (
+        "game_id", "guild_id", "channel_id", "message_id", "requested_by", "requested_at",
+        "status", "done", "total", "review", "finished_at",
+    )),
 )  # fmt: skip
-"""Every table and column, in an order that keeps foreign keys satisfied."""
+"""Every table and column, in an order that keeps foreign keys satisfied (``leases`` are
+held by running processes, not history: not copied)."""
 BATCH = 5000
 _BOOLEANS = {"rated", "threads"}
 _IDENTITIES = ("games", "challenges")

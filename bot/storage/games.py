@@ -259,6 +259,39 @@ class GameStore:
         )
         return [game_from_row(row) for row in rows]
 
+    async def finished_count(self, guild_id: int, user_id: int) -> int:
+        """How many finished games ``user_id`` played on the server."""
+        return await scalar(
+            self.database,
+            "SELECT (SELECT COUNT(*) FROM games WHERE guild_id = ? AND status = 'finished' "
+            "AND white_id = ?) + (SELECT COUNT(*) FROM games WHERE guild_id = ? "
+            "AND status = 'finished' AND black_id = ?)",
+            (guild_id, user_id, guild_id, user_id),
+        )
+
+    async def finished_page(
+        self, guild_id: int, user_id: int, page: int, size: int
+    ) -> list[Game]:
+        """The ``page``-th (from 0) ``size`` finished games of ``user_id`` on the server,
+        newest first."""
+        rows = await self.database.fetchall(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE guild_id = ? AND status = 'finished' "
+            "AND (white_id = ? OR black_id = ?) ORDER BY finished_at DESC, id DESC "
+            "LIMIT ? OFFSET ?",
+            (guild_id, user_id, user_id, size, page * size),
+        )
+        return [game_from_row(row) for row in rows]
+
+    async def recent_finished(self, home_id: int, user_id: int, limit: int) -> list[Game]:
+        """``user_id``'s newest finished games in a channel or its threads."""
+        rows = await self.database.fetchall(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'finished' "
+            "AND (channel_id = ? OR parent_id = ?) AND (white_id = ? OR black_id = ?) "
+            "ORDER BY finished_at DESC, id DESC LIMIT ?",
+            (home_id, home_id, user_id, user_id, limit),
+        )
+        return [game_from_row(row) for row in rows]
+
     async def playing_named(self, guild_id: int, typed: str, limit: int) -> list[Game]:
         """The server's games whose players' names contain ``typed`` (any case), or whose id
         it is; by the newest move."""
@@ -421,8 +454,10 @@ async def ensure_pair_free(transaction: Transaction, home_id: int, first: int, s
         raise ChannelBusyError(SAME_PAIR)
 
 
-IN_CHANNEL = "a game is already being played in this channel"
-SAME_PAIR = "you two already have a game going in this channel"
+IN_CHANNEL = "in-channel"
+"""Why a game can't start: one is played in the channel itself."""
+SAME_PAIR = "same-pair"
+"""Why a game can't start: the two play each other in the channel (or its threads)."""
 
 
 async def insert_game(

@@ -36,6 +36,15 @@ class LeaseStore:
         )
         return row is not None
 
+    async def renew(self, name: str, now: float, seconds: float = LEASE_SECONDS) -> bool:
+        """Hold the lease ``name`` for ``seconds`` more; ``False`` if this process lost it."""
+        async with self.database.transaction() as transaction:
+            changed = await transaction.execute(
+                "UPDATE leases SET expires_at = ? WHERE name = ? AND holder = ?",
+                (now + seconds, name, self.holder),
+            )
+        return changed == 1
+
     async def release(self, name: str) -> None:
         """Give the lease back (if this process still holds it)."""
         async with self.database.transaction() as transaction:

@@ -214,6 +214,25 @@ MIGRATIONS: list[str] = [
     ALTER TABLE challenges ADD COLUMN language TEXT NOT NULL DEFAULT 'en'
         CHECK (language IN ('en', 'es', 'de'))
     """,
+    # 8: reviews of finished games by the AI: queued, running (under a lease), done.
+    """
+    CREATE TABLE reviews (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        guild_id INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        message_id INTEGER,
+        requested_by INTEGER NOT NULL,
+        requested_at REAL NOT NULL,
+        status TEXT NOT NULL DEFAULT 'queued'
+            CHECK (status IN ('queued', 'running', 'done', 'failed')),
+        done INTEGER NOT NULL DEFAULT 0,
+        total INTEGER NOT NULL DEFAULT 0,
+        review TEXT,
+        finished_at REAL,
+        CHECK ((status = 'done') = (review IS NOT NULL))
+    );
+    CREATE INDEX reviews_waiting ON reviews (requested_at) WHERE status IN ('queued', 'running')
+    """,
 ]
 
 SQLITE_TABLE_REBUILDS = frozenset({6})
@@ -359,6 +378,25 @@ POSTGRES_MIGRATIONS: list[str] = [
         CHECK (language IN ('en', 'es', 'de'));
     ALTER TABLE challenges ADD COLUMN language TEXT NOT NULL DEFAULT 'en'
         CHECK (language IN ('en', 'es', 'de'))
+    """,
+    # 6: reviews (SQLite's migration 8).
+    """
+    CREATE TABLE reviews (
+        game_id BIGINT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        guild_id BIGINT NOT NULL,
+        channel_id BIGINT NOT NULL,
+        message_id BIGINT,
+        requested_by BIGINT NOT NULL,
+        requested_at DOUBLE PRECISION NOT NULL,
+        status TEXT NOT NULL DEFAULT 'queued'
+            CHECK (status IN ('queued', 'running', 'done', 'failed')),
+        done INTEGER NOT NULL DEFAULT 0,
+        total INTEGER NOT NULL DEFAULT 0,
+        review TEXT,
+        finished_at DOUBLE PRECISION,
+        CHECK ((status = 'done') = (review IS NOT NULL))
+    );
+    CREATE INDEX reviews_waiting ON reviews (requested_at) WHERE status IN ('queued', 'running')
     """,
 ]
 

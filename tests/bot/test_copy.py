@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.domain import Caller, GameOptions, Person
-from bot.storage import RatingStore, open_database
+from bot.storage import RatingStore, copy, open_database
 from bot.storage.copy import TargetNotEmptyError, copy_database
 from tests.bot.conftest import services_on
 
@@ -93,3 +93,19 @@ async def test_the_copy_db_command(tmp_path, clock, postgres_server):
     assert rebuild.returncode == 0, rebuild.stderr
     assert "from 6 rated games" in rebuild.stdout
     assert postgres_server.password not in rebuild.stdout + rebuild.stderr
+
+
+async def test_every_column_of_every_history_table_is_copied(tmp_path):
+    """A column added by a migration but forgotten by ``copy-db`` would be lost silently."""
+    database = await open_database(str(tmp_path / "schema.db"))
+    try:
+        rows = await database.fetchall(
+            "SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p "
+            "WHERE m.type = 'table' AND m.name != 'leases'"
+        )
+    finally:
+        await database.close()
+    schema: dict[str, set[str]] = {}
+    for table, column in rows:
+        schema.setdefault(table, set()).add(column)
+    assert {table: set(columns) for table, columns in copy.TABLES} == schema

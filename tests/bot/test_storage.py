@@ -52,8 +52,8 @@ async def test_both_dialects_have_the_same_tables_and_columns(database):
     assert len(columns) == EXPECTED_COLUMNS
 
 
-EXPECTED_COLUMNS = 2 + 31 + 6 + 17 + 10 + 3 + 7
-"""meta, games, turns, challenges, ratings, leases, guild_settings."""
+EXPECTED_COLUMNS = 2 + 31 + 6 + 17 + 10 + 3 + 7 + 11
+"""meta, games, turns, challenges, ratings, leases, guild_settings, reviews."""
 
 
 async def test_reopening_does_not_migrate_twice(database_url):

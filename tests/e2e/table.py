@@ -138,7 +138,7 @@ class Table:
             white, "tholos challenge", opponent=black, colour="white", first="me", **options
         )
         assert ix.original is not None, "the challenge is the command's answer"
-        await self.click(black, ix.original, self.labelled(ix.original, "Accept"))
+        await self.click(black, ix.original, self.custom_id(ix.original, ":accept"))
         await self.emu.wait_for(lambda: len(self.boards()) > count, what="the game's first board")
         return self.board
 

@@ -103,7 +103,8 @@ async def test_an_admin_ends_a_stuck_game(emulator: Emulator, tholos_bot: BotPro
     assert final.content.startswith(f"Game over. Ended by <@{alice.id}> (an admin)")
     fields = {f["name"]: f["value"] for f in final.embeds[0]["fields"]}
     assert "no result" in fields["Result"] and "Scoring" not in fields
-    assert [c["label"] for row in final.components for c in row["components"]] == ["Rematch"]
+    labels = [c["label"] for row in final.components for c in row["components"]]
+    assert labels == ["Rematch", "Replay", "Record", "Review"]
     await table.slash(bob, "tholos claim")
     assert any("no game of yours" in text for text in table.ephemeral(bob))
     again = await table.slash(alice, "tholos-admin end", game=choice["value"])

@@ -53,7 +53,7 @@ async def test_a_scripted_game_ends_with_the_known_score(
     assert last.content.startswith("Game over.")
     result = next(f["value"] for f in last.embeds[0]["fields"] if f["name"] == "Result")
     assert f"{white}–{black}" in result
-    assert [b["label"] for b in last.buttons] == ["Rematch"]
+    assert [b["label"] for b in last.buttons] == ["Rematch", "Replay", "Record", "Review"]
     assert all(not board.buttons for board in table.boards()[:-1]), "only the newest board is live"
     table.assert_clean()
     assert await tholos_bot.stop() == 0

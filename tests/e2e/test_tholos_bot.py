@@ -47,7 +47,7 @@ async def test_random_play_across_a_restart(
     people = [emulator.member(name) for name in ("alice", "bob", "carol")]
     general = emulator.channel("general")
     player = RandomPlayer(
-        emulator, people, general, seed=7, command_rate=0.2, settle=lambda: bot.settle(0.05)
+        emulator, people, general, seed=2, command_rate=0.2, settle=lambda: bot.settle(0.05)
     )
     made = await player.play(30)
     no_failures(emulator, made, player)

@@ -1,0 +1,206 @@
+"""After the game: ``/tholos history`` (a member's finished games, paged), and the final
+board's Replay and Record (``/tholos replay``, ``/tholos record``): only the one who asks sees
+them, so that nobody's request fills the channel."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import io
+from datetime import UTC, datetime
+
+import discord
+from discord import app_commands
+from engine.record import GameRecord, write_record
+from rendering.replay import render_replay
+
+from engine import Turn, parse_turn
+from engine.vocabulary import N_
+from rendering import BoardView
+
+from ..answers import Interaction, answers
+from ..app import Feature, feature_of
+from ..boards import board_note
+from ..commands import tholos
+from ..controls import HistoryButton, RecordButton, ReplayButton, Router, pager_view
+from ..domain import Refusal
+from ..i18n import NC_, reader
+from ..presenter import HISTORY_PAGE, game_label, history_embed
+from ..storage import Game
+
+RECENT_GAMES = 25
+"""How many of the caller's recent games the ``game`` option suggests."""
+PROGRESS_AFTER_SECONDS = 1.0
+"""A replay taking longer than this shows a note while it is drawn."""
+RESULTS = {"white": "1-0", "black": "0-1", "draw": "1/2-1/2"}
+
+
+class History(Feature):
+    """The handlers of finished games."""
+
+    def register(self, router: Router) -> None:
+        """Route Previous / Next of the history, Replay and Record here."""
+        router.add(
+            HistoryButton,
+            lambda interaction, button: self.history(
+                interaction, button.member_id, button.page, edit=True
+            ),
+        )
+        router.add(ReplayButton, lambda interaction, press: self.replay(interaction, press.game_id))
+        router.add(RecordButton, lambda interaction, press: self.record(interaction, press.game_id))
+
+    @answers(server_only=True)
+    async def history(
+        self, interaction: Interaction, member_id: int, page: int = 0, *, edit: bool = False
+    ) -> None:
+        """``/tholos history [member]`` (a new message) or its Previous / Next (the same one)."""
+        guild_id = interaction.guild_id or 0
+        games = self.app.games
+        total = await games.finished_count(guild_id, member_id)
+        pages = max(1, -(-total // HISTORY_PAGE))
+        page = min(page, pages - 1)
+        shown = await games.finished_page(guild_id, member_id, page, HISTORY_PAGE)
+        t = reader(interaction)
+        embed = history_embed(t, member_id, shown, page, pages, total)
+        view = pager_view(t, HistoryButton, page, pages, member=member_id)
+        if edit:
+            await interaction.response.edit_message(embed=embed, view=view)
+        else:
+            await interaction.response.send_message(embed=embed, view=view)
+
+
+    @answers(server_only=True)
+    async def replay(self, interaction: Interaction, game_id: int | None = None) -> None:
+        """The animated replay of a finished game (default: the caller's last one here)."""
+        game = await self._finished_game(interaction, game_id)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        t = reader(interaction)
+        turns = await self._turns(game)
+        view = BoardView(game.white_name, game.black_name, words=t)
+        drawing = asyncio.ensure_future(
+            self.app.boards.draw(
+                functools.partial(render_replay, note=board_note(t, game)),
+                game.start_position, turns, view,
+            )
+        )  # fmt: skip
+        note = None
+        try:
+            replay = await asyncio.wait_for(asyncio.shield(drawing), PROGRESS_AFTER_SECONDS)
+        except TimeoutError:
+            note = await interaction.followup.send(
+                t("🎞️ Drawing the replay of {turns} turns…", turns=len(turns)), ephemeral=True,
+                wait=True,
+            )  # fmt: skip
+            replay = await drawing
+        name = f"tholos-{game.id}.{replay.format}"
+        await interaction.followup.send(
+            t("🎞️ {white} vs {black}: the whole game, turn by turn.", white=game.white_name,
+              black=game.black_name),
+            file=discord.File(io.BytesIO(replay.data), filename=name),
+            ephemeral=True,
+        )  # fmt: skip
+        if note is not None:
+            await note.delete()
+
+    @answers(server_only=True)
+    async def record(self, interaction: Interaction, game_id: int | None = None) -> None:
+        """The record file of a finished game (default: the caller's last one here)."""
+        game = await self._finished_game(interaction, game_id)
+        record = game_record(game, await self._turns(game))
+        t = reader(interaction)
+        await interaction.response.send_message(
+            t("📜 The record of game #{id}: check it with `python -m engine replay FILE`.",
+              id=game.id),
+            file=discord.File(
+                io.BytesIO(write_record(record).encode()), filename=f"tholos-{game.id}.txt"
+            ),
+            ephemeral=True,
+        )  # fmt: skip
+
+    async def game_choices(
+        self, interaction: Interaction, typed: str
+    ) -> list[app_commands.Choice[int]]:
+        """Autocomplete of the ``game`` option: the caller's recent finished games here."""
+        t = reader(interaction)
+        here, user = interaction.channel_id or 0, interaction.user.id
+        games = await self.app.games.recent_finished(here, user, RECENT_GAMES)
+        labels = ((game_label(t, game), game.id) for game in games)
+        return [
+            app_commands.Choice(name=label, value=value)
+            for label, value in labels
+            if typed.lower() in label.lower()
+        ]
+
+    async def _finished_game(self, interaction: Interaction, game_id: int | None) -> Game:
+        """The finished game a press or command means: ``game_id`` (a game of this server),
+        else the caller's last finished game in this channel or its threads."""
+        if game_id is None:
+            here = interaction.channel_id or 0
+            recent = await self.app.games.recent_finished(here, interaction.user.id, 1)
+            if not recent:
+                raise Refusal("You have no finished game in this channel yet.")
+            return recent[0]
+        game = await self.app.games.game(game_id)
+        if game is None or game.guild_id != interaction.guild_id or game.is_active:
+            raise Refusal("That isn't a finished game of this server.")
+        return game
+
+    async def _turns(self, game: Game) -> list[Turn]:
+        return [parse_turn(record.turn) for record in await self.app.games.turns(game.id)]
+
+
+def game_record(game: Game, turns: list[Turn]) -> GameRecord:
+    """The record of a stored game: its players, setup, turns and how it ended."""
+    when = datetime.fromtimestamp(game.finished_at or game.created_at, UTC)
+    outcome = game.outcome
+    if outcome is not None:
+        termination, result = outcome.reason, RESULTS[outcome.result]
+    else:
+        termination = "aborted" if game.status == "aborted" else "unfinished"
+        result = "*"
+    return GameRecord(
+        white=game.white_name, black=game.black_name, date=when.isoformat(timespec="seconds"),
+        mode=game.mode, seed=game.seed, start=game.start_position, turns=tuple(turns),
+        termination=termination, result=result,
+    )  # fmt: skip
+
+
+async def recent_games(interaction: Interaction, typed: str) -> list[app_commands.Choice[int]]:
+    """Autocomplete of the ``game`` option of ``/tholos replay`` and ``record``."""
+    return await feature_of(interaction, History).game_choices(interaction, typed)
+
+
+GAME_OPTION = N_("Which of your finished games (default: your last one here)")
+
+
+@tholos.command(
+    name=NC_("command", "replay"),
+    description=N_("An animated replay of a finished game (only you see it)"),
+)
+@app_commands.describe(game=GAME_OPTION)
+@app_commands.autocomplete(game=recent_games)
+async def replay_command(interaction: Interaction, game: int | None = None) -> None:
+    """``/tholos replay [game]``."""
+    await feature_of(interaction, History).replay(interaction, game)
+
+
+@tholos.command(
+    name=NC_("command", "record"),
+    description=N_("The record file of a finished game: players, turns, result"),
+)
+@app_commands.describe(game=GAME_OPTION)
+@app_commands.autocomplete(game=recent_games)
+async def record_command(interaction: Interaction, game: int | None = None) -> None:
+    """``/tholos record [game]``."""
+    await feature_of(interaction, History).record(interaction, game)
+
+
+@tholos.command(
+    name=NC_("command", "history"),
+    description=N_("A player's finished games on this server, newest first"),
+)
+@app_commands.describe(member=N_("Whose games (default: yours)"))
+async def history_command(interaction: Interaction, member: discord.User | None = None) -> None:
+    """``/tholos history [member]``."""
+    chosen = member or interaction.user
+    await feature_of(interaction, History).history(interaction, chosen.id)

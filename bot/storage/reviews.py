@@ -1,0 +1,107 @@
+"""The review repository: one review by the AI per finished game, queued until a process runs
+it (under a lease), then stored for good."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from .db import Database, Row, UniqueViolation
+
+ReviewStatus = Literal["queued", "running", "done", "failed"]
+_COLUMNS = (
+    "game_id, guild_id, channel_id, message_id, requested_by, requested_at, status, done, "
+    "total, review, finished_at"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewRecord:
+    """A review as stored: where it is shown, how far it got, and (once done) its JSON."""
+
+    game_id: int
+    guild_id: int
+    channel_id: int
+    message_id: int | None
+    requested_by: int
+    requested_at: float
+    status: ReviewStatus
+    done: int
+    total: int
+    review: str | None
+    finished_at: float | None
+
+
+def _record(row: Row) -> ReviewRecord:
+    return ReviewRecord(*(row[index] for index in range(11)))
+
+
+class ReviewStore:
+    """Reviews in the database."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
+    async def request(
+        self, game_id: int, guild_id: int, channel_id: int, user_id: int, now: float, total: int
+    ) -> tuple[ReviewRecord, bool]:
+        """Queue a review of ``game_id`` (shown in ``channel_id``); the existing one if it
+        was asked for before. ``True`` with a new one."""
+        try:
+            async with self.database.transaction() as transaction:
+                row = await transaction.fetchone(
+                    f"INSERT INTO reviews (game_id, guild_id, channel_id, requested_by, "
+                    f"requested_at, total) VALUES (?, ?, ?, ?, ?, ?) RETURNING {_COLUMNS}",
+                    (game_id, guild_id, channel_id, user_id, now, total),
+                )
+        except UniqueViolation:
+            existing = await self.review(game_id)
+            assert existing is not None  # reviews are never deleted
+            return existing, False
+        assert row is not None
+        return _record(row), True
+
+    async def review(self, game_id: int) -> ReviewRecord | None:
+        """The review of a game, if one was asked for."""
+        row = await self.database.fetchone(
+            f"SELECT {_COLUMNS} FROM reviews WHERE game_id = ?", (game_id,)
+        )
+        return None if row is None else _record(row)
+
+    async def waiting(self) -> list[ReviewRecord]:
+        """Reviews not finished yet (queued, or running somewhere), oldest request first."""
+        rows = await self.database.fetchall(
+            f"SELECT {_COLUMNS} FROM reviews WHERE status IN ('queued', 'running') "
+            "ORDER BY requested_at, game_id"
+        )
+        return [_record(row) for row in rows]
+
+    async def set_message(self, game_id: int, message_id: int) -> None:
+        """Remember the message that shows the review's progress and result."""
+        await self._update(game_id, "message_id = ?", (message_id,))
+
+    async def progress(self, game_id: int, done: int, total: int) -> None:
+        """The review is running: ``done`` of ``total`` positions evaluated."""
+        await self._update(
+            game_id, "status = 'running', done = ?, total = ?", (done, total), waiting=True
+        )
+
+    async def finish(self, game_id: int, review: str, now: float) -> None:
+        """Store the finished review (JSON)."""
+        await self._update(
+            game_id, "status = 'done', review = ?, done = total, finished_at = ?", (review, now)
+        )
+
+    async def fail(self, game_id: int, now: float) -> None:
+        """Give up on a review (the game's record could not be read)."""
+        await self._update(game_id, "status = 'failed', finished_at = ?", (now,), waiting=True)
+
+    async def _update(
+        self, game_id: int, assignments: str, values: tuple[object, ...], *, waiting: bool = False
+    ) -> None:
+        condition = " AND status IN ('queued', 'running')" if waiting else ""
+        async with self.database.transaction() as transaction:
+            await transaction.execute(
+                f"UPDATE reviews SET {assignments} WHERE game_id = ?{condition}",
+                (*values, game_id),
+            )

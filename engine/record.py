@@ -1,0 +1,233 @@
+"""The game record: a small text file that says everything about a game — who played, when,
+the setup, every turn with the position after it, and how it ended — so that anyone can check
+it turn by turn or re-import it (``python -m engine replay FILE``).
+
+The format is PGN-like: header tags, a blank line, one line per turn (the ply, the turn in the
+canonical notation, the canonical position after it), and a last line with the result. Lines
+starting with ``#`` are comments::
+
+    [Game "Tholos"]
+    [White "Ariadne"]
+    [Black "Theseus"]
+    [Date "2026-11-24T10:00:00+00:00"]
+    [Mode "basic"]
+    [Ornaments "none"]
+    [Seed "7"]
+    [Start "-/-/-/-/-/-/- ww bb w -"]
+    [Termination "resignation"]
+    [Result "1-0"]
+
+    1. +w1  -/-/-/-/-/-/- www bb b -
+    2. …
+    1-0 (resignation)
+
+>>> from engine.newgame import new_game
+>>> start = new_game()
+>>> turns = tuple(start.legal_turns()[:1])
+>>> record = GameRecord("Ana", "Bob", "2026-11-24", "basic", 1, start, turns, "unfinished", "*")
+>>> read_record(write_record(record)) == record
+True
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .core import IllegalTurnError, InvalidPositionError, InvalidTurnError
+from .position import Position
+from .scoring import score
+from .turns import Turn, parse_turn
+
+TERMINATIONS = ("points", "columns", "tie", "resignation", "timeout", "aborted", "unfinished")
+"""How a game ended: by the final score (points, columns, tie), or before (the rest)."""
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+"""White won, Black won, a draw, no result."""
+_TAG = re.compile(r'\[(\w+) "((?:[^"\\]|\\.)*)"\]')
+_TURN = re.compile(r"(\d+)\.\s+(\S+)(?:\s+(.+?))?\s*")
+
+
+class RecordError(ValueError):
+    """A record that is not a valid game: ``line`` (1-based) is the first bad one."""
+
+    def __init__(self, line: int, text: str, why: str) -> None:
+        super().__init__(f'line {line}: "{text}": {why}')
+        self.line = line
+        self.text = text
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A whole game: players, date, mode, seed, start position, turns, and how it ended."""
+
+    white: str
+    black: str
+    date: str
+    mode: str
+    seed: int | None
+    start: Position
+    turns: tuple[Turn, ...]
+    termination: str
+    """One of :data:`TERMINATIONS`."""
+    result: str
+    """One of :data:`RESULTS`."""
+
+    def positions(self) -> list[Position]:
+        """The start position and the position after each turn."""
+        positions = [self.start]
+        for turn in self.turns:
+            positions.append(positions[-1].apply(turn))
+        return positions
+
+
+def write_record(record: GameRecord) -> str:
+    """The record as text (see the module's docstring)."""
+    ornaments = " ".join(
+        f"{'ABCDEFG'[location]}={ornament}"
+        for location, ornament in enumerate(record.start.ornaments)
+        if ornament
+    )
+    tags = {
+        "Game": "Tholos", "White": record.white, "Black": record.black, "Date": record.date,
+        "Mode": record.mode, "Ornaments": ornaments or "none",
+        "Seed": "" if record.seed is None else str(record.seed), "Start": str(record.start),
+        "Termination": record.termination, "Result": record.result,
+    }  # fmt: skip
+    lines = [f'[{key} "{_escape(value)}"]' for key, value in tags.items()]
+    lines.append("")
+    for ply, (turn, after) in enumerate(
+        zip(record.turns, record.positions()[1:], strict=True), start=1
+    ):
+        lines.append(f"{ply}. {turn}  {after}")
+    lines.append(f"{record.result} ({record.termination})")
+    return "\n".join(lines) + "\n"
+
+
+def read_record(text: str) -> GameRecord:
+    """Parse and check a record turn by turn; raises :class:`RecordError` at the first line
+    that is not a valid part of a legal game."""
+    tags: dict[str, tuple[str, int, str]] = {}
+    turns: list[Turn] = []
+    position: Position | None = None
+    ending: tuple[int, str] | None = None
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if ending is not None:
+            raise RecordError(number, line, "nothing may follow the result line")
+        tag = _TAG.fullmatch(line)
+        if tag is not None:
+            if turns:
+                raise RecordError(number, line, "tags come before the turns")
+            tags[tag[1]] = (_unescape(tag[2]), number, line)
+            continue
+        if position is None:
+            position = _start(tags, number, line)
+        turn_line = _TURN.fullmatch(line)
+        if turn_line is None:
+            if line.split()[0] in RESULTS:
+                ending = (number, line)
+                continue
+            raise RecordError(number, line, "expected a turn such as '12. +w3  <position>'")
+        position = _play(position, turns, turn_line, number, line)
+    if position is None:
+        position = _start(tags, len(text.splitlines()), "")
+    record = GameRecord(
+        white=_tag(tags, "White"), black=_tag(tags, "Black"), date=_tag(tags, "Date"),
+        mode=_tag(tags, "Mode"), seed=_seed(tags), start=Position.parse(_tag(tags, "Start")),
+        turns=tuple(turns), termination=_tag(tags, "Termination"), result=_tag(tags, "Result"),
+    )  # fmt: skip
+    _check_end(record, position, tags, ending)
+    return record
+
+
+def _start(tags: dict[str, tuple[str, int, str]], number: int, line: str) -> Position:
+    for name in ("White", "Black", "Date", "Mode", "Start", "Termination", "Result"):
+        if name not in tags:
+            raise RecordError(number, line, f"the header has no {name} tag")
+    value, at, text = tags["Start"]
+    try:
+        start = Position.parse(value)
+    except InvalidPositionError as error:
+        raise RecordError(at, text, f"not a position: {error}") from None
+    mode, at, text = tags["Mode"]
+    if mode != start.mode:
+        raise RecordError(at, text, f"the start position is a {start.mode} game")
+    return start
+
+
+def _play(
+    position: Position, turns: list[Turn], found: re.Match[str], number: int, line: str
+) -> Position:
+    """Apply one turn line's turn to ``position``, checking its ply and the position after."""
+    if int(found[1]) != len(turns) + 1:
+        raise RecordError(number, line, f"expected turn {len(turns) + 1}")
+    try:
+        turn = parse_turn(found[2])
+        after = position.apply(turn)
+    except (InvalidTurnError, IllegalTurnError) as error:
+        raise RecordError(number, line, str(error)) from None
+    if found[3] is not None:
+        try:
+            written = Position.parse(found[3])
+        except InvalidPositionError as error:
+            raise RecordError(number, line, f"not a position: {error}") from None
+        if written != after:
+            raise RecordError(number, line, f"the position after this turn is {after}")
+    turns.append(turn)
+    return after
+
+
+def _check_end(
+    record: GameRecord,
+    final: Position,
+    tags: dict[str, tuple[str, int, str]],
+    ending: tuple[int, str] | None,
+) -> None:
+    """The termination and result agree with the final position (and the result line)."""
+    _, at, text = tags["Termination"]
+    if record.termination not in TERMINATIONS:
+        raise RecordError(at, text, f"the termination is one of {', '.join(TERMINATIONS)}")
+    _, result_at, result_text = tags["Result"]
+    if record.result not in RESULTS:
+        raise RecordError(result_at, result_text, f"the result is one of {', '.join(RESULTS)}")
+    if ending is not None and ending[1].split()[0] != record.result:
+        raise RecordError(*ending, f"the header's result is {record.result}")
+    outcome = score(final).outcome
+    if record.termination in ("points", "columns", "tie"):
+        if outcome is None:
+            raise RecordError(at, text, "the game is not over after the last turn")
+        expected = {0: "1-0", 1: "0-1", None: "1/2-1/2"}[outcome.winner]
+        if record.termination != outcome.decided_by or record.result != expected:
+            white, black = outcome.points
+            raise RecordError(
+                result_at, result_text,
+                f"the final score ({white}–{black}) gives {expected} by {outcome.decided_by}",
+            )  # fmt: skip
+    elif record.termination in ("resignation", "timeout"):
+        if record.result not in ("1-0", "0-1"):
+            raise RecordError(result_at, result_text, "a resignation or timeout has a winner")
+    elif record.result != "*":
+        raise RecordError(result_at, result_text, "an aborted or unfinished game has no result")
+
+
+def _tag(tags: dict[str, tuple[str, int, str]], name: str) -> str:
+    return tags[name][0]
+
+
+def _seed(tags: dict[str, tuple[str, int, str]]) -> int | None:
+    value, at, text = tags.get("Seed", ("", 0, ""))
+    if not value:
+        return None
+    if not value.isdigit():
+        raise RecordError(at, text, "the seed is a whole number")
+    return int(value)
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+
+
+def _unescape(value: str) -> str:
+    return re.sub(r"\\(.)", r"\1", value)
