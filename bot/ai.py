@@ -11,10 +11,9 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from engine.review import review_game
-
 from engine import Position, Turn, parse_turn
 from engine.ai import choose_turn
+from engine.review import review_game
 
 REVIEW_NICENESS = 10
 """How much lower the review worker's CPU priority is than the bot's."""

@@ -11,12 +11,12 @@ from datetime import UTC, datetime
 
 import discord
 from discord import app_commands
-from engine.record import GameRecord, write_record
-from rendering.replay import render_replay
 
 from engine import Turn, parse_turn
+from engine.record import GameRecord, write_record
 from engine.vocabulary import N_
 from rendering import BoardView
+from rendering.replay import render_replay
 
 from ..answers import Interaction, answers
 from ..app import Feature, feature_of
