@@ -164,14 +164,17 @@ def random_turns(rng: random.Random) -> tuple[Position, Position, list[tuple[Col
     return played.start, played.final, rows
 
 
-async def prefill(url: str, finished: int, tables: list[Table], seed: int) -> int:
+async def prefill(
+    url: str, finished: int, tables: list[Table], seed: int, reviews: int = 0
+) -> int:
     """Create the bot's database at ``url`` (a SQLite path or a new PostgreSQL database) with
     ``finished`` finished games (their challenges, turns and board messages), as the bot would
     have left them; return the number of turns.
 
     The schema comes from ``open_database`` (the bot's migrations); rows are written in one
     transaction, cycling through up to 50 distinct random games; then the bot's
-    ``RatingStore.rebuild`` rates them, as if each had been rated when it ended.
+    ``RatingStore.rebuild`` rates them, as if each had been rated when it ended. The first
+    ``reviews`` games have a review queued: the bot runs them while the games are played.
     """
     rng = random.Random(seed)
     templates = [random_turns(rng) for _ in range(min(finished, 50))]
@@ -224,6 +227,12 @@ async def prefill(url: str, finished: int, tables: list[Table], seed: int) -> in
                 f"VALUES ({', '.join('?' * 15)})",
                 challenges,
             )
+            await connection.executemany(
+                "INSERT INTO reviews (game_id, guild_id, channel_id, requested_by, "
+                "requested_at, total) VALUES (?, ?, ?, ?, ?, ?)",
+                [(game[0], game[1], game[2], game[3], now, game[12] + 1)
+                 for game in games[:reviews]],
+            )  # fmt: skip
             if database.dialect == "postgresql":
                 await continue_identities(connection)
         await RatingStore(database).rebuild()
@@ -572,7 +581,9 @@ async def run_phase(
     db_path, log_path = workdir / f"{slug}.db", workdir / f"{slug}.log"
     url = str(db_path) if args.postgres is None else await new_postgres_database(args.postgres)
     began = time.perf_counter()
-    phase.turns_in_db = await prefill(url, phase.finished_in_db, tables, args.seed)
+    phase.turns_in_db = await prefill(
+        url, phase.finished_in_db, tables, args.seed, reviews=args.reviews
+    )
     phase.prefill_seconds = time.perf_counter() - began
     phase.db_bytes = await database_bytes(url, workdir, slug)
     env = {"LOG_LEVEL": "INFO", "THOLOS_DB": url, "THOLOS_THREADS": "on" if args.threads else "off"}
@@ -654,7 +665,8 @@ def mib(value: int) -> str:
 
 def where(args: argparse.Namespace) -> str:
     """Where the games are played."""
-    return "1 channel, a thread per game" if args.threads else f"{args.games} channels"
+    place = "1 channel, a thread per game" if args.threads else f"{args.games} channels"
+    return place + (f", {args.reviews} reviews queued" if args.reviews else "")
 
 
 def phase_lines(phase: Phase, args: argparse.Namespace) -> Iterable[str]:
@@ -837,6 +849,9 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     add("--threads", action="store_true",
         help="play every game in a thread of its own, all in one channel (default: a channel "
              "per game, no threads)")  # fmt: skip
+    add("--reviews", type=int, default=0,
+        help="finished games whose review by the AI is queued when the bot starts: the bot "
+             "runs them while the games are played (0)")  # fmt: skip
     add("--stock-emulator", action="store_true",
         help="let the emulator decode each board PNG whenever it serialises its message "
              "(by default it reads only the header: ~60%% of its CPU otherwise)")  # fmt: skip

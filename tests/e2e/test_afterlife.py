@@ -80,9 +80,12 @@ async def test_replay_and_record_of_a_finished_game(emulator: Emulator, tholos_b
     animation = Image.open(io.BytesIO(replay.attachments[0].data))
     assert animation.n_frames == len(turns) + 2
     assert not any(m.attachments for m in emulator.messages(table.channel, alice) if m.ephemeral)
+    pressed = await table.click(alice, final, table.labelled(final, "Record"))
+    assert pressed.original is not None and pressed.original.ephemeral
     record_ix = await table.slash(alice, "tholos record")
     assert record_ix.original is not None and record_ix.original.ephemeral
     text = record_ix.original.attachments[0].data.decode()
+    assert pressed.original.attachments[0].data.decode() == text
     record = read_record(text)
     assert [str(turn) for turn in record.turns] == turns
     assert record.termination == "resignation" and record.result == "1-0"
