@@ -25,9 +25,9 @@ from .core import WHITE, Colour
 from .position import Position
 from .turns import Turn, parse_turn
 
-REVIEW_BUDGET = Budget(iterations=700, seconds=2.0, solver_nodes=40_000)
-"""About half a second a position on this project's 2-core test machine: a 70-turn game in
-well under a minute."""
+REVIEW_BUDGET = Budget(iterations=3000, seconds=2.0, solver_nodes=40_000)
+"""The hard level's budget (a third of a second a position on this project's 2-core machine:
+a 70-turn game in about 20 s)."""
 TOLERANCE = 0.1
 """The largest drop of the expected result that still counts as keeping it."""
 
