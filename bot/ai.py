@@ -81,8 +81,12 @@ class Reviewer:
         )
 
     def close(self) -> None:
-        """Stop the worker (a review under way is abandoned; it runs again after a restart)."""
+        """Stop the worker at once: a review under way is abandoned (it runs again after a
+        restart) rather than holding up the shutdown for as long as it would take."""
+        workers = list((getattr(self._pool, "_processes", None) or {}).values())
         self._pool.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:  # the pool would wait for its task at exit: end it now
+            worker.terminate()
 
 
 _progress: multiprocessing.queues.Queue[tuple[int, int, int]] | None = None
