@@ -100,7 +100,8 @@ async def test_a_whole_game_in_the_servers_language(
     emulator: Emulator, spawn_bot: SpawnBot, locale: str, seed: int
 ):
     """Challenge, accept, a whole game in a thread, rules, board, stats, the leaderboard, a
-    wrong press, the result and a rematch offer: not one common English word anywhere."""
+    wrong press, the result, history, replay, record and the AI's review: not one common
+    English word anywhere."""
     emulator.set_locale(emulator.guild, locale)
     table = Table(emulator)
     alice, bob, carol = table.people_named("alice", "bob", "carol")
@@ -128,6 +129,21 @@ async def test_a_whole_game_in_the_servers_language(
     await table.slash(alice, "tholos stats")
     await table.slash(bob, "leaderboard")
     await table.slash(carol, "tholos games")
+    await table.slash(carol, "tholos history")
+    final = game.board
+    _, replay, record, review = (button["custom_id"] for button in final.buttons)
+    assert (replay.split(":")[1], record.split(":")[1], review.split(":")[1]) == (
+        "replay", "record", "review",
+    )  # fmt: skip
+    await game.click(alice, final, replay)
+    await game.click(bob, final, record)
+    await game.click(carol, final, review)
+    await emulator.wait_for(
+        lambda: any(m.embeds and m.attachments and m.embeds[0].get("image")
+                    and "review" in m.attachments[0].filename
+                    for m in emulator.messages(game.channel)),
+        timeout=90, what="the AI's review",
+    )  # fmt: skip
     reader.everything(emulator, game, [alice, bob, carol])
     reader.everything(emulator, table, [alice, bob, carol])
     assert reader.read > 500
