@@ -6,7 +6,11 @@ THOLOS_GUILD_ID, LOG_LEVEL; and TINYBOT_MEMBERS_INTENT=1 to ask for the members 
 ``/tiny wrong case:<name>`` that breaks one rule on purpose; ``/tiny pick`` autocompletes its
 options, ``/tiny badpick case:<name>`` answers its autocomplete wrongly on purpose;
 ``/tiny locale`` (registered with Spanish and German localizations through a discord.py
-``Translator``) tells the locales of its interaction.
+``Translator``) tells the locales of its interaction; ``/tiny gallery`` posts a components-v2
+message with files, a media gallery, a thumbnail and DynamicItem buttons in a container;
+``/tiny dmbutton`` DMs a button; ``/tiny-where`` (guild and user install, every context) and
+``/tiny-here`` (guild only) tell where they run: both only with TINYBOT_USER_INSTALL=1, which
+also declares guild and user install (``PATCH /applications/@me``) before registering.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import asyncio
 import io
 import logging
 import os
+import re
 import signal
 import sqlite3
 from collections.abc import Awaitable, Callable
@@ -154,6 +159,101 @@ class Layout(discord.ui.LayoutView):
         await interaction.response.send_message("v2 ok", ephemeral=True)
 
 
+class Counter(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"tiny:dyn:(?P<where>row|sec):(?P<count>[0-9]+)",
+):
+    """A button whose state is in its custom_id, in a container (an action row, or a section's
+    accessory): a click rebuilds the message's view (``LayoutView.from_message``, done by
+    discord.py), counts one more and edits the message with that view (type 7)."""
+
+    def __init__(self, where: str, count: int) -> None:
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=f"+1 {where}", custom_id=f"tiny:dyn:{where}:{count}"
+        )
+        super().__init__(button)
+        self.where, self.count = where, count
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> Counter:
+        return cls(match["where"], int(match["count"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        view = self.view
+        assert view is not None
+        self.count += 1
+        self.custom_id = f"tiny:dyn:{self.where}:{self.count}"
+        for child in view.walk_children():
+            if isinstance(child, discord.ui.TextDisplay) and child.content.startswith("count"):
+                child.content = f"count {self.count} ({self.where})"
+        await interaction.response.edit_message(view=view)
+
+
+GALLERY_FILES = {"board.png": (48, 24), "thumb.png": (8, 8)}
+
+
+def gallery(count: int = 0) -> tuple[discord.ui.LayoutView, list[discord.File]]:
+    """A components-v2 message and its files: a container with a text, a media gallery
+    (``attachment://board.png``), a section with a thumbnail, a section with a Counter as its
+    accessory and an action row with another Counter; then a file component (``notes.txt``)."""
+    view = discord.ui.LayoutView(timeout=None)
+    item = discord.MediaGalleryItem("attachment://board.png", description="The board")
+    thumb = discord.ui.Thumbnail("attachment://thumb.png", description="A thumbnail")
+    view.add_item(
+        discord.ui.Container(
+            discord.ui.TextDisplay("# Gallery"),
+            discord.ui.MediaGallery(item),
+            discord.ui.Section(discord.ui.TextDisplay("a thumbnail"), accessory=thumb),
+            discord.ui.Section(
+                discord.ui.TextDisplay(f"count {count}"), accessory=Counter("sec", count)
+            ),
+            discord.ui.ActionRow(Counter("row", count)),
+        )
+    )
+    view.add_item(discord.ui.File("attachment://notes.txt"))
+    files = [discord.File(io.BytesIO(png(*size)), filename=n) for n, size in GALLERY_FILES.items()]
+    files.append(discord.File(io.BytesIO(b"some notes"), filename="notes.txt"))
+    return view, files
+
+
+class RawLayout(discord.ui.LayoutView):
+    """Sends components-v2 ``components`` exactly as given (with the IS_COMPONENTS_V2 flag)."""
+
+    def __init__(self, components: list[dict[str, Any]]) -> None:
+        super().__init__(timeout=None)
+        self.raw = components
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return self.raw
+
+    def has_components_v2(self) -> bool:
+        return True
+
+
+class DmButton(discord.ui.View):
+    """A persistent button sent in a DM; a click tells what discord.py saw."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.button(label="ok", custom_id="tiny:dmok")
+    async def ok(self, interaction: Interaction, _: discord.ui.Button[DmButton]) -> None:
+        await interaction.response.send_message(where(interaction))
+
+
+def where(interaction: Interaction) -> str:
+    """Where an interaction runs, as discord.py parsed it."""
+    context = interaction.context
+    return (
+        f"guild={context.guild} dm={context.dm_channel} guild_id={interaction.guild_id} "
+        f"user={type(interaction.user).__name__} "
+        f"guild_integration={interaction.is_guild_integration()} "
+        f"user_integration={interaction.is_user_integration()}"
+    )
+
+
 async def raw_callback(interaction: Interaction, body: dict[str, Any]) -> None:
     """An interaction callback sent with discord.py's HTTP client, past its local checks."""
     route = Route(
@@ -172,6 +272,10 @@ def _embed(**fields: Any) -> discord.Embed:
 
 async def _respond(interaction: Interaction, **kwargs: Any) -> None:
     await interaction.response.send_message("wrong on purpose", **kwargs)
+
+
+async def _respond_v2(interaction: Interaction, view: discord.ui.LayoutView) -> None:
+    await interaction.response.send_message(view=view)
 
 
 async def _twice(interaction: Interaction) -> None:
@@ -205,6 +309,28 @@ async def _followup_bad(interaction: Interaction) -> None:
 async def _edit_bad(interaction: Interaction) -> None:
     await interaction.response.send_message("fine so far")
     await interaction.edit_original_response(embed=_embed(title=_long(257)))
+
+
+async def _v2_then(interaction: Interaction, **edit: Any) -> None:
+    """Post a components-v2 message, then edit it with ``edit`` (wrong on purpose)."""
+    await interaction.response.send_message(view=Layout())
+    await interaction.edit_original_response(**edit)
+
+
+async def _v2_unflag(interaction: Interaction) -> None:
+    await interaction.response.send_message(view=Layout())
+    route = Route(
+        "PATCH",
+        "/webhooks/{app}/{token}/messages/@original",
+        app=interaction.application_id,
+        token=interaction.token,
+    )
+    text = {"type": 10, "content": "no longer v2?"}
+    await interaction.client.http.request(route, json={"flags": 0, "components": [text]})
+
+
+def _gallery_items(*items: dict[str, Any]) -> RawLayout:
+    return RawLayout([{"type": 12, "items": list(items)}])
 
 
 def _modal_long_title() -> discord.ui.Modal:
@@ -262,6 +388,19 @@ WRONG: dict[str, Callable[[Interaction], Awaitable[None]]] = {
     "modal-title": lambda i: i.response.send_modal(_modal_long_title()),
     "followup-bad": _followup_bad,
     "edit-bad": _edit_bad,
+    "v2-content": lambda i: _v2_then(i, content="legacy text"),
+    "v2-embed": lambda i: _v2_then(i, embed=_embed(title="legacy embed")),
+    "v2-unflag": _v2_unflag,
+    "v2-attachment": lambda i: _respond_v2(
+        i, _gallery_items({"media": {"url": "attachment://missing.png"}})
+    ),
+    "v2-gallery-items": lambda i: _respond_v2(
+        i, _gallery_items(*[{"media": {"url": f"https://example.org/{n}.png"}} for n in range(11)])
+    ),
+    "v2-description": lambda i: _respond_v2(
+        i,
+        _gallery_items({"media": {"url": "https://example.org/a.png"}, "description": _long(1025)}),
+    ),
 }
 NO_RECOVERY = {"twice", "late", "silent"}
 
@@ -359,8 +498,24 @@ async def members(interaction: Interaction) -> None:
 
 @tiny.command(description="Send a DM to a member")
 async def dm(interaction: Interaction, who: discord.Member) -> None:
-    await who.send(f"psst, {who.display_name}")
+    try:
+        await who.send(f"psst, {who.display_name}")
+    except discord.Forbidden as error:  # they closed their DMs: Discord's normal answer
+        await interaction.response.send_message(f"refused {error.code}", ephemeral=True)
+        return
     await interaction.response.send_message("sent", ephemeral=True)
+
+
+@tiny.command(description="Send a button to a member in a DM")
+async def dmbutton(interaction: Interaction, who: discord.Member) -> None:
+    await who.send("press it", view=DmButton())
+    await interaction.response.send_message("sent", ephemeral=True)
+
+
+@tiny.command(name="gallery", description="Post a components-v2 gallery with dynamic buttons")
+async def gallery_command(interaction: Interaction) -> None:
+    view, files = gallery()
+    await interaction.response.send_message(view=view, files=files)
 
 
 @tiny.command(description="Break one rule on purpose")
@@ -456,6 +611,19 @@ async def admin_set(
     await interaction.response.send_message(f"board {message_id} set to {value}", ephemeral=True)
 
 
+@app_commands.command(name="tiny-where", description="Tell where this command runs")
+@app_commands.allowed_installs(guilds=True, users=True)
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+async def tiny_where(interaction: Interaction) -> None:
+    await interaction.response.send_message(where(interaction))
+
+
+@app_commands.command(name="tiny-here", description="A command for servers only")
+@app_commands.guild_only()
+async def tiny_here(interaction: Interaction) -> None:
+    await interaction.response.send_message(where(interaction))
+
+
 @app_commands.command(name="tiny-reset", description="Forget every board (managers only)")
 @app_commands.default_permissions(manage_guild=True)
 async def tiny_reset(interaction: Interaction) -> None:
@@ -506,19 +674,34 @@ async def tell_locale(interaction: Interaction, detail: str = "short") -> None:
 
 
 class TinyBot(discord.Client):
-    def __init__(self, store: Store, guild_id: int | None, *, members: bool) -> None:
+    def __init__(
+        self, store: Store, guild_id: int | None, *, members: bool, user_install: bool = False
+    ) -> None:
         intents = discord.Intents.default()
         intents.members = members
         super().__init__(intents=intents)
         self.store = store
         self.guild_id = guild_id
+        self.user_install = user_install
         self.tree = app_commands.CommandTree(self)
         self.tree.add_command(tiny)
         self.tree.add_command(tiny_reset)
+        if user_install:
+            self.tree.add_command(tiny_where)
+            self.tree.add_command(tiny_here)
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(TinyTranslator())
         self.add_view(Board(self.store))
+        self.add_view(DmButton())
+        self.add_dynamic_items(Counter)
+        if self.user_install:
+            app = await self.application_info()
+            await app.edit(
+                guild_install_scopes=["applications.commands", "bot"],
+                guild_install_permissions=discord.Permissions(send_messages=True),
+                user_install_scopes=["applications.commands"],
+            )
         if self.guild_id is None:
             await self.tree.sync()
         else:
@@ -550,7 +733,13 @@ def main() -> None:
         use_api_base(base)
     guild = os.environ.get("THOLOS_GUILD_ID")
     members = os.environ.get("TINYBOT_MEMBERS_INTENT") == "1"
-    bot = TinyBot(Store(os.environ["THOLOS_DB"]), int(guild) if guild else None, members=members)
+    user_install = os.environ.get("TINYBOT_USER_INSTALL") == "1"
+    bot = TinyBot(
+        Store(os.environ["THOLOS_DB"]),
+        int(guild) if guild else None,
+        members=members,
+        user_install=user_install,
+    )
     asyncio.run(run(bot, os.environ["DISCORD_TOKEN"]))
 
 

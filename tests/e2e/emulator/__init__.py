@@ -3,13 +3,14 @@
 from .api import Emulator
 from .interactions import Interaction
 from .journal import Violation
-from .messages import Attachment, Message
+from .messages import Attachment, MediaItem, Message
 from .model import Channel, Guild, Member, Role, User
 from .player import RandomPlayer
 from .process import BotProcess
-from .state import Config
+from .state import Application, Config
 
 __all__ = [
+    "Application",
     "Attachment",
     "BotProcess",
     "Channel",
@@ -17,6 +18,7 @@ __all__ = [
     "Emulator",
     "Guild",
     "Interaction",
+    "MediaItem",
     "Member",
     "Message",
     "RandomPlayer",

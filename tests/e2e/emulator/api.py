@@ -9,7 +9,7 @@ from typing import Any, Self
 from aiohttp import web
 
 from . import interactions, threads
-from .commands import Resolved, invocation
+from .commands import Resolved, authorizing_owners, invocation, refusal
 from .gateway import Gateway
 from .interactions import (
     APPLICATION_COMMAND,
@@ -119,8 +119,21 @@ class Emulator:
         return self.world.bot
 
     def member(self, name: str) -> Member:
-        """One of the people: ``alice`` (owner), ``bob``, ``carol``, or one added."""
+        """One of the people: ``alice`` (owner), ``bob``, ``carol``, or one added (also by
+        ``add_user``)."""
+        if name in self.world.strangers:
+            return self.world.strangers[name]
         return self.world.people[name]
+
+    def add_user(self, name: str) -> Member:
+        """A new user, ``name``, who shares no guild with the bot (their ``Member`` belongs to
+        no guild): they can reach the bot only in its DM, and only after ``install_for_user``;
+        the bot's messages to them answer 403, 50007."""
+        if name in self.world.people or name in self.world.strangers:
+            raise ValueError(f"{name} exists already")
+        user = User(id=snowflake(), username=name, global_name=name.capitalize())
+        self.world.strangers[name] = Member(user)
+        return self.world.strangers[name]
 
     def add_person(self, name: str) -> Member:
         """A new plain member of the first guild, ``name`` (e.g. ``dave``), now one of the
@@ -141,6 +154,50 @@ class Emulator:
     def dm_channel(self, member: Member) -> Channel:
         """The bot's DM channel with ``member``."""
         return self.world.dm_with(member.user)
+
+    def close_dms(self, member: Member) -> None:
+        """``member`` no longer accepts DMs from the bot (their privacy settings): ``POST
+        /users/@me/channels`` still answers the DM channel, but posting in it answers 403,
+        50007 "Cannot send messages to this user" (recorded in ``requests``, not a violation:
+        Discord's normal answer, which a bot must handle)."""
+        member.user.dms_closed = True
+        self.state.journal.changed()
+
+    def open_dms(self, member: Member) -> None:
+        """``member`` accepts DMs from the bot again."""
+        member.user.dms_closed = False
+        self.state.journal.changed()
+
+    # The application ---------------------------------------------------------------------------
+
+    @property
+    def application(self) -> JSON:
+        """The bot's application object as ``GET /applications/@me`` answers it now (a copy),
+        e.g. ``emulator.application["integration_types_config"]``: ``{"0": {...}, "1":
+        {...}}`` for guild and user install as ``PATCH /applications/@me`` set it, ``{"0":
+        {}}`` before. ``emulator.state.application`` is the live ``Application``
+        (``integration_types``, ``user_installs``)."""
+        return self.state.application_json()
+
+    def install_for_user(self, member: Member) -> None:
+        """``member`` installs the app to their account (a user install): commands whose
+        ``integration_types`` include 1 are then offered to them in the bot's DM, even without
+        a shared guild (and in guilds), with ``"1": "<user id>"`` in the interaction's
+        ``authorizing_integration_owners``. ValueError unless the app offers user install
+        (``"1"`` in its ``integration_types_config``)."""
+        app = self.state.application
+        if "1" not in app.integration_types_config:
+            config = app.integration_types_config
+            raise ValueError(
+                f"the app does not offer user install: integration_types_config {config}"
+            )
+        app.user_installs.add(member.id)
+        self.state.journal.changed()
+
+    def uninstall_for_user(self, member: Member) -> None:
+        """``member`` removes the app from their account."""
+        self.state.application.user_installs.discard(member.id)
+        self.state.journal.changed()
 
     # Threads and moderation -------------------------------------------------------------------
 
@@ -239,6 +296,14 @@ class Emulator:
     def interactions(self) -> list[Interaction]:
         return list(self.state.interactions.values())
 
+    def command(self, name: str, *, guild: Guild | bool = False) -> JSON:
+        """The registered command ``name`` (global by default; ``guild`` as in ``commands``), as
+        Discord keeps it: ``contexts``, ``integration_types``, ``options``... KeyError if none."""
+        found = next((c for c in self.commands(guild=guild) if c["name"] == name), None)
+        if found is None:
+            raise KeyError(f"no command {name!r} registered there; {self._command_names()}")
+        return found
+
     def commands(self, *, guild: Guild | bool = True) -> list[JSON]:
         """Registered command schemas: the first guild's (``True``), that guild's, or the global
         ones (``False``)."""
@@ -335,9 +400,11 @@ class Emulator:
         once the interaction is acknowledged or its deadline has passed.
         """
         channel = channel or self.channel("general")
-        data = self._command_data(member, command, channel, {**(options or {}), **kwargs})
+        data, owners = self._command_data(member, command, channel, {**(options or {}), **kwargs})
         label = f"/{command}"
-        ix = interactions.create(self.state, APPLICATION_COMMAND, member, channel, data, label)
+        ix = interactions.create(
+            self.state, APPLICATION_COMMAND, member, channel, data, label, owners=owners
+        )
         return await self._settle(ix, wait)
 
     async def autocomplete(
@@ -357,9 +424,11 @@ class Emulator:
         sent as a string. The bot must answer with type 8 and 0 to 25 choices; they land in
         ``ix.choices``. Raises ValueError/TypeError as ``slash`` does."""
         channel = channel or self.channel("general")
-        data = self._command_data(member, command, channel, options, focused, value)
+        data, owners = self._command_data(member, command, channel, options, focused, value)
         label = f"autocomplete /{command} {focused}"
-        ix = interactions.create(self.state, AUTOCOMPLETE, member, channel, data, label)
+        ix = interactions.create(
+            self.state, AUTOCOMPLETE, member, channel, data, label, owners=owners
+        )
         return await self._settle(ix, wait)
 
     async def click(
@@ -445,6 +514,7 @@ class Emulator:
             data,
             f"modal {modal['custom_id']}",
             opened_by.message,
+            owners=opened_by.owners,
         )
         return await self._settle(ix, wait)
 
@@ -473,15 +543,18 @@ class Emulator:
         values: dict[str, Any],
         focused: str | None = None,
         typed: str | float = "",
-    ) -> JSON:
+    ) -> tuple[JSON, dict[str, str]]:
         """The ``data`` of ``/command`` as ``member`` in ``channel`` (with ``focused``, of an
-        autocomplete), refusing what Discord's client would not send."""
+        autocomplete) and its ``authorizing_integration_owners``, refusing what Discord's
+        client would not send or not offer there (contexts, install types)."""
         name, *path = command.split()
         if channel.deleted:
             raise ValueError(f"#{channel.name or 'DM'} was deleted")
         guild = self.world.guild_of(channel)
         if guild is not None and member.id not in guild.members:
             raise ValueError(f"{member.user.username} is not a member of {guild.name!r}")
+        if channel.type == DM and channel.recipient is not member.user:
+            raise ValueError(f"{member.user.username} is not in that DM")
         if (
             guild is not None
             and channel.locked
@@ -491,20 +564,39 @@ class Emulator:
         schema = self.state.commands.find(name, guild.id if guild is not None else None)
         if schema is None:
             where = f"in {guild.name!r}" if guild is not None else "in DMs"
+            if guild is None and self.state.commands.guild_scoped(name):
+                where += " (a guild command: only global commands are offered in DMs)"
             raise ValueError(
                 f"/{name} is not registered {where}; registered: {self._command_names()}"
             )
-        guild = guild or self.guild  # a DM: the permissions and members of the first guild
-        perms = guild.permissions_in(channel, member.id)
-        needed = int(schema.get("default_member_permissions") or 0) | USE_APPLICATION_COMMANDS
-        if needed & ~perms:
+        shares_guild = self.world.shares_guild(member.id)
+        installed = self.state.application.installed_by(member.id)
+        refused = refusal(
+            schema, in_guild=guild is not None, shares_guild=shares_guild, user_installed=installed
+        )
+        if refused is not None:
+            where = f"#{channel.name}" if guild is not None else "the bot's DM"
             raise ValueError(
-                f"/{name} is not available to {member.user.username} in #{channel.name}"
+                f"/{name} is not offered to {member.user.username} in {where}: {refused}"
             )
-        resolved = Resolved(guild, channel, member.id, self.state.base_url)
+        if guild is not None:  # a DM has no member permissions
+            perms = guild.permissions_in(channel, member.id)
+            needed = int(schema.get("default_member_permissions") or 0) | USE_APPLICATION_COMMANDS
+            if needed & ~perms:
+                raise ValueError(
+                    f"/{name} is not available to {member.user.username} in #{channel.name}"
+                )
+        owners = authorizing_owners(
+            schema,
+            guild_id=guild.id if guild is not None else None,
+            user_id=member.id,
+            shares_guild=shares_guild,
+            user_installed=installed,
+        )
+        resolved = Resolved(guild or self.guild, channel, member.id, self.state.base_url)
         data = invocation(schema, path, values, resolved, focused=focused, typed=typed)
         self.state.loose_attachments.update(resolved.uploads)
-        return data
+        return data, owners
 
     async def _settle(self, ix: Interaction, wait: bool) -> Interaction:
         if wait:

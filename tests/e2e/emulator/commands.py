@@ -3,21 +3,27 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .messages import Attachment
 from .model import JSON, Channel, Guild, Member, Role, User, snowflake
 
+if TYPE_CHECKING:
+    from .state import Application
+
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = range(3, 12)
+GUILD_CONTEXT, BOT_DM, PRIVATE_CHANNEL = 0, 1, 2  # interaction contexts
+GUILD_INSTALL, USER_INSTALL = 0, 1  # application integration types
 
 
 class CommandRegistry:
     """Commands the bot registered, globally (guild ``None``) and per guild, as Discord keeps
     them."""
 
-    def __init__(self, application_id: int) -> None:
+    def __init__(self, application_id: int, application: Application | None = None) -> None:
         self.application_id = application_id
+        self.application = application
         self.scopes: dict[int | None, dict[str, JSON]] = {}
 
     def overwrite(self, guild_id: int | None, commands: list[JSON]) -> list[JSON]:
@@ -55,13 +61,20 @@ class CommandRegistry:
             del self.scopes[guild_id][command["name"]]
         return command is not None
 
-    def find(self, name: str, guild_id: int) -> JSON | None:
-        """The chat-input command a member would see: the guild's first, then the global one."""
+    def find(self, name: str, guild_id: int | None) -> JSON | None:
+        """The chat-input command a member would see: the guild's first, then the global one
+        (``guild_id`` None: a DM, global commands only)."""
         for scope in (guild_id, None):
             command = self.scopes.get(scope, {}).get(name)
             if command is not None and command.get("type", 1) == 1:
                 return command
         return None
+
+    def guild_scoped(self, name: str) -> bool:
+        """Whether some guild has a chat-input command ``name``."""
+        return any(
+            scope is not None and name in commands for scope, commands in self.scopes.items()
+        )
 
     def _stored(self, guild_id: int | None, command: JSON, previous: JSON | None) -> JSON:
         stored = {
@@ -71,7 +84,7 @@ class CommandRegistry:
             "default_member_permissions": None,
             "nsfw": False,
             "contexts": None,
-            "integration_types": [0],
+            "integration_types": self.application.integration_types if self.application else [0],
             **command,
             "id": previous["id"] if previous else str(snowflake()),
             "application_id": str(self.application_id),
@@ -83,6 +96,57 @@ class CommandRegistry:
             # Sent as an int or a string, always answered as a string.
             stored["default_member_permissions"] = str(int(stored["default_member_permissions"]))
         return stored
+
+
+def install_types(command: JSON) -> list[int]:
+    """The command's ``integration_types`` (as registered, the app's when it sent none)."""
+    kinds = command.get("integration_types")
+    return list(kinds) if isinstance(kinds, list) else [GUILD_INSTALL]
+
+
+def refusal(
+    command: JSON, *, in_guild: bool, shares_guild: bool, user_installed: bool
+) -> str | None:
+    """Why Discord's client would not offer ``command`` here (None: it does). ``in_guild``: a
+    guild channel (the app is installed there), else the bot's DM; ``shares_guild``: the member
+    and the bot share a guild; ``user_installed``: the member installed the app.
+
+    A guild command only exists in its guild; ``contexts`` (when not null) must include the
+    context (0 GUILD, 1 BOT_DM; in the bot's DM a null ``contexts`` with ``dm_permission:
+    false`` is refused too); and one of the command's ``integration_types`` must be installed
+    for the member: 0 (the app's guild install: in its guilds, and in its DM for someone who
+    shares a guild with it) or 1 (the member installed the app).
+    """
+    context = GUILD_CONTEXT if in_guild else BOT_DM
+    if not in_guild and "guild_id" in command:
+        return "it is a guild command (global commands only in DMs)"
+    contexts = command.get("contexts")
+    if contexts is not None and context not in contexts:
+        return f"its contexts {contexts} exclude {context} ({'GUILD' if in_guild else 'BOT_DM'})"
+    if not in_guild and contexts is None and command.get("dm_permission") is False:
+        return "it has dm_permission false"
+    kinds = install_types(command)
+    if GUILD_INSTALL in kinds and (in_guild or shares_guild):
+        return None
+    if USER_INSTALL in kinds and user_installed:
+        return None
+    return f"its integration_types {kinds} are not installed for this member here"
+
+
+def authorizing_owners(
+    command: JSON, *, guild_id: int | None, user_id: int, shares_guild: bool, user_installed: bool
+) -> dict[str, str]:
+    """``authorizing_integration_owners`` of an interaction with ``command`` in ``guild_id``
+    (None: the bot's DM): ``"0"`` the guild's id (``"0"`` in the bot's DM) when the app's guild
+    install applies, ``"1"`` the member's id when they installed the app and the command is
+    user-installable."""
+    kinds = install_types(command)
+    owners: dict[str, str] = {}
+    if GUILD_INSTALL in kinds and (guild_id is not None or shares_guild):
+        owners["0"] = str(guild_id or 0)
+    if USER_INSTALL in kinds and user_installed:
+        owners["1"] = str(user_id)
+    return owners
 
 
 @dataclass

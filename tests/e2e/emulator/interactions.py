@@ -13,7 +13,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from . import threads
+from . import openapi, threads
 from .commands import focused_option
 from .journal import Violation
 from .messages import LOADING, Message, Upload, compose
@@ -62,6 +62,14 @@ class Interaction:
     callbacks: list[tuple[int | None, int]] = field(default_factory=list)
     choices: list[JSON] | None = None
     """An autocomplete interaction's answer: the choices the member sees (None: no answer)."""
+    owners: dict[str, str] = field(default_factory=dict)
+    """``authorizing_integration_owners``: ``"0"`` the guild id (``"0"`` in the bot's DM) for
+    the app's guild install, ``"1"`` the member's id for their user install."""
+
+    @property
+    def context(self) -> int:
+        """The interaction ``context``: 0 in a guild, 1 in the bot's DM."""
+        return 1 if self.channel.guild_id is None else 0
 
     @property
     def acknowledged(self) -> bool:
@@ -95,8 +103,13 @@ def create(
     data: JSON,
     label: str,
     message: Message | None = None,
+    owners: dict[str, str] | None = None,
 ) -> Interaction:
-    """Register a new interaction, dispatch INTERACTION_CREATE, and start its deadline."""
+    """Register a new interaction, dispatch INTERACTION_CREATE, and start its deadline.
+
+    ``owners`` (``authorizing_integration_owners``) default to those of the interaction that
+    made ``message``, else to the app's guild install (the guild's id, ``"0"`` in a DM).
+    """
     loop = asyncio.get_running_loop()
     ix = Interaction(
         id=snowflake(),
@@ -109,6 +122,12 @@ def create(
         deadline=state.config.ack_deadline,
         created=loop.time(),
         message=message,
+    )
+    made_by = (message.interaction_metadata or {}) if message is not None else {}
+    ix.owners = dict(
+        owners
+        or made_by.get("authorizing_integration_owners")
+        or {"0": str(_guild_id(state, ix) or 0)}
     )
     state.interactions[ix.token] = ix
     loop.call_later(ix.deadline, _expire, state, ix)
@@ -147,17 +166,10 @@ def _guild_id(state: State, ix: Interaction) -> int | None:
     return guild.id if guild is not None else None
 
 
-def _owner_id(state: State, ix: Interaction) -> int:
-    """The guild the app is installed in, for ``authorizing_integration_owners``: the channel's
-    guild, or for a DM the first guild."""
-    return _guild_id(state, ix) or state.world.guild.id
-
-
 def payload(state: State, ix: Interaction) -> JSON:
     """The INTERACTION_CREATE ``d`` as Discord sends it, for the guild of the channel."""
     bot = state.world.bot
     guild = state.world.guild_of(ix.channel)
-    owners = {"0": str(_owner_id(state, ix))}
     data: JSON = {
         "id": str(ix.id),
         "application_id": str(state.application_id),
@@ -176,8 +188,6 @@ def payload(state: State, ix: Interaction) -> JSON:
         channel["permissions"] = str(_DM_APP_PERMISSIONS)
         data["user"] = ix.member.user.to_json()
         data["app_permissions"] = str(_DM_APP_PERMISSIONS)
-        data["authorizing_integration_owners"] = owners
-        data["context"] = 1
     else:
         member = guild.members.get(ix.member.id, ix.member)  # the membership of this guild
         member_perms = guild.permissions_in(ix.channel, member.id)
@@ -187,8 +197,8 @@ def payload(state: State, ix: Interaction) -> JSON:
         data["guild_locale"] = guild.locale
         data["member"] = member.to_json(permissions=member_perms)
         data["app_permissions"] = str(guild.permissions_in(ix.channel, bot.id))
-        data["authorizing_integration_owners"] = owners
-        data["context"] = 0
+    data["authorizing_integration_owners"] = dict(ix.owners)
+    data["context"] = ix.context
     data["channel"] = channel
     if ix.message is not None:
         data["message"] = ix.message.to_json(state.base_url)
@@ -209,7 +219,7 @@ def _new_message(state: State, ix: Interaction, *, ephemeral: bool, followup: bo
         "id": str(ix.id),
         "type": ix.type,
         "user": ix.member.user.to_json(),
-        "authorizing_integration_owners": {"0": str(_owner_id(state, ix))},
+        "authorizing_integration_owners": dict(ix.owners),
     }
     if ix.message is not None:
         meta["interacted_message_id"] = str(ix.message.id)
@@ -265,6 +275,9 @@ def callback(state: State, ix: Interaction, body: JSON, uploads: list[Upload]) -
     )
     if shows:
         threads.check_writable(ix.channel)
+    if kind not in (CHANNEL_MESSAGE, UPDATE_MESSAGE):  # those compose a message, which checks
+        _check_answer(kind, ix, body)
+        openapi.enforce()  # the published schema, after the emulator's own rules
     if kind == CHANNEL_MESSAGE:
         message = _new_message(state, ix, ephemeral=_wants_ephemeral(data), followup=False)
         compose(message, data, uploads, size_limit=size_limit, creating=True)
@@ -273,13 +286,6 @@ def callback(state: State, ix: Interaction, body: JSON, uploads: list[Upload]) -
         state.post(message)
         ix.original = message
     elif kind == DEFERRED_MESSAGE:
-        flags = data.get("flags") or 0
-        if not isinstance(flags, int) or flags & ~EPHEMERAL:
-            msg = "A deferred response may only set the EPHEMERAL flag"
-            error = FormError(
-                ("data", "flags"), "BASE_TYPE_CHOICES", msg, "interaction.defer-flags"
-            )
-            raise Rejection.form([error])
         message = _new_message(state, ix, ephemeral=_wants_ephemeral(data), followup=False)
         message.flags |= LOADING
         if shows:
@@ -293,20 +299,33 @@ def callback(state: State, ix: Interaction, body: JSON, uploads: list[Upload]) -
             threads.touch(state, ix.channel)
         state.edited(ix.message)
     elif kind == AUTOCOMPLETE_RESULT:
-        focused = focused_option(ix.data) or {}
-        errors = check_autocomplete(body.get("data"), focused.get("type", 3))
-        if errors:
-            raise Rejection.form(errors)
         ix.choices = list(data.get("choices") or [])
     elif kind == MODAL:
-        errors = check_modal(data)
-        if errors:
-            raise Rejection.form(errors)
         ix.modal = data
     ix.ack_type = kind
     ix.ack_at = loop.time()
     state.journal.changed()
     return _callback_answer(state, ix, kind)
+
+
+def _check_answer(kind: int, ix: Interaction, body: JSON) -> None:
+    """The emulator's own rules for a deferral, an autocomplete result or a modal."""
+    data = body.get("data") or {}
+    errors: list[FormError] = []
+    if kind == DEFERRED_MESSAGE:
+        flags = data.get("flags") or 0
+        if not isinstance(flags, int) or flags & ~EPHEMERAL:
+            msg = "A deferred response may only set the EPHEMERAL flag"
+            errors.append(
+                FormError(("data", "flags"), "BASE_TYPE_CHOICES", msg, "interaction.defer-flags")
+            )
+    elif kind == AUTOCOMPLETE_RESULT:
+        focused = focused_option(ix.data) or {}
+        errors = check_autocomplete(body.get("data"), focused.get("type", 3))
+    elif kind == MODAL:
+        errors = check_modal(data)
+    if errors:
+        raise Rejection.form(errors)
 
 
 def _callback_answer(state: State, ix: Interaction, kind: int) -> JSON:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import copy
 import io
 import mimetypes
 from dataclasses import dataclass, field
@@ -10,8 +11,20 @@ from typing import Any
 
 from PIL import Image
 
+from . import openapi
 from .model import JSON, Channel, User, iso_now, snowflake
-from .rules import EPHEMERAL, IS_COMPONENTS_V2, Rejection, check_message, walk_components
+from .rules import (
+    ATTACHMENT_URL,
+    EPHEMERAL,
+    IS_COMPONENTS_V2,
+    FormError,
+    Rejection,
+    check_message,
+    legacy_field,
+    media_urls,
+    v2_flag_removed,
+    walk_components,
+)
 
 SUPPRESS_EMBEDS = 1 << 2
 HAS_THREAD = 1 << 5
@@ -19,6 +32,7 @@ LOADING = 1 << 7
 SUPPRESS_NOTIFICATIONS = 1 << 12
 MAX_REQUEST = 25 * 1024 * 1024
 _SETTABLE_FLAGS = SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | IS_COMPONENTS_V2
+_EDITABLE_FLAGS = SUPPRESS_EMBEDS | IS_COMPONENTS_V2  # an edit sets or clears these
 
 
 @dataclass(frozen=True)
@@ -49,6 +63,14 @@ class Attachment:
         image.load()
         return image
 
+    def size(self) -> tuple[int, int] | None:
+        """Width and height of an image (read from its header), None for other files."""
+        if not self.content_type.startswith("image/"):
+            return None
+        with contextlib.suppress(OSError):
+            return Image.open(io.BytesIO(self.data)).size
+        return None
+
     def to_json(self, url: str, *, ephemeral: bool) -> JSON:
         data: JSON = {
             "id": str(self.id),
@@ -61,10 +83,35 @@ class Attachment:
             "ephemeral": ephemeral,
             "flags": 0,
         }
-        if self.content_type.startswith("image/"):
-            with contextlib.suppress(OSError):  # the header alone gives the size: no decoding
-                data["width"], data["height"] = Image.open(io.BytesIO(self.data)).size
+        size = self.size()
+        if size is not None:
+            data["width"], data["height"] = size
         return data
+
+
+@dataclass(frozen=True)
+class MediaItem:
+    """An item of a components-v2 media gallery as a reader sees it: its URL (an
+    ``attachment://`` reference resolved to the stored attachment's URL), description and
+    spoiler; ``attachment`` is the attachment it shows (None for an external URL)."""
+
+    url: str
+    description: str | None
+    spoiler: bool
+    attachment: Attachment | None
+
+    @property
+    def data(self) -> bytes:
+        """The bytes of the attachment shown (ValueError for an external URL)."""
+        if self.attachment is None:
+            raise ValueError(f"{self.url} is not an attachment of the message")
+        return self.attachment.data
+
+    def image(self) -> Image.Image:
+        """The attachment shown, opened with Pillow."""
+        if self.attachment is None:
+            raise ValueError(f"{self.url} is not an attachment of the message")
+        return self.attachment.image()
 
 
 @dataclass(eq=False)
@@ -91,6 +138,9 @@ class Message:
     edits: int = 0
     thread: Channel | None = None
     reference: JSON | None = None
+    nonce: int | str | None = None
+    base_url: str = ""
+    """The emulator's address, for the attachment URLs of ``media_items`` (set when posted)."""
 
     @property
     def ephemeral(self) -> bool:
@@ -121,6 +171,44 @@ class Message:
         return [c for c in self.all_components() if c.get("type") in (3, 5, 6, 7, 8)]
 
     @property
+    def is_v2(self) -> bool:
+        """Whether the message has the IS_COMPONENTS_V2 flag (for good, once set)."""
+        return bool(self.flags & IS_COMPONENTS_V2)
+
+    @property
+    def media_items(self) -> list[MediaItem]:
+        """The items of every media gallery of the message (nested ones included), in order."""
+        found: list[MediaItem] = []
+        for component in self.all_components():
+            if component.get("type") != 12:
+                continue
+            for item in component.get("items") or []:
+                url = (item.get("media") or {}).get("url", "")
+                attachment = self.attachment_named(url)
+                if attachment is not None:
+                    url = self.attachment_url(attachment)
+                found.append(
+                    MediaItem(url, item.get("description"), bool(item.get("spoiler")), attachment)
+                )
+        return found
+
+    def attachment_named(self, url: object) -> Attachment | None:
+        """The attachment of the message a media URL shows: ``attachment://NAME``, or the URL
+        the emulator answered for it (what a library rebuilding the message sends back)."""
+        if not isinstance(url, str):
+            return None
+        if url.startswith(ATTACHMENT_URL):
+            name = url[len(ATTACHMENT_URL) :]
+            return next((a for a in self.attachments if a.filename == name), None)
+        return next((a for a in self.attachments if url == self.attachment_url(a)), None)
+
+    def attachment_url(self, attachment: Attachment, base_url: str | None = None) -> str:
+        """Where the emulator serves an attachment of the message (``base_url``: the
+        emulator's address, by default the one the message was posted through)."""
+        base = self.base_url if base_url is None else base_url
+        return f"{base}/attachments/{self.channel_id}/{attachment.id}/{attachment.filename}"
+
+    @property
     def text(self) -> str:
         """Content, embed texts and v2 text displays joined: what a reader sees as text."""
         parts = [self.content]
@@ -145,17 +233,16 @@ class Message:
             "mentions": [],
             "mention_roles": [],
             "attachments": [
-                a.to_json(
-                    f"{base_url}/attachments/{self.channel_id}/{a.id}/{a.filename}",
-                    ephemeral=self.ephemeral,
-                )
+                a.to_json(self.attachment_url(a, base_url), ephemeral=self.ephemeral)
                 for a in self.attachments
             ],
             "embeds": self.embeds,
-            "components": self.components,
+            "components": self._rendered_components(base_url),
             "pinned": False,
             "flags": self.flags,
         }
+        if self.nonce is not None:
+            data["nonce"] = self.nonce
         if self.webhook_id is not None:
             data["webhook_id"] = str(self.webhook_id)
             data["application_id"] = str(self.webhook_id)
@@ -166,6 +253,36 @@ class Message:
         if self.reference is not None:
             data["message_reference"] = self.reference
         return data
+
+    def _rendered_components(self, base_url: str) -> list[JSON]:
+        """The components as Discord answers them: unfurled media items that reference an
+        attachment carry its URL, proxy URL, size, content type and id."""
+        if not self.is_v2:
+            return self.components
+        components = copy.deepcopy(self.components)
+        for _, component in walk_components(components):
+            if component.get("type") == 13:  # a file component also names its file
+                shown = self.attachment_named((component.get("file") or {}).get("url"))
+                if shown is not None:
+                    component.update(name=shown.filename, size=len(shown.data))
+        for _, media in media_urls(components):
+            attachment = self.attachment_named(media.get("url"))
+            if attachment is None:
+                media.setdefault("proxy_url", media.get("url"))
+                continue
+            url = self.attachment_url(attachment, base_url)
+            media.update(
+                url=url,
+                proxy_url=url,
+                content_type=attachment.content_type,
+                attachment_id=str(attachment.id),
+                loading_state=2,
+                flags=0,
+            )
+            size = attachment.size()
+            if size is not None:
+                media["width"], media["height"] = size
+        return components
 
 
 def _attachments_after(
@@ -211,19 +328,28 @@ def compose(
         detail = f"the files add up to more than {MAX_REQUEST} bytes"
         raise Rejection(413, 40005, "Request entity too large", "attachments.size", detail=detail)
     attachments = _attachments_after(message.attachments, payload, uploads)
-    requested = payload.get("flags") if isinstance(payload.get("flags"), int) else 0
-    flags = message.flags | (requested & _SETTABLE_FLAGS)
-    errors = check_message(payload, attachment_count=len(attachments), flags=flags)
-    if errors:
-        raise Rejection.form(errors)
+    flags, errors = _flags_after(message, payload, creating=creating)
+    errors += check_message(
+        payload,
+        attachment_count=len(attachments),
+        flags=flags,
+        attachment_names={a.filename for a in attachments},
+        kept_urls={message.attachment_url(a) for a in attachments},
+    )
     content = payload.get("content", message.content) or ""
     embeds = payload.get("embeds", message.embeds) or []
+    if flags & IS_COMPONENTS_V2 and not errors:  # what the message keeps must be v2 too
+        kept = {"content": content, "embeds": embeds}
+        errors += [legacy_field(key) for key, value in kept.items() if value]
+    if errors:
+        raise Rejection.form(errors)
     components = payload.get("components", message.components) or []
     has_text_display = any(c.get("type") == 10 for _, c in walk_components(components))
     if not (
         content.strip() or embeds or attachments or has_text_display or _has_action(components)
     ):
         raise Rejection(400, 50006, "Cannot send an empty message", "message.empty")
+    openapi.enforce()  # the published schema, after the emulator's own rules
     message.flags = flags
     message.content = content
     message.embeds = [{"type": "rich", **e} for e in embeds]
@@ -232,6 +358,21 @@ def compose(
     if not creating:
         message.edited_timestamp = iso_now()
         message.edits += 1
+
+
+def _flags_after(message: Message, payload: JSON, *, creating: bool) -> tuple[int, list[FormError]]:
+    """The message's flags after a create/edit with ``payload``: a new message takes the
+    settable flags it asks for; an edit that sends ``flags`` sets or clears SUPPRESS_EMBEDS and
+    may set IS_COMPONENTS_V2, never clear it (``components.v2-flag-removed``); an edit without
+    ``flags`` keeps them."""
+    requested = payload.get("flags")
+    if not isinstance(requested, int) or isinstance(requested, bool):
+        return message.flags, []
+    if creating:
+        return message.flags | (requested & _SETTABLE_FLAGS), []
+    if message.flags & IS_COMPONENTS_V2 and not requested & IS_COMPONENTS_V2:
+        return message.flags, [v2_flag_removed()]
+    return (message.flags & ~_EDITABLE_FLAGS) | (requested & _EDITABLE_FLAGS), []
 
 
 def _has_action(components: list[Any]) -> bool:

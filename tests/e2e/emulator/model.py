@@ -127,6 +127,9 @@ class User:
     locale: str = "en-US"
     """The language of the user's Discord client, sent as ``locale`` in their interactions (not
     part of the user object others see)."""
+    dms_closed: bool = False
+    """The user does not accept direct messages from the bot (their privacy settings): posting
+    in their DM channel answers 403, 50007."""
 
     def to_json(self) -> JSON:
         data: JSON = {
@@ -455,6 +458,9 @@ class World:
     people: dict[str, Member]
     dms: dict[int, Channel] = field(default_factory=dict)
     guilds: list[Guild] = field(default_factory=list)
+    strangers: dict[str, Member] = field(default_factory=dict)
+    """Users who share no guild with the bot (e.g. who only installed the app), by name; their
+    ``Member`` belongs to no guild."""
 
     def __post_init__(self) -> None:
         if self.guild not in self.guilds:
@@ -505,7 +511,11 @@ class World:
             member = guild.members.get(user_id)
             if member is not None:
                 return member.user
-        return None
+        return next((m.user for m in self.strangers.values() if m.id == user_id), None)
+
+    def shares_guild(self, user_id: int) -> bool:
+        """Whether the user is a member of a guild of the bot (every guild here has the bot)."""
+        return any(user_id in guild.members for guild in self.guilds)
 
     def dm_with(self, user: User) -> Channel:
         """The bot's DM channel with ``user``, created on first use."""

@@ -18,6 +18,7 @@ from .commands import (
     ROLE,
     STRING,
     USER,
+    refusal,
 )
 from .interactions import Interaction
 from .messages import Message
@@ -117,9 +118,16 @@ class RandomPlayer:
         allowed = self.guild.permissions_in(self.channel, member.id)
         leaves: list[tuple[list[str], list[dict[str, Any]]]] = []
         local = self.emulator.commands(guild=self.guild) if self.channel.guild_id else []
+        world, app = self.emulator.world, self.emulator.state.application
         for schema in local + self.emulator.commands(guild=False):
             needed = int(schema.get("default_member_permissions") or 0) | USE_APPLICATION_COMMANDS
-            if schema.get("type", 1) == 1 and not needed & ~allowed:
+            offered = refusal(
+                schema,
+                in_guild=self.channel.guild_id is not None,
+                shares_guild=world.shares_guild(member.id),
+                user_installed=app.installed_by(member.id),
+            )
+            if schema.get("type", 1) == 1 and not needed & ~allowed and offered is None:
                 _leaves([schema["name"]], schema, leaves)
         if not leaves:
             return None

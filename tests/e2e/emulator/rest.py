@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 
 from aiohttp import BodyPartReader, web
 
-from . import interactions, threads
+from . import interactions, openapi, threads
 from .interactions import Interaction
 from .journal import RequestRecord, Violation
 from .messages import Message, Upload, compose
@@ -34,7 +34,14 @@ from .model import (
     Guild,
     snowflake,
 )
-from .rules import Rejection, check_commands, check_thread, check_thread_edit
+from .rules import (
+    Rejection,
+    check_application,
+    check_commands,
+    check_nonce,
+    check_thread,
+    check_thread_edit,
+)
 from .state import State
 
 API = "/api/v10"
@@ -65,7 +72,11 @@ def _no_content() -> web.Response:
 
 
 async def read_body(request: web.Request) -> tuple[JSON, list[Upload]]:
-    """A request's JSON body, or a multipart body's ``payload_json`` and ``files[n]`` parts."""
+    """A request's JSON body, or a multipart body's ``payload_json`` and ``files[n]`` parts.
+
+    The JSON is checked against the route's schema in Discord's OpenAPI document; the errors
+    are held until the handler calls ``openapi.enforce()`` where the request takes effect.
+    """
     if request.content_type.startswith("multipart/"):
         payload: JSON = {}
         uploads: list[Upload] = []
@@ -77,9 +88,35 @@ async def read_body(request: web.Request) -> tuple[JSON, list[Upload]]:
                 payload = _parse(await part.text())
             elif match:
                 uploads.append(Upload(int(match[1]), part.filename or "", bytes(await part.read())))
+        _check_schema(request, payload)
         return payload, uploads
     text = await request.text()
-    return (_parse(text) if text else {}), []
+    payload = _parse(text) if text else {}
+    _check_schema(request, payload)
+    return payload, []
+
+
+def spec_path(route: str, message_id: str | None = None) -> str:
+    """The path in Discord's OpenAPI document of the emulator's ``route`` (e.g.
+    ``/api/v10/webhooks/{app_id}/{token}``): its parameters named as there, and ``@original``
+    spelled out when it is the ``message_id``."""
+    path = route.removeprefix(API)
+    if path.startswith("/webhooks/"):
+        path = path.replace("{app_id}", "{webhook_id}").replace("{token}", "{webhook_token}")
+        if message_id == "@original":
+            path = path.replace("{message_id}", "@original")
+    else:
+        path = path.replace("{app_id}", "{application_id}")
+        path = path.replace("{token}", "{interaction_token}")
+    return path
+
+
+def _check_schema(request: web.Request, payload: object) -> None:
+    """Hold the schema errors of ``payload`` (once per request)."""
+    route = request.match_info.route.resource
+    assert route is not None
+    path = spec_path(route.canonical, request.match_info.get("message_id"))
+    openapi.hold(openapi.schemas().check(request.method, path, payload))
 
 
 def _parse(text: str) -> JSON:
@@ -109,6 +146,7 @@ class Rest:
             ("GET", "/users/{user_id}", self.get_user),
             ("GET", "/oauth2/applications/@me", self.get_application),
             ("GET", "/applications/@me", self.get_application),
+            ("PATCH", "/applications/@me", self.edit_application),
             ("POST", "/interactions/{interaction_id}/{token}/callback", self.interaction_callback),
             ("POST", "/webhooks/{app_id}/{token}", self.create_followup),
             ("GET", "/webhooks/{app_id}/{token}/messages/{message_id}", self.get_webhook_message),
@@ -185,9 +223,11 @@ class Rest:
             self.state.journal.changed()
 
     async def _answer(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        openapi.hold([])  # (aiohttp runs each request in a task of its own: a fresh context)
         try:
             try:
                 response = await handler(request)
+                openapi.enforce()  # every route enforces before it takes effect; in case not
             except (AttributeError, KeyError, TypeError, ValueError) as error:
                 detail = f"malformed request ({type(error).__name__}: {error})"
                 raise Rejection(
@@ -196,12 +236,16 @@ class Rest:
         except Rejection as rejection:
             self._reject(request, rejection)
             response = _json(rejection.body(), rejection.status)
+        finally:
+            openapi.hold([])  # refused under another rule: its schema errors are dropped
         self.state.journal.requests.append(
             RequestRecord(request.method, request.path, response.status)
         )
         return response
 
     def _reject(self, request: web.Request, rejection: Rejection) -> None:
+        if not rejection.violation:
+            return
         ix = request.get(_INTERACTION)
         where = f"{request.method} {request.path}"
         found = [(e.rule, str(e)) for e in rejection.errors] or [(rejection.rule, rejection.detail)]
@@ -344,34 +388,26 @@ class Rest:
         user = self.state.world.find_user(int(body.get("recipient_id", 0)))
         if user is None or user.bot:
             raise Rejection(400, 50007, "Cannot send messages to this user", "http.dm")
+        openapi.enforce()
         return _json(self.state.world.dm_with(user).to_json())
 
     async def get_application(self, request: web.Request) -> web.Response:
         self._auth(request)
-        world = self.state.world
-        owner = world.guild.members[world.guild.owner_id].user
-        return _json(
-            {
-                "id": str(self.state.application_id),
-                "name": world.bot.username,
-                "icon": None,
-                "description": "",
-                "summary": "",
-                "type": None,
-                "bot_public": True,
-                "bot_require_code_grant": False,
-                "verify_key": "0" * 64,
-                "flags": 0,
-                "owner": owner.to_json(),
-                "team": None,
-                "bot": world.bot.to_json(),
-                "interactions_endpoint_url": None,
-                "redirect_uris": [],
-                "tags": [],
-                "approximate_guild_count": len(world.guilds),
-                "integration_types_config": {"0": {}},
-            }
-        )
+        return _json(self.state.application_json())
+
+    async def edit_application(self, request: web.Request) -> web.Response:
+        """PATCH /applications/@me: keeps ``integration_types_config`` (guild and user install);
+        other fields are checked and accepted, not emulated."""
+        self._auth(request)
+        body, _ = await read_body(request)
+        errors = check_application(body)
+        if errors:
+            raise Rejection.form(errors)
+        openapi.enforce()
+        config = body.get("integration_types_config")
+        if config is not None:
+            self.state.application.integration_types_config = dict(config)
+        return _json(self.state.application_json())
 
     # Commands ---------------------------------------------------------------------------------
 
@@ -394,12 +430,14 @@ class Rest:
 
     async def overwrite_commands(self, request: web.Request) -> web.Response:
         scope = self._scope(request)
-        body = json.loads(await request.text() or "null")
+        body = _parse(await request.text() or "null")
+        _check_schema(request, body)
         if not isinstance(body, list):
             raise Rejection(400, 50035, "Invalid Form Body", "commands.schema")
         errors = check_commands(body)
         if errors:
             raise Rejection.form(errors)
+        openapi.enforce()
         return _json(self.state.commands.overwrite(scope, body))
 
     async def upsert_command(self, request: web.Request) -> web.Response:
@@ -408,6 +446,7 @@ class Rest:
         errors = check_commands([body])
         if errors:
             raise Rejection.form(errors)
+        openapi.enforce()
         return _json(self.state.commands.upsert(scope, body), 201)
 
     async def get_command(self, request: web.Request) -> web.Response:
@@ -421,6 +460,7 @@ class Rest:
         errors = check_commands([merged])
         if errors:
             raise Rejection.form(errors)
+        openapi.enforce()
         return _json(self.state.commands.replace(scope, command, merged))
 
     async def delete_command(self, request: web.Request) -> web.Response:
@@ -500,6 +540,10 @@ class Rest:
             needed |= EMBED_LINKS
         self._require(channel, needed)
         threads.check_writable(channel)
+        self._check_dm_open(channel)
+        errors = check_nonce(body)
+        if errors:
+            raise Rejection.form(errors)
         bot = self.state.world.bot
         message = Message(id=snowflake(), channel_id=channel.id, author=bot)
         compose(
@@ -509,11 +553,36 @@ class Rest:
             size_limit=self.state.config.attachment_size_limit,
             creating=True,
         )
+        now = asyncio.get_running_loop().time()
+        message.nonce = body.get("nonce")
+        if message.nonce is not None:
+            if body.get("enforce_nonce") is True:
+                earlier = self.state.by_nonce(channel.id, bot.id, message.nonce, now)
+                if earlier is not None:  # the same message again: Discord answers the first
+                    return _json(earlier.to_json(self.state.base_url))
+            self.state.remember_nonce(message, now)
         if channel.is_thread:  # posting unarchives the thread and joins the bot to it
             threads.touch(self.state, channel)
             threads.add_member(self.state, channel, bot.id)
         self.state.post(message)
         return _json(message.to_json(self.state.base_url))
+
+    def _check_dm_open(self, channel: Channel) -> None:
+        """A DM with a user who closed their DMs to the bot, or shares no guild with it, answers
+        403, 50007: Discord's normal answer, which a bot must handle (not a violation)."""
+        user = channel.recipient
+        if channel.type != DM or user is None:
+            return
+        if user.dms_closed or not self.state.world.shares_guild(user.id):
+            why = "closed their DMs" if user.dms_closed else "shares no guild with the bot"
+            raise Rejection(
+                403,
+                50007,
+                "Cannot send messages to this user",
+                "dm.closed",
+                detail=f"{user.username} {why}",
+                violation=False,
+            )
 
     async def get_message(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
@@ -559,6 +628,7 @@ class Rest:
         errors = check_thread_edit(body)
         if errors:
             raise Rejection.form(errors)
+        openapi.enforce()
         keys = ("name", "archived", "locked", "auto_archive_duration", "rate_limit_per_user")
         changes = {k: body[k] for k in keys if body.get(k) is not None}
         unarchiving = changes.get("archived") is False
@@ -605,6 +675,7 @@ class Rest:
         errors = check_thread(body, with_type=False)
         if errors:
             raise Rejection.form(errors)
+        openapi.enforce()
         threads.check_parent(parent)
         message = self._message(request, parent)
         return await self._start_thread(parent, body, message)
@@ -615,6 +686,7 @@ class Rest:
         errors = check_thread(body, with_type=True)
         if errors:
             raise Rejection.form(errors)
+        openapi.enforce()
         threads.check_parent(parent)
         if body["type"] == 12:
             detail = "private threads (type 12) are not emulated"

@@ -7,6 +7,7 @@ violation under its ``rule``.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +30,10 @@ MAX_LABEL = 80
 MAX_OPTIONS = 25
 MAX_V2_COMPONENTS = 40
 MAX_V2_TEXT = 4000
+MAX_GALLERY_ITEMS = 10
+MAX_MEDIA_DESCRIPTION = 1024
+MAX_NONCE = 25
+ATTACHMENT_URL = "attachment://"
 MAX_THREAD_NAME = 100
 MAX_RATE_LIMIT = 21600
 ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
@@ -39,6 +44,8 @@ MAX_DESCRIPTION = 100
 MAX_CHOICE_NAME = 100
 LOCALIZATION = "commands.localization"
 MAX_AUTOCOMPLETE_CHOICES = 25
+CONTEXTS = (0, 1, 2)  # GUILD, BOT_DM, PRIVATE_CHANNEL
+INTEGRATION_TYPES = (0, 1)  # GUILD_INSTALL, USER_INSTALL
 
 _SELECTS = {3, 5, 6, 7, 8}
 _EMBED_URLS = [
@@ -61,9 +68,12 @@ class FormError:
     code: str
     message: str
     rule: str
+    detail: str = ""
+    """What the violation adds to Discord's message (e.g. the schema error); not sent."""
 
     def __str__(self) -> str:
-        return f"{'.'.join(map(str, self.path))}: {self.message}"
+        extra = f" ({self.detail})" if self.detail else ""
+        return f"{'.'.join(map(str, self.path))}: {self.message}{extra}"
 
 
 class Rejection(Exception):
@@ -77,6 +87,8 @@ class Rejection(Exception):
         rule: str,
         errors: list[FormError] | None = None,
         detail: str = "",
+        *,
+        violation: bool = True,
     ) -> None:
         super().__init__(message)
         self.status = status
@@ -85,6 +97,9 @@ class Rejection(Exception):
         self.rule = rule
         self.errors = errors or []
         self.detail = detail or message
+        self.violation = violation
+        """False for Discord's normal answer to a request a bot must expect to fail (a user
+        who closed their DMs): answered, not recorded as a broken rule."""
 
     @classmethod
     def form(cls, errors: list[FormError]) -> Rejection:
@@ -124,19 +139,29 @@ def _list(value: object) -> list[Any]:
 # Messages -----------------------------------------------------------------------------------
 
 
-def check_message(payload: JSON, *, attachment_count: int, flags: int) -> list[FormError]:
-    """Check a message create/edit body: the message would carry ``attachment_count`` files and
-    have ``flags``."""
+def check_message(
+    payload: JSON,
+    *,
+    attachment_count: int,
+    flags: int,
+    attachment_names: Collection[str] | None = None,
+    kept_urls: Collection[str] = (),
+) -> list[FormError]:
+    """Check a message create/edit body: the message would carry ``attachment_count`` files
+    (named ``attachment_names``, when known: what ``attachment://`` URLs may name; an edit may
+    also show the files it keeps by their URLs, ``kept_urls``) and have ``flags``."""
     errors: list[FormError] = []
     content = payload.get("content")
     errors += _too_long(("content",), content, MAX_CONTENT, "content.length")
     embeds = payload.get("embeds")
     if isinstance(embeds, list):
         errors += check_embeds(embeds)
+    if flags & IS_COMPONENTS_V2:
+        errors += _check_legacy_fields(payload)
     components = payload.get("components")
     if isinstance(components, list):
         if flags & IS_COMPONENTS_V2:
-            errors += _check_v2(payload, components)
+            errors += _check_v2(components, attachment_names, kept_urls)
         else:
             errors += _check_classic(components)
     errors += _check_allowed_mentions(payload.get("allowed_mentions"))
@@ -376,19 +401,123 @@ def _check_custom_ids(components: list[Any]) -> list[FormError]:
     return errors
 
 
-def _check_v2(payload: JSON, components: list[Any]) -> list[FormError]:
+def _check_legacy_fields(payload: JSON) -> list[FormError]:
+    """A components-v2 message (new, edited or converted) has no ``content`` or ``embeds``: a
+    body may only send them empty (or null)."""
+    return [legacy_field(key) for key in ("content", "embeds") if payload.get(key)]
+
+
+def legacy_field(key: str) -> FormError:
+    """The error for ``content`` or ``embeds`` on a components-v2 message."""
+    msg = f"{key} cannot be used with the IS_COMPONENTS_V2 flag"
+    return FormError(
+        (key,),
+        "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+        msg,
+        "components.v2-legacy-fields",
+    )
+
+
+def v2_flag_removed() -> FormError:
+    """The error for an edit whose ``flags`` lack IS_COMPONENTS_V2 on a components-v2 message."""
+    msg = "The IS_COMPONENTS_V2 flag cannot be removed from a message once set"
+    return FormError(
+        ("flags",), "MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG", msg, "components.v2-flag-removed"
+    )
+
+
+def media_urls(components: list[Any]) -> list[tuple[Path, JSON]]:
+    """Every unfurled media item of components-v2 ``components`` (thumbnails' and media
+    gallery items' ``media``, file components' ``file``) with its path."""
+    found: list[tuple[Path, JSON]] = []
+    for path, component in walk_components(components):
+        kind = component.get("type")
+        if kind == 11 and isinstance(component.get("media"), dict):
+            found.append(((*path, "media"), component["media"]))
+        elif kind == 13 and isinstance(component.get("file"), dict):
+            found.append(((*path, "file"), component["file"]))
+        elif kind == 12:
+            for k, item in enumerate(_list(component.get("items"))):
+                if isinstance(item, dict) and isinstance(item.get("media"), dict):
+                    found.append(((*path, "items", k, "media"), item["media"]))
+    return found
+
+
+def _check_media(
+    components: list[Any], attachment_names: Collection[str] | None, kept_urls: Collection[str]
+) -> list[FormError]:
+    """Media galleries hold 1 to 10 items; gallery items and thumbnails have descriptions of at
+    most 1024 characters; a file component shows an attachment (``attachment://NAME``, or on
+    an edit the URL Discord answered for a file the message keeps, which is what a library
+    rebuilding the message sends back); every ``attachment://NAME`` names an attachment the
+    message has after this request (``attachment_names``)."""
     errors: list[FormError] = []
-    for key in ("content", "embeds"):
-        if payload.get(key):
-            msg = f"{key} cannot be used with the IS_COMPONENTS_V2 flag"
-            errors.append(
-                FormError(
-                    (key,),
-                    "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
-                    msg,
-                    "components.v2-legacy-fields",
+    for path, component in walk_components(components):
+        kind = component.get("type")
+        if kind == 12:
+            items = _list(component.get("items"))
+            if not 1 <= len(items) <= MAX_GALLERY_ITEMS:
+                msg = f"Must be between 1 and {MAX_GALLERY_ITEMS} in length."
+                errors.append(
+                    FormError(
+                        (*path, "items"), "BASE_TYPE_BAD_LENGTH", msg, "components.v2-gallery-items"
+                    )
                 )
+            for k, item in enumerate(items):
+                if isinstance(item, dict):
+                    where = (*path, "items", k, "description")
+                    errors += _too_long(
+                        where,
+                        item.get("description"),
+                        MAX_MEDIA_DESCRIPTION,
+                        "components.v2-description",
+                    )
+        elif kind == 11:
+            errors += _too_long(
+                (*path, "description"),
+                component.get("description"),
+                MAX_MEDIA_DESCRIPTION,
+                "components.v2-description",
             )
+    for path, media in media_urls(components):
+        url = media.get("url")
+        if not isinstance(url, str):
+            continue
+        if path[-1] == "file" and not (url.startswith(ATTACHMENT_URL) or url in kept_urls):
+            msg = "A file component only supports attachment:// references"
+            errors.append(
+                FormError((*path, "url"), "URL_TYPE_INVALID_URL", msg, "components.v2-attachment")
+            )
+        elif url.startswith(ATTACHMENT_URL) and attachment_names is not None:
+            name = url[len(ATTACHMENT_URL) :]
+            if name not in attachment_names:
+                msg = f"Unknown attachment {name!r}: upload it in this request or keep it"
+                errors.append(
+                    FormError(
+                        (*path, "url"),
+                        "MEDIA_ATTACHMENT_NOT_FOUND",
+                        msg,
+                        "components.v2-attachment",
+                    )
+                )
+    return errors
+
+
+def check_nonce(payload: JSON) -> list[FormError]:
+    """A message's ``nonce``: an integer, or a string of at most 25 characters."""
+    nonce = payload.get("nonce")
+    if nonce is None or (isinstance(nonce, int) and not isinstance(nonce, bool)):
+        return []
+    if isinstance(nonce, str):
+        return _too_long(("nonce",), nonce, MAX_NONCE, "message.nonce")
+    msg = "Must be an integer or a string."
+    return [FormError(("nonce",), "BASE_TYPE_INVALID", msg, "message.nonce")]
+
+
+def _check_v2(
+    components: list[Any], attachment_names: Collection[str] | None, kept_urls: Collection[str]
+) -> list[FormError]:
+    errors = _check_media(components, attachment_names, kept_urls)
     every = walk_components(components)
     if len(every) > MAX_V2_COMPONENTS:
         msg = f"Must be {MAX_V2_COMPONENTS} or fewer in length."
@@ -460,9 +589,38 @@ def check_commands(commands: list[Any]) -> list[FormError]:
             )
         seen.add(key)
         errors += _check_command((i,), command, chat_input=kind == 1, top=True)
+        errors += _check_kinds(
+            (i, "contexts"), command.get("contexts"), CONTEXTS, "commands.contexts"
+        )
+        errors += _check_kinds(
+            (i, "integration_types"),
+            command.get("integration_types"),
+            INTEGRATION_TYPES,
+            "commands.integration-types",
+        )
     if sum(1 for c in commands if c.get("type", 1) == 1) > 100:
         msg = "Must be 100 or fewer in length."
         errors.append(FormError((), "BASE_TYPE_MAX_LENGTH", msg, "commands.count"))
+    return errors
+
+
+def _check_kinds(at: Path, value: object, allowed: tuple[int, ...], rule: str) -> list[FormError]:
+    """``contexts`` or ``integration_types`` of a command: null, or a non-empty list of
+    distinct values of ``allowed``."""
+    if value is None:
+        return []
+    if not isinstance(value, list) or not value:
+        msg = "Must be a non-empty list (or null)."
+        return [FormError(at, "BASE_TYPE_MIN_LENGTH", msg, rule)]
+    errors: list[FormError] = []
+    for k, kind in enumerate(value):
+        if isinstance(kind, bool) or kind not in allowed:
+            msg = f"Value must be one of {_choices(allowed)}."
+            errors.append(FormError((*at, k), "BASE_TYPE_CHOICES", msg, rule))
+    if len({str(v) for v in value}) != len(value):
+        errors.append(
+            FormError(at, "LIST_ITEM_VALUE_DUPLICATE", "List items must be unique.", rule)
+        )
     return errors
 
 
@@ -719,6 +877,27 @@ def _check_choice_value(at: Path, value: object, option_type: int) -> list[FormE
     if option_type == 4 and not (isinstance(value, int) and abs(value) < 2**53):
         return [FormError(at, "NUMBER_TYPE_COERCE", f"Value {value!r} is not int.", rule)]
     return []
+
+
+# Application --------------------------------------------------------------------------------
+
+
+def check_application(payload: JSON) -> list[FormError]:
+    """``PATCH /applications/@me``: ``integration_types_config`` maps install types (``"0"``
+    guild, ``"1"`` user) to their settings."""
+    config = payload.get("integration_types_config")
+    if not isinstance(config, dict):
+        return []
+    return [
+        FormError(
+            ("integration_types_config", key),
+            "BASE_TYPE_CHOICES",
+            f"Invalid integration type {key!r}: value must be one of {_choices(('0', '1'))}.",
+            "application.integration-types",
+        )
+        for key in config
+        if key not in ("0", "1")
+    ]
 
 
 # Threads ------------------------------------------------------------------------------------

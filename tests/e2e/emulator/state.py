@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import copy
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -36,7 +37,9 @@ def make_token(bot_id: int) -> str:
 class Config:
     """Tunable behaviour; ``ack_deadline`` is Discord's 3-second acknowledgement window;
     ``recommended_shards`` and ``max_concurrency`` are what ``GET /gateway/bot`` answers;
-    ``max_active_threads`` is the number of active (not archived) threads a guild may have."""
+    ``max_active_threads`` is the number of active (not archived) threads a guild may have;
+    ``nonce_window`` how long ``enforce_nonce`` finds an earlier message by its nonce ("the past
+    few minutes")."""
 
     ack_deadline: float = 3.0
     heartbeat_interval_ms: int = 41_250
@@ -45,6 +48,27 @@ class Config:
     recommended_shards: int = 1
     max_concurrency: int = 1
     max_active_threads: int = 1000
+    nonce_window: float = 300.0
+    """Seconds during which a message's ``nonce`` is remembered for ``enforce_nonce``."""
+
+
+@dataclass
+class Application:
+    """The bot's application: how it may be installed (``integration_types_config``: ``"0"``
+    guild install, ``"1"`` user install, as ``PATCH /applications/@me`` set it) and the users
+    who installed it to their account."""
+
+    id: int
+    integration_types_config: dict[str, JSON | None] = field(default_factory=lambda: {"0": {}})
+    user_installs: set[int] = field(default_factory=set)
+
+    @property
+    def integration_types(self) -> list[int]:
+        """The install types the app supports (the default ``integration_types`` of commands)."""
+        return sorted(int(key) for key in self.integration_types_config)
+
+    def installed_by(self, user_id: int) -> bool:
+        return user_id in self.user_installs
 
 
 class State:
@@ -56,10 +80,12 @@ class State:
         if not config.token:
             config.token = make_token(world.bot.id)
         self.journal = Journal()
-        self.commands = CommandRegistry(world.bot.id)
+        self.application = Application(world.bot.id)
+        self.commands = CommandRegistry(world.bot.id, self.application)
         self.interactions: dict[str, Interaction] = {}
         self.messages: dict[int, Message] = {}
         self.loose_attachments: dict[int, Attachment] = {}
+        self.nonces: dict[tuple[int, int, str], tuple[Message, float]] = {}
         self.base_url = ""
         self.requests_in_flight = 0
         self.last_request_end = 0.0
@@ -69,6 +95,31 @@ class State:
     @property
     def application_id(self) -> int:
         return self.world.bot.id
+
+    def application_json(self) -> JSON:
+        """The application object, as ``GET /applications/@me`` answers it."""
+        world = self.world
+        owner = world.guild.members[world.guild.owner_id].user
+        return {
+            "id": str(self.application_id),
+            "name": world.bot.username,
+            "icon": None,
+            "description": "",
+            "summary": "",
+            "type": None,
+            "bot_public": True,
+            "bot_require_code_grant": False,
+            "verify_key": "0" * 64,
+            "flags": 0,
+            "owner": owner.to_json(),
+            "team": None,
+            "bot": world.bot.to_json(),
+            "interactions_endpoint_url": None,
+            "redirect_uris": [],
+            "tags": [],
+            "approximate_guild_count": len(world.guilds),
+            "integration_types_config": copy.deepcopy(self.application.integration_types_config),
+        }
 
     def channel_messages(self, channel: Channel) -> list[Message]:
         return [m for m in self.messages.values() if m.channel_id == channel.id]
@@ -86,8 +137,23 @@ class State:
             data["member"] = member.to_json(with_user=False)
         return data, GUILD_MESSAGES, guild.id
 
+    def by_nonce(
+        self, channel_id: int, author_id: int, nonce: int | str, now: float
+    ) -> Message | None:
+        """The message posted in the channel by the author with this ``nonce`` within
+        ``config.nonce_window`` seconds before ``now``, if it still exists."""
+        found = self.nonces.get((channel_id, author_id, str(nonce)))
+        if found is None or now - found[1] > self.config.nonce_window or found[0].deleted:
+            return None
+        return found[0]
+
+    def remember_nonce(self, message: Message, now: float) -> None:
+        assert message.nonce is not None
+        self.nonces[(message.channel_id, message.author.id, str(message.nonce))] = (message, now)
+
     def post(self, message: Message) -> None:
         """Store a new message; everyone but ephemeral readers hears MESSAGE_CREATE."""
+        message.base_url = self.base_url
         self.messages[message.id] = message
         channel = self.world.find_channel(message.channel_id)
         if channel is not None and not message.ephemeral:
@@ -99,6 +165,7 @@ class State:
         self.journal.changed()
 
     def edited(self, message: Message) -> None:
+        message.base_url = self.base_url
         if not message.ephemeral:
             self.dispatch("MESSAGE_UPDATE", *self._event(message))
         self.journal.changed()
