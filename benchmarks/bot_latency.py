@@ -512,17 +512,20 @@ def expect(ix: Interaction, ack_type: int) -> None:
 def read_board(
     board: Message, members: dict[int, Member], *, active: bool = True
 ) -> tuple[Position, int, int, Member]:
-    """The position (from the embed footer), game id, version and member to move of a board."""
-    embeds = board.embeds or [{}]
-    footer = (embeds[0].get("footer") or {}).get("text", "")
+    """The position (from the small print), game id, version and member to move of a board:
+    a V2 layout, or an embed board (of a bot from before layouts, for comparisons)."""
+    texts = [c.get("content", "") for c in board.all_components() if c.get("type") == 10]
+    if board.embeds:
+        texts = [board.content, (board.embeds[0].get("footer") or {}).get("text", "")]
+    footer, status = (texts[-1], texts[-2]) if texts else ("", "")
     position = Position.parse(footer.rpartition(" · ")[2])
     if not active or position.is_over():
         return position, 0, 0, next(iter(members.values()))
     ids = [STEP_ID.match(b.get("custom_id", "")) for b in board.buttons]
     step = next((match for match in ids if match), None)
-    mentioned = MENTION.match(board.content)
+    mentioned = MENTION.match(status)
     if step is None or mentioned is None or int(mentioned[1]) not in members:
-        raise BenchmarkError(f"unexpected board: {board.content!r}")
+        raise BenchmarkError(f"unexpected board: {board.text!r}")
     return position, int(step[1]), int(step[2]), members[int(mentioned[1])]
 
 

@@ -37,8 +37,8 @@ DATABASE_UNAVAILABLE = N_(
     "minute."
 )
 SERVER_ONLY = N_(
-    "Tholos is played in server channels — run `/tholos challenge` in a channel of a server "
-    "we share."
+    "That works in server channels: run it in a channel of a server we share. Here, "
+    "`/tholos-ai` plays a game against me."
 )
 ALREADY_ANSWERED = 40060
 """Discord's error code for a second answer to an interaction: while two processes run the
@@ -141,7 +141,10 @@ def answers(
 
 
 def require_permissions(interaction: Interaction) -> None:
-    """Refuse when the bot can't post boards in the interaction's channel, naming what's missing."""
+    """Refuse when the bot can't post boards in the interaction's channel, naming what's missing
+    (a direct message with the bot needs none)."""
+    if interaction.guild_id is None:
+        return
     permissions = interaction.app_permissions
     t = reader(interaction)
     missing = [t(name) for flag, name in REQUIRED_PERMISSIONS if not getattr(permissions, flag)]

@@ -14,8 +14,9 @@ import discord
 from .answers import Interactions
 from .boards import Boards
 from .controls import Router
-from .domain import ServerRules
+from .domain import ReminderDefaults, ServerRules
 from .services import ChallengeService, PlayService
+from .services.reminders import Alarm
 from .settings import Settings
 from .storage import ChallengeStore, Database, GameStore, RatingStore
 from .storage.leases import LeaseStore
@@ -43,6 +44,14 @@ class App:
     leases: LeaseStore
     servers: ServerSettingsStore
     interactions: Interactions
+    alarm: Alarm
+    """Rung with the due time of every reminder a change stores (the housekeeping loop
+    sleeps on it)."""
+
+    @property
+    def reminder_defaults(self) -> ReminderDefaults:
+        """The bot's turn-reminder defaults (``THOLOS_REMINDER_AFTER``, the idle-claim time)."""
+        return ReminderDefaults(self.settings.reminder_after, self.settings.inactivity_timeout)
 
     async def rules(self, guild_id: int) -> ServerRules:
         """The settings in force on a server: its admins' choices over the environment's."""
@@ -53,6 +62,9 @@ class App:
             inactivity_timeout=chosen.inactivity_timeout or settings.inactivity_timeout,
             challenge_timeout=chosen.challenge_timeout or settings.challenge_timeout,
             default_mode=chosen.default_mode or "basic",
+            reminder_after=self.reminder_defaults.resolve(
+                chosen.reminder_after, chosen.inactivity_timeout
+            ),
         )
 
     @classmethod
@@ -61,6 +73,8 @@ class App:
         games, challenges = GameStore(database), ChallengeStore(database)
         holder = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         leases = LeaseStore(database, holder)
+        alarm = Alarm()
+        reminders = ReminderDefaults(settings.reminder_after, settings.inactivity_timeout)
         return cls(
             client=client,
             settings=settings,
@@ -69,15 +83,18 @@ class App:
             challenges=challenges,
             ratings=RatingStore(database),
             play=PlayService(
-                games, inactivity_timeout=settings.inactivity_timeout, leases=leases
+                games, inactivity_timeout=settings.inactivity_timeout, leases=leases,
+                reminders=reminders, alarm=alarm.ring,
             ),
             lobby=ChallengeService(
-                challenges, games, challenge_timeout=settings.challenge_timeout
+                challenges, games, challenge_timeout=settings.challenge_timeout,
+                reminders=reminders, alarm=alarm.ring,
             ),
             boards=Boards(client, games, leases, settings.owns_guild),
             leases=leases,
             servers=ServerSettingsStore(database),
             interactions=Interactions(),
+            alarm=alarm,
         )
 
 

@@ -1,5 +1,5 @@
-"""Board messages: the image rendered off the event loop, the embed, the controls; posting a
-board, recording it, and stripping the controls of the one it replaces."""
+"""Board messages: the image rendered off the event loop, the Components V2 layout around it,
+the controls; posting a board, recording it, and stripping the controls of the one it replaces."""
 
 from __future__ import annotations
 
@@ -25,14 +25,15 @@ from rendering.view import BoardView
 from rendering.words import Words
 
 from .answers import USERS_ONLY, Interaction, tell
-from .controls import board_view, final_view
-from .domain import mention
+from .controls import BoardLook, board_rows, final_rows, has_controls
 from .i18n import words
 from .presenter import (
+    board_accent,
+    board_footer,
+    board_header,
+    board_status,
     describe_turn,
-    game_embed,
     game_line,
-    result_text,
     step_prompt,
     thread_name,
 )
@@ -136,8 +137,8 @@ class Boards:
         return LastTurn(parse_turn(records[-1].turn), records[-1].player_id)
 
     async def message(self, game: Game, last: LastTurn | None) -> dict[str, Any]:
-        """The keyword arguments of a board message (in the game's language): content, embed,
-        image, controls."""
+        """The keyword arguments of a board message (in the game's language): one Components
+        V2 container with the texts, the image at message width, the controls."""
         t = words(game.language)
         view = BoardView(
             white_name=game.white_name,
@@ -148,23 +149,30 @@ class Boards:
             words=t,
         )
         png, alt = await self.draw(_render, game.position, view)
-        file = discord.File(io.BytesIO(png), filename=IMAGE_NAME, description=alt[:ALT_TEXT_LIMIT])
-        embed = game_embed(t, game, last.words(t) if last else None, IMAGE_NAME)
+        alt = alt[:ALT_TEXT_LIMIT]
+        file = discord.File(io.BytesIO(png), filename=IMAGE_NAME, description=alt)
+        prompt, rows, pinged = None, final_rows(t, game), [game.white_id, game.black_id]
         if game.is_active and self.is_ai_turn(game):
-            content = t("🤖 {name} is thinking…", name=game.name(game.position.turn))
-            controls = None
+            rows, pinged = [], []
         elif game.is_active:
             builder = TurnBuilder(game.position)
             step = builder.step()
             assert step is not None  # an active game always has a turn to play
-            content = t("{player}, your turn. {prompt}", player=mention(game.to_move),
-                        prompt=step_prompt(t, builder, step))  # fmt: skip
-            controls = board_view(t, game, builder, step)
-        else:
-            content = t("Game over. {result}", result=result_text(t, game))
-            controls = final_view(t, game)
-        message = {"content": content, "embed": embed, "file": file, "allowed_mentions": USERS_ONLY}
-        return message if controls is None else {**message, "view": controls}
+            prompt = step_prompt(t, builder, step)
+            rows, pinged = board_rows(t, game, builder, step), [game.to_move]
+        look = BoardLook(
+            accent=board_accent(game),
+            header=board_header(t, game, last.words(t) if last else None),
+            image=IMAGE_NAME,
+            alt=alt,
+            status=board_status(t, game, prompt),
+            footer=board_footer(t, game),
+        )
+        bot = self.client.user.id if self.client.user else None
+        mentions = discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(u) for u in pinged if u != bot]
+        )
+        return {"view": look.layout(rows), "file": file, "allowed_mentions": mentions}
 
     async def post(
         self,
@@ -208,7 +216,7 @@ class Boards:
             channel = self.client.get_partial_messageable(game.channel_id)
             message = await channel.send(**await self.message(game, last))
         if not await self.games.set_board_message(game.id, message.id, game.version):
-            await self.strip_controls(game.channel_id, message.id)  # a newer board is out already
+            await self.strip_controls(game.channel_id, message)  # a newer board is out already
             return message
         previous = game.board_message_id
         if previous is not None and previous not in (message.id, stripped):
@@ -272,11 +280,13 @@ class Boards:
             log.info("could not show game %s's result in its channel: %s", game.id, error)
 
     async def post_in_channel(
-        self, game: Game, last: LastTurn | None, *, leased: bool = False
+        self, game: Game, last: LastTurn | None, *, leased: bool = False, bare: bool = False
     ) -> discord.Message | None:
-        """Post the board in the game's channel (no interaction to answer)."""
+        """Post the board in the game's channel (no interaction to answer); ``bare``: the board
+        it replaces has no controls to strip (it waited for the AI)."""
         channel = self.client.get_partial_messageable(game.channel_id)
-        return await self.post(channel.send, game, last, leased=leased)
+        stripped = game.board_message_id if bare else None
+        return await self.post(channel.send, game, last, leased=leased, stripped=stripped)
 
     async def post_after_change(
         self,
@@ -310,16 +320,22 @@ class Boards:
             where = f"<#{game.channel_id}>"
             await tell(interaction, "Done — the board is in {thread}.", thread=where)
 
-    async def strip_controls(self, channel_id: int, message_id: int) -> None:
-        """Remove the buttons of an old message (best effort: it may be gone)."""
+    async def strip_controls(
+        self, channel_id: int, message: int | discord.Message
+    ) -> None:
+        """Remove the controls of an old board (best effort: it may be gone): its layout again
+        without them (a V2 message keeps its layout on every edit)."""
         try:
-            await (
-                self.client.get_partial_messageable(channel_id)
-                .get_partial_message(message_id)
-                .edit(view=None)
-            )
+            if isinstance(message, int):
+                channel = self.client.get_partial_messageable(channel_id)
+                message = await channel.fetch_message(message)
+            look = BoardLook.of(message)
+            if look is None:  # an embed board from before the layout
+                await message.edit(view=None)
+            elif has_controls(message):
+                await message.edit(view=look.layout())
         except discord.HTTPException as error:
-            log.info("could not strip controls of message %s: %s", message_id, error)
+            log.info("could not strip the controls of message %s: %s", message, error)
 
     async def repost_missing(self, grace: float) -> float | None:
         """Post the boards of changes stored more than ``grace`` seconds ago but never shown

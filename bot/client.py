@@ -15,16 +15,17 @@ from discord import app_commands
 from .answers import USERS_ONLY, tell
 from .app import App, Feature, feature_of
 from .commands import on_command_error, tholos
-from .controls import Router
+from .controls import Router, walk_components
 from .custom_ids import PREFIX
 from .features.admin import Admin, tholos_admin
-from .features.challenges import Challenges
+from .features.challenges import Challenges, ai_command
 from .features.games import Games
 from .features.history import History
 from .features.housekeeping import Housekeeping
 from .features.opponent import Opponent
 from .features.play import Play
 from .features.ratings import Ratings, leaderboard_command
+from .features.reminders import Reminders
 from .features.review import Reviews
 from .i18n import CommandTranslator
 from .settings import Settings
@@ -32,18 +33,20 @@ from .storage import get_meta, open_database, set_meta
 
 log = logging.getLogger(__name__)
 
+INVITE_PERMISSIONS = discord.Permissions(309237763072)
+"""What the bot needs in a server (README's invite link): View Channel, Send Messages, Embed
+Links, Attach Files, Read Message History, Create Public Threads, Send Messages in Threads."""
 SHUTDOWN_GRACE_SECONDS = 10.0
 """How long a shutdown waits for the interactions under way (e.g. a board being posted)."""
 
 
 def has_component(message: discord.Message | None, custom_id: str) -> bool:
-    """Whether ``message`` carries a component with ``custom_id``."""
+    """Whether ``message`` carries a component with ``custom_id`` (nested in a layout too)."""
     if message is None:
         return False
     return any(
-        getattr(child, "custom_id", None) == custom_id
-        for row in message.components
-        for child in getattr(row, "children", ())
+        getattr(component, "custom_id", None) == custom_id
+        for component in walk_components(message.components)
     )
 
 
@@ -63,6 +66,7 @@ class TholosBot(discord.Client):
         self.tree.add_command(tholos)
         self.tree.add_command(leaderboard_command)
         self.tree.add_command(tholos_admin)
+        self.tree.add_command(ai_command)
         self.tree.on_error = on_command_error
         self.router = Router()
         self.features: dict[type[Feature], Feature] = {}
@@ -76,12 +80,13 @@ class TholosBot(discord.Client):
         self.app = app = App.build(self, self.settings, database)
         opponent = Opponent(app)
         challenges = Challenges(app, opponent)
-        housekeeping = Housekeeping(app, challenges, opponent)
+        reminders = Reminders(app)
+        housekeeping = Housekeeping(app, challenges, opponent, reminders)
         play, games, ratings = Play(app, opponent), Games(app), Ratings(app)
         reviews = Reviews(app)
         features = (
             opponent, play, challenges, games, ratings, History(app), reviews, Admin(app),
-            housekeeping,
+            reminders, housekeeping,
         )  # fmt: skip
         for feature in features:
             self.features[type(feature)] = feature
@@ -90,6 +95,7 @@ class TholosBot(discord.Client):
         await self.tree.set_translator(CommandTranslator())
         if self.settings.registers_commands:
             await self._sync_commands()
+            await self._declare_installs()
         await housekeeping.catch_up()
         self._background.append(asyncio.create_task(housekeeping.run()))
         self._background.append(asyncio.create_task(reviews.run()))
@@ -114,6 +120,26 @@ class TholosBot(discord.Client):
         await self.tree.sync(guild=guild)
         await set_meta(database, key, digest)
         log.info("slash commands registered (%s)", f"guild {guild.id}" if guild else "global")
+
+    async def _declare_installs(self) -> None:
+        """Declare both ways to install the app, once: to a server (the bot and its commands,
+        with the permissions boards need) and to a member's account (``/tholos-ai`` in the DM
+        with the bot). A refusal is logged: the Developer Portal's Installation page does the
+        same."""
+        try:
+            info = await self.application_info()
+            if info.user_integration_config is not None:
+                return
+            guild = info.guild_integration_config
+            params = guild.oauth2_install_params if guild is not None else None
+            await info.edit(
+                guild_install_scopes=params.scopes if params else ["bot", "applications.commands"],
+                guild_install_permissions=params.permissions if params else INVITE_PERMISSIONS,
+                user_install_scopes=["applications.commands"],
+            )
+            log.info("declared guild install and user install")
+        except discord.HTTPException as error:
+            log.warning("could not declare user install (the Developer Portal can): %s", error)
 
     async def on_ready(self) -> None:
         """Log the connection."""

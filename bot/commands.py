@@ -16,11 +16,20 @@ from .i18n import NC_
 
 log = logging.getLogger(__name__)
 
+SERVERS_ONLY = app_commands.AppCommandContext(guild=True)
+"""Where the server commands are offered: server channels only (not DMs)."""
+GUILD_INSTALL = app_commands.AppInstallationType(guild=True)
+"""The server commands come with the bot added to a server (not with a user's install)."""
+
 tholos = app_commands.Group(
     name=NC_("command", "tholos"),
     description=N_("Play Tholos, the board game of Delphi's temple"),
+    guild_only=True,
+    allowed_contexts=SERVERS_ONLY,
+    allowed_installs=GUILD_INSTALL,
 )
-"""``/tholos …``: every feature adds its subcommands here."""
+"""``/tholos …``: every feature adds its subcommands here; offered in servers only (Discord
+declares contexts per top-level command)."""
 
 OPTION_NAMES = (
     NC_("command", "opponent"),

@@ -8,8 +8,10 @@ memory.
 
 from __future__ import annotations
 
+import enum
 import re
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 import discord
@@ -190,6 +192,34 @@ class GamesButton(Control, custom_id=custom_ids.GAMES):
         self.page = page
 
 
+class RulesButton(Control, custom_id=custom_ids.RULES):
+    """How to play, with the game's ornaments (only the presser sees it)."""
+
+    look: ClassVar[dict[str, Any]] = {
+        "label": N_("How to play"),
+        "emoji": "📖",
+        "style": discord.ButtonStyle.secondary,
+    }
+
+    def __init__(self, *, game: int, **look: Any) -> None:
+        super().__init__(game=game, **look)
+        self.game_id = game
+
+
+class GiveUpButton(Control, custom_id=custom_ids.GIVE_UP):
+    """Resign a game against the AI: asks to confirm (only the presser sees it)."""
+
+    look: ClassVar[dict[str, Any]] = {
+        "label": N_("Resign"),
+        "emoji": "🏳️",
+        "style": discord.ButtonStyle.secondary,
+    }
+
+    def __init__(self, *, game: int, **look: Any) -> None:
+        super().__init__(game=game, **look)
+        self.game_id = game
+
+
 # -- the views built from them -------------------------------------------------------------------
 
 
@@ -250,13 +280,114 @@ def _view(items: Iterable[discord.ui.Item[Any]]) -> discord.ui.View:
     return view
 
 
-def board_view(t: Words, game: Game, builder: TurnBuilder, step: Step) -> discord.ui.View:
-    """The controls of a live board at ``step``: choices 4 to a row, then Skip, Back, Cancel
-    and Claim in the last row (at most 4 rows, 5 buttons each)."""
+Row = list[discord.ui.Item[Any]]
+"""The buttons of one action row."""
+
+
+def rows_view(rows: Iterable[Row]) -> discord.ui.View:
+    """``rows`` as a message's action rows, outside any layout (for a board posted before
+    boards were layouts)."""
+    view = discord.ui.View(timeout=None)
+    for number, row in enumerate(rows):
+        for item in row:
+            item.row = number
+            view.add_item(item)
+    return view
+
+
+class BoardPart(enum.IntEnum):
+    """The ``id``s of a board layout's components, so that an edit can find and keep them."""
+
+    CONTAINER = 1
+    HEADER = 2
+    IMAGE = 3
+    STATUS = 4
+    FOOTER = 5
+
+
+@dataclass(frozen=True, slots=True)
+class BoardLook:
+    """What a board layout shows, its controls aside: the container's accent colour, the
+    texts above and below the image, the image (an attachment's file name) and its alt text,
+    and the small print at the bottom."""
+
+    accent: int
+    header: str
+    image: str
+    alt: str
+    status: str
+    footer: str
+
+    @classmethod
+    def of(cls, message: discord.Message) -> BoardLook | None:
+        """The look of a board message as posted (``None``: not a V2 board)."""
+        container = next(iter(message.components), None)
+        if not isinstance(container, discord.components.Container):
+            return None
+        texts: dict[int | None, str] = {}
+        alt = image = None
+        for child in container.children:
+            if isinstance(child, discord.components.TextDisplay):
+                texts[child.id] = child.content
+            elif isinstance(child, discord.components.MediaGalleryComponent) and child.items:
+                alt = child.items[0].description or ""
+                image = message.attachments[0].filename if message.attachments else None
+        if image is None or alt is None:
+            return None
+        colour = container.accent_colour
+        return cls(
+            accent=colour.value if colour is not None else 0,
+            header=texts.get(BoardPart.HEADER, ""),
+            image=image,
+            alt=alt,
+            status=texts.get(BoardPart.STATUS, ""),
+            footer=texts.get(BoardPart.FOOTER, ""),
+        )
+
+    def layout(
+        self, rows: Iterable[Row] = (), *, status: str | None = None
+    ) -> discord.ui.LayoutView:
+        """The board as one container: header, image (at message width), status, the controls
+        in ``rows``, the small print; ``status`` replaces the status text."""
+        container = discord.ui.Container[Any](accent_colour=self.accent, id=BoardPart.CONTAINER)
+        container.add_item(discord.ui.TextDisplay(self.header, id=BoardPart.HEADER))
+        image = discord.MediaGalleryItem(f"attachment://{self.image}", description=self.alt)
+        container.add_item(discord.ui.MediaGallery(image, id=BoardPart.IMAGE))
+        container.add_item(discord.ui.TextDisplay(status or self.status, id=BoardPart.STATUS))
+        for row in rows:
+            container.add_item(discord.ui.ActionRow(*row))
+        container.add_item(discord.ui.TextDisplay(self.footer, id=BoardPart.FOOTER))
+        view = discord.ui.LayoutView(timeout=None)
+        view.add_item(container)
+        return view
+
+
+def has_controls(message: discord.Message) -> bool:
+    """Whether ``message`` has buttons or selects, at its top level or nested in a layout."""
+    return any(
+        isinstance(component, discord.components.Button | discord.components.SelectMenu)
+        for component in walk_components(message.components)
+    )
+
+
+def walk_components(components: Iterable[Any]) -> Iterator[Any]:
+    """Every component of a message: action rows, containers and sections, and what they hold
+    (a section's accessory too)."""
+    for component in components:
+        yield component
+        yield from walk_components(getattr(component, "children", ()))
+        accessory = getattr(component, "accessory", None)
+        if accessory is not None:
+            yield accessory
+
+
+def board_rows(t: Words, game: Game, builder: TurnBuilder, step: Step) -> list[Row]:
+    """The controls of a live board at ``step``: choices 4 to a row, then Skip, Back, Cancel,
+    Claim (or, against the AI, Resign) and How to play in the last row (5 buttons at most)."""
     path = "".join(builder.path)
     at = {"game": game.id, "version": game.version}
-    choices: list[discord.ui.Item[Any]] = []
-    last_row: list[discord.ui.Item[Any]] = []
+    choices: Row = []
+    last_row: Row = []
     for option in step.options:
         label, emoji = option_label(t, builder, step.kind, option.token)
         skip = option.token == SKIP
@@ -273,24 +404,24 @@ def board_view(t: Words, game: Game, builder: TurnBuilder, step: Step) -> discor
                                    style=discord.ButtonStyle.secondary))  # fmt: skip
     if game.ai_level is None:  # the AI never idles: nothing to claim
         last_row.append(ClaimButton(game=game.id, label=t(ClaimButton.look[LABEL])))
-    for number, item in enumerate(choices):
-        item.row = number // 4
-    for item in last_row:
-        item.row = (len(choices) + 3) // 4
-    return _view(choices + last_row)
+    else:  # no /tholos resign where the game may be played (a DM): a button asks instead
+        last_row.append(GiveUpButton(game=game.id, label=t(GiveUpButton.look[LABEL])))
+    last_row.append(RulesButton(game=game.id, label=t(RulesButton.look[LABEL])))
+    rows = [choices[start : start + 4] for start in range(0, len(choices), 4)]
+    return [*rows, last_row]
 
 
-def final_view(t: Words, game: Game) -> discord.ui.View:
+def final_rows(t: Words, game: Game) -> list[Row]:
     """The controls of a finished game's board: Rematch, Replay, Record, Review (no review of
     a game without turns)."""
-    buttons: list[Control] = [
+    buttons: Row = [
         RematchButton(game=game.id, label=t(RematchButton.look[LABEL])),
         ReplayButton(game=game.id, label=t(ReplayButton.look[LABEL])),
         RecordButton(game=game.id, label=t(RecordButton.look[LABEL])),
     ]
     if game.plies:
         buttons.append(ReviewButton(game=game.id, label=t(ReviewButton.look[LABEL])))
-    return _view(buttons)
+    return [buttons]
 
 
 def challenge_view(t: Words, challenge: Challenge) -> discord.ui.View:

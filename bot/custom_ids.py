@@ -84,3 +84,7 @@ RECORD = CustomId("record", (("game", _ID, int),))
 """The record file of a finished game."""
 REVIEW = CustomId("review", (("game", _ID, int),))
 """The AI's review of a finished game."""
+RULES = CustomId("rules", (("game", _ID, int),))
+"""How to play, with a game's ornaments."""
+GIVE_UP = CustomId("giveup", (("game", _ID, int),))
+"""Ask to resign a game (against the AI) from its board."""

@@ -97,6 +97,38 @@ class ServerRules:
     """Seconds before an unanswered challenge expires."""
     default_mode: Mode
     """The mode of a challenge that names neither a mode nor ornaments."""
+    reminder_after: float = 0.0
+    """Seconds without a move before the player to move is reminded (0: never)."""
+
+
+ReminderChoice = Literal["off", "here", "dm"]
+"""Where a player wants their turn reminders: none, in the game's channel, or by DM."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReminderDefaults:
+    """The bot's defaults for turn reminders, which a server's own settings override (the
+    storage layer resolves them in SQL the same way, in the write that stores a turn)."""
+
+    after: float | None
+    """``THOLOS_REMINDER_AFTER``: seconds (0: off); ``None``: half the idle-claim time."""
+    inactivity_timeout: float
+    """``THOLOS_INACTIVITY_TIMEOUT``: the idle-claim time of servers that chose none."""
+
+    def resolve(self, server_after: float | None, inactivity_timeout: float | None) -> float:
+        """The reminder time in force on a server (0: off): its admins' choice, else the
+        bot's, else half its idle-claim time (``inactivity_timeout``: the server's own, if it
+        chose one)."""
+        if server_after is not None:
+            return server_after
+        if self.after is not None:
+            return self.after
+        return (inactivity_timeout or self.inactivity_timeout) / 2
+
+
+DIRECT_MESSAGES = 0
+"""The ``guild_id`` of games played in a direct message with the bot (Discord sends those
+events to shard 0, and ``0 >> 22`` is on shard 0 whatever the count)."""
 
 
 def mention(user_id: int) -> str:

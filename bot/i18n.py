@@ -100,7 +100,10 @@ def reader(interaction: discord.Interaction) -> Words:
 
 
 def server_language(interaction: discord.Interaction) -> Language:
-    """The server's language (its community locale), as a new game or challenge keeps it."""
+    """The server's language (its community locale), as a new game or challenge keeps it; in a
+    direct message, the member's own."""
+    if interaction.guild_id is None:
+        return language_of(interaction.locale)
     return language_of(interaction.guild_locale)
 
 

@@ -1,4 +1,4 @@
-"""What the bot says: embeds, step prompts, button labels, turns in words. No I/O.
+"""What the bot says: board texts, embeds, step prompts, button labels, turns in words. No I/O.
 
 Every function takes the :class:`~rendering.words.Words` of the language to speak: the
 reader's for answers and prompts, the game's for what everyone in the channel sees."""
@@ -186,42 +186,61 @@ def scoring_lines(t: Words, result: Score) -> str:
     return "\n".join(lines)
 
 
-def game_embed(t: Words, game: Game, last: str | None, image_name: str | None) -> discord.Embed:
-    """The board's embed: players, mode, ply, whose turn, the last turn, (final) scoring."""
+ACCENT: Final = {WHITE: 0xECE6D6, BLACK: 0x2E2B28}
+"""A live board's accent: the colour of the player to move (marble, basalt)."""
+
+
+LAST_TURN, SCORING, IF_IT_ENDED_NOW = N_("Last turn"), N_("Scoring"), N_("If it ended now")
+"""The board's headings."""
+
+
+def board_accent(game: Game) -> int:
+    """The accent colour of a board: the player to move's, or sandstone once it is over."""
+    return ACCENT[game.position.turn] if game.is_active else EMBED_COLOUR.value
+
+
+def board_header(t: Words, game: Game, last: str | None) -> str:
+    """A board's text above its image: the players, the mode (with its ornaments), the last
+    turn."""
     position = game.position
-    projected = score(position)
-    white, black = projected.totals
-    embed = discord.Embed(title="Tholos", colour=EMBED_COLOUR)
-    embed.description = (
-        f"{STONE_EMOJI[WHITE]} {colour_name(t, WHITE)}: {mention(game.white_id)}\n"
-        f"{STONE_EMOJI[BLACK]} {colour_name(t, BLACK)}: {mention(game.black_id)}"
-    )
     mode = t(MODE_NAMES[game.mode]).capitalize()
+    lines = [
+        f"### Tholos · {mode}",
+        f"{STONE_EMOJI[WHITE]} {colour_name(t, WHITE)}: {mention(game.white_id)} · "
+        f"{STONE_EMOJI[BLACK]} {colour_name(t, BLACK)}: {mention(game.black_id)}",
+    ]
     if game.mode == "advanced":
-        mode += "\n" + ornaments_text(t, position)
-    embed.add_field(name=t("Mode"), value=mode, inline=False)
+        lines.append(ornaments_text(t, position))
     if last:
-        embed.add_field(name=t("Last turn"), value=last, inline=False)
-    if game.is_active:
-        embed.add_field(
-            name=t("To move"),
-            value=f"{STONE_EMOJI[position.turn]} {mention(game.to_move)}",
-            inline=True,
-        )
-        embed.add_field(
-            name=t("If it ended now"),
-            value=f"{colour_name(t, WHITE)} {white} · {colour_name(t, BLACK)} {black}",
-            inline=True,
-        )
-    else:
-        embed.add_field(name=t("Result"), value=result_text(t, game), inline=False)
+        lines.append(f"**{t(LAST_TURN)}:** {last}")
+    return "\n".join(lines)
+
+
+def board_status(t: Words, game: Game, prompt: str | None) -> str:
+    """A board's text below its image: whose turn (with the step ``prompt``, ``None`` while
+    the AI thinks) and the points if it ended now; or the result and the scoring."""
+    projected = score(game.position)
+    if not game.is_active:
+        status = t("Game over. {result}", result=result_text(t, game))
         if game.outcome is not None:
-            embed.add_field(name=t("Scoring"), value=scoring_lines(t, projected), inline=False)
-    if image_name:
-        embed.set_image(url=f"attachment://{image_name}")
+            status += f"\n**{t(SCORING)}**\n" + scoring_lines(t, projected)
+        return status
+    if prompt is None:
+        status = t("🤖 {name} is thinking…", name=game.name(game.position.turn))
+    else:
+        status = t("{player}, your turn. {prompt}", player=mention(game.to_move), prompt=prompt)
+    white, black = projected.totals
+    return (
+        f"{status}\n**{t(IF_IT_ENDED_NOW)}:** "
+        f"{colour_name(t, WHITE)} {white} · {colour_name(t, BLACK)} {black}"
+    )
+
+
+def board_footer(t: Words, game: Game) -> str:
+    """A board's small print: the ply and the canonical position (players paste it into
+    ``python -m engine``; tools that audit games read it)."""
     ply = t("Ply {ply}", ply=game.plies)
-    embed.set_footer(text=f"{ply} · {position}")
-    return embed
+    return f"-# {ply} · {game.position}"
 
 
 def challenge_text(t: Words, challenge: Challenge) -> str:
@@ -393,6 +412,8 @@ def settings_embed(t: Words, rules: ServerRules, *, changed: bool) -> discord.Em
         name=t("Challenges expire"), value=minutes_text(t, rules.challenge_timeout), inline=True
     )
     embed.add_field(name=t("Default mode"), value=t(MODE_NAMES[rules.default_mode]), inline=True)
+    reminders = minutes_text(t, rules.reminder_after) if rules.reminder_after > 0 else t("off")
+    embed.add_field(name=t("Turn reminders after"), value=reminders, inline=True)
     embed.set_footer(text=t("Change them with /tholos-admin settings (Manage Server)."))
     return embed
 
@@ -648,3 +669,78 @@ def review_embed(t: Words, game: Game, review: GameReview, chart_name: str) -> d
     embed.set_image(url=f"attachment://{chart_name}")
     embed.set_footer(text=t("The chart: the expected result for White after each turn."))
     return embed
+
+
+# -- turn reminders -------------------------------------------------------------------------------
+
+REMINDER_CHOICES: Final = {
+    "off": N_("off — no reminders"),
+    "here": N_("here — in the game's thread or channel"),
+    "dm": N_("dm — by direct message (in the game's thread when your DMs are closed)"),
+}
+"""What each choice of ``/tholos settings reminders`` means."""
+
+
+def game_url(game: Game) -> str:
+    """A jump link to the game's newest board (to its thread or channel while it has none; a
+    game in a direct message, server id 0, links into ``@me``)."""
+    url = f"https://discord.com/channels/{game.guild_id or '@me'}/{game.channel_id}"
+    return url if game.board_message_id is None else f"{url}/{game.board_message_id}"
+
+
+def reminder_text(
+    t: Words, game: Game, claim_at: float | None, now: float, *, direct: bool = False,
+    server: str = "?",
+) -> str:  # fmt: skip
+    """The turn reminder of the player to move: the game, a link to its board, and when the
+    opponent may claim the win (``claim_at``, a Discord timestamp every reader sees in their
+    own time; ``None`` against the AI, which never claims; by ``now``, they may already).
+    ``direct``: it goes by direct message, so it also says where the game is played (on
+    ``server``, the server's name)."""
+    player, opponent = mention(game.to_move), game.name(1 - game.position.turn)
+    link = game_url(game)
+    if claim_at is None:
+        text = t(
+            "⏰ {player}, your game against {opponent} is waiting for your move: "
+            "[go to the board]({link}).",
+            player=player, opponent=opponent, link=link,
+        )  # fmt: skip
+    elif claim_at <= now:
+        text = t(
+            "⏰ {player}, it's your turn against {opponent}: [go to the board]({link}). They "
+            "may already claim the win.",
+            player=player, opponent=opponent, link=link,
+        )  # fmt: skip
+    else:
+        text = t(
+            "⏰ {player}, it's your turn against {opponent}: [go to the board]({link}). They "
+            "may claim the win {when} if you haven't moved by then.",
+            player=player, opponent=opponent, link=link, when=f"<t:{int(claim_at) + 1}:R>",
+        )  # fmt: skip
+    if direct:
+        place = f"https://discord.com/channels/{game.guild_id}/{game.channel_id}"
+        text += "\n" + t("The game is played on {server}: {place}. `/tholos settings` changes "
+                         "where your reminders go.", server=server, place=place)  # fmt: skip
+    return text
+
+
+def reminder_settings_text(
+    t: Words, choice: str, reminder_after: float | None, *, changed: bool
+) -> str:
+    """``/tholos settings``: where the reader's turn reminders go (``changed``: just saved) and,
+    in a server, after how long without a move (``reminder_after``; 0: off there)."""
+    chosen = t(REMINDER_CHOICES[choice])
+    lines = [
+        t("Saved. Your turn reminders: {choice}.", choice=chosen)
+        if changed
+        else t("Your turn reminders: {choice}.", choice=chosen)
+    ]
+    if reminder_after is not None and choice != "off":
+        lines.append(
+            t("On this server they come after {time} without a move.",
+              time=minutes_text(t, reminder_after))
+            if reminder_after > 0
+            else t("This server has turned turn reminders off.")
+        )  # fmt: skip
+    lines.append(t("Choose with `/tholos settings reminders:` off, here or dm."))
+    return "\n".join(lines)

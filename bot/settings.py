@@ -37,6 +37,9 @@ class Settings:
     """``THOLOS_CHALLENGE_TIMEOUT``: seconds before a challenge expires."""
     inactivity_timeout: float = INACTIVITY_TIMEOUT
     """``THOLOS_INACTIVITY_TIMEOUT``: seconds without a move before the opponent may claim."""
+    reminder_after: float | None = None
+    """``THOLOS_REMINDER_AFTER``: seconds without a move before the player to move is reminded
+    (0: never); unset (``None``): half the idle-claim time in force on the server."""
     threads: bool = True
     """``THOLOS_THREADS``: play each game in a thread of its own (``on``, the default) or in the
     channel (``off``)."""
@@ -93,6 +96,7 @@ class Settings:
             api_base=values.get("DISCORD_API_BASE", "").strip() or None,
             challenge_timeout=_seconds(values, "THOLOS_CHALLENGE_TIMEOUT", CHALLENGE_TIMEOUT),
             inactivity_timeout=_seconds(values, "THOLOS_INACTIVITY_TIMEOUT", INACTIVITY_TIMEOUT),
+            reminder_after=_optional_seconds(values, "THOLOS_REMINDER_AFTER"),
             threads=_switch(values, "THOLOS_THREADS", default=True),
             **_shards(values),
         )
@@ -161,6 +165,20 @@ def _seconds(values: Mapping[str, str], name: str, default: float) -> float:
         raise SettingsError(f"{name} must be a number of seconds, not {text!r}") from None
     if not seconds > 0:
         raise SettingsError(f"{name} must be more than 0 seconds, not {text!r}")
+    return seconds
+
+
+def _optional_seconds(values: Mapping[str, str], name: str) -> float | None:
+    """A number of seconds, 0 included (0 turns the thing off); ``None`` when unset."""
+    text = values.get(name, "").strip()
+    if not text:
+        return None
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise SettingsError(f"{name} must be a number of seconds, not {text!r}") from None
+    if not 0 <= seconds < float("inf"):
+        raise SettingsError(f"{name} must be 0 (off) or more seconds, not {text!r}")
     return seconds
 
 

@@ -1,6 +1,6 @@
 """``/tholos-admin``: a server's own settings (threads, the idle-claim and challenge timeouts,
-the default mode) and ending a stuck game, for members with Manage Server — checked by
-Discord's default permissions and again here."""
+the default mode, the turn reminders' time) and ending a stuck game, for members with Manage
+Server — checked by Discord's default permissions and again here."""
 
 from __future__ import annotations
 
@@ -14,12 +14,16 @@ from engine.vocabulary import N_
 
 from ..answers import Interaction, answers
 from ..app import Feature, feature_of
+from ..commands import GUILD_INSTALL, SERVERS_ONLY
 from ..domain import Mode, Refusal
 from ..i18n import NC_, reader
 from ..presenter import game_label, settings_embed
 from ..storage.servers import ServerSettings
+from .reminders import Reminders
 
 ADMINS_ONLY = N_("Only members with the **Manage Server** permission can use `/tholos-admin`.")
+OPTION_NAMES = (NC_("command", "reminder_minutes"),)
+"""The option names this module adds (their Python parameters), for the catalogue."""
 CHOICES_SHOWN = 25
 """Discord shows at most 25 autocomplete choices."""
 
@@ -27,6 +31,8 @@ tholos_admin = app_commands.Group(
     name=NC_("command", "tholos-admin"),
     description=N_("Tholos settings for this server (Manage Server)"),
     guild_only=True,
+    allowed_contexts=SERVERS_ONLY,
+    allowed_installs=GUILD_INSTALL,
     default_permissions=discord.Permissions(manage_guild=True),
 )
 """``/tholos-admin …``: only members with Manage Server see it (and the bot checks again)."""
@@ -73,6 +79,8 @@ class Admin(Feature):
             await servers.set(
                 guild_id, ServerSettings(**(values | changes)), interaction.user.id, time.time()
             )
+            if {"reminder_after", "inactivity_timeout"} & changes.keys():
+                await feature_of(interaction, Reminders).reschedule(guild_id)
         rules = await self.app.rules(guild_id)
         await interaction.response.send_message(
             embed=settings_embed(reader(interaction), rules, changed=bool(changes)), ephemeral=True
@@ -88,6 +96,7 @@ class Admin(Feature):
     idle_claim_minutes=N_("Minutes without a move before the opponent may claim the win"),
     challenge_minutes=N_("Minutes before an unanswered challenge expires"),
     default_mode=N_("The mode of a challenge that names neither a mode nor ornaments"),
+    reminder_minutes=N_("Minutes without a move before the player to move is reminded (0: off)"),
 )
 async def settings_command(
     interaction: Interaction,
@@ -95,6 +104,7 @@ async def settings_command(
     idle_claim_minutes: app_commands.Range[float, 0.01, 43200.0] | None = None,
     challenge_minutes: app_commands.Range[float, 0.01, 1440.0] | None = None,
     default_mode: Mode | None = None,
+    reminder_minutes: app_commands.Range[float, 0.0, 43200.0] | None = None,
 ) -> None:
     """``/tholos-admin settings``."""
     changes: dict[str, object] = {}
@@ -106,6 +116,8 @@ async def settings_command(
         changes["challenge_timeout"] = challenge_minutes * 60
     if default_mode is not None:
         changes["default_mode"] = default_mode
+    if reminder_minutes is not None:
+        changes["reminder_after"] = reminder_minutes * 60
     await feature_of(interaction, Admin).settings(interaction, changes)
 
 

@@ -16,7 +16,17 @@ from ..answers import USERS_ONLY, Interaction, answers, require_permissions, tel
 from ..app import App, Feature, feature_of
 from ..commands import tholos
 from ..controls import ChallengeButton, RematchButton, Router, challenge_view
-from ..domain import ColourChoice, FirstChoice, GameOptions, Level, Mode, Person, Refusal, mention
+from ..domain import (
+    DIRECT_MESSAGES,
+    ColourChoice,
+    FirstChoice,
+    GameOptions,
+    Level,
+    Mode,
+    Person,
+    Refusal,
+    mention,
+)
 from ..i18n import NC_, reader, server_language, words
 from ..presenter import LEVEL_NAMES, THREAD_FAILED, challenge_text, game_line, thread_name
 from ..services import ExpiredChallengeError
@@ -26,6 +36,11 @@ from .opponent import Opponent
 from .play import caller
 
 log = logging.getLogger(__name__)
+
+NOT_IN_SERVER = N_(
+    "I'm not a member of this server, so I can't post a game here. Ask an admin to add me, or "
+    "use `/tholos-ai` in our direct messages."
+)
 
 
 class Challenges(Feature):
@@ -62,9 +77,7 @@ class Challenges(Feature):
         place = place_for(interaction, rules.threads)
         client_user = self.app.client.user
         if client_user is not None and opponent.id == client_user.id:
-            t = words(options.language)
-            name = t("Tholos AI ({level})", level=t(LEVEL_NAMES[level]))
-            ai = Person(opponent.id, name, bot=True)
+            ai = self._ai(options, level)
             if place.thread:
                 await self._start_ai_in_thread(interaction, me, ai, level, options)
                 return
@@ -82,6 +95,39 @@ class Challenges(Feature):
             await self._post(interaction, challenge)
         if place.note:
             await tell(interaction, place.note)
+
+    def _ai(self, options: GameOptions, level: Level) -> Person:
+        """The bot as the AI opponent, by the name it plays under in the game's language."""
+        user = self.app.client.user
+        assert user is not None  # commands arrive once connected
+        t = words(options.language)
+        return Person(user.id, t("Tholos AI ({level})", level=t(LEVEL_NAMES[level])), bot=True)
+
+    async def play_the_ai(
+        self, interaction: Interaction, options: GameOptions, level: Level
+    ) -> None:
+        """``/tholos-ai``: in a server, as challenging the bot; in a direct message with the
+        bot, a game played right there."""
+        if interaction.guild_id is None:
+            await self._ai_in_dm(interaction, options, level)
+            return
+        if not interaction.is_guild_integration():  # installed by the user only: I can't post
+            await tell(interaction, NOT_IN_SERVER)
+            return
+        assert self.app.client.user is not None
+        await self.challenge(interaction, self.app.client.user, options, level)
+
+    @answers()
+    async def _ai_in_dm(self, interaction: Interaction, options: GameOptions, level: Level) -> None:
+        """A game against the AI in the direct message ``/tholos-ai`` was used in: unrated, in
+        the player's own language, kept like any other game."""
+        options = replace(options, language=server_language(interaction))
+        me = Person(interaction.user.id, interaction.user.display_name)
+        game = await self.app.lobby.start_ai_game(
+            guild_id=DIRECT_MESSAGES, channel_id=interaction.channel_id or 0, human=me,
+            ai=self._ai(options, level), level=level, options=options,
+        )  # fmt: skip
+        await self.opponent.start(interaction, game)
 
     async def _start_ai_in_thread(
         self, interaction: Interaction, me: Person, ai: Person, level: Level, options: GameOptions
@@ -259,6 +305,32 @@ async def challenge_command(
     """``/tholos challenge`` (naming the bot itself starts a game against the AI at once)."""
     options = GameOptions(mode=mode, ornaments=ornaments, colour=colour, first=first)
     await feature_of(interaction, Challenges).challenge(interaction, opponent, options, level)
+
+
+@app_commands.command(
+    name=NC_("command", "tholos-ai"),
+    description=N_("Play Tholos against me, the AI: here, or in our direct messages"),
+)
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
+@app_commands.allowed_installs(guilds=True, users=True)
+@app_commands.describe(
+    level=N_("How strong I play: easy, medium (default) or hard"),
+    mode=N_("basic (the default) or advanced (ornaments change their columns' rules)"),
+    ornaments=N_("How many ornaments, 1 to 5 (advanced mode; 2 unless you say)"),
+    colour=N_("The colour you play (default random)"),
+    first=N_("Who moves first (default random)"),
+)
+async def ai_command(
+    interaction: Interaction,
+    level: Level = "medium",
+    mode: Mode | None = None,
+    ornaments: app_commands.Range[int, 1, 5] | None = None,
+    colour: ColourChoice = "random",
+    first: FirstChoice = "random",
+) -> None:
+    """``/tholos-ai``: a game against the AI, in a server channel or a direct message."""
+    options = GameOptions(mode=mode, ornaments=ornaments, colour=colour, first=first)
+    await feature_of(interaction, Challenges).play_the_ai(interaction, options, level)
 
 
 @tholos.command(

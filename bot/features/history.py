@@ -23,7 +23,7 @@ from ..app import Feature, feature_of
 from ..boards import board_note
 from ..commands import tholos
 from ..controls import HistoryButton, RecordButton, ReplayButton, Router, pager_view
-from ..domain import Refusal
+from ..domain import DIRECT_MESSAGES, Refusal
 from ..i18n import NC_, reader
 from ..presenter import HISTORY_PAGE, game_label, history_embed
 from ..storage import Game
@@ -53,13 +53,15 @@ class History(Feature):
     async def history(
         self, interaction: Interaction, member_id: int, page: int = 0, *, edit: bool = False
     ) -> None:
-        """``/tholos history [member]`` (a new message) or its Previous / Next (the same one)."""
+        """``/tholos history [member]`` (a new message) or its Previous / Next (the same one).
+        Your own history lists your games against the AI in our direct messages too."""
         guild_id = interaction.guild_id or 0
         games = self.app.games
-        total = await games.finished_count(guild_id, member_id)
+        direct = member_id == interaction.user.id
+        total = await games.finished_count(guild_id, member_id, direct=direct)
         pages = max(1, -(-total // HISTORY_PAGE))
         page = min(page, pages - 1)
-        shown = await games.finished_page(guild_id, member_id, page, HISTORY_PAGE)
+        shown = await games.finished_page(guild_id, member_id, page, HISTORY_PAGE, direct=direct)
         t = reader(interaction)
         embed = history_embed(t, member_id, shown, page, pages, total)
         view = pager_view(t, HistoryButton, page, pages, member=member_id)
@@ -69,7 +71,7 @@ class History(Feature):
             await interaction.response.send_message(embed=embed, view=view)
 
 
-    @answers(server_only=True)
+    @answers()
     async def replay(self, interaction: Interaction, game_id: int | None = None) -> None:
         """The animated replay of a finished game (default: the caller's last one here)."""
         game = await self._finished_game(interaction, game_id)
@@ -102,7 +104,7 @@ class History(Feature):
         if note is not None:
             await note.delete()
 
-    @answers(server_only=True)
+    @answers()
     async def record(self, interaction: Interaction, game_id: int | None = None) -> None:
         """The record file of a finished game (default: the caller's last one here)."""
         game = await self._finished_game(interaction, game_id)
@@ -132,8 +134,9 @@ class History(Feature):
         ]
 
     async def _finished_game(self, interaction: Interaction, game_id: int | None) -> Game:
-        """The finished game a press or command means: ``game_id`` (a game of this server),
-        else the caller's last finished game in this channel or its threads."""
+        """The finished game a press or command means: ``game_id`` (a game of this server, or
+        of this direct message), else the caller's last finished game in this channel or its
+        threads."""
         if game_id is None:
             here = interaction.channel_id or 0
             recent = await self.app.games.recent_finished(here, interaction.user.id, 1)
@@ -141,7 +144,10 @@ class History(Feature):
                 raise Refusal("You have no finished game in this channel yet.")
             return recent[0]
         game = await self.app.games.game(game_id)
-        if game is None or game.guild_id != interaction.guild_id or game.is_active:
+        here = interaction.guild_id
+        if here is None and game is not None and game.channel_id != interaction.channel_id:
+            game = None  # another direct message's game
+        if game is None or game.guild_id != (here or DIRECT_MESSAGES) or game.is_active:
             raise Refusal("That isn't a finished game of this server.")
         return game
 

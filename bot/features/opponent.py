@@ -56,7 +56,7 @@ class Opponent(Feature):
                 await self.app.leases.release(lease)
             if played is not None:
                 last = LastTurn(turn, game.to_move)
-                await self.app.boards.post_in_channel(played.game, last, leased=True)
+                await self.app.boards.post_in_channel(played.game, last, leased=True, bare=True)
         except DatabaseUnavailable as error:
             log.warning("the AI waits in game %s: database unavailable: %s", game.id, error)
         except Exception:

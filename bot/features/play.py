@@ -11,10 +11,22 @@ from ..answers import USERS_ONLY, Interaction, answers, tell
 from ..app import App, Feature, feature_of
 from ..boards import LastTurn
 from ..commands import tholos
-from ..controls import ClaimButton, ResignButton, Router, StepButton, board_view, resign_view
+from ..controls import (
+    BoardLook,
+    ClaimButton,
+    GiveUpButton,
+    ResignButton,
+    Router,
+    Row,
+    RulesButton,
+    StepButton,
+    board_rows,
+    resign_view,
+    rows_view,
+)
 from ..domain import Caller, Refusal, mention
 from ..i18n import NC_, reader
-from ..presenter import game_label, rules_embed, step_prompt
+from ..presenter import board_status, game_label, rules_embed, step_prompt
 from ..services import StepShown
 from ..storage import Game
 from .opponent import Opponent
@@ -40,6 +52,9 @@ class Play(Feature):
         router.add(StepButton, self.step)
         router.add(ClaimButton, lambda interaction, claim: self.claim(interaction, claim.game_id))
         router.add(ResignButton, self.resign)
+        router.add(GiveUpButton, lambda interaction, button: self.ask_resign(
+            interaction, button.game_id))  # fmt: skip
+        router.add(RulesButton, lambda interaction, button: self.rules(interaction, button.game_id))
 
     @answers(posts_boards=True)
     async def step(self, interaction: Interaction, button: StepButton) -> None:
@@ -51,23 +66,32 @@ class Play(Feature):
         if isinstance(result, StepShown):
             step = result.builder.step()
             assert step is not None
-            prompt = step_prompt(t, result.builder, step)
-            await interaction.response.edit_message(
-                content=f"{mention(result.game.to_move)}: {prompt}",
-                view=board_view(t, result.game, result.builder, step),
-                allowed_mentions=USERS_ONLY,
-            )
+            status = board_status(t, result.game, step_prompt(t, result.builder, step))
+            rows = board_rows(t, result.game, result.builder, step)
+            await self._edit_board(interaction, status, rows)
             return
         last = LastTurn(result.turn, interaction.user.id)
-        await interaction.response.edit_message(
-            content=t("Played: {turn}", turn=last.words(t)), view=None,
-            allowed_mentions=USERS_ONLY,
-        )  # fmt: skip
+        await self._edit_board(interaction, t("Played: {turn}", turn=last.words(t)), [])
         pressed = interaction.message.id if interaction.message else None
         await self.app.boards.post_after_change(
             interaction, result.game, last, stripped=pressed, leased=True
         )
         self.opponent.schedule(result.game)
+
+    @staticmethod
+    async def _edit_board(interaction: Interaction, status: str, rows: list[Row]) -> None:
+        """Answer a press by showing ``status`` and ``rows`` on the pressed board (its layout
+        kept; a board posted before layouts keeps its embed)."""
+        assert interaction.message is not None  # a press comes from a message
+        look = BoardLook.of(interaction.message)
+        if look is None:
+            await interaction.response.edit_message(
+                content=status, view=rows_view(rows), allowed_mentions=USERS_ONLY
+            )
+        else:
+            await interaction.response.edit_message(
+                view=look.layout(rows, status=status), allowed_mentions=USERS_ONLY
+            )
 
     @answers(server_only=True, posts_boards=True)
     async def claim(self, interaction: Interaction, game_id: int | None = None) -> None:
@@ -89,9 +113,9 @@ class Play(Feature):
         last = await self._last(game)
         await self.app.boards.post_after_change(interaction, game, last, leased=True)
 
-    @answers(server_only=True)
+    @answers()
     async def ask_resign(self, interaction: Interaction, game_id: int | None = None) -> None:
-        """``/tholos resign [game]``: ask to confirm with a button."""
+        """``/tholos resign [game]``, or a board's Resign: ask to confirm with a button."""
         game = await self._channel_game(interaction, players_only=True, game_id=game_id)
         t = reader(interaction)
         await interaction.response.send_message(
@@ -115,9 +139,13 @@ class Play(Feature):
         await tell(interaction, "The board is in {thread}.", thread=f"<#{where}>")
 
     @answers()
-    async def rules(self, interaction: Interaction) -> None:
-        """``/tholos rules``: ephemeral, with this channel's ornaments when a game is on."""
-        game = await self.app.games.active_game(interaction.channel_id or 0)
+    async def rules(self, interaction: Interaction, game_id: int | None = None) -> None:
+        """``/tholos rules`` or a board's How to play: ephemeral, with the ornaments of the game
+        (the button's, or the one played in this channel)."""
+        if game_id is None:
+            game = await self.app.games.active_game(interaction.channel_id or 0)
+        else:
+            game = await self.app.games.game(game_id)
         await interaction.response.send_message(
             embed=rules_embed(reader(interaction), game.position if game else None),
             ephemeral=True,

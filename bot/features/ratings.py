@@ -79,6 +79,8 @@ async def stats_command(interaction: Interaction, member: discord.User | None = 
     name=NC_("command", "leaderboard"),
     description=N_("This server's Tholos players ranked by rating"),
 )
+@app_commands.guild_only()
+@app_commands.guild_install()
 @app_commands.describe(page=N_("Which page (10 players a page)"))
 async def leaderboard_command(
     interaction: Interaction, page: app_commands.Range[int, 1, 100000] = 1

@@ -64,7 +64,7 @@ class Reviews(Feature):
         """Stop the worker process."""
         self.reviewer.close()
 
-    @answers(server_only=True, posts_boards=True)
+    @answers(posts_boards=True)
     async def review(self, interaction: Interaction, button: ReviewButton) -> None:
         """The Review button of a finished game's board."""
         game = await self.app.games.game(button.game_id)
@@ -102,7 +102,7 @@ class Reviews(Feature):
         if record.status == "failed":
             raise Refusal("The AI could not review this game.")
         link = (
-            f"https://discord.com/channels/{record.guild_id}/{record.channel_id}/"
+            f"https://discord.com/channels/{record.guild_id or '@me'}/{record.channel_id}/"
             f"{record.message_id}"
         )
         await tell(interaction, "The AI is reviewing this game: {link}", link=link)

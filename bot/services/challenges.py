@@ -11,7 +11,7 @@ from engine import BLACK, WHITE, Colour, Position
 from engine.newgame import new_game
 from engine.vocabulary import N_
 
-from ..domain import Answer, Caller, GameOptions, Level, Person, Refusal, mention
+from ..domain import Answer, Caller, GameOptions, Level, Person, Refusal, ReminderDefaults, mention
 from ..storage import (
     Challenge,
     ChallengeStore,
@@ -53,10 +53,17 @@ class ChallengeService:
         challenge_timeout: float,
         clock: Callable[[], float] = time.time,
         rng: random.Random | None = None,
+        reminders: ReminderDefaults | None = None,
+        alarm: Callable[[float], None] | None = None,
     ) -> None:
         self.challenges = challenges
         self.games = games
         self.challenge_timeout = challenge_timeout
+        self.reminders = reminders
+        """With reminders, a new game whose first player is human stores when to remind them
+        (``None``: no reminders)."""
+        self.alarm = alarm
+        """Told the due time of every reminder a new game stores (the reminder loop wakes)."""
         self._clock = clock
         self._rng = rng or random.SystemRandom()
 
@@ -177,10 +184,10 @@ class ChallengeService:
         if challenger_colour == BLACK:
             white, black = black, white
         try:
-            return await self.challenges.accept(
+            return self._started(await self.challenges.accept(
                 challenge.id, white_id=white, black_id=black, seed=seed, start=start,
-                now=self._clock(), thread_id=thread_id,
-            )  # fmt: skip
+                now=self._clock(), thread_id=thread_id, reminders=self.reminders,
+            ))  # fmt: skip
         except StaleGameError:
             raise Refusal("This challenge was already answered.") from None
         except ChannelBusyError as error:
@@ -196,14 +203,22 @@ class ChallengeService:
         human_colour, seed, start = self._setup(options, options.ornament_count())
         players = ((human.id, human.name), (ai.id, ai.name))
         white, black = players if human_colour == WHITE else players[::-1]
+        human_first = start.turn == human_colour
         try:
-            return await self.games.create_ai_game(
+            return self._started(await self.games.create_ai_game(
                 guild_id=guild_id, channel_id=channel_id, white=white, black=black,
                 seed=seed, start=start, level=level, now=self._clock(), parent_id=parent_id,
                 parent_message_id=parent_message_id, language=options.language,
-            )  # fmt: skip
+                reminders=self.reminders if human_first else None,
+            ))  # fmt: skip
         except ChannelBusyError as error:
             raise _channel_busy(error) from None
+
+    def _started(self, game: Game) -> Game:
+        """A new game, once stored: ring the alarm for its first reminder."""
+        if game.reminder_due_at is not None and self.alarm is not None:
+            self.alarm(game.reminder_due_at)
+        return game
 
     async def rematch(self, game_id: int, caller: Caller) -> Challenge | Game:
         """Challenge the other player of a finished game again, colours swapped (against the

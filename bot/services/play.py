@@ -15,7 +15,7 @@ from engine.builder import TurnBuilder
 from engine.scoring import score
 from engine.vocabulary import N_
 
-from ..domain import Caller, Refusal, mention
+from ..domain import Caller, Refusal, ReminderDefaults, mention
 from ..storage import (
     Game,
     GameStore,
@@ -33,7 +33,8 @@ def board_url(game: Game) -> str | None:
     """A link to the game's current board message."""
     if game.board_message_id is None:
         return None
-    return f"https://discord.com/channels/{game.guild_id}/{game.channel_id}/{game.board_message_id}"
+    where = game.guild_id or "@me"  # a game in a direct message
+    return f"https://discord.com/channels/{where}/{game.channel_id}/{game.board_message_id}"
 
 
 class OutdatedBoardError(Refusal):
@@ -94,12 +95,19 @@ class PlayService:
         inactivity_timeout: float,
         clock: Callable[[], float] = time.time,
         leases: LeaseStore | None = None,
+        reminders: ReminderDefaults | None = None,
+        alarm: Callable[[float], None] | None = None,
     ) -> None:
         self.games = games
         self.leases = leases
         """With leases, every change takes the lease of posting its board, in its own
         transaction: the process that stored a change posts its board."""
         self.inactivity_timeout = inactivity_timeout
+        self.reminders = reminders
+        """With reminders, every turn that leaves a human to move stores when to remind them,
+        in the same write (``None``: no reminders)."""
+        self.alarm = alarm
+        """Told the due time of every reminder a turn stores (the reminder loop wakes)."""
         self._clock = clock
         self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
 
@@ -149,7 +157,8 @@ class PlayService:
             if turn is None:
                 return StepShown(game, builder)
             try:
-                return TurnPlayed(await self._record(game, turn), turn)
+                ai_next = game.ai_level is not None  # a human's turn passes the move to the AI
+                return TurnPlayed(await self._record(game, turn, ai_next=ai_next), turn)
             except StaleGameError:
                 raise OutdatedBoardError(await self.games.game(game_id) or game) from None
 
@@ -158,24 +167,29 @@ class PlayService:
         game.position.apply(turn)  # checked: the worker's answer is input too
         async with self._lock(game.id):
             try:
-                return TurnPlayed(await self._record(game, turn), turn)
+                return TurnPlayed(await self._record(game, turn, ai_next=False), turn)
             except StaleGameError:
                 return None
 
-    async def _record(self, game: Game, turn: Turn) -> Game:
-        """Store ``turn`` by the player to move, and the end if it ends the game; raises
-        :class:`StaleGameError` if ``game`` changed meanwhile."""
+    async def _record(self, game: Game, turn: Turn, *, ai_next: bool) -> Game:
+        """Store ``turn`` by the player to move, and the end if it ends the game, and when to
+        remind the next player unless that is the AI (``ai_next``; every turn passes the move);
+        raises :class:`StaleGameError` if ``game`` changed meanwhile."""
         after = game.position.apply_unchecked(turn)
         now = self._clock()
         outcome = final_outcome(after)
+        reminders = None if ai_next else self.reminders
 
         def change(transaction: Transaction) -> Awaitable[Game]:
             return self.games.record_turn(
                 transaction, game, player_id=game.to_move, turn=str(turn), position_after=after,
-                outcome=outcome, now=now,
+                outcome=outcome, now=now, reminders=reminders,
             )  # fmt: skip
 
-        return await self._change(change, ends=game.rated and outcome is not None)
+        changed = await self._change(change, ends=game.rated and outcome is not None)
+        if changed.reminder_due_at is not None and self.alarm is not None:
+            self.alarm(changed.reminder_due_at)
+        return changed
 
     async def _change(
         self, change: Callable[[Transaction], Awaitable[Game]], *, ends: bool

@@ -9,7 +9,7 @@ from dataclasses import dataclass, fields
 
 from engine import Position
 
-from ..domain import ChallengeStatus, ColourChoice, FirstChoice, Language, Mode
+from ..domain import ChallengeStatus, ColourChoice, FirstChoice, Language, Mode, ReminderDefaults
 from .db import Database, Row, UniqueViolation, scalar
 from .games import (
     ChannelBusyError,
@@ -184,9 +184,12 @@ class ChallengeStore:
         start: Position,
         now: float,
         thread_id: int | None = None,
+        reminders: ReminderDefaults | None = None,
     ) -> Game:
         """Accept a pending challenge and start its game, in one transaction: in the thread
-        ``thread_id`` of the challenge's channel, or (``None``) in the channel itself.
+        ``thread_id`` of the challenge's channel, or (``None``) in the channel itself; with
+        ``reminders``, the first player is reminded of their turn (see
+        :func:`~bot.storage.games.reminder_due`).
 
         Raises :class:`StaleGameError` if the challenge is no longer pending, and
         :class:`ChannelBusyError` if the place is taken or the two play each other there.
@@ -216,7 +219,7 @@ class ChallengeStore:
                 start=start, now=now, ai_level=None,
                 parent_id=challenge.channel_id if in_thread else None,
                 parent_message_id=challenge.message_id if in_thread else None,
-                language=challenge.language,
+                language=challenge.language, reminders=reminders,
             )  # fmt: skip
             await transaction.execute(
                 "UPDATE challenges SET game_id = ? WHERE id = ?", (game.id, challenge_id)

@@ -12,7 +12,7 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
         "mode", "seed", "start_position", "position", "version", "plies", "status", "result",
         "reason", "white_points", "black_points", "board_message_id", "board_version",
         "created_at", "updated_at", "last_move_at", "finished_at", "rated", "rated_seq",
-        "ai_level", "parent_id", "parent_message_id", "ended_by", "language",
+        "ai_level", "parent_id", "parent_message_id", "ended_by", "language", "reminder_due_at",
     )),
     ("turns", ("game_id", "ply", "player_id", "turn", "position_after", "created_at")),
     ("challenges", (
@@ -26,8 +26,9 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     )),
     ("guild_settings", (
         "guild_id", "threads", "inactivity_timeout", "challenge_timeout", "default_mode",
-        "updated_by", "updated_at",
+        "updated_by", "updated_at", "reminder_after",
     )),
+    ("player_settings", ("user_id", "reminders", "updated_at")),
     ("reviews", (
         "game_id", "guild_id", "channel_id", "message_id", "requested_by", "requested_at",
         "status", "done", "total", "review", "finished_at",

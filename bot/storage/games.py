@@ -14,7 +14,7 @@ from typing import Literal
 
 from engine import BLACK, WHITE, Colour, Position
 
-from ..domain import Language, Level, Mode, Reason, Result
+from ..domain import DIRECT_MESSAGES, Language, Level, Mode, Reason, ReminderDefaults, Result
 from .db import Database, Row, Transaction, UniqueViolation, scalar
 from .leases import board_lease
 
@@ -78,6 +78,9 @@ class Game:
     """The admin who aborted the game (``status == "aborted"``)."""
     language: Language = "en"
     """The language of its public messages and images (the server's at challenge time)."""
+    reminder_due_at: float | None = None
+    """When the player to move is reminded of their turn (``None``: no reminder pending —
+    the AI is to move, the game is over, reminders are off, or it was sent)."""
 
     @property
     def home_id(self) -> int:
@@ -138,7 +141,7 @@ GAME_COLUMNS = ", ".join(
         "mode", "seed", "start_position", "position", "version", "plies", "status", "result",
         "reason", "white_points", "black_points", "board_message_id", "board_version",
         "created_at", "last_move_at", "finished_at", "rated", "ai_level", "parent_id",
-        "parent_message_id", "ended_by", "language",
+        "parent_message_id", "ended_by", "language", "reminder_due_at",
     )
 )  # fmt: skip
 _NEEDS_A_BOARD = "(board_version IS NULL OR board_version < version)"
@@ -177,7 +180,33 @@ def game_from_row(row: Row) -> Game:
         parent_message_id=row["parent_message_id"],
         ended_by=row["ended_by"],
         language=row["language"],
+        reminder_due_at=row["reminder_due_at"],
     )
+
+
+def reminder_due(
+    reminders: ReminderDefaults | None, now: float | None, guild_id: int | None = None
+) -> tuple[str, tuple[object, ...]]:
+    """The SQL value of ``games.reminder_due_at`` for a change made at ``now`` that leaves a
+    human to move, and its parameters: ``now`` (``None``: the row's ``last_move_at``) plus the
+    reminder time in force on the game's server, resolved in the statement itself as
+    :meth:`ReminderDefaults.resolve` does (the server's own, else the bot's, else half the
+    idle-claim time in force); ``NULL`` when that is 0 (reminders off), and without
+    ``reminders`` (the AI is to move, or the game ended). The server is the row's
+    (``guild_id`` ``None``) or ``guild_id``."""
+    if reminders is None:
+        return "NULL", ()
+    guild = "games.guild_id" if guild_id is None else "?"
+    server = () if guild_id is None else (guild_id,)
+    since = "last_move_at" if now is None else "?"
+    sql = (
+        f"{since} + NULLIF(COALESCE("
+        f"(SELECT s.reminder_after FROM guild_settings s WHERE s.guild_id = {guild}), ?, "
+        f"COALESCE((SELECT s.inactivity_timeout FROM guild_settings s WHERE s.guild_id = {guild}"
+        "), ?) / 2), 0)"
+    )
+    start = () if now is None else (now,)
+    return sql, (*start, *server, reminders.after, *server, reminders.inactivity_timeout)
 
 
 class GameStore:
@@ -200,10 +229,12 @@ class GameStore:
         parent_id: int | None = None,
         parent_message_id: int | None = None,
         language: Language = "en",
+        reminders: ReminderDefaults | None = None,
     ) -> Game:
         """Start an unrated game against the AI (players as ``(id, name)``) in ``channel_id``
         (a thread of ``parent_id``, or the channel itself); raises :class:`ChannelBusyError` if
-        that place has an active game or the human already plays the AI there."""
+        that place has an active game or the human already plays the AI there. ``reminders``:
+        the human moves first and may be reminded (see :func:`reminder_due`)."""
         home = parent_id or channel_id
         async with self.database.transaction() as transaction:
             await transaction.lock("channel", home)
@@ -211,7 +242,7 @@ class GameStore:
             return await insert_game(
                 transaction, guild_id=guild_id, channel_id=channel_id, white=white, black=black,
                 seed=seed, start=start, now=now, ai_level=level, parent_id=parent_id,
-                parent_message_id=parent_message_id, language=language,
+                parent_message_id=parent_message_id, language=language, reminders=reminders,
             )  # fmt: skip
 
     async def active_ai_games(self) -> list[Game]:
@@ -259,26 +290,29 @@ class GameStore:
         )
         return [game_from_row(row) for row in rows]
 
-    async def finished_count(self, guild_id: int, user_id: int) -> int:
-        """How many finished games ``user_id`` played on the server."""
+    async def finished_count(self, guild_id: int, user_id: int, *, direct: bool = False) -> int:
+        """How many finished games ``user_id`` played on the server (and, with ``direct``, in
+        direct messages with the bot)."""
+        guilds = (guild_id, DIRECT_MESSAGES if direct else guild_id)
         return await scalar(
             self.database,
-            "SELECT (SELECT COUNT(*) FROM games WHERE guild_id = ? AND status = 'finished' "
-            "AND white_id = ?) + (SELECT COUNT(*) FROM games WHERE guild_id = ? "
-            "AND status = 'finished' AND black_id = ?)",
-            (guild_id, user_id, guild_id, user_id),
+            "SELECT (SELECT COUNT(*) FROM games WHERE guild_id IN (?, ?) "
+            "AND status = 'finished' AND white_id = ?) + (SELECT COUNT(*) FROM games "
+            "WHERE guild_id IN (?, ?) AND status = 'finished' AND black_id = ?)",
+            (*guilds, user_id, *guilds, user_id),
         )
 
     async def finished_page(
-        self, guild_id: int, user_id: int, page: int, size: int
+        self, guild_id: int, user_id: int, page: int, size: int, *, direct: bool = False
     ) -> list[Game]:
-        """The ``page``-th (from 0) ``size`` finished games of ``user_id`` on the server,
-        newest first."""
+        """The ``page``-th (from 0) ``size`` finished games of ``user_id`` on the server (and,
+        with ``direct``, in direct messages with the bot), newest first."""
+        guilds = (guild_id, DIRECT_MESSAGES if direct else guild_id)
         rows = await self.database.fetchall(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE guild_id = ? AND status = 'finished' "
+            f"SELECT {GAME_COLUMNS} FROM games WHERE guild_id IN (?, ?) AND status = 'finished' "
             "AND (white_id = ? OR black_id = ?) ORDER BY finished_at DESC, id DESC "
             "LIMIT ? OFFSET ?",
-            (guild_id, user_id, user_id, size, page * size),
+            (*guilds, user_id, user_id, size, page * size),
         )
         return [game_from_row(row) for row in rows]
 
@@ -365,17 +399,20 @@ class GameStore:
         position_after: Position,
         outcome: Outcome | None,
         now: float,
+        reminders: ReminderDefaults | None = None,
     ) -> Game:
-        """Store a turn in the caller's transaction: the position, the turn record and the
-        version; ``outcome`` finishes the game.
+        """Store a turn in the caller's transaction: the position, the turn record, the version
+        and when the player now to move is reminded (``reminders``: a human is now to move; see
+        :func:`reminder_due`); ``outcome`` finishes the game.
 
         Raises :class:`StaleGameError` if the game changed since ``game`` was read.
         """
+        due, due_values = reminder_due(reminders if outcome is None else None, now)
         updated = await _update_game(
             transaction,
             game,
-            "position = ?, last_move_at = ?, plies = plies + 1",
-            (str(position_after), now),
+            f"position = ?, last_move_at = ?, plies = plies + 1, reminder_due_at = {due}",
+            (str(position_after), now, *due_values),
             outcome,
             now,
         )
@@ -391,7 +428,7 @@ class GameStore:
     ) -> Game:
         """End a game without a turn (resignation, timeout) in the caller's transaction; raises
         :class:`StaleGameError`."""
-        return await _update_game(transaction, game, "", (), outcome, now)
+        return await _update_game(transaction, game, "reminder_due_at = NULL", (), outcome, now)
 
     async def abort(
         self, transaction: Transaction, game_id: int, admin_id: int, now: float
@@ -400,7 +437,8 @@ class GameStore:
         the caller's transaction; ``None`` if it is not being played."""
         row = await transaction.fetchone(
             "UPDATE games SET status = 'aborted', ended_by = ?, finished_at = ?, updated_at = ?, "
-            f"version = version + 1 WHERE id = ? AND status = 'active' RETURNING {GAME_COLUMNS}",
+            "version = version + 1, reminder_due_at = NULL WHERE id = ? AND status = 'active' "
+            f"RETURNING {GAME_COLUMNS}",
             (admin_id, now, now, game_id),
         )
         return None if row is None else game_from_row(row)
@@ -474,22 +512,25 @@ async def insert_game(
     parent_id: int | None = None,
     parent_message_id: int | None = None,
     language: Language = "en",
+    reminders: ReminderDefaults | None = None,
 ) -> Game:
     """Start a game (players as ``(id, name)``; rated unless against the AI at ``ai_level``)
     in ``channel_id`` (a thread of ``parent_id``, or the channel itself); raises
     :class:`ChannelBusyError` if a game is played there already. The caller holds the lock of
-    the game's home channel."""
+    the game's home channel. ``reminders``: a human moves first and may be reminded (see
+    :func:`reminder_due`)."""
     await ensure_no_active_game(transaction, channel_id)
+    due, due_values = reminder_due(reminders, now, guild_id)
     try:
         row = await transaction.fetchone(
             "INSERT INTO games (guild_id, channel_id, white_id, black_id, white_name, black_name, "
             "mode, seed, start_position, position, created_at, updated_at, last_move_at, rated, "
-            "ai_level, parent_id, parent_message_id, language) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ai_level, parent_id, parent_message_id, language, reminder_due_at) "
+            f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, {due}) "
             f"RETURNING {GAME_COLUMNS}",
             (guild_id, channel_id, white[0], black[0], white[1], black[1], start.mode, seed,
              str(start), str(start), now, now, now, ai_level is None, ai_level, parent_id,
-             parent_message_id, language),
+             parent_message_id, language, *due_values),
         )  # fmt: skip
     except UniqueViolation:  # another process started one first
         raise ChannelBusyError(IN_CHANNEL) from None

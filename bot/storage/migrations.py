@@ -233,6 +233,19 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX reviews_waiting ON reviews (requested_at) WHERE status IN ('queued', 'running')
     """,
+    # 9: turn reminders: when the player to move is reminded (NULL: no reminder pending), a
+    # server's reminder time (NULL: the default, 0: off), each player's choice of where.
+    """
+    ALTER TABLE games ADD COLUMN reminder_due_at REAL;
+    CREATE INDEX games_reminders_due ON games (reminder_due_at)
+        WHERE status = 'active' AND reminder_due_at IS NOT NULL;
+    ALTER TABLE guild_settings ADD COLUMN reminder_after REAL CHECK (reminder_after >= 0);
+    CREATE TABLE player_settings (
+        user_id INTEGER PRIMARY KEY,
+        reminders TEXT NOT NULL DEFAULT 'here' CHECK (reminders IN ('off', 'here', 'dm')),
+        updated_at REAL NOT NULL
+    )
+    """,
 ]
 
 SQLITE_TABLE_REBUILDS = frozenset({6})
@@ -397,6 +410,19 @@ POSTGRES_MIGRATIONS: list[str] = [
         CHECK ((status = 'done') = (review IS NOT NULL))
     );
     CREATE INDEX reviews_waiting ON reviews (requested_at) WHERE status IN ('queued', 'running')
+    """,
+    # 7: turn reminders (SQLite's migration 9).
+    """
+    ALTER TABLE games ADD COLUMN reminder_due_at DOUBLE PRECISION;
+    CREATE INDEX games_reminders_due ON games (reminder_due_at)
+        WHERE status = 'active' AND reminder_due_at IS NOT NULL;
+    ALTER TABLE guild_settings ADD COLUMN reminder_after DOUBLE PRECISION
+        CHECK (reminder_after >= 0);
+    CREATE TABLE player_settings (
+        user_id BIGINT PRIMARY KEY,
+        reminders TEXT NOT NULL DEFAULT 'here' CHECK (reminders IN ('off', 'here', 'dm')),
+        updated_at DOUBLE PRECISION NOT NULL
+    )
     """,
 ]
 

@@ -19,6 +19,8 @@ class ServerSettings:
     challenge_timeout: float | None = None
     """Seconds before an unanswered challenge expires."""
     default_mode: Mode | None = None
+    reminder_after: float | None = None
+    """Seconds without a move before the player to move is reminded (0: never)."""
 
 
 class ServerSettingsStore:
@@ -30,26 +32,27 @@ class ServerSettingsStore:
     async def get(self, guild_id: int) -> ServerSettings:
         """The server's settings (all ``None`` when its admins chose nothing)."""
         row = await self.database.fetchone(
-            "SELECT threads, inactivity_timeout, challenge_timeout, default_mode "
-            "FROM guild_settings WHERE guild_id = ?",
+            "SELECT threads, inactivity_timeout, challenge_timeout, default_mode, "
+            "reminder_after FROM guild_settings WHERE guild_id = ?",
             (guild_id,),
         )
         if row is None:
             return ServerSettings()
         threads = None if row[0] is None else bool(row[0])
-        return ServerSettings(threads, row[1], row[2], row[3])
+        return ServerSettings(threads, row[1], row[2], row[3], row[4])
 
     async def set(self, guild_id: int, settings: ServerSettings, by: int, now: float) -> None:
         """Store the server's settings, chosen by the admin ``by``."""
         async with self.database.transaction() as transaction:
             await transaction.execute(
                 "INSERT INTO guild_settings (guild_id, threads, inactivity_timeout, "
-                "challenge_timeout, default_mode, updated_by, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+                "challenge_timeout, default_mode, reminder_after, updated_by, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
                 "threads = excluded.threads, inactivity_timeout = excluded.inactivity_timeout, "
                 "challenge_timeout = excluded.challenge_timeout, "
-                "default_mode = excluded.default_mode, updated_by = excluded.updated_by, "
-                "updated_at = excluded.updated_at",
+                "default_mode = excluded.default_mode, reminder_after = excluded.reminder_after, "
+                "updated_by = excluded.updated_by, updated_at = excluded.updated_at",
                 (guild_id, settings.threads, settings.inactivity_timeout,
-                 settings.challenge_timeout, settings.default_mode, by, now),
+                 settings.challenge_timeout, settings.default_mode, settings.reminder_after, by,
+                 now),
             )  # fmt: skip

@@ -63,3 +63,14 @@ def test_bad_shard_settings_say_what_to_fix(environ, message):
     """A malformed shard setting is refused with a message naming it."""
     with pytest.raises(SettingsError, match=message):
         load(**environ)
+
+
+def test_the_reminder_time_is_seconds_zero_for_off_or_unset():
+    """THOLOS_REMINDER_AFTER: unset means half the idle-claim time (``None``), 0 turns
+    reminders off, anything else is seconds; a malformed value names the setting."""
+    assert load().reminder_after is None
+    assert load(THOLOS_REMINDER_AFTER="0").reminder_after == 0.0
+    assert load(THOLOS_REMINDER_AFTER=" 1.5 ").reminder_after == 1.5
+    for bad in ("soon", "-1", "nan", "inf"):
+        with pytest.raises(SettingsError, match="THOLOS_REMINDER_AFTER"):
+            load(THOLOS_REMINDER_AFTER=bad)

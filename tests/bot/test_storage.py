@@ -52,8 +52,8 @@ async def test_both_dialects_have_the_same_tables_and_columns(database):
     assert len(columns) == EXPECTED_COLUMNS
 
 
-EXPECTED_COLUMNS = 2 + 31 + 6 + 17 + 10 + 3 + 7 + 11
-"""meta, games, turns, challenges, ratings, leases, guild_settings, reviews."""
+EXPECTED_COLUMNS = 2 + 32 + 6 + 17 + 10 + 3 + 8 + 11 + 3
+"""meta, games, turns, challenges, ratings, leases, guild_settings, reviews, player_settings."""
 
 
 async def test_reopening_does_not_migrate_twice(database_url):
@@ -111,7 +111,7 @@ async def test_rebuilding_the_games_table_keeps_every_game_and_turn(tmp_path):
             "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'games' "
             "AND sql IS NOT NULL"
         )
-        assert len(indexes) == 7
+        assert len(indexes) == 8  # the rebuild's 7, and migration 9's reminders
         async with database.transaction() as transaction:
             await transaction.execute(
                 "UPDATE games SET status = 'aborted', ended_by = 300 WHERE id = 1"

@@ -11,6 +11,45 @@ from engine.builder import SKIP, TurnBuilder, turn_path
 from .emulator import Channel, Emulator, Guild, Interaction, Member, Message
 
 _MENTION = re.compile(r"<@(\d+)>")
+HEADER, IMAGE, STATUS, FOOTER = 2, 3, 4, 5
+"""The ids of a board layout's parts (``bot.controls.BoardPart``)."""
+
+
+def board_part(message: Message, part: int) -> str:
+    """The text of a board layout's part (HEADER, STATUS or FOOTER)."""
+    found = [c.get("content", "") for c in message.all_components() if c.get("id") == part]
+    assert len(found) == 1, f"no part {part} in {message.components}"
+    return found[0]
+
+
+def is_board(message: Message) -> bool:
+    """Whether ``message`` is a board: a V2 layout whose container holds the board image in a
+    media gallery (the attachment it uploaded), and the position in small print."""
+    if not message.flags & (1 << 15) or message.content or message.embeds:
+        return False
+    container = message.components[0] if len(message.components) == 1 else {}
+    parts = [c.get("id") for c in container.get("components", [])]
+    return (
+        container.get("type") == 17
+        and parts[:3] == [HEADER, IMAGE, STATUS]
+        and parts[-1] == FOOTER
+        and len(message.attachments) == 1
+    )
+
+
+def path_of(position: Position, turn: Turn | str) -> str:
+    """The step buttons' tokens that play ``turn`` (or its notation) in ``position``."""
+    found = [t for t in position.legal_turns() if t == turn or str(t) == str(turn)]
+    assert found, f"{turn} is not legal in {position}"
+    tokens = turn_path(position, found[0])
+    if TurnBuilder(position, tokens).turn is None:
+        tokens = (*tokens, SKIP)
+    return "".join(tokens)
+
+
+def board_position(board: Message) -> Position:
+    """The position a board shows (its small print: ``-# Ply 12 · <position>``)."""
+    return Position.parse(board_part(board, FOOTER).split(" · ", 1)[1])
 
 
 class Table:
@@ -44,11 +83,9 @@ class Table:
     # -- reading ----------------------------------------------------------------------------------
 
     def boards(self) -> list[Message]:
-        """The board messages (image + embed), oldest first, as everyone sees them."""
-        return [
-            m for m in self.emu.messages(self.channel)
-            if m.embeds and m.embeds[0].get("title") == "Tholos" and m.attachments
-        ]  # fmt: skip
+        """The board messages (a V2 layout with the board image), oldest first, as everyone
+        sees them."""
+        return [m for m in self.emu.messages(self.channel) if is_board(m)]
 
     @property
     def board(self) -> Message:
@@ -58,14 +95,22 @@ class Table:
         return boards[-1]
 
     def position(self, board: Message | None = None) -> Position:
-        """The position a board shows (its footer ends with the canonical position)."""
-        footer = (board or self.board).embeds[0]["footer"]["text"]
-        return Position.parse(footer.split(" · ", 1)[1])
+        """The position a board shows (its small print ends with the canonical position)."""
+        return board_position(board or self.board)
+
+    def status(self, board: Message | None = None) -> str:
+        """A board's status text (whose turn and the prompt, or the result); the newest's."""
+        return board_part(board or self.board, STATUS)
+
+    def header(self, board: Message | None = None) -> str:
+        """A board's header (players, mode, ornaments, last turn); the newest's."""
+        return board_part(board or self.board, HEADER)
 
     def mover(self, board: Message | None = None) -> Member:
         """The member a live board asks to move."""
-        match = _MENTION.match((board or self.board).content)
-        assert match, f"no player to move in {(board or self.board).content!r}"
+        status = board_part(board or self.board, STATUS)
+        match = _MENTION.match(status)
+        assert match, f"no player to move in {status!r}"
         return next(m for m in self.emu.world.people.values() if m.id == int(match[1]))
 
     def custom_id(self, message: Message, ending: str) -> str:
@@ -145,15 +190,7 @@ class Table:
     async def play(self, turn: Turn | str, *, board: Message | None = None) -> Message:
         """The player to move plays ``turn`` by clicking its steps; returns the new board."""
         board = board or self.board
-        position = self.position(board)
-        if isinstance(turn, str):
-            found = [t for t in position.legal_turns() if str(t) == turn]
-            assert found, f"{turn} is not legal in the board's position {position}"
-            turn = found[0]
-        tokens = turn_path(position, turn)
-        if TurnBuilder(position, tokens).turn is None:
-            tokens = (*tokens, SKIP)
         count = len(self.boards())
-        await self.click_path(self.mover(board), board, "".join(tokens))
+        await self.click_path(self.mover(board), board, path_of(self.position(board), turn))
         await self.emu.wait_for(lambda: len(self.boards()) > count, what=f"the board after {turn}")
         return self.board

@@ -38,6 +38,7 @@ async def test_admins_change_the_servers_settings_and_they_apply(
         "Idle claim": "0.02 minutes",
         "Challenges expire": "5 minutes",
         "Default mode": "advanced",
+        "Turn reminders after": "0.01 minutes",  # half the idle claim
     }
     made = (await table.slash(alice, "tholos challenge", opponent=bob)).original
     assert made is not None and "an advanced game with 2 ornaments" in made.content
@@ -50,8 +51,8 @@ async def test_admins_change_the_servers_settings_and_they_apply(
     claimer = alice if table.mover().id == bob.id else bob
     await emulator.wait_for(lambda: time.time() > started + 1.3, what="the idle time (1.2 s)")
     await table.click(claimer, board, table.labelled(board, "Claim win (opponent idle)"))
-    await emulator.wait_for(lambda: table.board.content.startswith("Game over."), what="end")
-    assert "on time" in table.board.content
+    await emulator.wait_for(lambda: table.status().startswith("Game over."), what="end")
+    assert "on time" in table.status()
     table.assert_clean()
 
 
@@ -100,10 +101,10 @@ async def test_an_admin_ends_a_stuck_game(emulator: Emulator, tholos_bot: BotPro
     assert "no result, not rated" in ended.original.content
     await emulator.wait_for(lambda: table.board.id != playing.id, what="the final board")
     final = table.board
-    assert final.content.startswith(f"Game over. Ended by <@{alice.id}> (an admin)")
-    fields = {f["name"]: f["value"] for f in final.embeds[0]["fields"]}
-    assert "no result" in fields["Result"] and "Scoring" not in fields
-    labels = [c["label"] for row in final.components for c in row["components"]]
+    status = table.status(final)
+    assert status.startswith(f"Game over. Ended by <@{alice.id}> (an admin)")
+    assert "no result" in status and "Scoring" not in status
+    labels = [button["label"] for button in final.buttons]
     assert labels == ["Rematch", "Replay", "Record", "Review"]
     await table.slash(bob, "tholos claim")
     assert any("no game of yours" in text for text in table.ephemeral(bob))

@@ -31,7 +31,7 @@ async def play_and_resign(table: Table, white: Member, black: Member, turns: lis
     count = len(table.boards())
     await table.click(black, ask.original, table.labelled(ask.original, "Yes, resign"))
     await table.emu.wait_for(lambda: len(table.boards()) > count, what="the final board")
-    assert table.board.content.startswith("Game over.")
+    assert table.status().startswith("Game over.")
 
 
 async def test_history_lists_a_members_games_newest_first_paged(

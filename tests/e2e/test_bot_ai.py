@@ -27,7 +27,7 @@ async def wait_for_alice(table: Table) -> None:
     (alice,) = table.people_named("alice")
 
     def ready() -> bool:
-        content = table.board.content
+        content = table.status()
         return content.startswith(f"<@{alice.id}>, your turn") or content.startswith("Game over.")
 
     await table.emu.wait_for(ready, timeout=30, what="the AI's turn")
@@ -44,7 +44,7 @@ async def test_a_full_game_against_the_ai(emulator: Emulator, tholos_bot: BotPro
     alice_colour = table.position().turn
     while True:
         await wait_for_alice(table)
-        if table.board.content.startswith("Game over."):
+        if table.status().startswith("Game over."):
             break
         await table.play(rng.choice(table.position().legal_turns()))
     positions = [table.position(board) for board in table.boards()]

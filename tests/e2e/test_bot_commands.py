@@ -11,23 +11,9 @@ from pathlib import Path
 
 from engine.vocabulary import ORNAMENT_NAMES
 
-from .conftest import SpawnBot
 from .emulator import BotProcess, Emulator
 from .emulator.process import REPO_ROOT
 from .table import Table
-
-
-async def test_commands_in_a_dm_get_a_clear_answer(emulator: Emulator, spawn_bot: SpawnBot):
-    """Global commands reach DMs; a game can't be played there and the bot says so."""
-    bot = spawn_bot(emulator, guild_commands=False)
-    await bot.start(sync=True)
-    alice, bob = emulator.member("alice"), emulator.member("bob")
-    dm = emulator.dm_channel(alice)
-    ix = await emulator.slash(alice, "tholos challenge", channel=dm, opponent=bob)
-    assert ix.original is not None and ix.original.ephemeral
-    assert "played in server channels" in ix.original.text
-    assert emulator.violations == [] and not ix.failed
-    assert await bot.stop() == 0
 
 
 async def test_missing_permissions_are_explained_and_nothing_is_stored(

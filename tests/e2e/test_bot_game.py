@@ -28,7 +28,7 @@ def final_turns(seed: int) -> tuple[list[str], Position]:
 async def play_out(table: Table, seed: int) -> None:
     """Play random legal turns until the game on the table is over."""
     rng = random.Random(seed)
-    while table.board.content.find("your turn") >= 0:
+    while table.status().find("your turn") >= 0:
         await table.play(rng.choice(table.position().legal_turns()))
 
 
@@ -40,7 +40,7 @@ async def test_a_scripted_game_ends_with_the_known_score(
     alice, bob = table.people_named("alice", "bob")
     board = await table.start_game(alice, bob)
     assert table.position(board) == new_game()
-    assert board.content.startswith(f"<@{alice.id}>, your turn")
+    assert table.status(board).startswith(f"<@{alice.id}>, your turn")
     image = board.attachments[0].image()
     assert image.size[0] >= 900 and board.attachments[0].description
     turns, final = final_turns(seed=11)
@@ -50,9 +50,8 @@ async def test_a_scripted_game_ends_with_the_known_score(
     white, black = expected.totals
     last = table.board
     assert table.position(last) == final
-    assert last.content.startswith("Game over.")
-    result = next(f["value"] for f in last.embeds[0]["fields"] if f["name"] == "Result")
-    assert f"{white}–{black}" in result
+    assert table.status(last).startswith("Game over.")
+    assert f"{white}–{black}" in table.status(last).splitlines()[0]
     assert [b["label"] for b in last.buttons] == ["Rematch", "Replay", "Record", "Review"]
     assert all(not board.buttons for board in table.boards()[:-1]), "only the newest board is live"
     table.assert_clean()
@@ -156,7 +155,7 @@ async def test_restart_mid_game_then_finish_on_the_old_buttons(
     assert await tholos_bot.restart() == 0
     for turn in turns[10:]:
         await table.play(turn)
-    assert table.position() == final and table.board.content.startswith("Game over.")
+    assert table.position() == final and table.status().startswith("Game over.")
     table.assert_clean()
 
 
@@ -206,9 +205,9 @@ async def test_resign(emulator: Emulator, tholos_bot: BotProcess):
     assert ask.original is not None and ask.original.ephemeral
     await table.click(bob, ask.original, table.labelled(ask.original, "Yes, resign"))
     await emulator.wait_for(
-        lambda: table.board.content.startswith("Game over."), what="final board"
+        lambda: table.status().startswith("Game over."), what="final board"
     )
-    assert "by resignation" in table.board.content and f"<@{alice.id}> wins" in table.board.content
+    assert "by resignation" in table.status() and f"<@{alice.id}> wins" in table.status()
     table.assert_clean()
 
 
@@ -225,9 +224,9 @@ async def test_timeout_claim(emulator: Emulator, spawn_bot: SpawnBot):
     await asyncio.sleep(1.2)
     await table.click(bob, board, claim)
     await emulator.wait_for(
-        lambda: table.board.content.startswith("Game over."), what="final board"
+        lambda: table.status().startswith("Game over."), what="final board"
     )
-    assert "on time" in table.board.content and f"<@{bob.id}> wins" in table.board.content
+    assert "on time" in table.status() and f"<@{bob.id}> wins" in table.status()
     table.assert_clean()
     assert await bot.stop() == 0
 
@@ -241,7 +240,7 @@ async def test_advanced_game_with_ornaments_and_a_rematch(
     board = await table.start_game(alice, bob, mode="advanced", ornaments=5)
     position = table.position(board)
     assert sum(1 for ornament in position.ornaments if ornament) == 5
-    assert "Advanced" in board.embeds[0]["fields"][0]["value"]
+    assert "Advanced" in table.header(board)
     await play_out(table, seed=3)
     assert table.position().is_over()
     final = table.board

@@ -19,7 +19,7 @@ async def resign_game(table: Table, white: Member, black: Member, loser: Member)
     ask = (await table.slash(loser, "tholos resign")).original
     assert ask is not None
     await table.click(loser, ask, table.labelled(ask, "Yes, resign"))
-    await table.emu.wait_for(lambda: table.board.content.startswith("Game over."), what="the end")
+    await table.emu.wait_for(lambda: table.status().startswith("Game over."), what="the end")
 
 
 def expected_ratings(results: list[tuple[int, int]]) -> dict[int, Rating]:

@@ -121,3 +121,38 @@ async def test_discord_py_handles_a_closed_dm(emulator: Emulator, spawn_bot: Spa
     assert emulator.violations == []
     assert await bot.stop() == 0
     bot.assert_clean_log()
+
+
+async def test_who_a_message_pings(emulator: Emulator, api: RawApi) -> None:
+    """A message pings the users its content and v2 text displays mention (never its embeds),
+    as its ``allowed_mentions`` allow (none given: all); an edit notifies nobody new."""
+    await api.connect()
+    alice, bob, carol = (emulator.member(name) for name in ("alice", "bob", "carol"))
+    path = f"/channels/{emulator.channel('general').id}/messages"
+    both = f"<@{alice.id}> and <@!{bob.id}>"
+    code, _ = await api.call("POST", path, json={"content": both})
+    assert code == 200 and emulator.last_message(emulator.channel("general")).pinged == [
+        alice.id, bob.id,
+    ]  # fmt: skip
+    only_bob = {"parse": [], "users": [str(bob.id)]}
+    await api.call("POST", path, json={"content": both, "allowed_mentions": only_bob})
+    assert emulator.last_message(emulator.channel("general")).pinged == [bob.id]
+    layout = {
+        "flags": 1 << 15,
+        "allowed_mentions": {"parse": ["users"]},
+        "components": [{"type": 17, "components": [{"type": 10, "content": f"<@{carol.id}>"}]}],
+        "embeds": [],
+    }
+    code, posted = await api.call("POST", path, json=layout)
+    assert code == 200 and emulator.last_message(emulator.channel("general")).pinged == [carol.id]
+    embedded = {"embeds": [{"description": f"<@{alice.id}>"}], "allowed_mentions": {"parse": []}}
+    await api.call("POST", path, json=embedded)
+    assert emulator.last_message(emulator.channel("general")).pinged == []
+    code, _ = await api.call("PATCH", f"{path}/{posted['id']}", json={
+        "components": [{"type": 17, "components": [{"type": 10, "content": f"<@{alice.id}>"}]}],
+        "allowed_mentions": {"parse": ["users"]},
+    })  # fmt: skip
+    edited = next(m for m in emulator.messages(emulator.channel("general"))
+                  if m.id == int(posted["id"]))  # fmt: skip
+    assert code == 200 and edited.mentions == [alice.id] and edited.pinged == [carol.id]
+    assert emulator.violations == []

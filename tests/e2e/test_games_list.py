@@ -26,7 +26,7 @@ async def test_the_games_list_shows_every_game_the_callers_first(
     ask = await general.slash(bob, "tholos resign")
     assert ask.original is not None
     await general.click(bob, ask.original, general.labelled(ask.original, "Yes, resign"))
-    await emulator.wait_for(lambda: general.board.content.startswith("Game over."), what="end")
+    await emulator.wait_for(lambda: general.status().startswith("Game over."), what="end")
     listed = (await general.slash(bob, "tholos games")).original
     assert listed is not None
     assert len(listed.embeds[0]["description"].splitlines()) == 1

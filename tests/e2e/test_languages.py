@@ -14,7 +14,7 @@ from engine.builder import SKIP, TurnBuilder, turn_path
 
 from .conftest import SpawnBot
 from .emulator import Emulator, Member, Message
-from .table import Table
+from .table import FOOTER, Table
 
 WORDS = """the your turn stone stones take place game games wins won board challenge challenges
     accept decline withdraw white black gray quarry workshop column columns skip back cancel
@@ -45,6 +45,13 @@ def texts_of(message: Message) -> list[str]:
         texts += [f"{f['name']} {f['value']}" for f in embed.get("fields", [])]
         footer = embed.get("footer", {}).get("text", "")
         texts.append(footer.rsplit(" · ", 1)[0])  # the position string is not a text
+    for component in message.all_components():
+        if component.get("type") == 10 and component.get("id") == FOOTER:  # a board's small
+            texts.append(component["content"].rsplit(" · ", 1)[0])  # print: the position
+        elif component.get("type") == 10:  # is not a text
+            texts.append(component["content"])
+        for item in component.get("items") or []:  # a media gallery: the images' alt texts
+            texts.append(item.get("description") or "")
     texts += [button.get("label") or "" for button in message.buttons]
     texts += [attachment.description or "" for attachment in message.attachments]
     return texts

@@ -46,7 +46,7 @@ async def test_a_game_on_postgres_survives_a_kill_and_ends_rated(
     ask = await table.slash(bob, "tholos resign")
     assert ask.original is not None
     await table.click(bob, ask.original, table.labelled(ask.original, "Yes, resign"))
-    await emulator.wait_for(lambda: table.board.content.startswith("Game over."), what="end")
+    await emulator.wait_for(lambda: table.status().startswith("Game over."), what="end")
     connection = await asyncpg.connect(url)
     try:
         rows = await connection.fetch("SELECT turn FROM turns ORDER BY ply")

@@ -15,7 +15,7 @@ from tests.postgres import PostgresServer
 
 from .conftest import SpawnBot
 from .emulator import Emulator
-from .table import Table
+from .table import FOOTER, Table, board_part
 
 SHARDS = 2
 
@@ -66,9 +66,9 @@ async def check_database(url: str) -> dict[int, int]:
 
 
 def one_board_per_ply(table: Table, asked_again: int = 0) -> None:
-    """No board was posted twice for the same state of its game (the footer's ply), but for
+    """No board was posted twice for the same state of its game (the small print's ply), but for
     the ``asked_again`` boards a player asked for with ``/tholos board``."""
-    shown = Counter(board.embeds[0]["footer"]["text"] for board in table.boards())
+    shown = Counter(board_part(board, FOOTER) for board in table.boards())
     assert sum(count - 1 for count in shown.values()) == asked_again, shown
 
 

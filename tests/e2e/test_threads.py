@@ -66,7 +66,7 @@ async def test_three_games_at_once_each_in_its_thread(emulator: Emulator, spawn_
     await games[1].click(carol, ask.original, games[1].labelled(ask.original, "Yes, resign"))
     await emulator.wait_for(lambda: lines[1].content.startswith("🏁"), what="the result line")
     assert f"<@{dave.id}> wins" in lines[1].content and f"<#{threads[1].id}>" in lines[1].content
-    assert games[1].board.content.startswith("Game over.")
+    assert games[1].status().startswith("Game over.")
     await emulator.wait_for(
         lambda: threads[1].auto_archive_duration == 60, what="the ended game's thread to archive"
     )

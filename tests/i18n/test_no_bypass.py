@@ -120,3 +120,39 @@ def test_the_scanner_finds_an_unmarked_sentence(tmp_path: Path):
         '    raise ValueError("for programmers only")\n'
     )
     assert literal_strings(source) == [(6, "Not marked at all.")]
+
+
+def marked_inside_f_strings(path: Path) -> list[int]:
+    """The lines where a message is marked inside an f-string: Babel's extractor does not read
+    f-strings, so such a message never reaches the catalogue and is never translated."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr):
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.Call) and any(
+                    isinstance(argument, ast.Constant) and isinstance(argument.value, str)
+                    for argument in inner.args
+                ):
+                    name = inner.func.attr if isinstance(inner.func, ast.Attribute) else getattr(
+                        inner.func, "id", ""
+                    )
+                    if name in MARKERS:
+                        found.append(inner.lineno)
+    return found
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_no_message_is_marked_inside_an_f_string(module: str):
+    """Every marked message is where the extractor sees it (not inside an f-string)."""
+    assert marked_inside_f_strings(ROOT / module) == []
+
+
+def test_the_scanner_finds_a_message_marked_inside_an_f_string(tmp_path: Path):
+    source = tmp_path / "sample.py"
+    source.write_text(
+        "def label(t, n):\n"
+        '    heading = t("Fine")\n'
+        '    return f"**{heading}** {n}" + f"**{t(\'Never extracted\')}**"\n'
+    )
+    assert marked_inside_f_strings(source) == [3]

@@ -6,6 +6,7 @@ import contextlib
 import copy
 import io
 import mimetypes
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -139,6 +140,12 @@ class Message:
     thread: Channel | None = None
     reference: JSON | None = None
     nonce: int | str | None = None
+    mentions: list[int] = field(default_factory=list)
+    """The users the message mentions and may ping, as its ``allowed_mentions`` let it: from
+    its content and (v2) text displays, not its embeds; updated by edits."""
+    pinged: list[int] = field(default_factory=list)
+    """The users notified: ``mentions`` when it was posted (an edit notifies nobody, except the
+    first one of a deferred response, which is when its text appears)."""
     base_url: str = ""
     """The emulator's address, for the attachment URLs of ``media_items`` (set when posted)."""
 
@@ -350,11 +357,15 @@ def compose(
     ):
         raise Rejection(400, 50006, "Cannot send an empty message", "message.empty")
     openapi.enforce()  # the published schema, after the emulator's own rules
+    appearing = creating or message.loading
     message.flags = flags
     message.content = content
     message.embeds = [{"type": "rich", **e} for e in embeds]
     message.components = _with_ids(components)
     message.attachments = attachments
+    message.mentions = mentioned(content, components, payload.get("allowed_mentions"))
+    if appearing:
+        message.pinged = list(message.mentions)
     if not creating:
         message.edited_timestamp = iso_now()
         message.edits += 1
@@ -373,6 +384,24 @@ def _flags_after(message: Message, payload: JSON, *, creating: bool) -> tuple[in
     if message.flags & IS_COMPONENTS_V2 and not requested & IS_COMPONENTS_V2:
         return message.flags, [v2_flag_removed()]
     return (message.flags & ~_EDITABLE_FLAGS) | (requested & _EDITABLE_FLAGS), []
+
+
+_USER_MENTION = re.compile(r"<@!?(\d{1,20})>")
+
+
+def mentioned(content: str, components: list[Any], allowed: object) -> list[int]:
+    """The users a message's text mentions (content and v2 text displays; embeds never ping),
+    in order, as ``allowed`` (its ``allowed_mentions``; absent: Discord parses every mention)
+    lets them be."""
+    texts = [content] + [c.get("content") or "" for _, c in walk_components(components)
+                         if c.get("type") == 10]  # fmt: skip
+    found = list(dict.fromkeys(int(i) for text in texts for i in _USER_MENTION.findall(text)))
+    if not isinstance(allowed, dict):
+        return found
+    if "users" in (allowed.get("parse") or []):
+        return found
+    users = {int(user) for user in allowed.get("users") or []}
+    return [user for user in found if user in users]
 
 
 def _has_action(components: list[Any]) -> bool:

@@ -1,0 +1,249 @@
+"""Turn reminders: when the human player to move has not moved for the server's reminder time,
+one message in the game's thread or channel (or by DM, as they chose with
+``/tholos settings``) mentions that player alone, says when their opponent may claim the win,
+and links the board. One per turn, never for the AI, none once the game ended or the move was
+made.
+
+The due time is stored with the change that leaves a human to move (the services, in the same
+write). The housekeeping loop of the process that owns the server's shard calls
+:meth:`Reminders.sweep`: each due reminder is sent under a lease, after re-reading the game, with
+a nonce made of its game and version (Discord drops a second message with the same nonce, so a
+resend after a crash between sending and clearing shows nothing new), then cleared with a
+compare-and-set on the game's version.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import math
+import time
+from typing import Literal
+
+import discord
+from discord import app_commands
+
+from engine.vocabulary import N_
+
+from ..answers import Interaction, answers
+from ..app import App, Feature, feature_of
+from ..commands import tholos
+from ..domain import DIRECT_MESSAGES, ReminderChoice, ServerRules
+from ..i18n import NC_, reader, words
+from ..presenter import reminder_settings_text, reminder_text
+from ..storage import DatabaseUnavailable, Game
+from ..storage.reminders import DueReminder, ReminderStore, Shards
+
+log = logging.getLogger(__name__)
+
+BATCH = 50
+"""Reminders sent per housekeeping round; with more due, the next round follows at once (so a
+thousand idle games' reminders never hold up the loop's other work for long)."""
+REMINDER_LEASE_SECONDS = 15.0
+"""Longer than sending one reminder takes; a process killed meanwhile leaves it to another (or
+to itself restarted) once it runs out, and the nonce keeps Discord from showing it twice."""
+CLOSED_DMS = 50007
+"""Discord's code for "Cannot send messages to this user" (DMs closed, or no server shared)."""
+NONCE_LIMIT = 25
+"""Discord's longest message nonce."""
+MARKED = (NC_("command", "reminders"), N_("here"), N_("dm"))
+"""The option's name and choices of ``/tholos settings``, for the catalogue."""
+
+
+Delivery = Literal["sent", "skipped", "postponed"]
+"""What became of a due reminder."""
+
+
+def reminder_lease(game_id: int, version: int) -> str:
+    """The lease of sending the reminder of a game's version (one process sends it)."""
+    return f"reminder:{game_id}:{version}"
+
+
+def reminder_nonce(game_id: int, version: int, where: str) -> str:
+    """The nonce of the reminder of a game's version (``where``: ``t`` in the game's channel,
+    ``d`` by DM): always the same for one turn, so Discord (``enforce_nonce``) answers a
+    second send with the first message instead of posting it again; at most 25 characters."""
+    nonce = f"r{where}{game_id}.{version}"
+    if len(nonce) <= NONCE_LIMIT:
+        return nonce
+    return f"r{where}" + hashlib.sha256(nonce.encode()).hexdigest()[: NONCE_LIMIT - 2]
+
+
+def only(user_id: int) -> discord.AllowedMentions:
+    """Mentions that ping ``user_id`` and nobody else."""
+    return discord.AllowedMentions(
+        everyone=False, roles=False, replied_user=False, users=[discord.Object(user_id)]
+    )
+
+
+class Reminders(Feature):
+    """``/tholos settings`` and sending the reminders that are due."""
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        settings = app.settings
+        shards = None
+        if settings.shard_count is not None and settings.shard_ids is not None:
+            shards = Shards(settings.shard_count, settings.shard_ids)
+        self.store = ReminderStore(app.database, shards)
+        self._sent: set[tuple[int, int]] = set()
+        """Reminders sent whose clearing failed (a database outage): cleared, never resent."""
+
+    @answers()
+    async def settings(self, interaction: Interaction, choice: ReminderChoice | None) -> None:
+        """``/tholos settings [reminders]``: show, or change, where the member's reminders go."""
+        user_id = interaction.user.id
+        if choice is None:
+            shown = await self.store.choice(user_id)
+        else:
+            await self.store.choose(user_id, choice, time.time())
+            shown = choice
+        after = None
+        if interaction.guild_id is not None:
+            after = (await self.app.rules(interaction.guild_id)).reminder_after
+        text = reminder_settings_text(reader(interaction), shown, after, changed=choice is not None)
+        await interaction.response.send_message(text, ephemeral=True)
+
+    async def reschedule(self, guild_id: int) -> None:
+        """A server's reminder or idle-claim time changed: its pending reminders follow."""
+        first = await self.store.reschedule_server(guild_id, self.app.reminder_defaults)
+        if first is not None:
+            self.app.alarm.ring(first)
+
+    async def sweep(self) -> float | None:
+        """Send the reminders due on this process's servers, oldest first, at most
+        :data:`BATCH`; return when to look again: the next due time, when a lease held
+        elsewhere runs out, or now if more are due (``None``: nothing is pending)."""
+        now = time.time()
+        due = await self.store.due(now, BATCH)
+        wake_at, handled = math.inf, 0
+        for reminder in due:
+            if self.app.settings.owns_guild(reminder.guild_id):
+                held_until = await self._remind(reminder)
+                if held_until is None:
+                    handled += 1
+                else:  # being sent elsewhere, or its sender died
+                    wake_at = min(wake_at, held_until)
+        if len(due) == BATCH and handled:
+            return now
+        following = await self.store.next_due(now)
+        if following is not None:
+            wake_at = min(wake_at, following)
+        return None if wake_at == math.inf else wake_at
+
+    async def _remind(self, reminder: DueReminder) -> float | None:
+        """Send one reminder, under its lease, if its game still waits for that turn; clear it.
+        Returns when the lease runs out if another process holds it."""
+        key = (reminder.game_id, reminder.version)
+        lease = reminder_lease(*key)
+        if key in self._sent:  # sent before an outage kept it from being cleared
+            await self.store.clear(*key, lease)
+            self._sent.discard(key)
+            return None
+        leases = self.app.leases
+        if not await leases.acquire(lease, time.time(), seconds=REMINDER_LEASE_SECONDS):
+            return await leases.expires_at(lease) or time.time()
+        try:
+            game = await self.app.games.game(reminder.game_id)
+            if (
+                game is None or not game.is_active or game.version != reminder.version
+                or game.reminder_due_at is None
+            ):  # fmt: skip
+                await leases.release(lease)  # moved, ended or sent meanwhile
+                return None
+            delivered = await self._deliver(game)
+            if delivered == "postponed":
+                await leases.release(lease)
+                return None
+            if delivered == "sent":
+                self._sent.add(key)
+            await self.store.clear(*key, lease)
+            self._sent.discard(key)
+        except DatabaseUnavailable:
+            raise  # the next round tries again; the lease runs out by itself
+        except discord.HTTPException as error:  # e.g. a permission taken away: not retried
+            log.warning("could not send the reminder of game %s v%s: %s", *key, error)
+            await self.store.clear(*key, lease)
+        except Exception:
+            log.exception("the reminder of game %s v%s failed; not retried", *key)
+            await self.store.clear(*key, lease)
+        return None
+
+    async def _deliver(self, game: Game) -> Delivery:
+        """Remind the player to move in ``game`` where they chose, unless the AI is to move or
+        reminders are off (on the server, or for the player): ``skipped``; or the server's
+        reminder time grew since this one was stored: ``postponed`` to its new time."""
+        if self.app.boards.is_ai_turn(game):  # never stored for the AI: a guard
+            return "skipped"
+        rules = await self.app.rules(game.guild_id)
+        if rules.reminder_after <= 0:
+            log.debug("reminders are off on server %s: game %s not reminded", game.guild_id,
+                      game.id)  # fmt: skip
+            return "skipped"
+        due_at = game.last_move_at + rules.reminder_after
+        if due_at > time.time():  # the sweep's next look finds its new time
+            await self.store.postpone(game.id, game.version, due_at)
+            return "postponed"
+        choice = await self.store.choice(game.to_move)
+        if choice == "off":
+            log.debug("player %s wants no reminders: game %s not reminded", game.to_move, game.id)
+            return "skipped"
+        in_dms = game.guild_id == DIRECT_MESSAGES  # its channel is the DM already
+        if not (choice == "dm" and not in_dms and await self._direct(game, rules)):
+            await self._post(game, rules)
+        return "sent"
+
+    async def _direct(self, game: Game, rules: ServerRules) -> bool:
+        """The reminder by DM; ``False`` (logged) when Discord refuses it (closed DMs), and the
+        game's channel gets it instead."""
+        client = self.app.client
+        guild = client.get_guild(game.guild_id)
+        text = reminder_text(
+            words(game.language), game, self._claim_at(game, rules), time.time(), direct=True,
+            server=guild.name if guild is not None else str(game.guild_id),
+        )  # fmt: skip
+        try:
+            channel = await client.create_dm(discord.Object(game.to_move))
+            await channel.send(
+                text, allowed_mentions=only(game.to_move),
+                nonce=reminder_nonce(game.id, game.version, "d"),
+            )  # fmt: skip
+        except discord.HTTPException as error:
+            if error.code != CLOSED_DMS:
+                raise
+            log.info("player %s's DMs are closed: game %s's reminder goes to its channel",
+                     game.to_move, game.id)  # fmt: skip
+            return False
+        log.info("reminded player %s of game %s v%s by DM", game.to_move, game.id, game.version)
+        return True
+
+    async def _post(self, game: Game, rules: ServerRules) -> None:
+        """The reminder in the game's thread or channel."""
+        channel = self.app.client.get_partial_messageable(game.channel_id)
+        text = reminder_text(words(game.language), game, self._claim_at(game, rules), time.time())
+        await channel.send(
+            text, allowed_mentions=only(game.to_move),
+            nonce=reminder_nonce(game.id, game.version, "t"),
+        )  # fmt: skip
+        log.info("reminded player %s of game %s v%s", game.to_move, game.id, game.version)
+
+    @staticmethod
+    def _claim_at(game: Game, rules: ServerRules) -> float | None:
+        """When the opponent may claim the win (``None`` against the AI: it never claims)."""
+        if game.ai_level is not None:
+            return None
+        return game.last_move_at + rules.inactivity_timeout
+
+
+@tholos.command(
+    name=NC_("command", "settings"),
+    description=N_("Your own Tholos settings: where your turn reminders go"),
+)
+@app_commands.describe(
+    reminders=N_("off, here (in the game's thread or channel) or dm (by direct message)")
+)
+async def settings_command(
+    interaction: Interaction, reminders: ReminderChoice | None = None
+) -> None:
+    """``/tholos settings [reminders]``."""
+    await feature_of(interaction, Reminders).settings(interaction, reminders)
