@@ -17,12 +17,13 @@ from typing import Any
 import asyncpg
 import pytest
 
+from engine import Position
 from tests.postgres import PostgresServer
 
 from .conftest import SpawnBot
-from .emulator import BotProcess, Channel, Emulator, Member, Message, rest
+from .emulator import BotProcess, Channel, Emulator, Member, Message, RandomPlayer, rest
 from .emulator.model import DISCORD_EPOCH_MS
-from .table import Table
+from .table import Table, is_board
 
 REMIND_AFTER = 2.0
 REMINDING = {"THOLOS_REMINDER_AFTER": f"{REMIND_AFTER:g}"}
@@ -112,6 +113,7 @@ def check_reminder(sent: Sent, reminder: Message, player: Member, last_move: flo
     sent with (nobody else can be pinged by it), came after the set time, and was sent with a
     nonce that Discord enforces (every send of it: a resend carries the same)."""
     assert pinged(reminder) == [player.id], reminder.content
+    assert reminder.pinged == [player.id], "Discord notified the player alone"
     assert reminder.content.startswith(f"⏰ <@{player.id}>")
     bodies = [body for _, body in sent if body.get("nonce") == reminder.nonce]
     assert bodies and reminder.nonce is not None and str(reminder.nonce).startswith("r")
@@ -369,3 +371,93 @@ async def test_a_game_against_the_ai_in_a_dm_is_reminded_there(
     assert emulator.violations == []
     assert await bot.stop() == 0
     bot.assert_clean_log()
+
+
+_NONCE = re.compile(r"r[td](\d+)\.(\d+)")
+
+
+def every_reminder(emulator: Emulator, people: list[Member], channel: Channel) -> list[Message]:
+    """The reminders in ``channel``, its threads and the people's DMs with the bot."""
+    places = [channel, *emulator.threads(channel), *(emulator.dm_channel(p) for p in people)]
+    return [m for place in places for m in reminders(emulator, place)]
+
+
+def waiting_for_a_human(bot: BotProcess) -> dict[tuple[int, int], int]:
+    """The turns the database says a human owes a reminder for, once due: ``(game, version)``
+    → the player to move, for every active game whose mover is a human (not the bot's AI) who
+    did not turn reminders off, on a server that did not turn them off."""
+    with closing(sqlite3.connect(bot.db_path)) as database:
+        off = {row[0] for row in database.execute(
+            "SELECT user_id FROM player_settings WHERE reminders = 'off'")}  # fmt: skip
+        silent = {row[0] for row in database.execute(
+            "SELECT guild_id FROM guild_settings WHERE reminder_after = 0")}  # fmt: skip
+        rows = database.execute(
+            "SELECT id, version, guild_id, position, white_id, black_id FROM games "
+            "WHERE status = 'active'"
+        ).fetchall()
+    owed = {}
+    for game, version, guild, position, white, black in rows:
+        mover = (white, black)[Position.parse(position).turn]
+        if mover != bot.emulator.bot_user.id and mover not in off and guild not in silent:
+            owed[(game, version)] = mover
+    return owed
+
+
+async def test_random_play_with_pauses_and_kills_brings_one_reminder_per_pause(
+    emulator: Emulator, spawn_bot: SpawnBot
+) -> None:
+    """How the issue is checked: a random player using every command and button a member has
+    (games in threads, against the AI too), with kill -9 restarts and a reminder time of
+    2 s, pausing now and then. Each pause with a human to move brings exactly one reminder per
+    turn that pings exactly that player, wherever they chose; no turn is ever reminded twice;
+    every board is a V2 layout with its image in a media gallery."""
+    bot = spawn_bot(emulator, env={**REMINDING, "THOLOS_THREADS": "on"})
+    await bot.start(sync=True)
+    people = [emulator.member("bob"), emulator.member("carol"), emulator.add_person("dave")]
+    general = emulator.channel("general")
+    player = RandomPlayer(
+        emulator, people, general, seed=17, command_rate=0.25, settle=lambda: bot.settle(0.05)
+    )
+    paused = 0
+    for round_number in range(4):
+        made = await player.play(25)
+        assert not [ix for ix in made if ix.failed], player.history[-15:]
+        await bot.settle(0.05)
+        owed = waiting_for_a_human(bot)
+        if round_number % 2 == 1:  # killed while reminders are pending: they come after all
+            assert await bot.kill() == -9
+            await bot.start()
+
+        def reminded(owed: dict[tuple[int, int], int] = owed) -> bool:
+            nonces = {reminder_turn(m) for m in every_reminder(emulator, people, general)}
+            return set(owed) <= nonces
+
+        await emulator.wait_for(reminded, timeout=PATIENCE, what=f"the reminders of {owed}")
+        paused += bool(owed)
+        if round_number % 2 == 0:  # killed right after the reminders: none comes again
+            assert await bot.kill() == -9
+            await bot.start()
+    assert paused >= 2, "the random play left a human to move at two pauses at least"
+    seen: dict[tuple[int, int], list[Message]] = {}
+    for reminder in every_reminder(emulator, people, general):
+        seen.setdefault(reminder_turn(reminder), []).append(reminder)
+    for turn, sent in seen.items():
+        assert len(sent) == 1, f"turn {turn} was reminded {len(sent)} times"
+        (reminder,) = sent
+        assert len(reminder.pinged) == 1 and reminder.content.startswith(
+            f"⏰ <@{reminder.pinged[0]}>"
+        ), reminder.content  # fmt: skip
+        assert reminder.pinged[0] != bot.emulator.bot_user.id, "never the AI"
+    places = [general, *emulator.threads(general), *(emulator.dm_channel(p) for p in people)]
+    boards = [m for place in places for m in emulator.messages(place) if m.attachments
+              and m.attachments[0].filename == "board.png"]  # fmt: skip
+    assert boards and all(is_board(board) and board.media_items for board in boards)
+    assert emulator.violations == []
+    assert await bot.stop() == 0
+
+
+def reminder_turn(reminder: Message) -> tuple[int, int]:
+    """The ``(game, version)`` a reminder is about, from its nonce."""
+    found = _NONCE.fullmatch(str(reminder.nonce))
+    assert found, f"a reminder without the bot's nonce: {reminder.nonce!r}"
+    return int(found[1]), int(found[2])
