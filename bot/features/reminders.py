@@ -14,6 +14,7 @@ compare-and-set on the game's version.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 import math
@@ -39,6 +40,11 @@ log = logging.getLogger(__name__)
 BATCH = 50
 """Reminders sent per housekeeping round; with more due, the next round follows at once (so a
 thousand idle games' reminders never hold up the loop's other work for long)."""
+REMINDER_SPACING = 0.05
+"""Seconds between two reminders of one sweep (at most 20 a second): a backlog (a thousand
+games gone idle at once, or a restart after a long outage) neither takes the database from the
+presses being played nor spends the bot's share of Discord's global rate limit (50 requests a
+second) that their boards need."""
 REMINDER_LEASE_SECONDS = 15.0
 """Longer than sending one reminder takes; a process killed meanwhile leaves it to another (or
 to itself restarted) once it runs out, and the nonce keeps Discord from showing it twice."""
@@ -119,6 +125,8 @@ class Reminders(Feature):
         wake_at, handled = math.inf, 0
         for reminder in due:
             if self.app.settings.owns_guild(reminder.guild_id):
+                if handled:  # paced: the presses being played come first
+                    await asyncio.sleep(REMINDER_SPACING)
                 held_until = await self._remind(reminder)
                 if held_until is None:
                     handled += 1
