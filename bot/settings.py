@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -156,20 +157,13 @@ def _snowflake(text: str, name: str) -> int | None:
 
 
 def _seconds(values: Mapping[str, str], name: str, default: float) -> float:
-    text = values.get(name, "").strip()
-    if not text:
-        return default
-    try:
-        seconds = float(text)
-    except ValueError:
-        raise SettingsError(f"{name} must be a number of seconds, not {text!r}") from None
-    if not seconds > 0:
-        raise SettingsError(f"{name} must be more than 0 seconds, not {text!r}")
-    return seconds
+    """A number of seconds, more than 0; ``default`` when unset."""
+    seconds = _optional_seconds(values, name, off=False)
+    return default if seconds is None else seconds
 
 
-def _optional_seconds(values: Mapping[str, str], name: str) -> float | None:
-    """A number of seconds, 0 included (0 turns the thing off); ``None`` when unset."""
+def _optional_seconds(values: Mapping[str, str], name: str, *, off: bool = True) -> float | None:
+    """A number of seconds (``off``: 0 too, which turns the thing off); ``None`` when unset."""
     text = values.get(name, "").strip()
     if not text:
         return None
@@ -177,8 +171,10 @@ def _optional_seconds(values: Mapping[str, str], name: str) -> float | None:
         seconds = float(text)
     except ValueError:
         raise SettingsError(f"{name} must be a number of seconds, not {text!r}") from None
-    if not 0 <= seconds < float("inf"):
-        raise SettingsError(f"{name} must be 0 (off) or more seconds, not {text!r}")
+    allowed = seconds >= 0 if off else seconds > 0
+    if not allowed or seconds == math.inf:
+        least = "0 (off) or more" if off else "more than 0"
+        raise SettingsError(f"{name} must be {least} seconds, not {text!r}")
     return seconds
 
 

@@ -281,17 +281,24 @@ class Challenges(Feature):
             await self.refresh(challenge)
 
 
+GAME_OPTIONS = {
+    "mode": N_("basic (the default) or advanced (ornaments change their columns' rules)"),
+    "ornaments": N_("How many ornaments, 1 to 5 (advanced mode; 2 unless you say)"),
+    "colour": N_("The colour you play (default random)"),
+    "first": N_("Who moves first (default random)"),
+}
+"""The descriptions of the options a game is set up with (``/tholos challenge``,
+``/tholos-ai``)."""
+
+
 @tholos.command(
     name=NC_("command", "challenge"),
     description=N_("Challenge a member to a game of Tholos"),
 )
 @app_commands.describe(
     opponent=N_("Who you want to play"),
-    mode=N_("basic (the default) or advanced (ornaments change their columns' rules)"),
-    ornaments=N_("How many ornaments, 1 to 5 (advanced mode; 2 unless you say)"),
-    colour=N_("The colour you play (default random)"),
-    first=N_("Who moves first (default random)"),
     level=N_("Against me, the AI: easy, medium (default) or hard"),
+    **GAME_OPTIONS,
 )
 async def challenge_command(
     interaction: Interaction,
@@ -314,11 +321,7 @@ async def challenge_command(
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
 @app_commands.allowed_installs(guilds=True, users=True)
 @app_commands.describe(
-    level=N_("How strong I play: easy, medium (default) or hard"),
-    mode=N_("basic (the default) or advanced (ornaments change their columns' rules)"),
-    ornaments=N_("How many ornaments, 1 to 5 (advanced mode; 2 unless you say)"),
-    colour=N_("The colour you play (default random)"),
-    first=N_("Who moves first (default random)"),
+    level=N_("How strong I play: easy, medium (default) or hard"), **GAME_OPTIONS
 )
 async def ai_command(
     interaction: Interaction,
