@@ -1,10 +1,13 @@
 """How fast /leaderboard and /tholos stats answer with a large history.
 
-Fills a database with finished games among many players, rebuilds their ratings (timed), then
-starts the real bot against the test emulator and measures the acknowledgement latency of
-``/leaderboard`` (first and last pages, and Next) and ``/tholos stats``.
+Fills a database with finished games among many players (at most :data:`PLAYING` of them),
+rebuilds their ratings (timed), gives every other player a rating row directly (one
+transaction), then starts the real bot against the test emulator and measures the
+acknowledgement latency of ``/leaderboard`` (first, middle and last pages, Next from the first
+and from the middle page) and ``/tholos stats``.
 
     .venv/bin/python -m benchmarks.leaderboard [--games 10000] [--players 500] [--runs 30]
+    .venv/bin/python -m benchmarks.leaderboard --players 200000 --runs 20
 """
 
 from __future__ import annotations
@@ -22,6 +25,9 @@ from bot.storage import RatingStore, open_database
 from tests.e2e.emulator import BotProcess, Emulator
 from tests.e2e.table import Table
 
+PLAYING = 500
+"""Finished games are played among the first this many players; the rest only have a rating."""
+
 
 async def fill(
     path: Path, guild_id: int, games: int, players: list[int], seed: int
@@ -32,8 +38,9 @@ async def fill(
     database = await open_database(str(path))
     rows = []
     games_of: Counter[int] = Counter()
+    playing = players[:PLAYING]
     for number in range(games):
-        white, black = rng.sample(players, 2)
+        white, black = rng.sample(playing, 2)
         games_of.update((white, black))
         result = rng.choices(("white", "black", "draw"), weights=(45, 45, 10))[0]
         reason = "tie" if result == "draw" else rng.choice(("points", "columns", "resignation"))
@@ -52,6 +59,15 @@ async def fill(
     began = time.perf_counter()
     await RatingStore(database).rebuild()
     seconds = time.perf_counter() - began
+    # The players without games: ratings drawn on a coarse grid, so that many tie.
+    rated = [(guild_id, user_id, 1500.0 + rng.randint(-400, 400) * 0.5, 200.0, 0.06)
+             for user_id in players[PLAYING:]]  # fmt: skip
+    async with database.transaction() as connection:
+        await connection.executemany(
+            "INSERT INTO ratings (guild_id, user_id, rating, deviation, volatility, games, wins, "
+            "losses, draws, updated_at) VALUES (?, ?, ?, ?, ?, 1, 1, 0, 0, 0)",
+            rated,
+        )
     await database.close()
     return seconds, games_of
 
@@ -88,21 +104,26 @@ async def measure(workdir: Path, games: int, player_count: int, runs: int, seed:
         try:
             await bot.start(sync=True)
             last_page = -(-player_count // 10)
+            middle_page = (last_page + 1) // 2
             names = ("/leaderboard page 1", f"/leaderboard page {last_page} (last)",
-                     "Next (edit in place)", "/tholos stats")  # fmt: skip
+                     f"/leaderboard page {middle_page} (middle)", "Next from page 1",
+                     f"Next from page {middle_page}", "/tholos stats")  # fmt: skip
             timings: dict[str, list[float]] = {name: [] for name in names}
             for _ in range(runs):
                 first = await table.slash(alice, "leaderboard")
                 timings[names[0]].append(first.latency)
                 last = await table.slash(alice, "leaderboard", page=last_page)
                 timings[names[1]].append(last.latency)
-                assert first.original is not None
-                step = await table.click(
-                    alice, first.original, table.labelled(first.original, "Next")
-                )
-                timings[names[2]].append(step.latency)
+                middle = await table.slash(alice, "leaderboard", page=middle_page)
+                timings[names[2]].append(middle.latency)
+                for name, shown in ((names[3], first), (names[4], middle)):
+                    assert shown.original is not None
+                    step = await table.click(
+                        alice, shown.original, table.labelled(shown.original, "Next")
+                    )
+                    timings[name].append(step.latency)
                 stats = await table.slash(alice, "tholos stats")
-                timings[names[3]].append(stats.latency)
+                timings[names[5]].append(stats.latency)
             for name, latencies in timings.items():
                 print(summary(name, latencies))
             print(

@@ -13,6 +13,7 @@ import signal
 import sqlite3
 import sys
 from collections.abc import Coroutine
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -20,12 +21,28 @@ import discord
 from .client import TholosBot, make_bot
 from .discord_api import use_api_base
 from .settings import Settings, SettingsError, database_url
-from .storage import DatabaseTooNewError, DatabaseUnavailable, RatingStore, open_database
+from .storage import (
+    DatabaseTooNewError,
+    DatabaseUnavailable,
+    RatingStore,
+    is_postgres_url,
+    open_database,
+)
+from .storage.backup import BackupError, backup, restore
 from .storage.copy import TargetNotEmptyError, copy_database
 from .storage.db import redact
 
-USAGE = "usage: tholos-bot [rebuild-ratings | copy-db SQLITE_PATH POSTGRES_URL]"
-STORAGE_ERRORS = (DatabaseTooNewError, DatabaseUnavailable, TargetNotEmptyError, sqlite3.Error)
+USAGE = (
+    "usage: tholos-bot [rebuild-ratings | copy-db SQLITE_PATH POSTGRES_URL"
+    " | backup PATH [--force] | restore BACKUP]"
+)
+STORAGE_ERRORS = (
+    DatabaseTooNewError,
+    DatabaseUnavailable,
+    TargetNotEmptyError,
+    BackupError,
+    sqlite3.Error,
+)
 log = logging.getLogger("bot")
 
 
@@ -62,6 +79,32 @@ async def _copy_db(source_url: str, target_url: str) -> str:
     return f"Copied {redact(source_url)} into {redact(target_url)}: {counts}."
 
 
+async def _backup(url: str, target: Path, *, force: bool) -> str:
+    if is_postgres_url(url):
+        raise BackupError(
+            "THOLOS_DB is a PostgreSQL database: back it up with pg_dump -Fc (README.md, Backups)"
+        )
+    try:
+        copied = await asyncio.to_thread(backup, Path(url), target, force=force)
+    except OSError as error:  # permissions, a full disk
+        raise BackupError(f"backing up {url} to {target} failed: {error}") from None
+    return f"Backed up {url} to {copied.path}: {copied.summary()}, in {copied.seconds:.2f} s."
+
+
+async def _restore(url: str, backup_file: Path) -> str:
+    if is_postgres_url(url):
+        raise BackupError(
+            "THOLOS_DB is a PostgreSQL database: restore it with pg_restore, the bot stopped "
+            "(README.md, Backups)"
+        )
+    try:
+        copied = await asyncio.to_thread(restore, backup_file, Path(url))
+    except OSError as error:  # permissions, a full disk
+        raise BackupError(f"restoring {backup_file} into {url} failed: {error}") from None
+    kept = f"; the database it replaced is kept as {copied.kept}" if copied.kept else ""
+    return f"Restored {backup_file} into {url}: {copied.summary()}{kept}."
+
+
 def _maintenance(arguments: list[str]) -> Coroutine[Any, Any, str] | None:
     """The maintenance command ``arguments`` name (no token needed), or ``None``."""
     match arguments:
@@ -69,6 +112,12 @@ def _maintenance(arguments: list[str]) -> Coroutine[Any, Any, str] | None:
             return _rebuild_ratings(database_url())
         case ["copy-db", source, target]:
             return _copy_db(source, target)
+        case ["backup", path] | ["backup", path, "--force"] | ["backup", "--force", path] if (
+            not path.startswith("-")
+        ):
+            return _backup(database_url(), Path(path), force="--force" in arguments)
+        case ["restore", path] if not path.startswith("-"):
+            return _restore(database_url(), Path(path))
     return None
 
 

@@ -25,6 +25,7 @@ from .custom_ids import CustomId
 from .domain import Answer
 from .presenter import option_label
 from .storage import Challenge, Game
+from .storage.ratings import Mark
 
 NEXT, BACK, CANCEL = "n", "b", "c"
 LABEL = "label"
@@ -182,6 +183,18 @@ class LeaderboardButton(Control, custom_id=custom_ids.LEADERBOARD):
     def __init__(self, *, page: int, way: str, **look: Any) -> None:
         super().__init__(page=page, way=way, **(_pager_look(way) | look))
         self.page = page
+
+
+class LeaderboardSeekButton(Control, custom_id=custom_ids.LEADERBOARD_SEEK):
+    """Previous / Next on the leaderboard: the page to show and the row to seek from."""
+
+    def __init__(self, *, page: int, way: str, rating: float, user: int, **look: Any) -> None:
+        super().__init__(page=page, way=way, rating=rating, user=user,
+                         **(_pager_look(way) | look))  # fmt: skip
+        self.page = page
+        self.way = way
+        self.rating = rating
+        self.user = user
 
 
 class GamesButton(Control, custom_id=custom_ids.GAMES):
@@ -441,9 +454,22 @@ def resign_view(t: Words, game: Game) -> discord.ui.View:
     return _view([ResignButton(game=game.id, version=game.version, label=label)])
 
 
+def leaderboard_view(t: Words, page: int, pages: int, first: Mark, last: Mark) -> discord.ui.View:
+    """Previous / Next around ``page`` of the leaderboard, disabled at the ends; Previous seeks
+    back from the page's ``first`` row, Next on from its ``last``."""
+    return _view(
+        [
+            LeaderboardSeekButton(page=max(page - 1, 0), way="p", rating=first.rating,
+                                  user=first.user_id, disabled=page == 0, label=t("Previous")),
+            LeaderboardSeekButton(page=page + 1, way="n", rating=last.rating, user=last.user_id,
+                                  disabled=page + 1 >= pages, label=t("Next")),
+        ]
+    )  # fmt: skip
+
+
 def pager_view(
     t: Words,
-    button: type[LeaderboardButton | GamesButton | HistoryButton],
+    button: type[GamesButton | HistoryButton],
     page: int,
     pages: int,
     **ids: int,

@@ -21,6 +21,8 @@ _ID = r"\d{1,18}"
 _VERSION = r"\d{1,9}"
 _SNOWFLAKE = r"\d{1,20}"
 """A Discord id (a member's): up to 20 digits."""
+_FLOAT = r"-?\d{1,17}(?:\.\d{1,17})?(?:e[+-]\d{1,3})?"
+"""A finite float as ``repr`` writes it (``1500.0``, ``1e-05``): it parses back exactly."""
 
 
 @dataclass(frozen=True)
@@ -71,7 +73,14 @@ REMATCH = CustomId("rematch", (("game", _ID, int),))
 RESIGN = CustomId("resign", (("game", _ID, int), ("version", _VERSION, int)))
 """Confirm a resignation."""
 LEADERBOARD = CustomId("lb", (("page", r"\d{1,6}", int), ("way", "[pn]", str)))
-"""Show that page of the server's leaderboard (Previous / Next)."""
+"""Show that page of the server's leaderboard (Previous / Next; posted before keyset paging)."""
+LEADERBOARD_SEEK = CustomId(
+    "lbs",
+    (("page", r"\d{1,6}", int), ("way", "[pn]", str), ("rating", _FLOAT, float),
+     ("user", _SNOWFLAKE, int)),
+)  # fmt: skip
+"""Previous / Next on the leaderboard: the page to show, and the first (Previous) or last (Next)
+row of the page shown — its exact rating and user id — to seek from."""
 GAMES = CustomId("games", (("page", r"\d{1,6}", int), ("way", "[pn]", str)))
 """Show that page of the server's games being played (Previous / Next)."""
 HISTORY = CustomId(

@@ -32,6 +32,9 @@ from engine.vocabulary import (
     bonus_description,
     bonus_name,
     location_name,
+    points,
+    score_pair,
+    signed,
 )
 from rendering.describe import ornament_change, turn_lines
 from rendering.words import Words
@@ -155,17 +158,18 @@ def option_label(t: Words, builder: TurnBuilder, kind: str, token: str) -> tuple
 
 
 def result_text(t: Words, game: Game) -> str:
-    """The result in a sentence, e.g. ``<@1> wins 25–19 on points``."""
+    """The result in a sentence, e.g. ``<@1> wins 25–19 on points`` (``19–−1``: a negative
+    score has a minus sign)."""
     if game.ended_by is not None:
         return t("Ended by {admin} (an admin): no result, not rated.",
                  admin=mention(game.ended_by))  # fmt: skip
     outcome = game.outcome
     assert outcome is not None
-    points = f"{outcome.white_points}–{outcome.black_points}"
+    pair = score_pair(outcome.white_points, outcome.black_points)
     if outcome.result == "draw":
-        return t("Draw, {points} with as many columns each.", points=points)
+        return t("Draw, {points} with as many columns each.", points=pair)
     winner = game.white_id if outcome.result == "white" else game.black_id
-    return t("{winner} wins {points} {reason}.", winner=mention(winner), points=points,
+    return t("{winner} wins {points} {reason}.", winner=mention(winner), points=pair,
              reason=t(RESULT_REASONS[outcome.reason]))  # fmt: skip
 
 
@@ -176,8 +180,9 @@ def scoring_lines(t: Words, result: Score) -> str:
         if column.winner is None:
             line = t("{location}: nobody", location=location_name(column.location))
         else:
-            line = t("{location}: {colour} {points:+d}", location=location_name(column.location),
-                     colour=colour_name(t, column.winner), points=column.points)  # fmt: skip
+            line = t("{location}: {colour} {points}", location=location_name(column.location),
+                     colour=colour_name(t, column.winner),
+                     points=signed(column.points))  # fmt: skip
         change = ornament_change(column, t)
         if change is not None and column.ornament is not None:
             ornament = t(ORNAMENT_NAMES[column.ornament])
@@ -232,7 +237,7 @@ def board_status(t: Words, game: Game, prompt: str | None) -> str:
     white, black = projected.totals
     return (
         f"{status}\n**{t(IF_IT_ENDED_NOW)}:** "
-        f"{colour_name(t, WHITE)} {white} · {colour_name(t, BLACK)} {black}"
+        f"{colour_name(t, WHITE)} {points(white)} · {colour_name(t, BLACK)} {points(black)}"
     )
 
 
@@ -531,13 +536,14 @@ def stats_embed(
                     rate=f"{overall.win_rate:.0%}"),
             inline=False,
         )
+        mean_for, mean_against = stats.mean_points_for, stats.mean_points_against
+        assert mean_for is not None and mean_against is not None  # games were counted
         for name, record in ((N_("As White"), stats.as_white), (N_("As Black"), stats.as_black)):
             embed.add_field(name=t(name), value=record_text(record), inline=True)
         embed.add_field(
             name=t("Points per game"),
             value=t("{scored} for · {conceded} against",
-                    scored=f"{stats.mean_points_for:.1f}",
-                    conceded=f"{stats.mean_points_against:.1f}"),
+                    scored=points(mean_for, digits=1), conceded=points(mean_against, digits=1)),
             inline=False,
         )
     if stats.against_ai:
@@ -553,8 +559,8 @@ def stats_embed(
         best = stats.biggest_win
         embed.add_field(
             name=t("Biggest win"),
-            value=t("{scored}–{conceded} vs {opponent} {date}", scored=best.points_for,
-                    conceded=best.points_against, opponent=mention(best.opponent_id),
+            value=t("{scored}–{conceded} vs {opponent} {date}", scored=points(best.points_for),
+                    conceded=points(best.points_against), opponent=mention(best.opponent_id),
                     date=f"<t:{int(best.game.finished_at)}:d>"),
             inline=False,
         )
@@ -568,7 +574,7 @@ def stats_embed(
         value="\n".join(
             t("{mark} vs {opponent} {scored}–{conceded} {reason} {date}",
               mark=t(OUTCOME_MARK[game.outcome]), opponent=opponent_text(t, game),
-              scored=game.points_for, conceded=game.points_against,
+              scored=points(game.points_for), conceded=points(game.points_against),
               reason=t(RESULT_REASONS[game.game.reason]),
               date=f"<t:{int(game.game.finished_at)}:d>")
             for game in stats.recent
@@ -608,7 +614,7 @@ def history_line(t: Words, game: Game, member_id: int) -> str:
         opponent = mention(opponent_id)
     return t(
         "{mark} vs {opponent} {scored}–{conceded} {reason} {date} · [final board]({link})",
-        mark=t(mark), opponent=opponent, scored=mine, conceded=theirs,
+        mark=t(mark), opponent=opponent, scored=points(mine), conceded=points(theirs),
         reason=t(RESULT_REASONS[outcome.reason]), date=f"<t:{int(game.finished_at)}:d>",
         link=board_link(game),
     )  # fmt: skip

@@ -4,7 +4,9 @@ it turn by turn or re-import it (``python -m engine replay FILE``).
 
 The format is PGN-like: header tags, a blank line, one line per turn (the ply, the turn in the
 canonical notation, the canonical position after it), and a last line with the result. Lines
-starting with ``#`` are comments::
+starting with ``#`` are comments. The record is plain ASCII apart from the players' names (no
+typographic minus or dash, unlike what players read: see ``vocabulary.points``), so that tools
+and the parser read it as written; it holds no scores, which follow from the positions::
 
     [Game "Tholos"]
     [White "Ariadne"]
@@ -203,7 +205,10 @@ def _check_end(
             white, black = outcome.points
             raise RecordError(
                 result_at, result_text,
-                f"the final score ({white}–{black}) gives {expected} by {outcome.decided_by}",
+                # Plain ASCII, as the record itself (a hyphen minus: ``White -3``): the
+                # checker's words go to terminals and tools, not to players in Discord.
+                f"the final score (White {white}, Black {black}) gives {expected} by "
+                f"{outcome.decided_by}",
             )  # fmt: skip
     elif record.termination in ("resignation", "timeout"):
         if record.result not in ("1-0", "0-1"):

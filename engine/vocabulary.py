@@ -101,6 +101,30 @@ RESULT_REASONS: Final[dict[str, str]] = {
 """What decided a game, after "X wins 25–19"."""
 
 
+MINUS: Final = "\u2212"
+"""The minus sign of a negative score (a column may be worth less than nothing): a hyphen
+after the en dash of a score pair would read ``23–-3``."""
+
+
+def signed(value: float, plus: str = "+", digits: int = 0) -> str:
+    """Points as players read them: :data:`MINUS` before a negative number, ``plus`` before a
+    positive one, ``digits`` decimals (``−2``, ``+3``, ``0``, ``−1.5``)."""
+    text = f"{abs(value):.{digits}f}"
+    if float(text) == 0:
+        return text
+    return (MINUS if value < 0 else plus) + text
+
+
+def points(value: float, digits: int = 0) -> str:
+    """A score or total: :func:`signed` without a plus (``23``, ``−3``)."""
+    return signed(value, plus="", digits=digits)
+
+
+def score_pair(first: float, second: float) -> str:
+    """Two scores with an en dash between them: ``23–−3``."""
+    return f"{points(first)}–{points(second)}"
+
+
 def colour_name(colour: Colour, t: Gettext = N_) -> str:
     """``white``, ``black`` or ``gray`` (translated by ``t``)."""
     return t(COLOUR_NAMES[colour])

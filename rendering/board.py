@@ -26,10 +26,10 @@ from engine import (
 )
 from engine.core import BONUS_OF, MOVER_COLOUR
 from engine.scoring import Score, score
-from engine.vocabulary import BONUS_NAMES, ORNAMENT_TAGS, colour_name
+from engine.vocabulary import BONUS_NAMES, ORNAMENT_TAGS, colour_name, points, signed
 
 from . import style
-from .describe import ornament_change, result_line, signed, turn_lines
+from .describe import ornament_change, result_line, turn_lines
 from .fonts import Face, fit, fit_size, font, printable
 from .layout import (
     CARD_STONE,
@@ -361,10 +361,10 @@ def _arrow(canvas: Image.Image, start: Point, end: Point) -> None:
         (bx - uy * 11, by + ux * 11),
         (bx + uy * 11, by - ux * 11),
     ]
-    points = [*curve, *head]
-    left = int(min(x for x, _ in points)) - 8
-    top = int(min(y for _, y in points)) - 8
-    size = (int(max(x for x, _ in points)) + 8 - left, int(max(y for _, y in points)) + 8 - top)
+    outline = [*curve, *head]
+    left = int(min(x for x, _ in outline)) - 8
+    top = int(min(y for _, y in outline)) - 8
+    size = (int(max(x for x, _ in outline)) + 8 - left, int(max(y for _, y in outline)) + 8 - top)
 
     def local(point: tuple[float, float]) -> tuple[float, float]:
         return ((point[0] - left) * 2, (point[1] - top) * 2)
@@ -436,7 +436,7 @@ def _card(
         role = side
     role_colour = style.HIGHLIGHT if to_move or winner else style.TEXT_SOFT
     _text(draw, card.role, role, Face.BOLD, style.SIZE_ROLE, role_colour, "lm")
-    total = signed(scores.totals[player], plus="")
+    total = points(scores.totals[player])
     _text(draw, card.total, total, Face.SERIF, style.SIZE_TOTAL, style.TEXT, "rm")
     caption = (card.total[0], card.total[3], card.total[2], card.total[3] + 18)
     when = t("final") if final else t("if ended now")

@@ -25,7 +25,7 @@ from engine import (
     Turn,
 )
 from engine.scoring import ColumnScore, Score, column_points, score
-from engine.vocabulary import ORNAMENT_NAMES, colour_name, location_name
+from engine.vocabulary import ORNAMENT_NAMES, colour_name, location_name, points, signed
 
 from .view import BoardView, last_player, workshop_stones
 from .words import ENGLISH, Words
@@ -54,15 +54,15 @@ def describe_board(position: Position, view: BoardView | None = None) -> str:
         player = colour_name(last_player(position), t).capitalize()
         turn = ", ".join(turn_lines(view.last_turn, player, t))
         lines.append(t("Last turn: {turn}.", turn=turn))
-    points = "; ".join(
+    totals = "; ".join(
         t("{colour}, {name}: {points}", colour=colour_name(player, t).capitalize(),
-          name=names[player], points=scores.totals[player])
+          name=names[player], points=points(scores.totals[player]))
         for player in (WHITE, BLACK)
     )  # fmt: skip
     if final:
-        lines.append(t("Final points: {points}.", points=points))
+        lines.append(t("Final points: {points}.", points=totals))
     else:
-        lines.append(t("Points if the game ended now: {points}.", points=points))
+        lines.append(t("Points if the game ended now: {points}.", points=totals))
     workshops = "; ".join(
         t("{colour} has {stones}", colour=colour_name(player, t).capitalize(),
           stones=_stone_words(workshop_stones(position.workshops[player]), t))
@@ -88,8 +88,7 @@ def _column_line(position: Position, column: ColumnScore, t: Words) -> str:
         f"({len(column.stones)}/{position.capacities[location]})"
     )
     if column.winner is not None:
-        points = signed(column.points, plus="")
-        text += f"; {colour_name(column.winner, t).capitalize()} {points}"
+        text += f"; {colour_name(column.winner, t).capitalize()} {points(column.points)}"
         change = ornament_change(column, t)
         if change is not None:
             text += " " + t("(ornament {change})", change=change)
@@ -111,11 +110,6 @@ def ornament_change(column: ColumnScore, t: Words = ENGLISH) -> str | None:
     if plain_winner != column.winner:
         return t("reversed")
     return signed(column.points - plain_points)
-
-
-def signed(value: int, plus: str = "+") -> str:
-    """A number with a typographic minus, and ``plus`` before positive numbers."""
-    return f"−{-value}" if value < 0 else f"{plus if value else ''}{value}"
 
 
 def turn_lines(turn: Turn, name: str, t: Words = ENGLISH) -> list[str]:
@@ -158,8 +152,8 @@ def result_line(scores: Score, names: tuple[str, str], t: Words = ENGLISH) -> st
     white, black = scores.totals
     outcome = scores.leader
     if outcome.winner is None:
-        return t("Draw {white}–{black}", white=signed(white, plus=""), black=signed(black, plus=""))
-    high, low = signed(max(white, black), plus=""), signed(min(white, black), plus="")
+        return t("Draw {white}–{black}", white=points(white), black=points(black))
+    high, low = points(max(white, black)), points(min(white, black))
     if outcome.decided_by == "columns":
         won = scores.columns_won
         return t(

@@ -57,6 +57,23 @@ class FinishedGame:
 
 
 _RATING_COLUMNS = "user_id, rating, deviation, volatility, games, wins, losses, draws"
+_DOWN = "ORDER BY rating DESC, user_id"
+"""Leaderboard order: the rank index ``ratings_by_rank`` read forwards."""
+_UP = "ORDER BY rating, user_id DESC"
+"""The reverse of leaderboard order: the rank index read backwards."""
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """A place in leaderboard order: a row's exact rating (the stored double) and user id."""
+
+    rating: float
+    user_id: int
+
+    @classmethod
+    def of(cls, player: PlayerRating) -> Mark:
+        """The place of ``player``'s row."""
+        return cls(player.rating.rating, player.user_id)
 
 
 def _player(row: Row) -> PlayerRating:
@@ -127,14 +144,56 @@ class RatingStore:
     def __init__(self, database: Database) -> None:
         self.database = database
 
-    async def page(self, guild_id: int, page: int) -> list[tuple[int, PlayerRating]]:
-        """The ``page``-th (from 0) :data:`PAGE_SIZE` players by rating, with their ranks."""
-        rows = await self.database.fetchall(
-            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? "
-            "ORDER BY rating DESC, user_id LIMIT ? OFFSET ?",
-            (guild_id, PAGE_SIZE, page * PAGE_SIZE),
+    async def page(
+        self, guild_id: int, page: int, players: int | None = None
+    ) -> list[tuple[int, PlayerRating]]:
+        """The ``page``-th (from 0) :data:`PAGE_SIZE` players by rating, with their ranks, of the
+        server's ``players`` (counted when not given).
+
+        Read from the nearer end of the rank index: the first and the last pages cost the same
+        at any size; a page in the middle skips up to half the players (``OFFSET``). Previous
+        and Next do not come here: they seek (:meth:`seek`), flat everywhere.
+        """
+        if players is None:
+            players = await self.players(guild_id)
+        first = page * PAGE_SIZE
+        size = min(PAGE_SIZE, players - first)
+        if size <= 0:
+            return []
+        below = players - first - size
+        if first <= below:
+            rows = await self._ordered(guild_id, "", (), _DOWN, size, first)
+        else:
+            rows = (await self._ordered(guild_id, "", (), _UP, size, below))[::-1]
+        return [(first + number + 1, player) for number, player in enumerate(rows)]
+
+    async def seek(self, guild_id: int, mark: Mark, way: str) -> list[PlayerRating]:
+        """Up to :data:`PAGE_SIZE` players right after (``way`` ``n``) or right before (``p``)
+        ``mark`` in leaderboard order (rating descending, then user id), in that order.
+
+        A seek in the rank index from ``mark``'s exact (rating, user id): the same cost on
+        every page. The range condition on ``rating`` is what the index seeks on; the rest
+        only sorts out the players tied with the mark.
+        """
+        if way == "n":
+            where, order = " AND rating <= ? AND (rating < ? OR user_id > ?)", _DOWN
+        else:
+            where, order = " AND rating >= ? AND (rating > ? OR user_id < ?)", _UP
+        rows = await self._ordered(
+            guild_id, where, (mark.rating, mark.rating, mark.user_id), order, PAGE_SIZE, 0
         )
-        return [(page * PAGE_SIZE + number + 1, _player(row)) for number, row in enumerate(rows)]
+        return rows if way == "n" else rows[::-1]
+
+    async def _ordered(
+        self, guild_id: int, where: str, values: tuple[object, ...], order: str, limit: int,
+        offset: int,
+    ) -> list[PlayerRating]:
+        rows = await self.database.fetchall(
+            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ?{where} {order} "
+            "LIMIT ? OFFSET ?",
+            (guild_id, *values, limit, offset),
+        )
+        return [_player(row) for row in rows]
 
     async def players(self, guild_id: int) -> int:
         """How many players of the server have a rating."""

@@ -9,11 +9,12 @@ import sqlite3
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import aiosqlite
 
 from .db import DatabaseTooNewError, DatabaseUnavailable, Dialect, UniqueViolation
+from .locks import DatabaseLockedError, lock_database
 from .migrations import MIGRATIONS, SQLITE_TABLE_REBUILDS, statements
 
 log = logging.getLogger(__name__)
@@ -75,19 +76,35 @@ class SqliteDatabase:
 
     dialect: Dialect = "sqlite"
 
-    def __init__(self, connection: aiosqlite.Connection) -> None:
+    def __init__(self, connection: aiosqlite.Connection, lock_file: BinaryIO | None = None) -> None:
         self._connection = connection
         self._lock = asyncio.Lock()
+        self._lock_file = lock_file  # the shared lock on <path>.lock while open (locks.py)
 
     @classmethod
     async def open(cls, path: Path | str) -> SqliteDatabase:
         """Open (creating if needed) and migrate the database at ``path``.
 
-        Raises :class:`DatabaseTooNewError` if the file's schema is newer than this code's.
+        Raises :class:`DatabaseTooNewError` if the file's schema is newer than this code's, and
+        :class:`DatabaseUnavailable` while ``python -m bot restore`` replaces it.
         """
-        connection = await aiosqlite.connect(str(path), isolation_level=None)
+        lock_file = None
+        if str(path) != ":memory:":
+            try:
+                lock_file = lock_database(path)
+            except DatabaseLockedError:
+                raise DatabaseUnavailable(
+                    f"{path} is being restored (python -m bot restore): start again when the "
+                    "restore has finished"
+                ) from None
+        try:
+            connection = await aiosqlite.connect(str(path), isolation_level=None)
+        except BaseException:
+            if lock_file is not None:
+                lock_file.close()
+            raise
         connection.row_factory = aiosqlite.Row
-        database = cls(connection)
+        database = cls(connection, lock_file)
         try:
             for pragma in (
                 "PRAGMA journal_mode = WAL",
@@ -98,13 +115,18 @@ class SqliteDatabase:
                 await connection.execute(pragma)
             await database._migrate()
         except BaseException:
-            await connection.close()
+            await database.close()
             raise
         return database
 
     async def close(self) -> None:
         async with self._lock:
-            await self._connection.close()
+            try:
+                await self._connection.close()
+            finally:
+                if self._lock_file is not None:
+                    self._lock_file.close()
+                    self._lock_file = None
 
     async def _migrate(self) -> None:
         version = (await self.fetchone("PRAGMA user_version"))[0]

@@ -10,6 +10,7 @@ from bot.controls import (
     ChallengeButton,
     ClaimButton,
     LeaderboardButton,
+    LeaderboardSeekButton,
     RematchButton,
     ResignButton,
     StepButton,
@@ -41,6 +42,10 @@ def test_templates_match_the_buttons_already_posted(format):
         (RematchButton, {"game": 5}),
         (ResignButton, {"game": 5, "version": 41}),
         (LeaderboardButton, {"page": 2, "way": "p"}),
+        (LeaderboardSeekButton, {"page": 19_999, "way": "n", "rating": 0.1 + 0.2, "user": 7}),
+        (LeaderboardSeekButton,
+         {"page": 999_999, "way": "p", "rating": -1.2345678901234567e-300, "user": 10**20 - 1}),
+        (LeaderboardSeekButton, {"page": 0, "way": "n", "rating": 1500.0, "user": 1}),
     ],
 )
 def test_a_control_parses_the_id_it_builds(control, fields):

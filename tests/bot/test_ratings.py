@@ -8,6 +8,7 @@ import random
 from bot.domain import Caller, GameOptions, Person
 from bot.glicko2 import Rating, rate
 from bot.storage import RatingStore
+from bot.storage.ratings import Mark
 from engine.builder import TurnBuilder, turn_path
 from tests.bot.conftest import Services
 
@@ -91,3 +92,56 @@ async def _play(service, game, turn):
     return await service.play.choose(
         game.id, game.version, "".join(path), Caller(game.to_move, game.channel_id)
     )
+
+
+async def fill_ratings(database, ratings: dict[int, float]) -> None:
+    """Rating rows for ``ratings`` (user id → rating), straight into the table."""
+    async with database.transaction() as transaction:
+        await transaction.executemany(
+            "INSERT INTO ratings (guild_id, user_id, rating, deviation, volatility, games, wins, "
+            "losses, draws, updated_at) VALUES (?, ?, ?, 60, 0.06, 9, 5, 4, 0, 0)",
+            [(GUILD, user, rating) for user, rating in ratings.items()],
+        )
+
+
+# Ties in runs, and ratings one ulp apart (0.1 + 0.2 is not 0.3): a keyset that rounded the
+# rating would skip or repeat players.
+TIED = {user: (1500.0, 0.1 + 0.2, 0.3, 1e-05, -12.5)[user % 5] for user in range(1, 48)}
+ORDER = sorted(TIED, key=lambda user: (-TIED[user], user))
+
+
+async def test_paging_forward_and_backward_over_ties_shows_everyone_once(database):
+    """Next from each page's last row, then Previous from each page's first row, visit the 47
+    players exactly once each, in leaderboard order; each page by number is the same page,
+    whether read from the top or from the bottom."""
+    await fill_ratings(database, TIED)
+    ratings = RatingStore(database)
+    pages = [await ratings.page(GUILD, page) for page in range(5)]
+    assert [rank for page in pages for rank, _ in page] == list(range(1, 48))
+    assert [player.user_id for page in pages for _, player in page] == ORDER
+    assert await ratings.page(GUILD, 5) == []
+    forward = [player for _, player in pages[0]]
+    while found := await ratings.seek(GUILD, Mark.of(forward[-1]), "n"):
+        assert len(found) == min(10, 47 - len(forward))
+        forward += found
+    assert [player.user_id for player in forward] == ORDER
+    backward = [player for _, player in pages[-1]]
+    while found := await ratings.seek(GUILD, Mark.of(backward[0]), "p"):
+        backward = found + backward
+    assert [player.user_id for player in backward] == ORDER
+    assert [player for _, player in pages[3]] == await ratings.seek(
+        GUILD, Mark.of(pages[4][0][1]), "p"
+    )
+
+
+async def test_the_last_page_is_read_from_the_bottom(database):
+    """The last page, short or whole, holds the last players with their ranks, and equals the
+    tail of the whole order (read backwards through the index)."""
+    await fill_ratings(database, TIED)
+    ratings = RatingStore(database)
+    last = await ratings.page(GUILD, 4, players=47)
+    assert [(rank, player.user_id) for rank, player in last] == list(
+        zip(range(41, 48), ORDER[40:], strict=True)
+    )
+    await fill_ratings(database, {100 + user: 1500.0 for user in range(3)})
+    assert [rank for rank, _ in await ratings.page(GUILD, 4)] == list(range(41, 51))

@@ -13,6 +13,7 @@ from engine import Position
 from engine.newgame import new_game
 from engine.play import random_game
 from engine.scoring import score
+from engine.vocabulary import score_pair
 
 from .conftest import SpawnBot
 from .emulator import BotProcess, Emulator
@@ -51,7 +52,9 @@ async def test_a_scripted_game_ends_with_the_known_score(
     last = table.board
     assert table.position(last) == final
     assert table.status(last).startswith("Game over.")
-    assert f"{white}–{black}" in table.status(last).splitlines()[0]
+    # This game ends 16 to −1: the negative score has a minus sign, not a hyphen.
+    assert score_pair(white, black) in table.status(last).splitlines()[0]
+    assert "–-" not in table.status(last)
     assert [b["label"] for b in last.buttons] == ["Rematch", "Replay", "Record", "Review"]
     assert all(not board.buttons for board in table.boards()[:-1]), "only the newest board is live"
     table.assert_clean()

@@ -70,7 +70,8 @@ async def test_leaderboard_and_stats_after_games_between_three_members(
 async def test_leaderboard_pages_work_after_a_restart(
     emulator: Emulator, spawn_bot: SpawnBot, tmp_path: Path
 ):
-    """25 rated players: 3 pages; Next keeps working on the same message after a restart."""
+    """25 rated players: 3 pages; Next and Previous keep working on the same message after a
+    restart, and so does a button of the format posted before keyset paging."""
     path = tmp_path / "ranked.db"
     database = await open_database(str(path))
     async with database.transaction() as transaction:
@@ -98,5 +99,13 @@ async def test_leaderboard_pages_work_after_a_restart(
     assert "Page 3 of 3" in board.embeds[0]["footer"]["text"]
     assert len(board.embeds[0]["description"].splitlines()) == 5
     assert [b.get("disabled", False) for b in board.buttons] == [False, True]
+    await table.click(alice, board, table.labelled(board, "Previous"))
+    assert "Page 2 of 3" in board.embeds[0]["footer"]["text"]
+    assert board.embeds[0]["description"].splitlines()[0].startswith("`#11` <@11>")
+    # A button posted before keyset paging carries only the page: it still works.
+    await table.click(alice, board, "tholos:lb:2:n", stale=True)
+    assert "Page 3 of 3" in board.embeds[0]["footer"]["text"]
+    assert board.embeds[0]["description"].splitlines()[0].startswith("`#21` <@21>")
+    assert table.labelled(board, "Next") == "tholos:lbs:3:n:1975.0:25"
     table.assert_clean()
     assert await bot.stop() == 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import BLACK, WHITE, Position
+from engine import BLACK, WHITE, Position, vocabulary
 from engine.scoring import column_points, score
 
 
@@ -116,3 +116,20 @@ def test_score_dict_has_the_documented_shape():
     assert data["totals"] == {"w": 1 + 9 - 1 + 0, "b": 9 + 1}
     assert data["columns_won"] == {"w": 3, "b": 2}
     assert data["result"] == "black" and data["over"] is True
+
+
+NEGATIVE = Position.parse("wgwbb/bbbww/wwgwg/wgbwb/bbbww/wwggw/gbbgw - - w -")
+"""A finished game White loses −2 to 19: its columns with gray are worth less than nothing."""
+
+
+def test_a_negative_total_is_written_with_a_minus_sign():
+    """Scores as players read them: U+2212 before a negative number, never a hyphen (which
+    after the en dash of a pair would read ``19–-2``)."""
+    result = score(NEGATIVE)
+    assert result.totals == (-2, 19) and result.outcome.winner == BLACK
+    points, signed = vocabulary.points, vocabulary.signed
+    assert (points(-2), points(19), points(0)) == ("\u22122", "19", "0")
+    assert (signed(3), signed(-3), signed(0)) == ("+3", "\u22123", "0")
+    assert (points(-1.25, digits=1), points(-0.04, digits=1)) == ("\u22121.2", "0.0")
+    assert vocabulary.score_pair(*reversed(result.totals)) == "19–\u22122"
+    assert "-" not in vocabulary.score_pair(-7, -12)

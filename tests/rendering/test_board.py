@@ -17,6 +17,7 @@ from PIL import Image, ImageChops
 
 from engine import COLOUR_LETTERS, ORNAMENTS, Position, parse_turn
 from rendering import BoardView, render_board
+from rendering import board as board_module
 from rendering.board import board_image, encode
 from rendering.layout import HEIGHT, WIDTH, board_layout
 from rendering.style import HIGHLIGHT, INK, KEY_COLOURS, STONES
@@ -216,3 +217,20 @@ def test_a_long_name_is_shortened_not_spilled():
     for region in (card.name, board_layout(position.capacities).status):
         difference.paste((0, 0, 0), region)
     assert difference.getbbox() is None, "the long name spilled out of its place"
+
+
+def test_the_image_writes_negative_scores_with_a_minus_sign(monkeypatch):
+    """Every text drawn on a finished board whose loser has −2: the total and the columns
+    worth less than nothing with U+2212, and no hyphen before a digit anywhere."""
+    drawn: list[str] = []
+    real_text = board_module._text
+
+    def record(draw, box, text, *rest):
+        drawn.append(text)
+        real_text(draw, box, text, *rest)
+
+    monkeypatch.setattr(board_module, "_text", record)
+    position = Position.parse("wgwbb/bbbww/wwgwg/wgbwb/bbbww/wwggw/gbbgw - - w -")
+    render_board(position, BoardView("Ana", "Bob", final=True))
+    assert "\u22122" in drawn and "19" in drawn, drawn  # the players' totals
+    assert not any(f"-{digit}" in text for text in drawn for digit in "0123456789"), drawn

@@ -119,3 +119,14 @@ def test_finished_games_fit_alt_text_with_the_longest_names_and_note():
         game = random_game(Position.parse(start), random.Random(seed))
         view = BoardView("A" * 40, "B" * 40, game.turns[-1], note="N" * 200)
         assert len(describe_board(game.final, view)) <= ALT_TEXT_LIMIT, seed
+
+
+def test_negative_scores_have_a_minus_sign():
+    """White loses −2 to 19: the result line, the totals and the columns worth less than
+    nothing all read with U+2212, never a hyphen after a dash."""
+    position = Position.parse("wgwbb/bbbww/wwgwg/wgbwb/bbbww/wwggw/gbbgw - - w -")
+    text = describe_board(position, BoardView("Ana", "Bob", final=True))
+    assert text.splitlines()[0] == "Bob wins 19–\u22122."
+    assert "Final points: White, Ana: \u22122; Black, Bob: 19." in text
+    assert "; White \u22121" in text  # a column White leads with more gray than white
+    assert "–-" not in text and not any(f"-{digit}" in text for digit in "0123456789")
