@@ -32,6 +32,7 @@ import random
 import re
 import resource
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -599,6 +600,8 @@ async def run_phase(
     phase.prefill_seconds = time.perf_counter() - began
     phase.db_bytes = await database_bytes(url, workdir, slug)
     env = {"LOG_LEVEL": "INFO", "THOLOS_DB": url, "THOLOS_THREADS": "on" if args.threads else "off"}
+    if args.metrics:
+        env["THOLOS_METRICS_PORT"] = str(free_port())
     bot = BotProcess("bot", emu, db_path, log_path, env=env)
     RUNNING.add(bot)
     try:
@@ -678,7 +681,8 @@ def mib(value: int) -> str:
 def where(args: argparse.Namespace) -> str:
     """Where the games are played."""
     place = "1 channel, a thread per game" if args.threads else f"{args.games} channels"
-    return place + (f", {args.reviews} reviews queued" if args.reviews else "")
+    place += f", {args.reviews} reviews queued" if args.reviews else ""
+    return place + (", metrics served" if args.metrics else "")
 
 
 def phase_lines(phase: Phase, args: argparse.Namespace) -> Iterable[str]:
@@ -866,6 +870,9 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     add("--reviews", type=int, default=0,
         help="finished games whose review by the AI is queued when the bot starts: the bot "
              "runs them while the games are played (0)")  # fmt: skip
+    add("--metrics", action="store_true",
+        help="serve the bot's Prometheus metrics (THOLOS_METRICS_PORT, a free port), to "
+             "measure what they cost on the press path")  # fmt: skip
     add("--stock-emulator", action="store_true",
         help="let the emulator decode each board PNG whenever it serialises its message "
              "(by default it reads only the header: ~60%% of its CPU otherwise) and check "
@@ -878,6 +885,13 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     if args.db not in ("sqlite", "embedded-postgres") and not is_postgres_url(args.db):
         parser.error("--db takes sqlite, embedded-postgres or a postgresql:// URL")
     return args
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on (the system's choice)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
 async def new_postgres_database(server_url: str) -> str:

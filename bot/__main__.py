@@ -18,6 +18,7 @@ from typing import Any
 
 import discord
 
+from . import logs
 from .client import TholosBot, make_bot
 from .discord_api import use_api_base
 from .settings import Settings, SettingsError, database_url
@@ -140,10 +141,10 @@ def main() -> int:
     except SettingsError as error:
         print(f"tholos-bot: {error}", file=sys.stderr)
         return 2
-    discord.utils.setup_logging(
-        level=settings.logging_level,
-        formatter=logging.Formatter("%(asctime)s %(levelname)-8s %(name)s: %(message)s"),
-        root=True,
+    logs.set_up(
+        settings.logging_level,
+        settings.log_format,
+        secrets=(settings.token, logs.database_password(settings.database) or ""),
     )
     try:
         if settings.api_base:

@@ -21,6 +21,8 @@ from engine.vocabulary import N_
 
 from .domain import Refusal
 from .i18n import reader
+from .logs import INTERACTION_ID
+from .metrics import METRICS
 from .storage import DatabaseUnavailable
 
 log = logging.getLogger(__name__)
@@ -43,6 +45,8 @@ SERVER_ONLY = N_(
 ALREADY_ANSWERED = 40060
 """Discord's error code for a second answer to an interaction: while two processes run the
 same shard (a handoff), both receive its interactions and the first answer wins."""
+OUTCOMES = ("ok", "refused", "error", "database_unavailable", "closing", "answered_elsewhere")
+"""How an interaction ended (``tholos_interactions_total``'s ``outcome``)."""
 REQUIRED_PERMISSIONS = (
     ("view_channel", N_("View Channel")),
     ("send_messages", N_("Send Messages")),
@@ -108,11 +112,17 @@ def answers(
     """
 
     def decorate(handler: Handler[F, P]) -> Handler[F, P]:
+        kind = handler.__qualname__
+        counted = {outcome: METRICS.interactions.labels(kind, outcome) for outcome in OUTCOMES}
+
         @functools.wraps(handler)
         async def run(feature: F, interaction: Interaction, *args: P.args, **kwargs: P.kwargs):
             if feature.interactions.closing:
+                counted["closing"].inc()
                 await tell(interaction, RESTARTING)
                 return
+            context = INTERACTION_ID.set(interaction.id)
+            outcome = "error"  # unless it ends otherwise (a cancelled handler too)
             with feature.interactions.running():
                 try:
                     if server_only and interaction.guild_id is None:
@@ -120,20 +130,27 @@ def answers(
                     if posts_boards:
                         require_permissions(interaction)
                     await handler(feature, interaction, *args, **kwargs)
+                    outcome = "ok"
                 except Refusal as refusal:
+                    outcome = "refused"
                     await tell(interaction, refusal.message, **refusal.values)
                 except discord.HTTPException as error:
                     if error.code == ALREADY_ANSWERED:  # another process of the shard did
+                        outcome = "answered_elsewhere"
                         log.info("interaction %s was answered elsewhere", interaction.id)
                         return
                     log.exception("interaction %s failed", interaction.id)
                     await tell(interaction, SOMETHING_WENT_WRONG)
                 except DatabaseUnavailable as error:
+                    outcome = "database_unavailable"
                     log.warning("interaction %s: database unavailable: %s", interaction.id, error)
                     await tell(interaction, DATABASE_UNAVAILABLE)
                 except Exception:
                     log.exception("interaction %s failed", interaction.id)
                     await tell(interaction, SOMETHING_WENT_WRONG)
+                finally:
+                    counted[outcome].inc()
+                    INTERACTION_ID.reset(context)
 
         return run
 

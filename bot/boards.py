@@ -27,6 +27,8 @@ from rendering.words import Words
 from .answers import USERS_ONLY, Interaction, tell
 from .controls import BoardLook, board_rows, final_rows, has_controls
 from .i18n import words
+from .logs import GAME_ID
+from .metrics import METRICS
 from .presenter import (
     board_accent,
     board_footer,
@@ -299,6 +301,7 @@ class Boards:
     ) -> None:
         """Post the board of a change already stored (in the game's thread when the interaction
         came from its channel); if that fails, say what happened."""
+        GAME_ID.set(game.id)  # the rest of this interaction's task is about this game
         elsewhere = interaction.channel_id != game.channel_id
         send = (
             self.client.get_partial_messageable(game.channel_id).send
@@ -316,7 +319,9 @@ class Boards:
             return
         if posted is None:  # another process is posting this version's board
             await tell(interaction, BEING_POSTED)
-        elif elsewhere:
+            return
+        METRICS.board_latency.observe(time.time() - interaction.created_at.timestamp())
+        if elsewhere:
             where = f"<#{game.channel_id}>"
             await tell(interaction, "Done — the board is in {thread}.", thread=where)
 

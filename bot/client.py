@@ -28,6 +28,7 @@ from .features.ratings import Ratings, leaderboard_command
 from .features.reminders import Reminders
 from .features.review import Reviews
 from .i18n import CommandTranslator
+from .metrics import MetricsServer
 from .settings import Settings
 from .storage import get_meta, open_database, set_meta
 
@@ -72,12 +73,16 @@ class TholosBot(discord.Client):
         self.features: dict[type[Feature], Feature] = {}
         self.app: App | None = None
         self._background: list[asyncio.Task[None]] = []
+        self.metrics_server: MetricsServer | None = None
 
     async def setup_hook(self) -> None:
         """Open storage, build the features, register their controls, sync the commands if
         they changed, and catch up on what a restart left behind."""
         database = await open_database(self.settings.database)
         self.app = app = App.build(self, self.settings, database)
+        if self.settings.metrics_port is not None:
+            self.metrics_server = MetricsServer(self, database)
+            await self.metrics_server.start(self.settings.metrics_host, self.settings.metrics_port)
         opponent = Opponent(app)
         challenges = Challenges(app, opponent)
         reminders = Reminders(app)
@@ -179,6 +184,8 @@ class TholosBot(discord.Client):
         if ready is not None:
             ready.cancel()
         await super().close()
+        if self.metrics_server is not None:
+            await self.metrics_server.stop()
         if app is not None:
             await app.database.close()
 

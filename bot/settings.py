@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+LOG_FORMATS = ("text", "json")
 CHALLENGE_TIMEOUT = 600.0
 INACTIVITY_TIMEOUT = 86400.0
 
@@ -50,6 +51,13 @@ class Settings:
     shard_ids: tuple[int, ...] | None = None
     """``THOLOS_SHARD_IDS``: the shards this process runs, e.g. ``0-3`` or ``0,2`` (default:
     all of them)."""
+
+    log_format: str = "text"
+    """``THOLOS_LOG_FORMAT``: ``text`` lines, or ``json`` (one object a line)."""
+    metrics_port: int | None = None
+    """``THOLOS_METRICS_PORT``: serve ``/metrics`` and ``/healthz`` on this port (unset: off)."""
+    metrics_host: str = "127.0.0.1"
+    """``THOLOS_METRICS_HOST``: the address the metrics server listens on."""
 
     @property
     def sharded(self) -> bool:
@@ -99,6 +107,9 @@ class Settings:
             inactivity_timeout=_seconds(values, "THOLOS_INACTIVITY_TIMEOUT", INACTIVITY_TIMEOUT),
             reminder_after=_optional_seconds(values, "THOLOS_REMINDER_AFTER"),
             threads=_switch(values, "THOLOS_THREADS", default=True),
+            log_format=_log_format(values),
+            metrics_port=_port(values, "THOLOS_METRICS_PORT"),
+            metrics_host=values.get("THOLOS_METRICS_HOST", "").strip() or "127.0.0.1",
             **_shards(values),
         )
 
@@ -216,3 +227,19 @@ def _switch(values: Mapping[str, str], name: str, *, default: bool) -> bool:
     if text in ("off", "0", "false", "no"):
         return False
     raise SettingsError(f"{name} must be on or off, not {text!r}")
+
+
+def _log_format(values: Mapping[str, str]) -> str:
+    text = values.get("THOLOS_LOG_FORMAT", "").strip().lower() or "text"
+    if text not in LOG_FORMATS:
+        raise SettingsError(f"THOLOS_LOG_FORMAT must be text or json, not {text!r}")
+    return text
+
+
+def _port(values: Mapping[str, str], name: str) -> int | None:
+    text = values.get(name, "").strip()
+    if not text:
+        return None
+    if not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise SettingsError(f"{name} must be a TCP port (1-65535), not {text!r}")
+    return int(text)

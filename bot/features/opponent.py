@@ -11,6 +11,8 @@ from ..ai import AiPlayer
 from ..answers import Interaction
 from ..app import App, Feature
 from ..boards import LastTurn
+from ..logs import GAME_ID
+from ..metrics import METRICS
 from ..storage import DatabaseUnavailable, Game
 
 log = logging.getLogger(__name__)
@@ -44,13 +46,16 @@ class Opponent(Feature):
 
     async def _move(self, game: Game) -> None:
         """Search, store and post the AI's turn; one process does it (the version's lease)."""
+        GAME_ID.set(game.id)  # this task is about this game alone
         lease = f"ai:{game.id}:{game.version}"
         try:
             if not await self.app.leases.acquire(lease, time.time(), seconds=AI_LEASE_SECONDS):
                 return  # another process is playing this turn
             try:
                 seed = game.seed * 1000 + game.plies
-                turn = await self.ai.choose(game.position, game.ai_level or "medium", seed)
+                level = game.ai_level or "medium"
+                with METRICS.ai_think.labels(level).time():
+                    turn = await self.ai.choose(game.position, level, seed)
                 played = await self.app.play.ai_turn(game, turn)
             finally:
                 await self.app.leases.release(lease)

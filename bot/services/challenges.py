@@ -12,6 +12,7 @@ from engine.newgame import new_game
 from engine.vocabulary import N_
 
 from ..domain import Answer, Caller, GameOptions, Level, Person, Refusal, ReminderDefaults, mention
+from ..metrics import METRICS
 from ..storage import (
     Challenge,
     ChallengeStore,
@@ -215,7 +216,8 @@ class ChallengeService:
             raise _channel_busy(error) from None
 
     def _started(self, game: Game) -> Game:
-        """A new game, once stored: ring the alarm for its first reminder."""
+        """A new game, once stored: count it, ring the alarm for its first reminder."""
+        METRICS.games_started.labels("ai" if game.ai_level is not None else "members").inc()
         if game.reminder_due_at is not None and self.alarm is not None:
             self.alarm(game.reminder_due_at)
         return game

@@ -16,6 +16,8 @@ from engine.scoring import score
 from engine.vocabulary import N_
 
 from ..domain import Caller, Refusal, ReminderDefaults, mention
+from ..logs import GAME_ID
+from ..metrics import METRICS
 from ..storage import (
     Game,
     GameStore,
@@ -27,6 +29,9 @@ from ..storage import (
 )
 from ..storage.leases import LeaseStore, board_lease
 from ..storage.ratings import RATINGS_LOCK
+
+TURNS_BY_HUMANS = METRICS.turns.labels("human")
+TURNS_BY_AI = METRICS.turns.labels("ai")
 
 
 def board_url(game: Game) -> str | None:
@@ -142,6 +147,7 @@ class PlayService:
         ``path`` is the choices so far, one character each. Raises :class:`OutdatedBoardError`
         for an old board and :class:`Refusal` for the wrong person or an unavailable choice.
         """
+        GAME_ID.set(game_id)  # the rest of this interaction's task is about this game
         async with self._lock(game_id):
             game = await self._playable(game_id, caller)
             if version != game.version:
@@ -158,18 +164,22 @@ class PlayService:
                 return StepShown(game, builder)
             try:
                 ai_next = game.ai_level is not None  # a human's turn passes the move to the AI
-                return TurnPlayed(await self._record(game, turn, ai_next=ai_next), turn)
+                played = TurnPlayed(await self._record(game, turn, ai_next=ai_next), turn)
             except StaleGameError:
                 raise OutdatedBoardError(await self.games.game(game_id) or game) from None
+            TURNS_BY_HUMANS.inc()
+            return played
 
     async def ai_turn(self, game: Game, turn: Turn) -> TurnPlayed | None:
         """Store the AI's ``turn`` if ``game`` is still as the AI saw it (else ``None``)."""
         game.position.apply(turn)  # checked: the worker's answer is input too
         async with self._lock(game.id):
             try:
-                return TurnPlayed(await self._record(game, turn, ai_next=False), turn)
+                played = TurnPlayed(await self._record(game, turn, ai_next=False), turn)
             except StaleGameError:
                 return None
+            TURNS_BY_AI.inc()
+            return played
 
     async def _record(self, game: Game, turn: Turn, *, ai_next: bool) -> Game:
         """Store ``turn`` by the player to move, and the end if it ends the game, and when to
@@ -212,6 +222,7 @@ class PlayService:
 
     async def resign(self, game_id: int, version: int, caller: Caller) -> Game:
         """Resign: the opponent wins. ``version`` (from the confirm button) must be current."""
+        GAME_ID.set(game_id)  # the rest of this interaction's task is about this game
         async with self._lock(game_id):
             game = await self._playable(game_id, caller)
             if version != game.version:

@@ -13,6 +13,7 @@ from typing import Any
 
 import asyncpg
 
+from ..metrics import METRICS
 from .db import (
     DatabaseTooNewError,
     DatabaseUnavailable,
@@ -22,6 +23,8 @@ from .db import (
     redact,
 )
 from .migrations import POSTGRES_MIGRATIONS, statements
+
+DATABASE_ERRORS = METRICS.database_errors.labels("postgresql")
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +63,7 @@ def _translated() -> Iterator[None]:
     except asyncpg.UniqueViolationError as error:
         raise UniqueViolation(str(error)) from error
     except _UNAVAILABLE as error:
+        DATABASE_ERRORS.inc()
         raise DatabaseUnavailable(f"{type(error).__name__}: {error}") from error
 
 

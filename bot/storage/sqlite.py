@@ -13,9 +13,12 @@ from typing import Any, BinaryIO
 
 import aiosqlite
 
+from ..metrics import METRICS
 from .db import DatabaseTooNewError, DatabaseUnavailable, Dialect, UniqueViolation
 from .locks import DatabaseLockedError, lock_database
 from .migrations import MIGRATIONS, SQLITE_TABLE_REBUILDS, statements
+
+DATABASE_ERRORS = METRICS.database_errors.labels("sqlite")
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +36,7 @@ def _translated() -> Iterator[None]:
         raise
     except sqlite3.OperationalError as error:
         if "locked" in str(error) or "busy" in str(error):
+            DATABASE_ERRORS.inc()
             raise DatabaseUnavailable(str(error)) from error
         raise
 

@@ -74,3 +74,29 @@ def test_the_reminder_time_is_seconds_zero_for_off_or_unset():
     for bad in ("soon", "-1", "nan", "inf"):
         with pytest.raises(SettingsError, match="THOLOS_REMINDER_AFTER"):
             load(THOLOS_REMINDER_AFTER=bad)
+
+
+def test_metrics_and_log_format_are_off_and_text_by_default():
+    default = load()
+    assert (default.metrics_port, default.metrics_host, default.log_format) == (
+        None, "127.0.0.1", "text",
+    )  # fmt: skip
+    chosen = load(
+        THOLOS_METRICS_PORT="9108", THOLOS_METRICS_HOST="0.0.0.0", THOLOS_LOG_FORMAT="JSON"
+    )
+    assert (chosen.metrics_port, chosen.metrics_host, chosen.log_format) == (
+        9108, "0.0.0.0", "json",
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("environ", "message"),
+    [
+        ({"THOLOS_METRICS_PORT": "http"}, "THOLOS_METRICS_PORT must be a TCP port"),
+        ({"THOLOS_METRICS_PORT": "70000"}, "THOLOS_METRICS_PORT must be a TCP port"),
+        ({"THOLOS_LOG_FORMAT": "xml"}, "THOLOS_LOG_FORMAT must be text or json"),
+    ],
+)
+def test_bad_metrics_or_log_settings_say_what_to_fix(environ, message):
+    with pytest.raises(SettingsError, match=message):
+        load(**environ)
