@@ -42,9 +42,18 @@ NOT_FOR_READERS = (
     "bot/settings.py",  # the operator's configuration errors
     "bot/i18n.py",  # the catalogue's own header and command line
     "bot/storage/",  # SQL; the database layer says nothing to members
+    "bot/logs.py",  # the log's format, for the operator
+    "bot/metrics.py",  # the metrics' help texts and health answers, for the operator's tools
     "rendering/__main__.py",  # the command line that draws a board to a file
 )
 """Modules (or packages) whose text only the bot's operator reads."""
+
+
+def call_name(call: ast.Call) -> str:
+    """The name a call is made by: ``t`` in ``t("…")``, ``info`` in ``log.info(…)``."""
+    if isinstance(call.func, ast.Attribute):
+        return call.func.attr
+    return getattr(call.func, "id", "")
 
 
 def literal_strings(path: Path) -> list[tuple[int, str]]:
@@ -60,9 +69,7 @@ def literal_strings(path: Path) -> list[tuple[int, str]]:
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
             skipped.add(id(node.value))  # an attribute's docstring
         if isinstance(node, ast.Call):
-            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(
-                node.func, "id", ""
-            )
+            name = call_name(node)
             if name in MARKERS or name in QUIET_CALLS:
                 for inner in ast.walk(node):
                     skipped.add(id(inner))
@@ -130,15 +137,11 @@ def marked_inside_f_strings(path: Path) -> list[int]:
     for node in ast.walk(tree):
         if isinstance(node, ast.JoinedStr):
             for inner in ast.walk(node):
-                if isinstance(inner, ast.Call) and any(
+                if isinstance(inner, ast.Call) and call_name(inner) in MARKERS and any(
                     isinstance(argument, ast.Constant) and isinstance(argument.value, str)
                     for argument in inner.args
                 ):
-                    name = inner.func.attr if isinstance(inner.func, ast.Attribute) else getattr(
-                        inner.func, "id", ""
-                    )
-                    if name in MARKERS:
-                        found.append(inner.lineno)
+                    found.append(inner.lineno)
     return found
 
 
