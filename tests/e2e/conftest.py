@@ -19,6 +19,7 @@ import pytest
 import pytest_asyncio
 
 from .emulator import BotProcess, Emulator
+from .raw import RawApi
 
 SpawnBot = Callable[..., BotProcess]
 IN_CHANNEL = {"THOLOS_THREADS": "off"}
@@ -92,3 +93,10 @@ async def shared_tinybot(
         bot.assert_clean_log()
     finally:
         bot.close()
+
+
+@pytest_asyncio.fixture
+async def raw_api(emulator: Emulator) -> AsyncIterator[RawApi]:
+    """Raw REST calls to ``emulator`` with the bot's token (the emulator's own tests)."""
+    async with RawApi(emulator) as client:
+        yield client

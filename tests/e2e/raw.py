@@ -124,3 +124,8 @@ class RawApi:
     async def answer(self, ix: Interaction, body: JSON) -> tuple[int, Any]:
         """POST the callback of ``ix`` with ``body``."""
         return await self.call("POST", f"/interactions/{ix.id}/{ix.token}/callback", json=body)
+
+
+def rules(emulator: Emulator) -> list[str]:
+    """The rules the emulator recorded as broken so far, in order."""
+    return [v.rule for v in emulator.violations]

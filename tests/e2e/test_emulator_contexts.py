@@ -6,11 +6,9 @@ the tiny bot (discord.py) registering globally and declaring user install."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-import pytest_asyncio
 
 from .conftest import TINYBOT, SpawnBot
 from .emulator import Emulator, Interaction, Member
@@ -26,12 +24,6 @@ def command(name: str, **fields: Any) -> JSON:
     return {"name": name, "description": name.title(), **fields}
 
 
-@pytest_asyncio.fixture
-async def api(emulator: Emulator) -> AsyncIterator[RawApi]:
-    async with RawApi(emulator) as client:
-        yield client
-
-
 async def dispatched(emu: Emulator, raw: RawSession, ix: Interaction) -> JSON:
     """The INTERACTION_CREATE of ``ix`` as the session read it."""
     await emu.wait_for(lambda: raw.got("INTERACTION_CREATE", id=str(ix.id)))
@@ -45,10 +37,12 @@ async def invoke(emu: Emulator, raw: RawSession, member: Member, name: str, dm: 
     return await dispatched(emu, raw, ix)
 
 
-async def test_contexts_decide_where_a_command_is_offered(emulator: Emulator, api: RawApi) -> None:
+async def test_contexts_decide_where_a_command_is_offered(
+    emulator: Emulator, raw_api: RawApi
+) -> None:
     """Global commands by ``contexts`` (null: everywhere; ``dm_permission: false`` keeps a null
     one out of DMs); guild commands only in their guild, never in DMs."""
-    await api.register(
+    await raw_api.register(
         [
             command("anywhere"),
             command("servers", contexts=[0]),
@@ -56,7 +50,7 @@ async def test_contexts_decide_where_a_command_is_offered(emulator: Emulator, ap
             command("legacy", dm_permission=False),
         ]
     )
-    await api.register([command("local")], guild_id=emulator.guild.id)
+    await raw_api.register([command("local")], guild_id=emulator.guild.id)
     alice = emulator.member("alice")
     dm, general = emulator.dm_channel(alice), emulator.channel("general")
     for name in ("anywhere", "dms"):
@@ -81,25 +75,25 @@ async def test_contexts_decide_where_a_command_is_offered(emulator: Emulator, ap
     assert emulator.violations == []
 
 
-async def test_the_app_declares_guild_and_user_install(emulator: Emulator, api: RawApi) -> None:
+async def test_the_app_declares_guild_and_user_install(emulator: Emulator, raw_api: RawApi) -> None:
     """``PATCH /applications/@me`` keeps ``integration_types_config`` (GET answers it); a
     member can install the app only once it offers user install; commands registered without
     ``integration_types`` get the app's."""
     alice = emulator.member("alice")
-    status, app = await api.call("GET", "/applications/@me")
+    status, app = await raw_api.call("GET", "/applications/@me")
     assert status == 200 and app["integration_types_config"] == {"0": {}}
-    await api.register([command("before")])
+    await raw_api.register([command("before")])
     with pytest.raises(ValueError, match="does not offer user install"):
         emulator.install_for_user(alice)
     body = {"integration_types_config": BOTH}
-    status, app = await api.call("PATCH", "/applications/@me", json=body)
+    status, app = await raw_api.call("PATCH", "/applications/@me", json=body)
     assert status == 200 and app["integration_types_config"] == BOTH
     assert emulator.application["integration_types_config"] == BOTH
-    assert (await api.call("GET", "/oauth2/applications/@me"))[1][
+    assert (await raw_api.call("GET", "/oauth2/applications/@me"))[1][
         "integration_types_config"
     ] == BOTH
     assert emulator.command("before")["integration_types"] == [0]
-    await api.register([command("after"), command("guilds", integration_types=[0])])
+    await raw_api.register([command("after"), command("guilds", integration_types=[0])])
     assert emulator.command("after")["integration_types"] == [0, 1]
     assert emulator.command("guilds")["integration_types"] == [0]
     emulator.install_for_user(alice)
@@ -109,14 +103,16 @@ async def test_the_app_declares_guild_and_user_install(emulator: Emulator, api: 
     assert emulator.violations == []
 
 
-async def test_contexts_and_integration_types_are_checked(emulator: Emulator, api: RawApi) -> None:
+async def test_contexts_and_integration_types_are_checked(
+    emulator: Emulator, raw_api: RawApi
+) -> None:
     path = f"/applications/{emulator.bot_user.id}/commands"
     bad = [
         command("a", contexts=[0, 3]),
         command("b", integration_types=[1, 1]),
         command("c", contexts=[]),
     ]
-    status, body = await api.call("PUT", path, json=bad)
+    status, body = await raw_api.call("PUT", path, json=bad)
     assert (status, body["code"]) == (400, 50035)
     assert set(body["errors"]) == {"0", "1", "2"}
     assert [(v.rule, v.message.split(":")[0]) for v in emulator.violations] == [
@@ -127,13 +123,13 @@ async def test_contexts_and_integration_types_are_checked(emulator: Emulator, ap
     assert emulator.commands(guild=False) == []
 
 
-async def test_authorizing_integration_owners(emulator: Emulator, api: RawApi) -> None:
+async def test_authorizing_integration_owners(emulator: Emulator, raw_api: RawApi) -> None:
     """Guild install: ``"0"`` is the guild's id, ``"0"`` in the bot's DM; user install:
     ``"1"`` is the member's id when they installed the app and the command allows it. A user
     sharing no guild with the bot reaches user-installable commands in its DM only."""
-    raw = await api.connect()
-    await api.call("PATCH", "/applications/@me", json={"integration_types_config": BOTH})
-    await api.register(
+    raw = await raw_api.connect()
+    await raw_api.call("PATCH", "/applications/@me", json={"integration_types_config": BOTH})
+    await raw_api.register(
         [
             command("both", integration_types=[0, 1]),
             command("mine", integration_types=[1]),
@@ -174,13 +170,13 @@ async def test_authorizing_integration_owners(emulator: Emulator, api: RawApi) -
         await emulator.slash(bob, "mine", channel=emulator.dm_channel(bob))
 
 
-async def test_a_button_in_a_dm(emulator: Emulator, api: RawApi) -> None:
+async def test_a_button_in_a_dm(emulator: Emulator, raw_api: RawApi) -> None:
     """A click on a message in the bot's DM is a guild-less component interaction: context 1,
     ``user`` and no ``member``, no ``guild_id``, the owners of the interaction that made the
     message; only the DM's member can click."""
-    raw = await api.connect()
-    await api.call("PATCH", "/applications/@me", json={"integration_types_config": BOTH})
-    await api.register([command("both", integration_types=[0, 1])])
+    raw = await raw_api.connect()
+    await raw_api.call("PATCH", "/applications/@me", json={"integration_types_config": BOTH})
+    await raw_api.register([command("both", integration_types=[0, 1])])
     bob = emulator.member("bob")
     emulator.install_for_user(bob)
     dm = emulator.dm_channel(bob)
@@ -189,7 +185,7 @@ async def test_a_button_in_a_dm(emulator: Emulator, api: RawApi) -> None:
         "type": 4,
         "data": {"content": "press", "components": [{"type": 1, "components": [GO]}]},
     }
-    assert (await api.answer(ix, body))[0] == 204
+    assert (await raw_api.answer(ix, body))[0] == 204
     message = ix.original
     assert message is not None and emulator.messages(dm, bob) == [message]
     assert message.interaction_metadata is not None
@@ -202,16 +198,16 @@ async def test_a_button_in_a_dm(emulator: Emulator, api: RawApi) -> None:
     assert payload["authorizing_integration_owners"] == {"0": "0", "1": str(bob.id)}
     assert payload["message"]["id"] == str(message.id)
     pressed = {"type": 7, "data": {"content": "pressed", "components": []}}
-    assert (await api.answer(click, pressed))[0] == 204
+    assert (await raw_api.answer(click, pressed))[0] == 204
     assert message.content == "pressed" and message.buttons == []
 
     row = {"type": 1, "components": [GO]}
     path = f"/channels/{dm.id}/messages"
-    assert (await api.call("POST", path, json={"content": "hi", "components": [row]}))[0] == 200
+    assert (await raw_api.call("POST", path, json={"content": "hi", "components": [row]}))[0] == 200
     plain = emulator.last_message(dm)
     click = await emulator.click(bob, plain, "go", wait=False)
     assert (await dispatched(emulator, raw, click))["authorizing_integration_owners"] == {"0": "0"}
-    assert (await api.answer(click, {"type": 6}))[0] == 204
+    assert (await raw_api.answer(click, {"type": 6}))[0] == 204
     with pytest.raises(ValueError, match="not in that DM"):
         await emulator.click(emulator.member("alice"), plain, "go")
     assert emulator.violations == []

@@ -18,6 +18,7 @@ from .emulator import Emulator
 from .emulator.openapi import RULE, SPEC, RequestSchemas, schemas
 from .emulator.rest import API, Rest, spec_path
 from .emulator.rules import IS_COMPONENTS_V2
+from .raw import rules
 
 JSON = dict[str, Any]
 MESSAGES = "/channels/{channel_id}/messages"
@@ -324,10 +325,6 @@ class Api:
 async def api(emulator: Emulator) -> AsyncIterator[Api]:
     async with aiohttp.ClientSession() as http:
         yield Api(emulator, http)
-
-
-def rules(emulator: Emulator) -> list[str]:
-    return [v.rule for v in emulator.violations]
 
 
 async def test_a_refused_body_is_answered_like_discord(emulator: Emulator, api: Api) -> None:

@@ -27,7 +27,7 @@ from .emulator.model import (
     default_world,
 )
 from .emulator.state import DIRECT_MESSAGES, GUILD_MEMBERS, GUILD_MESSAGES, GUILDS
-from .raw import RawSession
+from .raw import RawSession, rules
 from .table import Table
 
 JSON = dict[str, Any]
@@ -122,10 +122,6 @@ async def api(emulator: Emulator) -> AsyncIterator[Api]:
         yield client
         for raw in client.sessions:
             await raw.close()
-
-
-def rules(emulator: Emulator) -> list[str]:
-    return [v.rule for v in emulator.violations]
 
 
 def error(answer: tuple[int, Any]) -> tuple[int, int]:

@@ -8,18 +8,16 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import AsyncIterator
 from typing import Any
 
 import aiohttp
 import pytest
-import pytest_asyncio
 from PIL import Image
 
 from .conftest import TINYBOT, SpawnBot
 from .emulator import Emulator, Interaction
 from .emulator.rules import IS_COMPONENTS_V2
-from .raw import RawApi
+from .raw import RawApi, rules
 from .tinybot import GALLERY_FILES, IMAGE_COLOR, png
 
 JSON = dict[str, Any]
@@ -57,16 +55,6 @@ def form(payload: JSON, files: dict[str, bytes]) -> aiohttp.FormData:
     return data
 
 
-@pytest_asyncio.fixture
-async def api(emulator: Emulator) -> AsyncIterator[RawApi]:
-    async with RawApi(emulator) as client:
-        yield client
-
-
-def rules(emulator: Emulator) -> list[str]:
-    return [v.rule for v in emulator.violations]
-
-
 def status(answer: tuple[int, Any]) -> tuple[int, int] | int:
     code, body = answer
     return (code, body["code"]) if code >= 400 else code
@@ -75,11 +63,11 @@ def status(answer: tuple[int, Any]) -> tuple[int, int] | int:
 # Once v2, always v2 ----------------------------------------------------------------------------
 
 
-async def test_a_v2_message_stays_v2(emulator: Emulator, api: RawApi) -> None:
+async def test_a_v2_message_stays_v2(emulator: Emulator, raw_api: RawApi) -> None:
     """An edit may not add content or embeds to a v2 message nor clear its flag; an edit
     without ``flags`` keeps it, one with the flag may change SUPPRESS_EMBEDS."""
     general = emulator.channel("general")
-    created = await api.call(
+    created = await raw_api.call(
         "POST", f"/channels/{general.id}/messages", json={"flags": V2, "components": layout()}
     )
     assert status(created) == 200 and created[1]["flags"] == V2
@@ -93,7 +81,7 @@ async def test_a_v2_message_stays_v2(emulator: Emulator, api: RawApi) -> None:
         ({"flags": SUPPRESS_EMBEDS}, "components.v2-flag-removed"),
     ]
     for body, rule in refused:
-        assert status(await api.call("PATCH", path, json=body)) == FORM
+        assert status(await raw_api.call("PATCH", path, json=body)) == FORM
         assert rules(emulator)[-1] == rule
     assert message.edits == 0 and message.text == "# Board"
     edits = [
@@ -102,59 +90,59 @@ async def test_a_v2_message_stays_v2(emulator: Emulator, api: RawApi) -> None:
         {"flags": V2 | SUPPRESS_EMBEDS},
     ]
     for body in edits:
-        assert status(await api.call("PATCH", path, json=body)) == 200
+        assert status(await raw_api.call("PATCH", path, json=body)) == 200
     assert message.is_v2 and message.flags == V2 | SUPPRESS_EMBEDS and message.text == "# Again"
     assert len(emulator.violations) == len(refused)
 
 
 async def test_converting_a_message_to_v2_clears_its_legacy_fields(
-    emulator: Emulator, api: RawApi
+    emulator: Emulator, raw_api: RawApi
 ) -> None:
     """Discord: setting IS_COMPONENTS_V2 on an edit needs content and embeds reset."""
     general = emulator.channel("general")
     body = {"content": "classic", "embeds": [{"title": "an embed"}]}
-    created = (await api.call("POST", f"/channels/{general.id}/messages", json=body))[1]
+    created = (await raw_api.call("POST", f"/channels/{general.id}/messages", json=body))[1]
     path = f"/channels/{general.id}/messages/{created['id']}"
     convert = {"flags": V2, "components": layout()}
-    answer = await api.call("PATCH", path, json=convert)
+    answer = await raw_api.call("PATCH", path, json=convert)
     assert status(answer) == FORM and set(answer[1]["errors"]) == {"content", "embeds"}
     assert rules(emulator) == ["components.v2-legacy-fields"] * 2
-    answer = await api.call("PATCH", path, json={**convert, "content": None, "embeds": []})
+    answer = await raw_api.call("PATCH", path, json={**convert, "content": None, "embeds": []})
     assert status(answer) == 200 and answer[1]["flags"] == V2 and answer[1]["content"] == ""
     assert emulator.last_message(general).is_v2
 
 
-async def test_interaction_edits_of_a_v2_message(emulator: Emulator, api: RawApi) -> None:
+async def test_interaction_edits_of_a_v2_message(emulator: Emulator, raw_api: RawApi) -> None:
     """UPDATE_MESSAGE (type 7) and the webhook edit of ``@original`` follow the same rules."""
-    await api.register([{"name": "board", "description": "Board"}])
+    await raw_api.register([{"name": "board", "description": "Board"}])
     alice = emulator.member("alice")
     ix = await emulator.slash(alice, "board", wait=False)
     answer = {"type": 4, "data": {"flags": V2, "components": layout()}}
-    assert status(await api.answer(ix, answer)) == 204
+    assert status(await raw_api.answer(ix, answer)) == 204
     board = ix.original
     assert board is not None and board.is_v2
     click = await emulator.click(alice, board, "go", wait=False)
     update = {"type": 7, "data": {"content": "legacy", "components": layout()}}
-    assert status(await api.answer(click, update)) == FORM
+    assert status(await raw_api.answer(click, update)) == FORM
     assert [v.rule for v in click.violations] == ["components.v2-legacy-fields"]
     update = {"type": 7, "data": {"components": layout(text="# Clicked")}}
-    assert status(await api.answer(click, update)) == 204
+    assert status(await raw_api.answer(click, update)) == 204
     assert board.is_v2 and board.text == "# Clicked"
     original = f"/webhooks/{emulator.bot_user.id}/{ix.token}/messages/@original"
-    answer = await api.call("PATCH", original, json={"flags": 0})
+    answer = await raw_api.call("PATCH", original, json={"flags": 0})
     assert status(answer) == FORM and rules(emulator)[-1] == "components.v2-flag-removed"
-    answer = await api.call("PATCH", original, json={"components": layout(text="# Hooked")})
+    answer = await raw_api.call("PATCH", original, json={"components": layout(text="# Hooked")})
     assert status(answer) == 200 and board.text == "# Hooked" and board.is_v2
 
 
 # Attachments ------------------------------------------------------------------------------------
 
 
-async def test_attachment_references_are_resolved(emulator: Emulator, api: RawApi) -> None:
+async def test_attachment_references_are_resolved(emulator: Emulator, raw_api: RawApi) -> None:
     """``attachment://NAME`` in a media gallery, a thumbnail and a file component names a file
     of the same request; Discord answers (and dispatches) the stored file's URL, size and
     type in the component's ``media``."""
-    raw = await api.connect()
+    raw = await raw_api.connect()
     general = emulator.channel("general")
     image = png(40, 20)
     files = {"board.png": image, "notes.txt": b"some notes"}
@@ -164,7 +152,7 @@ async def test_attachment_references_are_resolved(emulator: Emulator, api: RawAp
         {"type": 13, "file": {"url": "attachment://notes.txt"}},
     )
     payload = {"flags": V2, "components": components}
-    code, created = await api.call(
+    code, created = await raw_api.call(
         "POST", f"/channels/{general.id}/messages", data=form(payload, files)
     )
     assert code == 200, created
@@ -183,7 +171,7 @@ async def test_attachment_references_are_resolved(emulator: Emulator, api: RawAp
     assert (file_component["name"], file_component["size"]) == ("notes.txt", len(b"some notes"))
     await emulator.wait_for(lambda: raw.got("MESSAGE_CREATE", id=created["id"]))
     assert raw.got("MESSAGE_CREATE", id=created["id"])[0]["components"] == created["components"]
-    async with api.http.get(media["url"]) as response:
+    async with raw_api.http.get(media["url"]) as response:
         assert await response.read() == image
 
     message = emulator.last_message(general)
@@ -202,41 +190,43 @@ async def test_attachment_references_are_resolved(emulator: Emulator, api: RawAp
     assert emulator.violations == []
 
 
-async def test_an_attachment_reference_names_a_file(emulator: Emulator, api: RawApi) -> None:
+async def test_an_attachment_reference_names_a_file(emulator: Emulator, raw_api: RawApi) -> None:
     """On a create, a file of the request; on an edit, also one the message keeps; a file
     component takes attachment references only."""
     general = emulator.channel("general")
     path = f"/channels/{general.id}/messages"
     missing = {"flags": V2, "components": layout(gallery("attachment://board.png"))}
-    answer = await api.call("POST", path, json=missing)
+    answer = await raw_api.call("POST", path, json=missing)
     assert status(answer) == FORM and rules(emulator) == ["components.v2-attachment"]
     items = answer[1]["errors"]["components"]["0"]["components"]["1"]["items"]
     assert items["0"]["media"]["url"]["_errors"][0]["code"] == "MEDIA_ATTACHMENT_NOT_FOUND"
     external_file = {"type": 13, "file": {"url": "https://example.org/notes.txt"}}
-    answer = await api.call("POST", path, json={"flags": V2, "components": layout(external_file)})
+    answer = await raw_api.call(
+        "POST", path, json={"flags": V2, "components": layout(external_file)}
+    )
     assert status(answer) == FORM and rules(emulator)[-1] == "components.v2-attachment"
 
     files = {"board.png": png(8, 8)}
-    code, created = await api.call("POST", path, data=form(missing, files))
+    code, created = await raw_api.call("POST", path, data=form(missing, files))
     assert code == 200
     edit = f"{path}/{created['id']}"
     kept = {"components": layout(gallery("attachment://board.png"), text="# Kept")}
-    assert status(await api.call("PATCH", edit, json=kept)) == 200
+    assert status(await raw_api.call("PATCH", edit, json=kept)) == 200
     dropped = {**kept, "attachments": []}
-    assert status(await api.call("PATCH", edit, json=dropped)) == FORM
+    assert status(await raw_api.call("PATCH", edit, json=dropped)) == FORM
     assert rules(emulator)[-1] == "components.v2-attachment"
     replaced = {
         "components": layout(gallery("attachment://new.png")),
         "attachments": [{"id": 0, "filename": "new.png"}],
     }
-    code, edited = await api.call("PATCH", edit, data=form(replaced, {"upload.png": png(6, 3)}))
+    code, edited = await raw_api.call("PATCH", edit, data=form(replaced, {"upload.png": png(6, 3)}))
     assert code == 200 and [a["filename"] for a in edited["attachments"]] == ["new.png"]
     (item,) = emulator.last_message(general).media_items
     assert item.image().size == (6, 3)
     assert len(emulator.violations) == 3
 
 
-async def test_media_gallery_limits(emulator: Emulator, api: RawApi) -> None:
+async def test_media_gallery_limits(emulator: Emulator, raw_api: RawApi) -> None:
     """1 to 10 items a gallery; descriptions of gallery items and thumbnails 1024 at most;
     4000 characters of text displays in all."""
     path = f"/channels/{emulator.channel('general').id}/messages"
@@ -249,17 +239,19 @@ async def test_media_gallery_limits(emulator: Emulator, api: RawApi) -> None:
         ({"type": 10, "content": "x" * 3994}, "components.v2-text"),
     ]
     for component, rule in cases:
-        answer = await api.call("POST", path, json={"flags": V2, "components": layout(component)})
+        answer = await raw_api.call(
+            "POST", path, json={"flags": V2, "components": layout(component)}
+        )
         assert status(answer) == FORM and rules(emulator)[-1] == rule, rule
     fine = layout(gallery(*[url] * 10, description="x" * 1024))
-    assert status(await api.call("POST", path, json={"flags": V2, "components": fine})) == 200
+    assert status(await raw_api.call("POST", path, json={"flags": V2, "components": fine})) == 200
     assert len(emulator.violations) == len(cases)
 
 
-async def test_nested_components_in_the_test_api(emulator: Emulator, api: RawApi) -> None:
+async def test_nested_components_in_the_test_api(emulator: Emulator, raw_api: RawApi) -> None:
     """Buttons in a section's accessory and in an action row inside a container are found and
     clickable; texts of sections inside containers are part of ``text``; ids are numbered."""
-    await api.register([{"name": "board", "description": "Board"}])
+    await raw_api.register([{"name": "board", "description": "Board"}])
     alice = emulator.member("alice")
     ix = await emulator.slash(alice, "board", wait=False)
     inner_go = {**GO, "custom_id": "inner"}
@@ -268,7 +260,9 @@ async def test_nested_components_in_the_test_api(emulator: Emulator, api: RawApi
         {"type": 1, "components": [inner_go]},
     )
     assert (
-        status(await api.answer(ix, {"type": 4, "data": {"flags": V2, "components": components}}))
+        status(
+            await raw_api.answer(ix, {"type": 4, "data": {"flags": V2, "components": components}})
+        )
         == 204
     )
     message = ix.original
@@ -283,7 +277,7 @@ async def test_nested_components_in_the_test_api(emulator: Emulator, api: RawApi
         click.data["custom_id"] == "accessory"
         and click.data["id"] == message.component("accessory")["id"]
     )
-    assert status(await api.answer(click, {"type": 6})) == 204
+    assert status(await raw_api.answer(click, {"type": 6})) == 204
     assert emulator.violations == []
 
 

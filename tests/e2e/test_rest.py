@@ -9,6 +9,7 @@ import aiohttp
 import pytest_asyncio
 
 from .emulator import Emulator
+from .raw import rules
 
 
 class Client:
@@ -33,10 +34,6 @@ class Client:
 async def client(emulator: Emulator) -> AsyncIterator[Client]:
     async with aiohttp.ClientSession() as session:
         yield Client(emulator, session)
-
-
-def rules(emulator: Emulator) -> list[str]:
-    return [v.rule for v in emulator.violations]
 
 
 async def test_unknown_routes_and_bad_tokens(emulator: Emulator, client: Client) -> None:
