@@ -60,10 +60,14 @@ async def _run(bot: TholosBot, token: str) -> None:
 async def _rebuild_ratings(url: str) -> str:
     database = await open_database(url)
     try:
-        games = await RatingStore(database).rebuild()
+        rebuilt = await RatingStore(database).rebuild()
     finally:
         await database.close()
-    return f"Rebuilt the ratings from {games} rated games in {redact(url)}."
+    return (
+        f"Rebuilt the ratings from {rebuilt.games} rated games in {redact(url)} "
+        f"({rebuilt.during} finished during the rebuild); {rebuilt.written} rows changed, "
+        f"the longest write took {rebuilt.longest_write * 1000:.0f} ms."
+    )
 
 
 async def _copy_db(source_url: str, target_url: str) -> str:

@@ -23,7 +23,7 @@ from .domain import Refusal
 from .i18n import reader
 from .logs import INTERACTION_ID
 from .metrics import METRICS
-from .storage import DatabaseUnavailable
+from .storage import DatabaseBusy, DatabaseUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +34,9 @@ SOMETHING_WENT_WRONG = N_(
     "keeps happening, tell a server admin."
 )
 RESTARTING = N_("I'm restarting — please try again in a few seconds.")
+DATABASE_BUSY = N_(
+    "My database is busy for a moment (maintenance), so nothing was changed. Please try again."
+)
 DATABASE_UNAVAILABLE = N_(
     "I can't reach my database right now, so nothing was changed. Please try again in a "
     "minute."
@@ -45,7 +48,10 @@ SERVER_ONLY = N_(
 ALREADY_ANSWERED = 40060
 """Discord's error code for a second answer to an interaction: while two processes run the
 same shard (a handoff), both receive its interactions and the first answer wins."""
-OUTCOMES = ("ok", "refused", "error", "database_unavailable", "closing", "answered_elsewhere")
+OUTCOMES = (
+    "ok", "refused", "error", "database_busy", "database_unavailable", "closing",
+    "answered_elsewhere",
+)  # fmt: skip
 """How an interaction ended (``tholos_interactions_total``'s ``outcome``)."""
 REQUIRED_PERMISSIONS = (
     ("view_channel", N_("View Channel")),
@@ -141,6 +147,10 @@ def answers(
                         return
                     log.exception("interaction %s failed", interaction.id)
                     await tell(interaction, SOMETHING_WENT_WRONG)
+                except DatabaseBusy as error:
+                    outcome = "database_busy"
+                    log.warning("interaction %s: database busy: %s", interaction.id, error)
+                    await tell(interaction, DATABASE_BUSY)
                 except DatabaseUnavailable as error:
                     outcome = "database_unavailable"
                     log.warning("interaction %s: database unavailable: %s", interaction.id, error)

@@ -68,6 +68,11 @@ class Metrics:
             "Database operations that failed as unavailable (down, connection lost, locked).",
             ["backend"], registry=registry,
         )  # fmt: skip
+        self.database_retries = Counter(
+            "tholos_database_retries",
+            "Writes that found the database busy with another writer and tried again.",
+            ["backend"], registry=registry,
+        )  # fmt: skip
         self.ai_think = Histogram(
             "tholos_ai_think_seconds", "The AI's search for one turn, by level.",
             ["level"], buckets=THINK_BUCKETS, registry=registry,

@@ -4,6 +4,7 @@ in ``postgres``), their migrations, and one repository per kind of record."""
 from .challenges import Challenge, ChallengeStore
 from .db import (
     Database,
+    DatabaseBusy,
     DatabaseTooNewError,
     DatabaseUnavailable,
     Transaction,
@@ -37,6 +38,7 @@ __all__ = [
     "ChallengeStore",
     "ChannelBusyError",
     "Database",
+    "DatabaseBusy",
     "DatabaseTooNewError",
     "DatabaseUnavailable",
     "FinishedGame",

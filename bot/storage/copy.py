@@ -47,15 +47,19 @@ class TargetNotEmptyError(RuntimeError):
 
 async def copy_database(source: Database, target: Database) -> dict[str, int]:
     """Copy every row of ``source`` into ``target`` (migrated, and without games), in one
-    transaction; returns the rows copied per table. Raises :class:`TargetNotEmptyError`."""
+    transaction; returns the rows copied per table. Raises :class:`TargetNotEmptyError`.
+
+    ``source`` is read in one snapshot: a bot may go on playing on it (its writes wait for no
+    lock of the copy's), and the copy is the history as it was at one moment.
+    """
     copied: dict[str, int] = {}
-    async with target.transaction() as transaction:
+    async with target.transaction() as transaction, source.snapshot() as reading:
         if await scalar(transaction, "SELECT COUNT(*) FROM games"):
             raise TargetNotEmptyError(
                 "the target database already has games; copy into an empty one"
             )
         for table, columns in TABLES:
-            rows = await source.fetchall(f"SELECT {', '.join(columns)} FROM {table}")
+            rows = await reading.fetchall(f"SELECT {', '.join(columns)} FROM {table}")
             flags = [column in _BOOLEANS for column in columns]
             values = [
                 tuple(

@@ -32,6 +32,17 @@ class DatabaseUnavailable(Exception):
     lost, SQLite locked for too long): nothing was written."""
 
 
+class DatabaseBusy(DatabaseUnavailable):
+    """Another writer held the database past :data:`WRITE_PATIENCE` (maintenance such as
+    ``rebuild-ratings`` writing, a long transaction of another process): nothing was written,
+    and trying again in a moment will most likely work."""
+
+
+WRITE_PATIENCE = 1.5
+"""Seconds a write waits for another writer before :class:`DatabaseBusy`: a press still hears
+its answer inside Discord's 3 seconds."""
+
+
 class Transaction(Protocol):
     """Statements that commit together, or not at all."""
 
@@ -57,6 +68,18 @@ class Transaction(Protocol):
         ...
 
 
+class Reader(Protocol):
+    """Queries of one read transaction."""
+
+    async def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
+        """The first row of a query, or ``None``."""
+        ...
+
+    async def fetchall(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
+        """All rows of a query."""
+        ...
+
+
 class Database(Protocol):
     """A migrated database that repositories read and write."""
 
@@ -72,6 +95,11 @@ class Database(Protocol):
 
     async def fetchall(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
         """All rows of a query."""
+        ...
+
+    def snapshot(self) -> AbstractAsyncContextManager[Reader]:
+        """Reads that all see the database as it was at one moment (a read transaction: a
+        SQLite reader in WAL mode and a PostgreSQL ``REPEATABLE READ`` one block no writer)."""
         ...
 
     async def close(self) -> None:

@@ -15,6 +15,8 @@ import asyncpg
 
 from ..metrics import METRICS
 from .db import (
+    WRITE_PATIENCE,
+    DatabaseBusy,
     DatabaseTooNewError,
     DatabaseUnavailable,
     Dialect,
@@ -62,6 +64,9 @@ def _translated() -> Iterator[None]:
         yield
     except asyncpg.UniqueViolationError as error:
         raise UniqueViolation(str(error)) from error
+    except (asyncpg.LockNotAvailableError, asyncpg.DeadlockDetectedError) as error:
+        DATABASE_ERRORS.inc()
+        raise DatabaseBusy(f"{type(error).__name__}: {error}") from error
     except _UNAVAILABLE as error:
         DATABASE_ERRORS.inc()
         raise DatabaseUnavailable(f"{type(error).__name__}: {error}") from error
@@ -115,6 +120,7 @@ class PostgresDatabase:
             pool = await asyncpg.create_pool(
                 url, min_size=0, max_size=POOL_SIZE, timeout=CONNECT_TIMEOUT,
                 command_timeout=STATEMENT_TIMEOUT,
+                server_settings={"lock_timeout": f"{WRITE_PATIENCE * 1000:.0f}ms"},
             )  # fmt: skip
         except (*_UNAVAILABLE, asyncpg.PostgresError) as error:
             raise DatabaseUnavailable(
@@ -138,6 +144,7 @@ class PostgresDatabase:
         latest = len(POSTGRES_MIGRATIONS)
         while True:
             async with self.transaction() as transaction:
+                await transaction.execute("SET LOCAL lock_timeout = 0")  # others migrate: wait
                 await transaction.execute("SELECT pg_advisory_xact_lock(?, ?)", _MIGRATION_LOCK)
                 await transaction.execute(
                     "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
@@ -177,6 +184,23 @@ class PostgresDatabase:
                 raise
             with _translated():
                 await transaction.commit()
+        finally:
+            await self._pool.release(connection)
+
+    @asynccontextmanager
+    async def snapshot(self) -> AsyncIterator[_Transaction]:
+        with _translated():
+            connection = await self._pool.acquire(timeout=CONNECT_TIMEOUT)
+        try:
+            with _translated():
+                transaction = connection.transaction(isolation="repeatable_read", readonly=True)
+                await transaction.start()
+                await connection.execute("SELECT 1")  # the snapshot is taken here
+            try:
+                yield _Transaction(connection)
+            finally:
+                with _translated():
+                    await transaction.rollback()
         finally:
             await self._pool.release(connection)
 

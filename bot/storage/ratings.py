@@ -9,6 +9,9 @@ moment the game ends (so a player sees the change at once), in the order games w
 
 from __future__ import annotations
 
+import time
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
 from ..domain import Result
@@ -95,34 +98,89 @@ class RatedResult:
     finished_at: float
 
 
+NEWCOMER = Rating()
+"""The rating of a player's first rated game."""
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A player's row in ``ratings``: the rating and the rated games behind it."""
+
+    rating: Rating = NEWCOMER
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    updated_at: float = 0.0
+
+    def after(self, opponent: Rating, score: float, at: float) -> Standing:
+        """This standing after one more rated game against ``opponent``, ending at ``at``."""
+        return Standing(
+            rate(self.rating, [(opponent, score)]), self.games + 1,
+            self.wins + (score == 1.0), self.losses + (score == 0.0), self.draws + (score == 0.5),
+            at,
+        )  # fmt: skip
+
+
+Key = tuple[int, int]
+"""A ratings row's key: (guild id, user id)."""
+Standings = dict[Key, Standing]
+
+
+def rate_in(standings: Standings, game: RatedResult) -> tuple[Key, Key]:
+    """Apply ``game`` to ``standings`` (each rated game is a rating period for both players);
+    return the two keys it changed. The one rule of rating, live and in a rebuild."""
+    white_key, black_key = (game.guild_id, game.white_id), (game.guild_id, game.black_id)
+    white, black = standings.get(white_key, Standing()), standings.get(black_key, Standing())
+    white_score, black_score = _SCORES[game.result]
+    standings[white_key] = white.after(black.rating, white_score, game.finished_at)
+    standings[black_key] = black.after(white.rating, black_score, game.finished_at)
+    return white_key, black_key
+
+
+_STANDING_COLUMNS = "rating, deviation, volatility, games, wins, losses, draws, updated_at"
+_UPSERT = (
+    f"INSERT INTO ratings (guild_id, user_id, {_STANDING_COLUMNS}) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, user_id) DO UPDATE SET "
+    "rating = excluded.rating, deviation = excluded.deviation, "
+    "volatility = excluded.volatility, games = excluded.games, wins = excluded.wins, "
+    "losses = excluded.losses, draws = excluded.draws, updated_at = excluded.updated_at"
+)
+
+
+def _standing(row: Row) -> Standing:
+    return Standing(Rating(row[0], row[1], row[2]), row[3], row[4], row[5], row[6], row[7])
+
+
+def _row(key: Key, standing: Standing) -> tuple[object, ...]:
+    rating = standing.rating
+    return (
+        *key, rating.rating, rating.deviation, rating.volatility, standing.games,
+        standing.wins, standing.losses, standing.draws, standing.updated_at,
+    )  # fmt: skip
+
+
+async def _write(transaction: Transaction, standings: Standings, keys: Iterable[Key]) -> None:
+    await transaction.executemany(_UPSERT, [_row(key, standings[key]) for key in keys])
+
+
 async def rate_game(transaction: Transaction, game: RatedResult) -> None:
     """Update both players' ratings for a finished, rated game, in the caller's transaction
-    (the one that finishes the game, or :meth:`RatingStore.rebuild`'s), and give the game the
-    next number in rating order.
+    (the one that finishes the game), and give the game the next number in rating order.
 
     Games are rated one at a time across every process (a lock held to the end of the
     transaction): two games ending at once are both counted, in one order, each once.
     """
     await transaction.lock(RATINGS_LOCK, 0)
-    white = await _rating(transaction, game.guild_id, game.white_id)
-    black = await _rating(transaction, game.guild_id, game.black_id)
-    white_score, black_score = _SCORES[game.result]
-    for user_id, player, opponent, score in (
-        (game.white_id, white, black, white_score),
-        (game.black_id, black, white, black_score),
-    ):
-        after = rate(player, [(opponent, score)])
-        await transaction.execute(
-            "INSERT INTO ratings (guild_id, user_id, rating, deviation, volatility, games, wins, "
-            "losses, draws, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?) "
-            "ON CONFLICT (guild_id, user_id) DO UPDATE SET rating = excluded.rating, "
-            "deviation = excluded.deviation, volatility = excluded.volatility, "
-            "games = ratings.games + 1, wins = ratings.wins + excluded.wins, "
-            "losses = ratings.losses + excluded.losses, draws = ratings.draws + excluded.draws, "
-            "updated_at = excluded.updated_at",
-            (game.guild_id, user_id, after.rating, after.deviation, after.volatility,
-             int(score == 1.0), int(score == 0.0), int(score == 0.5), game.finished_at),
-        )  # fmt: skip
+    standings: Standings = {}
+    for user_id in (game.white_id, game.black_id):
+        row = await transaction.fetchone(
+            f"SELECT {_STANDING_COLUMNS} FROM ratings WHERE guild_id = ? AND user_id = ?",
+            (game.guild_id, user_id),
+        )
+        if row is not None:
+            standings[game.guild_id, user_id] = _standing(row)
+    await _write(transaction, standings, rate_in(standings, game))
     await transaction.execute(
         "UPDATE games SET rated_seq = (SELECT COALESCE(MAX(rated_seq), 0) + 1 FROM games "
         "WHERE rated_seq IS NOT NULL) WHERE id = ?",  # the condition lets the index answer MAX
@@ -130,12 +188,61 @@ async def rate_game(transaction: Transaction, game: RatedResult) -> None:
     )
 
 
-async def _rating(transaction: Transaction, guild_id: int, user_id: int) -> Rating:
-    row = await transaction.fetchone(
-        "SELECT rating, deviation, volatility FROM ratings WHERE guild_id = ? AND user_id = ?",
-        (guild_id, user_id),
-    )
-    return Rating() if row is None else Rating(row[0], row[1], row[2])
+REBUILD_BATCH = 500
+"""Rows a rebuild writes in one transaction: a few milliseconds of the write lock."""
+REBUILD_ROUNDS = 10
+"""Catch-up rounds (games finished while the rebuild wrote) before the last, locked one."""
+REBUILD_LAST_ROUND = 100
+"""At most this many games left to catch up: the last round, under the ratings' lock."""
+_RATED_GAMES = (
+    "SELECT id, guild_id, white_id, black_id, result, finished_at, rated_seq FROM games "
+    "WHERE status = 'finished' AND rated"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Rebuilt:
+    """What :meth:`RatingStore.rebuild` did."""
+
+    games: int
+    """Rated games replayed, those finished during the rebuild included."""
+    during: int
+    """Of those, games that finished while the rebuild ran (rated live, then caught up)."""
+    written: int
+    """Rows written or deleted (only those that differed)."""
+    longest_write: float
+    """Seconds of the longest write transaction: how long the bot might have waited."""
+
+
+class _Writes:
+    """The rebuild's write transactions, timed."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+        self.rows = 0
+        self.longest = 0.0
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Transaction]:
+        async with self.database.transaction() as transaction:
+            began = time.perf_counter()
+            yield transaction
+        self.longest = max(self.longest, time.perf_counter() - began)
+
+    async def write(self, standings: Standings, keys: list[Key]) -> None:
+        for start in range(0, len(keys), REBUILD_BATCH):
+            async with self.transaction() as transaction:
+                await _write(transaction, standings, keys[start : start + REBUILD_BATCH])
+        self.rows += len(keys)
+
+    async def delete(self, keys: list[Key]) -> None:
+        for start in range(0, len(keys), REBUILD_BATCH):
+            async with self.transaction() as transaction:
+                await transaction.executemany(
+                    "DELETE FROM ratings WHERE guild_id = ? AND user_id = ?",
+                    keys[start : start + REBUILD_BATCH],
+                )
+        self.rows += len(keys)
 
 
 class RatingStore:
@@ -185,7 +292,12 @@ class RatingStore:
         return rows if way == "n" else rows[::-1]
 
     async def _ordered(
-        self, guild_id: int, where: str, values: tuple[object, ...], order: str, limit: int,
+        self,
+        guild_id: int,
+        where: str,
+        values: tuple[object, ...],
+        order: str,
+        limit: int,
         offset: int,
     ) -> list[PlayerRating]:
         rows = await self.database.fetchall(
@@ -198,8 +310,7 @@ class RatingStore:
     async def players(self, guild_id: int) -> int:
         """How many players of the server have a rating."""
         return await scalar(
-            self.database,
-            "SELECT COUNT(*) FROM ratings WHERE guild_id = ?", (guild_id,)
+            self.database, "SELECT COUNT(*) FROM ratings WHERE guild_id = ?", (guild_id,)
         )
 
     async def player(self, guild_id: int, user_id: int) -> tuple[int, PlayerRating] | None:
@@ -231,19 +342,57 @@ class RatingStore:
         )
         return [FinishedGame(*row) for row in rows]
 
-    async def rebuild(self) -> int:
-        """Recompute every rating from the rated games, in the order they were rated; returns
-        the number of games replayed. One transaction: all or nothing."""
-        async with self.database.transaction() as transaction:
-            await transaction.lock(RATINGS_LOCK, 0)
-            rows = await transaction.fetchall(
-                "SELECT id, guild_id, white_id, black_id, result, finished_at FROM games "
-                "WHERE status = 'finished' AND rated "
-                "ORDER BY rated_seq NULLS FIRST, finished_at, id"
+    async def rebuild(self) -> Rebuilt:
+        """Recompute every rating from the rated games, in the order they were rated, while
+        the bot plays on: the result equals a rebuild with the bot stopped.
+
+        The games are read in one consistent read and replayed in memory; the rows that differ
+        are written in transactions of :data:`REBUILD_BATCH` rows (a few ms of the write lock
+        each). Games rated meanwhile (``rated_seq`` beyond what was read) are then caught up in
+        rounds, their players' rows written again; the last few in one short transaction under
+        the ratings' lock, so that no game ends between the last read and the last write.
+        """
+        rows = await self.database.fetchall(
+            f"{_RATED_GAMES} ORDER BY rated_seq NULLS FIRST, finished_at, id"
+        )
+        standings: Standings = {}
+        seen, _ = self._catch_up(standings, rows, 0)
+        stored = {
+            (row[0], row[1]): _standing(tuple(row)[2:]) for row in await self.database.fetchall(
+                f"SELECT guild_id, user_id, {_STANDING_COLUMNS} FROM ratings"
             )
-            order = [RatedResult(*row) for row in rows]
-            await transaction.execute("DELETE FROM ratings")
-            await transaction.execute("UPDATE games SET rated_seq = NULL")
-            for game in order:
-                await rate_game(transaction, game)
-        return len(order)
+        }  # fmt: skip
+        writes = _Writes(self.database)
+        await writes.write(standings, [k for k, v in standings.items() if stored.get(k) != v])
+        await writes.delete([key for key in stored if key not in standings])
+        during = 0
+        for _ in range(REBUILD_ROUNDS):
+            later = await self._rated_after(self.database, seen)
+            if len(later) <= REBUILD_LAST_ROUND:
+                break
+            seen, changed = self._catch_up(standings, later, seen)
+            during += len(later)
+            await writes.write(standings, sorted(changed))
+        async with writes.transaction() as transaction:
+            await transaction.lock(RATINGS_LOCK, 0)
+            later = await self._rated_after(transaction, seen)
+            _, changed = self._catch_up(standings, later, seen)
+            during += len(later)
+            await _write(transaction, standings, sorted(changed))
+        return Rebuilt(len(rows) + during, during, writes.rows + len(changed), writes.longest)
+
+    @staticmethod
+    async def _rated_after(reader: Database | Transaction, seen: int) -> list[Row]:
+        return await reader.fetchall(
+            f"{_RATED_GAMES} AND rated_seq > ? ORDER BY rated_seq", (seen,)
+        )
+
+    @staticmethod
+    def _catch_up(standings: Standings, rows: list[Row], seen: int) -> tuple[int, set[Key]]:
+        """Apply the games of ``rows`` (in rating order) to ``standings``; the highest
+        ``rated_seq`` among them and ``seen``, and the keys they changed."""
+        changed: set[Key] = set()
+        for row in rows:
+            changed.update(rate_in(standings, RatedResult(*tuple(row)[:6])))
+            seen = max(seen, row[6] or 0)
+        return seen, changed

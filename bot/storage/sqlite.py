@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
@@ -14,15 +15,25 @@ from typing import Any, BinaryIO
 import aiosqlite
 
 from ..metrics import METRICS
-from .db import DatabaseTooNewError, DatabaseUnavailable, Dialect, UniqueViolation
+from .db import (
+    WRITE_PATIENCE,
+    DatabaseBusy,
+    DatabaseTooNewError,
+    DatabaseUnavailable,
+    Dialect,
+    UniqueViolation,
+)
 from .locks import DatabaseLockedError, lock_database
 from .migrations import MIGRATIONS, SQLITE_TABLE_REBUILDS, statements
 
 DATABASE_ERRORS = METRICS.database_errors.labels("sqlite")
+DATABASE_RETRIES = METRICS.database_retries.labels("sqlite")
 
 log = logging.getLogger(__name__)
 
-BUSY_TIMEOUT_MS = 5000
+BUSY_TIMEOUT_MS = 100
+"""How long one statement waits for another process's write (SQLite's busy handler); a write
+transaction tries to begin again, the connection free in between, for :data:`WRITE_PATIENCE`."""
 
 
 @contextmanager
@@ -35,10 +46,14 @@ def _translated() -> Iterator[None]:
             raise UniqueViolation(str(error)) from error
         raise
     except sqlite3.OperationalError as error:
-        if "locked" in str(error) or "busy" in str(error):
+        if _is_busy(error):
             DATABASE_ERRORS.inc()
-            raise DatabaseUnavailable(str(error)) from error
+            raise DatabaseBusy(str(error)) from error
         raise
+
+
+def _is_busy(error: sqlite3.OperationalError) -> bool:
+    return "locked" in str(error) or "busy" in str(error)
 
 
 class _Transaction:
@@ -160,9 +175,8 @@ class SqliteDatabase:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[_Transaction]:
-        async with self._lock:
-            with _translated():
-                await self._connection.execute("BEGIN IMMEDIATE")
+        await self._begin()
+        try:
             try:
                 yield _Transaction(self._connection)
             except BaseException:
@@ -170,6 +184,38 @@ class SqliteDatabase:
                 raise
             with _translated():
                 await self._connection.execute("COMMIT")
+        finally:
+            self._lock.release()
+
+    async def _begin(self) -> None:
+        """Take the connection and begin a write transaction: while another process writes,
+        try again (the connection free for this process's other work in between) until
+        :data:`WRITE_PATIENCE` has passed, then raise :class:`DatabaseBusy`."""
+        deadline = time.monotonic() + WRITE_PATIENCE
+        while True:
+            await self._lock.acquire()
+            try:
+                await self._connection.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as error:
+                self._lock.release()
+                if not _is_busy(error) or time.monotonic() >= deadline:
+                    with _translated():
+                        raise
+                DATABASE_RETRIES.inc()
+            except BaseException:
+                self._lock.release()
+                raise
+
+    @asynccontextmanager
+    async def snapshot(self) -> AsyncIterator[_Transaction]:
+        async with self._lock:
+            await self._connection.execute("BEGIN")  # deferred: reads only, writers go on (WAL)
+            try:
+                await self._connection.execute("SELECT 1 FROM sqlite_master LIMIT 1")  # the moment
+                yield _Transaction(self._connection)
+            finally:
+                await self._connection.execute("ROLLBACK")
 
     async def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
         async with self._lock:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
 
 from bot.domain import Caller, GameOptions, Person
-from bot.storage import RatingStore, copy, open_database
+from bot.storage import GameStore, RatingStore, copy, open_database
 from bot.storage.copy import TargetNotEmptyError, copy_database
 from tests.bot.conftest import services_on
 
@@ -46,6 +47,40 @@ async def contents(database) -> dict[str, list[tuple]]:
         rows = await database.fetchall(f"SELECT * FROM {table} ORDER BY 1, 2")
         found[table] = [tuple(int(v) if isinstance(v, bool) else v for v in row) for row in rows]
     return found
+
+
+async def test_copy_db_copies_one_moment_while_the_bot_goes_on_writing(
+    tmp_path, clock, postgres_server, monkeypatch
+):
+    """The copy reads the source in one snapshot: a game the bot ends while the copy runs ends
+    at once (the copy holds no lock the bot waits for) and is not in the copy, which holds the
+    history as it was when the copy began, ratings and games agreeing."""
+    path = tmp_path / "old.db"
+    await sqlite_history(path, clock)
+    source = await open_database(str(path))
+    bot_side = await open_database(str(path))
+    service = services_on(bot_side, clock)
+    before = await contents(source)
+    snapshot = source.snapshot
+
+    def snapshot_while_a_game_ends():
+        @asynccontextmanager
+        async def reading():
+            async with snapshot() as read:
+                game = await GameStore(bot_side).active_game(200)
+                await service.play.resign(game.id, game.version, Caller(2, 200))
+                yield read
+
+        return reading()
+
+    monkeypatch.setattr(source, "snapshot", snapshot_while_a_game_ends)
+    target = await open_database(await postgres_server.create_database())
+    await copy_database(source, target)
+    assert await contents(target) == before
+    after = await contents(bot_side)
+    assert after["games"] != before["games"] and after["ratings"] != before["ratings"]
+    for database in (source, bot_side, target):
+        await database.close()
 
 
 async def test_copy_db_moves_everything_and_ratings_rebuild_the_same(

@@ -3,17 +3,25 @@ identically from the history."""
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import random
+from contextlib import asynccontextmanager
+
+import pytest
 
 from bot.domain import Caller, GameOptions, Person
 from bot.glicko2 import Rating, rate
 from bot.storage import RatingStore
+from bot.storage import ratings as ratings_module
 from bot.storage.ratings import Mark
 from engine.builder import TurnBuilder, turn_path
 from tests.bot.conftest import Services
+from tests.history import replayed_by_hand, stored_ratings
 
 GUILD = 1
 PEOPLE = [100, 200, 300, 400, 500]
+PAIRS = list(itertools.combinations(PEOPLE, 2))
 
 
 async def start(service: Services, white: int, black: int, channel: int):
@@ -79,9 +87,89 @@ async def test_rebuild_gives_the_same_numbers_as_the_games_did(service, database
             await service.play.resign(game.id, game.version, Caller(loser, game.channel_id))
     before = await ratings_table(database)
     assert len(before) == len(PEOPLE)
-    replayed = await RatingStore(database).rebuild()
-    assert replayed == 40
+    rebuilt = await RatingStore(database).rebuild()
+    assert (rebuilt.games, rebuilt.during, rebuilt.written) == (40, 0, 0)
     assert await ratings_table(database) == before
+
+
+async def spoil_ratings(database) -> None:
+    """Ratings as a bug might leave them: every row wrong, one player who never played."""
+    async with database.transaction() as transaction:
+        await transaction.execute("UPDATE ratings SET rating = 1000, games = games + 3")
+        await transaction.execute(
+            "INSERT INTO ratings (guild_id, user_id, rating, deviation, volatility, games, "
+            "wins, losses, draws, updated_at) VALUES (?, 999, 1700, 50, 0.06, 4, 4, 0, 0, 0)",
+            (GUILD,),
+        )
+
+
+@pytest.mark.parametrize("last_round", [100, 0], ids=["locked-catch-up", "catch-up-rounds"])
+async def test_games_ending_during_a_rebuild_are_rated_and_the_result_equals_a_rebuild_at_rest(
+    service, other_process, database, monkeypatch, last_round
+):
+    """A rebuild of spoiled ratings in batches of two rows, while another process ends a game
+    before each batch: every game is rated once, the table equals Glicko-2 over the history in
+    rating order, and a second rebuild (nothing running) finds nothing to change."""
+    for number in range(12):
+        white, black = PAIRS[number % len(PAIRS)]
+        game = await start(service, white, black, channel=2000 + number)
+        await service.play.resign(game.id, game.version, Caller(black, game.channel_id))
+    await spoil_ratings(database)
+    later = [await start(other_process, 600 + n, PEOPLE[n], channel=3000 + n) for n in range(4)]
+    monkeypatch.setattr(ratings_module, "REBUILD_BATCH", 2)
+    monkeypatch.setattr(ratings_module, "REBUILD_LAST_ROUND", last_round)
+    transaction = ratings_module._Writes.transaction
+
+    def end_a_game_then_write(self):
+        @asynccontextmanager
+        async def write():
+            if later:  # a game ends between the rebuild's read and its next write
+                game = later.pop()
+                await other_process.play.resign(
+                    game.id, game.version, Caller(game.white_id, game.channel_id)
+                )
+            async with transaction(self) as writing:
+                yield writing
+
+        return write()
+
+    monkeypatch.setattr(ratings_module._Writes, "transaction", end_a_game_then_write)
+    rebuilt = await RatingStore(database).rebuild()
+    assert not later
+    assert (rebuilt.games, rebuilt.during) == (16, 4)
+    assert await stored_ratings(database) == await replayed_by_hand(database)
+    assert (GUILD, 999) not in await stored_ratings(database)
+    monkeypatch.setattr(ratings_module._Writes, "transaction", transaction)
+    again = await RatingStore(database).rebuild()
+    assert (again.games, again.during, again.written) == (16, 0, 0)
+
+
+async def test_a_rebuild_beside_two_processes_ending_games_matches_glicko_over_the_history(
+    service, other_process, database, monkeypatch
+):
+    """Games end in two processes while a rebuild (batches of one row) runs beside them: the
+    ratings equal Glicko-2 over the whole history, the games ended meanwhile included."""
+    for number in range(10):
+        game = await start(service, PEOPLE[number % 5], PEOPLE[(number + 2) % 5], 4000 + number)
+        await service.play.resign(game.id, game.version, Caller(game.black_id, game.channel_id))
+    await spoil_ratings(database)
+    monkeypatch.setattr(ratings_module, "REBUILD_BATCH", 1)
+    games = [
+        await start(process, 700 + n, PEOPLE[n % 5], 5000 + n)
+        for n, process in enumerate([service, other_process] * 5)
+    ]
+
+    async def end_games(process, mine):
+        for game in mine:
+            await process.play.resign(game.id, game.version, Caller(game.black_id, game.channel_id))
+
+    rebuilt, *_ = await asyncio.gather(
+        RatingStore(database).rebuild(),
+        end_games(service, games[0::2]),
+        end_games(other_process, games[1::2]),
+    )
+    assert 10 <= rebuilt.games <= 20  # the games that ended after it were rated as usual
+    assert await stored_ratings(database) == await replayed_by_hand(database)
 
 
 async def _play(service, game, turn):

@@ -1,0 +1,119 @@
+"""Maintenance while the bot plays: ``python -m bot rebuild-ratings`` beside random clicking and
+games being resigned, on both backends. No press is lost or answered late, the games that end
+during a rebuild are rated, and the result equals a rebuild with the bot stopped."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+import pytest
+
+from bot.storage import open_database
+from tests.history import replayed_by_hand, stored_ratings, write_history
+
+from .conftest import SpawnBot
+from .emulator import Emulator, RandomPlayer
+from .table import Table
+from .test_backup import tholos_bot_command
+from .test_bot_ratings import resign_game
+from .test_tholos_bot import no_failures
+
+HISTORY_GAMES = 20_000
+HISTORY_PLAYERS = 2_000
+MOST_REBUILDS = 15
+_REPORT = re.compile(
+    r"from (\d+) rated games .* \((\d+) finished during the rebuild\); (\d+) rows changed, "
+    r"the longest write took (\d+) ms"
+)
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+async def test_rebuilds_beside_random_play_lose_no_press_and_equal_a_rebuild_at_rest(
+    emulator: Emulator, spawn_bot: SpawnBot, tmp_path: Path, backend: str,
+    request: pytest.FixtureRequest,
+) -> None:  # fmt: skip
+    """A history of 20,000 rated games whose ratings are missing; the bot runs; a random player
+    clicks in one channel while two members play and resign game after game in another, and
+    ``rebuild-ratings`` runs again and again beside them until a rebuild has caught up games
+    that ended while it ran. Every interaction is answered in time, none failed; the ratings
+    then equal Glicko-2 over the whole history, and a rebuild with the bot stopped changes
+    nothing."""
+    if backend == "sqlite":
+        url = str(tmp_path / "tholos.db")
+    else:
+        url = await request.getfixturevalue("postgres_server").create_database()
+    database = await open_database(url)
+    await write_history(
+        database, games=HISTORY_GAMES, players=HISTORY_PLAYERS, guild_id=emulator.guild.id,
+        channel_id=emulator.channel("games").id, with_turns=False,
+    )  # fmt: skip
+    await database.close()
+    env = {"THOLOS_THREADS": "off", "THOLOS_DB": url}
+    bot = spawn_bot(emulator, "bot", db_path=Path(url) if backend == "sqlite" else None, env=env)
+    await bot.start(sync=True)
+
+    people = [emulator.member(name) for name in ("alice", "bob", "carol")]
+    player = RandomPlayer(
+        emulator, people, emulator.channel("general"), seed=3, command_rate=0.2,
+        settle=lambda: bot.settle(0.05),
+    )  # fmt: skip
+    resigning = Table(emulator, "games")
+    dave, erin = emulator.add_person("dave"), emulator.add_person("erin")
+    rebuilding = asyncio.Event()
+    resigned = 0
+
+    async def resign_games() -> None:
+        nonlocal resigned
+        while rebuilding.is_set():
+            await resign_game(resigning, dave, erin, (dave, erin)[resigned % 2])
+            resigned += 1
+
+    async def rebuild_until_one_catches_up() -> list[tuple[int, int, int, int]]:
+        reports = []
+        while len(reports) < MOST_REBUILDS:
+            status, out, err = await tholos_bot_command(tmp_path, url, "rebuild-ratings")
+            assert status == 0, err
+            found = _REPORT.search(out)
+            assert found, out
+            reports.append(tuple(int(number) for number in found.groups()))
+            if reports[-1][1] > 0:
+                break
+        rebuilding.clear()
+        return reports
+
+    rebuilding.set()
+    made, _, reports = await asyncio.gather(
+        player.play(40), resign_games(), rebuild_until_one_catches_up()
+    )
+    no_failures(emulator, made, player)
+    resigning.assert_clean()
+    assert resigned >= 1
+    assert reports[-1][1] > 0, f"no rebuild overlapped a game's end: {reports}"
+    assert all(games >= HISTORY_GAMES for games, *_ in reports)
+    assert reports[0][2] >= HISTORY_PLAYERS  # the first rebuild wrote every missing rating
+    await emulator.settle()
+    assert await bot.stop() == 0
+    bot.assert_clean_log()
+
+    database = await open_database(url)
+    try:
+        stored = await stored_ratings(database)
+        assert stored == await replayed_by_hand(database)
+        finished = await database.fetchone(
+            "SELECT COUNT(*) FROM games WHERE status = 'finished' AND rated"
+        )
+    finally:
+        await database.close()
+    status, out, err = await tholos_bot_command(tmp_path, url, "rebuild-ratings")
+    assert status == 0, err
+    games, during, changed, _ = (int(n) for n in _REPORT.search(out).groups())
+    assert (games, during, changed) == (finished[0], 0, 0)
+    assert password_free(out + err, url)
+
+
+def password_free(text: str, url: str) -> bool:
+    """Whether ``text`` keeps the database password (if any) out."""
+    found = re.match(r"postgres(?:ql)?://[^:]+:([^@]+)@", url)
+    return found is None or found.group(1) not in text
