@@ -70,7 +70,10 @@ class Opponent(Feature):
             self._thinking.pop(game.id, None)
 
     async def resume(self) -> None:
-        """Let the AI move in every game waiting for it (after a restart, or a failure)."""
+        """Let the AI move in every game waiting for it (after a restart, or a failure) whose
+        board shows the newest change: a board still being posted (by the press that stored
+        it, or later by ``repost_missing``) comes first, or the boards would arrive out of
+        order; the poster schedules the AI itself, or the next round does."""
         for game in await self.app.games.active_ai_games():
-            if self.app.settings.owns_guild(game.guild_id):
+            if self.app.settings.owns_guild(game.guild_id) and not game.needs_a_board:
                 self.schedule(game)

@@ -3,13 +3,19 @@ effect on ratings."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import random
 
+import pytest
+from aiohttp import web
+
 from engine.scoring import score
 
+from .conftest import SpawnBot
 from .emulator import BotProcess, Emulator
-from .table import Table
+from .emulator import rest as emulator_rest
+from .table import Table, path_of
 
 
 async def challenge_the_ai(table: Table, **options: object) -> None:
@@ -75,3 +81,61 @@ async def test_the_ai_moves_after_a_restart(emulator: Emulator, tholos_bot: BotP
     await wait_for_alice(table)
     assert table.position().turn == 0 and len(table.position().legal_turns()) > 0
     assert emulator.violations == []
+
+
+@pytest.fixture
+def held_followups(monkeypatch: pytest.MonkeyPatch) -> dict[str, asyncio.Event | None]:
+    """While ``held["until"]`` is an event, the emulator holds every follow-up message (a
+    board after a press, say) until that event is set. Request it before ``emulator``."""
+    held: dict[str, asyncio.Event | None] = {"until": None}
+    create_followup = emulator_rest.Rest.create_followup
+
+    async def slow(self: emulator_rest.Rest, request: web.Request) -> web.StreamResponse:
+        until = held["until"]
+        if until is not None:
+            await until.wait()
+        return await create_followup(self, request)
+
+    monkeypatch.setattr(emulator_rest.Rest, "create_followup", slow)
+    return held
+
+
+async def test_the_ai_waits_until_the_board_of_the_turn_before_is_shown(
+    held_followups: dict[str, asyncio.Event | None], emulator: Emulator, spawn_bot: SpawnBot
+):
+    """Discord is slow to post the board of Alice's turn, and meanwhile the housekeeping loop
+    runs (a challenge elsewhere expires): the AI does not move before that board is shown, so
+    the boards come in the order of the turns."""
+    bot = spawn_bot(emulator, env={"THOLOS_CHALLENGE_TIMEOUT": "2", "THOLOS_THREADS": "off"})
+    await bot.start(sync=True)
+    table = Table(emulator)
+    (alice,) = table.people_named("alice")
+    await challenge_the_ai(table, level="easy", colour="white", first="me")
+    elsewhere = Table(emulator, "games")
+    bob, carol = elsewhere.people_named("bob", "carol")
+    challenge = (await elsewhere.slash(bob, "tholos challenge", opponent=carol)).original
+    assert challenge is not None
+    release = held_followups["until"] = asyncio.Event()
+    board = table.board
+    await table.click_path(alice, board, path_of(table.position(), "+w1"))
+    await emulator.wait_for(lambda: "Expired" in challenge.content, what="the expiry")
+    await bot_idle(bot)  # the housekeeping round that expired it is over
+    assert table.boards() == [board], "the AI moved while the board before was not shown"
+    release.set()
+    await wait_for_alice(table)
+    positions = [table.position(board) for board in table.boards()]
+    assert len(positions) == 3
+    for before, after in itertools.pairwise(positions):
+        assert any(before.apply_unchecked(turn) == after for turn in before.legal_turns())
+    table.assert_clean()
+    assert await bot.stop() == 0
+
+
+async def bot_idle(bot: BotProcess, quiet: float = 0.5) -> None:
+    """Wait until the bot's process has used no CPU for ``quiet`` seconds (a request may be
+    held in flight, so the emulator never looks settled)."""
+    while True:
+        before = bot._cpu_ticks()
+        await asyncio.sleep(quiet)
+        if bot._cpu_ticks() == before:
+            return

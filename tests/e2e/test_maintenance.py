@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -15,11 +16,12 @@ from tests.history import replayed_by_hand, stored_ratings, write_history
 
 from .conftest import SpawnBot
 from .emulator import Emulator, RandomPlayer
-from .table import Table
+from .table import Table, path_of
 from .test_backup import tholos_bot_command
 from .test_bot_ratings import resign_game
 from .test_tholos_bot import no_failures
 
+BUSY = "My database is busy for a moment"
 HISTORY_GAMES = 20_000
 HISTORY_PLAYERS = 2_000
 MOST_REBUILDS = 15
@@ -117,3 +119,36 @@ def password_free(text: str, url: str) -> bool:
     """Whether ``text`` keeps the database password (if any) out."""
     found = re.match(r"postgres(?:ql)?://[^:]+:([^@]+)@", url)
     return found is None or found.group(1) not in text
+
+
+async def test_a_press_that_meets_a_busy_database_hears_so_in_time_and_loses_nothing(
+    emulator: Emulator, spawn_bot: SpawnBot
+) -> None:
+    """Another process holds SQLite's write lock (as a long maintenance job would): the press
+    that would store a turn is answered in time with a polite "busy, try again", the game as
+    it was and the board still at that last step; once the lock is free, pressing the same
+    button again stores the turn."""
+    bot = spawn_bot(emulator, env={"THOLOS_THREADS": "off"})
+    await bot.start(sync=True)
+    table = Table(emulator)
+    alice, bob = table.people_named("alice", "bob")
+    await table.start_game(alice, bob)
+    await table.play("w@D")
+    board, before = table.board, table.position()
+    holder = sqlite3.connect(bot.db_path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        press = await table.click_path(bob, board, path_of(before, "+b1"))
+        assert press.acknowledged and not press.failed
+        assert any(BUSY in text for text in table.ephemeral(bob))
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert table.board.id == board.id and table.position() == before
+    again = await table.click(bob, board, table.custom_id(board, ":Tb1:n"))  # the same press
+    assert again.acknowledged
+    await emulator.wait_for(lambda: table.board.id != board.id, what="the board after the turn")
+    assert table.position() == before.apply("+b1")
+    table.assert_clean()
+    assert await bot.stop() == 0
+    bot.assert_clean_log()
