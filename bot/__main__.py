@@ -8,7 +8,9 @@ a whole history into an empty database.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import os
 import signal
 import sqlite3
 import sys
@@ -44,6 +46,9 @@ STORAGE_ERRORS = (
     BackupError,
     sqlite3.Error,
 )
+MAINTENANCE_NICENESS = 10
+"""How much lower a maintenance command's CPU priority is than a bot's on the same machine:
+the live presses come first (as for the AI's reviews)."""
 log = logging.getLogger("bot")
 
 
@@ -134,6 +139,8 @@ def main() -> int:
         if command is None:
             print(USAGE, file=sys.stderr)
             return 2
+        with contextlib.suppress(OSError, AttributeError):  # AttributeError: no os.nice
+            os.nice(MAINTENANCE_NICENESS)
         try:
             print(asyncio.run(command))
         except STORAGE_ERRORS as error:
