@@ -660,6 +660,46 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[max(0, math.ceil(q / 100 * len(ordered)) - 1)]
 
 
+def latency_row(label: str, values: list[float], width: int = 40) -> str:
+    """``label``, then how many ``values`` (seconds) and their p50, p95 and max in ms."""
+    if not values:
+        return f"    {label:<{width}}{0:>6}"
+    p50, p95, top = (1000 * percentile(values, q) for q in (50, 95, 100))
+    return f"    {label:<{width}}{len(values):>6}{p50:>8.0f}{p95:>8.0f}{top:>8.0f}"
+
+
+class LiveGames:
+    """One :class:`Player` a table, each playing game after game from :meth:`start` until
+    :meth:`stop` (the background load of ``reminders`` and ``rebuild``)."""
+
+    def __init__(
+        self, emu: Emulator, tables: list[Table], seed: int, think: float
+    ) -> None:
+        self.samples = Samples()
+        self.players = [
+            Player(emu, table, seed * 1000 + n, think, self.samples)
+            for n, table in enumerate(tables)
+        ]
+        self._stop = asyncio.Event()
+        self._playing: list[asyncio.Task[None]] = []
+
+    def start(self) -> None:
+        self._playing = [asyncio.create_task(self._keep_playing(p)) for p in self.players]
+
+    async def _keep_playing(self, player: Player) -> None:
+        await player.start()
+        while not self._stop.is_set() and player.problem is None:
+            await player.play(1)
+
+    async def stop(self) -> None:
+        """Let each player finish its press, then stop."""
+        self._stop.set()
+        await asyncio.gather(*self._playing)
+
+    def problems(self) -> list[str]:
+        return [p.problem for p in self.players if p.problem]
+
+
 def latency_rows(samples: Samples) -> Iterable[str]:
     yield f"    {'latency (ms)':<34}{'n':>6}{'p50':>8}{'p95':>8}{'max':>8}"
     for label, values in (
@@ -670,8 +710,7 @@ def latency_rows(samples: Samples) -> Iterable[str]:
         ("(board created → seen by players)", samples.seen_lag),
     ):
         if values:
-            p50, p95, top = (1000 * percentile(values, q) for q in (50, 95, 100))
-            yield f"    {label:<34}{len(values):>6}{p50:>8.0f}{p95:>8.0f}{top:>8.0f}"
+            yield latency_row(label, values, width=34)
 
 
 def mib(value: int) -> str:

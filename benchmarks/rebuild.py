@@ -34,7 +34,7 @@ from tests.e2e.emulator import BotProcess, Emulator
 from tests.history import replayed_by_hand, stored_ratings, write_history
 from tests.postgres import PostgresServer
 
-from .bot_latency import Player, Samples, add_tables, lighten_emulator, percentile
+from .bot_latency import LiveGames, add_tables, latency_row, lighten_emulator, percentile
 
 TARGET_RATIO = 1.5
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -59,13 +59,6 @@ async def rebuild(url: str) -> tuple[float, int, int, int]:
     assert found, out.decode()
     during, changed, longest = (int(number) for number in found.groups())
     return time.perf_counter() - began, during, changed, longest
-
-
-def row(label: str, values: list[float]) -> str:
-    if not values:
-        return f"    {label:<40}{0:>6}"
-    p50, p95, top = (1000 * percentile(values, q) for q in (50, 95, 100))
-    return f"    {label:<40}{len(values):>6}{p50:>8.0f}{p95:>8.0f}{top:>8.0f}"
 
 
 async def run(args: argparse.Namespace, workdir: Path) -> bool:
@@ -100,19 +93,8 @@ async def measure(args: argparse.Namespace, workdir: Path, url: str) -> bool:
             workdir / "bot.log", env={"THOLOS_THREADS": "off", "THOLOS_DB": url},
         )  # fmt: skip
         await bot.start(sync=True)
-        samples = Samples()
-        players = [
-            Player(emu, table, args.seed * 1000 + n, args.think, samples)
-            for n, table in enumerate(tables)
-        ]
-        stop = asyncio.Event()
-
-        async def keep_playing(player: Player) -> None:
-            await player.start()
-            while not stop.is_set() and player.problem is None:
-                await player.play(1)
-
-        playing = [asyncio.create_task(keep_playing(p)) for p in players]
+        live = LiveGames(emu, tables, args.seed, args.think)
+        live.start()
         await asyncio.sleep(args.warmup)  # the games started, the caches warm
         quiet_from = time.time()
         await asyncio.sleep(args.seconds)
@@ -121,8 +103,7 @@ async def measure(args: argparse.Namespace, workdir: Path, url: str) -> bool:
         while time.time() - rebuilds_from < args.seconds or not rebuilds:
             rebuilds.append(await rebuild(url))
         rebuilds_to = time.time()
-        stop.set()
-        await asyncio.gather(*playing)
+        await live.stop()
         await bot.settle(0.3)
         exit_code = await bot.stop()
         try:
@@ -135,7 +116,7 @@ async def measure(args: argparse.Namespace, workdir: Path, url: str) -> bool:
             equal = await stored_ratings(database) == await replayed_by_hand(database)
         finally:
             await database.close()
-    pressed = list(zip(samples.new_board_at, samples.new_board, strict=True))
+    pressed = list(zip(live.samples.new_board_at, live.samples.new_board, strict=True))
     quiet = [latency for at, latency in pressed if quiet_from <= at < rebuilds_from]
     during = [latency for at, latency in pressed if rebuilds_from <= at <= rebuilds_to]
     print(f"Tholos rebuild benchmark: {args.backend}, {args.history} games' history, "
@@ -147,9 +128,9 @@ async def measure(args: argparse.Namespace, workdir: Path, url: str) -> bool:
     print(f"    {len(rebuilds)} rebuilds, {caught_up} games that ended during one caught up, "
           f"longest write {max(r[3] for r in rebuilds)} ms")  # fmt: skip
     print(f"    {'last step press → new board (ms)':<40}{'n':>6}{'p50':>8}{'p95':>8}{'max':>8}")
-    print(row("without maintenance", quiet))
-    print(row("while rebuilds ran", during))
-    problems = [p.problem for p in players if p.problem]
+    print(latency_row("without maintenance", quiet))
+    print(latency_row("while rebuilds ran", during))
+    problems = live.problems()
     checks = [
         (equal, "the ratings equal Glicko-2 over the whole history"),
         (not emu.violations, f"no emulator violation ({len(emu.violations)})"),

@@ -32,10 +32,10 @@ from tests.e2e.emulator import BotProcess, Channel, Emulator, Message
 from tests.e2e.emulator.model import snowflake
 
 from .bot_latency import (
-    Player,
-    Samples,
+    LiveGames,
     Table,
     add_tables,
+    latency_row,
     lighten_emulator,
     percentile,
     prefill,
@@ -103,13 +103,6 @@ def posted_at(message: Message) -> float:
     return datetime.datetime.fromisoformat(message.timestamp).timestamp()
 
 
-def row(label: str, values: list[float]) -> str:
-    if not values:
-        return f"    {label:<40}{0:>6}"
-    p50, p95, top = (1000 * percentile(values, q) for q in (50, 95, 100))
-    return f"    {label:<40}{len(values):>6}{p50:>8.0f}{p95:>8.0f}{top:>8.0f}"
-
-
 async def run(args: argparse.Namespace) -> bool:
     lighten_emulator()
     async with Emulator() as emu:
@@ -125,19 +118,8 @@ async def run(args: argparse.Namespace) -> bool:
                 env={"THOLOS_THREADS": "off", "THOLOS_REMINDER_AFTER": "3600"},
             )  # fmt: skip
             await bot.start(sync=True)
-            samples = Samples()
-            players = [
-                Player(emu, table, args.seed * 1000 + n, args.think, samples)
-                for n, table in enumerate(tables)
-            ]
-            stop = asyncio.Event()
-
-            async def keep_playing(player: Player) -> None:
-                await player.start()
-                while not stop.is_set() and player.problem is None:
-                    await player.play(1)
-
-            playing = [asyncio.create_task(keep_playing(p)) for p in players]
+            live = LiveGames(emu, tables, args.seed, args.think)
+            live.start()
             began = time.perf_counter()
             deadline = time.monotonic() + args.due_after + 600
             while len(reminders_in(emu, idle)) < args.idle:  # looked at twice a second, not
@@ -146,8 +128,7 @@ async def run(args: argparse.Namespace) -> bool:
                 await asyncio.sleep(0.5)
             swept = time.perf_counter() - began
             await asyncio.sleep(args.after)  # the load goes on a while after the sweep
-            stop.set()
-            await asyncio.gather(*playing)
+            await live.stop()
             await bot.settle(0.3)
             sent = reminders_in(emu, idle)
             exit_code = await bot.stop()
@@ -157,7 +138,7 @@ async def run(args: argparse.Namespace) -> bool:
             except AssertionError:
                 log_clean = False
     first, last = min(map(posted_at, sent)), max(map(posted_at, sent))
-    pressed = list(zip(samples.new_board_at, samples.new_board, strict=True))
+    pressed = list(zip(live.samples.new_board_at, live.samples.new_board, strict=True))
     before = [latency for at, latency in pressed if at < due_at]
     during = [latency for at, latency in pressed if first <= at <= last]
     once = sorted(m.channel_id for m in sent) == sorted(c.id for c in idle)
@@ -167,9 +148,9 @@ async def run(args: argparse.Namespace) -> bool:
     print(f"    reminders sent: {len(sent)} in {last - first:.1f} s (first one "
           f"{first - due_at:+.2f} s from the due time; all found {swept:.1f} s after start)")
     print(f"    {'last step press → new board (ms)':<40}{'n':>6}{'p50':>8}{'p95':>8}{'max':>8}")
-    print(row("before the reminders fell due", before))
-    print(row("while they were being sent", during))
-    problems = [p.problem for p in players if p.problem]
+    print(latency_row("before the reminders fell due", before))
+    print(latency_row("while they were being sent", during))
+    problems = live.problems()
     checks = [
         (once, "every idle game reminded exactly once"),
         (pinged, "each reminder pings its player to move alone"),

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from pathlib import Path
 
 import asyncpg
 import pytest
 
 from bot.domain import Caller, GameOptions, Person
 from bot.metrics import METRICS
-from bot.storage import DatabaseBusy, GameStore, open_database
+from bot.storage import DatabaseBusy, GameStore, RatingStore, open_database
 from bot.storage import sqlite as sqlite_backend
 from bot.storage.db import WRITE_PATIENCE, lock_key
 from bot.storage.ratings import RATINGS_LOCK
@@ -30,45 +31,48 @@ async def started(service, channel: int = 7):
     return (await service.lobby.answer(made.id, Caller(200, channel), "accept")).game
 
 
-def retries(backend: str) -> float:
-    return METRICS.database_retries.labels(backend)._value.get()
-
-
-async def test_sqlite_a_write_held_off_too_long_stores_nothing_and_says_busy(tmp_path):
-    """While another process holds SQLite's write lock, a resignation gives up after about
-    ``WRITE_PATIENCE`` seconds (trying again meanwhile) with ``DatabaseBusy``; the game is as
-    it was, and the same resignation works once the other writer is done."""
+@pytest.fixture
+async def sqlite_game(tmp_path: Path):
+    """A SQLite database with a rated game on (White, 100, to move), its services, and a
+    second connection to the file, as another process would hold it."""
     path = tmp_path / "tholos.db"
     database = await open_database(str(path))
     service = services_on(database, Clock())
     game = await started(service)
     other = sqlite3.connect(path, isolation_level=None)
+    yield database, service, game, other
+    other.close()
+    await database.close()
+
+
+def retries(backend: str) -> float:
+    return METRICS.database_retries.labels(backend)._value.get()
+
+
+async def test_sqlite_a_write_held_off_too_long_stores_nothing_and_says_busy(sqlite_game):
+    """While another process holds SQLite's write lock, a resignation gives up after about
+    ``WRITE_PATIENCE`` seconds (trying again meanwhile) with ``DatabaseBusy``; the game is as
+    it was, and the same resignation works once the other writer is done."""
+    database, service, game, other = sqlite_game
     other.execute("BEGIN IMMEDIATE")
     tried_before = retries("sqlite")
     began = time.monotonic()
     with pytest.raises(DatabaseBusy):
         await service.play.resign(game.id, game.version, Caller(200, 7))
-    waited = time.monotonic() - began
-    assert WRITE_PATIENCE <= waited < 3.0  # inside Discord's window
+    assert time.monotonic() - began >= WRITE_PATIENCE  # it tried again meanwhile
     assert retries("sqlite") > tried_before
     assert (await GameStore(database).game(game.id)).is_active
     other.execute("ROLLBACK")
     ended = await service.play.resign(game.id, game.version, Caller(200, 7))
     assert ended.outcome is not None
-    other.close()
-    await database.close()
 
 
 async def test_sqlite_a_write_that_meets_a_short_lock_is_stored_after_a_retry(
-    tmp_path, monkeypatch
+    sqlite_game, monkeypatch
 ):
     """The other writer finishes while the resignation waits (at its first retry): the
     resignation is stored, the players rated, no error."""
-    path = tmp_path / "tholos.db"
-    database = await open_database(str(path))
-    service = services_on(database, Clock())
-    game = await started(service)
-    other = sqlite3.connect(path, isolation_level=None)
+    database, service, game, other = sqlite_game
     other.execute("BEGIN IMMEDIATE")
     counted = sqlite_backend.DATABASE_RETRIES
 
@@ -87,24 +91,18 @@ async def test_sqlite_a_write_that_meets_a_short_lock_is_stored_after_a_retry(
     assert ended.outcome is not None and retried.calls >= 1
     rows = await database.fetchall("SELECT user_id, games FROM ratings ORDER BY user_id")
     assert [tuple(row) for row in rows] == [(100, 1), (200, 1)]
-    other.close()
-    await database.close()
 
 
-async def test_sqlite_reads_go_on_while_another_process_writes(tmp_path):
+async def test_sqlite_reads_go_on_while_another_process_writes(sqlite_game):
     """Reads never wait for a writer (WAL): the board, the leaderboard, a history answer at
     once while maintenance holds the write lock."""
-    path = tmp_path / "tholos.db"
-    database = await open_database(str(path))
-    service = services_on(database, Clock())
-    game = await started(service)
-    other = sqlite3.connect(path, isolation_level=None)
+    database, _, game, other = sqlite_game
     other.execute("BEGIN IMMEDIATE")
     other.execute("UPDATE games SET plies = plies")
     assert (await GameStore(database).game(game.id)).is_active
+    assert await RatingStore(database).page(GUILD, 0) == []
+    assert await RatingStore(database).history(GUILD, 100) == []
     other.execute("ROLLBACK")
-    other.close()
-    await database.close()
 
 
 async def test_postgres_a_rating_lock_held_too_long_stores_nothing_and_says_busy(
@@ -122,7 +120,7 @@ async def test_postgres_a_rating_lock_held_too_long_stores_nothing_and_says_busy
     began = time.monotonic()
     with pytest.raises(DatabaseBusy):
         await service.play.resign(game.id, game.version, Caller(200, 7))
-    assert WRITE_PATIENCE <= time.monotonic() - began < 3.0
+    assert time.monotonic() - began >= WRITE_PATIENCE
     assert (await GameStore(database).game(game.id)).is_active
     await other.execute("SELECT pg_advisory_unlock($1, $2)", *lock_key(RATINGS_LOCK, 0))
     ended = await service.play.resign(game.id, game.version, Caller(200, 7))
@@ -132,8 +130,9 @@ async def test_postgres_a_rating_lock_held_too_long_stores_nothing_and_says_busy
 
 
 async def test_postgres_a_row_locked_too_long_says_busy(postgres_server):
-    """A transaction elsewhere holds the game's row: a turn gives up with ``DatabaseBusy``
-    within Discord's window instead of waiting for the statement timeout."""
+    """A transaction elsewhere holds the game's row: a resignation gives up with
+    ``DatabaseBusy`` (``lock_timeout``) instead of waiting for the statement timeout, nothing
+    stored."""
     url = await postgres_server.create_database()
     database = await open_database(url)
     service = services_on(database, Clock())
@@ -142,10 +141,8 @@ async def test_postgres_a_row_locked_too_long_says_busy(postgres_server):
     holding = other.transaction()
     await holding.start()
     await other.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", game.id)
-    began = time.monotonic()
     with pytest.raises(DatabaseBusy):
         await service.play.resign(game.id, game.version, Caller(200, 7))
-    assert time.monotonic() - began < 3.0
     await holding.rollback()
     assert (await GameStore(database).game(game.id)).is_active
     await other.close()
