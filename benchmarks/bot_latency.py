@@ -668,6 +668,13 @@ def latency_row(label: str, values: list[float], width: int = 40) -> str:
     return f"    {label:<{width}}{len(values):>6}{p50:>8.0f}{p95:>8.0f}{top:>8.0f}"
 
 
+def verdict(checks: list[tuple[bool, str]]) -> bool:
+    """Print each check as PASS or FAIL; whether all passed."""
+    for ok, text in checks:
+        print(f"  [{'PASS' if ok else 'FAIL'}] {text}")
+    return all(ok for ok, _ in checks)
+
+
 class LiveGames:
     """One :class:`Player` a table, each playing game after game from :meth:`start` until
     :meth:`stop` (the background load of ``reminders`` and ``rebuild``)."""

@@ -34,7 +34,14 @@ from tests.e2e.emulator import BotProcess, Emulator
 from tests.history import replayed_by_hand, stored_ratings, write_history
 from tests.postgres import PostgresServer
 
-from .bot_latency import LiveGames, add_tables, latency_row, lighten_emulator, percentile
+from .bot_latency import (
+    LiveGames,
+    add_tables,
+    latency_row,
+    lighten_emulator,
+    percentile,
+    verdict,
+)
 
 TARGET_RATIO = 1.5
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -142,9 +149,7 @@ async def measure(args: argparse.Namespace, workdir: Path, url: str) -> bool:
         ratio = percentile(during, 95) / percentile(quiet, 95)
         checks.append((ratio <= TARGET_RATIO, f"p95 during the rebuilds {ratio:.2f}× without "
                                               f"(≤ {TARGET_RATIO}×)"))  # fmt: skip
-    for ok, text in checks:
-        print(f"  [{'PASS' if ok else 'FAIL'}] {text}")
-    return all(ok for ok, _ in checks)
+    return verdict(checks)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -39,6 +39,7 @@ from .bot_latency import (
     lighten_emulator,
     percentile,
     prefill,
+    verdict,
 )
 
 TARGET_RATIO = 1.2
@@ -163,9 +164,7 @@ async def run(args: argparse.Namespace) -> bool:
         ratio = percentile(during, 95) / percentile(before, 95)
         checks.append((ratio <= TARGET_RATIO, f"p95 during the sweep {ratio:.2f}× before "
                                               f"(≤ {TARGET_RATIO}×)"))  # fmt: skip
-    for ok, text in checks:
-        print(f"  [{'PASS' if ok else 'FAIL'}] {text}")
-    return all(ok for ok, _ in checks)
+    return verdict(checks)
 
 
 def main(argv: list[str] | None = None) -> int:
