@@ -9,9 +9,11 @@ import re
 import sqlite3
 from pathlib import Path
 
+import aiohttp
 import pytest
 
 from bot.storage import open_database
+from engine import Position
 from tests.history import replayed_by_hand, stored_ratings, write_history
 
 from .conftest import SpawnBot
@@ -19,6 +21,7 @@ from .emulator import Emulator, RandomPlayer
 from .table import Table, path_of
 from .test_backup import tholos_bot_command
 from .test_bot_ratings import resign_game
+from .test_metrics import free_port, samples, total
 from .test_tholos_bot import no_failures
 
 BUSY = "My database is busy for a moment"
@@ -115,6 +118,13 @@ async def test_rebuilds_beside_random_play_lose_no_press_and_equal_a_rebuild_at_
     assert password_free(out + err, url)
 
 
+def games_in(said: str) -> int:
+    """The games ``backup`` or ``restore`` says it copied."""
+    found = re.search(r": (\d+) games, ", said)
+    assert found, said
+    return int(found.group(1))
+
+
 def password_free(text: str, url: str) -> bool:
     """Whether ``text`` keeps the database password (if any) out."""
     found = re.match(r"postgres(?:ql)?://[^:]+:([^@]+)@", url)
@@ -152,3 +162,86 @@ async def test_a_press_that_meets_a_busy_database_hears_so_in_time_and_loses_not
     table.assert_clean()
     assert await bot.stop() == 0
     bot.assert_clean_log()
+
+
+async def test_a_hosts_night_rebuild_and_backup_beside_play_and_kill_9(
+    emulator: Emulator, spawn_bot: SpawnBot, tmp_path: Path
+) -> None:
+    """What a host does while members play on a large history: ``rebuild-ratings`` and
+    ``backup`` beside a random player, the bot killed with SIGKILL and started again, metrics
+    and health read over HTTP. Then, the bot stopped: every stored turn follows from the one
+    before by a legal turn, the ratings equal Glicko-2 over the history (a rebuild at rest
+    changes nothing), and the backup restores into a database that holds the history."""
+    db_path = tmp_path / "tholos.db"
+    database = await open_database(str(db_path))
+    await write_history(
+        database, games=HISTORY_GAMES, players=HISTORY_PLAYERS, guild_id=emulator.guild.id,
+        channel_id=emulator.channel("games").id, with_turns=False,
+    )  # fmt: skip
+    await database.close()
+    port = free_port()
+    bot = spawn_bot(
+        emulator, db_path=db_path,
+        env={"THOLOS_THREADS": "off", "THOLOS_METRICS_PORT": str(port)},
+    )  # fmt: skip
+    await bot.start(sync=True)
+    people = [emulator.member(name) for name in ("alice", "bob", "carol")]
+    player = RandomPlayer(
+        emulator, people, emulator.channel("general"), seed=6, command_rate=0.2,
+        settle=lambda: bot.settle(0.05),
+    )  # fmt: skip
+
+    async def host(*command: str) -> str:
+        status, out, err = await tholos_bot_command(tmp_path, db_path, *command)
+        assert status == 0, err
+        return out
+
+    made, rebuilt, backed_up = await asyncio.gather(
+        player.play(30), host("rebuild-ratings"), host("backup", str(tmp_path / "backup.db"))
+    )
+    no_failures(emulator, made, player)
+    assert int(_REPORT.search(rebuilt).group(1)) >= HISTORY_GAMES
+    assert games_in(backed_up) >= HISTORY_GAMES
+    await emulator.settle()
+    assert await bot.kill() == -9
+    await bot.start()
+    made, _ = await asyncio.gather(player.play(20), host("rebuild-ratings"))
+    no_failures(emulator, made, player)
+    await bot.settle()
+    async with aiohttp.ClientSession() as http:
+        async with http.get(f"http://127.0.0.1:{port}/healthz") as response:
+            assert response.status == 200 and (await response.json())["database"] == "ok"
+        async with http.get(f"http://127.0.0.1:{port}/metrics") as response:
+            assert response.status == 200
+            metrics = samples(await response.text())
+    assert total(metrics, "tholos_interactions_total", outcome="error") == 0
+    assert total(metrics, "tholos_interactions_total", outcome="ok") > 0
+    assert await bot.stop() == 0
+    bot.assert_clean_log()
+
+    database = await open_database(str(db_path))
+    try:
+        for game in await database.fetchall("SELECT id, start_position, position FROM games"):
+            turns = await database.fetchall(
+                "SELECT turn, position_after FROM turns WHERE game_id = ? ORDER BY ply", (game[0],)
+            )
+            position = Position.parse(game[1])
+            for turn, after in turns:
+                position = position.apply(turn)  # raises if the stored turn is illegal
+                assert str(position) == after
+            if turns:
+                assert str(position) == game[2]
+        assert await stored_ratings(database) == await replayed_by_hand(database)
+    finally:
+        await database.close()
+    assert "; 0 rows changed" in await host("rebuild-ratings")
+    restored = await host("restore", str(tmp_path / "backup.db"))
+    assert games_in(restored) == games_in(backed_up)
+    database = await open_database(str(db_path))
+    try:
+        games = (await database.fetchone("SELECT COUNT(*) FROM games"))[0]
+        assert games >= HISTORY_GAMES and (
+            await database.fetchone("PRAGMA integrity_check")
+        )[0] == "ok"
+    finally:
+        await database.close()
