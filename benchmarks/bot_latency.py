@@ -47,11 +47,8 @@ from PIL import Image
 from bot.storage import GameStore, RatingStore, is_postgres_url, open_database
 from bot.storage.copy import continue_identities
 from bot.storage.db import redact
-from engine import WHITE, Colour, Position
+from engine import WHITE, Position
 from engine.builder import SKIP, TurnBuilder, turn_path
-from engine.newgame import new_game
-from engine.play import random_game
-from engine.scoring import score
 from tests.e2e.emulator import (
     BotProcess,
     Channel,
@@ -63,6 +60,7 @@ from tests.e2e.emulator import (
 )
 from tests.e2e.emulator.messages import Attachment
 from tests.e2e.emulator.model import User, snowflake
+from tests.history import templates
 from tests.postgres import PostgresServer
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -159,18 +157,6 @@ def add_tables(emu: Emulator, count: int, *, one_channel: bool = False) -> list[
 # -- a database with finished games, written through bot.storage ----------------------------------
 
 
-def random_turns(rng: random.Random) -> tuple[Position, Position, list[tuple[Colour, str, str]]]:
-    """A basic game of uniformly random turns: its start, its end, and each turn's mover,
-    notation and position after."""
-    played = random_game(new_game("basic", seed=rng.randrange(2**31), first=rng.randrange(2)), rng)
-    position, rows = played.start, []
-    for turn in played.turns:
-        mover = position.turn
-        position = position.apply_unchecked(turn)
-        rows.append((mover, str(turn), str(position)))
-    return played.start, played.final, rows
-
-
 async def prefill(
     url: str, finished: int, tables: list[Table], seed: int, reviews: int = 0
 ) -> int:
@@ -184,25 +170,22 @@ async def prefill(
     ``reviews`` games have a review queued: the bot runs them while the games are played.
     """
     rng = random.Random(seed)
-    templates = [random_turns(rng) for _ in range(min(finished, 50))]
+    cycle = templates(rng, min(finished, 50))
     games, turns, challenges = [], [], []
     now = time.time() - 86400.0 * 30
     for game_id in range(1, finished + 1):
-        start, final, played = templates[game_id % len(templates)]
+        played = cycle[game_id % len(cycle)]
         table = tables[game_id % len(tables)]
         white, black = table.white, table.black
-        result = score(final)
-        white_points, black_points = result.totals
-        plies = len(played)
+        plies = len(played.turns)
         end = now + plies * 20.0
         games.append((
             game_id, table.channel.guild_id, table.channel.id, white.id, black.id,
             white.user.global_name, black.user.global_name, "basic", rng.randrange(2**31),
-            str(start), str(final), plies, plies, "finished", result.outcome.result,
-            result.outcome.decided_by, white_points, black_points, snowflake(), plies,
-            now, end, end, end,
+            played.start, played.final, plies, plies, "finished", played.result,
+            played.reason, *played.points, snowflake(), plies, now, end, end, end,
         ))  # fmt: skip
-        for ply, (mover, turn, after) in enumerate(played, start=1):
+        for ply, (mover, turn, after) in enumerate(played.turns, start=1):
             player = white if mover == WHITE else black
             turns.append((game_id, ply, player.id, turn, after, now + ply * 20.0))
         challenges.append((

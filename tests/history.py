@@ -50,10 +50,11 @@ class Template:
 
 
 def templates(rng: random.Random, count: int) -> list[Template]:
-    """``count`` distinct basic games of uniformly random legal turns."""
+    """``count`` distinct basic games of uniformly random legal turns, either colour first."""
     made = []
     for _ in range(count):
-        played = random_game(new_game("basic", seed=rng.randrange(2**31)), rng)
+        start = new_game("basic", seed=rng.randrange(2**31), first=rng.randrange(2))
+        played = random_game(start, rng)
         position, turns = played.start, []
         for turn in played.turns:
             mover = position.turn

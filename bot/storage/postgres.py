@@ -169,13 +169,23 @@ class PostgresDatabase:
             log.info("database migrated to schema version %d", version + 1)
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[_Transaction]:
+    async def _begun(
+        self, **options: Any
+    ) -> AsyncIterator[tuple[asyncpg.Connection, asyncpg.transaction.Transaction]]:
+        """A pooled connection in a transaction begun with ``options``; released after."""
         with _translated():
             connection = await self._pool.acquire(timeout=CONNECT_TIMEOUT)
         try:
             with _translated():
-                transaction = connection.transaction()
+                transaction = connection.transaction(**options)
                 await transaction.start()
+            yield connection, transaction
+        finally:
+            await self._pool.release(connection)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[_Transaction]:
+        async with self._begun() as (connection, transaction):
             try:
                 yield _Transaction(connection)
             except BaseException:
@@ -184,25 +194,17 @@ class PostgresDatabase:
                 raise
             with _translated():
                 await transaction.commit()
-        finally:
-            await self._pool.release(connection)
 
     @asynccontextmanager
     async def snapshot(self) -> AsyncIterator[_Transaction]:
-        with _translated():
-            connection = await self._pool.acquire(timeout=CONNECT_TIMEOUT)
-        try:
-            with _translated():
-                transaction = connection.transaction(isolation="repeatable_read", readonly=True)
-                await transaction.start()
-                await connection.execute("SELECT 1")  # the snapshot is taken here
+        async with self._begun(isolation="repeatable_read", readonly=True) as (connection, done):
             try:
+                with _translated():
+                    await connection.execute("SELECT 1")  # the snapshot is taken here
                 yield _Transaction(connection)
             finally:
                 with _translated():
-                    await transaction.rollback()
-        finally:
-            await self._pool.release(connection)
+                    await done.rollback()
 
     async def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
         with _translated():

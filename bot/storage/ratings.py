@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
@@ -234,19 +234,16 @@ class _Writes:
         self.longest = max(self.longest, time.perf_counter() - began)
 
     async def write(self, standings: Standings, keys: list[Key]) -> None:
-        for start in range(0, len(keys), REBUILD_BATCH):
-            async with self.transaction() as transaction:
-                await _write(transaction, standings, keys[start : start + REBUILD_BATCH])
-        self.rows += len(keys)
+        await self._in_batches(_UPSERT, [_row(key, standings[key]) for key in keys])
 
     async def delete(self, keys: list[Key]) -> None:
-        for start in range(0, len(keys), REBUILD_BATCH):
+        await self._in_batches("DELETE FROM ratings WHERE guild_id = ? AND user_id = ?", keys)
+
+    async def _in_batches(self, sql: str, rows: Sequence[Sequence[object]]) -> None:
+        for start in range(0, len(rows), REBUILD_BATCH):
             async with self.transaction() as transaction:
-                await transaction.executemany(
-                    "DELETE FROM ratings WHERE guild_id = ? AND user_id = ?",
-                    keys[start : start + REBUILD_BATCH],
-                )
-        self.rows += len(keys)
+                await transaction.executemany(sql, rows[start : start + REBUILD_BATCH])
+        self.rows += len(rows)
 
 
 class RatingStore:

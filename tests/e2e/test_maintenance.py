@@ -49,12 +49,7 @@ async def test_rebuilds_beside_random_play_lose_no_press_and_equal_a_rebuild_at_
         url = str(tmp_path / "tholos.db")
     else:
         url = await request.getfixturevalue("postgres_server").create_database()
-    database = await open_database(url)
-    await write_history(
-        database, games=HISTORY_GAMES, players=HISTORY_PLAYERS, guild_id=emulator.guild.id,
-        channel_id=emulator.channel("games").id, with_turns=False,
-    )  # fmt: skip
-    await database.close()
+    await large_history(url, emulator)
     env = {"THOLOS_THREADS": "off", "THOLOS_DB": url}
     bot = spawn_bot(emulator, "bot", db_path=Path(url) if backend == "sqlite" else None, env=env)
     await bot.start(sync=True)
@@ -118,6 +113,19 @@ async def test_rebuilds_beside_random_play_lose_no_press_and_equal_a_rebuild_at_
     assert password_free(out + err, url)
 
 
+async def large_history(url: str, emulator: Emulator) -> None:
+    """:data:`HISTORY_GAMES` rated games (no turns) between :data:`HISTORY_PLAYERS` players of
+    the emulator's guild, their ratings missing, in the database at ``url``."""
+    database = await open_database(url)
+    try:
+        await write_history(
+            database, games=HISTORY_GAMES, players=HISTORY_PLAYERS, guild_id=emulator.guild.id,
+            channel_id=emulator.channel("games").id, with_turns=False,
+        )  # fmt: skip
+    finally:
+        await database.close()
+
+
 def games_in(said: str) -> int:
     """The games ``backup`` or ``restore`` says it copied."""
     found = re.search(r": (\d+) games, ", said)
@@ -173,12 +181,7 @@ async def test_a_hosts_night_rebuild_and_backup_beside_play_and_kill_9(
     before by a legal turn, the ratings equal Glicko-2 over the history (a rebuild at rest
     changes nothing), and the backup restores into a database that holds the history."""
     db_path = tmp_path / "tholos.db"
-    database = await open_database(str(db_path))
-    await write_history(
-        database, games=HISTORY_GAMES, players=HISTORY_PLAYERS, guild_id=emulator.guild.id,
-        channel_id=emulator.channel("games").id, with_turns=False,
-    )  # fmt: skip
-    await database.close()
+    await large_history(str(db_path), emulator)
     port = free_port()
     bot = spawn_bot(
         emulator, db_path=db_path,
