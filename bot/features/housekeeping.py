@@ -56,12 +56,12 @@ class Housekeeping(Feature):
             try:
                 await self.challenges.expire()
                 retry = await self.app.boards.repost_missing(grace=self._grace)
-                await self.opponent.resume()
+                ai_retry = await self.opponent.resume()
                 self._grace = REPAIR_GRACE_SECONDS if retry is None else 0.0
                 remind_at = await self.reminders.sweep()
                 expiry = await self.app.challenges.next_expiry()
                 # a lease held elsewhere: look again when it runs out
-                times = [at for at in (expiry, retry, remind_at) if at is not None]
+                times = [at for at in (expiry, retry, ai_retry, remind_at) if at is not None]
                 wake_at = min(times) if times else None
             except DatabaseUnavailable as error:  # an outage: try again next round
                 log.warning("housekeeping postponed: database unavailable: %s", error)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 
 from ..ai import AiPlayer
@@ -17,8 +18,10 @@ from ..storage import DatabaseUnavailable, Game
 
 log = logging.getLogger(__name__)
 
-AI_LEASE_SECONDS = 30.0
-"""Longer than the hardest level's search (1.8 s at most) on a busy machine."""
+AI_LEASE_SECONDS = 10.0
+"""Longer than the hardest level's search (1.8 s at most) on a busy machine; after a crash
+mid-search, the AI plays on when it runs out (the version's compare-and-set keeps a turn
+from being stored twice should a slow search outlive it)."""
 
 
 class Opponent(Feature):
@@ -47,7 +50,7 @@ class Opponent(Feature):
     async def _move(self, game: Game) -> None:
         """Search, store and post the AI's turn; one process does it (the version's lease)."""
         GAME_ID.set(game.id)  # this task is about this game alone
-        lease = f"ai:{game.id}:{game.version}"
+        lease = ai_lease(game)
         try:
             if not await self.app.leases.acquire(lease, time.time(), seconds=AI_LEASE_SECONDS):
                 return  # another process is playing this turn
@@ -69,11 +72,31 @@ class Opponent(Feature):
         finally:
             self._thinking.pop(game.id, None)
 
-    async def resume(self) -> None:
+    async def resume(self) -> float | None:
         """Let the AI move in every game waiting for it (after a restart, or a failure) whose
         board shows the newest change: a board still being posted (by the press that stored
         it, or later by ``repost_missing``) comes first, or the boards would arrive out of
-        order; the poster schedules the AI itself, or the next round does."""
+        order; the poster schedules the AI itself, or the next round does. Return when to look
+        again for a turn whose lease another process holds (a dead one's runs out then), or
+        ``None``."""
+        retry: float | None = None
+        now = time.time()
         for game in await self.app.games.active_ai_games():
-            if self.app.settings.owns_guild(game.guild_id) and not game.needs_a_board:
-                self.schedule(game)
+            if (
+                not self.app.settings.owns_guild(game.guild_id)
+                or game.needs_a_board
+                or not self.app.boards.is_ai_turn(game)
+                or game.id in self._thinking
+            ):
+                continue
+            held_until = await self.app.leases.expires_at(ai_lease(game))
+            if held_until is not None and held_until > now:
+                retry = min(retry or math.inf, held_until)
+                continue
+            self.schedule(game)
+        return retry
+
+
+def ai_lease(game: Game) -> str:
+    """The lease of playing the AI's turn in ``game``'s current version."""
+    return f"ai:{game.id}:{game.version}"
