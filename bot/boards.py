@@ -129,7 +129,7 @@ class Boards:
     def is_ai_turn(self, game: Game) -> bool:
         """Whether ``game`` waits for the AI (a player whose user id is the bot's own)."""
         user = self.client.user
-        return game.ai_level is not None and user is not None and game.to_move == user.id
+        return game.is_ai_turn(user.id if user is not None else None)
 
     async def last_turn(self, game: Game) -> LastTurn | None:
         """The game's newest turn, for the board's caption and highlight."""

@@ -123,6 +123,11 @@ class Game:
         """The user id of the player to move."""
         return self.player(self.position.turn)
 
+    def is_ai_turn(self, bot_id: int | None) -> bool:
+        """Whether the game waits for the AI: an AI game (``ai_level``) whose player to move is
+        the bot (``bot_id``, the bot's own user id)."""
+        return self.is_active and self.ai_level is not None and self.to_move == bot_id
+
 
 @dataclass(frozen=True, slots=True)
 class TurnRecord:
