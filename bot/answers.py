@@ -19,10 +19,11 @@ import discord
 
 from engine.vocabulary import N_
 
-from .domain import Refusal
+from .domain import Caller, Refusal
 from .i18n import reader
 from .logs import INTERACTION_ID
 from .metrics import METRICS
+from .phrases import command
 from .storage import DatabaseBusy, DatabaseUnavailable
 
 log = logging.getLogger(__name__)
@@ -43,7 +44,7 @@ DATABASE_UNAVAILABLE = N_(
 )
 SERVER_ONLY = N_(
     "That works in server channels: run it in a channel of a server we share. Here, "
-    "`/tholos-ai` plays a game against me."
+    "{ai} plays a game against me."
 )
 ALREADY_ANSWERED = 40060
 """Discord's error code for a second answer to an interaction: while two processes run the
@@ -132,7 +133,7 @@ def answers(
             with feature.interactions.running():
                 try:
                     if server_only and interaction.guild_id is None:
-                        raise Refusal(SERVER_ONLY)
+                        raise Refusal(SERVER_ONLY, ai=command("tholos-ai"))
                     if posts_boards:
                         require_permissions(interaction)
                     await handler(feature, interaction, *args, **kwargs)
@@ -165,6 +166,11 @@ def answers(
         return run
 
     return decorate
+
+
+def caller(interaction: Interaction) -> Caller:
+    """Who acts, and where."""
+    return Caller(interaction.user.id, interaction.channel_id or 0)
 
 
 def require_permissions(interaction: Interaction) -> None:

@@ -12,9 +12,11 @@ from typing import Any, TypeVar
 import discord
 
 from .answers import Interactions
-from .boards import Boards
 from .controls import Router
 from .domain import ReminderDefaults, ServerRules
+from .places import Places
+from .poster import BoardPoster
+from .renderer import Renderer
 from .services import ChallengeService, PlayService
 from .services.reminders import Alarm
 from .settings import Settings
@@ -23,8 +25,6 @@ from .storage.leases import LeaseStore
 from .storage.servers import ServerSettingsStore
 
 T = TypeVar("T")
-
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,13 +40,23 @@ class App:
     play: PlayService
     lobby: ChallengeService
     """How games start: challenges, rematches, games against the AI."""
-    boards: Boards
+    renderer: Renderer
+    """Draws boards, replays and charts off the event loop."""
+    places: Places
+    """Where games live: threads, the channel's line, moving a game whose thread is gone."""
+    poster: BoardPoster
+    """Posts and records board messages."""
     leases: LeaseStore
     servers: ServerSettingsStore
     interactions: Interactions
     alarm: Alarm
     """Rung with the due time of every reminder a change stores (the housekeeping loop
     sleeps on it)."""
+
+    @property
+    def bot_id(self) -> int | None:
+        """The bot's own user id (the AI plays under it), once connected."""
+        return self.client.user.id if self.client.user else None
 
     @property
     def reminder_defaults(self) -> ReminderDefaults:
@@ -75,6 +85,7 @@ class App:
         leases = LeaseStore(database, holder)
         alarm = Alarm()
         reminders = ReminderDefaults(settings.reminder_after, settings.inactivity_timeout)
+        renderer, places = Renderer(), Places(client, games)
         return cls(
             client=client,
             settings=settings,
@@ -90,7 +101,9 @@ class App:
                 challenges, games, challenge_timeout=settings.challenge_timeout,
                 reminders=reminders, alarm=alarm.ring,
             ),
-            boards=Boards(client, games, leases, settings.owns_guild),
+            renderer=renderer,
+            places=places,
+            poster=BoardPoster(client, games, leases, renderer, places),
             leases=leases,
             servers=ServerSettingsStore(database),
             interactions=Interactions(),

@@ -15,7 +15,7 @@ from discord import app_commands
 from .answers import USERS_ONLY, tell
 from .app import App, Feature, feature_of
 from .commands import on_command_error, tholos
-from .controls import Router, walk_components
+from .controls import Button, Router, has_component
 from .custom_ids import PREFIX
 from .features.admin import Admin, tholos_admin
 from .features.challenges import Challenges, ai_command
@@ -29,6 +29,7 @@ from .features.reminders import Reminders
 from .features.review import Reviews
 from .i18n import CommandTranslator
 from .metrics import MetricsServer
+from .phrases import command, know_commands
 from .settings import Settings
 from .storage import get_meta, open_database, set_meta
 
@@ -39,16 +40,6 @@ INVITE_PERMISSIONS = discord.Permissions(309237763072)
 Links, Attach Files, Read Message History, Create Public Threads, Send Messages in Threads."""
 SHUTDOWN_GRACE_SECONDS = 10.0
 """How long a shutdown waits for the interactions under way (e.g. a board being posted)."""
-
-
-def has_component(message: discord.Message | None, custom_id: str) -> bool:
-    """Whether ``message`` carries a component with ``custom_id`` (nested in a layout too)."""
-    if message is None:
-        return False
-    return any(
-        getattr(component, "custom_id", None) == custom_id
-        for component in walk_components(message.components)
-    )
 
 
 class TholosBot(discord.Client):
@@ -96,11 +87,13 @@ class TholosBot(discord.Client):
         for feature in features:
             self.features[type(feature)] = feature
             feature.register(self.router)
-        self.add_dynamic_items(*self.router.controls)
+        self.add_dynamic_items(Button)
         await self.tree.set_translator(CommandTranslator())
         if self.settings.registers_commands:
             await self._sync_commands()
             await self._declare_installs()
+        else:
+            await self._learn_command_ids()
         await housekeeping.catch_up()
         self._background.append(asyncio.create_task(housekeeping.run()))
         self._background.append(asyncio.create_task(reviews.run()))
@@ -119,12 +112,25 @@ class TholosBot(discord.Client):
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
         key = f"commands:{self.application_id}:{self.settings.guild_id or 'global'}"
         database = self.app.database
-        if await get_meta(database, key) == digest and await self.tree.fetch_commands(guild=guild):
+        registered = await self.tree.fetch_commands(guild=guild)
+        if await get_meta(database, key) == digest and registered:
             log.info("slash commands unchanged; not registering them again")
+        else:
+            registered = await self.tree.sync(guild=guild)
+            await set_meta(database, key, digest)
+            log.info("slash commands registered (%s)", f"guild {guild.id}" if guild else "global")
+        know_commands({command.name: command.id for command in registered})
+
+    async def _learn_command_ids(self) -> None:
+        """Learn the commands' ids (another process registers them), so that messages mention
+        commands as Discord shows them; without them, messages name the commands as text."""
+        guild = discord.Object(self.settings.guild_id) if self.settings.guild_id else None
+        try:
+            registered = await self.tree.fetch_commands(guild=guild)
+        except discord.HTTPException as error:
+            log.warning("could not read the slash commands' ids: %s", error)
             return
-        await self.tree.sync(guild=guild)
-        await set_meta(database, key, digest)
-        log.info("slash commands registered (%s)", f"guild {guild.id}" if guild else "global")
+        know_commands({command.name: command.id for command in registered})
 
     async def _declare_installs(self) -> None:
         """Declare both ways to install the app, once: to a server (the bot and its commands,
@@ -159,11 +165,11 @@ class TholosBot(discord.Client):
         custom_id = str((interaction.data or {}).get("custom_id", ""))
         if not custom_id.startswith(PREFIX):
             return
-        control = await self.router.control_for(interaction, custom_id)
-        if control is None:
-            await tell(interaction, "This button is no longer in use. Try `/tholos board`.")
+        if not self.router.knows(custom_id):
+            await tell(interaction, "This button is no longer in use. Try {board}.",
+                       board=command("tholos board"))  # fmt: skip
         elif not has_component(interaction.message, custom_id):
-            await control.callback(interaction)
+            await self.router.route(interaction, custom_id)
 
     async def close(self) -> None:
         """Let the interactions under way finish, stop background work, disconnect, close the
@@ -174,7 +180,7 @@ class TholosBot(discord.Client):
         for task in self._background:
             task.cancel()
         if app is not None:
-            app.boards.close()
+            app.renderer.close()
             feature_of(self, Opponent).close()
             feature_of(self, Reviews).close()
         # discord.py (2.7) neither cancels its pending "ready" task on close nor checks that the

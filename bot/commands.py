@@ -10,9 +10,12 @@ import discord
 from discord import app_commands
 
 from engine.vocabulary import N_
+from rendering.words import Words
 
 from .answers import SOMETHING_WENT_WRONG, tell
 from .i18n import NC_
+from .phrases import game_label
+from .storage import Game
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +55,19 @@ CHOICE_NAMES = (
     N_("opponent"), N_("easy"), N_("medium"), N_("hard"), N_("on"), N_("off"),
 )  # fmt: skip
 """The names of the options' choices (their values), for the catalogue."""
+
+
+CHOICES_SHOWN = 25
+"""Discord shows at most 25 autocomplete choices."""
+
+
+def game_choices(t: Words, games: list[Game], typed: str) -> list[app_commands.Choice[int]]:
+    """The choices of a ``game`` option: the ``games`` whose label holds what was typed."""
+    labels = ((game_label(t, game), game.id) for game in games)
+    typed = typed.lower()
+    shown = [app_commands.Choice(name=label, value=id) for label, id in labels
+             if typed in label.lower()]  # fmt: skip
+    return shown[:CHOICES_SHOWN]
 
 
 async def on_command_error(

@@ -100,5 +100,5 @@ def test_no_import_cycle_among_bot_modules():
     modules = {module_name(source) for source in sources}
     graph = {module_name(source): internal_imports(source, modules) for source in sources}
     assert graph["bot.features.play"] >= {"bot.answers", "bot.features.opponent"}
-    assert graph["bot.controls"] >= {"bot.custom_ids", "bot.storage"}
+    assert graph["bot.layout"] >= {"bot.custom_ids", "bot.board"}
     assert find_cycle(graph) is None, " → ".join(find_cycle(graph) or [])

@@ -11,21 +11,20 @@ import discord
 from discord import app_commands
 
 from engine.vocabulary import N_
+from rendering.words import Words
 
 from ..answers import Interaction, answers
 from ..app import Feature, feature_of
-from ..commands import GUILD_INSTALL, SERVERS_ONLY
-from ..domain import Mode, Refusal
+from ..commands import CHOICES_SHOWN, GUILD_INSTALL, SERVERS_ONLY, game_choices
+from ..domain import Mode, Refusal, ServerRules
 from ..i18n import NC_, reader
-from ..presenter import game_label, settings_embed
+from ..phrases import MODE_NAMES, SANDSTONE, command, minutes_text
 from ..storage.servers import ServerSettings
 from .reminders import Reminders
 
-ADMINS_ONLY = N_("Only members with the **Manage Server** permission can use `/tholos-admin`.")
+ADMINS_ONLY = N_("Only members with the **Manage Server** permission can use {admin}.")
 OPTION_NAMES = (NC_("command", "reminder_minutes"),)
 """The option names this module adds (their Python parameters), for the catalogue."""
-CHOICES_SHOWN = 25
-"""Discord shows at most 25 autocomplete choices."""
 
 tholos_admin = app_commands.Group(
     name=NC_("command", "tholos-admin"),
@@ -45,7 +44,7 @@ class Admin(Feature):
     async def end_game(self, interaction: Interaction, game_id: int) -> None:
         """End one of the server's games without a result; its board says who ended it."""
         if not interaction.permissions.manage_guild:
-            raise Refusal(ADMINS_ONLY)
+            raise Refusal(ADMINS_ONLY, admin=command("tholos-admin"))
         game = await self.app.play.abort(game_id, interaction.guild_id or 0, interaction.user.id)
         t = reader(interaction)
         await interaction.response.send_message(
@@ -53,8 +52,8 @@ class Admin(Feature):
               white=game.white_name, black=game.black_name),
             ephemeral=True,
         )  # fmt: skip
-        last = await self.app.boards.last_turn(game)
-        await self.app.boards.post_after_change(interaction, game, last, leased=True)
+        last = await self.app.poster.last_turn(game)
+        await self.app.poster.post_after_change(interaction, game, last, leased=True)
 
     async def game_choices(
         self, interaction: Interaction, typed: str
@@ -63,14 +62,13 @@ class Admin(Feature):
         if not interaction.permissions.manage_guild or interaction.guild_id is None:
             return []
         games = await self.app.games.playing_named(interaction.guild_id, typed, CHOICES_SHOWN)
-        t = reader(interaction)
-        return [app_commands.Choice(name=game_label(t, game), value=game.id) for game in games]
+        return game_choices(reader(interaction), games, typed)
 
     @answers(server_only=True)
     async def settings(self, interaction: Interaction, changes: dict[str, object]) -> None:
         """Show the server's settings; with ``changes``, store them first."""
         if not interaction.permissions.manage_guild:
-            raise Refusal(ADMINS_ONLY)
+            raise Refusal(ADMINS_ONLY, admin=command("tholos-admin"))
         guild_id = interaction.guild_id or 0
         servers = self.app.servers
         if changes:
@@ -135,3 +133,28 @@ async def server_games(interaction: Interaction, typed: str) -> list[app_command
 async def end_command(interaction: Interaction, game: int) -> None:
     """``/tholos-admin end game``."""
     await feature_of(interaction, Admin).end_game(interaction, game)
+
+
+# -- what it says -------------------------------------------------------------------------------
+
+
+def settings_embed(t: Words, rules: ServerRules, *, changed: bool) -> discord.Embed:
+    """A server's settings in force (``changed``: just saved)."""
+    embed = discord.Embed(
+        title=t("Tholos settings saved") if changed else t("Tholos settings"),
+        colour=SANDSTONE,
+    )
+    threads = t("on") if rules.threads else t("off")
+    embed.add_field(name=t("Threads"), value=threads, inline=True)
+    embed.add_field(
+        name=t("Idle claim"), value=minutes_text(t, rules.inactivity_timeout), inline=True
+    )
+    embed.add_field(
+        name=t("Challenges expire"), value=minutes_text(t, rules.challenge_timeout), inline=True
+    )
+    embed.add_field(name=t("Default mode"), value=t(MODE_NAMES[rules.default_mode]), inline=True)
+    reminders = minutes_text(t, rules.reminder_after) if rules.reminder_after > 0 else t("off")
+    embed.add_field(name=t("Turn reminders after"), value=reminders, inline=True)
+    embed.description = t("Change them with {command} (Manage Server).",
+                          command=command("tholos-admin settings"))  # fmt: skip
+    return embed

@@ -11,13 +11,16 @@ import discord
 from discord import app_commands
 
 from engine.vocabulary import N_
+from rendering.words import Words
 
-from ..answers import USERS_ONLY, Interaction, answers, require_permissions, tell
+from .. import custom_ids
+from ..answers import USERS_ONLY, Interaction, answers, caller, require_permissions, tell
 from ..app import App, Feature, feature_of
 from ..commands import tholos
-from ..controls import ChallengeButton, RematchButton, Router, challenge_view
+from ..controls import Button, Router, view_of
 from ..domain import (
     DIRECT_MESSAGES,
+    Answer,
     ColourChoice,
     FirstChoice,
     GameOptions,
@@ -28,19 +31,24 @@ from ..domain import (
     mention,
 )
 from ..i18n import NC_, reader, server_language, words
-from ..presenter import LEVEL_NAMES, THREAD_FAILED, challenge_text, game_line, thread_name
+from ..phrases import LEVEL_NAMES, command
+from ..places import THREAD_FAILED, delete_thread, game_line, open_thread, place_for, thread_name
 from ..services import ExpiredChallengeError
 from ..storage import Challenge, Game
-from ..threads import delete_thread, open_thread, place_for
 from .opponent import Opponent
-from .play import caller
 
 log = logging.getLogger(__name__)
 
 NOT_IN_SERVER = N_(
     "I'm not a member of this server, so I can't post a game here. Ask an admin to add me, or "
-    "use `/tholos-ai` in our direct messages."
+    "use {ai} in our direct messages."
 )
+ANSWERS = {
+    "accept": (N_("Accept"), "success"),
+    "decline": (N_("Decline"), "danger"),
+    "withdraw": (N_("Withdraw"), "secondary"),
+}
+"""The buttons of a challenge: their words and emphasis."""
 
 
 class Challenges(Feature):
@@ -54,8 +62,8 @@ class Challenges(Feature):
 
     def register(self, router: Router) -> None:
         """Route the challenge's buttons and Rematch here."""
-        router.add(ChallengeButton, self.answer)
-        router.add(RematchButton, self.rematch)
+        router.add(custom_ids.CHALLENGE, self.answer)
+        router.add(custom_ids.REMATCH, lambda interaction, game: self.rematch(interaction, game))
 
     @answers(server_only=True, posts_boards=True)
     async def challenge(
@@ -112,7 +120,7 @@ class Challenges(Feature):
             await self._ai_in_dm(interaction, options, level)
             return
         if not interaction.is_guild_integration():  # installed by the user only: I can't post
-            await tell(interaction, NOT_IN_SERVER)
+            await tell(interaction, NOT_IN_SERVER, ai=command("tholos-ai"))
             return
         assert self.app.client.user is not None
         await self.challenge(interaction, self.app.client.user, options, level)
@@ -156,10 +164,10 @@ class Challenges(Feature):
             raise
         if thread is None:
             await tell(interaction, THREAD_FAILED)
-            await self.app.boards.post_after_change(interaction, game, None)
+            await self.app.poster.post_after_change(interaction, game, None)
         else:
             await interaction.edit_original_response(content=game_line(t, game))
-            await self.app.boards.post(thread.send, game, None)
+            await self.app.poster.post(thread.send, game, None)
         self.opponent.schedule(game)
 
     async def _post(self, interaction: Interaction, challenge: Challenge) -> None:
@@ -180,21 +188,19 @@ class Challenges(Feature):
         self.posted.set()
 
     @answers()
-    async def answer(self, interaction: Interaction, button: ChallengeButton) -> None:
+    async def answer(self, interaction: Interaction, challenge: int, answer: Answer) -> None:
         """Accept / Decline / Withdraw on a challenge message."""
         thread = None
         try:
-            if button.answer == "accept":
+            if answer == "accept":
                 require_permissions(interaction)
-                challenge = await self.app.lobby.check(
-                    button.challenge_id, caller(interaction), "accept"
-                )
-                rules = await self.app.rules(challenge.guild_id)
+                checked = await self.app.lobby.check(challenge, caller(interaction), "accept")
+                rules = await self.app.rules(checked.guild_id)
                 if place_for(interaction, rules.threads).thread:
                     await interaction.response.defer()  # opening a thread takes a request
-                    thread = await self._open_thread(interaction, challenge)
+                    thread = await self._open_thread(interaction, checked)
             answered = await self.app.lobby.answer(
-                button.challenge_id, caller(interaction), button.answer,
+                challenge, caller(interaction), answer,
                 thread_id=thread.id if thread else None,
             )  # fmt: skip
         except ExpiredChallengeError as expired:
@@ -207,11 +213,11 @@ class Challenges(Feature):
         game = answered.game
         if game is not None and thread is not None:
             await self._edit(interaction, answered.challenge, game_line(words(game.language), game))
-            await self.app.boards.post(thread.send, game, None)
+            await self.app.poster.post(thread.send, game, None)
             return
         await self._edit(interaction, answered.challenge)
         if game is not None:
-            await self.app.boards.post_after_change(interaction, game, None)
+            await self.app.poster.post_after_change(interaction, game, None)
 
     async def _open_thread(
         self, interaction: Interaction, challenge: Challenge
@@ -266,10 +272,10 @@ class Challenges(Feature):
             log.info("could not update challenge message %s: %s", challenge.message_id, error)
 
     @answers(posts_boards=True)
-    async def rematch(self, interaction: Interaction, button: RematchButton) -> None:
+    async def rematch(self, interaction: Interaction, game_id: int) -> None:
         """The Rematch button of a finished game."""
         await self.expire()
-        rematch = await self.app.lobby.rematch(button.game_id, caller(interaction))
+        rematch = await self.app.lobby.rematch(game_id, caller(interaction))
         if isinstance(rematch, Game):
             await self.opponent.start(interaction, rematch)
         else:
@@ -343,3 +349,51 @@ async def ai_command(
 async def cancel_command(interaction: Interaction) -> None:
     """``/tholos cancel``."""
     await feature_of(interaction, Challenges).cancel(interaction)
+
+
+# -- what it says -------------------------------------------------------------------------------
+
+
+def challenge_text(t: Words, challenge: Challenge) -> str:
+    """The public challenge message."""
+    if challenge.mode == "basic":
+        mode = t("a basic game")
+    else:
+        mode = t.plural("an advanced game with {count} ornament",
+                        "an advanced game with {count} ornaments", challenge.ornaments)  # fmt: skip
+    invitation = t(
+        "{opponent}, {challenger} challenges you to {mode} of Tholos!",
+        opponent=mention(challenge.opponent_id), challenger=mention(challenge.challenger_id),
+        mode=mode,
+    )  # fmt: skip
+    colours = {
+        "white": N_("The challenger plays White"),
+        "black": N_("The challenger plays Black"),
+        "random": N_("The challenger plays a random colour"),
+    }[challenge.colour]
+    first = {
+        "me": N_("the challenger moves first."),
+        "opponent": N_("the opponent moves first."),
+        "random": N_("a random player moves first."),
+    }[challenge.first]
+    text = f"{invitation}\n{t(colours)}; {t(first)}"
+    status = challenge.status
+    if status == "pending":
+        when = f"<t:{int(challenge.expires_at)}:R>"
+        return f"{text}\n" + t("This challenge expires {when}.", when=when)
+    ending = {
+        "accepted": N_("✅ Accepted — the game is on."),
+        "declined": N_("❌ Declined."),
+        "withdrawn": N_("↩️ Withdrawn by the challenger."),
+        "expired": N_("⌛ Expired without an answer."),
+    }[status]
+    return f"{text}\n{t(ending)}"
+
+
+def challenge_view(t: Words, challenge: Challenge) -> discord.ui.View:
+    """Accept / Decline / Withdraw, disabled once the challenge is answered."""
+    return view_of(
+        Button.of(custom_ids.CHALLENGE, challenge=challenge.id, answer=answer, label=t(label),
+                  emphasis=emphasis, enabled=challenge.status == "pending")
+        for answer, (label, emphasis) in ANSWERS.items()
+    )  # fmt: skip

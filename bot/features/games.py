@@ -3,14 +3,20 @@ Next."""
 
 from __future__ import annotations
 
-from engine.vocabulary import N_
+import discord
 
+from engine.vocabulary import N_
+from rendering.words import Words
+
+from .. import custom_ids
 from ..answers import Interaction, answers
 from ..app import Feature, feature_of
 from ..commands import tholos
-from ..controls import GamesButton, Router, pager_view
+from ..controls import Router, pager
+from ..domain import mention
 from ..i18n import NC_, reader
-from ..presenter import GAMES_PAGE, games_embed
+from ..phrases import MODE_NAMES, SANDSTONE, board_url
+from ..storage import Game
 
 
 class Games(Feature):
@@ -18,7 +24,7 @@ class Games(Feature):
 
     def register(self, router: Router) -> None:
         """Route Previous / Next here."""
-        router.add(GamesButton, lambda interaction, button: self.show(interaction, button.page))
+        router.add(custom_ids.GAMES, lambda interaction, page, way: self.show(interaction, page))
 
     @answers(server_only=True)
     async def show(self, interaction: Interaction, page: int | None = None) -> None:
@@ -31,7 +37,7 @@ class Games(Feature):
         games = await self.app.games.playing_page(guild_id, user_id, shown, GAMES_PAGE)
         t = reader(interaction)
         embed = games_embed(t, games, shown, pages, total, user_id)
-        view = pager_view(t, GamesButton, shown, pages)
+        view = pager(t, custom_ids.GAMES, shown, pages)
         if page is None:
             await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
         else:
@@ -45,3 +51,33 @@ class Games(Feature):
 async def games_command(interaction: Interaction) -> None:
     """``/tholos games``."""
     await feature_of(interaction, Games).show(interaction)
+
+
+# -- what it says -------------------------------------------------------------------------------
+
+
+GAMES_PAGE = 10
+
+
+def games_embed(
+    t: Words, games: list[Game], page: int, pages: int, total: int, caller_id: int
+) -> discord.Embed:
+    """One page of the server's games being played, the caller's first."""
+    embed = discord.Embed(title=t("Tholos games being played"), colour=SANDSTONE)
+    lines = []
+    for game in games:
+        mine = "★ " if caller_id in (game.white_id, game.black_id) else ""
+        link = board_url(game)
+        lines.append(mine + t(
+            "{white} vs {black} · {mode} · ply {ply} · to move: {mover} · [board]({link})",
+            white=mention(game.white_id), black=mention(game.black_id),
+            mode=t(MODE_NAMES[game.mode]), ply=game.plies, mover=mention(game.to_move),
+            link=link,
+        ))  # fmt: skip
+    embed.description = "\n".join(lines) or t("No game is being played on this server.")
+    embed.set_footer(
+        text=t.plural("Page {page} of {pages} · {count} game · ★ yours",
+                      "Page {page} of {pages} · {count} games · ★ yours", total,
+                      page=page + 1, pages=pages)
+    )
+    return embed

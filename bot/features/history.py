@@ -12,20 +12,22 @@ from datetime import UTC, datetime
 import discord
 from discord import app_commands
 
-from engine import Turn, parse_turn
+from engine import BLACK, WHITE, Turn, parse_turn
 from engine.record import GameRecord, write_record
-from engine.vocabulary import N_
+from engine.vocabulary import N_, RESULT_REASONS, points
 from rendering import BoardView
 from rendering.replay import render_replay
+from rendering.words import Words
 
+from .. import custom_ids
 from ..answers import Interaction, answers
 from ..app import Feature, feature_of
-from ..boards import board_note
-from ..commands import tholos
-from ..controls import HistoryButton, RecordButton, ReplayButton, Router, pager_view
-from ..domain import DIRECT_MESSAGES, Refusal
+from ..board import board_note
+from ..commands import game_choices, tholos
+from ..controls import Router, pager
+from ..domain import DIRECT_MESSAGES, Refusal, mention
 from ..i18n import NC_, reader
-from ..presenter import HISTORY_PAGE, game_label, history_embed
+from ..phrases import LEVEL_NAMES, OUTCOME_MARK, SANDSTONE, board_url
 from ..storage import Game
 
 RECENT_GAMES = 25
@@ -41,13 +43,13 @@ class History(Feature):
     def register(self, router: Router) -> None:
         """Route Previous / Next of the history, Replay and Record here."""
         router.add(
-            HistoryButton,
-            lambda interaction, button: self.history(
-                interaction, button.member_id, button.page, edit=True
+            custom_ids.HISTORY,
+            lambda interaction, member, page, way: self.history(
+                interaction, member, page, edit=True
             ),
         )
-        router.add(ReplayButton, lambda interaction, press: self.replay(interaction, press.game_id))
-        router.add(RecordButton, lambda interaction, press: self.record(interaction, press.game_id))
+        router.add(custom_ids.REPLAY, lambda interaction, game: self.replay(interaction, game))
+        router.add(custom_ids.RECORD, lambda interaction, game: self.record(interaction, game))
 
     @answers(server_only=True)
     async def history(
@@ -64,7 +66,7 @@ class History(Feature):
         shown = await games.finished_page(guild_id, member_id, page, HISTORY_PAGE, direct=direct)
         t = reader(interaction)
         embed = history_embed(t, member_id, shown, page, pages, total)
-        view = pager_view(t, HistoryButton, page, pages, member=member_id)
+        view = pager(t, custom_ids.HISTORY, page, pages, member=member_id)
         if edit:
             await interaction.response.edit_message(embed=embed, view=view)
         else:
@@ -80,7 +82,7 @@ class History(Feature):
         turns = await self._turns(game)
         view = BoardView(game.white_name, game.black_name, words=t)
         drawing = asyncio.ensure_future(
-            self.app.boards.draw(
+            self.app.renderer.slow(
                 functools.partial(render_replay, note=board_note(t, game)),
                 game.start_position, turns, view,
             )
@@ -126,12 +128,7 @@ class History(Feature):
         t = reader(interaction)
         here, user = interaction.channel_id or 0, interaction.user.id
         games = await self.app.games.recent_finished(here, user, RECENT_GAMES)
-        labels = ((game_label(t, game), game.id) for game in games)
-        return [
-            app_commands.Choice(name=label, value=value)
-            for label, value in labels
-            if typed.lower() in label.lower()
-        ]
+        return game_choices(t, games, typed)
 
     async def _finished_game(self, interaction: Interaction, game_id: int | None) -> Game:
         """The finished game a press or command means: ``game_id`` (a game of this server, or
@@ -210,3 +207,53 @@ async def history_command(interaction: Interaction, member: discord.User | None 
     """``/tholos history [member]``."""
     chosen = member or interaction.user
     await feature_of(interaction, History).history(interaction, chosen.id)
+
+
+# -- what it says -------------------------------------------------------------------------------
+
+
+HISTORY_PAGE = 10
+
+
+def history_line(t: Words, game: Game, member_id: int) -> str:
+    """One finished game as ``member_id`` played it: outcome, opponent, score, how, when."""
+    outcome = game.outcome
+    assert outcome is not None and game.finished_at is not None
+    colour = game.colour_of(member_id)
+    mine, theirs = outcome.white_points, outcome.black_points
+    if colour == BLACK:
+        mine, theirs = theirs, mine
+    if outcome.result == "draw":
+        mark = OUTCOME_MARK["draw"]
+    else:
+        won = (outcome.result == "white") == (colour == WHITE)
+        mark = OUTCOME_MARK["win" if won else "loss"]
+    opponent_id = game.black_id if colour == WHITE else game.white_id
+    if game.ai_level is not None:
+        opponent = "🤖 " + t("the AI ({level}, unrated)", level=t(LEVEL_NAMES[game.ai_level]))
+    else:
+        opponent = mention(opponent_id)
+    return t(
+        "{mark} vs {opponent} {scored}–{conceded} {reason} {date} · [final board]({link})",
+        mark=t(mark), opponent=opponent, scored=points(mine), conceded=points(theirs),
+        reason=t(RESULT_REASONS[outcome.reason]), date=f"<t:{int(game.finished_at)}:d>",
+        link=board_url(game),
+    )  # fmt: skip
+
+
+def history_embed(
+    t: Words, member_id: int, games: list[Game], page: int, pages: int, total: int
+) -> discord.Embed:
+    """One page of a member's finished games, newest first."""
+    lines = [history_line(t, game, member_id) for game in games]
+    count = t.plural("{count} finished game", "{count} finished games", total)
+    embed = discord.Embed(
+        title=t("Tholos history"),
+        colour=SANDSTONE,
+        description="\n".join(
+            [f"{mention(member_id)} · {count}", ""]
+            + (lines or [t("No finished games on this server yet.")])
+        ),
+    )
+    embed.set_footer(text=t("Page {page} of {pages}", page=page + 1, pages=pages))
+    return embed

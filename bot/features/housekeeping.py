@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 
 from ..app import App, Feature
 from ..storage import DatabaseUnavailable
+from ..storage.leases import board_lease
 from .challenges import Challenges
 from .opponent import Opponent
 from .reminders import Reminders
@@ -36,13 +38,14 @@ class Housekeeping(Feature):
         self._grace = REPAIR_GRACE_SECONDS
         """How old a missing board must be before the loop posts it (0 right after a round
         that found one whose poster holds its lease: that poster may have died)."""
+        self._unpostable: set[int] = set()
 
     async def catch_up(self) -> None:
         """Repair what a crash or restart left behind, before the gateway connects (other
         processes may be at work meanwhile: the leases keep them from doing it twice)."""
-        await self.app.boards.warm_up()
+        await self.app.renderer.warm_up()
         await self.challenges.expire()
-        retry = await self.app.boards.repost_missing(grace=0)
+        retry = await self.repost_missing(grace=0)
         self._grace = REPAIR_GRACE_SECONDS if retry is None else 0.0
         await self.opponent.resume()
 
@@ -55,7 +58,7 @@ class Housekeeping(Feature):
         while not client.is_closed():
             try:
                 await self.challenges.expire()
-                retry = await self.app.boards.repost_missing(grace=self._grace)
+                retry = await self.repost_missing(grace=self._grace)
                 ai_retry = await self.opponent.resume()
                 self._grace = REPAIR_GRACE_SECONDS if retry is None else 0.0
                 remind_at = await self.reminders.sweep()
@@ -88,3 +91,36 @@ class Housekeeping(Feature):
                 task.cancel()
         posted.clear()
         alarm.awake()
+
+    async def repost_missing(self, grace: float) -> float | None:
+        """Post the boards of changes stored more than ``grace`` seconds ago but never shown
+        (the bot died, or Discord failed, between storing and posting) on this process's
+        servers; return when to look again for a board whose lease another poster holds
+        (``None``: none is held)."""
+        retry: float | None = None
+        cutoff = time.time() - grace
+        app = self.app
+        for stale in await app.games.games_needing_a_board(changed_before=cutoff):
+            if stale.id in self._unpostable or not app.settings.owns_guild(stale.guild_id):
+                continue
+            lease = board_lease(stale.id, stale.version)
+            if not await app.leases.acquire(lease, time.time()):  # being posted, or its
+                expiry = await app.leases.expires_at(lease)  # poster died: look again then
+                retry = min(retry or math.inf, expiry or time.time())
+                continue
+            try:
+                game = await app.games.game(stale.id)
+                if game is None or not game.needs_a_board or game.version != stale.version:
+                    await app.leases.release(lease)  # posted meanwhile, or changed again
+                    continue
+                channel = app.client.get_partial_messageable(game.channel_id)
+                await app.poster.post_now(channel.send, game, await app.poster.last_turn(game))
+            except DatabaseUnavailable:
+                raise  # an outage, not this game's fault: the next round tries again
+            except Exception:
+                log.exception(
+                    "could not post the board of game %s; retrying at next start", stale.id
+                )
+                self._unpostable.add(stale.id)
+                await app.leases.release(lease)
+        return retry

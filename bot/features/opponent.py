@@ -11,7 +11,7 @@ import time
 from ..ai import AiPlayer
 from ..answers import Interaction
 from ..app import App, Feature
-from ..boards import LastTurn
+from ..board import LastTurn
 from ..logs import GAME_ID
 from ..metrics import METRICS
 from ..storage import DatabaseUnavailable, Game
@@ -39,12 +39,12 @@ class Opponent(Feature):
     async def start(self, interaction: Interaction, game: Game) -> None:
         """Show a new game against the AI; the AI moves if it plays first."""
         await interaction.response.defer()
-        await self.app.boards.post_after_change(interaction, game, None)
+        await self.app.poster.post_after_change(interaction, game, None)
         self.schedule(game)
 
     def schedule(self, game: Game) -> None:
         """Let the AI move in ``game`` if it is its turn and it isn't thinking already."""
-        if game.is_active and self.app.boards.is_ai_turn(game) and game.id not in self._thinking:
+        if game.is_active and game.is_ai_turn(self.app.bot_id) and game.id not in self._thinking:
             self._thinking[game.id] = asyncio.create_task(self._move(game))
 
     async def _move(self, game: Game) -> None:
@@ -64,7 +64,7 @@ class Opponent(Feature):
                 await self.app.leases.release(lease)
             if played is not None:
                 last = LastTurn(turn, game.to_move)
-                await self.app.boards.post_in_channel(played.game, last, leased=True, bare=True)
+                await self.app.poster.post_in_channel(played.game, last, leased=True, bare=True)
         except DatabaseUnavailable as error:
             log.warning("the AI waits in game %s: database unavailable: %s", game.id, error)
         except Exception:
@@ -85,7 +85,7 @@ class Opponent(Feature):
             if (
                 not self.app.settings.owns_guild(game.guild_id)
                 or game.needs_a_board
-                or not self.app.boards.is_ai_turn(game)
+                or not game.is_ai_turn(self.app.bot_id)
                 or game.id in self._thinking
             ):
                 continue

@@ -3,41 +3,28 @@
 
 from __future__ import annotations
 
+import discord
 from discord import app_commands
 
-from engine.vocabulary import N_
+from engine import LOCATIONS, Position
+from engine.vocabulary import N_, ORNAMENT_EFFECTS, ORNAMENT_NAMES, bonus_description, location_name
+from rendering.words import Words
 
-from ..answers import USERS_ONLY, Interaction, answers, tell
+from .. import custom_ids, layout
+from ..answers import USERS_ONLY, Interaction, answers, caller, tell
 from ..app import App, Feature, feature_of
-from ..boards import LastTurn
-from ..commands import tholos
-from ..controls import (
-    BoardLook,
-    ClaimButton,
-    GiveUpButton,
-    ResignButton,
-    Router,
-    Row,
-    RulesButton,
-    StepButton,
-    board_rows,
-    resign_view,
-    rows_view,
-)
-from ..domain import Caller, Refusal, mention
+from ..board import LastTurn, board_of
+from ..commands import game_choices, tholos
+from ..controls import Button, Router, rows_view, view_of
+from ..domain import Refusal, mention
 from ..i18n import NC_, reader
-from ..presenter import board_status, game_label, rules_embed, step_prompt
+from ..phrases import SANDSTONE, command, describe_turn, ornaments_text
 from ..services import StepShown
 from ..storage import Game
 from .opponent import Opponent
 
 BOARD_COOLDOWN_SECONDS = 10.0
 """``/tholos board`` renders an image: once per member and channel in this many seconds."""
-
-
-def caller(interaction: Interaction) -> Caller:
-    """Who acts, and where."""
-    return Caller(interaction.user.id, interaction.channel_id or 0)
 
 
 class Play(Feature):
@@ -49,41 +36,38 @@ class Play(Feature):
 
     def register(self, router: Router) -> None:
         """Route the board's buttons and the resignation's confirmation here."""
-        router.add(StepButton, self.step)
-        router.add(ClaimButton, lambda interaction, claim: self.claim(interaction, claim.game_id))
-        router.add(ResignButton, self.resign)
-        router.add(GiveUpButton, lambda interaction, button: self.ask_resign(
-            interaction, button.game_id))  # fmt: skip
-        router.add(RulesButton, lambda interaction, button: self.rules(interaction, button.game_id))
+        router.add(custom_ids.STEP, self.step)
+        router.add(custom_ids.CLAIM, lambda interaction, game: self.claim(interaction, game))
+        router.add(custom_ids.RESIGN, self.resign)
+        router.add(custom_ids.GIVE_UP, lambda interaction, game: self.ask_resign(interaction, game))
+        router.add(custom_ids.RULES, lambda interaction, game: self.rules(interaction, game))
 
     @answers(posts_boards=True)
-    async def step(self, interaction: Interaction, button: StepButton) -> None:
+    async def step(
+        self, interaction: Interaction, game: int, version: int, path: str, kind: str
+    ) -> None:
         """A press on a board's step button: show the next choice, or store the turn."""
-        result = await self.app.play.choose(
-            button.game_id, button.version, button.path, caller(interaction)
-        )
+        result = await self.app.play.choose(game, version, path, caller(interaction))
         t = reader(interaction)  # the one pressing is the one playing: their language
         if isinstance(result, StepShown):
-            step = result.builder.step()
-            assert step is not None
-            status = board_status(t, result.game, step_prompt(t, result.builder, step))
-            rows = board_rows(t, result.game, result.builder, step)
-            await self._edit_board(interaction, status, rows)
+            board = board_of(result.game, t, builder=result.builder, bot_id=self.app.bot_id)
+            await self._edit_board(interaction, layout.status_text(board), layout.rows(board))
             return
         last = LastTurn(result.turn, interaction.user.id)
-        await self._edit_board(interaction, t("Played: {turn}", turn=last.words(t)), [])
+        played = describe_turn(t, last.turn, mention(last.player_id))
+        await self._edit_board(interaction, t("Played: {turn}", turn=played), [])
         pressed = interaction.message.id if interaction.message else None
-        await self.app.boards.post_after_change(
+        await self.app.poster.post_after_change(
             interaction, result.game, last, stripped=pressed, leased=True
         )
         self.opponent.schedule(result.game)
 
     @staticmethod
-    async def _edit_board(interaction: Interaction, status: str, rows: list[Row]) -> None:
+    async def _edit_board(interaction: Interaction, status: str, rows: list[layout.Row]) -> None:
         """Answer a press by showing ``status`` and ``rows`` on the pressed board (its layout
         kept; a board posted before layouts keeps its embed)."""
         assert interaction.message is not None  # a press comes from a message
-        look = BoardLook.of(interaction.message)
+        look = layout.BoardLook.of(interaction.message)
         if look is None:
             await interaction.response.edit_message(
                 content=status, view=rows_view(rows), allowed_mentions=USERS_ONLY
@@ -102,24 +86,26 @@ class Play(Feature):
         game = await self.app.play.claim(game_id, caller(interaction), rules.inactivity_timeout)
         await interaction.response.defer()
         last = await self._last(game)
-        await self.app.boards.post_after_change(interaction, game, last, leased=True)
+        await self.app.poster.post_after_change(interaction, game, last, leased=True)
 
     @answers(posts_boards=True)
-    async def resign(self, interaction: Interaction, button: ResignButton) -> None:
+    async def resign(self, interaction: Interaction, game: int, version: int) -> None:
         """The confirmation button of ``/tholos resign``."""
-        game = await self.app.play.resign(button.game_id, button.version, caller(interaction))
+        ended = await self.app.play.resign(game, version, caller(interaction))
         t = reader(interaction)
         await interaction.response.edit_message(content=t("You resigned."), view=None)
-        last = await self._last(game)
-        await self.app.boards.post_after_change(interaction, game, last, leased=True)
+        last = await self._last(ended)
+        await self.app.poster.post_after_change(interaction, ended, last, leased=True)
 
     @answers()
     async def ask_resign(self, interaction: Interaction, game_id: int | None = None) -> None:
         """``/tholos resign [game]``, or a board's Resign: ask to confirm with a button."""
         game = await self._channel_game(interaction, players_only=True, game_id=game_id)
         t = reader(interaction)
+        confirm = Button.of(custom_ids.RESIGN, game=game.id, version=game.version,
+                            label=t("Yes, resign"), emphasis="danger")  # fmt: skip
         await interaction.response.send_message(
-            t("Resign this game? Your opponent wins."), view=resign_view(t, game), ephemeral=True
+            t("Resign this game? Your opponent wins."), view=view_of([confirm]), ephemeral=True
         )
 
     @answers(server_only=True, posts_boards=True)
@@ -130,11 +116,11 @@ class Play(Feature):
         last = await self._last(game)
         if game.channel_id == interaction.channel_id:
             await interaction.response.defer()
-            await self.app.boards.post(interaction.followup.send, game, last, again=True)
+            await self.app.poster.post(interaction.followup.send, game, last, again=True)
             return
         await interaction.response.defer(ephemeral=True)
         thread = self.app.client.get_partial_messageable(game.channel_id)
-        posted = await self.app.boards.post(thread.send, game, last, again=True)
+        posted = await self.app.poster.post(thread.send, game, last, again=True)
         where = posted.channel.id if posted is not None else game.channel_id  # it may have moved
         await tell(interaction, "The board is in {thread}.", thread=f"<#{where}>")
 
@@ -152,20 +138,15 @@ class Play(Feature):
         )
 
     async def _last(self, game: Game) -> LastTurn | None:
-        return await self.app.boards.last_turn(game)
+        return await self.app.poster.last_turn(game)
 
     async def game_choices(
         self, interaction: Interaction, typed: str
     ) -> list[app_commands.Choice[int]]:
         """The caller's games in this channel and its threads, for the ``game`` option."""
         here, user = interaction.channel_id or 0, interaction.user.id
-        choices = []
-        t = reader(interaction)
-        for game in await self.app.games.active_games(here, user):
-            label = game_label(t, game)
-            if typed.lower() in label.lower():
-                choices.append(app_commands.Choice(name=label, value=game.id))
-        return choices[:25]
+        games = await self.app.games.active_games(here, user)
+        return game_choices(reader(interaction), games, typed)
 
     async def _channel_game(
         self, interaction: Interaction, *, players_only: bool, game_id: int | None = None
@@ -202,6 +183,57 @@ class Play(Feature):
             "use the command in the game's thread: {threads}.",
             count=len(mine), threads=threads,
         )
+
+
+RULES_TURN = N_(
+    "On your turn, do one thing:\n"
+    "• **Take** stones of one colour from the quarry into your workshop (3 slots): up to 3 of "
+    "your colour, 2 gray, or 1 of your rival's.\n"
+    "• **Place** a stone from your workshop on a column that isn't full. A stone of *your* "
+    "colour lets you use that location's bonus once (you may skip it). Stones moved or added "
+    "by a bonus never trigger another bonus."
+)
+RULES_SCORING = N_(
+    "The game ends the moment every column is full (5 stones; no bonus after the stone that "
+    "fills the last place). Each column goes to whoever has more stones of their colour in it "
+    "(gray doesn't count; a tie goes to nobody). Its winner scores +1 per own stone, +3 per "
+    "rival stone and −2 per gray stone. Most points wins; if tied, most columns won; else a draw."
+)
+
+
+def rules_embed(t: Words, position: Position | None) -> discord.Embed:
+    """``/tholos rules``: a turn, each location's bonus, this game's ornaments, scoring."""
+    embed = discord.Embed(
+        title=t("How to play Tholos"), colour=SANDSTONE, description=t(RULES_TURN)
+    )
+    bonuses = "\n".join(
+        f"{location_name(location)} — {bonus_description(location, t)}" for location in LOCATIONS
+    )
+    embed.add_field(name=t("Bonuses"), value=bonuses, inline=False)
+    embed.add_field(name=t("End and scoring"), value=t(RULES_SCORING), inline=False)
+    if position is not None and position.mode == "advanced":
+        embed.add_field(
+            name=t("Ornaments in this game"), value=ornaments_text(t, position), inline=False
+        )
+    else:
+        ornaments = ", ".join(
+            f"**{t(ORNAMENT_NAMES[ornament])}** ({t(effect)})"
+            for ornament, effect in ORNAMENT_EFFECTS.items()
+        )
+        embed.add_field(
+            name=t("Advanced mode"),
+            value=t("Adds 1–5 ornaments that change their column's rules: {ornaments}",
+                    ornaments=ornaments),
+            inline=False,
+        )
+    embed.add_field(
+        name=t("Start a game"),
+        value=t("Board game by Perro Loko Games (2021). Start with {challenge}: name a member, "
+                "or name me to play my AI (easy, medium or hard).",
+                challenge=command("tholos challenge")),
+        inline=False,
+    )  # fmt: skip
+    return embed
 
 
 GAME_OPTION = N_("Which of your games here (when you play several)")

@@ -5,16 +5,18 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from engine.vocabulary import N_
+from engine.vocabulary import N_, RESULT_REASONS, points
+from rendering.words import Words
 
+from .. import custom_ids
 from ..answers import Interaction, answers
 from ..app import Feature, feature_of
 from ..commands import tholos
-from ..controls import LeaderboardButton, LeaderboardSeekButton, Router, leaderboard_view
-from ..domain import Refusal
+from ..controls import Router, pager
+from ..domain import Refusal, mention
 from ..i18n import NC_, reader
-from ..presenter import leaderboard_embed, stats_embed
-from ..stats import player_stats
+from ..phrases import LEVEL_NAMES, OUTCOME_MARK, SANDSTONE, command
+from ..stats import Played, Record, Stats, player_stats
 from ..storage.ratings import PAGE_SIZE, Mark, PlayerRating
 
 
@@ -24,14 +26,13 @@ class Ratings(Feature):
     def register(self, router: Router) -> None:
         """Route Previous / Next here (and those posted before keyset paging, by page)."""
         router.add(
-            LeaderboardButton,
-            lambda interaction, button: self.leaderboard(interaction, button.page, edit=True),
+            custom_ids.LEADERBOARD,
+            lambda interaction, page, way: self.leaderboard(interaction, page, edit=True),
         )
         router.add(
-            LeaderboardSeekButton,
-            lambda interaction, button: self.leaderboard(
-                interaction, button.page, edit=True,
-                seek=(button.way, Mark(button.rating, button.user)),
+            custom_ids.LEADERBOARD_SEEK,
+            lambda interaction, page, way, rating, user: self.leaderboard(
+                interaction, page, edit=True, seek=(way, Mark(rating, user)),
             ),
         )  # fmt: skip
 
@@ -49,12 +50,14 @@ class Ratings(Feature):
         """  # fmt: skip
         guild_id = interaction.guild_id
         if guild_id is None:
-            raise Refusal("Leaderboards belong to servers — run `/leaderboard` in a server.")
+            raise Refusal("Leaderboards belong to servers — run {leaderboard} in a server.",
+                          leaderboard=command("leaderboard"))  # fmt: skip
         ratings = self.app.ratings
         players = await ratings.players(guild_id)
         if not players:
             raise Refusal(
-                "No rated games have finished on this server yet — `/tholos challenge` someone!"
+                "No rated games have finished on this server yet — {challenge} someone!",
+                challenge=command("tholos challenge"),
             )
         pages = -(-players // PAGE_SIZE)
         page = min(page, pages - 1)
@@ -64,7 +67,10 @@ class Ratings(Feature):
         me = await ratings.player(guild_id, interaction.user.id)
         t = reader(interaction)
         embed = leaderboard_embed(t, rows, page, pages, interaction.user.id, me)
-        view = leaderboard_view(t, page, pages, Mark.of(rows[0][1]), Mark.of(rows[-1][1]))
+        first, last = Mark.of(rows[0][1]), Mark.of(rows[-1][1])
+        seek = {"p": first, "n": last}  # Previous seeks back from the first row, Next on
+        view = pager(t, custom_ids.LEADERBOARD_SEEK, page, pages,  # from the last
+                     rating=lambda way: seek[way].rating, user=lambda way: seek[way].user_id)
         if edit:
             await interaction.response.edit_message(embed=embed, view=view)
         else:
@@ -116,3 +122,147 @@ async def leaderboard_command(
 ) -> None:
     """``/leaderboard [page]``."""
     await feature_of(interaction, Ratings).leaderboard(interaction, page - 1, edit=False)
+
+
+# -- what it says -------------------------------------------------------------------------------
+
+
+def rating_text(t: Words, player: PlayerRating) -> str:
+    """``1612 ±85`` (with ``provisional`` for a player with few rated games)."""
+    rating = player.rating
+    text = f"**{rating.rating:.0f}** ±{rating.deviation:.0f}"
+    return t("{rating} (provisional)", rating=text) if player.provisional else text
+
+
+def leaderboard_embed(
+    t: Words,
+    rows: list[tuple[int, PlayerRating]],
+    page: int,
+    pages: int,
+    caller_id: int,
+    caller: tuple[int, PlayerRating] | None,
+) -> discord.Embed:
+    """One page of the server's leaderboard, and where the caller stands."""
+    embed = discord.Embed(title=t("Tholos leaderboard"), colour=SANDSTONE)
+    embed.description = (
+        "\n".join(
+            f"`#{rank}` {mention(player.user_id)} {rating_text(t, player)} · "
+            + t.plural("{count} game", "{count} games", player.games)
+            + f" · {player.wins}–{player.losses}–{player.draws}"
+            for rank, player in rows
+        )
+        or t("Nobody on this page.")
+    )
+    if caller is None:
+        you = t("{member}: not rated yet — finish a game to join the board.",
+                member=mention(caller_id))  # fmt: skip
+    else:
+        rank, player = caller
+        you = f"{mention(caller_id)}: #{rank} · {rating_text(t, player)}"
+    embed.add_field(name=t("You"), value=you, inline=False)
+    embed.set_footer(
+        text=t("Page {page} of {pages}", page=page + 1, pages=pages) + " · "
+        + t("Glicko-2 ratings; ± is one rating deviation; W–L–D counts rated games")
+    )
+    return embed
+
+
+def record_text(record: Record) -> str:
+    """``3–1–0``: wins, losses, draws."""
+    return f"{record.wins}–{record.losses}–{record.draws}"
+
+
+def opponent_text(t: Words, game: Played) -> str:
+    """The opponent of a game in a stats line: a mention, or the AI and its level."""
+    level = game.game.ai_level
+    if level is None:
+        return mention(game.opponent_id)
+    return t("the AI ({level}, unrated)", level=t(LEVEL_NAMES[level]))
+
+
+def streak_text(t: Words, outcome: str, length: int) -> str:
+    """``3 wins``, ``1 loss``, ``2 draws``."""
+    if outcome == "win":
+        return t.plural("{count} win", "{count} wins", length)
+    if outcome == "loss":
+        return t.plural("{count} loss", "{count} losses", length)
+    return t.plural("{count} draw", "{count} draws", length)
+
+
+def stats_embed(
+    t: Words, user_id: int, rated: tuple[int, PlayerRating] | None, players: int, stats: Stats
+) -> discord.Embed:
+    """``/tholos stats``: rating and rank, records, points, streak, the last games."""
+    embed = discord.Embed(
+        title=t("Tholos stats"), colour=SANDSTONE, description=mention(user_id)
+    )
+    if rated is None:
+        embed.add_field(name=t("Rating"), value=t("Not rated yet."), inline=False)
+    else:
+        rank, player = rated
+        embed.add_field(
+            name=t("Rating"),
+            value=t("#{rank} of {players}", rank=rank, players=players) + " · "
+            + rating_text(t, player),
+            inline=False,
+        )
+    if not stats.recent:
+        embed.add_field(
+            name=t("Games"), value=t("No finished games on this server yet."), inline=False
+        )
+        return embed
+    overall = stats.overall
+    if overall.games:
+        embed.add_field(
+            name=t("Record"),
+            value=t("{wins} W · {losses} L · {draws} D · win rate {rate}", wins=overall.wins,
+                    losses=overall.losses, draws=overall.draws,
+                    rate=f"{overall.win_rate:.0%}"),
+            inline=False,
+        )
+        mean_for, mean_against = stats.mean_points_for, stats.mean_points_against
+        assert mean_for is not None and mean_against is not None  # games were counted
+        for name, record in ((N_("As White"), stats.as_white), (N_("As Black"), stats.as_black)):
+            embed.add_field(name=t(name), value=record_text(record), inline=True)
+        embed.add_field(
+            name=t("Points per game"),
+            value=t("{scored} for · {conceded} against",
+                    scored=points(mean_for, digits=1), conceded=points(mean_against, digits=1)),
+            inline=False,
+        )
+    if stats.against_ai:
+        embed.add_field(
+            name=t("Against the AI (unrated)"),
+            value=" · ".join(
+                f"{t(LEVEL_NAMES[level])} {record_text(record)}"
+                for level, record in stats.against_ai.items()
+            ),
+            inline=False,
+        )
+    if stats.biggest_win is not None:
+        best = stats.biggest_win
+        embed.add_field(
+            name=t("Biggest win"),
+            value=t("{scored}–{conceded} vs {opponent} {date}", scored=points(best.points_for),
+                    conceded=points(best.points_against), opponent=mention(best.opponent_id),
+                    date=f"<t:{int(best.game.finished_at)}:d>"),
+            inline=False,
+        )
+    if stats.streak is not None:
+        outcome, length = stats.streak
+        embed.add_field(
+            name=t("Current streak"), value=streak_text(t, outcome, length), inline=False
+        )
+    embed.add_field(
+        name=t("Last games"),
+        value="\n".join(
+            t("{mark} vs {opponent} {scored}–{conceded} {reason} {date}",
+              mark=t(OUTCOME_MARK[game.outcome]), opponent=opponent_text(t, game),
+              scored=points(game.points_for), conceded=points(game.points_against),
+              reason=t(RESULT_REASONS[game.game.reason]),
+              date=f"<t:{int(game.game.finished_at)}:d>")
+            for game in stats.recent
+        ),
+        inline=False,
+    )
+    return embed

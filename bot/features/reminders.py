@@ -19,19 +19,20 @@ import hashlib
 import logging
 import math
 import time
-from typing import Literal
+from typing import Final, Literal
 
 import discord
 from discord import app_commands
 
 from engine.vocabulary import N_
+from rendering.words import Words
 
 from ..answers import Interaction, answers
 from ..app import App, Feature, feature_of
 from ..commands import tholos
-from ..domain import DIRECT_MESSAGES, ReminderChoice, ServerRules
+from ..domain import DIRECT_MESSAGES, ReminderChoice, ServerRules, mention
 from ..i18n import NC_, reader, words
-from ..presenter import reminder_settings_text, reminder_text
+from ..phrases import board_url, channel_url, command, minutes_text
 from ..storage import DatabaseUnavailable, Game
 from ..storage.reminders import DueReminder, ReminderStore, Shards
 
@@ -181,7 +182,7 @@ class Reminders(Feature):
         """Remind the player to move in ``game`` where they chose, unless the AI is to move or
         reminders are off (on the server, or for the player): ``skipped``; or the server's
         reminder time grew since this one was stored: ``postponed`` to its new time."""
-        if self.app.boards.is_ai_turn(game):  # never stored for the AI: a guard
+        if game.is_ai_turn(self.app.bot_id):  # never stored for the AI: a guard
             return "skipped"
         rules = await self.app.rules(game.guild_id)
         if rules.reminder_after <= 0:
@@ -255,3 +256,74 @@ async def settings_command(
 ) -> None:
     """``/tholos settings [reminders]``."""
     await feature_of(interaction, Reminders).settings(interaction, reminders)
+
+
+# -- what it says -------------------------------------------------------------------------------
+
+
+REMINDER_CHOICES: Final = {
+    "off": N_("off — no reminders"),
+    "here": N_("here — in the game's thread or channel"),
+    "dm": N_("dm — by direct message (in the game's thread when your DMs are closed)"),
+}
+"""What each choice of ``/tholos settings reminders`` means."""
+
+
+def reminder_text(
+    t: Words, game: Game, claim_at: float | None, now: float, *, direct: bool = False,
+    server: str = "?",
+) -> str:  # fmt: skip
+    """The turn reminder of the player to move: the game, a link to its board, and when the
+    opponent may claim the win (``claim_at``, a Discord timestamp every reader sees in their
+    own time; ``None`` against the AI, which never claims; by ``now``, they may already).
+    ``direct``: it goes by direct message, so it also says where the game is played (on
+    ``server``, the server's name)."""
+    player, opponent = mention(game.to_move), game.name(1 - game.position.turn)
+    link = board_url(game)
+    if claim_at is None:
+        text = t(
+            "⏰ {player}, your game against {opponent} is waiting for your move: "
+            "[go to the board]({link}).",
+            player=player, opponent=opponent, link=link,
+        )  # fmt: skip
+    elif claim_at <= now:
+        text = t(
+            "⏰ {player}, it's your turn against {opponent}: [go to the board]({link}). They "
+            "may already claim the win.",
+            player=player, opponent=opponent, link=link,
+        )  # fmt: skip
+    else:
+        text = t(
+            "⏰ {player}, it's your turn against {opponent}: [go to the board]({link}). They "
+            "may claim the win {when} if you haven't moved by then.",
+            player=player, opponent=opponent, link=link, when=f"<t:{int(claim_at) + 1}:R>",
+        )  # fmt: skip
+    if direct:
+        place = channel_url(game.guild_id, game.channel_id)
+        text += "\n" + t("The game is played on {server}: {place}. {settings} changes where "
+                         "your reminders go.", server=server, place=place,
+                         settings=command("tholos settings"))  # fmt: skip
+    return text
+
+
+def reminder_settings_text(
+    t: Words, choice: str, reminder_after: float | None, *, changed: bool
+) -> str:
+    """``/tholos settings``: where the reader's turn reminders go (``changed``: just saved) and,
+    in a server, after how long without a move (``reminder_after``; 0: off there)."""
+    chosen = t(REMINDER_CHOICES[choice])
+    lines = [
+        t("Saved. Your turn reminders: {choice}.", choice=chosen)
+        if changed
+        else t("Your turn reminders: {choice}.", choice=chosen)
+    ]
+    if reminder_after is not None and choice != "off":
+        lines.append(
+            t("On this server they come after {time} without a move.",
+              time=minutes_text(t, reminder_after))
+            if reminder_after > 0
+            else t("This server has turned turn reminders off.")
+        )  # fmt: skip
+    lines.append(t("Choose with {settings} (reminders: off, here or dm).",
+                   settings=command("tholos settings")))  # fmt: skip
+    return "\n".join(lines)

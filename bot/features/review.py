@@ -14,18 +14,20 @@ import time
 
 import discord
 
-from engine import parse_turn
+from engine import BLACK, WHITE, parse_turn
 from engine.review import GameReview
 from rendering.chart import render_chart
+from rendering.describe import turn_lines
 from rendering.words import Words
 
+from .. import custom_ids
 from ..ai import Reviewer
 from ..answers import Interaction, answers, tell
 from ..app import App, Feature
-from ..controls import ReviewButton, Router
+from ..controls import Router
 from ..domain import Refusal
 from ..i18n import reader, words
-from ..presenter import review_embed, review_progress
+from ..phrases import SANDSTONE, STONE_EMOJI, channel_url
 from ..storage import DatabaseUnavailable, Game
 from ..storage.reviews import ReviewRecord, ReviewStore
 
@@ -58,16 +60,16 @@ class Reviews(Feature):
 
     def register(self, router: Router) -> None:
         """Route the Review button here."""
-        router.add(ReviewButton, self.review)
+        router.add(custom_ids.REVIEW, lambda interaction, game: self.review(interaction, game))
 
     def close(self) -> None:
         """Stop the worker process."""
         self.reviewer.close()
 
     @answers(posts_boards=True)
-    async def review(self, interaction: Interaction, button: ReviewButton) -> None:
+    async def review(self, interaction: Interaction, game_id: int) -> None:
         """The Review button of a finished game's board."""
-        game = await self.app.games.game(button.game_id)
+        game = await self.app.games.game(game_id)
         here = interaction.channel_id
         if game is None or here not in (game.channel_id, game.parent_id):
             raise Refusal("This button doesn't belong to a game in this channel.")
@@ -101,10 +103,7 @@ class Reviews(Feature):
             return
         if record.status == "failed":
             raise Refusal("The AI could not review this game.")
-        link = (
-            f"https://discord.com/channels/{record.guild_id or '@me'}/{record.channel_id}/"
-            f"{record.message_id}"
-        )
+        link = channel_url(record.guild_id, record.channel_id, record.message_id)
         await tell(interaction, "The AI is reviewing this game: {link}", link=link)
 
     async def run(self) -> None:
@@ -223,3 +222,45 @@ class Reviews(Feature):
             log.info("could not show review of game %s: %s", record.game_id, error)
             return False
         return True
+
+
+# -- what it says -------------------------------------------------------------------------------
+
+
+def review_progress(t: Words, done: int, total: int) -> str:
+    """The review's message while the AI works."""
+    if not total:
+        return t("🔍 The AI will review this game as soon as it can.")
+    return t("🔍 The AI is reviewing this game… {done} of {total} positions.", done=done,
+             total=total)  # fmt: skip
+
+
+def review_embed(t: Words, game: Game, review: GameReview, chart_name: str) -> discord.Embed:
+    """The AI's review: each player's accuracy, their three biggest mistakes with the better
+    turn the AI found, and the chart of the expected result."""
+    embed = discord.Embed(
+        title=t("AI review: {white} vs {black}", white=game.white_name, black=game.black_name),
+        colour=SANDSTONE,
+        description=t(
+            "**Accuracy** is the share of a player's turns that kept the result the AI "
+            "expected before them."
+        ),
+    )
+    for colour in (WHITE, BLACK):
+        name = game.name(colour)
+        lines = [
+            t("**{ply}.** {played} — better: {best}", ply=turn.ply,
+              played=", ".join(turn_lines(turn.played, name, t)),
+              best=", ".join(turn_lines(turn.best, name, t)))
+            for turn in review.mistakes(colour, 3)
+        ]
+        accuracy = f"{review.accuracy[colour]:.0%}"
+        embed.add_field(
+            name=t("{stone} {name}: accuracy {accuracy}", stone=STONE_EMOJI[colour], name=name,
+                   accuracy=accuracy),
+            value=("\n".join(lines) or t("No mistakes found."))[:1024],
+            inline=False,
+        )
+    embed.set_image(url=f"attachment://{chart_name}")
+    embed.set_footer(text=t("The chart: the expected result for White after each turn."))
+    return embed

@@ -13,6 +13,7 @@ from engine.vocabulary import N_
 
 from ..domain import Answer, Caller, GameOptions, Level, Person, Refusal, ReminderDefaults, mention
 from ..metrics import METRICS
+from ..phrases import command
 from ..storage import (
     Challenge,
     ChallengeStore,
@@ -24,14 +25,14 @@ from ..storage import (
 from ..storage.challenges import PENDING_PAIR
 from ..storage.games import IN_CHANNEL, SAME_PAIR
 
-EXPIRED = N_("This challenge has expired — start a new one with `/tholos challenge`.")
+EXPIRED = N_("This challenge has expired — start a new one with {challenge}.")
 
 
 class ExpiredChallengeError(Refusal):
     """A press on a challenge whose time ran out (it is now marked expired)."""
 
     def __init__(self, challenge: Challenge) -> None:
-        super().__init__(EXPIRED)
+        super().__init__(EXPIRED, challenge=command("tholos challenge"))
         self.challenge = challenge
 
 
@@ -136,9 +137,8 @@ class ChallengeService:
                           opponent=mention(challenge.opponent_id))  # fmt: skip
         elif user_id != challenge.opponent_id:
             raise Refusal(
-                "This challenge is for {opponent}; you can start your own with "
-                "`/tholos challenge`.",
-                opponent=mention(challenge.opponent_id),
+                "This challenge is for {opponent}; you can start your own with {challenge}.",
+                opponent=mention(challenge.opponent_id), challenge=command("tholos challenge"),
             )
         if self._clock() >= challenge.expires_at:
             expired = await self.challenges.close(challenge.id, "expired")

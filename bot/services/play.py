@@ -18,6 +18,7 @@ from engine.vocabulary import N_
 from ..domain import Caller, Refusal, ReminderDefaults, mention
 from ..logs import GAME_ID
 from ..metrics import METRICS
+from ..phrases import board_url, command
 from ..storage import (
     Game,
     GameStore,
@@ -34,20 +35,12 @@ TURNS_BY_HUMANS = METRICS.turns.labels("human")
 TURNS_BY_AI = METRICS.turns.labels("ai")
 
 
-def board_url(game: Game) -> str | None:
-    """A link to the game's current board message."""
-    if game.board_message_id is None:
-        return None
-    where = game.guild_id or "@me"  # a game in a direct message
-    return f"https://discord.com/channels/{where}/{game.channel_id}/{game.board_message_id}"
-
-
 class OutdatedBoardError(Refusal):
     """A press on a board that no longer shows the game's current state (the message says
     where the current board is)."""
 
     def __init__(self, game: Game) -> None:
-        link = board_url(game)
+        link = board_url(game) if game.board_message_id is not None else None
         if link is None:
             message = _OUTDATED_OVER if not game.is_active else _OUTDATED
             super().__init__(message)
@@ -131,9 +124,9 @@ class PlayService:
             raise Refusal("This button doesn't belong to a game in this channel.")
         if game.colour_of(caller.user_id) is None:
             raise Refusal(
-                "This is a game between {white} and {black} — start your own with "
-                "`/tholos challenge`.",
+                "This is a game between {white} and {black} — start your own with {challenge}.",
                 white=mention(game.white_id), black=mention(game.black_id),
+                challenge=command("tholos challenge"),
             )
         if not game.is_active:
             raise Refusal("This game is over.")

@@ -6,15 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot import custom_ids
-from bot.controls import (
-    ChallengeButton,
-    ClaimButton,
-    LeaderboardButton,
-    LeaderboardSeekButton,
-    RematchButton,
-    ResignButton,
-    StepButton,
-)
+from bot.controls import Button, Router
 
 POSTED_BEFORE = {
     custom_ids.STEP: r"tholos:s:(?P<game>\d{1,18}):(?P<version>\d{1,9}):"
@@ -34,28 +26,42 @@ def test_templates_match_the_buttons_already_posted(format):
 
 
 @pytest.mark.parametrize(
-    ("control", "fields"),
+    ("format", "fields"),
     [
-        (StepButton, {"game": 12, "version": 3, "path": "PwB-", "kind": "n"}),
-        (ClaimButton, {"game": 99}),
-        (ChallengeButton, {"challenge": 7, "answer": "withdraw"}),
-        (RematchButton, {"game": 5}),
-        (ResignButton, {"game": 5, "version": 41}),
-        (LeaderboardButton, {"page": 2, "way": "p"}),
-        (LeaderboardSeekButton, {"page": 19_999, "way": "n", "rating": 0.1 + 0.2, "user": 7}),
-        (LeaderboardSeekButton,
+        (custom_ids.STEP, {"game": 12, "version": 3, "path": "PwB-", "kind": "n"}),
+        (custom_ids.CLAIM, {"game": 99}),
+        (custom_ids.CHALLENGE, {"challenge": 7, "answer": "withdraw"}),
+        (custom_ids.REMATCH, {"game": 5}),
+        (custom_ids.RESIGN, {"game": 5, "version": 41}),
+        (custom_ids.LEADERBOARD, {"page": 2, "way": "p"}),
+        (custom_ids.LEADERBOARD_SEEK, {"page": 19_999, "way": "n", "rating": 0.1 + 0.2, "user": 7}),
+        (custom_ids.LEADERBOARD_SEEK,
          {"page": 999_999, "way": "p", "rating": -1.2345678901234567e-300, "user": 10**20 - 1}),
-        (LeaderboardSeekButton, {"page": 0, "way": "n", "rating": 1500.0, "user": 1}),
+        (custom_ids.LEADERBOARD_SEEK, {"page": 0, "way": "n", "rating": 1500.0, "user": 1}),
     ],
 )
-def test_a_control_parses_the_id_it_builds(control, fields):
-    """A control built from fields carries a custom_id that parses back to the same fields,
-    and discord.py's template for it matches."""
-    item = control(**fields)
+async def test_a_control_routes_the_id_it_builds(format, fields):
+    """A button built from fields carries a custom_id that discord.py's template for controls
+    matches and the router hands back, parsed, to the handler of its format — and only to it."""
+    item = Button.of(format, label="x", **fields)
     custom_id = item.item.custom_id
-    assert len(custom_id) <= 100
-    match = control.__discord_ui_compiled_template__.fullmatch(custom_id)
-    assert control.format.parse(match) == fields
+    assert custom_id is not None and len(custom_id) <= 100
+    assert Button.__discord_ui_compiled_template__.fullmatch(custom_id)
+    router, received = Router(), []
+
+    async def handler(interaction, **parsed):
+        received.append(parsed)
+
+    async def other(interaction, **parsed):
+        raise AssertionError(f"routed to the wrong format: {parsed}")
+
+    router.add(format, handler)
+    for kind in (custom_ids.REVIEW, custom_ids.GAMES):
+        if kind is not format:
+            router.add(kind, other)
+    assert router.knows(custom_id)
+    await router.route(None, custom_id)
+    assert received == [fields]
 
 
 def test_a_field_that_breaks_its_pattern_is_refused():

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import re
 
-from bot.presenter import board_status, history_line, result_text, scoring_lines, stats_embed
+from bot.board import board_of, scoring_lines
+from bot.features.history import history_line
+from bot.features.ratings import stats_embed
+from bot.layout import status_text
+from bot.phrases import result_text
 from bot.stats import player_stats
 from bot.storage import FinishedGame, Game
 from bot.storage.games import Outcome
@@ -45,7 +49,7 @@ def test_the_result_and_the_scoring_show_a_minus_sign():
     game = finished()
     assert_minus(result_text(ENGLISH, game), "wins \u22122–19 on points")
     assert_minus(scoring_lines(ENGLISH, score(FINAL)), "γ C: White \u22121")
-    assert_minus(board_status(ENGLISH, game, None), "\u22122–19")
+    assert_minus(status_text(board_of(game, ENGLISH)), "\u22122–19")
 
 
 def test_the_history_shows_the_loser_s_negative_score():

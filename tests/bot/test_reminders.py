@@ -10,9 +10,8 @@ import re
 import pytest
 
 from bot.domain import GameOptions, Person, ReminderDefaults
-from bot.features.reminders import reminder_nonce
+from bot.features.reminders import reminder_nonce, reminder_text
 from bot.i18n import words
-from bot.presenter import reminder_text
 from bot.services import ChallengeService, PlayService, TurnPlayed
 from bot.services.reminders import Alarm
 from bot.storage import ChallengeStore, GameStore

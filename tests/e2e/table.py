@@ -12,7 +12,7 @@ from .emulator import Channel, Emulator, Guild, Interaction, Member, Message
 
 _MENTION = re.compile(r"<@(\d+)>")
 HEADER, IMAGE, STATUS, FOOTER = 2, 3, 4, 5
-"""The ids of a board layout's parts (``bot.controls.BoardPart``)."""
+"""The ids of a board layout's parts (``bot.layout.BoardPart``)."""
 
 
 def board_part(message: Message, part: int) -> str:

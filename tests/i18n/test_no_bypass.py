@@ -28,6 +28,8 @@ QUIET_CALLS = {
     "DatabaseTooNewError", "DatabaseUnavailable", "ChannelBusyError", "StaleGameError",
     # SQL
     "execute", "fetchone", "fetchall", "fetchval", "scalar",
+    # a command's name: Discord shows the mention in the reader's language
+    "command",
     # plumbing
     "ContextVar", "Lock", "ThreadPoolExecutor", "create_task", "getenv",
 }  # fmt: skip

@@ -1,0 +1,416 @@
+"""The board as one value: everything any face of a game's board shows — the Discord layout,
+the image and its alt text, the live web board — made by one pure function from the game, its
+last turn, the turn being composed and the reader's words. The faces only translate it.
+
+No I/O and no Discord objects: a player is named by the face's own :data:`~bot.phrases.Who`
+(a mention on Discord, a plain name on the web).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from engine import (
+    BLACK,
+    COLOUR_LETTERS,
+    COLOUR_NAMES,
+    LOCATION_LETTERS,
+    WHITE,
+    Colour,
+    Position,
+    Turn,
+)
+from engine.builder import GRAY_FROM_QUARRY, OWN_BONUS, SKIP, Step, TurnBuilder
+from engine.core import MOVER_COLOUR
+from engine.scoring import Score, score
+from engine.vocabulary import N_, ORNAMENT_NAMES, bonus_name, location_name, points, signed
+from rendering.describe import ornament_change
+from rendering.view import BoardView
+from rendering.words import Words
+
+from .domain import mention
+from .phrases import (
+    MODE_NAMES,
+    SANDSTONE,
+    STONE_EMOJI,
+    Who,
+    colour_name,
+    describe_turn,
+    ornaments_text,
+    result_text,
+)
+from .storage import Game
+
+ACCENT: Final = {WHITE: 0xECE6D6, BLACK: 0x2E2B28}
+"""A live board's accent: the colour of the player to move (marble, basalt)."""
+LAST_TURN, SCORING, IF_IT_ENDED_NOW = N_("Last turn"), N_("Scoring"), N_("If it ended now")
+"""The board's headings."""
+
+Action = Literal[
+    "choose", "back", "cancel", "claim", "resign", "rules", "rematch", "replay", "record",
+    "review",
+]  # fmt: skip
+"""What a control does: make a choice of the turn (or go back, or start over); claim the win
+from an idle opponent; resign (against the AI, where no command may be at hand); read the
+rules; after the game, challenge again, replay, get the record, ask the AI's review."""
+Emphasis = Literal["primary", "secondary", "success", "danger"]
+"""How strongly a control stands out (Discord's button styles)."""
+Phase = Literal["turn", "ai", "over"]
+"""A human is to move, the AI is thinking, or the game is over."""
+
+
+@dataclass(frozen=True, slots=True)
+class LastTurn:
+    """A turn to show on a board, and who played it."""
+
+    turn: Turn
+    player_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One control of the board, abstractly: what it does, its words, whether it can be used
+    now and, if not, why."""
+
+    action: Action
+    label: str
+    emoji: str | None = None
+    emphasis: Emphasis = "secondary"
+    enabled: bool = True
+    why_not: str | None = None
+    path: str = ""
+    """``choose``/``back``/``cancel``: the turn's path the control leads to (its choices so
+    far, one token each)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One player as the board shows them."""
+
+    colour: Colour
+    user_id: int
+    name: str
+    """The display name when the game began."""
+    called: str
+    """How the face names them (a mention, or the name)."""
+    colour_name: str
+    stone: str
+    points: int
+    """Their points if the game ended now (the final points once it is over)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """One column and what it scores now."""
+
+    location: str
+    """``α A`` … ``η G``."""
+    stones: str
+    """Bottom to top, as colour letters."""
+    capacity: int
+    winner: Colour | None
+    points: int
+    line: str
+    """The column's scoring in words (winner, points, ornament change)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """Everything a face shows of one game at one moment."""
+
+    game_id: int
+    version: int
+    ply: int
+    phase: Phase
+    accent: int
+    """The colour of the player to move; sandstone once it is over."""
+    title: str
+    """``Tholos · Basic``."""
+    sides: tuple[Side, Side]
+    ornaments: str | None
+    """The ornaments, one per line (advanced games only)."""
+    last_turn: str | None
+    """The last turn in words."""
+    status: str
+    """Whose turn (with the step's prompt), the AI thinking, or the result."""
+    prompt: str | None
+    """What the player to move is asked at this step."""
+    projection: str | None
+    """The points if the game ended now (while it goes on)."""
+    scoring: str | None
+    """Each column's scoring, once it is over."""
+    columns: tuple[Column, ...]
+    position: str
+    """The canonical position string (``python -m engine`` reads it)."""
+    small_print: str
+    """``Ply N · <position>``."""
+    headings: dict[str, str]
+    """The headings of the parts above, in the reader's language."""
+    options: tuple[Choice, ...]
+    """The step's choices (empty unless a human is to move)."""
+    commands: tuple[Choice, ...]
+    """Skip, Back, Cancel, Claim or Resign, How to play; after the game Rematch, Replay,
+    Record, Review."""
+    pings: tuple[int, ...]
+    """Who is told about this board: the player to move, or both players at the end."""
+    image: BoardView
+    """What the image and its alt text show besides the position."""
+    position_value: Position
+
+
+def board_of(
+    game: Game,
+    t: Words,
+    *,
+    last: LastTurn | None = None,
+    builder: TurnBuilder | None = None,
+    bot_id: int | None = None,
+    who: Who = mention,
+) -> Board:
+    """The board of ``game`` in the words ``t``: ``last`` is the newest turn and who played it,
+    ``builder`` the turn being composed (``None``: none chosen yet), ``bot_id`` the bot's user
+    id (the AI's), ``who`` how to name a player."""
+    position = game.position
+    projected = score(position)
+    if not game.is_active:
+        phase: Phase = "over"
+    elif game.is_ai_turn(bot_id):
+        phase = "ai"
+    else:
+        phase = "turn"
+    prompt = options = None
+    commands: tuple[Choice, ...] = ()
+    if phase == "turn":
+        builder = builder or TurnBuilder(position)
+        step = builder.step()
+        assert step is not None  # an active game always has a turn to play
+        prompt = step_prompt(t, builder, step)
+        options, commands = _step_choices(t, game, builder, step)
+    elif phase == "over":
+        commands = _final_choices(t, game)
+    sides = tuple(
+        Side(colour, game.player(colour), game.name(colour), who(game.player(colour)),
+             colour_name(t, colour), STONE_EMOJI[colour], projected.totals[colour])
+        for colour in (WHITE, BLACK)
+    )  # fmt: skip
+    assert len(sides) == 2
+    last_words = describe_turn(t, last.turn, who(last.player_id)) if last else None
+    return Board(
+        game_id=game.id,
+        version=game.version,
+        ply=game.plies,
+        phase=phase,
+        accent=ACCENT[position.turn] if phase != "over" else SANDSTONE,
+        title="Tholos · " + t(MODE_NAMES[game.mode]).capitalize(),
+        sides=sides,
+        ornaments=ornaments_text(t, position) if game.mode == "advanced" else None,
+        last_turn=last_words,
+        status=_status(t, game, phase, prompt, who),
+        prompt=prompt,
+        projection=" · ".join(f"{side.colour_name} {points(side.points)}" for side in sides)
+        if phase != "over" else None,
+        scoring=scoring_lines(t, projected) if game.outcome is not None else None,
+        columns=_columns(t, position, projected),
+        position=str(position),
+        small_print=t("Ply {ply}", ply=game.plies) + f" · {position}",
+        headings={"last_turn": t(LAST_TURN), "scoring": t(SCORING),
+                  "projection": t(IF_IT_ENDED_NOW)},
+        options=options or (),
+        commands=commands,
+        pings={"turn": (game.to_move,), "ai": (), "over": (game.white_id, game.black_id)}[phase],
+        image=BoardView(
+            white_name=game.white_name, black_name=game.black_name,
+            last_turn=last.turn if last else None, final=not game.is_active,
+            note=board_note(t, game), words=t,
+        ),
+        position_value=position,
+    )  # fmt: skip
+
+
+def _status(t: Words, game: Game, phase: Phase, prompt: str | None, who: Who) -> str:
+    if phase == "over":
+        return t("Game over. {result}", result=result_text(t, game, who))
+    if phase == "ai":
+        return t("🤖 {name} is thinking…", name=game.name(game.position.turn))
+    return t("{player}, your turn. {prompt}", player=who(game.to_move), prompt=prompt)
+
+
+def _columns(t: Words, position: Position, projected: Score) -> tuple[Column, ...]:
+    lines = scoring_lines(t, projected).split("\n")
+    return tuple(
+        Column(location_name(column.location), position.columns[column.location],
+               position.capacities[column.location], column.winner, column.points, line)
+        for column, line in zip(projected.columns, lines, strict=True)
+    )  # fmt: skip
+
+
+def board_note(t: Words, game: Game) -> str | None:
+    """The image's headline for a game that ended without a full temple."""
+    if game.status == "aborted":
+        return t("Ended by an admin: no result")
+    outcome = game.outcome
+    if outcome is None or outcome.reason not in ("resignation", "timeout"):
+        return None
+    winner = WHITE if outcome.result == "white" else BLACK
+    if outcome.reason == "resignation":
+        return t("{loser} resigned: {winner} wins", loser=game.name(1 - winner),
+                 winner=game.name(winner))  # fmt: skip
+    return t("{winner} wins on time", winner=game.name(winner))
+
+
+def scoring_lines(t: Words, result: Score) -> str:
+    """Each column's winner, points and ornament change, one line each."""
+    lines = []
+    for column in result.columns:
+        if column.winner is None:
+            line = t("{location}: nobody", location=location_name(column.location))
+        else:
+            line = t("{location}: {colour} {points}", location=location_name(column.location),
+                     colour=colour_name(t, column.winner),
+                     points=signed(column.points))  # fmt: skip
+        change = ornament_change(column, t)
+        if change is not None and column.ornament is not None:
+            ornament = t(ORNAMENT_NAMES[column.ornament])
+            line += " — " + t("{ornament} ornament: {change}", ornament=ornament, change=change)
+        lines.append(line)
+    return "\n".join(lines)
+
+
+# -- the turn being composed ----------------------------------------------------------------------
+
+
+def _step_choices(
+    t: Words, game: Game, builder: TurnBuilder, step: Step
+) -> tuple[tuple[Choice, ...], tuple[Choice, ...]]:
+    """The step's options, and the commands under them: Skip, Back, Cancel, Claim (or, against
+    the AI, Resign) and How to play."""
+    path = "".join(builder.path)
+    options: list[Choice] = []
+    commands: list[Choice] = []
+    for option in step.options:
+        label, emoji = option_label(t, builder, step.kind, option.token)
+        if option.token == SKIP:
+            commands.append(Choice("choose", label, emoji, "success", path=path + SKIP))
+            continue
+        options.append(Choice(
+            "choose", label, emoji, "primary" if option.enabled else "secondary",
+            enabled=option.enabled,
+            why_not=None if option.enabled else why_not(t, builder, step.kind, option.token),
+            path=path + option.token,
+        ))  # fmt: skip
+    if builder.path:
+        commands.append(Choice("back", t("Back"), "↩️", path=path[:-1]))
+        commands.append(Choice("cancel", t("Cancel"), "✖️"))
+    if game.ai_level is None:  # the AI never idles: nothing to claim
+        commands.append(Choice("claim", t("Claim win (opponent idle)"), "⏰"))
+    else:  # no /tholos resign where the game may be played (a DM): a control asks instead
+        commands.append(Choice("resign", t("Resign"), "🏳️"))
+    commands.append(Choice("rules", t("How to play"), "📖"))
+    return tuple(options), tuple(commands)
+
+
+def _final_choices(t: Words, game: Game) -> tuple[Choice, ...]:
+    """A finished game's controls: Rematch, Replay, Record, Review (no review of a game
+    without turns)."""
+    choices = [
+        Choice("rematch", t("Rematch"), "🔁", "primary"),
+        Choice("replay", t("Replay"), "🎞️"),
+        Choice("record", t("Record"), "📜"),
+    ]
+    if game.plies:
+        choices.append(Choice("review", t("Review"), "🔍"))
+    return tuple(choices)
+
+
+def step_prompt(t: Words, builder: TurnBuilder, step: Step) -> str:
+    """What the player is asked at this step."""
+    kind = step.kind
+    if kind == "action":
+        return t("Take stones from the quarry, or place a stone from your workshop?")
+    if kind == "take-colour":
+        return t("Take which colour? (your colour up to 3, gray up to 2, your rival's 1)")
+    if kind == "stone":
+        return t("Place which stone from your workshop?")
+    colour = builder.colour
+    assert colour is not None  # chosen before every later step
+    if kind == "take-count":
+        return t("How many stones of {colour}?", colour=t(COLOUR_NAMES[colour]))
+    if kind == "location":
+        return t("Where does the stone of {colour} go?", colour=t(COLOUR_NAMES[colour]))
+    location = builder.location
+    assert location is not None  # every later step is a bonus of this location
+    here = location_name(location)
+    if kind == "bonus-choice":
+        return t(
+            "Bonus of {location}: its own bonus, or a gray stone from the quarry — or skip?",
+            location=here,
+        )
+    if kind == "remove":
+        return t("Bonus of {location}: send the top stone of which column to the quarry?",
+                 location=here)  # fmt: skip
+    if kind == "draw":
+        return t("Bonus of {location}: draw which colour from the quarry?", location=here)
+    if kind == "steal":
+        rival = colour_name(t, 1 - builder.position.turn)
+        return t("Bonus of {location}: take which stone from {rival}'s workshop?",
+                 location=here, rival=rival)  # fmt: skip
+    if kind == "extra-stone":
+        return t("Bonus of {location}: place which other stone from your workshop?",
+                 location=here)  # fmt: skip
+    if kind == "extra-location" and builder.extra_colour is not None:
+        return t("Where does the extra stone of {colour} go?",
+                 colour=t(COLOUR_NAMES[builder.extra_colour]))  # fmt: skip
+    if kind == "move-source":
+        return t("Bonus of {location}: move a top stone of {colour} — from which column?",
+                 location=here, colour=t(COLOUR_NAMES[MOVER_COLOUR[location]]))  # fmt: skip
+    if kind == "move-target" and builder.source is not None:
+        return t("Move the top of {location} onto which column?",
+                 location=location_name(builder.source))  # fmt: skip
+    return t("Put the gray quarry stone on which column?")
+
+
+def option_label(t: Words, builder: TurnBuilder, kind: str, token: str) -> tuple[str, str | None]:
+    """A control's label and emoji for choosing ``token`` at a step of ``kind``."""
+    position = builder.position
+    if token == SKIP:
+        return t("Skip the bonus"), None
+    if kind == "action":
+        return (t("Take stones"), "⛏️") if token == "T" else (t("Place a stone"), "🏛️")
+    if kind == "bonus-choice":
+        if token == OWN_BONUS and builder.location is not None:
+            return f"{location_name(builder.location)}: {bonus_name(builder.location, t)}", None
+        assert token == GRAY_FROM_QUARRY
+        return t("Gray stone from quarry"), STONE_EMOJI[2]
+    if kind == "take-count":
+        return token, None
+    if token in COLOUR_LETTERS:
+        colour = COLOUR_LETTERS.index(token)
+        return colour_name(t, colour), STONE_EMOJI[colour]
+    location = LOCATION_LETTERS.index(token)
+    if kind == "location":
+        return f"{location_name(location)} · {bonus_name(location, t)}", None
+    column = position.columns[location]
+    if kind in ("remove", "move-source") and column:
+        top = t(COLOUR_NAMES[COLOUR_LETTERS.index(column[-1])])
+        return t("{location} · top {colour}", location=location_name(location), colour=top), None
+    height = f"{len(column)}/{position.capacities[location]}"
+    return f"{location_name(location)} · {height}", None
+
+
+def why_not(t: Words, builder: TurnBuilder, kind: str, token: str) -> str:
+    """Why the option ``token`` can't be chosen at this step (a short reason)."""
+    position = builder.position
+    if token in LOCATION_LETTERS:
+        location = LOCATION_LETTERS.index(token)
+        if len(position.columns[location]) >= position.capacities[location]:
+            return t("That column is full.")
+        if kind in ("remove", "move-source"):
+            return t("That column has no stone to take from it.")
+    if kind in ("take-colour", "draw", "take-count"):
+        return t("The quarry or your workshop doesn't allow it.")
+    if kind in ("stone", "extra-stone"):
+        return t("You have no such stone in your workshop.")
+    if kind == "steal":
+        return t("Your rival has no such stone.")
+    return t("The rules don't allow it here.")

@@ -1,0 +1,154 @@
+"""The board's Discord face: a :class:`~bot.board.Board` as one Components V2 container —
+header, the image (its alt text as the description), status, the controls, the small print —
+and the same layout read back from a posted message, so that an edit keeps it."""
+
+from __future__ import annotations
+
+import enum
+import io
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from . import custom_ids
+from .board import Board, Choice
+from .controls import Button, Row
+
+IMAGE_NAME = "board.png"
+CHOICES_PER_ROW = 4
+"""A step's options in rows of four; the commands (at most five) share the last row."""
+FORMATS = {
+    "choose": custom_ids.STEP, "back": custom_ids.STEP, "cancel": custom_ids.STEP,
+    "claim": custom_ids.CLAIM, "resign": custom_ids.GIVE_UP, "rules": custom_ids.RULES,
+    "rematch": custom_ids.REMATCH, "replay": custom_ids.REPLAY, "record": custom_ids.RECORD,
+    "review": custom_ids.REVIEW,
+}  # fmt: skip
+"""The ``custom_id`` format of each action."""
+STEP_KINDS = {"choose": "n", "back": "b", "cancel": "c"}
+
+
+class BoardPart(enum.IntEnum):
+    """The ``id``s of a board layout's components, so that an edit can find and keep them."""
+
+    CONTAINER = 1
+    HEADER = 2
+    IMAGE = 3
+    STATUS = 4
+    FOOTER = 5
+
+
+def header_text(board: Board) -> str:
+    """The text above the image: title, players, ornaments, last turn."""
+    white, black = board.sides
+    lines = [
+        f"### {board.title}",
+        f"{white.stone} {white.colour_name}: {white.called} · "
+        f"{black.stone} {black.colour_name}: {black.called}",
+    ]
+    if board.ornaments is not None:
+        lines.append(board.ornaments)
+    if board.last_turn:
+        lines.append(f"**{board.headings['last_turn']}:** {board.last_turn}")
+    return "\n".join(lines)
+
+
+def status_text(board: Board) -> str:
+    """The text below the image: whose turn and the points if it ended now, or the result and
+    the scoring."""
+    if board.projection is not None:
+        return f"{board.status}\n**{board.headings['projection']}:** {board.projection}"
+    if board.scoring is not None:
+        return f"{board.status}\n**{board.headings['scoring']}**\n{board.scoring}"
+    return board.status
+
+
+def button(board: Board, choice: Choice) -> Button:
+    """One control of ``board`` as a button."""
+    format = FORMATS[choice.action]
+    fields: dict[str, object] = {"game": board.game_id}
+    if format is custom_ids.STEP:
+        fields |= {"version": board.version, "path": choice.path,
+                   "kind": STEP_KINDS[choice.action]}  # fmt: skip
+    return Button.of(format, label=choice.label, emoji=choice.emoji, emphasis=choice.emphasis,
+                     enabled=choice.enabled, **fields)  # fmt: skip
+
+
+def rows(board: Board) -> list[Row]:
+    """The controls: the step's options four to a row, then the commands in one row."""
+    options: Row = [button(board, choice) for choice in board.options]
+    grouped = [options[at : at + CHOICES_PER_ROW] for at in range(0, len(options), CHOICES_PER_ROW)]
+    commands: Row = [button(board, choice) for choice in board.commands]
+    return [*grouped, commands] if commands else grouped
+
+
+def mentions(board: Board, bot_id: int | None) -> discord.AllowedMentions:
+    """Ping the players the board is for, never the bot itself."""
+    users = [discord.Object(user) for user in board.pings if user != bot_id]
+    return discord.AllowedMentions(everyone=False, roles=False, users=users)
+
+
+def message(board: Board, png: bytes, alt: str, bot_id: int | None) -> dict[str, Any]:
+    """The keyword arguments of a new board message: the layout and its image."""
+    file = discord.File(io.BytesIO(png), filename=IMAGE_NAME, description=alt)
+    look = BoardLook(board.accent, header_text(board), IMAGE_NAME, alt, status_text(board),
+                     "-# " + board.small_print)  # fmt: skip
+    return {"view": look.layout(rows(board)), "file": file,
+            "allowed_mentions": mentions(board, bot_id)}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class BoardLook:
+    """What a board layout shows, its controls aside: the container's accent colour, the
+    texts above and below the image, the image (an attachment's file name) and its alt text,
+    and the small print at the bottom."""
+
+    accent: int
+    header: str
+    image: str
+    alt: str
+    status: str
+    footer: str
+
+    @classmethod
+    def of(cls, message: discord.Message) -> BoardLook | None:
+        """The look of a board message as posted (``None``: not a V2 board)."""
+        container = next(iter(message.components), None)
+        if not isinstance(container, discord.components.Container):
+            return None
+        texts: dict[int | None, str] = {}
+        alt = image = None
+        for child in container.children:
+            if isinstance(child, discord.components.TextDisplay):
+                texts[child.id] = child.content
+            elif isinstance(child, discord.components.MediaGalleryComponent) and child.items:
+                alt = child.items[0].description or ""
+                image = message.attachments[0].filename if message.attachments else None
+        if image is None or alt is None:
+            return None
+        colour = container.accent_colour
+        return cls(
+            accent=colour.value if colour is not None else 0,
+            header=texts.get(BoardPart.HEADER, ""),
+            image=image,
+            alt=alt,
+            status=texts.get(BoardPart.STATUS, ""),
+            footer=texts.get(BoardPart.FOOTER, ""),
+        )
+
+    def layout(
+        self, rows: list[Row] | tuple[()] = (), *, status: str | None = None
+    ) -> discord.ui.LayoutView:
+        """The board as one container: header, image (at message width), status, the controls
+        in ``rows``, the small print; ``status`` replaces the status text."""
+        container = discord.ui.Container[Any](accent_colour=self.accent, id=BoardPart.CONTAINER)
+        container.add_item(discord.ui.TextDisplay(self.header, id=BoardPart.HEADER))
+        image = discord.MediaGalleryItem(f"attachment://{self.image}", description=self.alt)
+        container.add_item(discord.ui.MediaGallery(image, id=BoardPart.IMAGE))
+        container.add_item(discord.ui.TextDisplay(status or self.status, id=BoardPart.STATUS))
+        for row in rows:
+            container.add_item(discord.ui.ActionRow(*row))
+        container.add_item(discord.ui.TextDisplay(self.footer, id=BoardPart.FOOTER))
+        view = discord.ui.LayoutView(timeout=None)
+        view.add_item(container)
+        return view

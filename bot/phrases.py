@@ -1,0 +1,122 @@
+"""Words more than one feature says, each defined once: stone emoji, colour, mode and level
+names, a turn and a result in words, durations, links to a game's board, and command mentions.
+No I/O, no Discord objects (a mention is text).
+
+Every function takes the :class:`~rendering.words.Words` of the language to speak."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from engine import COLOUR_NAMES, Colour, Position, Turn
+from engine.vocabulary import (
+    N_,
+    ORNAMENT_EFFECTS,
+    ORNAMENT_NAMES,
+    RESULT_REASONS,
+    location_name,
+    score_pair,
+)
+from rendering.describe import turn_lines
+from rendering.words import Words
+
+from .domain import mention
+from .storage import Game
+
+STONE_EMOJI: Final = ("⚪", "⚫", "🔘")
+"""Stone colours as emoji (white, black, gray): told apart by lightness, not hue."""
+SANDSTONE: Final = 0xC8A464
+"""The colour of the bot's embeds, and of a finished board."""
+MODE_NAMES: Final = {"basic": N_("basic"), "advanced": N_("advanced")}
+LEVEL_NAMES: Final = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
+OUTCOME_MARK: Final = {"win": N_("✅ W"), "loss": N_("❌ L"), "draw": N_("➖ D")}
+
+Who = Callable[[int], str]
+"""How a face names a player from their user id: a Discord mention, or a plain name."""
+
+
+def colour_name(t: Words, colour: Colour) -> str:
+    """``White``, ``Black`` or ``Gray``."""
+    return t(COLOUR_NAMES[colour]).capitalize()
+
+
+def describe_turn(t: Words, turn: Turn, player: str) -> str:
+    """A turn in words, ``player`` (a mention or a name) doing it, e.g. ``<@1> placed white
+    on γ C, …``."""
+    return ", ".join(turn_lines(turn, player, t))
+
+
+def ornaments_text(t: Words, position: Position) -> str:
+    """The ornaments of a game, one per line (or ``none``)."""
+    lines = [
+        f"{location_name(location)}: **{t(ORNAMENT_NAMES[ornament])}** — "
+        f"{t(ORNAMENT_EFFECTS[ornament])}"
+        for location, ornament in enumerate(position.ornaments)
+        if ornament
+    ]
+    return "\n".join(lines) or t("none")
+
+
+def result_text(t: Words, game: Game, who: Who = mention) -> str:
+    """The result in a sentence, e.g. ``<@1> wins 25–19 on points`` (``19–−1``: a negative
+    score has a minus sign)."""
+    if game.ended_by is not None:
+        return t("Ended by {admin} (an admin): no result, not rated.",
+                 admin=who(game.ended_by))  # fmt: skip
+    outcome = game.outcome
+    assert outcome is not None
+    pair = score_pair(outcome.white_points, outcome.black_points)
+    if outcome.result == "draw":
+        return t("Draw, {points} with as many columns each.", points=pair)
+    winner = game.white_id if outcome.result == "white" else game.black_id
+    return t("{winner} wins {points} {reason}.", winner=who(winner), points=pair,
+             reason=t(RESULT_REASONS[outcome.reason]))  # fmt: skip
+
+
+def minutes_text(t: Words, seconds: float) -> str:
+    """A duration in minutes, e.g. ``5 minutes``."""
+    minutes = seconds / 60
+    return t.plural("{minutes} minute", "{minutes} minutes", round(minutes) if minutes >= 1 else 2,
+                    minutes=f"{minutes:g}")  # fmt: skip
+
+
+def game_label(t: Words, game: Game) -> str:
+    """A game in a list of choices (≤ 100 characters), e.g. ``#7 Ariadne vs Theseus · ply 12``."""
+    return t("#{id} {white} vs {black} · ply {ply}", id=game.id, white=game.white_name,
+             black=game.black_name, ply=game.plies)[:100]  # fmt: skip
+
+
+# -- links ----------------------------------------------------------------------------------------
+
+
+def channel_url(guild_id: int, channel_id: int, message_id: int | None = None) -> str:
+    """A jump link to a channel, or to a message in it (a direct message, server id 0, links
+    into ``@me``)."""
+    url = f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}"
+    return url if message_id is None else f"{url}/{message_id}"
+
+
+def board_url(game: Game) -> str:
+    """A jump link to the game's newest board (to its thread or channel while it has none)."""
+    return channel_url(game.guild_id, game.channel_id, game.board_message_id)
+
+
+# -- commands -------------------------------------------------------------------------------------
+
+_COMMAND_IDS: dict[str, int] = {}
+"""Each top-level command's id, once known (registered or fetched at start)."""
+
+
+def know_commands(ids: dict[str, int]) -> None:
+    """Remember the top-level commands' ids (by English name), for :func:`command`."""
+    _COMMAND_IDS.update(ids)
+
+
+def command(name: str) -> str:
+    """A command mention, e.g. ``</tholos challenge:123>``: Discord shows it in each reader's
+    language and makes it clickable; ``/tholos challenge`` in code style until the ids are
+    known."""
+    top = name.split()[0]
+    known = _COMMAND_IDS.get(top)
+    return f"</{name}:{known}>" if known is not None else f"`/{name}`"

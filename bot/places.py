@@ -1,0 +1,182 @@
+"""Where a game lives: in a thread of its own (opened on the message that started it, with both
+players added) or in the channel itself; the line that stands for it in the channel; moving a
+game whose thread a moderator deleted or locked; showing its result there once it is over."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import discord
+
+from engine.vocabulary import N_
+from rendering.words import Words
+
+from .answers import USERS_ONLY, Interaction
+from .domain import mention
+from .i18n import words
+from .phrases import result_text
+from .storage import Game, GameStore
+
+log = logging.getLogger(__name__)
+
+AUTO_ARCHIVE_MINUTES = 1440
+"""A game's thread is archived after a day without messages (a board posted unarchives it)."""
+ENDED_ARCHIVE_MINUTES = 60
+"""A finished game's thread is archived this long after its last message."""
+THREAD_NAME_LIMIT = 100
+"""Discord's limit on a thread's name."""
+GONE_THREAD = (10003, 50083)
+"""Discord's codes for a channel that is gone (Unknown Channel) and a thread that is archived
+and locked."""
+NO_PINGS = discord.AllowedMentions.none()
+NO_THREADS = N_(
+    "I'll play games started here in the channel itself. To give each game a thread of its "
+    "own, a server admin can grant me **Create Public Threads** and **Send Messages in "
+    "Threads** in this channel."
+)
+THREAD_FAILED = N_(
+    "I couldn't open a thread for this game (the server may have reached Discord's limit of "
+    "active threads), so it is played right here."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where a game started from an interaction is played."""
+
+    thread: bool
+    """In a thread of its own (else in the interaction's channel)."""
+    note: str | None = None
+    """What the challenger should know about it (what to grant for threads)."""
+
+
+def place_for(interaction: Interaction, threads_wanted: bool) -> Place:
+    """A thread when the server wants threads, the channel is a text channel and the bot may
+    open threads and post in them there; else the channel itself, with a note when only a
+    permission is missing."""
+    channel = interaction.channel
+    if not threads_wanted or not isinstance(channel, discord.TextChannel):
+        return Place(thread=False)
+    permissions = interaction.app_permissions
+    if not (permissions.create_public_threads and permissions.send_messages_in_threads):
+        return Place(thread=False, note=NO_THREADS)
+    return Place(thread=True)
+
+
+def thread_name(t: Words, first: str, second: str) -> str:
+    """A game's thread name, e.g. ``Ariadne vs Theseus · Tholos``, within Discord's 100
+    characters whatever the names (each cut with an ellipsis when needed).
+
+    >>> from rendering.words import ENGLISH
+    >>> thread_name(ENGLISH, "Ariadne", "Theseus")
+    'Ariadne vs Theseus · Tholos'
+    >>> name = thread_name(ENGLISH, "A" * 90, "B" * 90)
+    >>> len(name) <= 100, name.count("…")
+    (True, 2)
+    """
+    template = t("{white} vs {black} · Tholos", white="{white}", black="{black}")
+    names = [" ".join(name.split()) or "?" for name in (first, second)]
+    room = (THREAD_NAME_LIMIT - len(template.format(white="", black=""))) // 2
+    cut = [name if len(name) <= room else name[: room - 1] + "…" for name in names]
+    return template.format(white=cut[0], black=cut[1])
+
+
+def game_line(t: Words, game: Game) -> str:
+    """The line a game played in a thread keeps in its channel: who, where, and the result
+    once it is over."""
+    white, black = mention(game.white_id), mention(game.black_id)
+    where = f"<#{game.channel_id}>"
+    if game.is_active:
+        return t("⚔️ {white} vs {black} — the game is on in {thread}.", white=white,
+                 black=black, thread=where)  # fmt: skip
+    return t("🏁 {white} vs {black} — {result} ({thread})", white=white, black=black,
+             result=result_text(t, game), thread=where)  # fmt: skip
+
+
+async def open_thread(
+    message: discord.Message | discord.PartialMessage, name: str, players: list[int]
+) -> discord.Thread | None:
+    """A public thread on ``message`` with ``players`` added; ``None`` when Discord refuses
+    (the server's thread limit, a permission changed meanwhile): the game is then played in
+    the channel."""
+    try:
+        thread = await message.create_thread(name=name, auto_archive_duration=AUTO_ARCHIVE_MINUTES)
+    except discord.HTTPException as error:
+        log.info("no thread for a game on message %s: %s", message.id, error)
+        return None
+    for user_id in players:
+        try:
+            await thread.add_user(discord.Object(user_id))
+        except discord.HTTPException as error:  # they still see it in the channel's threads
+            log.info("could not add %s to thread %s: %s", user_id, thread.id, error)
+    return thread
+
+
+async def delete_thread(thread: discord.Thread) -> None:
+    """Delete a thread whose game could not start (best effort)."""
+    try:
+        await thread.delete()
+    except discord.HTTPException as error:
+        log.info("could not delete thread %s: %s", thread.id, error)
+
+
+class Places:
+    """Moves games whose thread is gone, and shows results in the channel."""
+
+    def __init__(self, client: discord.Client, games: GameStore) -> None:
+        self.client = client
+        self.games = games
+
+    async def relocate(self, game: Game) -> Game:
+        """Move a game whose thread is gone (deleted, or archived and locked) to a new thread
+        on a new line in its channel, or to the channel itself when no thread can be opened."""
+        assert game.parent_id is not None
+        log.info("game %s lost its thread %s; moving it", game.id, game.channel_id)
+        parent = self.client.get_channel(game.parent_id)
+        if not isinstance(parent, discord.TextChannel):  # not cached: ask Discord
+            parent = await self.client.fetch_channel(game.parent_id)
+        assert isinstance(parent, discord.TextChannel)  # only text channels get game threads
+        t = words(game.language)
+        line = await parent.send(content=game_line(t, game), allowed_mentions=NO_PINGS)
+        players = [game.white_id, game.black_id]
+        thread = await open_thread(line, thread_name(t, game.white_name, game.black_name), players)
+        if thread is None:
+            await line.delete()
+            return await self.games.move(
+                game, channel_id=game.parent_id, parent_id=None, parent_message_id=None
+            )
+        moved = await self.games.move(
+            game, channel_id=thread.id, parent_id=game.parent_id, parent_message_id=line.id
+        )
+        await line.edit(content=game_line(t, moved), allowed_mentions=NO_PINGS)
+        return moved
+
+    async def show_result(self, game: Game) -> None:
+        """A game played in a thread ended: its line in the parent channel shows the result,
+        and the thread is archived an hour after its last message (a rematch there, or any
+        message, brings it back)."""
+        if game.parent_id is None:
+            return
+        try:
+            thread = self.client.get_channel(game.channel_id) or await self.client.fetch_channel(
+                game.channel_id
+            )
+            if isinstance(thread, discord.Thread):
+                await thread.edit(auto_archive_duration=ENDED_ARCHIVE_MINUTES)
+        except discord.HTTPException as error:
+            log.info("could not shorten thread %s's archiving: %s", game.channel_id, error)
+        if game.parent_message_id is None:
+            return
+        try:
+            await (
+                self.client.get_partial_messageable(game.parent_id)
+                .get_partial_message(game.parent_message_id)
+                .edit(
+                    content=game_line(words(game.language), game),
+                    view=None,
+                    allowed_mentions=USERS_ONLY,
+                )
+            )
+        except discord.HTTPException as error:
+            log.info("could not show game %s's result in its channel: %s", game.id, error)

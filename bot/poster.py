@@ -1,0 +1,185 @@
+"""Posting boards: the board message built from the game (its value, image and layout),
+posted once per game version under that version's lease, recorded, and the controls of the
+board it replaces stripped."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+from engine import parse_turn
+from engine.vocabulary import N_
+
+from . import layout
+from .answers import Interaction, tell
+from .board import LastTurn, board_of
+from .controls import has_controls
+from .i18n import words
+from .logs import GAME_ID
+from .metrics import METRICS
+from .phrases import command
+from .places import GONE_THREAD, Places
+from .renderer import Renderer
+from .storage import DatabaseUnavailable, Game, GameStore
+from .storage.leases import LeaseStore, board_lease
+
+log = logging.getLogger(__name__)
+
+SAVED_BUT_NOT_SHOWN = N_(
+    "That was saved, but I couldn't post the new board. {board} shows it (I'll also post it "
+    "myself shortly)."
+)
+BEING_POSTED = N_("Saved — the new board is on its way.")
+
+Send = Callable[..., Awaitable[discord.Message]]
+
+
+class BoardPoster:
+    """Builds, posts and records the board messages of games."""
+
+    def __init__(
+        self,
+        client: discord.Client,
+        games: GameStore,
+        leases: LeaseStore,
+        renderer: Renderer,
+        places: Places,
+    ) -> None:
+        self.client = client
+        self.games = games
+        self.leases = leases
+        self.renderer = renderer
+        self.places = places
+
+    @property
+    def bot_id(self) -> int | None:
+        """The bot's user id (the AI's), once connected."""
+        return self.client.user.id if self.client.user else None
+
+    async def last_turn(self, game: Game) -> LastTurn | None:
+        """The game's newest turn and who played it, for the board's caption and highlight."""
+        records = await self.games.turns(game.id, last=1)
+        if not records:
+            return None
+        return LastTurn(parse_turn(records[-1].turn), records[-1].player_id)
+
+    async def message(self, game: Game, last: LastTurn | None) -> dict[str, Any]:
+        """The keyword arguments of a board message, in the game's language."""
+        board = board_of(game, words(game.language), last=last, bot_id=self.bot_id)
+        png, alt = await self.renderer.board(board)
+        return layout.message(board, png, alt, self.bot_id)
+
+    async def post(
+        self,
+        send: Send,
+        game: Game,
+        last: LastTurn | None,
+        *,
+        stripped: int | None = None,
+        again: bool = False,
+        leased: bool = False,
+    ) -> discord.Message | None:
+        """Post the board with ``send``, record it, and strip the controls of the previous one
+        (unless it is ``stripped`` already).
+
+        The first board of a game version is posted once: whoever posts it holds the version's
+        lease until the board is recorded (``leased``: the transaction that stored the change
+        took it), and nothing is posted (``None``) while someone else holds it. ``again`` posts
+        the current board once more (``/tholos board``).
+        """
+        if again:
+            return await self.post_now(send, game, last, stripped)
+        lease = board_lease(game.id, game.version)
+        if not leased and not await self.leases.acquire(lease, time.time()):
+            log.info("board of game %s v%s is being posted elsewhere", game.id, game.version)
+            return None
+        try:
+            return await self.post_now(send, game, last, stripped)  # recording ends the lease
+        except BaseException:
+            await self.leases.release(lease)
+            raise
+
+    async def post_now(
+        self, send: Send, game: Game, last: LastTurn | None, stripped: int | None = None
+    ) -> discord.Message:
+        """Post and record the board (the caller holds its lease, or needs none)."""
+        try:
+            message = await send(**await self.message(game, last))
+        except discord.HTTPException as error:
+            if game.parent_id is None or error.code not in GONE_THREAD:
+                raise
+            game = await self.places.relocate(game)  # a moderator deleted or locked its thread
+            channel = self.client.get_partial_messageable(game.channel_id)
+            message = await channel.send(**await self.message(game, last))
+        if not await self.games.set_board_message(game.id, message.id, game.version):
+            await self.strip_controls(game.channel_id, message)  # a newer board is out already
+            return message
+        previous = game.board_message_id
+        if previous is not None and previous not in (message.id, stripped):
+            await self.strip_controls(game.channel_id, previous)
+        if not game.is_active:
+            await self.places.show_result(game)
+        return message
+
+    async def post_in_channel(
+        self, game: Game, last: LastTurn | None, *, leased: bool = False, bare: bool = False
+    ) -> discord.Message | None:
+        """Post the board in the game's channel (no interaction to answer); ``bare``: the board
+        it replaces has no controls to strip (it waited for the AI)."""
+        channel = self.client.get_partial_messageable(game.channel_id)
+        stripped = game.board_message_id if bare else None
+        return await self.post(channel.send, game, last, leased=leased, stripped=stripped)
+
+    async def post_after_change(
+        self,
+        interaction: Interaction,
+        game: Game,
+        last: LastTurn | None,
+        *,
+        stripped: int | None = None,
+        leased: bool = False,
+    ) -> None:
+        """Post the board of a change already stored (in the game's thread when the interaction
+        came from its channel); if that fails, say what happened."""
+        GAME_ID.set(game.id)  # the rest of this interaction's task is about this game
+        elsewhere = interaction.channel_id != game.channel_id
+        send = (
+            self.client.get_partial_messageable(game.channel_id).send
+            if elsewhere
+            else interaction.followup.send
+        )
+        try:
+            posted = await self.post(send, game, last, stripped=stripped, leased=leased)
+        except Exception as error:  # the change is stored: say so, whatever failed
+            if isinstance(error, discord.HTTPException | DatabaseUnavailable):  # expected: no trace
+                log.warning("could not post the board of game %s: %s", game.id, error)
+            else:
+                log.exception("could not post the board of game %s", game.id)
+            await tell(interaction, SAVED_BUT_NOT_SHOWN, board=command("tholos board"))
+            return
+        if posted is None:  # another process is posting this version's board
+            await tell(interaction, BEING_POSTED)
+            return
+        METRICS.board_latency.observe(time.time() - interaction.created_at.timestamp())
+        if elsewhere:
+            where = f"<#{game.channel_id}>"
+            await tell(interaction, "Done — the board is in {thread}.", thread=where)
+
+    async def strip_controls(self, channel_id: int, message: int | discord.Message) -> None:
+        """Remove the controls of an old board (best effort: it may be gone): its layout again
+        without them (a V2 message keeps its layout on every edit)."""
+        try:
+            if isinstance(message, int):
+                channel = self.client.get_partial_messageable(channel_id)
+                message = await channel.fetch_message(message)
+            look = layout.BoardLook.of(message)
+            if look is None:  # an embed board from before the layout
+                await message.edit(view=None)
+            elif has_controls(message):
+                await message.edit(view=look.layout())
+        except discord.HTTPException as error:
+            log.info("could not strip the controls of message %s: %s", message, error)
