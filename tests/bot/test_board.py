@@ -1,0 +1,202 @@
+"""The board as one value: what every face shows, checked on the value itself for the key
+states — a turn's steps (every bonus), the end, the AI to move, a game in a direct message."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.board import Board, LastTurn, board_of
+from bot.i18n import words
+from bot.storage import Game
+from bot.storage.games import Outcome
+from engine import Position
+from engine.builder import SKIP, TurnBuilder
+from engine.newgame import new_game
+from engine.scoring import score
+from rendering.words import ENGLISH
+
+ANA, BOB, BOT = 11, 22, 99
+
+
+def game(position: Position, **changes: object) -> Game:
+    """Ana (White) against Bob, at ``position``."""
+    values: dict[str, object] = dict(
+        id=7, guild_id=5, channel_id=6, white_id=ANA, black_id=BOB, white_name="Ana",
+        black_name="Bob", mode="advanced" if any(position.ornaments) else "basic", seed=1,
+        start_position=position, position=position, version=3, plies=2, status="active",
+        outcome=None, board_message_id=None, board_version=None, created_at=0.0,
+        last_move_at=0.0, finished_at=None, rated=True, ai_level=None,
+    )  # fmt: skip
+    values.update(changes)
+    return Game(**values)  # type: ignore[arg-type]
+
+
+def actions(board: Board) -> list[str]:
+    return [choice.action for choice in board.commands]
+
+
+def test_a_fresh_game_asks_the_first_choice_of_the_player_to_move():
+    """The first step: take or place, both enabled; Claim and How to play under them; the
+    player to move is pinged and named in the status; the small print is the position."""
+    start = new_game()
+    board = board_of(game(start), ENGLISH)
+    assert board.phase == "turn"
+    assert [(c.label, c.enabled) for c in board.options] == [("Take stones", True),
+                                                              ("Place a stone", True)]  # fmt: skip
+    assert actions(board) == ["claim", "rules"]
+    assert board.pings == (ANA,)
+    assert board.status.startswith(f"<@{ANA}>, your turn.") and board.prompt in board.status
+    assert board.position == str(start) and board.small_print.endswith(str(start))
+    assert Position.parse(board.position) == start
+    assert [side.called for side in board.sides] == [f"<@{ANA}>", f"<@{BOB}>"]
+    assert board.projection == "White 0 · Black 0"
+
+
+def test_a_face_names_the_players_its_own_way():
+    """The web names players by name: no mention anywhere in its board."""
+    start = new_game()
+    turn = start.legal_turns()[0]
+    last = LastTurn(turn, ANA)
+    named = board_of(game(start.apply(turn)), ENGLISH, last=last,
+                     who={ANA: "Ana", BOB: "Bob"}.__getitem__)  # fmt: skip
+    assert named.status.startswith("Bob, your turn.")
+    assert named.last_turn is not None and named.last_turn.startswith("Ana ")
+    assert "<@" not in named.status + named.last_turn + "".join(s.called for s in named.sides)
+
+
+def every_path(position: Position, builder: TurnBuilder | None = None):
+    """Every builder along every legal path of ``position`` (each step once)."""
+    builder = builder or TurnBuilder(position)
+    yield builder
+    step = builder.step()
+    if step is None:
+        return
+    for token in step.enabled_tokens():
+        yield from every_path(position, builder.choose(token))
+
+
+def mid_game(seed: int, mode: str = "advanced") -> Position:
+    """A position some random turns into a game (printed seed: any works)."""
+    rng = random.Random(seed)
+    position = new_game(mode, ornaments=5 if mode == "advanced" else 0, seed=seed)
+    for _ in range(rng.randrange(4, 30)):
+        turns = position.legal_turns()
+        if not turns:
+            break
+        position = position.apply_unchecked(rng.choice(turns))
+    return position
+
+
+@pytest.mark.parametrize("run", range(3))
+def test_every_step_of_every_turn_offers_exactly_the_legal_choices(run):
+    """At every step of every legal turn (all bonuses and ornaments of a random mid-game
+    position), the enabled options lead exactly where the builder may go, disabled ones say
+    why, Back leads one step back and Cancel to the start, and Skip is offered exactly when
+    the bonus may be skipped."""
+    seed = random.randrange(10**6)
+    print("seed", seed)
+    position = mid_game(seed)
+    assert not position.is_over()
+    kinds = set()
+    for builder in every_path(position):
+        step = builder.step()
+        if step is None:
+            continue
+        kinds.add(step.kind)
+        board = board_of(game(position), ENGLISH, builder=builder)
+        path = "".join(builder.path)
+        enabled = {c.path[-1] for c in board.options if c.enabled}
+        enabled |= {c.path[-1] for c in board.commands if c.action == "choose"}
+        assert enabled == set(step.enabled_tokens())
+        for choice in board.options:
+            assert choice.path.startswith(path) and len(choice.path) == len(path) + 1
+            assert (choice.why_not is None) == choice.enabled
+            assert choice.emphasis == ("primary" if choice.enabled else "secondary")
+        skip = [c for c in board.commands if c.action == "choose"]
+        assert [c.path for c in skip] == ([path + SKIP] if SKIP in step.enabled_tokens() else [])
+        back = [c.path for c in board.commands if c.action == "back"]
+        assert back == ([path[:-1]] if path else [])
+        assert ("cancel" in actions(board)) == bool(path)
+        assert board.prompt is not None and board.prompt in board.status
+    assert "action" in kinds and len(kinds) >= 3  # every turn takes three choices or more
+
+
+def test_each_bonus_step_has_its_own_prompt():
+    """Placing a stone of one's colour on each location asks that location's bonus."""
+    position = Position.parse("w/b/w/b/w/b/g www bbb w -")
+    prompts = {}
+    for location in "ABCDEFG":
+        builder = TurnBuilder(position, ("P", "w", location))
+        if builder.step() is not None:
+            prompts[location] = board_of(game(position), ENGLISH, builder=builder).prompt
+    assert len(set(prompts.values())) == len(prompts) >= 5, prompts
+
+
+def test_a_full_column_says_why_it_cannot_be_chosen():
+    """A full column is disabled with the reason."""
+    position = Position.parse("wbwbw/-/-/-/-/-/- ww bb w -")
+    board = board_of(game(position), ENGLISH, builder=TurnBuilder(position, ("P", "w")))
+    full = next(choice for choice in board.options if choice.path == "PwA")
+    assert not full.enabled and full.why_not == "That column is full."
+
+
+def test_the_ai_to_move_shows_it_thinking_without_controls_or_pings():
+    position = new_game()
+    board = board_of(game(position, white_id=BOT, white_name="Tholos AI (hard)", ai_level="hard",
+                          rated=False), ENGLISH, bot_id=BOT)  # fmt: skip
+    assert board.phase == "ai"
+    assert board.options == () and board.commands == () and board.pings == ()
+    assert "thinking" in board.status
+    assert actions(board_of(game(position, black_id=BOT, ai_level="easy"), ENGLISH,
+                            bot_id=BOT)) == ["resign", "rules"]  # fmt: skip
+
+
+def test_the_end_shows_the_result_the_scoring_and_the_after_game_controls():
+    """A game played out: the result in words, each column's scoring, Rematch/Replay/Record/
+    Review, both players pinged, the final points on the sides."""
+    seed = random.randrange(10**6)
+    print("seed", seed)
+    rng = random.Random(seed)
+    position = new_game()
+    while turns := position.legal_turns():
+        position = position.apply_unchecked(rng.choice(turns))
+    white, black = score(position).totals
+    result = "white" if white > black else "black" if black > white else "draw"
+    over = game(position, status="finished", plies=40,
+                outcome=Outcome(result, "points" if result != "draw" else "tie", white, black))
+    board = board_of(over, ENGLISH)
+    assert board.phase == "over" and board.options == () and board.projection is None
+    assert actions(board) == ["rematch", "replay", "record", "review"]
+    assert board.pings == (ANA, BOB)
+    assert board.status.startswith("Game over.")
+    assert board.scoring is not None and len(board.scoring.split("\n")) == 7
+    assert [column.line for column in board.columns] == board.scoring.split("\n")
+    assert (board.sides[0].points, board.sides[1].points) == (white, black)
+    assert board.image.final
+
+
+def test_an_aborted_game_without_turns_has_no_review_and_a_note():
+    board = board_of(game(new_game(), status="aborted", plies=0, ended_by=1), ENGLISH)
+    assert actions(board) == ["rematch", "replay", "record"]
+    assert board.image.note == "Ended by an admin: no result" and board.scoring is None
+
+
+def test_a_game_in_a_direct_message_speaks_the_players_language():
+    """A DM game (server 0) against the AI in Spanish: Resign instead of Claim, the words in
+    Spanish."""
+    board = board_of(game(new_game(), guild_id=0, black_id=BOT, ai_level="medium",
+                          language="es"), words("es"), bot_id=BOT)  # fmt: skip
+    assert actions(board) == ["resign", "rules"]
+    assert board.sides[0].colour_name == "Blanco"
+    assert board.title == "Tholos · Básico"
+    assert [choice.label for choice in board.options] == ["Tomar piedras", "Colocar una piedra"]
+
+
+def test_the_last_turn_is_told_and_highlighted():
+    start = new_game()
+    turn = start.legal_turns()[0]
+    board = board_of(game(start.apply(turn)), ENGLISH, last=LastTurn(turn, ANA))
+    assert board.last_turn is not None and board.last_turn.startswith(f"<@{ANA}>")
+    assert board.image.last_turn == turn
