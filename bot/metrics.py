@@ -4,7 +4,7 @@ in the bot's own event loop).
 
 The metrics live in one per-process :class:`Metrics` (:data:`METRICS`), in a registry of its
 own rather than ``prometheus_client``'s global one; the choke points that feed them
-(``answers``, ``Boards.post_after_change``, ``PlayService``, the storage backends, the AI)
+(``answers``, ``BoardPoster.post_after_change``, ``PlayService``, the storage backends, the AI)
 only increment a counter or observe a number. What is costly or asynchronous is read when
 Prometheus scrapes: the active games (one ``COUNT`` with a timeout) and the gateway latency
 per shard (``client.latencies``).

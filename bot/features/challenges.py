@@ -57,6 +57,7 @@ class Challenges(Feature):
     def __init__(self, app: App, opponent: Opponent) -> None:
         super().__init__(app)
         self.opponent = opponent
+        self.ai_games = AiGames(app, opponent)
         self.posted = asyncio.Event()
         """Set when a challenge is posted: the housekeeping loop wakes to time its expiry."""
 
@@ -85,9 +86,9 @@ class Challenges(Feature):
         place = place_for(interaction, rules.threads)
         client_user = self.app.client.user
         if client_user is not None and opponent.id == client_user.id:
-            ai = self._ai(options, level)
+            ai = self.ai_games.person(options, level)
             if place.thread:
-                await self._start_ai_in_thread(interaction, me, ai, level, options)
+                await self.ai_games.start_in_thread(interaction, me, ai, level, options)
                 return
             game = await self.app.lobby.start_ai_game(
                 guild_id=guild_id, channel_id=channel_id, human=me, ai=ai, level=level,
@@ -103,13 +104,6 @@ class Challenges(Feature):
             await self._post(interaction, challenge)
         if place.note:
             await tell(interaction, place.note)
-
-    def _ai(self, options: GameOptions, level: Level) -> Person:
-        """The bot as the AI opponent, by the name it plays under in the game's language."""
-        user = self.app.client.user
-        assert user is not None  # commands arrive once connected
-        t = words(options.language)
-        return Person(user.id, t("Tholos AI ({level})", level=t(LEVEL_NAMES[level])), bot=True)
 
     async def play_the_ai(
         self, interaction: Interaction, options: GameOptions, level: Level
@@ -127,48 +121,8 @@ class Challenges(Feature):
 
     @answers()
     async def _ai_in_dm(self, interaction: Interaction, options: GameOptions, level: Level) -> None:
-        """A game against the AI in the direct message ``/tholos-ai`` was used in: unrated, in
-        the player's own language, kept like any other game."""
-        options = replace(options, language=server_language(interaction))
-        me = Person(interaction.user.id, interaction.user.display_name)
-        game = await self.app.lobby.start_ai_game(
-            guild_id=DIRECT_MESSAGES, channel_id=interaction.channel_id or 0, human=me,
-            ai=self._ai(options, level), level=level, options=options,
-        )  # fmt: skip
-        await self.opponent.start(interaction, game)
-
-    async def _start_ai_in_thread(
-        self, interaction: Interaction, me: Person, ai: Person, level: Level, options: GameOptions
-    ) -> None:
-        """A game against the AI in a thread on a line of its own in the channel."""
-        t = words(options.language)
-        await interaction.response.send_message(
-            t("🤖 {player} takes on the Tholos AI ({level}).", player=mention(me.id),
-              level=t(LEVEL_NAMES[level])),
-            allowed_mentions=USERS_ONLY,
-        )  # fmt: skip
-        line = await interaction.original_response()
-        thread = await open_thread(line, thread_name(t, me.name, ai.name), [me.id])
-        try:
-            game = await self.app.lobby.start_ai_game(
-                guild_id=interaction.guild_id or 0,
-                channel_id=thread.id if thread else interaction.channel_id or 0,
-                human=me, ai=ai, level=level, options=options,
-                parent_id=interaction.channel_id if thread else None,
-                parent_message_id=line.id if thread else None,
-            )  # fmt: skip
-        except Refusal:
-            if thread is not None:
-                await delete_thread(thread)
-            await interaction.delete_original_response()
-            raise
-        if thread is None:
-            await tell(interaction, THREAD_FAILED)
-            await self.app.poster.post_after_change(interaction, game, None)
-        else:
-            await interaction.edit_original_response(content=game_line(t, game))
-            await self.app.poster.post(thread.send, game, None)
-        self.opponent.schedule(game)
+        """``/tholos-ai`` in a direct message: the game is played right there."""
+        await self.ai_games.start_in_dm(interaction, options, level)
 
     async def _post(self, interaction: Interaction, challenge: Challenge) -> None:
         """Answer ``interaction`` with the public challenge message and remember it."""
@@ -285,6 +239,68 @@ class Challenges(Feature):
         """Close the challenges whose time is up and say so on their messages."""
         for challenge in await self.app.lobby.expire_due(self.app.settings.owns_guild):
             await self.refresh(challenge)
+
+
+class AiGames:
+    """How games against the AI start: in a direct message, in a thread of their own, or in
+    the channel."""
+
+    def __init__(self, app: App, opponent: Opponent) -> None:
+        self.app = app
+        self.opponent = opponent
+
+    def person(self, options: GameOptions, level: Level) -> Person:
+        """The bot as the AI opponent, by the name it plays under in the game's language."""
+        user = self.app.client.user
+        assert user is not None  # commands arrive once connected
+        t = words(options.language)
+        return Person(user.id, t("Tholos AI ({level})", level=t(LEVEL_NAMES[level])), bot=True)
+
+    async def start_in_dm(
+        self, interaction: Interaction, options: GameOptions, level: Level
+    ) -> None:
+        """A game against the AI in the direct message ``/tholos-ai`` was used in: unrated, in
+        the player's own language, kept like any other game."""
+        options = replace(options, language=server_language(interaction))
+        me = Person(interaction.user.id, interaction.user.display_name)
+        game = await self.app.lobby.start_ai_game(
+            guild_id=DIRECT_MESSAGES, channel_id=interaction.channel_id or 0, human=me,
+            ai=self.person(options, level), level=level, options=options,
+        )  # fmt: skip
+        await self.opponent.start(interaction, game)
+
+    async def start_in_thread(
+        self, interaction: Interaction, me: Person, ai: Person, level: Level, options: GameOptions
+    ) -> None:
+        """A game against the AI in a thread on a line of its own in the channel."""
+        t = words(options.language)
+        await interaction.response.send_message(
+            t("🤖 {player} takes on the Tholos AI ({level}).", player=mention(me.id),
+              level=t(LEVEL_NAMES[level])),
+            allowed_mentions=USERS_ONLY,
+        )  # fmt: skip
+        line = await interaction.original_response()
+        thread = await open_thread(line, thread_name(t, me.name, ai.name), [me.id])
+        try:
+            game = await self.app.lobby.start_ai_game(
+                guild_id=interaction.guild_id or 0,
+                channel_id=thread.id if thread else interaction.channel_id or 0,
+                human=me, ai=ai, level=level, options=options,
+                parent_id=interaction.channel_id if thread else None,
+                parent_message_id=line.id if thread else None,
+            )  # fmt: skip
+        except Refusal:
+            if thread is not None:
+                await delete_thread(thread)
+            await interaction.delete_original_response()
+            raise
+        if thread is None:
+            await tell(interaction, THREAD_FAILED)
+            await self.app.poster.post_after_change(interaction, game, None)
+        else:
+            await interaction.edit_original_response(content=game_line(t, game))
+            await self.app.poster.post(thread.send, game, None)
+        self.opponent.schedule(game)
 
 
 GAME_OPTIONS = {
