@@ -14,6 +14,7 @@ from engine.vocabulary import N_
 
 from ..answers import USERS_ONLY, Interaction, answers, require_permissions, tell
 from ..app import App, Feature, feature_of
+from ..background import discord_call
 from ..commands import tholos
 from ..controls import ChallengeButton, RematchButton, Router, challenge_view
 from ..domain import (
@@ -258,12 +259,14 @@ class Challenges(Feature):
         channel = self.app.client.get_partial_messageable(challenge.channel_id)
         t = words(challenge.language)
         try:
-            await channel.get_partial_message(challenge.message_id).edit(
+            await discord_call(channel.get_partial_message(challenge.message_id).edit(
                 content=challenge_text(t, challenge), view=challenge_view(t, challenge),
                 allowed_mentions=USERS_ONLY,
-            )  # fmt: skip
+            ))  # fmt: skip
         except discord.HTTPException as error:
             log.info("could not update challenge message %s: %s", challenge.message_id, error)
+        except TimeoutError:  # the next challenge's edit must not wait for this one
+            log.warning("updating challenge message %s timed out", challenge.message_id)
 
     @answers(posts_boards=True)
     async def rematch(self, interaction: Interaction, button: RematchButton) -> None:

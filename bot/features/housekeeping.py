@@ -1,5 +1,6 @@
 """What runs on its own: challenges expire on time, boards that a crash or a failed post left
-unposted are posted, the AI resumes the games waiting for it, and turn reminders are sent."""
+unposted are posted, the AI's picker is woken (a board now shown may let it move), and turn
+reminders are sent."""
 
 from __future__ import annotations
 
@@ -44,24 +45,23 @@ class Housekeeping(Feature):
         await self.challenges.expire()
         retry = await self.app.boards.repost_missing(grace=0)
         self._grace = REPAIR_GRACE_SECONDS if retry is None else 0.0
-        await self.opponent.resume()
 
     async def run(self) -> None:
-        """Expire challenges on time, post boards that a failed post left missing, resume the
-        AI, send the reminders that are due; sleep until the next challenge or reminder is due
-        or a held lease runs out (at most :data:`HOUSEKEEPING_SECONDS`)."""
+        """Expire challenges on time, post boards that a failed post left missing, wake the
+        AI's picker, send the reminders that are due; sleep until the next challenge or
+        reminder is due or a held lease runs out (at most :data:`HOUSEKEEPING_SECONDS`)."""
         client = self.app.client
         await client.wait_until_ready()
         while not client.is_closed():
             try:
                 await self.challenges.expire()
                 retry = await self.app.boards.repost_missing(grace=self._grace)
-                ai_retry = await self.opponent.resume()
+                self.opponent.schedule()  # a board now shown may let the AI move
                 self._grace = REPAIR_GRACE_SECONDS if retry is None else 0.0
                 remind_at = await self.reminders.sweep()
                 expiry = await self.app.challenges.next_expiry()
                 # a lease held elsewhere: look again when it runs out
-                times = [at for at in (expiry, retry, ai_retry, remind_at) if at is not None]
+                times = [at for at in (expiry, retry, remind_at) if at is not None]
                 wake_at = min(times) if times else None
             except DatabaseUnavailable as error:  # an outage: try again next round
                 log.warning("housekeeping postponed: database unavailable: %s", error)
