@@ -1,57 +1,102 @@
 """The AI in worker processes, so the event loop never waits: the opponent's turns in one,
-reviews of finished games in another."""
+reviews of finished games in another. A worker that dies is replaced and its task runs again;
+a task abandoned (cancelled) stops its worker, which is replaced at the next task."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import multiprocessing
 import multiprocessing.queues
 import os
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import TypeVar
 
 from engine import Position, Turn, parse_turn
 from engine.ai import choose_turn
 from engine.review import review_game
 
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
 REVIEW_NICENESS = 10
 """How much lower the review worker's CPU priority is than the bot's."""
+SPAWN = multiprocessing.get_context("spawn")
+
+
+class Worker:
+    """One worker process, running one task at a time; started when first needed."""
+
+    def __init__(self, name: str, start: Callable[[], ProcessPoolExecutor]) -> None:
+        self.name = name
+        self._start = start
+        self._pool: ProcessPoolExecutor | None = None
+        self._closed = False
+
+    async def run(self, function: Callable[..., T], *arguments: object) -> T:
+        """``function(*arguments)`` in the worker. If the worker dies (killed, out of memory),
+        a new one runs it again, once; if this is cancelled, the worker is stopped with it."""
+        loop = asyncio.get_running_loop()
+        for attempt in (1, 2):
+            pool = self._current()
+            try:
+                return await loop.run_in_executor(pool, function, *arguments)
+            except BrokenProcessPool:
+                if self._closed or attempt == 2:
+                    raise
+                log.warning("the %s worker died; a new one takes its task", self.name)
+                self._stop(pool)
+            except asyncio.CancelledError:
+                self._stop(pool)  # abandoned: the work must not go on without anyone waiting
+                raise
+        raise AssertionError("unreachable")
+
+    def pids(self) -> list[int]:
+        """The worker's process id (none before its first task)."""
+        return list((getattr(self._pool, "_processes", None) or {}).keys())
+
+    def close(self) -> None:
+        """Stop the worker at once (a task under way is abandoned)."""
+        self._closed = True
+        if self._pool is not None:
+            self._stop(self._pool)
+
+    def _current(self) -> ProcessPoolExecutor:
+        if self._closed:
+            raise BrokenProcessPool(f"the {self.name} worker is closed")
+        if self._pool is None:
+            self._pool = self._start()
+        return self._pool
+
+    def _stop(self, pool: ProcessPoolExecutor) -> None:
+        """End ``pool``'s process now (the next task starts a new one)."""
+        if self._pool is pool:
+            self._pool = None
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:  # the pool would wait for its task at exit: end it now
+            process.terminate()
 
 
 class AiPlayer:
-    """One worker process that searches turns, one at a time (a new one if it dies)."""
+    """The worker process that searches the AI opponent's turns, one at a time."""
+
+    workers = 1
+    """How many searches run at once (the opponent starts no more)."""
 
     def __init__(self) -> None:
-        self._pool = _new_pool()
-        self._closed = False
+        self.worker = Worker("AI", lambda: ProcessPoolExecutor(1, mp_context=SPAWN))
 
     async def choose(self, position: Position, level: str, seed: int) -> Turn:
-        """The AI's turn in ``position`` at ``level``, reproducible from ``seed``.
-
-        If the worker died (killed, out of memory), a new one searches the turn again.
-        """
-        loop = asyncio.get_running_loop()
-        arguments = (_choose, str(position), level, seed)
-        pool = self._pool
-        try:
-            text = await loop.run_in_executor(pool, *arguments)
-        except BrokenProcessPool:
-            if self._closed:
-                raise
-            if self._pool is pool:  # the first search to notice replaces the worker
-                self._pool = _new_pool()
-            text = await loop.run_in_executor(self._pool, *arguments)
-        return parse_turn(text)
+        """The AI's turn in ``position`` at ``level``, reproducible from ``seed``."""
+        return parse_turn(await self.worker.run(_choose, str(position), level, seed))
 
     def close(self) -> None:
         """Stop the worker (a search under way is abandoned)."""
-        self._closed = True
-        self._pool.shutdown(wait=False, cancel_futures=True)
-
-
-def _new_pool() -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        self.worker.close()
 
 
 def _choose(position: str, level: str, seed: int) -> str:
@@ -59,40 +104,41 @@ def _choose(position: str, level: str, seed: int) -> str:
     return str(choose_turn(Position.parse(position), level, seed=seed))
 
 
+Progress = "multiprocessing.queues.Queue[tuple[int, int, int]]"
+"""The queue of progress reports (a type for annotations only)."""
+
+
 class Reviewer:
     """A worker process of its own for reviews (at a lower priority), so that a review never
     delays the AI opponent's turns nor, much, the boards of live games. Progress comes back
-    through a queue as ``(game_id, done, total)``."""
+    through :attr:`progress` as ``(game_id, done, total)`` (a new queue with each new worker:
+    a worker killed while writing may leave the old one locked)."""
 
     def __init__(self) -> None:
-        context = multiprocessing.get_context("spawn")
-        self.progress: multiprocessing.queues.Queue[tuple[int, int, int]] = context.Queue()
-        self._pool = ProcessPoolExecutor(
-            max_workers=1, mp_context=context, initializer=_start_reviewer,
-            initargs=(self.progress,),
-        )  # fmt: skip
+        self.progress: Progress = SPAWN.Queue()
+        self.worker = Worker("review", self._new_pool)
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        self.progress = SPAWN.Queue()
+        return ProcessPoolExecutor(
+            1, mp_context=SPAWN, initializer=_start_reviewer, initargs=(self.progress,)
+        )
 
     async def review(self, game_id: int, start: Position, turns: list[Turn], seed: int) -> str:
         """The review of a game, as JSON (see :mod:`engine.review`)."""
-        loop = asyncio.get_running_loop()
         played = [str(turn) for turn in turns]
-        return await loop.run_in_executor(
-            self._pool, _review, game_id, str(start), played, seed
-        )
+        return await self.worker.run(_review, game_id, str(start), played, seed)
 
     def close(self) -> None:
         """Stop the worker at once: a review under way is abandoned (it runs again after a
         restart) rather than holding up the shutdown for as long as it would take."""
-        workers = list((getattr(self._pool, "_processes", None) or {}).values())
-        self._pool.shutdown(wait=False, cancel_futures=True)
-        for worker in workers:  # the pool would wait for its task at exit: end it now
-            worker.terminate()
+        self.worker.close()
 
 
-_progress: multiprocessing.queues.Queue[tuple[int, int, int]] | None = None
+_progress: Progress | None = None
 
 
-def _start_reviewer(progress: multiprocessing.queues.Queue[tuple[int, int, int]]) -> None:
+def _start_reviewer(progress: Progress) -> None:
     """Runs in the review worker once: yield the CPU to the bot, keep the progress queue."""
     global _progress
     with contextlib.suppress(OSError, AttributeError):

@@ -14,6 +14,7 @@ from discord import app_commands
 
 from .answers import USERS_ONLY, tell
 from .app import App, Feature, feature_of
+from .background import stop_tasks
 from .commands import on_command_error, tholos
 from .controls import Button, Router, has_component
 from .custom_ids import PREFIX
@@ -95,8 +96,11 @@ class TholosBot(discord.Client):
         else:
             await self._learn_command_ids()
         await housekeeping.catch_up()
-        self._background.append(asyncio.create_task(housekeeping.run()))
-        self._background.append(asyncio.create_task(reviews.run()))
+        for name, loop in (
+            ("housekeeping", housekeeping.run()), ("reviews", reviews.run()),
+            ("AI picker", opponent.run()),
+        ):  # fmt: skip
+            self._background.append(asyncio.create_task(loop, name=name))
 
     async def _sync_commands(self) -> None:
         """Register the slash commands with Discord only when their definition changed."""
@@ -172,13 +176,12 @@ class TholosBot(discord.Client):
             await self.router.route(interaction, custom_id)
 
     async def close(self) -> None:
-        """Let the interactions under way finish, stop background work, disconnect, close the
-        database."""
+        """Let the interactions under way finish, stop background work (and wait for it: the
+        loops stop the reviews and AI turns under way), disconnect, close the database."""
         app = self.app
         if app is not None:
             await app.interactions.drain(SHUTDOWN_GRACE_SECONDS)
-        for task in self._background:
-            task.cancel()
+        await stop_tasks(self._background, SHUTDOWN_GRACE_SECONDS)
         if app is not None:
             app.renderer.close()
             feature_of(self, Opponent).close()

@@ -16,6 +16,7 @@ from rendering.words import Words
 from .. import custom_ids
 from ..answers import USERS_ONLY, Interaction, answers, caller, require_permissions, tell
 from ..app import App, Feature, feature_of
+from ..background import discord_call
 from ..commands import tholos
 from ..controls import Button, Router, view_of
 from ..domain import (
@@ -218,12 +219,14 @@ class Challenges(Feature):
         channel = self.app.client.get_partial_messageable(challenge.channel_id)
         t = words(challenge.language)
         try:
-            await channel.get_partial_message(challenge.message_id).edit(
+            await discord_call(channel.get_partial_message(challenge.message_id).edit(
                 content=challenge_text(t, challenge), view=challenge_view(t, challenge),
                 allowed_mentions=USERS_ONLY,
-            )  # fmt: skip
+            ))  # fmt: skip
         except discord.HTTPException as error:
             log.info("could not update challenge message %s: %s", challenge.message_id, error)
+        except TimeoutError:  # the next challenge's edit must not wait for this one
+            log.warning("updating challenge message %s timed out", challenge.message_id)
 
     @answers(posts_boards=True)
     async def rematch(self, interaction: Interaction, game_id: int) -> None:

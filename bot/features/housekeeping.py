@@ -1,5 +1,6 @@
 """What runs on its own: challenges expire on time, boards that a crash or a failed post left
-unposted are posted, the AI resumes the games waiting for it, and turn reminders are sent."""
+unposted are posted, the AI's picker is woken (a board now shown may let it move), and turn
+reminders are sent."""
 
 from __future__ import annotations
 
@@ -8,7 +9,10 @@ import logging
 import math
 import time
 
+import discord
+
 from ..app import App, Feature
+from ..background import Backoff, Retries, discord_call
 from ..storage import DatabaseUnavailable
 from ..storage.leases import board_lease
 from .challenges import Challenges
@@ -20,6 +24,9 @@ log = logging.getLogger(__name__)
 HOUSEKEEPING_SECONDS = 30.0
 """The longest the housekeeping loop sleeps (it wakes earlier for a due challenge or
 reminder)."""
+REPOST_BACKOFF = Backoff(first=30.0, tries=6)
+"""A board Discord refused to post is tried again after 30 s, 1, 2, 4 and 8 minutes, then
+given up (logged) until the next start."""
 REPAIR_GRACE_SECONDS = 30.0
 """A board missing this long after its change was stored is posted by the housekeeping loop
 (at start, at once)."""
@@ -38,7 +45,9 @@ class Housekeeping(Feature):
         self._grace = REPAIR_GRACE_SECONDS
         """How old a missing board must be before the loop posts it (0 right after a round
         that found one whose poster holds its lease: that poster may have died)."""
-        self._unpostable: set[int] = set()
+        self.unpostable: Retries[tuple[int, int]] = Retries("board of game", REPOST_BACKOFF)
+        """Boards Discord refused to post (game and version): tried again after a backoff,
+        given up after a few tries (memory bounded)."""
 
     async def catch_up(self) -> None:
         """Repair what a crash or restart left behind, before the gateway connects (other
@@ -47,24 +56,23 @@ class Housekeeping(Feature):
         await self.challenges.expire()
         retry = await self.repost_missing(grace=0)
         self._grace = REPAIR_GRACE_SECONDS if retry is None else 0.0
-        await self.opponent.resume()
 
     async def run(self) -> None:
-        """Expire challenges on time, post boards that a failed post left missing, resume the
-        AI, send the reminders that are due; sleep until the next challenge or reminder is due
-        or a held lease runs out (at most :data:`HOUSEKEEPING_SECONDS`)."""
+        """Expire challenges on time, post boards that a failed post left missing, wake the
+        AI's picker, send the reminders that are due; sleep until the next challenge or
+        reminder is due or a held lease runs out (at most :data:`HOUSEKEEPING_SECONDS`)."""
         client = self.app.client
         await client.wait_until_ready()
         while not client.is_closed():
             try:
                 await self.challenges.expire()
                 retry = await self.repost_missing(grace=self._grace)
-                ai_retry = await self.opponent.resume()
+                self.opponent.schedule()  # a board now shown may let the AI move
                 self._grace = REPAIR_GRACE_SECONDS if retry is None else 0.0
                 remind_at = await self.reminders.sweep()
                 expiry = await self.app.challenges.next_expiry()
                 # a lease held elsewhere: look again when it runs out
-                times = [at for at in (expiry, retry, ai_retry, remind_at) if at is not None]
+                times = [at for at in (expiry, retry, remind_at) if at is not None]
                 wake_at = min(times) if times else None
             except DatabaseUnavailable as error:  # an outage: try again next round
                 log.warning("housekeeping postponed: database unavailable: %s", error)
@@ -101,7 +109,10 @@ class Housekeeping(Feature):
         cutoff = time.time() - grace
         app = self.app
         for stale in await app.games.games_needing_a_board(changed_before=cutoff):
-            if stale.id in self._unpostable or not app.settings.owns_guild(stale.guild_id):
+            key = (stale.id, stale.version)
+            if not app.settings.owns_guild(stale.guild_id) or not self.unpostable.ready(
+                key, time.time()
+            ):
                 continue
             lease = board_lease(stale.id, stale.version)
             if not await app.leases.acquire(lease, time.time()):  # being posted, or its
@@ -114,13 +125,16 @@ class Housekeeping(Feature):
                     await app.leases.release(lease)  # posted meanwhile, or changed again
                     continue
                 channel = app.client.get_partial_messageable(game.channel_id)
-                await app.poster.post_now(channel.send, game, await app.poster.last_turn(game))
+                last = await app.poster.last_turn(game)
+                await discord_call(app.poster.post_now(channel.send, game, last))
+                self.unpostable.succeeded(key)
             except DatabaseUnavailable:
                 raise  # an outage, not this game's fault: the next round tries again
-            except Exception:
-                log.exception(
-                    "could not post the board of game %s; retrying at next start", stale.id
-                )
-                self._unpostable.add(stale.id)
+            except Exception as error:  # Discord refused, or hung: back off, then give up
+                if not isinstance(error, discord.HTTPException | TimeoutError):
+                    log.exception("could not post the board of game %s", stale.id)
+                again = self.unpostable.failed(key, time.time(), error)
+                if again is not None:
+                    retry = min(retry or math.inf, again)
                 await app.leases.release(lease)
         return retry

@@ -1,9 +1,15 @@
 """The AI opponent: a player whose user id is the bot's own. Its turns are searched in a
-worker process, stored like a human's turn, and posted with the channel's ``send``."""
+worker process, stored like a human's turn, and posted with the channel's ``send``.
+
+What waits for the AI waits in the database (the games where it is to move), not in memory: a
+picker starts one search per free worker, each under a lease taken as the search starts, and
+looks again when a search ends, when :meth:`Opponent.schedule` wakes it after a change, or when
+a lease another process holds runs out."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
 import time
@@ -11,6 +17,7 @@ import time
 from ..ai import AiPlayer
 from ..answers import Interaction
 from ..app import App, Feature
+from ..background import Backoff, Retries, discord_call, stop_tasks
 from ..board import LastTurn
 from ..logs import GAME_ID
 from ..metrics import METRICS
@@ -22,15 +29,30 @@ AI_LEASE_SECONDS = 10.0
 """Longer than the hardest level's search (1.8 s at most) on a busy machine; after a crash
 mid-search, the AI plays on when it runs out (the version's compare-and-set keeps a turn
 from being stored twice should a slow search outlive it)."""
+PICK_SECONDS = 30.0
+"""The longest the picker sleeps without being woken (a board another process posted)."""
+POST_SECONDS = 30.0
+"""The longest the AI's board may take to render and post before it is left to the repost."""
+AI_BACKOFF = Backoff(first=5.0, tries=5)
+"""An AI turn that fails (not for an outage) is tried again 5, 10, 20 and 40 s later, then given
+up (logged) until the bot restarts."""
 
 
 class Opponent(Feature):
     """Starts games against the AI and lets it move when it is its turn."""
 
-    def __init__(self, app: App, ai: AiPlayer | None = None) -> None:
+    def __init__(
+        self, app: App, ai: AiPlayer | None = None, backoff: Backoff = AI_BACKOFF
+    ) -> None:
         super().__init__(app)
         self.ai = ai or AiPlayer()
-        self._thinking: dict[int, asyncio.Task[None]] = {}
+        self.failing: Retries[tuple[int, int]] = Retries("AI turn (game, version)", backoff)
+        """AI turns that failed lately, by game and version."""
+        self._wake = asyncio.Event()
+        self._moves: dict[int, asyncio.Task[None]] = {}
+        """The AI's turns under way (search, store, post), by game."""
+        self._searching: set[int] = set()
+        """The games whose search is running (at most one per worker)."""
 
     def close(self) -> None:
         """Stop the worker process."""
@@ -42,59 +64,94 @@ class Opponent(Feature):
         await self.app.poster.post_after_change(interaction, game, None)
         self.schedule(game)
 
-    def schedule(self, game: Game) -> None:
-        """Let the AI move in ``game`` if it is its turn and it isn't thinking already."""
-        if game.is_active and game.is_ai_turn(self.app.bot_id) and game.id not in self._thinking:
-            self._thinking[game.id] = asyncio.create_task(self._move(game))
+    def schedule(self, game: Game | None = None) -> None:
+        """A change (in ``game``) may have left the AI to move: wake the picker, which finds it
+        in the database once its board is shown."""
+        self._wake.set()
 
-    async def _move(self, game: Game) -> None:
-        """Search, store and post the AI's turn; one process does it (the version's lease)."""
-        GAME_ID.set(game.id)  # this task is about this game alone
-        lease = ai_lease(game)
+    async def run(self) -> None:
+        """The picker: start the AI's searches as workers free up, sleep until woken (or a
+        held lease runs out); on the way out, stop the turns under way."""
         try:
-            if not await self.app.leases.acquire(lease, time.time(), seconds=AI_LEASE_SECONDS):
-                return  # another process is playing this turn
-            try:
-                seed = game.seed * 1000 + game.plies
-                level = game.ai_level or "medium"
-                with METRICS.ai_think.labels(level).time():
-                    turn = await self.ai.choose(game.position, level, seed)
-                played = await self.app.play.ai_turn(game, turn)
-            finally:
-                await self.app.leases.release(lease)
-            if played is not None:
-                last = LastTurn(turn, game.to_move)
-                await self.app.poster.post_in_channel(played.game, last, leased=True, bare=True)
-        except DatabaseUnavailable as error:
-            log.warning("the AI waits in game %s: database unavailable: %s", game.id, error)
-        except Exception:
-            log.exception("the AI could not move in game %s", game.id)
+            while not self.app.client.is_closed():
+                self._wake.clear()
+                retry = None
+                try:
+                    retry = await self.resume()
+                except DatabaseUnavailable as error:
+                    log.warning("the AI waits: database unavailable: %s", error)
+                except Exception:
+                    log.exception("the AI's picker failed")
+                delay = PICK_SECONDS if retry is None else max(0.05, retry - time.time())
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), timeout=min(delay, PICK_SECONDS))
         finally:
-            self._thinking.pop(game.id, None)
+            await stop_tasks(list(self._moves.values()))
 
     async def resume(self) -> float | None:
-        """Let the AI move in every game waiting for it (after a restart, or a failure) whose
-        board shows the newest change: a board still being posted (by the press that stored
-        it, or later by ``repost_missing``) comes first, or the boards would arrive out of
-        order; the poster schedules the AI itself, or the next round does. Return when to look
-        again for a turn whose lease another process holds (a dead one's runs out then), or
-        ``None``."""
-        retry: float | None = None
-        now = time.time()
-        for game in await self.app.games.active_ai_games():
+        """Start the AI's search in the games waiting for it longest, one per free worker, on
+        this process's servers, once the board of the turn before is shown (a board still being
+        posted, by the press that stored it or by the repost, comes first, or the boards would
+        arrive out of order). Return when to look again for a game whose AI lease another
+        process holds (a dead one's runs out then), or ``None``."""
+        free = self.ai.workers - len(self._searching)
+        if free <= 0:
+            return None  # a search that ends wakes the picker
+        retry = self.failing.next_try() or math.inf
+        waiting = sorted(await self.app.games.active_ai_games(), key=lambda g: g.last_move_at)
+        for game in waiting:
+            if free <= 0:
+                break
             if (
                 not self.app.settings.owns_guild(game.guild_id)
                 or game.needs_a_board
                 or not game.is_ai_turn(self.app.bot_id)
-                or game.id in self._thinking
+                or game.id in self._moves
+                or not self.failing.ready((game.id, game.version), time.time())
             ):
                 continue
-            held_until = await self.app.leases.expires_at(ai_lease(game))
-            if held_until is not None and held_until > now:
-                retry = min(retry or math.inf, held_until)
+            lease = ai_lease(game)
+            if not await self.app.leases.acquire(lease, time.time(), seconds=AI_LEASE_SECONDS):
+                retry = min(retry, await self.app.leases.expires_at(lease) or time.time())
                 continue
-            self.schedule(game)
-        return retry
+            self._searching.add(game.id)  # the search starts now: the worker is free
+            self._moves[game.id] = asyncio.create_task(self._move(game, lease), name=lease)
+            free -= 1
+        return None if retry == math.inf else retry
+
+    async def _move(self, game: Game, lease: str) -> None:
+        """Search, store and post the AI's turn, its lease taken (:meth:`resume`)."""
+        GAME_ID.set(game.id)  # this task is about this game alone
+        try:
+            try:
+                seed = game.seed * 1000 + game.plies
+                level = game.ai_level or "medium"
+                try:
+                    with METRICS.ai_think.labels(level).time():
+                        turn = await self.ai.choose(game.position, level, seed)
+                finally:
+                    self._searching.discard(game.id)
+                    self._wake.set()  # the worker is free for the next game
+                played = await self.app.play.ai_turn(game, turn)
+            finally:
+                await self.app.leases.release(lease)
+            self.failing.succeeded((game.id, game.version))
+            if played is not None:
+                last = LastTurn(turn, game.to_move)
+                await discord_call(
+                    self.app.poster.post_in_channel(played.game, last, leased=True, bare=True),
+                    POST_SECONDS,
+                )
+        except DatabaseUnavailable as error:  # the picker's next look tries again
+            log.warning("the AI waits in game %s: database unavailable: %s", game.id, error)
+        except TimeoutError:
+            log.warning("the AI's board of game %s timed out; the repost shows it", game.id)
+        except Exception as error:
+            log.exception("the AI could not move in game %s", game.id)
+            self.failing.failed((game.id, game.version), time.time(), error)
+            self._wake.set()  # to look again when its backoff is over
+        finally:
+            self._moves.pop(game.id, None)
 
 
 def ai_lease(game: Game) -> str:

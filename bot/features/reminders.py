@@ -29,6 +29,7 @@ from rendering.words import Words
 
 from ..answers import Interaction, answers
 from ..app import App, Feature, feature_of
+from ..background import Backoff, Retries, discord_call
 from ..commands import tholos
 from ..domain import DIRECT_MESSAGES, ReminderChoice, ServerRules, mention
 from ..i18n import NC_, reader, words
@@ -49,6 +50,10 @@ second) that their boards need."""
 REMINDER_LEASE_SECONDS = 15.0
 """Longer than sending one reminder takes; a process killed meanwhile leaves it to another (or
 to itself restarted) once it runs out, and the nonce keeps Discord from showing it twice."""
+REMINDER_BACKOFF = Backoff(first=60.0, tries=3)
+"""A reminder Discord does not answer in time (:data:`~bot.background.DISCORD_CALL_SECONDS`)
+is tried again 1 and 2 min later (the nonce keeps one that did arrive from showing twice), then
+given up."""
 CLOSED_DMS = 50007
 """Discord's code for "Cannot send messages to this user" (DMs closed, or no server shared)."""
 NONCE_LIMIT = 25
@@ -86,7 +91,7 @@ def only(user_id: int) -> discord.AllowedMentions:
 class Reminders(Feature):
     """``/tholos settings`` and sending the reminders that are due."""
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: App, backoff: Backoff = REMINDER_BACKOFF) -> None:
         super().__init__(app)
         settings = app.settings
         shards = None
@@ -95,6 +100,8 @@ class Reminders(Feature):
         self.store = ReminderStore(app.database, shards)
         self._sent: set[tuple[int, int]] = set()
         """Reminders sent whose clearing failed (a database outage): cleared, never resent."""
+        self.timeouts: Retries[tuple[int, int]] = Retries("reminder (game, version)", backoff)
+        """Reminders Discord did not answer in time, by game and version."""
 
     @answers()
     async def settings(self, interaction: Interaction, choice: ReminderChoice | None) -> None:
@@ -168,8 +175,16 @@ class Reminders(Feature):
                 self._sent.add(key)
             await self.store.clear(*key, lease)
             self._sent.discard(key)
+            self.timeouts.succeeded(key)
         except DatabaseUnavailable:
             raise  # the next round tries again; the lease runs out by itself
+        except TimeoutError:  # Discord hangs: the sweep goes on, this one waits its turn
+            again_at = self.timeouts.failed(key, time.time(), "Discord did not answer in time")
+            if again_at is None:
+                await self.store.clear(*key, lease)
+            else:
+                await self.store.postpone(*key, again_at)
+                await leases.release(lease)
         except discord.HTTPException as error:  # e.g. a permission taken away: not retried
             log.warning("could not send the reminder of game %s v%s: %s", *key, error)
             await self.store.clear(*key, lease)
@@ -212,11 +227,11 @@ class Reminders(Feature):
             server=guild.name if guild is not None else str(game.guild_id),
         )  # fmt: skip
         try:
-            channel = await client.create_dm(discord.Object(game.to_move))
-            await channel.send(
+            channel = await discord_call(client.create_dm(discord.Object(game.to_move)))
+            await discord_call(channel.send(
                 text, allowed_mentions=only(game.to_move),
                 nonce=reminder_nonce(game.id, game.version, "d"),
-            )  # fmt: skip
+            ))  # fmt: skip
         except discord.HTTPException as error:
             if error.code != CLOSED_DMS:
                 raise
@@ -230,10 +245,10 @@ class Reminders(Feature):
         """The reminder in the game's thread or channel."""
         channel = self.app.client.get_partial_messageable(game.channel_id)
         text = reminder_text(words(game.language), game, self._claim_at(game, rules), time.time())
-        await channel.send(
+        await discord_call(channel.send(
             text, allowed_mentions=only(game.to_move),
             nonce=reminder_nonce(game.id, game.version, "t"),
-        )  # fmt: skip
+        ))  # fmt: skip
         log.info("reminded player %s of game %s v%s", game.to_move, game.id, game.version)
 
     @staticmethod

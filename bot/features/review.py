@@ -1,7 +1,9 @@
 """The AI's review of a finished game: the final board's Review button queues it (once per
 game), a worker process of its own runs the reviews one at a time, and one public message in
 the game's channel shows the progress, then the review. Pressing Review again shows the stored
-one. Reviews survive restarts: a review whose process died runs again once its lease expires."""
+one. Reviews survive restarts: a review whose process died runs again once its lease expires;
+a review that fails is tried again after a backoff, behind the others, and after a few tries is
+failed for good with its reason; a worker that dies is replaced and its review runs again."""
 
 from __future__ import annotations
 
@@ -9,12 +11,13 @@ import asyncio
 import contextlib
 import io
 import logging
+import math
 import queue
 import time
 
 import discord
 
-from engine import BLACK, WHITE, parse_turn
+from engine import BLACK, WHITE, Turn, parse_turn
 from engine.review import GameReview
 from rendering.chart import render_chart
 from rendering.describe import turn_lines
@@ -24,6 +27,7 @@ from .. import custom_ids
 from ..ai import Reviewer
 from ..answers import Interaction, answers, tell
 from ..app import App, Feature
+from ..background import Backoff, discord_call, stop_tasks
 from ..controls import Router
 from ..domain import Refusal
 from ..i18n import reader, words
@@ -41,6 +45,14 @@ PROGRESS_SECONDS = 3.0
 """How often the review's message shows its progress."""
 IDLE_SECONDS = 60.0
 """The longest the review loop sleeps when nothing is queued (a new request wakes it)."""
+REVIEW_BACKOFF = Backoff(first=30.0, tries=4)
+"""A review that fails is tried again 30 s, 1 min and 2 min later, then failed for good."""
+FAILURE_LIMIT = 500
+"""The longest failure reason stored."""
+
+
+class LeaseLostError(Exception):
+    """Another process took the lease of the work under way: this one stops it."""
 
 
 def review_lease(game_id: int) -> str:
@@ -51,10 +63,15 @@ def review_lease(game_id: int) -> str:
 class Reviews(Feature):
     """Queues, runs and shows reviews."""
 
-    def __init__(self, app: App, reviewer: Reviewer | None = None) -> None:
+    def __init__(
+        self, app: App, reviewer: Reviewer | None = None, backoff: Backoff = REVIEW_BACKOFF
+    ) -> None:
         super().__init__(app)
         self.store = ReviewStore(app.database)
         self.reviewer = reviewer or Reviewer()
+        self.backoff = backoff
+        self.progress_seconds = PROGRESS_SECONDS
+        """How often the lease is renewed and the progress shown."""
         self.requested = asyncio.Event()
         self._progress: dict[int, tuple[int, int]] = {}
 
@@ -107,80 +124,157 @@ class Reviews(Feature):
         await tell(interaction, "The AI is reviewing this game: {link}", link=link)
 
     async def run(self) -> None:
-        """Run the waiting reviews of this process's servers, one at a time, oldest first."""
+        """Run the reviews due on this process's servers, one at a time, the first due first;
+        sleep until the next one is due or a new request comes."""
         client = self.app.client
         await client.wait_until_ready()
         log.info("review loop started")
-        progress = asyncio.create_task(self._watch_progress())
+        progress = asyncio.create_task(self._watch_progress(), name="review progress")
         try:
             while not client.is_closed():
-                wake_at = time.time() + IDLE_SECONDS
+                wake_at = None
                 try:
-                    for record in await self.store.waiting():
-                        if self.app.settings.owns_guild(record.guild_id):
-                            held_until = await self._run(record)
-                            if held_until is not None:  # running elsewhere, or its runner died
-                                wake_at = min(wake_at, held_until)
+                    wake_at = await self.run_due()
                 except DatabaseUnavailable as error:
                     log.warning("reviews postponed: database unavailable: %s", error)
                 except Exception:
                     log.exception("the review loop failed")
-                delay = max(0.05, wake_at - time.time())
+                if wake_at is None:
+                    wake_at = time.time() + IDLE_SECONDS
+                delay = min(IDLE_SECONDS, max(0.05, wake_at - time.time()))
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.requested.wait(), timeout=delay)
                 self.requested.clear()
         finally:
-            progress.cancel()
+            await stop_tasks([progress])
+
+    async def run_due(self) -> float | None:
+        """Run every review now due on this process's servers, one after the other; return
+        when to look again (the next try of a review that failed, or when the lease of one
+        running elsewhere runs out), ``None`` if none waits."""
+        wake_at = math.inf
+        for record in await self.store.waiting():
+            if not self.app.settings.owns_guild(record.guild_id):
+                continue
+            if record.next_attempt_at > time.time():  # waiting out its backoff
+                wake_at = min(wake_at, record.next_attempt_at)
+                continue
+            again_at = await self._run(record)
+            if again_at is not None:
+                wake_at = min(wake_at, again_at)
+        return None if wake_at == math.inf else wake_at
 
     async def _run(self, record: ReviewRecord) -> float | None:
-        """Run one review, under its lease (renewed as it goes), and show it; when another
-        process holds the lease, when it runs out instead."""
+        """Run one review, under its lease, store it and show it; or, if it fails, have it
+        tried again later (or give up on it). Return when to look at it again: when its next
+        try is due, or when the lease another process holds runs out."""
         lease = review_lease(record.game_id)
         leases = self.app.leases
         if not await leases.acquire(lease, time.time(), seconds=REVIEW_LEASE_SECONDS):
-            return await leases.expires_at(lease)
+            return await leases.expires_at(lease) or time.time()
         try:
+            current = await self.store.review(record.game_id)  # as it is now, under the lease
+            if current is None or current.status not in ("queued", "running"):
+                return None  # done meanwhile
+            if current.next_attempt_at > time.time():
+                return current.next_attempt_at
             game = await self.app.games.game(record.game_id)
-            if game is None:
-                await self.store.fail(record.game_id, time.time())
+            if game is None:  # (games are never deleted while their review waits)
+                await self.store.fail(record.game_id, time.time(), "no such game", 0)
                 return None
-            turns = [parse_turn(turn.turn) for turn in await self.app.games.turns(game.id)]
-            log.info("reviewing game %s (%d turns)", game.id, len(turns))
-            began = time.perf_counter()
-            self._progress[game.id] = (0, len(turns))
-            showing = asyncio.create_task(self._show_progress(record, game))
             try:
-                result = await self.reviewer.review(game.id, game.start_position, turns, game.seed)
-            finally:
-                showing.cancel()
-                self._progress.pop(game.id, None)
-            log.info("reviewed game %s in %.1f s", game.id, time.perf_counter() - began)
-            await self.store.finish(game.id, result, time.time())
-            await self._show(record, game, GameReview.from_json(result))
+                await self._review(current, game)
+            except DatabaseUnavailable:
+                raise  # not the review's fault: the loop tries again
+            except LeaseLostError:
+                log.warning("lost the lease of reviewing game %s: abandoned here", game.id)
+            except Exception as error:
+                return await self._failed(current, game, error)
         finally:
             await leases.release(lease)
         return None
 
-    async def _show_progress(self, record: ReviewRecord, game: Game) -> None:
-        """Every few seconds: renew the lease, store the progress, show it on the message."""
+    async def _review(self, record: ReviewRecord, game: Game) -> None:
+        """Review ``game`` in the worker, store the review, show it."""
+        turns = [parse_turn(turn.turn) for turn in await self.app.games.turns(game.id)]
+        log.info("reviewing game %s (%d turns, try %d)", game.id, len(turns), record.attempts + 1)
+        began = time.perf_counter()
+        result = await self._under_lease(record, game, turns)
+        log.info("reviewed game %s in %.1f s", game.id, time.perf_counter() - began)
+        await self.store.finish(game.id, result, time.time())
+        try:
+            await self._show(record, game, GameReview.from_json(result))
+        except Exception:  # stored: the Review button shows it
+            log.exception("could not show the review of game %s", game.id)
+
+    async def _under_lease(self, record: ReviewRecord, game: Game, turns: list[Turn]) -> str:
+        """The review's JSON from the worker, while its lease is renewed and its progress
+        shown; raises :class:`LeaseLostError` (the worker's task abandoned) if the lease is
+        lost."""
+        self._progress[game.id] = (0, len(turns) + 1)
+        work = asyncio.ensure_future(
+            self.reviewer.review(game.id, game.start_position, turns, game.seed)
+        )
+        keeper = asyncio.create_task(self._keep(record, game), name=f"review {game.id} lease")
+        try:
+            await asyncio.wait((work, keeper), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            self._progress.pop(game.id, None)
+            for task in (work, keeper):
+                task.cancel()
+            await asyncio.wait((work, keeper))
+        if not work.cancelled():
+            return work.result()
+        keeper.result()  # its own failure, if it failed
+        raise LeaseLostError(review_lease(game.id))
+
+    async def _keep(self, record: ReviewRecord, game: Game) -> None:
+        """Every few seconds: renew the lease, store the progress, show it on the message;
+        return when the lease is lost."""
         t = words(game.language)
+        lease = review_lease(game.id)
         shown = None
         while True:
-            await asyncio.sleep(PROGRESS_SECONDS)
-            done, total = self._progress.get(game.id, (0, 0))
-            await self.app.leases.renew(
-                review_lease(game.id), time.time(), seconds=REVIEW_LEASE_SECONDS
-            )
-            await self.store.progress(game.id, done, total)
+            await asyncio.sleep(self.progress_seconds)
+            try:
+                if not await self.app.leases.renew(
+                    lease, time.time(), seconds=REVIEW_LEASE_SECONDS
+                ):
+                    return
+                done, total = self._progress.get(game.id, (0, 0))
+                await self.store.progress(game.id, done, total)
+            except DatabaseUnavailable as error:  # held until it runs out: try again
+                log.warning("review of game %s: database unavailable: %s", game.id, error)
+                continue
             if (done, total) != shown:
                 shown = (done, total)
                 await self._edit(record, content=review_progress(t, done, total))
 
+    async def _failed(self, record: ReviewRecord, game: Game, error: Exception) -> float | None:
+        """A try of the review failed: it is tried again after a backoff (when that is, is
+        returned), or, after :attr:`backoff`'s tries, failed for good and said so."""
+        attempts = record.attempts + 1
+        reason = f"{type(error).__name__}: {error}"[:FAILURE_LIMIT]
+        now = time.time()
+        if self.backoff.gives_up(attempts):
+            log.error("gave up reviewing game %s after %d tries: %s", game.id, attempts, reason,
+                      exc_info=error)  # fmt: skip
+            await self.store.fail(game.id, now, reason, attempts)
+            t = words(game.language)
+            await self._edit(record, content=t("The AI could not review this game."))
+            return None
+        again_at = now + self.backoff.delay(attempts)
+        log.warning("reviewing game %s failed (try %d of %d; next in %.0f s): %s", game.id,
+                    attempts, self.backoff.tries, again_at - now, reason,
+                    exc_info=error)  # fmt: skip
+        await self.store.retry(game.id, attempts, again_at, reason)
+        return again_at
+
     async def _watch_progress(self) -> None:
         """Move the worker's progress reports into :attr:`_progress` (polled, never blocking
         the loop)."""
-        reports = self.reviewer.progress
         while True:
+            reports = self.reviewer.progress  # a new worker brings a new queue
             try:
                 while True:
                     game_id, done, total = reports.get_nowait()
@@ -188,6 +282,8 @@ class Reviews(Feature):
                         self._progress[game_id] = (done, total)
             except queue.Empty:
                 pass
+            except (OSError, ValueError, EOFError) as error:  # a queue a dead worker broke
+                log.info("review progress unreadable: %s", error)
             await asyncio.sleep(0.5)
 
     async def _show(self, record: ReviewRecord, game: Game, review: GameReview) -> None:
@@ -197,7 +293,8 @@ class Reviews(Feature):
         chart = await self._chart(review, t)
         if not await self._edit(record, content=None, embed=embed, attachments=[chart]):
             channel = self.app.client.get_partial_messageable(game.channel_id)
-            message = await channel.send(embed=embed, file=await self._chart(review, t))
+            file = await self._chart(review, t)
+            message = await discord_call(channel.send(embed=embed, file=file))
             await self.store.set_message(game.id, message.id)
 
     async def _chart(self, review: GameReview, t: Words) -> discord.File:
@@ -208,7 +305,9 @@ class Reviews(Feature):
         return discord.File(io.BytesIO(png), filename=CHART_NAME)
 
     async def _edit(self, record: ReviewRecord, **changes: object) -> bool:
-        """Edit the review's message; ``False`` when it is gone."""
+        """Edit the review's message; ``False`` when it is gone (or Discord refused the edit).
+        A Discord that does not answer in time is logged and taken as done: the review is
+        stored, and the Review button shows it."""
         stored = await self.store.review(record.game_id)
         message_id = stored.message_id if stored is not None else record.message_id
         if message_id is None:
@@ -217,10 +316,12 @@ class Reviews(Feature):
             message_id
         )
         try:
-            await message.edit(**changes)
+            await discord_call(message.edit(**changes))
         except discord.HTTPException as error:
             log.info("could not show review of game %s: %s", record.game_id, error)
             return False
+        except TimeoutError:
+            log.warning("showing the review of game %s timed out", record.game_id)
         return True
 
 

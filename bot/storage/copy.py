@@ -31,7 +31,8 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("player_settings", ("user_id", "reminders", "updated_at")),
     ("reviews", (
         "game_id", "guild_id", "channel_id", "message_id", "requested_by", "requested_at",
-        "status", "done", "total", "review", "finished_at",
+        "status", "done", "total", "review", "finished_at", "attempts", "next_attempt_at",
+        "failure",
     )),
 )  # fmt: skip
 """Every table and column, in an order that keeps foreign keys satisfied (``leases`` are

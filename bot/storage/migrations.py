@@ -246,6 +246,16 @@ MIGRATIONS: list[str] = [
         updated_at REAL NOT NULL
     )
     """,
+    # 10: a review that fails is tried again later: how many tries failed, when the next one
+    # is due (the loop takes the next due review, so a failing one delays no other), and why
+    # the last one failed.
+    """
+    ALTER TABLE reviews ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE reviews ADD COLUMN next_attempt_at REAL NOT NULL DEFAULT 0;
+    ALTER TABLE reviews ADD COLUMN failure TEXT;
+    DROP INDEX reviews_waiting;
+    CREATE INDEX reviews_due ON reviews (next_attempt_at) WHERE status IN ('queued', 'running')
+    """,
 ]
 
 SQLITE_TABLE_REBUILDS = frozenset({6})
@@ -423,6 +433,14 @@ POSTGRES_MIGRATIONS: list[str] = [
         reminders TEXT NOT NULL DEFAULT 'here' CHECK (reminders IN ('off', 'here', 'dm')),
         updated_at DOUBLE PRECISION NOT NULL
     )
+    """,
+    # 8: review retries (SQLite's migration 10).
+    """
+    ALTER TABLE reviews ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE reviews ADD COLUMN next_attempt_at DOUBLE PRECISION NOT NULL DEFAULT 0;
+    ALTER TABLE reviews ADD COLUMN failure TEXT;
+    DROP INDEX reviews_waiting;
+    CREATE INDEX reviews_due ON reviews (next_attempt_at) WHERE status IN ('queued', 'running')
     """,
 ]
 

@@ -1,5 +1,6 @@
 """The review repository: one review by the AI per finished game, queued until a process runs
-it (under a lease), then stored for good."""
+it (under a lease), then stored for good; a try that fails is due again later, until the review
+is given up as failed, with its reason."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from .db import Database, Row, UniqueViolation
 ReviewStatus = Literal["queued", "running", "done", "failed"]
 _COLUMNS = (
     "game_id, guild_id, channel_id, message_id, requested_by, requested_at, status, done, "
-    "total, review, finished_at"
+    "total, review, finished_at, attempts, next_attempt_at, failure"
 )
 
 
@@ -30,10 +31,16 @@ class ReviewRecord:
     total: int
     review: str | None
     finished_at: float | None
+    attempts: int
+    """How many tries failed."""
+    next_attempt_at: float
+    """When it is due (the request, or the backoff after a failed try)."""
+    failure: str | None
+    """Why the last try failed."""
 
 
 def _record(row: Row) -> ReviewRecord:
-    return ReviewRecord(*(row[index] for index in range(11)))
+    return ReviewRecord(*(row[index] for index in range(14)))
 
 
 class ReviewStore:
@@ -51,8 +58,9 @@ class ReviewStore:
             async with self.database.transaction() as transaction:
                 row = await transaction.fetchone(
                     f"INSERT INTO reviews (game_id, guild_id, channel_id, requested_by, "
-                    f"requested_at, total) VALUES (?, ?, ?, ?, ?, ?) RETURNING {_COLUMNS}",
-                    (game_id, guild_id, channel_id, user_id, now, total),
+                    f"requested_at, total, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                    f"RETURNING {_COLUMNS}",
+                    (game_id, guild_id, channel_id, user_id, now, total, now),
                 )
         except UniqueViolation:
             existing = await self.review(game_id)
@@ -69,10 +77,11 @@ class ReviewStore:
         return None if row is None else _record(row)
 
     async def waiting(self) -> list[ReviewRecord]:
-        """Reviews not finished yet (queued, or running somewhere), oldest request first."""
+        """Reviews not finished yet (queued, or running somewhere), the first due first (a
+        review that failed lately waits out its backoff behind the others)."""
         rows = await self.database.fetchall(
             f"SELECT {_COLUMNS} FROM reviews WHERE status IN ('queued', 'running') "
-            "ORDER BY requested_at, game_id"
+            "ORDER BY next_attempt_at, requested_at, game_id"
         )
         return [_record(row) for row in rows]
 
@@ -92,9 +101,19 @@ class ReviewStore:
             game_id, "status = 'done', review = ?, done = total, finished_at = ?", (review, now)
         )
 
-    async def fail(self, game_id: int, now: float) -> None:
-        """Give up on a review (the game's record could not be read)."""
-        await self._update(game_id, "status = 'failed', finished_at = ?", (now,), waiting=True)
+    async def retry(self, game_id: int, attempts: int, at: float, failure: str) -> None:
+        """A try failed (``failure``, the ``attempts``-th): the review is due again ``at``."""
+        await self._update(
+            game_id, "status = 'queued', attempts = ?, next_attempt_at = ?, failure = ?",
+            (attempts, at, failure), waiting=True,
+        )  # fmt: skip
+
+    async def fail(self, game_id: int, now: float, failure: str, attempts: int) -> None:
+        """Give up on a review (``failure``: why its last try failed)."""
+        await self._update(
+            game_id, "status = 'failed', finished_at = ?, failure = ?, attempts = ?",
+            (now, failure, attempts), waiting=True,
+        )  # fmt: skip
 
     async def _update(
         self, game_id: int, assignments: str, values: tuple[object, ...], *, waiting: bool = False

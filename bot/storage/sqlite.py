@@ -195,7 +195,7 @@ class SqliteDatabase:
         while True:
             await self._lock.acquire()
             try:
-                await self._connection.execute("BEGIN IMMEDIATE")
+                await self._to_the_end("BEGIN IMMEDIATE")
                 return
             except sqlite3.OperationalError as error:
                 self._lock.release()
@@ -203,19 +203,35 @@ class SqliteDatabase:
                     with _translated():
                         raise
                 DATABASE_RETRIES.inc()
-            except BaseException:
-                self._lock.release()
+            except BaseException:  # cancelled: a transaction begun meanwhile must not stay open
+                try:
+                    if self._connection.in_transaction:
+                        await self._to_the_end("ROLLBACK")
+                finally:
+                    self._lock.release()
                 raise
+
+    async def _to_the_end(self, sql: str) -> None:
+        """Execute ``sql``; if the caller is cancelled meanwhile, wait for the statement all
+        the same (aiosqlite runs it on its thread regardless) before the cancellation goes on,
+        so that whether a transaction is open is known when the connection is given back."""
+        statement = asyncio.ensure_future(self._connection.execute(sql))
+        try:
+            await asyncio.shield(statement)
+        except asyncio.CancelledError:
+            await asyncio.wait([statement])
+            raise
 
     @asynccontextmanager
     async def snapshot(self) -> AsyncIterator[_Transaction]:
         async with self._lock:
-            await self._connection.execute("BEGIN")  # deferred: reads only, writers go on (WAL)
             try:
+                await self._to_the_end("BEGIN")  # deferred: reads only, writers go on (WAL)
                 await self._connection.execute("SELECT 1 FROM sqlite_master LIMIT 1")  # the moment
                 yield _Transaction(self._connection)
             finally:
-                await self._connection.execute("ROLLBACK")
+                if self._connection.in_transaction:
+                    await self._to_the_end("ROLLBACK")
 
     async def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
         async with self._lock:

@@ -52,7 +52,7 @@ async def test_both_dialects_have_the_same_tables_and_columns(database):
     assert len(columns) == EXPECTED_COLUMNS
 
 
-EXPECTED_COLUMNS = 2 + 32 + 6 + 17 + 10 + 3 + 8 + 11 + 3
+EXPECTED_COLUMNS = 2 + 32 + 6 + 17 + 10 + 3 + 8 + 14 + 3
 """meta, games, turns, challenges, ratings, leases, guild_settings, reviews, player_settings."""
 
 

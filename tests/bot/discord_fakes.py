@@ -1,0 +1,124 @@
+"""A stand-in for the few parts of ``discord.Client`` the background loops call (posting and
+editing messages), recording what they did; a channel can be made to hang (Discord never
+answers its requests). And :func:`eventually`, to wait for a condition instead of a time."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.app import App
+from bot.settings import Settings
+from bot.storage import Database
+
+BOT_ID = 999_000
+PATIENCE = 120.0
+"""How long :func:`eventually` waits before it fails (a hang guard, not a speed check)."""
+
+
+@dataclass
+class FakeMessage:
+    """A message: what was sent, then each edit."""
+
+    discord: FakeDiscord
+    channel_id: int
+    id: int
+    sent: dict[str, Any] = field(default_factory=dict)
+    edits: list[dict[str, Any]] = field(default_factory=list)
+
+    async def edit(self, **changes: Any) -> FakeMessage:
+        await self.discord.answer(self.channel_id)
+        self.edits.append(changes)
+        return self
+
+
+@dataclass
+class FakeChannel:
+    """A channel (or thread, or DM) by id."""
+
+    discord: FakeDiscord
+    id: int
+
+    async def send(self, content: str | None = None, **options: Any) -> FakeMessage:
+        await self.discord.answer(self.id)
+        message = FakeMessage(
+            self.discord, self.id, next(self.discord.ids), {"content": content, **options}
+        )
+        self.discord.messages[message.id] = message
+        return message
+
+    def get_partial_message(self, message_id: int) -> FakeMessage:
+        return self.discord.messages.setdefault(
+            message_id, FakeMessage(self.discord, self.id, message_id)
+        )
+
+
+@dataclass(frozen=True)
+class FakeUser:
+    id: int
+
+
+class FakeDiscord:
+    """Discord as the bot's client sees it in background work; requests to a channel in
+    :attr:`hanging` never get an answer (the caller's timeout must end them)."""
+
+    def __init__(self) -> None:
+        self.user = FakeUser(BOT_ID)
+        self.ids = itertools.count(5_000_000)
+        self.messages: dict[int, FakeMessage] = {}
+        self.hanging: set[int] = set()
+        self.hung: list[int] = []
+        """The channels whose requests were left hanging, in order."""
+        self.closed = False
+
+    async def answer(self, channel_id: int) -> None:
+        """Answer a request to ``channel_id`` (never, if it hangs)."""
+        if channel_id in self.hanging:
+            self.hung.append(channel_id)
+            await asyncio.get_running_loop().create_future()  # never done
+        await asyncio.sleep(0)  # a request yields to the loop, as a real one does
+
+    def in_channel(self, channel_id: int) -> list[FakeMessage]:
+        """The messages posted in a channel, oldest first."""
+        return [m for m in self.messages.values() if m.channel_id == channel_id and m.sent]
+
+    def get_partial_messageable(self, channel_id: int) -> FakeChannel:
+        return FakeChannel(self, channel_id)
+
+    async def create_dm(self, user: Any) -> FakeChannel:
+        return FakeChannel(self, -user.id)
+
+    def get_guild(self, guild_id: int) -> None:
+        return None
+
+    def is_closed(self) -> bool:
+        return self.closed
+
+    async def wait_until_ready(self) -> None:
+        return None
+
+
+def fake_app(database: Database, discord: FakeDiscord | None = None) -> App:
+    """The shared parts of a bot process over ``database``, talking to a fake Discord."""
+    return App.build(discord or FakeDiscord(), Settings(token="test"), database)  # type: ignore[arg-type]
+
+
+async def eventually(
+    condition: Callable[[], bool | Awaitable[bool]], what: str, patience: float = PATIENCE
+) -> None:
+    """Wait until ``condition()`` holds (checked after every turn of the event loop's work);
+    fail, saying ``what`` was awaited, if it never does."""
+    try:
+        async with asyncio.timeout(patience):
+            while True:
+                held = condition()
+                if not isinstance(held, bool):
+                    held = await held
+                if held:
+                    return
+                await asyncio.sleep(0.01)
+    except TimeoutError:
+        raise AssertionError(f"never happened: {what}") from None
