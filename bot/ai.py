@@ -104,8 +104,6 @@ def _choose(position: str, level: str, seed: int) -> str:
     return str(choose_turn(Position.parse(position), level, seed=seed))
 
 
-Progress = "multiprocessing.queues.Queue[tuple[int, int, int]]"
-"""The queue of progress reports (a type for annotations only)."""
 
 
 class Reviewer:
@@ -115,7 +113,7 @@ class Reviewer:
     a worker killed while writing may leave the old one locked)."""
 
     def __init__(self) -> None:
-        self.progress: Progress = SPAWN.Queue()
+        self.progress: multiprocessing.queues.Queue[tuple[int, int, int]] = SPAWN.Queue()
         self.worker = Worker("review", self._new_pool)
 
     def _new_pool(self) -> ProcessPoolExecutor:
@@ -135,10 +133,10 @@ class Reviewer:
         self.worker.close()
 
 
-_progress: Progress | None = None
+_progress: multiprocessing.queues.Queue[tuple[int, int, int]] | None = None
 
 
-def _start_reviewer(progress: Progress) -> None:
+def _start_reviewer(progress: multiprocessing.queues.Queue[tuple[int, int, int]]) -> None:
     """Runs in the review worker once: yield the CPU to the bot, keep the progress queue."""
     global _progress
     with contextlib.suppress(OSError, AttributeError):

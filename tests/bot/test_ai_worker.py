@@ -17,11 +17,11 @@ async def test_a_killed_worker_is_replaced():
     try:
         first = await ai.choose(START, "easy", seed=1)
         assert first in START.legal_turns()
-        workers = list(ai._pool._processes)  # the pool's worker pids
+        workers = ai.worker.pids()
         assert len(workers) == 1
         os.kill(workers[0], signal.SIGKILL)
         again = await ai.choose(START, "easy", seed=1)
         assert again == first  # same seed, same turn, from the new worker
-        assert list(ai._pool._processes) != workers
+        assert ai.worker.pids() != workers
     finally:
         ai.close()

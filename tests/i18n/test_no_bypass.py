@@ -30,6 +30,8 @@ QUIET_CALLS = {
     "execute", "fetchone", "fetchall", "fetchval", "scalar",
     # a command's name: Discord shows the mention in the reader's language
     "command",
+    # what background work is about, and why it failed: for the log and the database
+    "Retries", "fail", "failed",
     # plumbing
     "ContextVar", "Lock", "ThreadPoolExecutor", "create_task", "getenv",
 }  # fmt: skip
