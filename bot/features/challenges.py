@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from dataclasses import replace
 
@@ -12,6 +11,7 @@ from discord import app_commands
 
 from engine.vocabulary import N_
 
+from .. import work
 from ..answers import USERS_ONLY, Interaction, answers, require_permissions, tell
 from ..app import App, Feature, feature_of
 from ..commands import tholos
@@ -49,7 +49,7 @@ class Challenges(Feature):
     def __init__(self, app: App, opponent: Opponent) -> None:
         super().__init__(app)
         self.opponent = opponent
-        self.posted = asyncio.Event()
+        self.posted = work.Wakeup()
         """Set when a challenge is posted: the housekeeping loop wakes to time its expiry."""
 
     def register(self, router: Router) -> None:

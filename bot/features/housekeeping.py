@@ -7,6 +7,7 @@ import asyncio
 import logging
 import time
 
+from .. import work
 from ..app import App, Feature
 from ..storage import DatabaseUnavailable
 from .challenges import Challenges
@@ -54,12 +55,13 @@ class Housekeeping(Feature):
         await client.wait_until_ready()
         while not client.is_closed():
             try:
-                await self.challenges.expire()
-                retry = await self.app.boards.repost_missing(grace=self._grace)
-                ai_retry = await self.opponent.resume()
-                self._grace = REPAIR_GRACE_SECONDS if retry is None else 0.0
-                remind_at = await self.reminders.sweep()
-                expiry = await self.app.challenges.next_expiry()
+                with work.busy():
+                    await self.challenges.expire()
+                    retry = await self.app.boards.repost_missing(grace=self._grace)
+                    ai_retry = await self.opponent.resume()
+                    self._grace = REPAIR_GRACE_SECONDS if retry is None else 0.0
+                    remind_at = await self.reminders.sweep()
+                    expiry = await self.app.challenges.next_expiry()
                 # a lease held elsewhere: look again when it runs out
                 times = [at for at in (expiry, retry, ai_retry, remind_at) if at is not None]
                 wake_at = min(times) if times else None

@@ -8,6 +8,7 @@ import logging
 import math
 import time
 
+from .. import work
 from ..ai import AiPlayer
 from ..answers import Interaction
 from ..app import App, Feature
@@ -45,7 +46,7 @@ class Opponent(Feature):
     def schedule(self, game: Game) -> None:
         """Let the AI move in ``game`` if it is its turn and it isn't thinking already."""
         if game.is_active and self.app.boards.is_ai_turn(game) and game.id not in self._thinking:
-            self._thinking[game.id] = asyncio.create_task(self._move(game))
+            self._thinking[game.id] = work.start(self._move(game))
 
     async def _move(self, game: Game) -> None:
         """Search, store and post the AI's turn; one process does it (the version's lease)."""

@@ -19,6 +19,7 @@ from engine.review import GameReview
 from rendering.chart import render_chart
 from rendering.words import Words
 
+from .. import work
 from ..ai import Reviewer
 from ..answers import Interaction, answers, tell
 from ..app import App, Feature
@@ -53,7 +54,7 @@ class Reviews(Feature):
         super().__init__(app)
         self.store = ReviewStore(app.database)
         self.reviewer = reviewer or Reviewer()
-        self.requested = asyncio.Event()
+        self.requested = work.Wakeup()
         self._progress: dict[int, tuple[int, int]] = {}
 
     def register(self, router: Router) -> None:
@@ -117,11 +118,12 @@ class Reviews(Feature):
             while not client.is_closed():
                 wake_at = time.time() + IDLE_SECONDS
                 try:
-                    for record in await self.store.waiting():
-                        if self.app.settings.owns_guild(record.guild_id):
-                            held_until = await self._run(record)
-                            if held_until is not None:  # running elsewhere, or its runner died
-                                wake_at = min(wake_at, held_until)
+                    with work.busy():
+                        for record in await self.store.waiting():
+                            if self.app.settings.owns_guild(record.guild_id):
+                                held_until = await self._run(record)
+                                if held_until is not None:  # elsewhere, or its runner died
+                                    wake_at = min(wake_at, held_until)
                 except DatabaseUnavailable as error:
                     log.warning("reviews postponed: database unavailable: %s", error)
                 except Exception:
