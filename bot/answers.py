@@ -19,6 +19,7 @@ import discord
 
 from engine.vocabulary import N_
 
+from . import work
 from .domain import Caller, Refusal
 from .i18n import reader
 from .logs import INTERACTION_ID
@@ -130,7 +131,7 @@ def answers(
                 return
             context = INTERACTION_ID.set(interaction.id)
             outcome = "error"  # unless it ends otherwise (a cancelled handler too)
-            with feature.interactions.running():
+            with feature.interactions.running(), work.busy():
                 try:
                     if server_only and interaction.guild_id is None:
                         raise Refusal(SERVER_ONLY, ai=command("tholos-ai"))

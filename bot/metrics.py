@@ -25,6 +25,8 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.exposition import generate_latest
 from prometheus_client.registry import Collector
 
+from . import work
+
 log = logging.getLogger(__name__)
 
 DATABASE_TIMEOUT = 2.0
@@ -81,6 +83,11 @@ class Metrics:
             "tholos_active_games", "Games being played (all processes: read from the database "
             "at scrape time; NaN when it does not answer).", registry=registry,
         )  # fmt: skip
+        self.work_in_flight = Gauge(
+            "tholos_work_in_flight", "Work under way in this process (bot/work.py): interactions "
+            "being answered, background rounds, AI turns; 0 when idle.", registry=registry,
+        )  # fmt: skip
+        self.work_in_flight.set_function(work.in_flight)
         self._gateway = _GatewayLatency()
         registry.register(self._gateway)
 
@@ -88,9 +95,10 @@ class Metrics:
         """Read the gateway latency of ``client``'s shards at each scrape."""
         self._gateway.client = client
 
-    def exposition(self) -> bytes:
-        """The metrics in Prometheus' text format."""
-        return generate_latest(self.registry)
+    def exposition(self, names: Sequence[str] = ()) -> bytes:
+        """The metrics in Prometheus' text format (only ``names``, when given)."""
+        registry = self.registry.restricted_registry(names) if names else self.registry
+        return generate_latest(registry)
 
 
 class _GatewayLatency(Collector):
@@ -169,9 +177,10 @@ class MetricsServer:
         self._runner = web.AppRunner(app, access_log=None)
 
     async def start(self, host: str, port: int) -> None:
-        """Listen on ``host:port``."""
+        """Listen on ``host:port`` (port 0: one the system chooses, which the log line names)."""
         await self._runner.setup()
         await web.TCPSite(self._runner, host, port).start()
+        port = self._runner.addresses[0][1]
         log.info("metrics and health on http://%s:%d/metrics and /healthz", host, port)
 
     async def stop(self) -> None:
@@ -179,9 +188,13 @@ class MetricsServer:
         await self._runner.cleanup()
 
     async def _metrics(self, request: web.Request) -> web.Response:
-        self.metrics.active_games.set(await self._active_games())
+        """Every metric, or only those named by ``name[]`` parameters (as Prometheus' own
+        client does; the database is asked only for ``tholos_active_games``)."""
+        names = request.query.getall("name[]", [])
+        if not names or "tholos_active_games" in names:
+            self.metrics.active_games.set(await self._active_games())
         return web.Response(
-            body=self.metrics.exposition(), headers={"Content-Type": CONTENT_TYPE_LATEST}
+            body=self.metrics.exposition(names), headers={"Content-Type": CONTENT_TYPE_LATEST}
         )
 
     async def _active_games(self) -> float:

@@ -55,7 +55,8 @@ class Settings:
     log_format: str = "text"
     """``THOLOS_LOG_FORMAT``: ``text`` lines, or ``json`` (one object a line)."""
     metrics_port: int | None = None
-    """``THOLOS_METRICS_PORT``: serve ``/metrics`` and ``/healthz`` on this port (unset: off)."""
+    """``THOLOS_METRICS_PORT``: serve ``/metrics`` and ``/healthz`` on this port (unset: off; 0:
+    a free port the system chooses, named in the log)."""
     metrics_host: str = "127.0.0.1"
     """``THOLOS_METRICS_HOST``: the address the metrics server listens on."""
 
@@ -240,6 +241,6 @@ def _port(values: Mapping[str, str], name: str) -> int | None:
     text = values.get(name, "").strip()
     if not text:
         return None
-    if not text.isdigit() or not 1 <= int(text) <= 65535:
-        raise SettingsError(f"{name} must be a TCP port (1-65535), not {text!r}")
+    if not text.isdigit() or not 0 <= int(text) <= 65535:
+        raise SettingsError(f"{name} must be a TCP port (1-65535, or 0: any), not {text!r}")
     return int(text)

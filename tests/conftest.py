@@ -1,7 +1,10 @@
-"""Fixtures shared by every test folder: one real PostgreSQL server for the whole run."""
+"""Fixtures shared by every test folder: one real PostgreSQL server for the whole run, and the
+seed of a random test."""
 
 from __future__ import annotations
 
+import os
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -17,3 +20,17 @@ def postgres_server() -> Iterator[PostgresServer]:
     server.start()
     yield server
     server.close()
+
+
+SEED_VARIABLE = "THOLOS_TEST_SEED"
+
+
+@pytest.fixture
+def seed() -> int:
+    """The seed of a random test: a new one from the clock each run, or ``THOLOS_TEST_SEED``
+    to replay one. It is printed, so the report of a failure shows it (a random test holds
+    for any seed)."""
+    chosen = os.environ.get(SEED_VARIABLE, "").strip()
+    value = int(chosen) if chosen else time.time_ns() % 2**32
+    print(f"random seed {value}: replay with {SEED_VARIABLE}={value}")
+    return value

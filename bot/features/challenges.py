@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from dataclasses import replace
 
@@ -13,7 +12,7 @@ from discord import app_commands
 from engine.vocabulary import N_
 from rendering.words import Words
 
-from .. import custom_ids
+from .. import custom_ids, work
 from ..answers import USERS_ONLY, Interaction, answers, caller, require_permissions, tell
 from ..app import App, Feature, feature_of
 from ..background import discord_call
@@ -59,7 +58,7 @@ class Challenges(Feature):
         super().__init__(app)
         self.opponent = opponent
         self.ai_games = AiGames(app, opponent)
-        self.posted = asyncio.Event()
+        self.posted = work.Wakeup()
         """Set when a challenge is posted: the housekeeping loop wakes to time its expiry."""
 
     def register(self, router: Router) -> None:

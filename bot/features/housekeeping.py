@@ -11,6 +11,7 @@ import time
 
 import discord
 
+from .. import work
 from ..app import App, Feature
 from ..background import Backoff, Retries, discord_call
 from ..storage import DatabaseUnavailable
@@ -65,12 +66,13 @@ class Housekeeping(Feature):
         await client.wait_until_ready()
         while not client.is_closed():
             try:
-                await self.challenges.expire()
-                retry = await self.repost_missing(grace=self._grace)
-                self.opponent.schedule()  # a board now shown may let the AI move
-                self._grace = REPAIR_GRACE_SECONDS if retry is None else 0.0
-                remind_at = await self.reminders.sweep()
-                expiry = await self.app.challenges.next_expiry()
+                with work.busy():
+                    await self.challenges.expire()
+                    retry = await self.repost_missing(grace=self._grace)
+                    self.opponent.schedule()  # a board now shown may let the AI move
+                    self._grace = REPAIR_GRACE_SECONDS if retry is None else 0.0
+                    remind_at = await self.reminders.sweep()
+                    expiry = await self.app.challenges.next_expiry()
                 # a lease held elsewhere: look again when it runs out
                 times = [at for at in (expiry, retry, remind_at) if at is not None]
                 wake_at = min(times) if times else None

@@ -14,6 +14,7 @@ import logging
 import math
 import time
 
+from .. import work
 from ..ai import AiPlayer
 from ..answers import Interaction
 from ..app import App, Feature
@@ -48,7 +49,7 @@ class Opponent(Feature):
         self.ai = ai or AiPlayer()
         self.failing: Retries[tuple[int, int]] = Retries("AI turn (game, version)", backoff)
         """AI turns that failed lately, by game and version."""
-        self._wake = asyncio.Event()
+        self._wake = work.Wakeup()
         self._moves: dict[int, asyncio.Task[None]] = {}
         """The AI's turns under way (search, store, post), by game."""
         self._searching: set[int] = set()
@@ -74,10 +75,11 @@ class Opponent(Feature):
         held lease runs out); on the way out, stop the turns under way."""
         try:
             while not self.app.client.is_closed():
-                self._wake.clear()
                 retry = None
                 try:
-                    retry = await self.resume()
+                    with work.busy():
+                        self._wake.clear()
+                        retry = await self.resume()
                 except DatabaseUnavailable as error:
                     log.warning("the AI waits: database unavailable: %s", error)
                 except Exception:
@@ -115,7 +117,7 @@ class Opponent(Feature):
                 retry = min(retry, await self.app.leases.expires_at(lease) or time.time())
                 continue
             self._searching.add(game.id)  # the search starts now: the worker is free
-            self._moves[game.id] = asyncio.create_task(self._move(game, lease), name=lease)
+            self._moves[game.id] = work.start(self._move(game, lease))
             free -= 1
         return None if retry == math.inf else retry
 

@@ -23,7 +23,7 @@ from rendering.chart import render_chart
 from rendering.describe import turn_lines
 from rendering.words import Words
 
-from .. import custom_ids
+from .. import custom_ids, work
 from ..ai import Reviewer
 from ..answers import Interaction, answers, tell
 from ..app import App, Feature
@@ -72,7 +72,7 @@ class Reviews(Feature):
         self.backoff = backoff
         self.progress_seconds = PROGRESS_SECONDS
         """How often the lease is renewed and the progress shown."""
-        self.requested = asyncio.Event()
+        self.requested = work.Wakeup()
         self._progress: dict[int, tuple[int, int]] = {}
 
     def register(self, router: Router) -> None:
@@ -134,7 +134,8 @@ class Reviews(Feature):
             while not client.is_closed():
                 wake_at = None
                 try:
-                    wake_at = await self.run_due()
+                    with work.busy():
+                        wake_at = await self.run_due()
                 except DatabaseUnavailable as error:
                     log.warning("reviews postponed: database unavailable: %s", error)
                 except Exception:

@@ -4,15 +4,16 @@ sleep is still sent on time."""
 
 from __future__ import annotations
 
-import asyncio
 import math
+
+from ..work import Wakeup
 
 
 class Alarm:
     """Wakes a sleeper when something is due before it would wake by itself."""
 
     def __init__(self) -> None:
-        self.rung = asyncio.Event()
+        self.rung = Wakeup()
         """Set when a due time earlier than the sleeper's wake-up time was rung."""
         self._wake_at = -math.inf
         """When the sleeper wakes by itself (``-inf`` while it is awake: any ring counts, so

@@ -163,10 +163,10 @@ async def test_simultaneous_presses_make_one_move(service):
     assert len(await service.play.games.turns(game.id)) == 1
 
 
-async def test_a_full_game_stores_every_turn_and_the_result(service):
+async def test_a_full_game_stores_every_turn_and_the_result(service, seed):
     """A complete random game through the service: the stored result matches the engine."""
     game = await started(service, mode="advanced", ornaments=5)
-    rng = random.Random(7)
+    rng = random.Random(seed)
     while game.is_active:
         turn = rng.choice(game.position.legal_turns())
         game = (await play(service, game, str(turn))).game

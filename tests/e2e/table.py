@@ -187,6 +187,25 @@ class Table:
         await self.emu.wait_for(lambda: len(self.boards()) > count, what="the game's first board")
         return self.board
 
+    async def start_game_in_thread(self, white: Member, black: Member, **options: Any) -> Table:
+        """As :meth:`start_game`, on a server with a thread per game: the table of the game's
+        thread, once its first board is there."""
+        ix = await self.slash(
+            white, "tholos challenge", opponent=black, colour="white", first="me", **options
+        )
+        challenge = ix.original
+        assert challenge is not None, "the challenge is the command's answer"
+        await self.click(black, challenge, self.custom_id(challenge, ":accept"))
+
+        def first_board() -> bool:
+            thread = self.emu.thread_of(challenge)
+            return thread is not None and bool(Table(self.emu, thread).boards())
+
+        await self.emu.wait_for(first_board, what="the first board in the game's thread")
+        thread = self.emu.thread_of(challenge)
+        assert thread is not None
+        return self.in_thread(thread)
+
     async def play(self, turn: Turn | str, *, board: Message | None = None) -> Message:
         """The player to move plays ``turn`` by clicking its steps; returns the new board."""
         board = board or self.board

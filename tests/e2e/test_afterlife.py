@@ -63,10 +63,12 @@ async def test_history_lists_a_members_games_newest_first_paged(
     table.assert_clean()
 
 
-async def test_replay_and_record_of_a_finished_game(emulator: Emulator, tholos_bot: BotProcess):
+async def test_replay_and_record_of_a_finished_game(
+    emulator: Emulator, tholos_bot: BotProcess, seed: int
+):
     table = Table(emulator)
     alice, bob = table.people_named("alice", "bob")
-    turns = [str(turn) for turn in random_game(new_game(), random.Random(5)).turns[:5]]
+    turns = [str(turn) for turn in random_game(new_game(), random.Random(seed)).turns[:5]]
     await play_and_resign(table, alice, bob, turns)
     final = table.board
     labels = [button.get("label") for button in final.buttons]
@@ -99,14 +101,14 @@ async def test_replay_and_record_of_a_finished_game(emulator: Emulator, tholos_b
 
 
 async def test_review_shows_progress_survives_a_kill_and_is_stored(
-    emulator: Emulator, tholos_bot: BotProcess
+    emulator: Emulator, tholos_bot: BotProcess, seed: int
 ):
     """Review: one public message shows the progress; the bot is killed while the AI works
     and the restarted bot finishes the review on the same message (accuracy for both players,
     their biggest mistakes, the chart); pressing again shows the stored review privately."""
     table = Table(emulator)
     alice, bob, carol = table.people_named("alice", "bob", "carol")
-    turns = [str(turn) for turn in random_game(new_game(), random.Random(9)).turns[:24]]
+    turns = [str(turn) for turn in random_game(new_game(), random.Random(seed)).turns[:24]]
     await play_and_resign(table, alice, bob, turns)
     final = table.board
     await table.click(carol, final, table.labelled(final, "Review"))

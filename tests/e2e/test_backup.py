@@ -28,7 +28,7 @@ async def tholos_bot_command(cwd: Path, database: Path, *arguments: str) -> tupl
 
 
 async def test_a_backup_taken_mid_game_is_restored_and_the_game_finished(
-    emulator: Emulator, spawn_bot: SpawnBot, tmp_path: Path
+    emulator: Emulator, spawn_bot: SpawnBot, tmp_path: Path, seed: int
 ):
     """A backup taken while the bot runs, turns played after it, the bot stopped; a restore
     refused while a bot has the database open, then done; the restarted bot shows the
@@ -38,7 +38,7 @@ async def test_a_backup_taken_mid_game_is_restored_and_the_game_finished(
     table = Table(emulator)
     alice, bob = table.people_named("alice", "bob")
     await table.start_game(alice, bob)
-    turns, _ = final_turns(seed=5)
+    turns, _ = final_turns(seed)
     for turn in turns[:8]:
         await table.play(turn)
     await bot.settle()
@@ -67,8 +67,8 @@ async def test_a_backup_taken_mid_game_is_restored_and_the_game_finished(
     await table.slash(bob, "tholos board")
     await emulator.wait_for(lambda: table.board.id != before.id, what="the board posted again")
     assert table.position() == backed_up
-    assert table.mover().id == alice.id
-    await play_out(table, seed=3)
+    assert table.mover().id == (alice, bob)[backed_up.turn].id  # Alice plays White
+    await play_out(table, seed)
     assert table.status().startswith("Game over.")
     table.assert_clean()
     assert await bot.stop() == 0

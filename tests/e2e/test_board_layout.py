@@ -54,7 +54,9 @@ def check_layout(board: Message, position: Position, *, live: bool) -> None:
         assert box["accent_color"] == ACCENT[position.turn]
 
 
-async def test_a_whole_game_in_the_layout_across_a_kill(emulator: Emulator, tholos_bot: BotProcess):
+async def test_a_whole_game_in_the_layout_across_a_kill(
+    emulator: Emulator, tholos_bot: BotProcess, seed: int
+):
     """A whole game played with the controls inside the layout; a kill -9 halfway through a
     turn (two steps pressed); the restarted bot answers the next press on the same board's
     nested buttons; every board is a layout, and every replaced one keeps its layout, image
@@ -64,7 +66,7 @@ async def test_a_whole_game_in_the_layout_across_a_kill(emulator: Emulator, thol
     board = await table.start_game(alice, bob)
     check_layout(board, new_game(), live=True)
     assert container(board)["accent_color"] == ACCENT[WHITE]
-    game = random_game(new_game(), random.Random(21))
+    game = random_game(new_game(), random.Random(seed))
     for turn in game.turns[:9]:
         await table.play(turn)
     assert container(table.board)["accent_color"] == ACCENT[table.position().turn]

@@ -39,13 +39,15 @@ async def wait_for_alice(table: Table) -> None:
     await table.emu.wait_for(ready, timeout=30, what="the AI's turn")
 
 
-async def test_a_full_game_against_the_ai(emulator: Emulator, tholos_bot: BotProcess):
+async def test_a_full_game_against_the_ai(
+    emulator: Emulator, tholos_bot: BotProcess, seed: int
+):
     """Alice plays random turns against the easy AI to the end; every AI turn was legal (each
     board's position follows from the previous by a legal turn), and ratings are untouched."""
     table = Table(emulator)
     (alice,) = table.people_named("alice")
     await challenge_the_ai(table, level="easy", mode="advanced", ornaments=3, first="opponent")
-    rng = random.Random(2)
+    rng = random.Random(seed)
     await wait_for_alice(table)
     alice_colour = table.position().turn
     while True:
@@ -111,15 +113,15 @@ async def test_the_ai_waits_until_the_board_of_the_turn_before_is_shown(
     table = Table(emulator)
     (alice,) = table.people_named("alice")
     await challenge_the_ai(table, level="easy", colour="white", first="me")
-    elsewhere = Table(emulator, "games")
-    bob, carol = elsewhere.people_named("bob", "carol")
-    challenge = (await elsewhere.slash(bob, "tholos challenge", opponent=carol)).original
-    assert challenge is not None
     release = held_followups["until"] = asyncio.Event()
     board = table.board
     await table.click_path(alice, board, path_of(table.position(), "+w1"))
+    elsewhere = Table(emulator, "games")  # while that board is held: a challenge expires
+    bob, carol = elsewhere.people_named("bob", "carol")
+    challenge = (await elsewhere.slash(bob, "tholos challenge", opponent=carol)).original
+    assert challenge is not None
     await emulator.wait_for(lambda: "Expired" in challenge.content, what="the expiry")
-    await bot_idle(bot)  # the housekeeping round that expired it is over
+    await bot.wait_for_work(1)  # the round that expired it is over; the held press is all
     assert table.boards() == [board], "the AI moved while the board before was not shown"
     release.set()
     await wait_for_alice(table)
@@ -129,13 +131,3 @@ async def test_the_ai_waits_until_the_board_of_the_turn_before_is_shown(
         assert any(before.apply_unchecked(turn) == after for turn in before.legal_turns())
     table.assert_clean()
     assert await bot.stop() == 0
-
-
-async def bot_idle(bot: BotProcess, quiet: float = 0.5) -> None:
-    """Wait until the bot's process has used no CPU for ``quiet`` seconds (a request may be
-    held in flight, so the emulator never looks settled)."""
-    while True:
-        before = bot._cpu_ticks()
-        await asyncio.sleep(quiet)
-        if bot._cpu_ticks() == before:
-            return

@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 import random
 import sqlite3
+import time
+from contextlib import closing
 
 from engine import Position
 from engine.newgame import new_game
@@ -26,6 +28,16 @@ def final_turns(seed: int) -> tuple[list[str], Position]:
     return [str(turn) for turn in game.turns], game.final
 
 
+def a_game_with_a_negative_score(seed: int) -> tuple[list[str], Position]:
+    """The first of the random games drawn from ``seed`` in which a player ends below zero
+    (about one game in nine does)."""
+    rng = random.Random(seed)
+    while True:
+        turns, final = final_turns(rng.randrange(2**32))
+        if min(score(final).totals) < 0:
+            return turns, final
+
+
 async def play_out(table: Table, seed: int) -> None:
     """Play random legal turns until the game on the table is over."""
     rng = random.Random(seed)
@@ -33,10 +45,11 @@ async def play_out(table: Table, seed: int) -> None:
         await table.play(rng.choice(table.position().legal_turns()))
 
 
-async def test_a_scripted_game_ends_with_the_known_score(
-    emulator: Emulator, tholos_bot: BotProcess
+async def test_a_whole_game_ends_with_the_engines_score(
+    emulator: Emulator, tholos_bot: BotProcess, seed: int
 ):
-    """Challenge, accept, a full game by clicks: the final board shows the engine's score."""
+    """Challenge, accept, a full game by clicks (one that ends with a negative score): the final
+    board shows the engine's score, the negative one with a minus sign."""
     table = Table(emulator)
     alice, bob = table.people_named("alice", "bob")
     board = await table.start_game(alice, bob)
@@ -44,7 +57,7 @@ async def test_a_scripted_game_ends_with_the_known_score(
     assert table.status(board).startswith(f"<@{alice.id}>, your turn")
     image = board.attachments[0].image()
     assert image.size[0] >= 900 and board.attachments[0].description
-    turns, final = final_turns(seed=11)
+    turns, final = a_game_with_a_negative_score(seed)
     for turn in turns:
         await table.play(turn)
     expected = score(final)
@@ -52,9 +65,11 @@ async def test_a_scripted_game_ends_with_the_known_score(
     last = table.board
     assert table.position(last) == final
     assert table.status(last).startswith("Game over.")
-    # This game ends 16 to −1: the negative score has a minus sign, not a hyphen.
-    assert score_pair(white, black) in table.status(last).splitlines()[0]
-    assert "–-" not in table.status(last)
+    result = table.status(last).splitlines()[0]
+    assert score_pair(white, black) in result
+    assert f"\N{MINUS SIGN}{abs(min(white, black))}" in result and "–-" not in result, (
+        "a negative score has a minus sign, not a hyphen"
+    )
     assert [b["label"] for b in last.buttons] == ["Rematch", "Replay", "Record", "Review"]
     assert all(not board.buttons for board in table.boards()[:-1]), "only the newest board is live"
     table.assert_clean()
@@ -146,13 +161,13 @@ async def test_simultaneous_presses_make_one_move(emulator: Emulator, tholos_bot
 
 
 async def test_restart_mid_game_then_finish_on_the_old_buttons(
-    emulator: Emulator, tholos_bot: BotProcess
+    emulator: Emulator, tholos_bot: BotProcess, seed: int
 ):
     """After a clean restart, the board posted before it keeps working to the end."""
     table = Table(emulator)
     alice, bob = table.people_named("alice", "bob")
     await table.start_game(alice, bob)
-    turns, final = final_turns(seed=5)
+    turns, final = final_turns(seed)
     for turn in turns[:10]:
         await table.play(turn)
     assert await tholos_bot.restart() == 0
@@ -162,12 +177,14 @@ async def test_restart_mid_game_then_finish_on_the_old_buttons(
     table.assert_clean()
 
 
-async def test_kill_mid_game_then_finish(emulator: Emulator, tholos_bot: BotProcess):
+async def test_kill_mid_game_then_finish(
+    emulator: Emulator, tholos_bot: BotProcess, seed: int
+):
     """SIGKILL between turns loses nothing: the game goes on from the same board."""
     table = Table(emulator)
     alice, bob = table.people_named("alice", "bob")
     await table.start_game(alice, bob)
-    turns, final = final_turns(seed=9)
+    turns, final = final_turns(seed)
     for turn in turns[:12]:
         await table.play(turn)
     assert await tholos_bot.kill() == -9
@@ -214,6 +231,15 @@ async def test_resign(emulator: Emulator, tholos_bot: BotProcess):
     table.assert_clean()
 
 
+def idle_for(bot: BotProcess) -> float:
+    """Seconds since the last move of the bot's only active game, by the clock it reads."""
+    with closing(sqlite3.connect(bot.db_path)) as database:
+        (last_move,) = database.execute(
+            "SELECT last_move_at FROM games WHERE status = 'active'"
+        ).fetchone()
+    return time.time() - last_move
+
+
 async def test_timeout_claim(emulator: Emulator, spawn_bot: SpawnBot):
     """With a tiny inactivity timeout, the waiting player claims the win."""
     bot = spawn_bot(emulator, env={"THOLOS_INACTIVITY_TIMEOUT": "1"})
@@ -224,7 +250,7 @@ async def test_timeout_claim(emulator: Emulator, spawn_bot: SpawnBot):
     claim = table.labelled(board, "Claim win (opponent idle)")
     await table.click(alice, board, claim)
     assert any("your turn" in text for text in table.ephemeral(alice))
-    await asyncio.sleep(1.2)
+    await emulator.wait_for(lambda: idle_for(bot) >= 1, what="alice idle for 1 s")
     await table.click(bob, board, claim)
     await emulator.wait_for(
         lambda: table.status().startswith("Game over."), what="final board"
@@ -235,7 +261,7 @@ async def test_timeout_claim(emulator: Emulator, spawn_bot: SpawnBot):
 
 
 async def test_advanced_game_with_ornaments_and_a_rematch(
-    emulator: Emulator, tholos_bot: BotProcess
+    emulator: Emulator, tholos_bot: BotProcess, seed: int
 ):
     """An advanced game with 5 ornaments to the end, then a rematch with colours swapped."""
     table = Table(emulator)
@@ -244,7 +270,7 @@ async def test_advanced_game_with_ornaments_and_a_rematch(
     position = table.position(board)
     assert sum(1 for ornament in position.ornaments if ornament) == 5
     assert "Advanced" in table.header(board)
-    await play_out(table, seed=3)
+    await play_out(table, seed)
     assert table.position().is_over()
     final = table.board
     await table.click(bob, final, table.labelled(final, "Rematch"))

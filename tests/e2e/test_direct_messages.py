@@ -58,7 +58,9 @@ async def test_commands_are_offered_only_where_they_work(
     assert await bot.stop() == 0
 
 
-async def test_a_game_against_the_ai_in_a_direct_message(emulator: Emulator, spawn_bot: SpawnBot):
+async def test_a_game_against_the_ai_in_a_direct_message(
+    emulator: Emulator, spawn_bot: SpawnBot, seed: int
+):
     """/tholos-ai in the DM with the bot: the board is a layout there, How to play answers,
     the game goes on across a kill -9, ends unrated, and is listed in the player's history on
     a server; its Record is given in the DM."""
@@ -73,7 +75,7 @@ async def test_a_game_against_the_ai_in_a_direct_message(emulator: Emulator, spa
     rules = await emulator.click(alice, board, next(
         b["custom_id"] for b in board.buttons if b.get("label") == "How to play"))  # fmt: skip
     assert rules.original is not None and rules.original.ephemeral
-    rng = random.Random(4)
+    rng = random.Random(seed)
     killed = False
     while True:
         await emulator.wait_for(

@@ -656,7 +656,7 @@ def test_thread_permissions_are_the_parents() -> None:
 
 
 async def test_discord_py_answers_in_threads(
-    emulator: Emulator, api: Api, spawn_bot: SpawnBot
+    emulator: Emulator, api: Api, spawn_bot: SpawnBot, seed: int
 ) -> None:
     """The tiny bot (discord.py) gets threads from GUILD_CREATE and THREAD_CREATE, answers
     commands and clicks in them, and an answer in an archived thread unarchives it; the random
@@ -685,7 +685,7 @@ async def test_discord_py_answers_in_threads(
     assert board.content == "count 2" and not late.archived
 
     player = RandomPlayer(
-        emulator, [alice, bob], general, seed=7, commands=[], recent=1, settle=bot.settle
+        emulator, [alice, bob], general, seed=seed, commands=[], recent=1, settle=bot.settle
     )
     played = await player.play(6)
     assert played and not any(ix.failed for ix in played), player.history

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from .emulator import Emulator, Message, RandomPlayer
+from .emulator import BotProcess, Emulator, Message, RandomPlayer
 from .tinybot import IMAGE_COLOR
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -230,12 +230,17 @@ async def test_direct_message(emu: Emulator) -> None:
     assert emu.last_message(dm, viewer=bob).content == "psst, Bob"
 
 
-async def test_random_play_breaks_no_rule(emu: Emulator) -> None:
-    await board(emu)
+async def test_random_play_breaks_no_rule(
+    emu: Emulator, shared_tinybot: BotProcess, seed: int
+) -> None:
+    """Random presses, picks and commands (and a form filled in at random, arranged) break no
+    rule and fail no interaction."""
+    message = await board(emu)
     people = [emu.member(name) for name in ("alice", "bob", "carol")]
     commands = [("tiny board", {}), ("tiny echo", lambda m: {"text": m.user.username})]
-    player = RandomPlayer(emu, people, emu.channel("general"), seed=4, commands=commands)
-    made = await player.play(40)
-    assert len(made) >= 40 and not any(ix.failed for ix in made), player.history
-    assert any(ix.type == 5 for ix in made), "the player filled in a modal"
-    await emu.settle()
+    player = RandomPlayer(emu, people, emu.channel("general"), seed=seed, commands=commands)
+    made = await player.use(people[1], message, "tiny:form")
+    assert [ix.type for ix in made] == [3, 5], "the form opened and was submitted"
+    made += await player.play(40)
+    assert len(made) >= 42 and not any(ix.failed for ix in made), player.history
+    await shared_tinybot.settle()

@@ -21,7 +21,7 @@ from .emulator import Emulator, RandomPlayer
 from .table import Table, path_of
 from .test_backup import tholos_bot_command
 from .test_bot_ratings import resign_game
-from .test_metrics import free_port, samples, total
+from .test_metrics import samples, total
 from .test_tholos_bot import no_failures
 
 BUSY = "My database is busy for a moment"
@@ -36,7 +36,7 @@ _REPORT = re.compile(
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 async def test_rebuilds_beside_random_play_lose_no_press_and_equal_a_rebuild_at_rest(
-    emulator: Emulator, spawn_bot: SpawnBot, tmp_path: Path, backend: str,
+    emulator: Emulator, spawn_bot: SpawnBot, tmp_path: Path, backend: str, seed: int,
     request: pytest.FixtureRequest,
 ) -> None:  # fmt: skip
     """A history of 20,000 rated games whose ratings are missing; the bot runs; a random player
@@ -56,8 +56,8 @@ async def test_rebuilds_beside_random_play_lose_no_press_and_equal_a_rebuild_at_
 
     people = [emulator.member(name) for name in ("alice", "bob", "carol")]
     player = RandomPlayer(
-        emulator, people, emulator.channel("general"), seed=3, command_rate=0.2,
-        settle=lambda: bot.settle(0.05),
+        emulator, people, emulator.channel("general"), seed=seed, command_rate=0.2,
+        settle=bot.settle,
     )  # fmt: skip
     resigning = Table(emulator, "games")
     dave, erin = emulator.add_person("dave"), emulator.add_person("erin")
@@ -93,7 +93,7 @@ async def test_rebuilds_beside_random_play_lose_no_press_and_equal_a_rebuild_at_
     assert reports[-1][1] > 0, f"no rebuild overlapped a game's end: {reports}"
     assert all(games >= HISTORY_GAMES for games, *_ in reports)
     assert reports[0][2] >= HISTORY_PLAYERS  # the first rebuild wrote every missing rating
-    await emulator.settle()
+    await bot.settle()
     assert await bot.stop() == 0
     bot.assert_clean_log()
 
@@ -173,7 +173,7 @@ async def test_a_press_that_meets_a_busy_database_hears_so_in_time_and_loses_not
 
 
 async def test_a_hosts_night_rebuild_and_backup_beside_play_and_kill_9(
-    emulator: Emulator, spawn_bot: SpawnBot, tmp_path: Path
+    emulator: Emulator, spawn_bot: SpawnBot, tmp_path: Path, seed: int
 ) -> None:
     """What a host does while members play on a large history: ``rebuild-ratings`` and
     ``backup`` beside a random player, the bot killed with SIGKILL and started again, metrics
@@ -182,16 +182,12 @@ async def test_a_hosts_night_rebuild_and_backup_beside_play_and_kill_9(
     changes nothing), and the backup restores into a database that holds the history."""
     db_path = tmp_path / "tholos.db"
     await large_history(str(db_path), emulator)
-    port = free_port()
-    bot = spawn_bot(
-        emulator, db_path=db_path,
-        env={"THOLOS_THREADS": "off", "THOLOS_METRICS_PORT": str(port)},
-    )  # fmt: skip
+    bot = spawn_bot(emulator, db_path=db_path, env={"THOLOS_THREADS": "off"})
     await bot.start(sync=True)
     people = [emulator.member(name) for name in ("alice", "bob", "carol")]
     player = RandomPlayer(
-        emulator, people, emulator.channel("general"), seed=6, command_rate=0.2,
-        settle=lambda: bot.settle(0.05),
+        emulator, people, emulator.channel("general"), seed=seed, command_rate=0.2,
+        settle=bot.settle,
     )  # fmt: skip
 
     async def host(*command: str) -> str:
@@ -205,16 +201,17 @@ async def test_a_hosts_night_rebuild_and_backup_beside_play_and_kill_9(
     no_failures(emulator, made, player)
     assert int(_REPORT.search(rebuilt).group(1)) >= HISTORY_GAMES
     assert games_in(backed_up) >= HISTORY_GAMES
-    await emulator.settle()
+    await bot.settle()
     assert await bot.kill() == -9
     await bot.start()
     made, _ = await asyncio.gather(player.play(20), host("rebuild-ratings"))
     no_failures(emulator, made, player)
     await bot.settle()
+    metrics_url = await bot.metrics_url()
     async with aiohttp.ClientSession() as http:
-        async with http.get(f"http://127.0.0.1:{port}/healthz") as response:
+        async with http.get(metrics_url.replace("/metrics", "/healthz")) as response:
             assert response.status == 200 and (await response.json())["database"] == "ok"
-        async with http.get(f"http://127.0.0.1:{port}/metrics") as response:
+        async with http.get(metrics_url) as response:
             assert response.status == 200
             metrics = samples(await response.text())
     assert total(metrics, "tholos_interactions_total", outcome="error") == 0

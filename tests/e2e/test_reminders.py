@@ -8,6 +8,7 @@ off. Waits are on conditions (a message, the due time cleared in the database), 
 from __future__ import annotations
 
 import asyncio
+import random
 import re
 import sqlite3
 from collections.abc import Iterator
@@ -404,43 +405,50 @@ def waiting_for_a_human(bot: BotProcess) -> dict[tuple[int, int], int]:
 
 
 async def test_random_play_with_pauses_and_kills_brings_one_reminder_per_pause(
-    emulator: Emulator, spawn_bot: SpawnBot
+    emulator: Emulator, spawn_bot: SpawnBot, seed: int
 ) -> None:
     """How the issue is checked: a random player using every command and button a member has
     (games in threads, against the AI too), with kill -9 restarts and a reminder time of
-    2 s, pausing now and then. Each pause with a human to move brings exactly one reminder per
-    turn that pings exactly that player, wherever they chose; no turn is ever reminded twice;
-    every board is a V2 layout with its image in a media gallery."""
+    2 s, pausing now and then; beside it, a game between two members the player never acts as,
+    where a turn is played before each pause (so every pause has a human to move). Each pause
+    brings exactly one reminder per turn a human owes that pings exactly that player, wherever
+    they chose; no turn is ever reminded twice; every board is a V2 layout with its image in a
+    media gallery."""
     bot = spawn_bot(emulator, env={**REMINDING, "THOLOS_THREADS": "on"})
     await bot.start(sync=True)
     people = [emulator.member("bob"), emulator.member("carol"), emulator.add_person("dave")]
+    erin, frank = emulator.add_person("erin"), emulator.add_person("frank")
+    everyone = [*people, erin, frank]
     general = emulator.channel("general")
+    paused = await Table(emulator).start_game_in_thread(erin, frank)
+    rng = random.Random(seed)
     player = RandomPlayer(
-        emulator, people, general, seed=17, command_rate=0.25, settle=lambda: bot.settle(0.05)
+        emulator, people, general, seed=seed, command_rate=0.25, settle=bot.settle
     )
-    paused = 0
     for round_number in range(4):
         made = await player.play(25)
         assert not [ix for ix in made if ix.failed], player.history[-15:]
-        await bot.settle(0.05)
+        await paused.play(rng.choice(paused.position().legal_turns()))
+        await bot.settle()
         owed = waiting_for_a_human(bot)
+        assert paused.mover().id in owed.values(), "the paused game's mover owes a reminder"
         if round_number % 2 == 1:  # killed while reminders are pending: they come after all
             assert await bot.kill() == -9
             await bot.start()
 
         def reminded(owed: dict[tuple[int, int], int] = owed) -> bool:
-            nonces = {reminder_turn(m) for m in every_reminder(emulator, people, general)}
+            nonces = {reminder_turn(m) for m in every_reminder(emulator, everyone, general)}
             return set(owed) <= nonces
 
         await emulator.wait_for(reminded, timeout=PATIENCE, what=f"the reminders of {owed}")
-        paused += bool(owed)
         if round_number % 2 == 0:  # killed right after the reminders: none comes again
             assert await bot.kill() == -9
             await bot.start()
-    assert paused >= 2, "the random play left a human to move at two pauses at least"
+    await bot.settle()
     seen: dict[tuple[int, int], list[Message]] = {}
-    for reminder in every_reminder(emulator, people, general):
+    for reminder in every_reminder(emulator, everyone, general):
         seen.setdefault(reminder_turn(reminder), []).append(reminder)
+    assert len(seen) >= 4, "a reminder for each turn played in the paused game at least"
     for turn, sent in seen.items():
         assert len(sent) == 1, f"turn {turn} was reminded {len(sent)} times"
         (reminder,) = sent
@@ -448,10 +456,11 @@ async def test_random_play_with_pauses_and_kills_brings_one_reminder_per_pause(
             f"⏰ <@{reminder.pinged[0]}>"
         ), reminder.content  # fmt: skip
         assert reminder.pinged[0] != bot.emulator.bot_user.id, "never the AI"
-    places = [general, *emulator.threads(general), *(emulator.dm_channel(p) for p in people)]
+    places = [general, *emulator.threads(general), *(emulator.dm_channel(p) for p in everyone)]
     boards = [m for place in places for m in emulator.messages(place) if m.attachments
               and m.attachments[0].filename == "board.png"]  # fmt: skip
     assert boards and all(is_board(board) and board.media_items for board in boards)
+    paused.assert_clean()
     assert emulator.violations == []
     assert await bot.stop() == 0
 

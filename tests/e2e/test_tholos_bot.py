@@ -4,10 +4,13 @@ restart."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from .conftest import SpawnBot
 from .emulator import BotProcess, Emulator, Interaction, RandomPlayer
+from .table import Table
 
 
 def no_failures(emulator: Emulator, made: list[Interaction], player: RandomPlayer) -> None:
@@ -27,6 +30,22 @@ async def test_starts_registers_and_stops(emulator: Emulator, tholos_bot: BotPro
     assert emulator.violations == []
 
 
+async def a_turn_in_a_thread(emulator: Emulator, rng: random.Random) -> None:
+    """Arranged: a game between two new members (the random player never acts as them) in its
+    thread of #general, and a turn played there by its buttons."""
+    table = Table(emulator)
+    (alice,) = table.people_named("alice")
+    # as the test wants them, whatever the random player set: threads, and time to accept
+    await table.slash(alice, "tholos-admin settings", threads="on", challenge_minutes=60)
+    white, black = (emulator.add_person(f"player{len(emulator.guild.members)}") for _ in "wb")
+    game = await table.start_game_in_thread(white, black)
+    assert game.channel.parent_id == table.channel.id
+    await game.play(rng.choice(game.position().legal_turns()))
+    assert len(game.boards()) == 2
+    game.assert_clean()
+    table.assert_clean()
+
+
 @pytest.mark.parametrize(
     ("backend", "threads"), [("sqlite", "off"), ("postgresql", "off"), ("sqlite", "on")]
 )
@@ -35,10 +54,12 @@ async def test_random_play_across_a_restart(
     spawn_bot: SpawnBot,
     backend: str,
     threads: str,
+    seed: int,
     request: pytest.FixtureRequest,
 ) -> None:
-    """A random player using every command and button (in the games' threads too), across a
-    kill -9, on each backend, with and without a thread per game."""
+    """A random player using every command and button, across a kill -9, on each backend, with
+    and without a thread per game (then a game is played in a thread before the random play
+    and after the restart)."""
     env = {"THOLOS_THREADS": threads}
     if backend == "postgresql":
         env["THOLOS_DB"] = await request.getfixturevalue("postgres_server").create_database()
@@ -46,20 +67,20 @@ async def test_random_play_across_a_restart(
     await bot.start(sync=True)
     people = [emulator.member(name) for name in ("alice", "bob", "carol")]
     general = emulator.channel("general")
+    rng = random.Random(seed)
+    if threads == "on":
+        await a_turn_in_a_thread(emulator, rng)
     player = RandomPlayer(
-        emulator, people, general, seed=2, command_rate=0.2, settle=lambda: bot.settle(0.05)
+        emulator, people, general, seed=seed, command_rate=0.2, settle=bot.settle
     )
     made = await player.play(30)
     no_failures(emulator, made, player)
-    everything = list(made)
-    await emulator.settle()
+    await bot.settle()
     assert await bot.kill() == -9
     await bot.start()
     made = await player.play(20)
     no_failures(emulator, made, player)
-    everything += made
-    if threads == "on":  # the games were played in threads, and the player followed them
-        thread_presses = [ix for ix in everything if ix.channel.is_thread]
-        assert emulator.threads(general) and thread_presses
+    if threads == "on":
+        await a_turn_in_a_thread(emulator, rng)
     assert await bot.stop() == 0
     bot.assert_clean_log()

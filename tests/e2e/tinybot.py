@@ -1,7 +1,8 @@
 """A tiny discord.py bot for the emulator's self-tests: ``python -m tests.e2e.tinybot``.
 
 It reads the real bot's environment (DISCORD_TOKEN, DISCORD_API_BASE, THOLOS_DB,
-THOLOS_GUILD_ID, LOG_LEVEL; and TINYBOT_MEMBERS_INTENT=1 to ask for the members intent), calls
+THOLOS_GUILD_ID, LOG_LEVEL, THOLOS_METRICS_PORT, where it serves ``tholos_work_in_flight`` as
+the real bot does; and TINYBOT_MEMBERS_INTENT=1 to ask for the members intent), calls
 ``bot.discord_api.use_api_base`` like the real bot, and has commands that do things right, and
 ``/tiny wrong case:<name>`` that breaks one rule on purpose; ``/tiny pick`` autocompletes its
 options, ``/tiny badpick case:<name>`` answers its autocomplete wrongly on purpose;
@@ -26,6 +27,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
 import discord
+from aiohttp import web
 from discord import app_commands
 from discord.http import Route
 from PIL import Image
@@ -710,10 +712,40 @@ class TinyBot(discord.Client):
             await self.tree.sync(guild=guild)
 
 
+HANDLERS = (
+    "CommandTree-invoker", "discord-ui-view-dispatch", "discord-ui-dynamic-item",
+    "discord-ui-modal-dispatch",
+)  # fmt: skip
+"""The names discord.py gives the task it runs each command, autocomplete, component or modal
+handler in."""
+
+
+def work_in_flight() -> int:
+    """The interactions being handled (their tasks still running)."""
+    return sum(task.get_name().startswith(HANDLERS) for task in asyncio.all_tasks())
+
+
+async def serve_work(port: int) -> web.AppRunner:
+    """``tholos_work_in_flight`` at ``/metrics`` on ``port`` (0: any), as the real bot's
+    metrics server says it, for ``BotProcess.settle``; the log line names the address."""
+
+    async def metrics(request: web.Request) -> web.Response:
+        return web.Response(text=f"tholos_work_in_flight {work_in_flight()}\n")
+
+    app = web.Application()
+    app.router.add_get("/metrics", metrics)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", port).start()
+    log.info("metrics and health on http://127.0.0.1:%d/metrics", runner.addresses[0][1])
+    return runner
+
+
 async def run(bot: TinyBot, token: str) -> None:
     """Run until SIGTERM, then close the connection cleanly (exit code 0)."""
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    metrics = await serve_work(int(os.environ.get("THOLOS_METRICS_PORT") or 0))
     async with bot:
         runner = asyncio.create_task(bot.start(token))
         stopper = asyncio.create_task(stop.wait())
@@ -723,6 +755,7 @@ async def run(bot: TinyBot, token: str) -> None:
         stopper.cancel()
         await bot.close()
         await runner
+    await metrics.cleanup()
     log.info("stopped")
 
 

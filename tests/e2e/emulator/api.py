@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Mapping
 from typing import Any, Self
 
@@ -333,29 +332,15 @@ class Emulator:
                 f"timed out after {timeout} s waiting for {waited}; violations:\n  {seen}"
             ) from None
 
-    def is_settled(self, quiet: float) -> bool:
-        """Every interaction answered or expired, no deferred response still "thinking", no
-        REST request in flight and none in the last ``quiet`` seconds."""
+    def is_settled(self) -> bool:
+        """Nothing pending: every interaction answered or expired, no deferred response still
+        "thinking", no REST request in flight (``BotProcess.settle`` also asks the bot)."""
 
         def busy(ix: Interaction) -> bool:
             thinking = ix.original is not None and ix.original.loading and not ix.original.deleted
             return not ix.expired and (not ix.acknowledged or thinking)
 
-        state = self.state
-        return (
-            not any(busy(ix) for ix in self.interactions)
-            and state.requests_in_flight == 0
-            and asyncio.get_running_loop().time() - state.last_request_end >= quiet
-        )
-
-    async def settle(self, quiet: float = 0.2, timeout: float = 10.0) -> None:
-        """Wait until ``is_settled(quiet)``: the bot looks done, as far as the API shows.
-
-        ``BotProcess.settle`` also waits for the bot's process to stop using the CPU.
-        """
-        await self.wait_for(
-            lambda: self.is_settled(quiet), timeout, "the bot to settle (an answer still pending?)"
-        )
+        return not any(busy(ix) for ix in self.interactions) and self.state.requests_in_flight == 0
 
     async def wait_connected(self, identifies: int = 1, timeout: float = 20.0) -> None:
         """Wait for the ``identifies``-th IDENTIFY to have been answered with READY."""

@@ -88,6 +88,19 @@ class RandomPlayer:
                 await self.emulator.slash(member, command, channel=self.channel, options=options)
             ]
         message, component = self.rng.choice(usable)
+        return await self._use_and_fill(member, message, component)
+
+    async def use(self, member: Member, message: Message, custom_id: str) -> list[Interaction]:
+        """``member`` uses the control ``custom_id`` of ``message`` as a step that picked it
+        would (random values in a select, a modal it opens filled in at random): for a test
+        that needs the player to have done something rather than hope it does."""
+        component = message.component(custom_id)
+        assert component is not None, f"no {custom_id} on message {message.id}"
+        return await self._use_and_fill(member, message, component)
+
+    async def _use_and_fill(
+        self, member: Member, message: Message, component: dict[str, Any]
+    ) -> list[Interaction]:
         ix = await self._use(member, message, component)
         if ix.modal is None:
             return [ix]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import ctypes
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -13,10 +14,16 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import IO
 
+import aiohttp
+
 from .api import Emulator
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 _PR_SET_PDEATHSIG = 1
+WORK_GAUGE = "tholos_work_in_flight"
+POLL_SECONDS = 0.02
+"""How often a wait on the bot's own word (its work in flight, its log) asks again."""
+_METRICS_LINE = re.compile(r"metrics and health on (http://[^/\s]+/metrics)")
 _LIBC = ctypes.CDLL(None, use_errno=True) if sys.platform == "linux" else None
 
 
@@ -74,10 +81,12 @@ class BotProcess:
             "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO"),
             **emulator.env(guild_commands=guild_commands),
             "THOLOS_DB": str(db_path),
+            "THOLOS_METRICS_PORT": "0",  # any free port: the log names it, settle() reads it
             **(env or {}),
         }
         self.process: subprocess.Popen[bytes] | None = None
         self._log: IO[bytes] | None = None
+        self._metrics: str | None = None
         self.starts = 0
 
     @property
@@ -97,6 +106,7 @@ class BotProcess:
             raise RuntimeError(f"{self.module} is already running")
         identifies, syncs = self.emulator.gateway.identifies, self.emulator.command_syncs
         self.starts += 1
+        self._metrics = None
         self._log = self._log or self.log_path.open("ab")
         self._log.write(f"--- start {self.starts} of python -m {self.module}\n".encode())
         self._log.flush()
@@ -148,18 +158,69 @@ class BotProcess:
             raise AssertionError(f"python -m {self.module} ignored SIGTERM for {timeout} s")
         return code
 
-    async def settle(self, quiet: float = 0.2, timeout: float = 15.0) -> None:
-        """Wait until the bot is idle: ``Emulator.is_settled(quiet)`` and the process used no CPU
-        for ``quiet`` seconds (so a board still being rendered counts as busy)."""
+    async def settle(self, timeout: float = 60.0) -> None:
+        """Wait until the bot is idle: it says it has no work in flight (``work_in_flight()``),
+        and the emulator has nothing pending (every interaction answered, none "thinking", no
+        REST request in flight) from before that answer until after it. A process that is
+        not running has no work; only the emulator is waited for then."""
+        emulator = self.emulator
         deadline = time.monotonic() + timeout
+
+        def mark() -> tuple[int, int] | None:
+            if not emulator.is_settled():
+                return None
+            return len(emulator.requests), len(emulator.interactions)
+
         while True:
-            await self.emulator.settle(quiet, max(0.1, deadline - time.monotonic()))
-            before = self._cpu_ticks()
-            await asyncio.sleep(quiet)
-            if self._cpu_ticks() == before and self.emulator.is_settled(quiet):
+            left = max(0.1, deadline - time.monotonic())
+            await emulator.wait_for(lambda: mark() is not None, left, "the emulator to settle")
+            before = mark()
+            busy = await self.work_in_flight() if self.running else 0
+            if busy == 0 and before is not None and mark() == before:
                 return
             if time.monotonic() > deadline:
-                raise AssertionError(f"python -m {self.module} kept working for {timeout} s")
+                raise AssertionError(
+                    f"python -m {self.module} kept working for {timeout} s ({busy} in flight)"
+                )
+            await asyncio.sleep(POLL_SECONDS)
+
+    async def wait_for_work(self, count: int, timeout: float = 30.0) -> None:
+        """Wait until the bot says exactly ``count`` pieces of work are in flight (e.g. 1: only
+        a press whose request the test holds)."""
+        deadline = time.monotonic() + timeout
+        while (busy := await self.work_in_flight()) != count:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{busy} pieces of work in flight after {timeout} s")
+            await asyncio.sleep(POLL_SECONDS)
+
+    async def work_in_flight(self) -> int:
+        """What the bot says it is doing: ``tholos_work_in_flight`` on its metrics server
+        (``bot/work.py``; the tiny bot serves its own)."""
+        url = f"{await self.metrics_url()}?name[]={WORK_GAUGE}"
+        async with aiohttp.ClientSession() as http, http.get(url) as response:
+            assert response.status == 200, f"{url}: {response.status}"
+            text = await response.text()
+        found = re.search(rf"^{WORK_GAUGE} (\S+)$", text, re.MULTILINE)
+        assert found, f"no {WORK_GAUGE} in {url}:\n{text}"
+        return int(float(found[1]))
+
+    async def metrics_url(self, timeout: float = 30.0) -> str:
+        """The ``/metrics`` URL of the running process, from the line its metrics server logs
+        when it starts (``THOLOS_METRICS_PORT``, 0 by default: a free port)."""
+        deadline = time.monotonic() + timeout
+        while self._metrics is None:
+            self._require()
+            found = _METRICS_LINE.findall(self.log().rpartition(f"--- start {self.starts} ")[2])
+            if found:
+                self._metrics = found[-1]
+            elif time.monotonic() > deadline:
+                raise AssertionError(
+                    f"python -m {self.module} logged no metrics URL in {timeout} s (LOG_LEVEL "
+                    f"must be INFO or lower):\n{self.log()}"
+                )
+            else:
+                await asyncio.sleep(POLL_SECONDS)
+        return self._metrics
 
     async def kill(self) -> int:
         """SIGKILL the process (and anything it started); return the exit code (-9)."""
@@ -196,17 +257,6 @@ class BotProcess:
         text = self.log()
         assert self.emulator.token not in text, "the bot token appears in the bot's output"
         assert "Traceback" not in text, f"the bot printed a traceback:\n{text}"
-
-    def _cpu_ticks(self) -> int | None:
-        """CPU time used by the process so far (Linux ``/proc``; None elsewhere or if gone)."""
-        if self.process is None:
-            return None
-        try:
-            stat = Path(f"/proc/{self.process.pid}/stat").read_text()
-        except OSError:
-            return None
-        fields = stat.rsplit(")", 1)[1].split()
-        return int(fields[11]) + int(fields[12])  # utime and stime
 
     def _require(self) -> subprocess.Popen[bytes]:
         if self.process is None or not self.running:

@@ -219,7 +219,6 @@ class Rest:
             return await self._answer(request, handler)
         finally:
             self.state.requests_in_flight -= 1
-            self.state.last_request_end = asyncio.get_running_loop().time()
             self.state.journal.changed()
 
     async def _answer(self, request: web.Request, handler: Handler) -> web.StreamResponse:

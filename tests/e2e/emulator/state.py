@@ -88,7 +88,6 @@ class State:
         self.nonces: dict[tuple[int, int, str], tuple[Message, float]] = {}
         self.base_url = ""
         self.requests_in_flight = 0
-        self.last_request_end = 0.0
         self.session_starts = 0
         self.dispatch: Dispatch = lambda event, data, intent, guild_id: None
 
