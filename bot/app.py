@@ -70,7 +70,8 @@ class App:
     @classmethod
     def build(cls, client: discord.Client, settings: Settings, database: Database) -> App:
         """Wire the stores and services over ``database``."""
-        games, challenges = GameStore(database), ChallengeStore(database)
+        games = GameStore(database, settings.shards)
+        challenges = ChallengeStore(database, settings.shards)
         holder = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         leases = LeaseStore(database, holder)
         alarm = Alarm()
@@ -90,7 +91,7 @@ class App:
                 challenges, games, challenge_timeout=settings.challenge_timeout,
                 reminders=reminders, alarm=alarm.ring,
             ),
-            boards=Boards(client, games, leases, settings.owns_guild),
+            boards=Boards(client, games, leases, settings.shards.owns),
             leases=leases,
             servers=ServerSettingsStore(database),
             interactions=Interactions(),

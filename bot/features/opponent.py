@@ -83,7 +83,7 @@ class Opponent(Feature):
         now = time.time()
         for game in await self.app.games.active_ai_games():
             if (
-                not self.app.settings.owns_guild(game.guild_id)
+                not self.app.settings.shards.owns(game.guild_id)
                 or game.needs_a_board
                 or not self.app.boards.is_ai_turn(game)
                 or game.id in self._thinking

@@ -33,7 +33,7 @@ from ..domain import DIRECT_MESSAGES, ReminderChoice, ServerRules
 from ..i18n import NC_, reader, words
 from ..presenter import reminder_settings_text, reminder_text
 from ..storage import DatabaseUnavailable, Game
-from ..storage.reminders import DueReminder, ReminderStore, Shards
+from ..storage.reminders import DueReminder, ReminderStore
 
 log = logging.getLogger(__name__)
 
@@ -87,11 +87,7 @@ class Reminders(Feature):
 
     def __init__(self, app: App) -> None:
         super().__init__(app)
-        settings = app.settings
-        shards = None
-        if settings.shard_count is not None and settings.shard_ids is not None:
-            shards = Shards(settings.shard_count, settings.shard_ids)
-        self.store = ReminderStore(app.database, shards)
+        self.store = ReminderStore(app.database, app.settings.shards)
         self._sent: set[tuple[int, int]] = set()
         """Reminders sent whose clearing failed (a database outage): cleared, never resent."""
 
@@ -124,7 +120,7 @@ class Reminders(Feature):
         due = await self.store.due(now, BATCH)
         wake_at, handled = math.inf, 0
         for reminder in due:
-            if self.app.settings.owns_guild(reminder.guild_id):
+            if self.app.settings.shards.owns(reminder.guild_id):
                 if handled:  # paced: the presses being played come first
                     await asyncio.sleep(REMINDER_SPACING)
                 held_until = await self._remind(reminder)

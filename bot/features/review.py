@@ -51,7 +51,7 @@ class Reviews(Feature):
 
     def __init__(self, app: App, reviewer: Reviewer | None = None) -> None:
         super().__init__(app)
-        self.store = ReviewStore(app.database)
+        self.store = ReviewStore(app.database, app.settings.shards)
         self.reviewer = reviewer or Reviewer()
         self.requested = asyncio.Event()
         self._progress: dict[int, tuple[int, int]] = {}
@@ -118,7 +118,7 @@ class Reviews(Feature):
                 wake_at = time.time() + IDLE_SECONDS
                 try:
                     for record in await self.store.waiting():
-                        if self.app.settings.owns_guild(record.guild_id):
+                        if self.app.settings.shards.owns(record.guild_id):
                             held_until = await self._run(record)
                             if held_until is not None:  # running elsewhere, or its runner died
                                 wake_at = min(wake_at, held_until)

@@ -15,6 +15,7 @@ from typing import Literal
 from engine import BLACK, WHITE, Colour, Position
 
 from ..domain import DIRECT_MESSAGES, Language, Level, Mode, Reason, ReminderDefaults, Result
+from ..shards import EVERY_SERVER, Shards
 from .db import Database, Row, Transaction, UniqueViolation, scalar
 from .leases import board_lease
 
@@ -217,8 +218,11 @@ def reminder_due(
 class GameStore:
     """Games and turns in the database."""
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Database, shards: Shards = EVERY_SERVER) -> None:
         self.database = database
+        self.shards = shards
+        """The servers whose background work is this process's: the sweeps
+        (:meth:`active_ai_games`, :meth:`games_needing_a_board`) read only their games."""
 
     async def create_ai_game(
         self,
@@ -251,9 +255,12 @@ class GameStore:
             )  # fmt: skip
 
     async def active_ai_games(self) -> list[Game]:
-        """Every game against the AI still being played."""
+        """Every game against the AI still being played on this process's servers."""
+        mine, shards = self.shards.sql()
         rows = await self.database.fetchall(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' AND ai_level IS NOT NULL"
+            f"SELECT {GAME_COLUMNS} FROM games "
+            f"WHERE status = 'active' AND ai_level IS NOT NULL AND {mine}",
+            shards,
         )
         return [game_from_row(row) for row in rows]
 
@@ -385,12 +392,14 @@ class GameStore:
         return None if row is None else game_from_row(row)
 
     async def games_needing_a_board(self, changed_before: float) -> list[Game]:
-        """Games whose newest change, made before ``changed_before``, has no board message (the
-        bot died, or Discord failed, between storing a change and posting its board)."""
+        """This process's servers' games whose newest change, made before ``changed_before``,
+        has no board message (the bot died, or Discord failed, between storing a change and
+        posting its board)."""
+        mine, shards = self.shards.sql()
         rows = await self.database.fetchall(
             f"SELECT {GAME_COLUMNS} FROM games "
-            f"WHERE {_NEEDS_A_BOARD} AND updated_at < ? ORDER BY updated_at",
-            (changed_before,),
+            f"WHERE {_NEEDS_A_BOARD} AND updated_at < ? AND {mine} ORDER BY updated_at",
+            (changed_before, *shards),
         )
         return [game_from_row(row) for row in rows]
 

@@ -15,8 +15,9 @@ from bot.i18n import words
 from bot.presenter import reminder_text
 from bot.services import ChallengeService, PlayService, TurnPlayed
 from bot.services.reminders import Alarm
+from bot.shards import Shards
 from bot.storage import ChallengeStore, GameStore
-from bot.storage.reminders import ReminderStore, Shards
+from bot.storage.reminders import ReminderStore
 from bot.storage.servers import ServerSettings, ServerSettingsStore
 from tests.bot.conftest import Clock, Services
 from tests.bot.test_service import ALICE, BOB, CHANNEL, GUILD, by, play, started
