@@ -15,14 +15,9 @@ from ..boards import LastTurn
 from ..logs import GAME_ID
 from ..metrics import METRICS
 from ..storage import DatabaseUnavailable, Game
+from ..storage.leases import ai_lease
 
 log = logging.getLogger(__name__)
-
-AI_LEASE_SECONDS = 10.0
-"""Longer than the hardest level's search (1.8 s at most) on a busy machine; after a crash
-mid-search, the AI plays on when it runs out (the version's compare-and-set keeps a turn
-from being stored twice should a slow search outlive it)."""
-
 
 class Opponent(Feature):
     """Starts games against the AI and lets it move when it is its turn."""
@@ -50,9 +45,9 @@ class Opponent(Feature):
     async def _move(self, game: Game) -> None:
         """Search, store and post the AI's turn; one process does it (the version's lease)."""
         GAME_ID.set(game.id)  # this task is about this game alone
-        lease = ai_lease(game)
+        lease = ai_lease(game.id, game.version)
         try:
-            if not await self.app.leases.acquire(lease, time.time(), seconds=AI_LEASE_SECONDS):
+            if not await self.app.leases.acquire(lease, time.time()):
                 return  # another process is playing this turn
             try:
                 seed = game.seed * 1000 + game.plies
@@ -89,14 +84,9 @@ class Opponent(Feature):
                 or game.id in self._thinking
             ):
                 continue
-            held_until = await self.app.leases.expires_at(ai_lease(game))
+            held_until = await self.app.leases.expires_at(ai_lease(game.id, game.version))
             if held_until is not None and held_until > now:
                 retry = min(retry or math.inf, held_until)
                 continue
             self.schedule(game)
         return retry
-
-
-def ai_lease(game: Game) -> str:
-    """The lease of playing the AI's turn in ``game``'s current version."""
-    return f"ai:{game.id}:{game.version}"

@@ -33,6 +33,7 @@ from ..domain import DIRECT_MESSAGES, ReminderChoice, ServerRules
 from ..i18n import NC_, reader, words
 from ..presenter import reminder_settings_text, reminder_text
 from ..storage import DatabaseUnavailable, Game
+from ..storage.leases import reminder_lease
 from ..storage.reminders import DueReminder, ReminderStore
 
 log = logging.getLogger(__name__)
@@ -45,9 +46,6 @@ REMINDER_SPACING = 0.05
 games gone idle at once, or a restart after a long outage) neither takes the database from the
 presses being played nor spends the bot's share of Discord's global rate limit (50 requests a
 second) that their boards need."""
-REMINDER_LEASE_SECONDS = 15.0
-"""Longer than sending one reminder takes; a process killed meanwhile leaves it to another (or
-to itself restarted) once it runs out, and the nonce keeps Discord from showing it twice."""
 CLOSED_DMS = 50007
 """Discord's code for "Cannot send messages to this user" (DMs closed, or no server shared)."""
 NONCE_LIMIT = 25
@@ -58,11 +56,6 @@ MARKED = (NC_("command", "reminders"), N_("here"), N_("dm"))
 
 Delivery = Literal["sent", "skipped", "postponed"]
 """What became of a due reminder."""
-
-
-def reminder_lease(game_id: int, version: int) -> str:
-    """The lease of sending the reminder of a game's version (one process sends it)."""
-    return f"reminder:{game_id}:{version}"
 
 
 def reminder_nonce(game_id: int, version: int, where: str) -> str:
@@ -145,7 +138,7 @@ class Reminders(Feature):
             self._sent.discard(key)
             return None
         leases = self.app.leases
-        if not await leases.acquire(lease, time.time(), seconds=REMINDER_LEASE_SECONDS):
+        if not await leases.acquire(lease, time.time()):
             return await leases.expires_at(lease) or time.time()
         try:
             game = await self.app.games.game(reminder.game_id)

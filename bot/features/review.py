@@ -27,23 +27,16 @@ from ..domain import Refusal
 from ..i18n import reader, words
 from ..presenter import review_embed, review_progress
 from ..storage import DatabaseUnavailable, Game
+from ..storage.leases import review_lease
 from ..storage.reviews import ReviewRecord, ReviewStore
 
 log = logging.getLogger(__name__)
 
 CHART_NAME = "review.png"
-REVIEW_LEASE_SECONDS = 10.0
-"""A review's lease, renewed with its progress (every :data:`PROGRESS_SECONDS`): the review
-of a process that died runs again this long after its last sign of life."""
 PROGRESS_SECONDS = 3.0
 """How often the review's message shows its progress."""
 IDLE_SECONDS = 60.0
 """The longest the review loop sleeps when nothing is queued (a new request wakes it)."""
-
-
-def review_lease(game_id: int) -> str:
-    """The lease of running a game's review."""
-    return f"review:{game_id}"
 
 
 class Reviews(Feature):
@@ -138,7 +131,7 @@ class Reviews(Feature):
         process holds the lease, when it runs out instead."""
         lease = review_lease(record.game_id)
         leases = self.app.leases
-        if not await leases.acquire(lease, time.time(), seconds=REVIEW_LEASE_SECONDS):
+        if not await leases.acquire(lease, time.time()):
             return await leases.expires_at(lease)
         try:
             game = await self.app.games.game(record.game_id)
@@ -169,9 +162,7 @@ class Reviews(Feature):
         while True:
             await asyncio.sleep(PROGRESS_SECONDS)
             done, total = self._progress.get(game.id, (0, 0))
-            await self.app.leases.renew(
-                review_lease(game.id), time.time(), seconds=REVIEW_LEASE_SECONDS
-            )
+            await self.app.leases.renew(review_lease(game.id), time.time())
             await self.store.progress(game.id, done, total)
             if (done, total) != shown:
                 shown = (done, total)

@@ -17,7 +17,7 @@ from engine import BLACK, WHITE, Colour, Position
 from ..domain import DIRECT_MESSAGES, Language, Level, Mode, Reason, ReminderDefaults, Result
 from ..shards import EVERY_SERVER, Shards
 from .db import Database, Row, Transaction, UniqueViolation, scalar
-from .leases import board_lease
+from .leases import board_lease, end
 
 
 class ChannelBusyError(Exception):
@@ -462,9 +462,7 @@ class GameStore:
         posting it; ``False`` (and nothing stored) when a board of a newer version is already
         recorded."""
         async with self.database.transaction() as transaction:
-            await transaction.execute(
-                "DELETE FROM leases WHERE name = ?", (board_lease(game_id, version),)
-            )
+            await end(transaction, board_lease(game_id, version))
             changed = await transaction.execute(
                 "UPDATE games SET board_message_id = ?, board_version = ? "
                 "WHERE id = ? AND (board_version IS NULL OR board_version <= ?)",

@@ -15,6 +15,7 @@ from ..domain import ReminderChoice, ReminderDefaults
 from ..shards import EVERY_SERVER, Shards
 from .db import Database, scalar
 from .games import reminder_due
+from .leases import Lease, end
 
 DEFAULT_CHOICE: ReminderChoice = "here"
 """Where a player who chose nothing gets their reminders: in the game's thread or channel."""
@@ -62,7 +63,7 @@ class ReminderStore:
             (after, *shards),
         )
 
-    async def clear(self, game_id: int, version: int, lease: str | None = None) -> bool:
+    async def clear(self, game_id: int, version: int, lease: Lease | None = None) -> bool:
         """The reminder of the game's ``version`` is sent (or not to be sent): clear it, and end
         its ``lease``; ``False`` when the game changed meanwhile (nothing is cleared: the change
         stored its own reminder)."""
@@ -73,7 +74,7 @@ class ReminderStore:
                 (game_id, version),
             )
             if lease is not None:
-                await transaction.execute("DELETE FROM leases WHERE name = ?", (lease,))
+                await end(transaction, lease)
         return changed == 1
 
     async def postpone(self, game_id: int, version: int, due_at: float) -> bool:

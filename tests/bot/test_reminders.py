@@ -17,6 +17,7 @@ from bot.services import ChallengeService, PlayService, TurnPlayed
 from bot.services.reminders import Alarm
 from bot.shards import Shards
 from bot.storage import ChallengeStore, GameStore
+from bot.storage.leases import LeaseStore, reminder_lease
 from bot.storage.reminders import ReminderStore
 from bot.storage.servers import ServerSettings, ServerSettingsStore
 from tests.bot.conftest import Clock, Services
@@ -165,7 +166,10 @@ async def test_the_sweep_finds_due_reminders_oldest_first_and_clears_them_once(
     assert (await service.play.games.game(games[1].id)).reminder_due_at == (
         played.game.reminder_due_at
     )
-    assert await store.clear(games[0].id, games[0].version, "reminder:x")
+    lease, leases = reminder_lease(games[0].id, games[0].version), LeaseStore(database, "me")
+    assert await leases.acquire(lease, clock.now)
+    assert await store.clear(games[0].id, games[0].version, lease)
+    assert await leases.expires_at(lease) is None  # clearing ended the lease
     assert not await store.clear(games[0].id, games[0].version)
     assert (await service.play.games.game(games[0].id)).reminder_due_at is None
     assert [r.game_id for r in await store.due(first_due + 100, 10)] == [games[2].id]
