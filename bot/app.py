@@ -14,7 +14,7 @@ import discord
 from .answers import Interactions
 from .boards import Boards
 from .controls import Router
-from .domain import ReminderDefaults, ServerRules
+from .domain import PYTHON, ReminderDefaults, ServerRules, time_in_force
 from .services import ChallengeService, PlayService
 from .services.reminders import Alarm
 from .settings import Settings
@@ -59,8 +59,12 @@ class App:
         settings = self.settings
         return ServerRules(
             threads=settings.threads if chosen.threads is None else chosen.threads,
-            inactivity_timeout=chosen.inactivity_timeout or settings.inactivity_timeout,
-            challenge_timeout=chosen.challenge_timeout or settings.challenge_timeout,
+            inactivity_timeout=time_in_force(
+                PYTHON, chosen.inactivity_timeout, settings.inactivity_timeout
+            ),
+            challenge_timeout=time_in_force(
+                PYTHON, chosen.challenge_timeout, settings.challenge_timeout
+            ),
             default_mode=chosen.default_mode or "basic",
             reminder_after=self.reminder_defaults.resolve(
                 chosen.reminder_after, chosen.inactivity_timeout

@@ -14,7 +14,17 @@ from typing import Literal
 
 from engine import BLACK, WHITE, Colour, Position
 
-from ..domain import DIRECT_MESSAGES, Language, Level, Mode, Reason, ReminderDefaults, Result
+from ..domain import (
+    DIRECT_MESSAGES,
+    Arithmetic,
+    Language,
+    Level,
+    Mode,
+    Reason,
+    ReminderDefaults,
+    Result,
+    reminder_time,
+)
 from ..shards import EVERY_SERVER, Shards
 from .db import Database, Row, Transaction, UniqueViolation, scalar
 from .leases import board_lease, end
@@ -190,29 +200,58 @@ def game_from_row(row: Row) -> Game:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class Sql:
+    """An SQL expression and its parameters, in the order of their ``?``."""
+
+    text: str
+    values: tuple[object, ...] = ()
+
+
+class _SqlArithmetic:
+    """:class:`~bot.domain.Arithmetic` written out as SQL (``NULL`` unset), for SQLite and
+    PostgreSQL alike."""
+
+    def first_set(self, *values: Sql) -> Sql:
+        text = ", ".join(value.text for value in values)
+        return Sql(f"COALESCE({text})", tuple(v for value in values for v in value.values))
+
+    def unset_if_zero(self, value: Sql) -> Sql:
+        return Sql(f"NULLIF({value.text}, 0)", value.values)
+
+    def half(self, value: Sql) -> Sql:
+        return Sql(f"({value.text}) / 2", value.values)
+
+
+SQL: Arithmetic[Sql] = _SqlArithmetic()
+"""The settings' rules (``bot.domain``) as SQL expressions."""
+
+
 def reminder_due(
     reminders: ReminderDefaults | None, now: float | None, guild_id: int | None = None
 ) -> tuple[str, tuple[object, ...]]:
     """The SQL value of ``games.reminder_due_at`` for a change made at ``now`` that leaves a
     human to move, and its parameters: ``now`` (``None``: the row's ``last_move_at``) plus the
-    reminder time in force on the game's server, resolved in the statement itself as
-    :meth:`ReminderDefaults.resolve` does (the server's own, else the bot's, else half the
-    idle-claim time in force); ``NULL`` when that is 0 (reminders off), and without
-    ``reminders`` (the AI is to move, or the game ended). The server is the row's
-    (``guild_id`` ``None``) or ``guild_id``."""
+    reminder time in force on the game's server, resolved in the statement itself by the rule
+    :meth:`ReminderDefaults.resolve` applies (:func:`~bot.domain.reminder_time`, written out
+    as SQL); ``NULL`` when that is 0 (reminders off), and without ``reminders`` (the AI is to
+    move, or the game ended). The server is the row's (``guild_id`` ``None``) or
+    ``guild_id``."""
     if reminders is None:
         return "NULL", ()
     guild = "games.guild_id" if guild_id is None else "?"
     server = () if guild_id is None else (guild_id,)
-    since = "last_move_at" if now is None else "?"
-    sql = (
-        f"{since} + NULLIF(COALESCE("
-        f"(SELECT s.reminder_after FROM guild_settings s WHERE s.guild_id = {guild}), ?, "
-        f"COALESCE((SELECT s.inactivity_timeout FROM guild_settings s WHERE s.guild_id = {guild}"
-        "), ?) / 2), 0)"
-    )
-    start = () if now is None else (now,)
-    return sql, (*start, *server, reminders.after, *server, reminders.inactivity_timeout)
+
+    def chosen(column: str) -> Sql:
+        return Sql(f"(SELECT s.{column} FROM guild_settings s WHERE s.guild_id = {guild})", server)
+
+    after = reminder_time(
+        SQL, chosen("reminder_after"), chosen("inactivity_timeout"),
+        Sql("?", (reminders.after,)), Sql("?", (reminders.inactivity_timeout,)),
+    )  # fmt: skip
+    since = Sql("last_move_at") if now is None else Sql("?", (now,))
+    due = SQL.unset_if_zero(after)
+    return f"{since.text} + {due.text}", (*since.values, *due.values)
 
 
 class GameStore:

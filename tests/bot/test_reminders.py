@@ -4,6 +4,7 @@ as the bot resolves them; the sweep's queries; clearing as a compare-and-set."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 
@@ -17,6 +18,8 @@ from bot.services import ChallengeService, PlayService, TurnPlayed
 from bot.services.reminders import Alarm
 from bot.shards import Shards
 from bot.storage import ChallengeStore, GameStore
+from bot.storage.db import scalar
+from bot.storage.games import reminder_due
 from bot.storage.leases import LeaseStore, reminder_lease
 from bot.storage.reminders import ReminderStore
 from bot.storage.servers import ServerSettings, ServerSettingsStore
@@ -109,6 +112,33 @@ async def test_the_reminder_time_is_resolved_like_the_server_rules(
     clock.now += 10
     played = await play(service, game, "+w1")
     assert played.game.reminder_due_at == (None if expected is None else clock.now + expected)
+
+
+SETTINGS = (None, 0.0, 90.0)
+"""A setting unset, 0, or a time."""
+
+
+async def test_sql_and_python_resolve_the_reminder_time_alike_in_every_case(database, clock):
+    """For every combination of the server's reminder and idle-claim times and the bot's
+    (each unset, 0 or a time; also a server without a settings row), the reminder the SQL of
+    the write that stores a turn schedules is :meth:`ReminderDefaults.resolve`'s time (none
+    when it is 0: off), on both backends: one rule, in ``bot.domain``, in both languages."""
+    servers, unset = ServerSettingsStore(database), GUILD + 1
+    checked = set()
+    for server_after, server_idle in itertools.product(SETTINGS, SETTINGS):
+        settings = ServerSettings(inactivity_timeout=server_idle, reminder_after=server_after)
+        await servers.set(GUILD, settings, ALICE, clock.now)
+        for bot_after, bot_idle in itertools.product((None, 0.0, 120.0), (DAY, 50.0)):
+            defaults = ReminderDefaults(bot_after, bot_idle)
+            for guild in (GUILD, unset):
+                due, values = reminder_due(defaults, 0.0, guild)
+                in_sql = await scalar(database, f"SELECT {due}", values)
+                resolved = defaults.resolve(*(
+                    (server_after, server_idle) if guild == GUILD else (None, None)
+                ))  # fmt: skip
+                assert in_sql == (resolved or None), (guild, settings, defaults)
+                checked.add(resolved)
+    assert checked == {0.0, 90.0, 120.0, 45.0, 25.0, DAY / 2}  # every branch of the rule
 
 
 async def test_the_ai_is_never_reminded(service, clock):
