@@ -4,7 +4,7 @@ processes), chosen by ``THOLOS_DB``.
 Repositories write their SQL once, with ``?`` placeholders, and run it through a
 :class:`Transaction` or the :class:`Database`'s read helpers; the backend adapts placeholders,
 maps its errors onto :class:`UniqueViolation` and :class:`DatabaseUnavailable`, and migrates
-the schema with its own numbered migrations.
+the schema (migrations numbered alike in both, a script per dialect).
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 
+import asyncpg
 import pytest
 
 from bot.storage import (
@@ -17,9 +18,12 @@ from bot.storage import (
 )
 from bot.storage.db import lock_key, redact, scalar, url_passwords
 from bot.storage.migrations import (
+    FIRST_SHARED_POSTGRES_VERSION,
+    LEGACY_POSTGRES_VERSIONS,
     MIGRATIONS,
     POSTGRES_MIGRATIONS,
     SQLITE_TABLE_REBUILDS,
+    postgres_version,
     statements,
 )
 
@@ -141,6 +145,72 @@ async def test_a_newer_postgres_database_is_refused(postgres_server):
     await database.close()
     with pytest.raises(DatabaseTooNewError, match="upgrade the bot"):
         await open_database(url)
+
+
+def test_both_dialects_share_one_numbering():
+    """Migration n is ``MIGRATIONS[n - 1]`` and ``POSTGRES_MIGRATIONS[n - 1]``; an old
+    PostgreSQL number k is the k-th migration with a PostgreSQL script; the numbers this code
+    records in PostgreSQL never meet the old ones."""
+    assert len(MIGRATIONS) == len(POSTGRES_MIGRATIONS)
+    assert all(script for script in MIGRATIONS)
+    with_a_script = [n for n, script in enumerate(POSTGRES_MIGRATIONS, 1) if script is not None]
+    reached = [following - 1 for following in [*with_a_script[1:], len(MIGRATIONS) + 1]]
+    assert dict(enumerate(reached[:7], 1)) == LEGACY_POSTGRES_VERSIONS  # after k scripts
+    assert max(LEGACY_POSTGRES_VERSIONS) < FIRST_SHARED_POSTGRES_VERSION <= len(MIGRATIONS)
+    assert [postgres_version(k) for k in (0, 1, 7, 9, 12)] == [0, 3, 9, 9, 12]
+    with pytest.raises(ValueError, match="no release"):
+        postgres_version(8)
+
+
+async def postgres_schema(url: str) -> dict[str, set[tuple[object, ...]]]:
+    """Every column (with its type, default and nullability), index and constraint."""
+    connection = await asyncpg.connect(url)
+    try:
+        queries = {
+            "columns": "SELECT table_name, column_name, data_type, column_default, is_nullable "
+            "FROM information_schema.columns WHERE table_schema = 'public'",
+            "indexes": "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public'",
+            "constraints": "SELECT conrelid::regclass::text, conname, pg_get_constraintdef(oid) "
+            "FROM pg_constraint WHERE connamespace = 'public'::regnamespace",
+        }
+        return {
+            kind: {tuple(row) for row in await connection.fetch(sql)}
+            for kind, sql in queries.items()
+        }
+    finally:
+        await connection.close()
+
+
+@pytest.mark.parametrize("recorded", sorted(LEGACY_POSTGRES_VERSIONS))
+async def test_a_postgres_database_numbered_the_old_way_migrates_forward(
+    postgres_server, recorded
+):
+    """A PostgreSQL database migrated by an older bot (its own numbering: 1-7, migration by
+    migration) opens at the newest version in the shared numbering, its rows kept, with
+    exactly the schema of a new database."""
+    url = await postgres_server.create_database()
+    old = [script for script in POSTGRES_MIGRATIONS if script is not None][:recorded]
+    connection = await asyncpg.connect(url)
+    try:
+        await connection.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        await connection.execute("INSERT INTO schema_version VALUES (0)")
+        for number, script in enumerate(old, 1):
+            async with connection.transaction():
+                for statement in statements(script):
+                    await connection.execute(statement)
+                await connection.execute("UPDATE schema_version SET version = $1", number)
+        await connection.execute("INSERT INTO meta (key, value) VALUES ('kept', 'yes')")
+    finally:
+        await connection.close()
+    database = await open_database(url)
+    try:
+        assert await scalar(database, "SELECT version FROM schema_version") == len(MIGRATIONS)
+        assert await get_meta(database, "kept") == "yes"
+    finally:
+        await database.close()
+    fresh = await postgres_server.create_database()
+    await (await open_database(fresh)).close()
+    assert await postgres_schema(url) == await postgres_schema(fresh)
 
 
 async def test_schema_allows_one_active_game_per_channel(database):
