@@ -99,12 +99,6 @@ class Reminders(Feature):
         text = reminder_settings_text(reader(interaction), shown, after, changed=choice is not None)
         await interaction.response.send_message(text, ephemeral=True)
 
-    async def reschedule(self, guild_id: int) -> None:
-        """A server's reminder or idle-claim time changed: its pending reminders follow."""
-        first = await self.store.reschedule_server(guild_id, self.app.reminder_defaults)
-        if first is not None:
-            self.app.alarm.ring(first)
-
     async def sweep(self) -> float | None:
         """Send the reminders due on this process's servers, oldest first, at most
         :data:`BATCH`; return when to look again: the next due time, when a lease held

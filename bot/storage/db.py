@@ -10,14 +10,34 @@ the schema (migrations numbered alike in both, a script per dialect).
 from __future__ import annotations
 
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Literal, Protocol
 from urllib.parse import unquote, unquote_plus, urlsplit, urlunsplit
 
 Dialect = Literal["sqlite", "postgresql"]
+Event = Literal["failed", "retried"]
+"""What a backend reports as it happens: an operation ``failed`` (the database busy with another
+writer for too long, or unavailable), or a write found the database busy and ``retried``."""
+Listener = Callable[[Event, Dialect], None]
 Row = Mapping[str, Any] | Sequence[Any]
 """A result row: read by column name (``row["id"]``) or position (``row[0]``)."""
+
+
+_listeners: list[Listener] = []
+
+
+def listen(listener: Listener) -> Callable[[], None]:
+    """Call ``listener`` with every event of every backend (the metrics count them: the storage
+    layer reports, and knows nothing of who listens); return what stops it listening."""
+    _listeners.append(listener)
+    return lambda: _listeners.remove(listener)
+
+
+def report(event: Event, dialect: Dialect) -> None:
+    """Tell the listeners that ``event`` happened on a ``dialect`` database."""
+    for listener in _listeners:
+        listener(event, dialect)
 
 
 class DatabaseTooNewError(RuntimeError):

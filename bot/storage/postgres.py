@@ -14,7 +14,6 @@ from typing import Any
 
 import asyncpg
 
-from ..metrics import METRICS
 from .db import (
     WRITE_PATIENCE,
     DatabaseBusy,
@@ -24,10 +23,9 @@ from .db import (
     UniqueViolation,
     lock_key,
     redact,
+    report,
 )
 from .migrations import POSTGRES_MIGRATIONS, postgres_version, statements
-
-DATABASE_ERRORS = METRICS.database_errors.labels("postgresql")
 
 log = logging.getLogger(__name__)
 
@@ -66,10 +64,10 @@ def _translated() -> Iterator[None]:
     except asyncpg.UniqueViolationError as error:
         raise UniqueViolation(str(error)) from error
     except (asyncpg.LockNotAvailableError, asyncpg.DeadlockDetectedError) as error:
-        DATABASE_ERRORS.inc()
+        report("failed", "postgresql")
         raise DatabaseBusy(f"{type(error).__name__}: {error}") from error
     except _UNAVAILABLE as error:
-        DATABASE_ERRORS.inc()
+        report("failed", "postgresql")
         raise DatabaseUnavailable(f"{type(error).__name__}: {error}") from error
 
 
