@@ -101,7 +101,6 @@ class ServerRules:
     """Seconds without a move before the player to move is reminded (0: never)."""
 
 
-V = TypeVar("V")
 ReminderChoice = Literal["off", "here", "dm"]
 """Where a player wants their turn reminders: none, in the game's channel, or by DM."""
 
@@ -122,6 +121,9 @@ class ReminderDefaults:
         return reminder_time(
             PYTHON, server_after, inactivity_timeout, self.after, self.inactivity_timeout
         )
+
+
+V = TypeVar("V")
 
 
 class Arithmetic(Protocol[V]):
