@@ -33,7 +33,7 @@ from .storage import (
 )
 from .storage.backup import BackupError, backup, restore
 from .storage.copy import TargetNotEmptyError, copy_database
-from .storage.db import redact
+from .storage.db import redact, url_passwords
 
 USAGE = (
     "usage: tholos-bot [rebuild-ratings | copy-db SQLITE_PATH POSTGRES_URL"
@@ -155,7 +155,7 @@ def main() -> int:
     logs.set_up(
         settings.logging_level,
         settings.log_format,
-        secrets=(settings.token, logs.database_password(settings.database) or ""),
+        secrets=(settings.token, *url_passwords(settings.database)),
     )
     try:
         if settings.api_base:

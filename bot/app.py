@@ -13,7 +13,7 @@ import discord
 
 from .answers import Interactions
 from .controls import Router
-from .domain import ReminderDefaults, ServerRules
+from .domain import PYTHON, ReminderDefaults, ServerRules, time_in_force
 from .places import Places
 from .poster import BoardPoster
 from .renderer import Renderer
@@ -69,8 +69,12 @@ class App:
         settings = self.settings
         return ServerRules(
             threads=settings.threads if chosen.threads is None else chosen.threads,
-            inactivity_timeout=chosen.inactivity_timeout or settings.inactivity_timeout,
-            challenge_timeout=chosen.challenge_timeout or settings.challenge_timeout,
+            inactivity_timeout=time_in_force(
+                PYTHON, chosen.inactivity_timeout, settings.inactivity_timeout
+            ),
+            challenge_timeout=time_in_force(
+                PYTHON, chosen.challenge_timeout, settings.challenge_timeout
+            ),
             default_mode=chosen.default_mode or "basic",
             reminder_after=self.reminder_defaults.resolve(
                 chosen.reminder_after, chosen.inactivity_timeout
@@ -80,7 +84,8 @@ class App:
     @classmethod
     def build(cls, client: discord.Client, settings: Settings, database: Database) -> App:
         """Wire the stores and services over ``database``."""
-        games, challenges = GameStore(database), ChallengeStore(database)
+        games = GameStore(database, settings.shards)
+        challenges = ChallengeStore(database, settings.shards)
         holder = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         leases = LeaseStore(database, holder)
         alarm = Alarm()

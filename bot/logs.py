@@ -82,14 +82,6 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(line, ensure_ascii=False)
 
 
-def database_password(url: str) -> str | None:
-    """The password in a ``postgresql://user:password@host/db`` URL, if any."""
-    _, separator, rest = url.partition("://")
-    credentials = rest.rpartition("@")[0] if separator else ""
-    password = credentials.partition(":")[2]
-    return password or None
-
-
 def set_up(level: int, fmt: str, secrets: Iterable[str]) -> None:
     """Log to stderr at ``level`` as ``fmt`` (``text`` or ``json``), secrets masked."""
     handler = logging.StreamHandler()

@@ -4,8 +4,9 @@ in the bot's own event loop).
 
 The metrics live in one per-process :class:`Metrics` (:data:`METRICS`), in a registry of its
 own rather than ``prometheus_client``'s global one; the choke points that feed them
-(``answers``, ``BoardPoster.post_after_change``, ``PlayService``, the storage backends, the AI)
-only increment a counter or observe a number. What is costly or asynchronous is read when
+(``answers``, ``BoardPoster.post_after_change``, ``PlayService``, the AI) only increment a
+counter or observe a number; the storage backends report their failures and retries to whoever listens
+(``storage.db.listen``), and this module counts them. What is costly or asynchronous is read when
 Prometheus scrapes: the active games (one ``COUNT`` with a timeout) and the gateway latency
 per shard (``client.latencies``).
 """
@@ -26,6 +27,7 @@ from prometheus_client.exposition import generate_latest
 from prometheus_client.registry import Collector
 
 from . import work
+from .storage.db import Dialect, Event, listen
 
 log = logging.getLogger(__name__)
 
@@ -91,6 +93,11 @@ class Metrics:
         self._gateway = _GatewayLatency()
         registry.register(self._gateway)
 
+    def count_database_event(self, event: Event, dialect: Dialect) -> None:
+        """Count what a storage backend reported."""
+        counter = self.database_errors if event == "failed" else self.database_retries
+        counter.labels(dialect).inc()
+
     def watch(self, client: discord.Client) -> None:
         """Read the gateway latency of ``client``'s shards at each scrape."""
         self._gateway.client = client
@@ -130,6 +137,7 @@ class _GatewayLatency(Collector):
 
 METRICS = Metrics()
 """This process's metrics."""
+listen(METRICS.count_database_event)  # the storage backends report, the metrics count
 
 
 def _latencies(client: discord.Client) -> list[tuple[int, float]]:

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .shards import Shards
+
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 LOG_FORMATS = ("text", "json")
 CHALLENGE_TIMEOUT = 600.0
@@ -65,18 +67,17 @@ class Settings:
         """Whether this process runs a given set of shards (``THOLOS_SHARD_COUNT`` is set)."""
         return self.shard_count is not None
 
-    def owns_guild(self, guild_id: int) -> bool:
-        """Whether a server's events come to this process (Discord's shard formula)."""
-        if self.shard_count is None:
-            return True
-        shard = (guild_id >> 22) % self.shard_count
-        return self.shard_ids is None or shard in self.shard_ids
+    @property
+    def shards(self) -> Shards:
+        """The shards this process runs: which servers' events come to it, and whose
+        background work (expiries, reposts, the AI, reviews, reminders) is its own."""
+        return Shards.of(self.shard_count, self.shard_ids)
 
     @property
     def registers_commands(self) -> bool:
         """Whether this process registers the slash commands: exactly one process does, the
         one that runs shard 0."""
-        return self.shard_ids is None or 0 in self.shard_ids
+        return 0 in self.shards.ids
 
     @classmethod
     def load(

@@ -8,9 +8,23 @@ from typing import Literal
 
 from engine.ai import LEVELS
 
-from .storage import FinishedGame
-
 Outcome = Literal["win", "loss", "draw"]
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGame:
+    """A finished game as a player's history needs it."""
+
+    id: int
+    white_id: int
+    black_id: int
+    result: str
+    reason: str
+    white_points: int
+    black_points: int
+    finished_at: float
+    ai_level: str | None
+    """The AI's level in a game against the AI (never rated), else ``None``."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,15 +9,31 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol
 
 from .core import BLACK, COLOUR_LETTERS, LOCATION_LETTERS, WHITE, Colour, Location
 from .vocabulary import ORNAMENT_EFFECTS, ORNAMENT_NAMES, colour_name
 
-if TYPE_CHECKING:
-    from .position import Position
-
 Decider = Literal["points", "columns", "tie"]
+
+
+class Scorable(Protocol):
+    """What scoring reads of a position (a :class:`~engine.position.Position` is one; this
+    module does not import it, since positions score themselves)."""
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """Each location's stack, bottom to top."""
+        ...
+
+    @property
+    def ornaments(self) -> tuple[str | None, ...]:
+        """Each location's ornament."""
+        ...
+
+    def is_over(self) -> bool:
+        """Whether the game is over."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +149,7 @@ def _effect(stones: str, ornament: str | None) -> str | None:
     )
 
 
-def score(position: Position) -> Score:
+def score(position: Scorable) -> Score:
     """Score ``position``: per column, totals, columns won and the leader with tie-breaks."""
     columns = []
     totals = [0, 0]

@@ -19,8 +19,8 @@ from ..commands import CHOICES_SHOWN, GUILD_INSTALL, SERVERS_ONLY, game_choices
 from ..domain import Mode, Refusal, ServerRules
 from ..i18n import NC_, reader
 from ..phrases import MODE_NAMES, SANDSTONE, command, minutes_text
+from ..storage.reminders import ReminderStore
 from ..storage.servers import ServerSettings
-from .reminders import Reminders
 
 ADMINS_ONLY = N_("Only members with the **Manage Server** permission can use {admin}.")
 OPTION_NAMES = (NC_("command", "reminder_minutes"),)
@@ -78,11 +78,19 @@ class Admin(Feature):
                 guild_id, ServerSettings(**(values | changes)), interaction.user.id, time.time()
             )
             if {"reminder_after", "inactivity_timeout"} & changes.keys():
-                await feature_of(interaction, Reminders).reschedule(guild_id)
+                await self._reschedule_reminders(guild_id)
         rules = await self.app.rules(guild_id)
         await interaction.response.send_message(
             embed=settings_embed(reader(interaction), rules, changed=bool(changes)), ephemeral=True
         )
+
+    async def _reschedule_reminders(self, guild_id: int) -> None:
+        """The server's reminder or idle-claim time changed: its pending reminders follow (and
+        the housekeeping loop wakes for the first)."""
+        reminders = ReminderStore(self.app.database)
+        first = await reminders.reschedule_server(guild_id, self.app.reminder_defaults)
+        if first is not None:
+            self.app.alarm.ring(first)
 
 
 @tholos_admin.command(

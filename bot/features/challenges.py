@@ -239,7 +239,7 @@ class Challenges(Feature):
 
     async def expire(self) -> None:
         """Close the challenges whose time is up and say so on their messages."""
-        for challenge in await self.app.lobby.expire_due(self.app.settings.owns_guild):
+        for challenge in await self.app.lobby.expire_due():
             await self.refresh(challenge)
 
 

@@ -23,13 +23,10 @@ from ..board import LastTurn
 from ..logs import GAME_ID
 from ..metrics import METRICS
 from ..storage import DatabaseUnavailable, Game
+from ..storage.leases import Lease, ai_lease
 
 log = logging.getLogger(__name__)
 
-AI_LEASE_SECONDS = 10.0
-"""Longer than the hardest level's search (1.8 s at most) on a busy machine; after a crash
-mid-search, the AI plays on when it runs out (the version's compare-and-set keeps a turn
-from being stored twice should a slow search outlive it)."""
 PICK_SECONDS = 30.0
 """The longest the picker sleeps without being woken (a board another process posted)."""
 POST_SECONDS = 30.0
@@ -105,15 +102,14 @@ class Opponent(Feature):
             if free <= 0:
                 break
             if (
-                not self.app.settings.owns_guild(game.guild_id)
-                or game.needs_a_board
+                game.needs_a_board
                 or not game.is_ai_turn(self.app.bot_id)
                 or game.id in self._moves
                 or not self.failing.ready((game.id, game.version), time.time())
             ):
                 continue
-            lease = ai_lease(game)
-            if not await self.app.leases.acquire(lease, time.time(), seconds=AI_LEASE_SECONDS):
+            lease = ai_lease(game.id, game.version)
+            if not await self.app.leases.acquire(lease, time.time()):
                 retry = min(retry, await self.app.leases.expires_at(lease) or time.time())
                 continue
             self._searching.add(game.id)  # the search starts now: the worker is free
@@ -121,7 +117,7 @@ class Opponent(Feature):
             free -= 1
         return None if retry == math.inf else retry
 
-    async def _move(self, game: Game, lease: str) -> None:
+    async def _move(self, game: Game, lease: Lease) -> None:
         """Search, store and post the AI's turn, its lease taken (:meth:`resume`)."""
         GAME_ID.set(game.id)  # this task is about this game alone
         try:
@@ -155,7 +151,3 @@ class Opponent(Feature):
         finally:
             self._moves.pop(game.id, None)
 
-
-def ai_lease(game: Game) -> str:
-    """The lease of playing the AI's turn in ``game``'s current version."""
-    return f"ai:{game.id}:{game.version}"

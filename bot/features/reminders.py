@@ -35,7 +35,8 @@ from ..domain import DIRECT_MESSAGES, ReminderChoice, ServerRules, mention
 from ..i18n import NC_, reader, words
 from ..phrases import board_url, channel_url, command, minutes_text
 from ..storage import DatabaseUnavailable, Game
-from ..storage.reminders import DueReminder, ReminderStore, Shards
+from ..storage.leases import reminder_lease
+from ..storage.reminders import DueReminder, ReminderStore
 
 log = logging.getLogger(__name__)
 
@@ -47,9 +48,6 @@ REMINDER_SPACING = 0.05
 games gone idle at once, or a restart after a long outage) neither takes the database from the
 presses being played nor spends the bot's share of Discord's global rate limit (50 requests a
 second) that their boards need."""
-REMINDER_LEASE_SECONDS = 15.0
-"""Longer than sending one reminder takes; a process killed meanwhile leaves it to another (or
-to itself restarted) once it runs out, and the nonce keeps Discord from showing it twice."""
 REMINDER_BACKOFF = Backoff(first=60.0, tries=3)
 """A reminder Discord does not answer in time (:data:`~bot.background.DISCORD_CALL_SECONDS`)
 is tried again 1 and 2 min later (the nonce keeps one that did arrive from showing twice), then
@@ -64,11 +62,6 @@ MARKED = (NC_("command", "reminders"), N_("here"), N_("dm"))
 
 Delivery = Literal["sent", "skipped", "postponed"]
 """What became of a due reminder."""
-
-
-def reminder_lease(game_id: int, version: int) -> str:
-    """The lease of sending the reminder of a game's version (one process sends it)."""
-    return f"reminder:{game_id}:{version}"
 
 
 def reminder_nonce(game_id: int, version: int, where: str) -> str:
@@ -93,11 +86,7 @@ class Reminders(Feature):
 
     def __init__(self, app: App, backoff: Backoff = REMINDER_BACKOFF) -> None:
         super().__init__(app)
-        settings = app.settings
-        shards = None
-        if settings.shard_count is not None and settings.shard_ids is not None:
-            shards = Shards(settings.shard_count, settings.shard_ids)
-        self.store = ReminderStore(app.database, shards)
+        self.store = ReminderStore(app.database, app.settings.shards)
         self._sent: set[tuple[int, int]] = set()
         """Reminders sent whose clearing failed (a database outage): cleared, never resent."""
         self.timeouts: Retries[tuple[int, int]] = Retries("reminder (game, version)", backoff)
@@ -118,12 +107,6 @@ class Reminders(Feature):
         text = reminder_settings_text(reader(interaction), shown, after, changed=choice is not None)
         await interaction.response.send_message(text, ephemeral=True)
 
-    async def reschedule(self, guild_id: int) -> None:
-        """A server's reminder or idle-claim time changed: its pending reminders follow."""
-        first = await self.store.reschedule_server(guild_id, self.app.reminder_defaults)
-        if first is not None:
-            self.app.alarm.ring(first)
-
     async def sweep(self) -> float | None:
         """Send the reminders due on this process's servers, oldest first, at most
         :data:`BATCH`; return when to look again: the next due time, when a lease held
@@ -131,15 +114,14 @@ class Reminders(Feature):
         now = time.time()
         due = await self.store.due(now, BATCH)
         wake_at, handled = math.inf, 0
-        for reminder in due:
-            if self.app.settings.owns_guild(reminder.guild_id):
-                if handled:  # paced: the presses being played come first
-                    await asyncio.sleep(REMINDER_SPACING)
-                held_until = await self._remind(reminder)
-                if held_until is None:
-                    handled += 1
-                else:  # being sent elsewhere, or its sender died
-                    wake_at = min(wake_at, held_until)
+        for reminder in due:  # this process's servers only
+            if handled:  # paced: the presses being played come first
+                await asyncio.sleep(REMINDER_SPACING)
+            held_until = await self._remind(reminder)
+            if held_until is None:
+                handled += 1
+            else:  # being sent elsewhere, or its sender died
+                wake_at = min(wake_at, held_until)
         if len(due) == BATCH and handled:
             return now
         following = await self.store.next_due(now)
@@ -157,7 +139,7 @@ class Reminders(Feature):
             self._sent.discard(key)
             return None
         leases = self.app.leases
-        if not await leases.acquire(lease, time.time(), seconds=REMINDER_LEASE_SECONDS):
+        if not await leases.acquire(lease, time.time()):
             return await leases.expires_at(lease) or time.time()
         try:
             game = await self.app.games.game(reminder.game_id)

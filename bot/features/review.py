@@ -33,14 +33,12 @@ from ..domain import Refusal
 from ..i18n import reader, words
 from ..phrases import SANDSTONE, STONE_EMOJI, channel_url
 from ..storage import DatabaseUnavailable, Game
+from ..storage.leases import review_lease
 from ..storage.reviews import ReviewRecord, ReviewStore
 
 log = logging.getLogger(__name__)
 
 CHART_NAME = "review.png"
-REVIEW_LEASE_SECONDS = 10.0
-"""A review's lease, renewed with its progress (every :data:`PROGRESS_SECONDS`): the review
-of a process that died runs again this long after its last sign of life."""
 PROGRESS_SECONDS = 3.0
 """How often the review's message shows its progress."""
 IDLE_SECONDS = 60.0
@@ -55,11 +53,6 @@ class LeaseLostError(Exception):
     """Another process took the lease of the work under way: this one stops it."""
 
 
-def review_lease(game_id: int) -> str:
-    """The lease of running a game's review."""
-    return f"review:{game_id}"
-
-
 class Reviews(Feature):
     """Queues, runs and shows reviews."""
 
@@ -67,7 +60,7 @@ class Reviews(Feature):
         self, app: App, reviewer: Reviewer | None = None, backoff: Backoff = REVIEW_BACKOFF
     ) -> None:
         super().__init__(app)
-        self.store = ReviewStore(app.database)
+        self.store = ReviewStore(app.database, app.settings.shards)
         self.reviewer = reviewer or Reviewer()
         self.backoff = backoff
         self.progress_seconds = PROGRESS_SECONDS
@@ -154,9 +147,7 @@ class Reviews(Feature):
         when to look again (the next try of a review that failed, or when the lease of one
         running elsewhere runs out), ``None`` if none waits."""
         wake_at = math.inf
-        for record in await self.store.waiting():
-            if not self.app.settings.owns_guild(record.guild_id):
-                continue
+        for record in await self.store.waiting():  # this process's servers only
             if record.next_attempt_at > time.time():  # waiting out its backoff
                 wake_at = min(wake_at, record.next_attempt_at)
                 continue
@@ -171,7 +162,7 @@ class Reviews(Feature):
         try is due, or when the lease another process holds runs out."""
         lease = review_lease(record.game_id)
         leases = self.app.leases
-        if not await leases.acquire(lease, time.time(), seconds=REVIEW_LEASE_SECONDS):
+        if not await leases.acquire(lease, time.time()):
             return await leases.expires_at(lease) or time.time()
         try:
             current = await self.store.review(record.game_id)  # as it is now, under the lease
@@ -213,19 +204,19 @@ class Reviews(Feature):
         shown; raises :class:`LeaseLostError` (the worker's task abandoned) if the lease is
         lost."""
         self._progress[game.id] = (0, len(turns) + 1)
-        work = asyncio.ensure_future(
+        running = asyncio.ensure_future(
             self.reviewer.review(game.id, game.start_position, turns, game.seed)
         )
         keeper = asyncio.create_task(self._keep(record, game), name=f"review {game.id} lease")
         try:
-            await asyncio.wait((work, keeper), return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait((running, keeper), return_when=asyncio.FIRST_COMPLETED)
         finally:
             self._progress.pop(game.id, None)
-            for task in (work, keeper):
+            for task in (running, keeper):
                 task.cancel()
-            await asyncio.wait((work, keeper))
-        if not work.cancelled():
-            return work.result()
+            await asyncio.wait((running, keeper))
+        if not running.cancelled():
+            return running.result()
         keeper.result()  # its own failure, if it failed
         raise LeaseLostError(review_lease(game.id))
 
@@ -238,9 +229,7 @@ class Reviews(Feature):
         while True:
             await asyncio.sleep(self.progress_seconds)
             try:
-                if not await self.app.leases.renew(
-                    lease, time.time(), seconds=REVIEW_LEASE_SECONDS
-                ):
+                if not await self.app.leases.renew(lease, time.time()):
                     return
                 done, total = self._progress.get(game.id, (0, 0))
                 await self.store.progress(game.id, done, total)

@@ -152,15 +152,11 @@ class ChallengeService:
             raise Refusal("You have no challenge waiting for an answer in this channel.")
         return (await self.answer(challenge.id, caller, "withdraw")).challenge
 
-    async def expire_due(
-        self, owns_guild: Callable[[int], bool] = lambda _: True
-    ) -> list[Challenge]:
-        """Mark every pending challenge whose time is up (on the servers ``owns_guild``
-        accepts) as expired; return them."""
+    async def expire_due(self) -> list[Challenge]:
+        """Mark every pending challenge whose time is up (on this process's servers: the
+        store's shards) as expired; return them."""
         expired = []
         for challenge in await self.challenges.expired(self._clock()):
-            if not owns_guild(challenge.guild_id):
-                continue
             closed = await self.challenges.close(challenge.id, "expired")
             if closed is not None:
                 expired.append(closed)

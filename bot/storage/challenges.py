@@ -10,6 +10,7 @@ from dataclasses import dataclass, fields
 from engine import Position
 
 from ..domain import ChallengeStatus, ColourChoice, FirstChoice, Language, Mode, ReminderDefaults
+from ..shards import EVERY_SERVER, Shards
 from .db import Database, Row, UniqueViolation, scalar
 from .games import (
     ChannelBusyError,
@@ -62,8 +63,11 @@ def _challenge(row: Row) -> Challenge:
 class ChallengeStore:
     """Challenges in the database."""
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Database, shards: Shards = EVERY_SERVER) -> None:
         self.database = database
+        self.shards = shards
+        """The servers whose challenges this process expires (:meth:`expired`,
+        :meth:`next_expiry` read only theirs)."""
 
     async def create(
         self,
@@ -160,18 +164,22 @@ class ChallengeStore:
         return None if row is None else _challenge(row)
 
     async def expired(self, now: float) -> list[Challenge]:
-        """Pending challenges whose time is up."""
+        """Pending challenges on this process's servers whose time is up."""
+        mine, shards = self.shards.sql()
         rows = await self.database.fetchall(
             f"SELECT {_CHALLENGE_COLUMNS} FROM challenges "
-            "WHERE status = 'pending' AND expires_at <= ? ORDER BY expires_at",
-            (now,),
+            f"WHERE status = 'pending' AND expires_at <= ? AND {mine} ORDER BY expires_at",
+            (now, *shards),
         )
         return [_challenge(row) for row in rows]
 
     async def next_expiry(self) -> float | None:
-        """When the next pending challenge expires."""
+        """When the next pending challenge on this process's servers expires."""
+        mine, shards = self.shards.sql()
         return await scalar(
-            self.database, "SELECT MIN(expires_at) FROM challenges WHERE status = 'pending'"
+            self.database,
+            f"SELECT MIN(expires_at) FROM challenges WHERE status = 'pending' AND {mine}",
+            shards,
         )
 
     async def accept(

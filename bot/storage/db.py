@@ -4,19 +4,40 @@ processes), chosen by ``THOLOS_DB``.
 Repositories write their SQL once, with ``?`` placeholders, and run it through a
 :class:`Transaction` or the :class:`Database`'s read helpers; the backend adapts placeholders,
 maps its errors onto :class:`UniqueViolation` and :class:`DatabaseUnavailable`, and migrates
-the schema with its own numbered migrations.
+the schema (migrations numbered alike in both, a script per dialect).
 """
 
 from __future__ import annotations
 
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Literal, Protocol
+from urllib.parse import unquote, unquote_plus, urlsplit, urlunsplit
 
 Dialect = Literal["sqlite", "postgresql"]
+Event = Literal["failed", "retried"]
+"""What a backend reports as it happens: an operation ``failed`` (the database busy with another
+writer for too long, or unavailable), or a write found the database busy and ``retried``."""
+Listener = Callable[[Event, Dialect], None]
 Row = Mapping[str, Any] | Sequence[Any]
 """A result row: read by column name (``row["id"]``) or position (``row[0]``)."""
+
+
+_listeners: list[Listener] = []
+
+
+def listen(listener: Listener) -> Callable[[], None]:
+    """Call ``listener`` with every event of every backend (the metrics count them: the storage
+    layer reports, and knows nothing of who listens); return what stops it listening."""
+    _listeners.append(listener)
+    return lambda: _listeners.remove(listener)
+
+
+def report(event: Event, dialect: Dialect) -> None:
+    """Tell the listeners that ``event`` happened on a ``dialect`` database."""
+    for listener in _listeners:
+        listener(event, dialect)
 
 
 class DatabaseTooNewError(RuntimeError):
@@ -143,11 +164,39 @@ def is_postgres_url(url: str) -> bool:
     return url.startswith(("postgresql://", "postgres://"))
 
 
+MASK = "***"
+"""What a password is replaced with."""
+
+
 def redact(url: str) -> str:
-    """``url`` with its password hidden, for logs and messages."""
-    scheme, separator, rest = url.partition("://")
-    if not separator or "@" not in rest:
-        return url
-    credentials, _, host = rest.rpartition("@")
-    user = credentials.partition(":")[0]
-    return f"{scheme}://{user}:***@{host}" if ":" in credentials else url
+    """``url`` with its passwords hidden, for logs and messages: the user info's and a
+    ``password=`` query parameter's (libpq's, which asyncpg reads too); user, host, port, path
+    and the other parameters kept. A SQLite path is returned as it is."""
+    return _split(url)[0]
+
+
+def url_passwords(url: str) -> tuple[str, ...]:
+    """The passwords a database URL carries (:func:`redact` hides them), as written and
+    decoded (``%40`` is ``@``), for the logs to mask wherever they would appear."""
+    return _split(url)[1]
+
+
+def _split(url: str) -> tuple[str, tuple[str, ...]]:
+    """``url`` redacted, and its passwords."""
+    if not is_postgres_url(url):
+        return url, ()
+    parts = urlsplit(url)
+    found, netloc = [], parts.netloc
+    if parts.password:
+        found += [parts.password, unquote(parts.password)]
+        user_info, _, host = netloc.rpartition("@")
+        netloc = f"{user_info.partition(':')[0]}:{MASK}@{host}"
+    parameters = []
+    for parameter in parts.query.split("&") if parts.query else ():
+        key, equals, value = parameter.partition("=")
+        if unquote_plus(key) == "password" and value:
+            found += [value, unquote_plus(value)]
+            parameter = f"{key}{equals}{MASK}"
+        parameters.append(parameter)
+    redacted = urlunsplit(parts._replace(netloc=netloc, query="&".join(parameters)))
+    return redacted, tuple(dict.fromkeys(found))

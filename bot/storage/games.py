@@ -14,9 +14,20 @@ from typing import Literal
 
 from engine import BLACK, WHITE, Colour, Position
 
-from ..domain import DIRECT_MESSAGES, Language, Level, Mode, Reason, ReminderDefaults, Result
+from ..domain import (
+    DIRECT_MESSAGES,
+    Arithmetic,
+    Language,
+    Level,
+    Mode,
+    Reason,
+    ReminderDefaults,
+    Result,
+    reminder_time,
+)
+from ..shards import EVERY_SERVER, Shards
 from .db import Database, Row, Transaction, UniqueViolation, scalar
-from .leases import board_lease
+from .leases import board_lease, end
 
 
 class ChannelBusyError(Exception):
@@ -189,36 +200,68 @@ def game_from_row(row: Row) -> Game:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class Sql:
+    """An SQL expression and its parameters, in the order of their ``?``."""
+
+    text: str
+    values: tuple[object, ...] = ()
+
+
+class _SqlArithmetic:
+    """:class:`~bot.domain.Arithmetic` written out as SQL (``NULL`` unset), for SQLite and
+    PostgreSQL alike."""
+
+    def first_set(self, *values: Sql) -> Sql:
+        text = ", ".join(value.text for value in values)
+        return Sql(f"COALESCE({text})", tuple(v for value in values for v in value.values))
+
+    def unset_if_zero(self, value: Sql) -> Sql:
+        return Sql(f"NULLIF({value.text}, 0)", value.values)
+
+    def half(self, value: Sql) -> Sql:
+        return Sql(f"({value.text}) / 2", value.values)
+
+
+SQL: Arithmetic[Sql] = _SqlArithmetic()
+"""The settings' rules (``bot.domain``) as SQL expressions."""
+
+
 def reminder_due(
     reminders: ReminderDefaults | None, now: float | None, guild_id: int | None = None
 ) -> tuple[str, tuple[object, ...]]:
     """The SQL value of ``games.reminder_due_at`` for a change made at ``now`` that leaves a
     human to move, and its parameters: ``now`` (``None``: the row's ``last_move_at``) plus the
-    reminder time in force on the game's server, resolved in the statement itself as
-    :meth:`ReminderDefaults.resolve` does (the server's own, else the bot's, else half the
-    idle-claim time in force); ``NULL`` when that is 0 (reminders off), and without
-    ``reminders`` (the AI is to move, or the game ended). The server is the row's
-    (``guild_id`` ``None``) or ``guild_id``."""
+    reminder time in force on the game's server, resolved in the statement itself by the rule
+    :meth:`ReminderDefaults.resolve` applies (:func:`~bot.domain.reminder_time`, written out
+    as SQL); ``NULL`` when that is 0 (reminders off), and without ``reminders`` (the AI is to
+    move, or the game ended). The server is the row's (``guild_id`` ``None``) or
+    ``guild_id``."""
     if reminders is None:
         return "NULL", ()
     guild = "games.guild_id" if guild_id is None else "?"
     server = () if guild_id is None else (guild_id,)
-    since = "last_move_at" if now is None else "?"
-    sql = (
-        f"{since} + NULLIF(COALESCE("
-        f"(SELECT s.reminder_after FROM guild_settings s WHERE s.guild_id = {guild}), ?, "
-        f"COALESCE((SELECT s.inactivity_timeout FROM guild_settings s WHERE s.guild_id = {guild}"
-        "), ?) / 2), 0)"
-    )
-    start = () if now is None else (now,)
-    return sql, (*start, *server, reminders.after, *server, reminders.inactivity_timeout)
+
+    def chosen(column: str) -> Sql:
+        return Sql(f"(SELECT s.{column} FROM guild_settings s WHERE s.guild_id = {guild})", server)
+
+    after = reminder_time(
+        SQL, chosen("reminder_after"), chosen("inactivity_timeout"),
+        Sql("?", (reminders.after,)), Sql("?", (reminders.inactivity_timeout,)),
+    )  # fmt: skip
+    since = Sql("last_move_at") if now is None else Sql("?", (now,))
+    due = SQL.unset_if_zero(after)
+    return f"{since.text} + {due.text}", (*since.values, *due.values)
 
 
 class GameStore:
     """Games and turns in the database."""
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Database, shards: Shards = EVERY_SERVER) -> None:
         self.database = database
+        self.shards = shards
+        """The servers whose background work is this process's: the sweeps
+        (:meth:`active_ai_games`, :meth:`games_needing_a_board`) read only their games."""
 
     async def create_ai_game(
         self,
@@ -251,9 +294,12 @@ class GameStore:
             )  # fmt: skip
 
     async def active_ai_games(self) -> list[Game]:
-        """Every game against the AI still being played."""
+        """Every game against the AI still being played on this process's servers."""
+        mine, shards = self.shards.sql()
         rows = await self.database.fetchall(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' AND ai_level IS NOT NULL"
+            f"SELECT {GAME_COLUMNS} FROM games "
+            f"WHERE status = 'active' AND ai_level IS NOT NULL AND {mine}",
+            shards,
         )
         return [game_from_row(row) for row in rows]
 
@@ -385,12 +431,14 @@ class GameStore:
         return None if row is None else game_from_row(row)
 
     async def games_needing_a_board(self, changed_before: float) -> list[Game]:
-        """Games whose newest change, made before ``changed_before``, has no board message (the
-        bot died, or Discord failed, between storing a change and posting its board)."""
+        """This process's servers' games whose newest change, made before ``changed_before``,
+        has no board message (the bot died, or Discord failed, between storing a change and
+        posting its board)."""
+        mine, shards = self.shards.sql()
         rows = await self.database.fetchall(
             f"SELECT {GAME_COLUMNS} FROM games "
-            f"WHERE {_NEEDS_A_BOARD} AND updated_at < ? ORDER BY updated_at",
-            (changed_before,),
+            f"WHERE {_NEEDS_A_BOARD} AND updated_at < ? AND {mine} ORDER BY updated_at",
+            (changed_before, *shards),
         )
         return [game_from_row(row) for row in rows]
 
@@ -453,9 +501,7 @@ class GameStore:
         posting it; ``False`` (and nothing stored) when a board of a newer version is already
         recorded."""
         async with self.database.transaction() as transaction:
-            await transaction.execute(
-                "DELETE FROM leases WHERE name = ?", (board_lease(game_id, version),)
-            )
+            await end(transaction, board_lease(game_id, version))
             changed = await transaction.execute(
                 "UPDATE games SET board_message_id = ?, board_version = ? "
                 "WHERE id = ? AND (board_version IS NULL OR board_version <= ?)",

@@ -1,62 +1,112 @@
 """Leases: when several processes share the database, one of them, not two, does a piece of
-background work (posting a board, playing an AI turn). A lease is held by a name until its
-holder releases it or it expires; nobody can take a lease that is held, its holder included."""
+background work. A lease is held by a name until its holder releases it or it expires; nobody
+can take a lease that is held, its holder included.
+
+Every lease the bot takes is built here, with how long it holds:
+
+========================  ===========  =======================================================
+name                      held for     the work
+========================  ===========  =======================================================
+``board:<game>:<ver>``    10 s         posting the board of a game's version (taken by the
+                                       transaction that stores the change; recording the board
+                                       ends it)
+``ai:<game>:<ver>``       10 s         searching, storing and posting the AI's turn
+``review:<game>``         10 s,        running a game's review (renewed with its progress)
+                          renewed
+``reminder:<game>:<ver>`` 15 s         sending the turn reminder of a game's version
+========================  ===========  =======================================================
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .db import Database, Transaction, scalar
 
-LEASE_SECONDS = 10.0
-"""How long a lease holds unless released: longer than posting a board takes, short enough
-that the work of a process killed while holding one is picked up soon."""
+
+@dataclass(frozen=True, slots=True)
+class Lease:
+    """One piece of background work: its name, and how long a lease on it holds unless released
+    (or renewed) — long enough for the work, short enough that the work of a process killed
+    while holding it is picked up soon."""
+
+    name: str
+    seconds: float
+
+
+def board_lease(game_id: int, version: int) -> Lease:
+    """Posting the first board of a game's version: longer than posting a board takes."""
+    return Lease(f"board:{game_id}:{version}", 10.0)
+
+
+def ai_lease(game_id: int, version: int) -> Lease:
+    """Playing the AI's turn in a game's version: longer than the hardest level's search (1.8 s
+    at most) on a busy machine; after a crash mid-search the AI plays on when it runs out (the
+    version's compare-and-set keeps a turn from being stored twice should a slow search outlive
+    it)."""
+    return Lease(f"ai:{game_id}:{version}", 10.0)
+
+
+def review_lease(game_id: int) -> Lease:
+    """Running a game's review, renewed with its progress (every few seconds): the review of a
+    process that died runs again this long after its last sign of life."""
+    return Lease(f"review:{game_id}", 10.0)
+
+
+def reminder_lease(game_id: int, version: int) -> Lease:
+    """Sending the turn reminder of a game's version: longer than sending one takes; a process
+    killed meanwhile leaves it to another (or to itself restarted) once it runs out, and the
+    reminder's nonce keeps Discord from showing it twice."""
+    return Lease(f"reminder:{game_id}:{version}", 15.0)
 
 
 class LeaseStore:
-    """Named leases in the database."""
+    """Leases in the database, held by this process."""
 
     def __init__(self, database: Database, holder: str) -> None:
         self.database = database
         self.holder = holder
         """Who this process is (host, pid and a random part)."""
 
-    async def acquire(self, name: str, now: float, seconds: float = LEASE_SECONDS) -> bool:
-        """Take the lease ``name`` for ``seconds``; ``False`` while anyone holds it."""
+    async def acquire(self, lease: Lease, now: float) -> bool:
+        """Take ``lease`` for its seconds; ``False`` while anyone holds it."""
         async with self.database.transaction() as transaction:
-            return await self.take(transaction, name, now, seconds)
+            return await self.take(transaction, lease, now)
 
-    async def take(
-        self, transaction: Transaction, name: str, now: float, seconds: float = LEASE_SECONDS
-    ) -> bool:
+    async def take(self, transaction: Transaction, lease: Lease, now: float) -> bool:
         """:meth:`acquire` inside the caller's transaction (held once it commits)."""
         await transaction.execute("DELETE FROM leases WHERE expires_at <= ?", (now,))
         row = await transaction.fetchone(
             "INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, ?) "
             "ON CONFLICT (name) DO NOTHING RETURNING holder",
-            (name, self.holder, now + seconds),
+            (lease.name, self.holder, now + lease.seconds),
         )
         return row is not None
 
-    async def renew(self, name: str, now: float, seconds: float = LEASE_SECONDS) -> bool:
-        """Hold the lease ``name`` for ``seconds`` more; ``False`` if this process lost it."""
+    async def renew(self, lease: Lease, now: float) -> bool:
+        """Hold ``lease`` for its seconds more; ``False`` if this process lost it."""
         async with self.database.transaction() as transaction:
             changed = await transaction.execute(
                 "UPDATE leases SET expires_at = ? WHERE name = ? AND holder = ?",
-                (now + seconds, name, self.holder),
+                (now + lease.seconds, lease.name, self.holder),
             )
         return changed == 1
 
-    async def release(self, name: str) -> None:
-        """Give the lease back (if this process still holds it)."""
+    async def release(self, lease: Lease) -> None:
+        """Give ``lease`` back (if this process still holds it)."""
         async with self.database.transaction() as transaction:
             await transaction.execute(
-                "DELETE FROM leases WHERE name = ? AND holder = ?", (name, self.holder)
+                "DELETE FROM leases WHERE name = ? AND holder = ?", (lease.name, self.holder)
             )
 
-    async def expires_at(self, name: str) -> float | None:
-        """When the lease ``name`` runs out (``None`` when nobody holds it)."""
-        return await scalar(self.database, "SELECT expires_at FROM leases WHERE name = ?", (name,))
+    async def expires_at(self, lease: Lease) -> float | None:
+        """When ``lease`` runs out (``None`` when nobody holds it)."""
+        return await scalar(
+            self.database, "SELECT expires_at FROM leases WHERE name = ?", (lease.name,)
+        )
 
 
-def board_lease(game_id: int, version: int) -> str:
-    """The lease of posting the first board of a game's version."""
-    return f"board:{game_id}:{version}"
+async def end(transaction: Transaction, lease: Lease) -> None:
+    """End ``lease`` whoever holds it, in the caller's transaction (the work it guarded is
+    recorded as done by the same transaction)."""
+    await transaction.execute("DELETE FROM leases WHERE name = ?", (lease.name,))

@@ -1,10 +1,20 @@
-"""Numbered forward migrations, one list per dialect: ``MIGRATIONS[n - 1]`` takes a SQLite
-schema from version n-1 to n, ``POSTGRES_MIGRATIONS[n - 1]`` a PostgreSQL one.
-
-Never edit a migration that has shipped; append a new one. The version is recorded in the same
-transaction as the migration: ``PRAGMA user_version`` in SQLite, the ``schema_version`` table in
-PostgreSQL. The two schemas hold the same tables and columns; PostgreSQL's types are wider
+"""Numbered forward migrations, one numbering for both dialects: migration n takes a schema
+from version n-1 to n, ``MIGRATIONS[n - 1]`` in SQLite and ``POSTGRES_MIGRATIONS[n - 1]`` in
+PostgreSQL (``None``: nothing to do there — PostgreSQL's migration 1 already holds SQLite's 2
+and 3). The two schemas hold the same tables and columns; PostgreSQL's types are wider
 (``BIGINT`` ids, ``double precision`` times, identity columns, ``boolean``).
+
+A new migration: append its SQLite script to :data:`MIGRATIONS` and its PostgreSQL script to
+:data:`POSTGRES_MIGRATIONS` (the same number n in both; a test checks the two lists are as long).
+Never edit a migration that has shipped.
+
+The version is recorded with the migrations: ``PRAGMA user_version`` in SQLite (one transaction
+per migration), the ``schema_version`` table in PostgreSQL (all pending migrations in one
+transaction). PostgreSQL was numbered on its own until version 7 (= 9 here): such a database
+still says 1-7, which :data:`LEGACY_POSTGRES_VERSIONS` translates; since its migrations run to
+the newest in one transaction, this code only ever records a version of at least 9, so the two
+numberings never meet, and a bot of before the change refuses a migrated database (too new)
+rather than misreading it.
 """
 
 from __future__ import annotations
@@ -120,7 +130,8 @@ MIGRATIONS: list[str] = [
         holder TEXT NOT NULL,
         expires_at REAL NOT NULL
     ) WITHOUT ROWID
-    """,    # 5: a thread per game: a game is played in ``channel_id`` (its thread, or the channel
+    """,
+    # 5: a thread per game: a game is played in ``channel_id`` (its thread, or the channel
     # itself), started from ``parent_id`` (the thread's channel) where ``parent_message_id``
     # stands for it; many pending challenges per channel, one per pair; server settings.
     """
@@ -264,7 +275,7 @@ keys off, as SQLite's documentation prescribes, so that dropping the old table n
 cascades to the rows referring to it (``turns`` deletes with its game); the references are
 checked with ``PRAGMA foreign_key_check`` before the migration commits."""
 
-POSTGRES_MIGRATIONS: list[str] = [
+POSTGRES_MIGRATIONS: list[str | None] = [
     # 1: SQLite's migrations 1-3 in one: games, turns, challenges, meta, ratings.
     """
     CREATE TABLE meta (
@@ -360,14 +371,18 @@ POSTGRES_MIGRATIONS: list[str] = [
     );
     CREATE INDEX ratings_by_rank ON ratings (guild_id, rating DESC, user_id)
     """,
-    # 2: leases (SQLite's migration 4).
+    # 2, 3: in PostgreSQL's migration 1.
+    None,
+    None,
+    # 4: leases.
     """
     CREATE TABLE leases (
         name TEXT PRIMARY KEY,
         holder TEXT NOT NULL,
         expires_at DOUBLE PRECISION NOT NULL
     )
-    """,    # 3: a thread per game, server settings (SQLite's migration 5).
+    """,
+    # 5: a thread per game, server settings.
     """
     ALTER TABLE games ADD COLUMN parent_id BIGINT;
     ALTER TABLE games ADD COLUMN parent_message_id BIGINT;
@@ -386,7 +401,7 @@ POSTGRES_MIGRATIONS: list[str] = [
         updated_at DOUBLE PRECISION NOT NULL
     )
     """,
-    # 4: aborted games, with who ended them (SQLite's migration 6).
+    # 6: aborted games, with who ended them.
     """
     ALTER TABLE games ADD COLUMN ended_by BIGINT;
     ALTER TABLE games DROP CONSTRAINT games_status_check;
@@ -395,14 +410,14 @@ POSTGRES_MIGRATIONS: list[str] = [
     ALTER TABLE games ADD CONSTRAINT games_aborted_by_someone
         CHECK ((status = 'aborted') = (ended_by IS NOT NULL))
     """,
-    # 5: the language of games and challenges (SQLite's migration 7).
+    # 7: the language of games and challenges.
     """
     ALTER TABLE games ADD COLUMN language TEXT NOT NULL DEFAULT 'en'
         CHECK (language IN ('en', 'es', 'de'));
     ALTER TABLE challenges ADD COLUMN language TEXT NOT NULL DEFAULT 'en'
         CHECK (language IN ('en', 'es', 'de'))
     """,
-    # 6: reviews (SQLite's migration 8).
+    # 8: reviews.
     """
     CREATE TABLE reviews (
         game_id BIGINT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
@@ -421,7 +436,7 @@ POSTGRES_MIGRATIONS: list[str] = [
     );
     CREATE INDEX reviews_waiting ON reviews (requested_at) WHERE status IN ('queued', 'running')
     """,
-    # 7: turn reminders (SQLite's migration 9).
+    # 9: turn reminders.
     """
     ALTER TABLE games ADD COLUMN reminder_due_at DOUBLE PRECISION;
     CREATE INDEX games_reminders_due ON games (reminder_due_at)
@@ -443,6 +458,25 @@ POSTGRES_MIGRATIONS: list[str] = [
     CREATE INDEX reviews_due ON reviews (next_attempt_at) WHERE status IN ('queued', 'running')
     """,
 ]
+
+
+LEGACY_POSTGRES_VERSIONS = {1: 3, 2: 4, 3: 5, 4: 6, 5: 7, 6: 8, 7: 9}
+"""A PostgreSQL database migrated before the numbering was shared records its own number: the
+version in the shared numbering of each (its 1 was SQLite's 1-3 in one)."""
+FIRST_SHARED_POSTGRES_VERSION = 9
+"""The least version this code records in PostgreSQL (it migrates to the newest in one
+transaction): a recorded version below it and not in :data:`LEGACY_POSTGRES_VERSIONS` was
+written by no release."""
+
+
+def postgres_version(recorded: int) -> int:
+    """The version, in the shared numbering, of a PostgreSQL database whose ``schema_version``
+    says ``recorded`` (0: a new database)."""
+    if recorded in LEGACY_POSTGRES_VERSIONS:
+        return LEGACY_POSTGRES_VERSIONS[recorded]
+    if 0 < recorded < FIRST_SHARED_POSTGRES_VERSION:
+        raise ValueError(f"schema_version {recorded} was written by no release of the bot")
+    return recorded
 
 
 def statements(script: str) -> list[str]:

@@ -1,6 +1,7 @@
 """The PostgreSQL backend (asyncpg): a connection pool shared by one process's coroutines, and
-by as many processes as there are shards. Numbered migrations are recorded in
-``schema_version`` under an advisory lock, so that processes starting together migrate once."""
+by as many processes as there are shards. Numbered migrations (one numbering with SQLite's) run
+in one transaction under an advisory lock, so that processes starting together migrate once,
+and are recorded in ``schema_version``."""
 
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ from typing import Any
 
 import asyncpg
 
-from ..metrics import METRICS
 from .db import (
     WRITE_PATIENCE,
     DatabaseBusy,
@@ -23,10 +23,9 @@ from .db import (
     UniqueViolation,
     lock_key,
     redact,
+    report,
 )
-from .migrations import POSTGRES_MIGRATIONS, statements
-
-DATABASE_ERRORS = METRICS.database_errors.labels("postgresql")
+from .migrations import POSTGRES_MIGRATIONS, postgres_version, statements
 
 log = logging.getLogger(__name__)
 
@@ -65,10 +64,10 @@ def _translated() -> Iterator[None]:
     except asyncpg.UniqueViolationError as error:
         raise UniqueViolation(str(error)) from error
     except (asyncpg.LockNotAvailableError, asyncpg.DeadlockDetectedError) as error:
-        DATABASE_ERRORS.inc()
+        report("failed", "postgresql")
         raise DatabaseBusy(f"{type(error).__name__}: {error}") from error
     except _UNAVAILABLE as error:
-        DATABASE_ERRORS.inc()
+        report("failed", "postgresql")
         raise DatabaseUnavailable(f"{type(error).__name__}: {error}") from error
 
 
@@ -141,32 +140,34 @@ class PostgresDatabase:
         await self._pool.close()
 
     async def _migrate(self) -> None:
+        """Run the pending migrations, all in one transaction (a failed one leaves the schema
+        as it was), and record the newest version; processes starting together wait for the
+        first (an advisory lock), then find nothing to do."""
         latest = len(POSTGRES_MIGRATIONS)
-        while True:
-            async with self.transaction() as transaction:
-                await transaction.execute("SET LOCAL lock_timeout = 0")  # others migrate: wait
-                await transaction.execute("SELECT pg_advisory_xact_lock(?, ?)", _MIGRATION_LOCK)
-                await transaction.execute(
-                    "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
+        async with self.transaction() as transaction:
+            await transaction.execute("SET LOCAL lock_timeout = 0")  # others migrate: wait
+            await transaction.execute("SELECT pg_advisory_xact_lock(?, ?)", _MIGRATION_LOCK)
+            await transaction.execute(
+                "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
+            )
+            row = await transaction.fetchone("SELECT version FROM schema_version")
+            recorded = 0 if row is None else row[0]
+            if recorded == latest:
+                return
+            version = postgres_version(recorded)
+            if version > latest:
+                raise DatabaseTooNewError(
+                    f"the database has schema version {version}, but this bot knows only "
+                    f"up to {latest}: upgrade the bot"
                 )
-                row = await transaction.fetchone("SELECT version FROM schema_version")
-                version = 0 if row is None else row[0]
-                if version > latest:
-                    raise DatabaseTooNewError(
-                        f"the database has schema version {version}, but this bot knows only "
-                        f"up to {latest}: upgrade the bot"
-                    )
-                if version == latest:
-                    return
-                for statement in statements(POSTGRES_MIGRATIONS[version]):
+            for script in POSTGRES_MIGRATIONS[version:]:
+                for statement in statements(script or ""):
                     await transaction.execute(statement)
-                if row is None:
-                    await transaction.execute("INSERT INTO schema_version VALUES (1)")
-                else:
-                    await transaction.execute(
-                        "UPDATE schema_version SET version = ?", (version + 1,)
-                    )
-            log.info("database migrated to schema version %d", version + 1)
+            if row is None:
+                await transaction.execute("INSERT INTO schema_version VALUES (?)", (latest,))
+            else:
+                await transaction.execute("UPDATE schema_version SET version = ?", (latest,))
+        log.info("database migrated from schema version %d to %d", version, latest)
 
     @asynccontextmanager
     async def _begun(

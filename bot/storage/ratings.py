@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from ..domain import Result
 from ..glicko2 import Rating, rate
+from ..stats import FinishedGame
 from .db import Database, Row, Transaction, scalar
 
 PAGE_SIZE = 10
@@ -42,22 +43,6 @@ class PlayerRating:
     def provisional(self) -> bool:
         """Fewer than :data:`PROVISIONAL_GAMES` rated games."""
         return self.games < PROVISIONAL_GAMES
-
-
-@dataclass(frozen=True, slots=True)
-class FinishedGame:
-    """A finished game as a player's history needs it."""
-
-    id: int
-    white_id: int
-    black_id: int
-    result: str
-    reason: str
-    white_points: int
-    black_points: int
-    finished_at: float
-    ai_level: str | None
-    """The AI's level in a game against the AI (never rated), else ``None``."""
 
 
 _RATING_COLUMNS = "user_id, rating, deviation, volatility, games, wins, losses, draws"

@@ -12,8 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..domain import ReminderChoice, ReminderDefaults
+from ..shards import EVERY_SERVER, Shards
 from .db import Database, scalar
 from .games import reminder_due
+from .leases import Lease, end
 
 DEFAULT_CHOICE: ReminderChoice = "here"
 """Where a player who chose nothing gets their reminders: in the game's thread or channel."""
@@ -32,52 +34,36 @@ class DueReminder:
     due_at: float
 
 
-@dataclass(frozen=True, slots=True)
-class Shards:
-    """The shards one process runs: a server is its own when ``(guild_id >> 22) % count`` is
-    one of ``ids`` (Discord's formula, as :meth:`bot.settings.Settings.owns_guild`)."""
-
-    count: int
-    ids: tuple[int, ...]
-
-    def sql(self) -> tuple[str, tuple[object, ...]]:
-        """The condition, with its parameters."""
-        marks = ", ".join("?" for _ in self.ids)
-        return f" AND ((guild_id >> 22) % ?) IN ({marks})", (self.count, *self.ids)
-
-
 class ReminderStore:
     """The reminders of games, and the players' choices of where to get them."""
 
-    def __init__(self, database: Database, shards: Shards | None = None) -> None:
+    def __init__(self, database: Database, shards: Shards = EVERY_SERVER) -> None:
         self.database = database
         self.shards = shards
-        """Only these shards' servers' reminders are this store's (``None``: every server)."""
-
-    def _on_shards(self) -> tuple[str, tuple[object, ...]]:
-        return ("", ()) if self.shards is None else self.shards.sql()
+        """The servers whose reminders this process sends (:meth:`due`, :meth:`next_due` read
+        only theirs)."""
 
     async def due(self, now: float, limit: int) -> list[DueReminder]:
         """At most ``limit`` reminders due by ``now``, the oldest first."""
-        where, values = self._on_shards()
+        mine, shards = self.shards.sql()
         rows = await self.database.fetchall(
             f"SELECT id, guild_id, version, reminder_due_at FROM games WHERE {_PENDING} "
-            f"AND reminder_due_at <= ?{where} ORDER BY reminder_due_at, id LIMIT ?",
-            (now, *values, limit),
+            f"AND reminder_due_at <= ? AND {mine} ORDER BY reminder_due_at, id LIMIT ?",
+            (now, *shards, limit),
         )
         return [DueReminder(*row) for row in rows]
 
     async def next_due(self, after: float) -> float | None:
         """When the first reminder due after ``after`` is due (``None``: none is pending)."""
-        where, values = self._on_shards()
+        mine, shards = self.shards.sql()
         return await scalar(
             self.database,
             f"SELECT MIN(reminder_due_at) FROM games WHERE {_PENDING} "
-            f"AND reminder_due_at > ?{where}",
-            (after, *values),
+            f"AND reminder_due_at > ? AND {mine}",
+            (after, *shards),
         )
 
-    async def clear(self, game_id: int, version: int, lease: str | None = None) -> bool:
+    async def clear(self, game_id: int, version: int, lease: Lease | None = None) -> bool:
         """The reminder of the game's ``version`` is sent (or not to be sent): clear it, and end
         its ``lease``; ``False`` when the game changed meanwhile (nothing is cleared: the change
         stored its own reminder)."""
@@ -88,7 +74,7 @@ class ReminderStore:
                 (game_id, version),
             )
             if lease is not None:
-                await transaction.execute("DELETE FROM leases WHERE name = ?", (lease,))
+                await end(transaction, lease)
         return changed == 1
 
     async def postpone(self, game_id: int, version: int, due_at: float) -> bool:

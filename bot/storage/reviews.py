@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from ..shards import EVERY_SERVER, Shards
 from .db import Database, Row, UniqueViolation
 
 ReviewStatus = Literal["queued", "running", "done", "failed"]
@@ -46,8 +47,10 @@ def _record(row: Row) -> ReviewRecord:
 class ReviewStore:
     """Reviews in the database."""
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Database, shards: Shards = EVERY_SERVER) -> None:
         self.database = database
+        self.shards = shards
+        """The servers whose reviews this process runs (:meth:`waiting` reads only theirs)."""
 
     async def request(
         self, game_id: int, guild_id: int, channel_id: int, user_id: int, now: float, total: int
@@ -77,11 +80,13 @@ class ReviewStore:
         return None if row is None else _record(row)
 
     async def waiting(self) -> list[ReviewRecord]:
-        """Reviews not finished yet (queued, or running somewhere), the first due first (a
-        review that failed lately waits out its backoff behind the others)."""
+        """This process's servers' reviews not finished yet (queued, or running somewhere), the
+        first due first (a review that failed lately waits out its backoff behind the others)."""
+        mine, shards = self.shards.sql()
         rows = await self.database.fetchall(
-            f"SELECT {_COLUMNS} FROM reviews WHERE status IN ('queued', 'running') "
-            "ORDER BY next_attempt_at, requested_at, game_id"
+            f"SELECT {_COLUMNS} FROM reviews WHERE status IN ('queued', 'running') AND {mine} "
+            "ORDER BY next_attempt_at, requested_at, game_id",
+            shards,
         )
         return [_record(row) for row in rows]
 

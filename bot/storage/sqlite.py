@@ -14,7 +14,6 @@ from typing import Any, BinaryIO
 
 import aiosqlite
 
-from ..metrics import METRICS
 from .db import (
     WRITE_PATIENCE,
     DatabaseBusy,
@@ -22,12 +21,10 @@ from .db import (
     DatabaseUnavailable,
     Dialect,
     UniqueViolation,
+    report,
 )
 from .locks import DatabaseLockedError, lock_database
 from .migrations import MIGRATIONS, SQLITE_TABLE_REBUILDS, statements
-
-DATABASE_ERRORS = METRICS.database_errors.labels("sqlite")
-DATABASE_RETRIES = METRICS.database_retries.labels("sqlite")
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +44,7 @@ def _translated() -> Iterator[None]:
         raise
     except sqlite3.OperationalError as error:
         if _is_busy(error):
-            DATABASE_ERRORS.inc()
+            report("failed", "sqlite")
             raise DatabaseBusy(str(error)) from error
         raise
 
@@ -202,7 +199,7 @@ class SqliteDatabase:
                 if not _is_busy(error) or time.monotonic() >= deadline:
                     with _translated():
                         raise
-                DATABASE_RETRIES.inc()
+                report("retried", "sqlite")
             except BaseException:  # cancelled: a transaction begun meanwhile must not stay open
                 try:
                     if self._connection.in_transaction:

@@ -4,7 +4,7 @@ the recent ones of a channel), and reviews queued once per game, run, stored."""
 from __future__ import annotations
 
 from bot.domain import GameOptions, Person
-from bot.storage.leases import LeaseStore
+from bot.storage.leases import Lease, LeaseStore
 from bot.storage.reviews import ReviewStore
 from tests.bot.test_service import ALICE, BOB, CAROL, CHANNEL, GUILD, by
 
@@ -59,9 +59,10 @@ async def test_a_review_is_queued_once_and_stored(service, clock, database):
 
 async def test_a_review_lease_is_renewed_only_by_its_holder(database, clock):
     mine, theirs = LeaseStore(database, "me"), LeaseStore(database, "them")
-    assert await mine.acquire("review:1", clock.now, seconds=30)
-    assert not await theirs.acquire("review:1", clock.now + 20, seconds=30)
-    assert await mine.renew("review:1", clock.now + 20, seconds=30)
-    assert not await theirs.acquire("review:1", clock.now + 40, seconds=30)
-    assert not await theirs.renew("review:1", clock.now + 40, seconds=30)
-    assert await theirs.acquire("review:1", clock.now + 51, seconds=30)
+    lease = Lease("review:1", 30)
+    assert await mine.acquire(lease, clock.now)
+    assert not await theirs.acquire(lease, clock.now + 20)
+    assert await mine.renew(lease, clock.now + 20)
+    assert not await theirs.acquire(lease, clock.now + 40)
+    assert not await theirs.renew(lease, clock.now + 40)
+    assert await theirs.acquire(lease, clock.now + 51)

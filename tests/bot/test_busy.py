@@ -14,8 +14,7 @@ import pytest
 from bot.domain import Caller, GameOptions, Person
 from bot.metrics import METRICS
 from bot.storage import DatabaseBusy, GameStore, RatingStore, open_database
-from bot.storage import sqlite as sqlite_backend
-from bot.storage.db import WRITE_PATIENCE, lock_key
+from bot.storage.db import WRITE_PATIENCE, listen, lock_key
 from bot.storage.ratings import RATINGS_LOCK
 from tests.bot.conftest import Clock, services_on
 
@@ -67,28 +66,24 @@ async def test_sqlite_a_write_held_off_too_long_stores_nothing_and_says_busy(sql
     assert ended.outcome is not None
 
 
-async def test_sqlite_a_write_that_meets_a_short_lock_is_stored_after_a_retry(
-    sqlite_game, monkeypatch
-):
+async def test_sqlite_a_write_that_meets_a_short_lock_is_stored_after_a_retry(sqlite_game):
     """The other writer finishes while the resignation waits (at its first retry): the
     resignation is stored, the players rated, no error."""
     database, service, game, other = sqlite_game
     other.execute("BEGIN IMMEDIATE")
-    counted = sqlite_backend.DATABASE_RETRIES
+    retried = []
 
-    class ReleaseOnRetry:
-        calls = 0
+    def release_on_retry(event: str, dialect: str) -> None:
+        retried.append((event, dialect))
+        if other.in_transaction:
+            other.execute("COMMIT")
 
-        def inc(self) -> None:
-            self.calls += 1
-            counted.inc()
-            if other.in_transaction:
-                other.execute("COMMIT")
-
-    retried = ReleaseOnRetry()
-    monkeypatch.setattr(sqlite_backend, "DATABASE_RETRIES", retried)
-    ended = await service.play.resign(game.id, game.version, Caller(200, 7))
-    assert ended.outcome is not None and retried.calls >= 1
+    stop = listen(release_on_retry)
+    try:
+        ended = await service.play.resign(game.id, game.version, Caller(200, 7))
+    finally:
+        stop()
+    assert ended.outcome is not None and ("retried", "sqlite") in retried
     rows = await database.fetchall("SELECT user_id, games FROM ratings ORDER BY user_id")
     assert [tuple(row) for row in rows] == [(100, 1), (200, 1)]
 

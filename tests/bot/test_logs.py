@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.logs import GAME_ID, INTERACTION_ID, Context, JsonFormatter, Secrets, database_password
+from bot.logs import GAME_ID, INTERACTION_ID, Context, JsonFormatter, Secrets
 
 TOKEN = "MTAx.secret-token.xyz"
 PASSWORD = "hunter2-db"
@@ -59,9 +59,3 @@ def test_every_line_is_json_with_the_ids_and_no_secret(logged):
     assert all(line["logger"] == "tests.logs" and line["time"].endswith("+00:00") for line in lines)
     assert "RuntimeError: bad token ***" in lines[3]["exception"]
     assert TOKEN not in text and PASSWORD not in text
-
-
-def test_database_password_is_read_from_the_url():
-    assert database_password(f"postgresql://tholos:{PASSWORD}@db:5432/x") == PASSWORD
-    assert database_password("postgresql://tholos@db/x") is None
-    assert database_password("tholos.db") is None

@@ -4,6 +4,7 @@ as the bot resolves them; the sweep's queries; clearing as a compare-and-set."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 
@@ -14,8 +15,12 @@ from bot.features.reminders import reminder_nonce, reminder_text
 from bot.i18n import words
 from bot.services import ChallengeService, PlayService, TurnPlayed
 from bot.services.reminders import Alarm
+from bot.shards import Shards
 from bot.storage import ChallengeStore, GameStore
-from bot.storage.reminders import ReminderStore, Shards
+from bot.storage.db import scalar
+from bot.storage.games import reminder_due
+from bot.storage.leases import LeaseStore, reminder_lease
+from bot.storage.reminders import ReminderStore
 from bot.storage.servers import ServerSettings, ServerSettingsStore
 from tests.bot.conftest import Clock, Services
 from tests.bot.test_service import ALICE, BOB, CHANNEL, GUILD, by, play, started
@@ -108,6 +113,33 @@ async def test_the_reminder_time_is_resolved_like_the_server_rules(
     assert played.game.reminder_due_at == (None if expected is None else clock.now + expected)
 
 
+SETTINGS = (None, 0.0, 90.0)
+"""A setting unset, 0, or a time."""
+
+
+async def test_sql_and_python_resolve_the_reminder_time_alike_in_every_case(database, clock):
+    """For every combination of the server's reminder and idle-claim times and the bot's
+    (each unset, 0 or a time; also a server without a settings row), the reminder the SQL of
+    the write that stores a turn schedules is :meth:`ReminderDefaults.resolve`'s time (none
+    when it is 0: off), on both backends: one rule, in ``bot.domain``, in both languages."""
+    servers, unset = ServerSettingsStore(database), GUILD + 1
+    checked = set()
+    for server_after, server_idle in itertools.product(SETTINGS, SETTINGS):
+        settings = ServerSettings(inactivity_timeout=server_idle, reminder_after=server_after)
+        await servers.set(GUILD, settings, ALICE, clock.now)
+        for bot_after, bot_idle in itertools.product((None, 0.0, 120.0), (DAY, 50.0)):
+            defaults = ReminderDefaults(bot_after, bot_idle)
+            for guild in (GUILD, unset):
+                due, values = reminder_due(defaults, 0.0, guild)
+                in_sql = await scalar(database, f"SELECT {due}", values)
+                resolved = defaults.resolve(*(
+                    (server_after, server_idle) if guild == GUILD else (None, None)
+                ))  # fmt: skip
+                assert in_sql == (resolved or None), (guild, settings, defaults)
+                checked.add(resolved)
+    assert checked == {0.0, 90.0, 120.0, 45.0, 25.0, DAY / 2}  # every branch of the rule
+
+
 async def test_the_ai_is_never_reminded(service, clock):
     """Against the AI: the human is reminded when they are to move (first, or after the AI's
     turn); after the human's turn the AI is to move, and nothing is due."""
@@ -163,7 +195,10 @@ async def test_the_sweep_finds_due_reminders_oldest_first_and_clears_them_once(
     assert (await service.play.games.game(games[1].id)).reminder_due_at == (
         played.game.reminder_due_at
     )
-    assert await store.clear(games[0].id, games[0].version, "reminder:x")
+    lease, leases = reminder_lease(games[0].id, games[0].version), LeaseStore(database, "me")
+    assert await leases.acquire(lease, clock.now)
+    assert await store.clear(games[0].id, games[0].version, lease)
+    assert await leases.expires_at(lease) is None  # clearing ended the lease
     assert not await store.clear(games[0].id, games[0].version)
     assert (await service.play.games.game(games[0].id)).reminder_due_at is None
     assert [r.game_id for r in await store.due(first_due + 100, 10)] == [games[2].id]

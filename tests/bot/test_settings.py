@@ -26,7 +26,7 @@ def test_unsharded_by_default():
     """Without THOLOS_SHARD_COUNT the process runs everything and registers the commands."""
     settings = load()
     assert not settings.sharded and settings.registers_commands
-    assert settings.owns_guild(123 << 22)
+    assert settings.shards.owns(123 << 22)
 
 
 @pytest.mark.parametrize(
@@ -44,8 +44,8 @@ def test_a_process_owns_the_guilds_of_its_shards():
     first = load(THOLOS_SHARD_COUNT="2", THOLOS_SHARD_IDS="0")
     second = load(THOLOS_SHARD_COUNT="2", THOLOS_SHARD_IDS="1")
     for guild in (4 << 22, 7 << 22, (1 << 40) + (3 << 22)):
-        assert first.owns_guild(guild) != second.owns_guild(guild)
-    assert first.owns_guild(4 << 22) and second.owns_guild(7 << 22)
+        assert first.shards.owns(guild) != second.shards.owns(guild)
+    assert first.shards.owns(4 << 22) and second.shards.owns(7 << 22)
     assert first.registers_commands and not second.registers_commands
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 
+import asyncpg
 import pytest
 
 from bot.storage import (
@@ -16,11 +17,14 @@ from bot.storage import (
     open_database,
     set_meta,
 )
-from bot.storage.db import lock_key, redact, scalar
+from bot.storage.db import lock_key, redact, scalar, url_passwords
 from bot.storage.migrations import (
+    FIRST_SHARED_POSTGRES_VERSION,
+    LEGACY_POSTGRES_VERSIONS,
     MIGRATIONS,
     POSTGRES_MIGRATIONS,
     SQLITE_TABLE_REBUILDS,
+    postgres_version,
     statements,
 )
 
@@ -153,6 +157,72 @@ async def test_a_newer_postgres_database_is_refused(postgres_server):
         await open_database(url)
 
 
+def test_both_dialects_share_one_numbering():
+    """Migration n is ``MIGRATIONS[n - 1]`` and ``POSTGRES_MIGRATIONS[n - 1]``; an old
+    PostgreSQL number k is the k-th migration with a PostgreSQL script; the numbers this code
+    records in PostgreSQL never meet the old ones."""
+    assert len(MIGRATIONS) == len(POSTGRES_MIGRATIONS)
+    assert all(script for script in MIGRATIONS)
+    with_a_script = [n for n, script in enumerate(POSTGRES_MIGRATIONS, 1) if script is not None]
+    reached = [following - 1 for following in [*with_a_script[1:], len(MIGRATIONS) + 1]]
+    assert dict(enumerate(reached[:7], 1)) == LEGACY_POSTGRES_VERSIONS  # after k scripts
+    assert max(LEGACY_POSTGRES_VERSIONS) < FIRST_SHARED_POSTGRES_VERSION <= len(MIGRATIONS)
+    assert [postgres_version(k) for k in (0, 1, 7, 9, 12)] == [0, 3, 9, 9, 12]
+    with pytest.raises(ValueError, match="no release"):
+        postgres_version(8)
+
+
+async def postgres_schema(url: str) -> dict[str, set[tuple[object, ...]]]:
+    """Every column (with its type, default and nullability), index and constraint."""
+    connection = await asyncpg.connect(url)
+    try:
+        queries = {
+            "columns": "SELECT table_name, column_name, data_type, column_default, is_nullable "
+            "FROM information_schema.columns WHERE table_schema = 'public'",
+            "indexes": "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public'",
+            "constraints": "SELECT conrelid::regclass::text, conname, pg_get_constraintdef(oid) "
+            "FROM pg_constraint WHERE connamespace = 'public'::regnamespace",
+        }
+        return {
+            kind: {tuple(row) for row in await connection.fetch(sql)}
+            for kind, sql in queries.items()
+        }
+    finally:
+        await connection.close()
+
+
+@pytest.mark.parametrize("recorded", sorted(LEGACY_POSTGRES_VERSIONS))
+async def test_a_postgres_database_numbered_the_old_way_migrates_forward(
+    postgres_server, recorded
+):
+    """A PostgreSQL database migrated by an older bot (its own numbering: 1-7, migration by
+    migration) opens at the newest version in the shared numbering, its rows kept, with
+    exactly the schema of a new database."""
+    url = await postgres_server.create_database()
+    old = [script for script in POSTGRES_MIGRATIONS if script is not None][:recorded]
+    connection = await asyncpg.connect(url)
+    try:
+        await connection.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        await connection.execute("INSERT INTO schema_version VALUES (0)")
+        for number, script in enumerate(old, 1):
+            async with connection.transaction():
+                for statement in statements(script):
+                    await connection.execute(statement)
+                await connection.execute("UPDATE schema_version SET version = $1", number)
+        await connection.execute("INSERT INTO meta (key, value) VALUES ('kept', 'yes')")
+    finally:
+        await connection.close()
+    database = await open_database(url)
+    try:
+        assert await scalar(database, "SELECT version FROM schema_version") == len(MIGRATIONS)
+        assert await get_meta(database, "kept") == "yes"
+    finally:
+        await database.close()
+    fresh = await postgres_server.create_database()
+    await (await open_database(fresh)).close()
+    assert await postgres_schema(url) == await postgres_schema(fresh)
+
+
 async def test_schema_allows_one_active_game_per_channel(database):
     """The partial unique index refuses a second active game in a channel, on both backends
     as the same error."""
@@ -188,11 +258,36 @@ async def test_an_unreachable_postgres_is_reported_without_its_password(postgres
     assert ":***@" in str(raised.value)
 
 
-def test_redact_hides_only_the_password():
-    """Database URLs in messages keep the user and host, never the password."""
-    assert redact("postgresql://ana:s3cret@db:5432/tholos") == "postgresql://ana:***@db:5432/tholos"
-    assert redact("postgresql://ana@db/tholos") == "postgresql://ana@db/tholos"
-    assert redact("./tholos.db") == "./tholos.db"
+@pytest.mark.parametrize(
+    ("url", "redacted", "passwords"),
+    [
+        ("postgresql://ana:s3cret@db:5432/tholos", "postgresql://ana:***@db:5432/tholos",
+         ("s3cret",)),
+        ("postgres://ana:s3cret@db/tholos", "postgres://ana:***@db/tholos", ("s3cret",)),
+        ("postgresql://ana@db/tholos", "postgresql://ana@db/tholos", ()),
+        ("postgresql://db/tholos", "postgresql://db/tholos", ()),
+        ("postgresql://ana:@db/tholos", "postgresql://ana:@db/tholos", ()),
+        ("postgresql://ana:p%40ss:w@[::1]:5433/tholos", "postgresql://ana:***@[::1]:5433/tholos",
+         ("p%40ss:w", "p@ss:w")),
+        ("postgresql://ana:pw@[2001:db8::7]/tholos?sslmode=require&application_name=bot",
+         "postgresql://ana:***@[2001:db8::7]/tholos?sslmode=require&application_name=bot",
+         ("pw",)),
+        ("postgresql://ana@db/tholos?sslmode=require&password=a+b%26c&port=5432",
+         "postgresql://ana@db/tholos?sslmode=require&password=***&port=5432",
+         ("a+b%26c", "a b&c")),
+        ("postgresql://ana:one@db/tholos?password=two", "postgresql://ana:***@db/tholos?password=***",
+         ("one", "two")),
+        ("./tholos.db", "./tholos.db", ()),
+        ("/var/lib/tholos/ana:s3cret@home.db", "/var/lib/tholos/ana:s3cret@home.db", ()),
+    ],
+)  # fmt: skip
+def test_a_database_url_keeps_everything_but_its_passwords(url, redacted, passwords):
+    """Database URLs in messages keep the user, host (IPv6 too), port, database and the other
+    parameters, never a password (in the user info or a ``password=`` parameter); the logs
+    mask each password as written and decoded. A SQLite path is not a URL."""
+    assert redact(url) == redacted
+    assert url_passwords(url) == passwords
+    assert not any(password in redacted for password in passwords)
 
 
 def test_lock_keys_are_32_bit_and_tell_scopes_apart():

@@ -1,0 +1,225 @@
+"""The bot's layers, and its real import graph drawn by them.
+
+``python -m tests.layers`` prints the diagram; ``python -m tests.layers --write`` puts it into
+``docs/architecture.md`` between its markers. ``tests/test_layering.py`` fails when an import
+goes against the layers, or when the committed diagram is not what this draws.
+
+A module belongs to the layer of the first pattern of :data:`LAYERS` that matches it (a pattern
+matches a module and the modules inside it; ``*`` as in :mod:`fnmatch`). A module may import
+modules of its own layer and of the layers below it (:data:`ORDER`), except that a feature
+imports no other feature, and the layers below Discord import no Discord library.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+import textwrap
+from fnmatch import fnmatchcase
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs" / "architecture.md"
+BEGIN = "<!-- layers: drawn by `python -m tests.layers --write`; a test checks it -->"
+END = "<!-- /layers -->"
+
+ORDER = ("base", "storage", "metrics", "services", "shared", "features", "client")
+"""The layers, bottom up."""
+ABOUT = {
+    "base": "values, pure rules, settings and logging: no database, no Discord",
+    "storage": "the database: one repository per record; reports to metrics, never imports them",
+    "metrics": "the process's counters and its /metrics and /healthz",
+    "services": "the bot's work without Discord: its rules, the AI's worker processes",
+    "shared": "what the features share: answers, words, controls, boards, the App",
+    "features": "one module per feature; a feature imports no other feature",
+    "client": "the composition root and the command line",
+}
+LAYERS: dict[str, str] = {
+    "bot.client": "client",
+    "bot.__main__": "client",
+    "bot.features": "features",
+    "bot.services": "services",
+    "bot.ai": "services",
+    "bot.metrics": "metrics",
+    "bot.storage": "storage",
+    "bot.domain": "base",
+    "bot.glicko2": "base",
+    "bot.stats": "base",
+    "bot.shards": "base",
+    "bot.settings": "base",
+    "bot.logs": "base",
+    "bot.custom_ids": "base",
+    "bot.*": "shared",
+    "bot": "base",
+}
+"""Module pattern → layer; the first that matches wins (a new module is shared unless told)."""
+ISOLATED = frozenset({"features"})
+"""Layers whose modules import none of their layer's other modules."""
+NO_DISCORD = frozenset({"base", "storage", "services"})
+"""Layers that import no Discord library (``discord``, ``aiohttp``)."""
+DISCORD = frozenset({"discord", "aiohttp"})
+
+
+def layer_of(module: str) -> str:
+    """The layer of a module of ``bot``."""
+    for pattern, layer in LAYERS.items():
+        if fnmatchcase(module, pattern) or module.startswith(f"{pattern}."):
+            return layer
+    raise ValueError(f"{module} is in no layer: add it to LAYERS")
+
+
+def module_name(path: Path) -> str:
+    """``bot/features/play.py`` → ``bot.features.play`` (a package is its ``__init__``)."""
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports_of(path: Path, modules: set[str]) -> tuple[set[str], set[str]]:
+    """What a source file imports: the modules of ``modules`` (relative imports resolved; also
+    those under ``TYPE_CHECKING``: a cycle there is still a cycle to a reader), and the top-level
+    names of the others."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    internal, external = set(), set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            candidates = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, *([base] if base else [])])
+            candidates = [f"{base}.{alias.name}" if base else alias.name for alias in node.names]
+        else:
+            continue
+        for candidate in candidates:
+            found = candidate
+            while found and found not in modules:  # a name inside a module
+                found = found.rpartition(".")[0]
+            if found and found != name:
+                internal.add(found)
+            elif not found:
+                external.add(candidate.split(".")[0])
+    return internal, external
+
+
+def import_graph(package: str) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    """Each module of ``package`` → the package's modules it imports, and → the top-level
+    names of the other modules it imports."""
+    sources = sorted((ROOT / package).rglob("*.py"))
+    modules = {module_name(source) for source in sources}
+    found = {module_name(source): imports_of(source, modules) for source in sources}
+    return (
+        {module: internal for module, (internal, _) in found.items()},
+        {module: external for module, (_, external) in found.items()},
+    )
+
+
+def violation(importer: str, imported: str) -> str | None:
+    """Why ``importer`` may not import ``imported`` (two ``bot`` modules), or ``None``."""
+    above, below = layer_of(importer), layer_of(imported)
+    if ORDER.index(below) > ORDER.index(above):
+        return f"{above} imports {below}, a layer above it"
+    if above == below and above in ISOLATED and imported != "bot.features":
+        return f"one {above[:-1]} imports another"
+    return None
+
+
+def violations(graph: dict[str, set[str]]) -> dict[tuple[str, str], str]:
+    """Every import of ``graph`` against the layers, with why."""
+    found = {}
+    for importer, imported in sorted(graph.items()):
+        for target in sorted(imported):
+            if (reason := violation(importer, target)) is not None:
+                found[importer, target] = reason
+    return found
+
+
+def discord_imports(external: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The modules of the layers below Discord that import a Discord library, and which."""
+    return {
+        module: names & DISCORD
+        for module, names in sorted(external.items())
+        if layer_of(module) in NO_DISCORD and names & DISCORD
+    }
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle of ``graph`` (module → modules it imports), or ``None``."""
+    done: set[str] = set()
+
+    def visit(node: str, path: list[str]) -> list[str] | None:
+        if node in path:
+            return [*path[path.index(node) :], node]
+        if node in done:
+            return None
+        for target in sorted(graph[node]):
+            if cycle := visit(target, [*path, node]):
+                return cycle
+        done.add(node)
+        return None
+
+    for start in sorted(graph):
+        if cycle := visit(start, []):
+            return cycle
+    return None
+
+
+def diagram(graph: dict[str, set[str]]) -> str:
+    """The bot's modules by layer, top down, each with the modules it imports (``bot.``
+    left out); an import against the layers is marked ``!``."""
+
+    def short(module: str) -> str:
+        return module.removeprefix("bot.")
+
+    def wrong(module: str, target: str) -> bool:
+        return violation(module, target) is not None
+
+    lines = []
+    for layer in reversed(ORDER):
+        lines.append(f"{layer} — {ABOUT[layer]}")
+        members = sorted(module for module in graph if layer_of(module) == layer)
+        width = max(len(short(module)) for module in members) + 2
+        for module in members:
+            targets = sorted(graph[module], key=lambda target: (wrong(module, target), target))
+            imports = " ".join(("!" * wrong(module, t)) + short(t) for t in targets) or "-"
+            wrapped = textwrap.wrap(imports, 96 - width, break_on_hyphens=False) or [imports]
+            lines.append(f"  {short(module):<{width}}{wrapped[0]}")
+            lines += [f"  {'':<{width}}{more}" for more in wrapped[1:]]
+    return "\n".join(lines)
+
+
+def drawn() -> str:
+    """What goes between the markers of ``docs/architecture.md``."""
+    return f"```\n{diagram(import_graph('bot')[0])}\n```"
+
+
+def _markers(text: str) -> tuple[int, int]:
+    """Where what is between the markers of ``text`` begins and ends."""
+    return text.index(BEGIN) + len(BEGIN), text.index(END)
+
+
+def committed(text: str) -> str:
+    """What is between the markers of ``text``."""
+    start, end = _markers(text)
+    return text[start:end].strip("\n")
+
+
+def main(argv: list[str]) -> int:
+    """Print the diagram, or (``--write``) put it into ``docs/architecture.md``."""
+    if argv == ["--write"]:
+        text = DOCS.read_text(encoding="utf-8")
+        start, end = _markers(text)
+        new = f"{text[:start]}\n{drawn()}\n{text[end:]}"
+        DOCS.write_text(new, encoding="utf-8")
+        print(f"{DOCS.relative_to(ROOT)}: {'unchanged' if new == text else 'redrawn'}")
+    elif not argv:
+        print(drawn())
+    else:
+        print("usage: python -m tests.layers [--write]", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
