@@ -22,14 +22,14 @@ from .features.admin import Admin, tholos_admin
 from .features.challenges import Challenges, ai_command
 from .features.games import Games
 from .features.history import History
-from .features.housekeeping import Housekeeping
-from .features.opponent import Opponent
+from .features.housekeeping import Chores, Housekeeping
 from .features.play import Play
 from .features.ratings import Ratings, leaderboard_command
 from .features.reminders import Reminders
 from .features.review import Reviews
 from .i18n import CommandTranslator
 from .metrics import MetricsServer
+from .opponent import Opponent
 from .phrases import command, know_commands
 from .settings import Settings
 from .storage import get_meta, open_database, set_meta
@@ -78,7 +78,10 @@ class TholosBot(discord.Client):
         opponent = Opponent(app)
         challenges = Challenges(app, opponent)
         reminders = Reminders(app)
-        housekeeping = Housekeeping(app, challenges, opponent, reminders)
+        housekeeping = Housekeeping(app, opponent, Chores(
+            expire_challenges=challenges.expire, challenge_posted=challenges.posted,
+            send_reminders=reminders.sweep,
+        ))  # fmt: skip
         play, games, ratings = Play(app, opponent), Games(app), Ratings(app)
         reviews = Reviews(app)
         features = (

@@ -5,10 +5,10 @@ in the bot's own event loop).
 The metrics live in one per-process :class:`Metrics` (:data:`METRICS`), in a registry of its
 own rather than ``prometheus_client``'s global one; the choke points that feed them
 (``answers``, ``BoardPoster.post_after_change``, ``PlayService``, the AI) only increment a
-counter or observe a number; the storage backends report their failures and retries to whoever listens
-(``storage.db.listen``), and this module counts them. What is costly or asynchronous is read when
-Prometheus scrapes: the active games (one ``COUNT`` with a timeout) and the gateway latency
-per shard (``client.latencies``).
+counter or observe a number; the storage backends report their failures and retries to whoever
+listens (``storage.db.listen``), and this module counts them. What is costly or asynchronous
+is read when Prometheus scrapes: the active games (one ``COUNT`` with a timeout) and the
+gateway latency per shard (``client.latencies``).
 """
 
 from __future__ import annotations

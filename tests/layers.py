@@ -23,14 +23,15 @@ DOCS = ROOT / "docs" / "architecture.md"
 BEGIN = "<!-- layers: drawn by `python -m tests.layers --write`; a test checks it -->"
 END = "<!-- /layers -->"
 
-ORDER = ("base", "storage", "metrics", "services", "shared", "features", "client")
+ORDER = ("base", "storage", "metrics", "words", "services", "shared", "features", "client")
 """The layers, bottom up."""
 ABOUT = {
     "base": "values, pure rules, settings and logging: no database, no Discord",
     "storage": "the database: one repository per record; reports to metrics, never imports them",
     "metrics": "the process's counters and its /metrics and /healthz",
+    "words": "what the bot says, for every face: shared phrases and links, the board as one value",
     "services": "the bot's work without Discord: its rules, the AI's worker processes",
-    "shared": "what the features share: answers, words, controls, boards, the App",
+    "shared": "what the features share: answers, controls, the board's Discord face, the App",
     "features": "one module per feature; a feature imports no other feature",
     "client": "the composition root and the command line",
 }
@@ -49,13 +50,16 @@ LAYERS: dict[str, str] = {
     "bot.settings": "base",
     "bot.logs": "base",
     "bot.custom_ids": "base",
+    "bot.work": "base",
+    "bot.phrases": "words",
+    "bot.board": "words",
     "bot.*": "shared",
     "bot": "base",
 }
 """Module pattern → layer; the first that matches wins (a new module is shared unless told)."""
 ISOLATED = frozenset({"features"})
 """Layers whose modules import none of their layer's other modules."""
-NO_DISCORD = frozenset({"base", "storage", "services"})
+NO_DISCORD = frozenset({"base", "storage", "words", "services"})
 """Layers that import no Discord library (``discord``, ``aiohttp``)."""
 DISCORD = frozenset({"discord", "aiohttp"})
 

@@ -31,11 +31,11 @@ from ..domain import (
     mention,
 )
 from ..i18n import NC_, reader, server_language, words
+from ..opponent import Opponent
 from ..phrases import LEVEL_NAMES, command
 from ..places import THREAD_FAILED, delete_thread, game_line, open_thread, place_for, thread_name
 from ..services import ExpiredChallengeError
 from ..storage import Challenge, Game
-from .opponent import Opponent
 
 log = logging.getLogger(__name__)
 

@@ -8,17 +8,17 @@ import asyncio
 import logging
 import math
 import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 import discord
 
 from .. import work
 from ..app import App, Feature
 from ..background import Backoff, Retries, discord_call
+from ..opponent import Opponent
 from ..storage import DatabaseUnavailable
 from ..storage.leases import board_lease
-from .challenges import Challenges
-from .opponent import Opponent
-from .reminders import Reminders
 
 log = logging.getLogger(__name__)
 
@@ -33,16 +33,26 @@ REPAIR_GRACE_SECONDS = 30.0
 (at start, at once)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Chores:
+    """What other features give the loop to do (the client wires them, so that no feature
+    imports another)."""
+
+    expire_challenges: Callable[[], Awaitable[None]]
+    """Close the challenges whose time is up, and say so on their messages."""
+    challenge_posted: asyncio.Event
+    """Set when a challenge is posted (the loop wakes to time its expiry)."""
+    send_reminders: Callable[[], Awaitable[float | None]]
+    """Send the turn reminders that are due; when to look again."""
+
+
 class Housekeeping(Feature):
     """Repairs at start, then a loop that keeps repairing."""
 
-    def __init__(
-        self, app: App, challenges: Challenges, opponent: Opponent, reminders: Reminders
-    ) -> None:
+    def __init__(self, app: App, opponent: Opponent, chores: Chores) -> None:
         super().__init__(app)
-        self.challenges = challenges
         self.opponent = opponent
-        self.reminders = reminders
+        self.chores = chores
         self._grace = REPAIR_GRACE_SECONDS
         """How old a missing board must be before the loop posts it (0 right after a round
         that found one whose poster holds its lease: that poster may have died)."""
@@ -54,7 +64,7 @@ class Housekeeping(Feature):
         """Repair what a crash or restart left behind, before the gateway connects (other
         processes may be at work meanwhile: the leases keep them from doing it twice)."""
         await self.app.renderer.warm_up()
-        await self.challenges.expire()
+        await self.chores.expire_challenges()
         retry = await self.repost_missing(grace=0)
         self._grace = REPAIR_GRACE_SECONDS if retry is None else 0.0
 
@@ -67,11 +77,11 @@ class Housekeeping(Feature):
         while not client.is_closed():
             try:
                 with work.busy():
-                    await self.challenges.expire()
+                    await self.chores.expire_challenges()
                     retry = await self.repost_missing(grace=self._grace)
                     self.opponent.schedule()  # a board now shown may let the AI move
                     self._grace = REPAIR_GRACE_SECONDS if retry is None else 0.0
-                    remind_at = await self.reminders.sweep()
+                    remind_at = await self.chores.send_reminders()
                     expiry = await self.app.challenges.next_expiry()
                 # a lease held elsewhere: look again when it runs out
                 times = [at for at in (expiry, retry, remind_at) if at is not None]
@@ -91,7 +101,7 @@ class Housekeeping(Feature):
     async def _sleep(self, delay: float) -> None:
         """Sleep ``delay`` seconds, or until a challenge is posted or a change stores a
         reminder due sooner."""
-        posted, alarm = self.challenges.posted, self.app.alarm
+        posted, alarm = self.chores.challenge_posted, self.app.alarm
         alarm.sleeping_until(time.time() + delay)
         waits = [asyncio.create_task(event.wait()) for event in (posted, alarm.rung)]
         try:
@@ -112,9 +122,7 @@ class Housekeeping(Feature):
         app = self.app
         for stale in await app.games.games_needing_a_board(changed_before=cutoff):
             key = (stale.id, stale.version)
-            if not app.settings.owns_guild(stale.guild_id) or not self.unpostable.ready(
-                key, time.time()
-            ):
+            if not self.unpostable.ready(key, time.time()):  # (this process's servers only)
                 continue
             lease = board_lease(stale.id, stale.version)
             if not await app.leases.acquire(lease, time.time()):  # being posted, or its

@@ -18,10 +18,10 @@ from ..commands import game_choices, tholos
 from ..controls import Button, Router, rows_view, view_of
 from ..domain import Refusal, mention
 from ..i18n import NC_, reader
+from ..opponent import Opponent
 from ..phrases import SANDSTONE, command, describe_turn, ornaments_text
 from ..services import StepShown
 from ..storage import Game
-from .opponent import Opponent
 
 BOARD_COOLDOWN_SECONDS = 10.0
 """``/tholos board`` renders an image: once per member and channel in this many seconds."""

@@ -449,7 +449,7 @@ POSTGRES_MIGRATIONS: list[str | None] = [
         updated_at DOUBLE PRECISION NOT NULL
     )
     """,
-    # 8: review retries (SQLite's migration 10).
+    # 10: review retries.
     """
     ALTER TABLE reviews ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE reviews ADD COLUMN next_attempt_at DOUBLE PRECISION NOT NULL DEFAULT 0;

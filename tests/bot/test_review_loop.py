@@ -17,9 +17,9 @@ import pytest
 from bot.ai import Reviewer
 from bot.background import Backoff, stop_tasks
 from bot.domain import GameOptions, Person, Refusal
-from bot.features.review import REVIEW_LEASE_SECONDS, Reviews, review_lease
+from bot.features.review import Reviews
 from bot.services import StepShown, TurnPlayed
-from bot.storage.leases import LeaseStore
+from bot.storage.leases import LeaseStore, review_lease
 from engine import Position, Turn
 from engine.ai import Budget
 from engine.builder import turn_path
@@ -182,7 +182,7 @@ async def test_a_review_whose_lease_is_lost_stops(database, caplog):
     thief = LeaseStore(database, "another process")
     lease = review_lease(game.id)
     # another process finds the lease run out (as after an outage) and takes it
-    assert await thief.acquire(lease, time.time() + REVIEW_LEASE_SECONDS + 1)
+    assert await thief.acquire(lease, time.time() + lease.seconds + 1)
     await eventually(reviewer.cancelled.is_set, "the review cancelled")
     assert await running is None
     assert f"lost the lease of reviewing game {game.id}" in caplog.text

@@ -14,16 +14,16 @@ import logging
 import math
 import time
 
-from .. import work
-from ..ai import AiPlayer
-from ..answers import Interaction
-from ..app import App, Feature
-from ..background import Backoff, Retries, discord_call, stop_tasks
-from ..board import LastTurn
-from ..logs import GAME_ID
-from ..metrics import METRICS
-from ..storage import DatabaseUnavailable, Game
-from ..storage.leases import Lease, ai_lease
+from . import work
+from .ai import AiPlayer
+from .answers import Interaction
+from .app import App, Feature
+from .background import Backoff, Retries, discord_call, stop_tasks
+from .board import LastTurn
+from .logs import GAME_ID
+from .metrics import METRICS
+from .storage import DatabaseUnavailable, Game
+from .storage.leases import Lease, ai_lease
 
 log = logging.getLogger(__name__)
 
