@@ -130,18 +130,24 @@ def check_reminder(sent: Sent, reminder: Message, player: Member, last_move: flo
 async def test_a_reminder_comes_once_after_the_set_time_for_the_player_to_move(
     emulator: Emulator, spawn_bot: SpawnBot, sent: list[tuple[str, dict[str, Any]]]
 ) -> None:
-    """Alice moves at once: no reminder for her. Bob, to move, gets one reminder after the set
-    time, pinging him alone, with when Alice may claim the win and a link to the board; one
-    only. After his move, Alice gets hers."""
+    """Alice moves at once; Bob, to move, gets one reminder after the set time, pinging him
+    alone, with when Alice may claim the win and a link to the board; one only. After his
+    move, Alice gets hers. (On a machine slow enough that Alice's first move comes after the
+    set time, she is rightly reminded of it first: once, before she moved.)"""
     bot = await reminding_bot(emulator, spawn_bot)
     table = Table(emulator)
     alice, bob = table.people_named("alice", "bob")
     await table.start_game(alice, bob)
     await table.play(table.position().legal_turns()[0])
     alice_moved = posted_at(table.board)
-    await emulator.wait_for(lambda: reminders(emulator, table.channel), timeout=PATIENCE,
-                            what="Bob's reminder")  # fmt: skip
-    (reminder,) = reminders(emulator, table.channel)
+
+    def of(player: Member) -> list[Message]:
+        return [m for m in reminders(emulator, table.channel) if pinged(m) == [player.id]]
+
+    await emulator.wait_for(lambda: of(bob), timeout=PATIENCE, what="Bob's reminder")
+    early = of(alice)
+    assert len(early) <= 1 and all(posted_at(m) <= alice_moved for m in early), early
+    (reminder,) = of(bob)
     _, last_move, _ = the_game(bot)
     check_reminder(sent, reminder, bob, last_move)
     claim = int(last_move + 86400) + 1
@@ -149,16 +155,17 @@ async def test_a_reminder_comes_once_after_the_set_time_for_the_player_to_move(
     board = table.board
     link = f"https://discord.com/channels/{table.guild.id}/{table.channel.id}/{board.id}"
     assert f"]({link})" in reminder.content, reminder.content
-    assert posted_at(reminder) > alice_moved, "no reminder for Alice after her move"
+    assert posted_at(reminder) > alice_moved, "Bob's reminder came after Alice's move"
     await emulator.wait_for(lambda: not due(bot), what="Bob's reminder cleared")
-    assert len(reminders(emulator, table.channel)) == 1, "one reminder per turn"
+    assert len(of(bob)) == 1, "one reminder per turn"
     await table.play(table.position().legal_turns()[0])
-    await emulator.wait_for(lambda: len(reminders(emulator, table.channel)) == 2,
+    await emulator.wait_for(lambda: len(of(alice)) == len(early) + 1,
                             timeout=PATIENCE, what="Alice's reminder")  # fmt: skip
     _, last_move, _ = the_game(bot)
     check_reminder(sent, reminders(emulator, table.channel)[-1], alice, last_move)
     await emulator.wait_for(lambda: not due(bot), what="Alice's reminder cleared")
-    assert [pinged(m) for m in reminders(emulator, table.channel)] == [[bob.id], [alice.id]]
+    expected = [[alice.id]] * len(early) + [[bob.id], [alice.id]]
+    assert [pinged(m) for m in reminders(emulator, table.channel)] == expected
     table.assert_clean()
     assert await bot.stop() == 0
     bot.assert_clean_log()
@@ -213,8 +220,13 @@ async def test_no_reminder_is_lost_or_sent_twice_across_kill_9(
     await table.start_game(alice, bob)
     assert await bot.kill() == -9
     reminder_due, last_move, version = the_game(bot)
-    assert reminder_due == pytest.approx(last_move + REMIND_AFTER)
-    assert reminders(emulator, table.channel) == [], "killed before it was due"
+    # Killed before it was due, it is pending; on a machine slow enough that it was due (and
+    # sent, perhaps not cleared) before the kill: either way exactly one reminder follows.
+    if reminder_due is None:
+        assert reminders(emulator, table.channel), "cleared only once sent"
+    else:
+        assert reminder_due == pytest.approx(last_move + REMIND_AFTER)
+    reminder_due = last_move + REMIND_AFTER
     await bot.start()
     await emulator.wait_for(lambda: reminders(emulator, table.channel), timeout=PATIENCE,
                             what="the reminder, after the restart")  # fmt: skip
