@@ -193,11 +193,11 @@ class Reviews(Feature):
         began = time.perf_counter()
         result = await self._under_lease(record, game, turns)
         log.info("reviewed game %s in %.1f s", game.id, time.perf_counter() - began)
-        await self.store.finish(game.id, result, time.time())
-        try:
+        try:  # shown first: a crash before it is stored runs it (and shows it) again
             await self._show(record, game, GameReview.from_json(result))
-        except Exception:  # stored: the Review button shows it
+        except Exception:  # the Review button shows it once stored
             log.exception("could not show the review of game %s", game.id)
+        await self.store.finish(game.id, result, time.time())
 
     async def _under_lease(self, record: ReviewRecord, game: Game, turns: list[Turn]) -> str:
         """The review's JSON from the worker, while its lease is renewed and its progress
@@ -290,8 +290,7 @@ class Reviews(Feature):
     async def _chart(self, review: GameReview, t: Words) -> discord.File:
         """The chart of the expected result, its mistakes marked (drawn off the loop)."""
         marks = [turn.ply for colour in (0, 1) for turn in review.mistakes(colour, 3)]
-        loop = asyncio.get_running_loop()
-        png = await loop.run_in_executor(None, render_chart, review.chart, marks, t)
+        png = await self.app.renderer.slow(render_chart, review.chart, marks, t)
         return discord.File(io.BytesIO(png), filename=CHART_NAME)
 
     async def _edit(self, record: ReviewRecord, **changes: object) -> bool:

@@ -78,7 +78,7 @@ def every_path(position: Position, builder: TurnBuilder | None = None):
 
 
 def mid_game(seed: int, mode: str = "advanced") -> Position:
-    """A position some random turns into a game (printed seed: any works)."""
+    """A position some random turns into a game (any seed will do)."""
     rng = random.Random(seed)
     position = new_game(mode, ornaments=5 if mode == "advanced" else 0, seed=seed)
     for _ in range(rng.randrange(4, 30)):
@@ -90,14 +90,12 @@ def mid_game(seed: int, mode: str = "advanced") -> Position:
 
 
 @pytest.mark.parametrize("run", range(3))
-def test_every_step_of_every_turn_offers_exactly_the_legal_choices(run):
+def test_every_step_of_every_turn_offers_exactly_the_legal_choices(run, seed):
     """At every step of every legal turn (all bonuses and ornaments of a random mid-game
     position), the enabled options lead exactly where the builder may go, disabled ones say
     why, Back leads one step back and Cancel to the start, and Skip is offered exactly when
     the bonus may be skipped."""
-    seed = random.randrange(10**6)
-    print("seed", seed)
-    position = mid_game(seed)
+    position = mid_game(seed + run)
     assert not position.is_over()
     kinds = set()
     for builder in every_path(position):
@@ -153,11 +151,9 @@ def test_the_ai_to_move_shows_it_thinking_without_controls_or_pings():
                             bot_id=BOT)) == ["resign", "rules"]  # fmt: skip
 
 
-def test_the_end_shows_the_result_the_scoring_and_the_after_game_controls():
+def test_the_end_shows_the_result_the_scoring_and_the_after_game_controls(seed):
     """A game played out: the result in words, each column's scoring, Rematch/Replay/Record/
     Review, both players pinged, the final points on the sides."""
-    seed = random.randrange(10**6)
-    print("seed", seed)
     rng = random.Random(seed)
     position = new_game()
     while turns := position.legal_turns():

@@ -124,11 +124,12 @@ async def test_a_failing_review_is_retried_then_failed_and_delays_no_other(datab
     loop = asyncio.create_task(reviews.run())
     try:
 
-        def settled() -> bool:
+        async def settled() -> bool:
             said = [discord.in_channel(g.channel_id)[0].edits for g in (failing, fine)]
-            return all(said) and "embed" in said[1][-1] and "content" in said[0][-1]
+            stored = (await reviews.store.review(fine.id)).status == "done"
+            return all(said) and "embed" in said[1][-1] and "content" in said[0][-1] and stored
 
-        await eventually(settled, "the failing review failed, the other shown")
+        await eventually(settled, "the failing review failed, the other shown and stored")
     finally:
         await stop_tasks([loop])
     states = [(await reviews.store.review(g.id)).status for g in (failing, fine)]
@@ -218,7 +219,11 @@ async def test_the_review_worker_killed_mid_review_is_replaced_and_the_review_co
             edits = discord.messages[progress].edits
             return bool(edits) and "embed" in edits[-1]
 
+        async def stored() -> bool:
+            return (await reviews.store.review(game.id)).status == "done"
+
         await eventually(shown, "the review shown")
+        await eventually(stored, "the review stored")  # (shown first, then stored)
         replaced = reviewer.worker.pids()
     finally:
         await stop_tasks([loop])

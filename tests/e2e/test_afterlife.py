@@ -132,6 +132,12 @@ async def test_review_shows_progress_survives_a_kill_and_is_stored(
     )  # fmt: skip
     embed = progress.embeds[0]
     assert embed["title"] == f"AI review: {table_name(alice)} vs {table_name(bob)}"
+
+    def stored() -> bool:
+        with sqlite3.connect(tholos_bot.db_path) as db:
+            return db.execute("SELECT status FROM reviews").fetchone() == ("done",)
+
+    await emulator.wait_for(stored, what="the review stored (right after it is shown)")
     names = [field["name"] for field in embed["fields"]]
     assert len(names) == 2 and all("accuracy" in name and "%" in name for name in names)
     chart = progress.attachments[0].image()
