@@ -20,7 +20,7 @@ from .renderer import Renderer
 from .services import ChallengeService, PlayService
 from .services.reminders import Alarm
 from .settings import Settings
-from .storage import ChallengeStore, Database, GameStore, RatingStore
+from .storage import ChallengeStore, Database, GameListings, GameStore, RatingStore
 from .storage.leases import LeaseStore
 from .storage.servers import ServerSettingsStore
 
@@ -35,6 +35,8 @@ class App:
     settings: Settings
     database: Database
     games: GameStore
+    listings: GameListings
+    """Pages and choices of games for members to browse."""
     challenges: ChallengeStore
     ratings: RatingStore
     play: PlayService
@@ -96,6 +98,7 @@ class App:
             settings=settings,
             database=database,
             games=games,
+            listings=GameListings(database),
             challenges=challenges,
             ratings=RatingStore(database),
             play=PlayService(

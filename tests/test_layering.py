@@ -4,6 +4,8 @@ import graph."""
 
 from __future__ import annotations
 
+import ast
+
 import pytest
 
 from tests.layers import (
@@ -95,3 +97,19 @@ def test_the_architecture_diagram_is_the_import_graph():
     shown = committed(DOCS.read_text(encoding="utf-8"))
     redraw = "python -m tests.layers --write"
     assert shown == drawn(), f"{DOCS.relative_to(ROOT)} is out of date: {redraw}"
+
+
+CLASS_LINES = 200
+"""The longest a class of ``bot/`` may be: one that grows past it does more than one job."""
+
+
+def test_no_class_in_bot_is_longer_than_it_should_be():
+    """Every class of ``bot/`` fits in :data:`CLASS_LINES` lines (docstrings included)."""
+    long = [
+        f"{source.relative_to(ROOT)}:{node.lineno} {node.name} ({lines} lines)"
+        for source in sorted((ROOT / "bot").rglob("*.py"))
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ClassDef)
+        and (lines := (node.end_lineno or node.lineno) - node.lineno + 1) > CLASS_LINES
+    ]
+    assert long == [], "split these by job: " + ", ".join(long)

@@ -61,7 +61,7 @@ class Admin(Feature):
         """Autocomplete of ``/tholos-admin end``: the server's games (none for non-admins)."""
         if not interaction.permissions.manage_guild or interaction.guild_id is None:
             return []
-        games = await self.app.games.playing_named(interaction.guild_id, typed, CHOICES_SHOWN)
+        games = await self.app.listings.playing_named(interaction.guild_id, typed, CHOICES_SHOWN)
         return game_choices(reader(interaction), games, typed)
 
     @answers(server_only=True)

@@ -31,10 +31,10 @@ class Games(Feature):
         """The list (``page`` ``None``: a new message at the first page; else the same message
         at that page)."""
         guild_id, user_id = interaction.guild_id or 0, interaction.user.id
-        total = await self.app.games.playing(guild_id)
+        total = await self.app.listings.playing(guild_id)
         pages = max(1, -(-total // GAMES_PAGE))
         shown = min(page or 0, pages - 1)
-        games = await self.app.games.playing_page(guild_id, user_id, shown, GAMES_PAGE)
+        games = await self.app.listings.playing_page(guild_id, user_id, shown, GAMES_PAGE)
         t = reader(interaction)
         embed = games_embed(t, games, shown, pages, total, user_id)
         view = pager(t, custom_ids.GAMES, shown, pages)

@@ -58,7 +58,7 @@ class History(Feature):
         """``/tholos history [member]`` (a new message) or its Previous / Next (the same one).
         Your own history lists your games against the AI in our direct messages too."""
         guild_id = interaction.guild_id or 0
-        games = self.app.games
+        games = self.app.listings
         direct = member_id == interaction.user.id
         total = await games.finished_count(guild_id, member_id, direct=direct)
         pages = max(1, -(-total // HISTORY_PAGE))
@@ -127,7 +127,7 @@ class History(Feature):
         """Autocomplete of the ``game`` option: the caller's recent finished games here."""
         t = reader(interaction)
         here, user = interaction.channel_id or 0, interaction.user.id
-        games = await self.app.games.recent_finished(here, user, RECENT_GAMES)
+        games = await self.app.listings.recent_finished(here, user, RECENT_GAMES)
         return game_choices(t, games, typed)
 
     async def _finished_game(self, interaction: Interaction, game_id: int | None) -> Game:
@@ -136,7 +136,7 @@ class History(Feature):
         threads."""
         if game_id is None:
             here = interaction.channel_id or 0
-            recent = await self.app.games.recent_finished(here, interaction.user.id, 1)
+            recent = await self.app.listings.recent_finished(here, interaction.user.id, 1)
             if not recent:
                 raise Refusal("You have no finished game in this channel yet.")
             return recent[0]

@@ -66,7 +66,8 @@ class Reviews(Feature):
         self.progress_seconds = PROGRESS_SECONDS
         """How often the lease is renewed and the progress shown."""
         self.requested = work.Wakeup()
-        self._progress: dict[int, tuple[int, int]] = {}
+        self.message = ReviewMessage(app, self.store)
+        self.reports = ProgressReports(self.reviewer)
 
     def register(self, router: Router) -> None:
         """Route the Review button here."""
@@ -90,7 +91,7 @@ class Reviews(Feature):
             game.id, game.guild_id, game.channel_id, interaction.user.id, time.time(), positions
         )
         if not new:
-            await self._show_stored(interaction, game, record)
+            await self.message.show_stored(interaction, game, record)
             return
         t = words(game.language)
         await interaction.response.send_message(review_progress(t, 0, positions))
@@ -98,31 +99,13 @@ class Reviews(Feature):
         await self.store.set_message(game.id, message.id)
         self.requested.set()
 
-    async def _show_stored(
-        self, interaction: Interaction, game: Game, record: ReviewRecord
-    ) -> None:
-        """A review asked for before: the finished one (only to the presser), or where the one
-        under way is."""
-        if record.status == "done" and record.review is not None:
-            t = reader(interaction)
-            review = GameReview.from_json(record.review)
-            chart = await self._chart(review, t)
-            await interaction.response.send_message(
-                embed=review_embed(t, game, review, CHART_NAME), file=chart, ephemeral=True
-            )
-            return
-        if record.status == "failed":
-            raise Refusal("The AI could not review this game.")
-        link = channel_url(record.guild_id, record.channel_id, record.message_id)
-        await tell(interaction, "The AI is reviewing this game: {link}", link=link)
-
     async def run(self) -> None:
         """Run the reviews due on this process's servers, one at a time, the first due first;
         sleep until the next one is due or a new request comes."""
         client = self.app.client
         await client.wait_until_ready()
         log.info("review loop started")
-        progress = asyncio.create_task(self._watch_progress(), name="review progress")
+        progress = asyncio.create_task(self.reports.watch(), name="review progress")
         try:
             while not client.is_closed():
                 wake_at = None
@@ -194,7 +177,7 @@ class Reviews(Feature):
         result = await self._under_lease(record, game, turns)
         log.info("reviewed game %s in %.1f s", game.id, time.perf_counter() - began)
         try:  # shown first: a crash before it is stored runs it (and shows it) again
-            await self._show(record, game, GameReview.from_json(result))
+            await self.message.show(record, game, GameReview.from_json(result))
         except Exception:  # the Review button shows it once stored
             log.exception("could not show the review of game %s", game.id)
         await self.store.finish(game.id, result, time.time())
@@ -203,7 +186,7 @@ class Reviews(Feature):
         """The review's JSON from the worker, while its lease is renewed and its progress
         shown; raises :class:`LeaseLostError` (the worker's task abandoned) if the lease is
         lost."""
-        self._progress[game.id] = (0, len(turns) + 1)
+        self.reports.done[game.id] = (0, len(turns) + 1)
         running = asyncio.ensure_future(
             self.reviewer.review(game.id, game.start_position, turns, game.seed)
         )
@@ -211,7 +194,7 @@ class Reviews(Feature):
         try:
             await asyncio.wait((running, keeper), return_when=asyncio.FIRST_COMPLETED)
         finally:
-            self._progress.pop(game.id, None)
+            self.reports.done.pop(game.id, None)
             for task in (running, keeper):
                 task.cancel()
             await asyncio.wait((running, keeper))
@@ -231,14 +214,14 @@ class Reviews(Feature):
             try:
                 if not await self.app.leases.renew(lease, time.time()):
                     return
-                done, total = self._progress.get(game.id, (0, 0))
+                done, total = self.reports.done.get(game.id, (0, 0))
                 await self.store.progress(game.id, done, total)
             except DatabaseUnavailable as error:  # held until it runs out: try again
                 log.warning("review of game %s: database unavailable: %s", game.id, error)
                 continue
             if (done, total) != shown:
                 shown = (done, total)
-                await self._edit(record, content=review_progress(t, done, total))
+                await self.message.edit(record, content=review_progress(t, done, total))
 
     async def _failed(self, record: ReviewRecord, game: Game, error: Exception) -> float | None:
         """A try of the review failed: it is tried again after a backoff (when that is, is
@@ -251,7 +234,7 @@ class Reviews(Feature):
                       exc_info=error)  # fmt: skip
             await self.store.fail(game.id, now, reason, attempts)
             t = words(game.language)
-            await self._edit(record, content=t("The AI could not review this game."))
+            await self.message.edit(record, content=t("The AI could not review this game."))
             return None
         again_at = now + self.backoff.delay(attempts)
         log.warning("reviewing game %s failed (try %d of %d; next in %.0f s): %s", game.id,
@@ -260,40 +243,52 @@ class Reviews(Feature):
         await self.store.retry(game.id, attempts, again_at, reason)
         return again_at
 
-    async def _watch_progress(self) -> None:
-        """Move the worker's progress reports into :attr:`_progress` (polled, never blocking
-        the loop)."""
-        while True:
-            reports = self.reviewer.progress  # a new worker brings a new queue
-            try:
-                while True:
-                    game_id, done, total = reports.get_nowait()
-                    if game_id in self._progress:
-                        self._progress[game_id] = (done, total)
-            except queue.Empty:
-                pass
-            except (OSError, ValueError, EOFError) as error:  # a queue a dead worker broke
-                log.info("review progress unreadable: %s", error)
-            await asyncio.sleep(0.5)
 
-    async def _show(self, record: ReviewRecord, game: Game, review: GameReview) -> None:
+
+class ReviewMessage:
+    """The public message of a review: its progress, then the review (or a new message, if
+    that one is gone)."""
+
+    def __init__(self, app: App, store: ReviewStore) -> None:
+        self.app = app
+        self.store = store
+
+    async def show_stored(
+        self, interaction: Interaction, game: Game, record: ReviewRecord
+    ) -> None:
+        """A review asked for before: the finished one (only to the presser), or where the one
+        under way is."""
+        if record.status == "done" and record.review is not None:
+            t = reader(interaction)
+            review = GameReview.from_json(record.review)
+            chart = await self.chart(review, t)
+            await interaction.response.send_message(
+                embed=review_embed(t, game, review, CHART_NAME), file=chart, ephemeral=True
+            )
+            return
+        if record.status == "failed":
+            raise Refusal("The AI could not review this game.")
+        link = channel_url(record.guild_id, record.channel_id, record.message_id)
+        await tell(interaction, "The AI is reviewing this game: {link}", link=link)
+
+    async def show(self, record: ReviewRecord, game: Game, review: GameReview) -> None:
         """The finished review on its message (or a new one if that is gone)."""
         t = words(game.language)
         embed = review_embed(t, game, review, CHART_NAME)
-        chart = await self._chart(review, t)
-        if not await self._edit(record, content=None, embed=embed, attachments=[chart]):
+        chart = await self.chart(review, t)
+        if not await self.edit(record, content=None, embed=embed, attachments=[chart]):
             channel = self.app.client.get_partial_messageable(game.channel_id)
-            file = await self._chart(review, t)
+            file = await self.chart(review, t)
             message = await discord_call(channel.send(embed=embed, file=file))
             await self.store.set_message(game.id, message.id)
 
-    async def _chart(self, review: GameReview, t: Words) -> discord.File:
+    async def chart(self, review: GameReview, t: Words) -> discord.File:
         """The chart of the expected result, its mistakes marked (drawn off the loop)."""
         marks = [turn.ply for colour in (0, 1) for turn in review.mistakes(colour, 3)]
         png = await self.app.renderer.slow(render_chart, review.chart, marks, t)
         return discord.File(io.BytesIO(png), filename=CHART_NAME)
 
-    async def _edit(self, record: ReviewRecord, **changes: object) -> bool:
+    async def edit(self, record: ReviewRecord, **changes: object) -> bool:
         """Edit the review's message; ``False`` when it is gone (or Discord refused the edit).
         A Discord that does not answer in time is logged and taken as done: the review is
         stored, and the Review button shows it."""
@@ -312,6 +307,31 @@ class Reviews(Feature):
         except TimeoutError:
             log.warning("showing the review of game %s timed out", record.game_id)
         return True
+
+
+class ProgressReports:
+    """How far the reviews under way are, as the worker reports it through its queue."""
+
+    def __init__(self, reviewer: Reviewer) -> None:
+        self.reviewer = reviewer
+        self.done: dict[int, tuple[int, int]] = {}
+        """Each review under way: positions done, and in all."""
+
+    async def watch(self) -> None:
+        """Move the worker's progress reports into :attr:`done` (polled, never blocking the
+        loop)."""
+        while True:
+            reports = self.reviewer.progress  # a new worker brings a new queue
+            try:
+                while True:
+                    game_id, done, total = reports.get_nowait()
+                    if game_id in self.done:
+                        self.done[game_id] = (done, total)
+            except queue.Empty:
+                pass
+            except (OSError, ValueError, EOFError) as error:  # a queue a dead worker broke
+                log.info("review progress unreadable: %s", error)
+            await asyncio.sleep(0.5)
 
 
 # -- what it says -------------------------------------------------------------------------------

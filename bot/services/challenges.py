@@ -162,21 +162,9 @@ class ChallengeService:
                 expired.append(closed)
         return expired
 
-    def _setup(self, options: GameOptions, ornaments: int) -> tuple[Colour, int, Position]:
-        """The challenger's colour, the seed and the start position ``options`` ask for."""
-        challenger_colour = {"white": WHITE, "black": BLACK}.get(options.colour)
-        if challenger_colour is None:
-            challenger_colour = self._rng.choice((WHITE, BLACK))
-        first = {"me": challenger_colour, "opponent": 1 - challenger_colour}.get(options.first)
-        if first is None:
-            first = self._rng.choice((WHITE, BLACK))
-        seed = self._rng.randrange(2**31)
-        start = new_game(options.game_mode, ornaments=ornaments, seed=seed, first=first)
-        return challenger_colour, seed, start
-
     async def _start_game(self, challenge: Challenge, thread_id: int | None) -> Game:
         options = GameOptions(challenge.mode, None, challenge.colour, challenge.first)
-        challenger_colour, seed, start = self._setup(options, challenge.ornaments)
+        challenger_colour, seed, start = game_setup(options, challenge.ornaments, self._rng)
         white, black = challenge.challenger_id, challenge.opponent_id
         if challenger_colour == BLACK:
             white, black = black, white
@@ -197,7 +185,7 @@ class ChallengeService:
         """Start a game against the AI (``ai``: the bot, by the name it plays under) at once
         (no acceptance), in ``channel_id`` (a thread of ``parent_id``, or a channel); never
         rated."""
-        human_colour, seed, start = self._setup(options, options.ornament_count())
+        human_colour, seed, start = game_setup(options, options.ornament_count(), self._rng)
         players = ((human.id, human.name), (ai.id, ai.name))
         white, black = players if human_colour == WHITE else players[::-1]
         human_first = start.turn == human_colour
@@ -250,6 +238,21 @@ class ChallengeService:
             opponent=Person(game.player(new_colour), game.name(new_colour)), options=options,
             in_channel=True,
         )  # fmt: skip
+
+
+def game_setup(
+    options: GameOptions, ornaments: int, rng: random.Random
+) -> tuple[Colour, int, Position]:
+    """The challenger's colour, the seed and the start position ``options`` ask for."""
+    challenger_colour = {"white": WHITE, "black": BLACK}.get(options.colour)
+    if challenger_colour is None:
+        challenger_colour = rng.choice((WHITE, BLACK))
+    first = {"me": challenger_colour, "opponent": 1 - challenger_colour}.get(options.first)
+    if first is None:
+        first = rng.choice((WHITE, BLACK))
+    seed = rng.randrange(2**31)
+    start = new_game(options.game_mode, ornaments=ornaments, seed=seed, first=first)
+    return challenger_colour, seed, start
 
 
 _ANSWERED = {

@@ -14,6 +14,7 @@ from .db import (
     set_meta,
 )
 from .games import ChannelBusyError, Game, GameStore, Outcome, StaleGameError, TurnRecord
+from .listings import GameListings
 from .ratings import FinishedGame, PlayerRating, RatedResult, RatingStore, rate_game
 from .sqlite import SqliteDatabase
 
@@ -43,6 +44,7 @@ __all__ = [
     "DatabaseUnavailable",
     "FinishedGame",
     "Game",
+    "GameListings",
     "GameStore",
     "Outcome",
     "PlayerRating",

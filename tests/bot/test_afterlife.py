@@ -4,6 +4,7 @@ the recent ones of a channel), and reviews queued once per game, run, stored."""
 from __future__ import annotations
 
 from bot.domain import GameOptions, Person
+from bot.storage import GameListings
 from bot.storage.leases import Lease, LeaseStore
 from bot.storage.reviews import ReviewStore
 from tests.bot.test_service import ALICE, BOB, CAROL, CHANNEL, GUILD, by
@@ -23,7 +24,7 @@ async def finished(service, clock, opponent: int = BOB, channel: int = CHANNEL):
 async def test_history_pages_a_members_finished_games_newest_first(service, clock):
     games = [await finished(service, clock, opponent) for opponent in (BOB, CAROL, BOB)]
     games.append(await finished(service, clock, BOB, CHANNEL + 1))
-    store = service.play.games
+    store = GameListings(service.play.games.database)
     assert await store.finished_count(GUILD, ALICE) == 4
     assert await store.finished_count(GUILD, CAROL) == 1
     first = await store.finished_page(GUILD, ALICE, 0, 3)

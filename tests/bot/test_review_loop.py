@@ -147,7 +147,7 @@ async def test_a_failing_review_is_retried_then_failed_and_delays_no_other(datab
     assert GameReview.from_json(done.review).turns[-1].ply == fine.plies
     assert discord.messages[done.message_id].edits[-1]["embed"].title.startswith("AI review")
     with pytest.raises(Refusal, match="could not review"):
-        await reviews._show_stored(None, failing, record)  # type: ignore[arg-type]
+        await reviews.message.show_stored(None, failing, record)  # type: ignore[arg-type]
 
 
 async def test_a_review_retried_waits_its_backoff_behind_newer_ones(database):

@@ -9,7 +9,7 @@ import pytest
 
 from bot.domain import Caller, GameOptions, Person, Refusal
 from bot.services import ExpiredChallengeError, OutdatedBoardError, StepShown, TurnPlayed
-from bot.storage import RatingStore
+from bot.storage import GameListings, RatingStore
 from engine import Position
 from engine.builder import turn_path
 from tests.bot.conftest import Services
@@ -277,7 +277,7 @@ async def test_the_servers_games_list_the_callers_first(service):
             opponent=Person(black, "b"), options=GameOptions(colour="white", first="me"),
         )  # fmt: skip
         others.append((await service.lobby.answer(made.id, by(black, 50 + number), "accept")).game)
-    games = service.play.games
+    games = GameListings(service.play.games.database)
     assert await games.playing(GUILD) == 4
     page = await games.playing_page(GUILD, CAROL, 0, 3)
     assert [game.id for game in page] == [others[1].id, others[0].id, others[2].id]

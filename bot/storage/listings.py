@@ -1,0 +1,86 @@
+"""Lists of games for members to browse: the server's games being played (``/tholos games``),
+a member's finished games (``/tholos history``), and the choices of a ``game`` option."""
+
+from __future__ import annotations
+
+from ..domain import DIRECT_MESSAGES
+from .db import Database, scalar
+from .games import GAME_COLUMNS, Game, game_from_row
+
+
+class GameListings:
+    """Pages and choices of games, newest first (read-only)."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
+    async def playing(self, guild_id: int) -> int:
+        """How many games the server is playing."""
+        return await scalar(
+            self.database,
+            "SELECT COUNT(*) FROM games WHERE guild_id = ? AND status = 'active'",
+            (guild_id,),
+        )
+
+    async def playing_page(
+        self, guild_id: int, user_id: int, page: int, size: int
+    ) -> list[Game]:
+        """The ``page``-th (from 0) ``size`` games the server is playing: ``user_id``'s first,
+        then the others, each part by the newest move."""
+        rows = await self.database.fetchall(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE guild_id = ? AND status = 'active' "
+            "ORDER BY CASE WHEN white_id = ? OR black_id = ? THEN 0 ELSE 1 END, "
+            "last_move_at DESC, id DESC LIMIT ? OFFSET ?",
+            (guild_id, user_id, user_id, size, page * size),
+        )
+        return [game_from_row(row) for row in rows]
+
+    async def finished_count(self, guild_id: int, user_id: int, *, direct: bool = False) -> int:
+        """How many finished games ``user_id`` played on the server (and, with ``direct``, in
+        direct messages with the bot)."""
+        guilds = (guild_id, DIRECT_MESSAGES if direct else guild_id)
+        return await scalar(
+            self.database,
+            "SELECT (SELECT COUNT(*) FROM games WHERE guild_id IN (?, ?) "
+            "AND status = 'finished' AND white_id = ?) + (SELECT COUNT(*) FROM games "
+            "WHERE guild_id IN (?, ?) AND status = 'finished' AND black_id = ?)",
+            (*guilds, user_id, *guilds, user_id),
+        )
+
+    async def finished_page(
+        self, guild_id: int, user_id: int, page: int, size: int, *, direct: bool = False
+    ) -> list[Game]:
+        """The ``page``-th (from 0) ``size`` finished games of ``user_id`` on the server (and,
+        with ``direct``, in direct messages with the bot), newest first."""
+        guilds = (guild_id, DIRECT_MESSAGES if direct else guild_id)
+        rows = await self.database.fetchall(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE guild_id IN (?, ?) AND status = 'finished' "
+            "AND (white_id = ? OR black_id = ?) ORDER BY finished_at DESC, id DESC "
+            "LIMIT ? OFFSET ?",
+            (*guilds, user_id, user_id, size, page * size),
+        )
+        return [game_from_row(row) for row in rows]
+
+    async def recent_finished(self, home_id: int, user_id: int, limit: int) -> list[Game]:
+        """``user_id``'s newest finished games in a channel or its threads."""
+        rows = await self.database.fetchall(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'finished' "
+            "AND (channel_id = ? OR parent_id = ?) AND (white_id = ? OR black_id = ?) "
+            "ORDER BY finished_at DESC, id DESC LIMIT ?",
+            (home_id, home_id, user_id, user_id, limit),
+        )
+        return [game_from_row(row) for row in rows]
+
+    async def playing_named(self, guild_id: int, typed: str, limit: int) -> list[Game]:
+        """The server's games whose players' names contain ``typed`` (any case), or whose id
+        it is; by the newest move."""
+        pattern = "%" + typed.lower().replace("\\", "\\\\").replace("%", "\\%").replace(
+            "_", "\\_"
+        ) + "%"
+        rows = await self.database.fetchall(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE guild_id = ? AND status = 'active' AND ("
+            "LOWER(white_name) LIKE ? ESCAPE '\\' OR LOWER(black_name) LIKE ? ESCAPE '\\' "
+            "OR CAST(id AS TEXT) = ?) ORDER BY last_move_at DESC, id DESC LIMIT ?",
+            (guild_id, pattern, pattern, typed.strip().lstrip("#"), limit),
+        )
+        return [game_from_row(row) for row in rows]
