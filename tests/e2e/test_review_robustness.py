@@ -23,7 +23,7 @@ from .test_afterlife import play_and_resign
 GAMES = 3
 TRIES = 4
 """The review's tries before it is given up (``bot.features.review.REVIEW_BACKOFF``)."""
-PATIENCE = 120.0
+PATIENCE = 300.0
 """How long a review may take here (a short game, on a busy machine)."""
 
 
