@@ -123,14 +123,17 @@ async def test_challenge_expires(emulator: Emulator, spawn_bot: SpawnBot):
 async def test_wrong_people_and_outdated_boards_change_nothing(
     emulator: Emulator, tholos_bot: BotProcess
 ):
-    """Outsiders, the player not to move, and presses on old boards get ephemeral answers."""
+    """Outsiders, the player not to move, and presses on old boards get ephemeral answers (the
+    outsider told how to start a game with a mention of the registered command)."""
     table = Table(emulator)
     alice, bob, carol = table.people_named("alice", "bob", "carol")
     board = await table.start_game(alice, bob)
     take = table.custom_id(board, ":T:n")
     await table.click(carol, board, take)
     await table.click(bob, board, take)
-    assert any("game between" in text for text in table.ephemeral(carol))
+    challenge = f"</tholos challenge:{emulator.command('tholos', guild=True)['id']}>"
+    said = [text for text in table.ephemeral(carol) if "game between" in text]
+    assert said and challenge in said[0], "names the command as a mention Discord localises"
     assert any("not your turn" in text for text in table.ephemeral(bob))
     assert table.position() == new_game() and len(table.boards()) == 1
     await table.play("+w1")

@@ -144,3 +144,25 @@ async def test_slash_commands_are_localised_within_discords_rules(language: str)
                 if siblings:
                     names = [sibling["name_localizations"][code] for sibling in siblings]
                     assert len(set(names)) == len(names), names
+
+
+SLASH_COMMAND = re.compile(r"/(?:tholos|leaderboard)\b")
+
+
+@pytest.mark.parametrize("language", ["en", *TRANSLATED])
+def test_no_message_names_a_command_by_hand(language: str):
+    """A message that names a command takes it as a placeholder filled with a command mention
+    (``phrases.command``), which Discord shows in each reader's language: never a ``/tholos …``
+    written into the text, in English or in a translation."""
+    with (TEMPLATE if language == "en" else catalogue_path(language)).open("rb") as source:
+        catalog = read_po(source)
+    named = [
+        text
+        for message in catalog
+        if message.id
+        for text in (
+            message.id if isinstance(message.id, tuple) else (message.id,)
+        ) + (message.string if isinstance(message.string, tuple) else (message.string,))
+        if text and SLASH_COMMAND.search(text)
+    ]
+    assert named == []
