@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
 from engine import Position, Turn, parse_turn
 from engine.ai import choose_turn
@@ -104,8 +104,8 @@ def _choose(position: str, level: str, seed: int) -> str:
     return str(choose_turn(Position.parse(position), level, seed=seed))
 
 
-Progress = "multiprocessing.queues.Queue[tuple[int, int, int]]"
-"""The queue of progress reports (a type for annotations only)."""
+if TYPE_CHECKING:  # a type for annotations only (the class is not subscriptable at run time)
+    Progress: TypeAlias = multiprocessing.queues.Queue[tuple[int, int, int]]
 
 
 class Reviewer:

@@ -105,7 +105,7 @@ class TholosBot(discord.Client):
         await housekeeping.catch_up()
         for name, loop in (
             ("housekeeping", housekeeping.run()), ("reviews", reviews.run()),
-            ("AI picker", opponent.run()),
+            ("ai-picker", opponent.run()),
         ):  # fmt: skip
             self._background.append(asyncio.create_task(loop, name=name))
 

@@ -30,6 +30,8 @@ QUIET_CALLS = {
     "execute", "fetchone", "fetchall", "fetchval", "scalar",
     # plumbing
     "ContextVar", "Lock", "ThreadPoolExecutor", "create_task", "getenv",
+    # what background work tracks and why it failed, for the log (bot/background.py)
+    "Retries", "failed", "fail",
 }  # fmt: skip
 """Calls whose strings no member reads: logs, errors for programmers and operators, SQL,
 the command line of the bot's operator."""
