@@ -9,6 +9,7 @@ import logging
 import time
 
 from ..app import App, Feature
+from ..background import stop_tasks
 from ..storage import DatabaseUnavailable
 from .challenges import Challenges
 from .opponent import Opponent
@@ -84,7 +85,6 @@ class Housekeeping(Feature):
         try:
             await asyncio.wait(waits, timeout=delay, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            for task in waits:
-                task.cancel()
+            await stop_tasks(waits)
         posted.clear()
         alarm.awake()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import random
 
+import bot.features.opponent as opponent_module
 from bot.background import Backoff, stop_tasks
 from bot.domain import GameOptions, Person
 from bot.features.opponent import Opponent, ai_lease
@@ -142,3 +143,29 @@ async def test_an_ai_turn_that_fails_is_tried_again_after_a_backoff(database, ca
         await stop_tasks([picker])
     assert (await app.games.game(game.id)).plies == 1
     assert len(opponent.failing) == 0
+
+
+async def test_an_ai_board_discord_hangs_on_is_left_to_the_repost(database, monkeypatch, caplog):
+    """The AI's turn is stored; its board's post times out: not a failure of the turn (nothing
+    to try again), the board's lease given back for the repost."""
+    monkeypatch.setattr(opponent_module, "POST_SECONDS", 0.01)
+    discord = FakeDiscord()
+    app = fake_app(database, discord)
+    [game] = await ai_games(app, 1)
+    assert await app.games.set_board_message(game.id, next(discord.ids), game.version)
+    discord.hanging.add(game.channel_id)
+    ai = GatedAi(seeded())
+    ai.gate.release()
+    opponent = Opponent(app, ai)  # type: ignore[arg-type]
+    picker = asyncio.create_task(opponent.run())
+    try:
+        left = f"the board of game {game.id} is left to the repost: TimeoutError"
+        await eventually(lambda: left in caplog.text, "the board's post given up")
+        await eventually(lambda: not opponent._moves, "the AI's turn over")
+    finally:
+        await stop_tasks([picker])
+    stored = await app.games.game(game.id)
+    assert stored.plies == 1 and stored.needs_a_board
+    assert discord.in_channel(game.channel_id) == []
+    assert len(opponent.failing) == 0
+    assert await database.fetchall("SELECT name FROM leases") == []
