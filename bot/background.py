@@ -73,11 +73,17 @@ class Retries(Generic[K]):
     def __len__(self) -> int:
         return len(self._failing)
 
+    def retry_at(self, key: K) -> float | None:
+        """When ``key``, which failed lately, may be tried again (``math.inf`` once given up);
+        ``None`` if it has not failed."""
+        failing = self._failing.get(key)
+        return None if failing is None else failing.retry_at
+
     def ready(self, key: K, now: float) -> bool:
         """Whether ``key`` may be tried now: it has not failed lately, or its backoff is over
         (never once given up)."""
-        failing = self._failing.get(key)
-        return failing is None or failing.retry_at <= now
+        retry_at = self.retry_at(key)
+        return retry_at is None or retry_at <= now
 
     def failed(self, key: K, now: float, reason: object) -> float | None:
         """``key`` failed (``reason``, logged) at ``now``: when to try it again, or ``None``
@@ -99,12 +105,6 @@ class Retries(Generic[K]):
     def succeeded(self, key: K) -> None:
         """``key`` worked (or no longer needs doing): forget its failures."""
         self._failing.pop(key, None)
-
-    def next_try(self) -> float | None:
-        """The earliest time a key waiting out its backoff may be tried (``None``: none
-        waits)."""
-        times = [f.retry_at for f in self._failing.values() if f.retry_at != math.inf]
-        return min(times, default=None)
 
 
 async def stop_tasks(tasks: Collection[asyncio.Task[Any]], seconds: float = STOP_SECONDS) -> None:

@@ -14,6 +14,8 @@ import logging
 import math
 import time
 
+import discord
+
 from . import work
 from .ai import AiPlayer
 from .answers import Interaction
@@ -22,6 +24,7 @@ from .background import Backoff, Retries, discord_call, stop_tasks
 from .board import LastTurn
 from .logs import GAME_ID
 from .metrics import METRICS
+from .services import TurnPlayed
 from .storage import DatabaseUnavailable, Game
 from .storage.leases import Lease, ai_lease
 
@@ -96,7 +99,7 @@ class Opponent(Feature):
         free = self.ai.workers - len(self._searching)
         if free <= 0:
             return None  # a search that ends wakes the picker
-        retry = self.failing.next_try() or math.inf
+        retry = math.inf
         waiting = sorted(await self.app.games.active_ai_games(), key=lambda g: g.last_move_at)
         for game in waiting:
             if free <= 0:
@@ -105,8 +108,11 @@ class Opponent(Feature):
                 game.needs_a_board
                 or not game.is_ai_turn(self.app.bot_id)
                 or game.id in self._moves
-                or not self.failing.ready((game.id, game.version), time.time())
             ):
+                continue
+            again_at = self.failing.retry_at((game.id, game.version))
+            if again_at is not None and again_at > time.time():  # failed lately: backing off
+                retry = min(retry, again_at)
                 continue
             lease = ai_lease(game.id, game.version)
             if not await self.app.leases.acquire(lease, time.time()):
@@ -118,36 +124,53 @@ class Opponent(Feature):
         return None if retry == math.inf else retry
 
     async def _move(self, game: Game, lease: Lease) -> None:
-        """Search, store and post the AI's turn, its lease taken (:meth:`resume`)."""
+        """Search and store the AI's turn, its lease taken (:meth:`resume`); post its board. A
+        turn that fails is tried again after a backoff (not for an outage: the picker's next
+        look tries again)."""
         GAME_ID.set(game.id)  # this task is about this game alone
+        key = (game.id, game.version)
         try:
             try:
-                seed = game.seed * 1000 + game.plies
-                level = game.ai_level or "medium"
-                try:
-                    with METRICS.ai_think.labels(level).time():
-                        turn = await self.ai.choose(game.position, level, seed)
-                finally:
-                    self._searching.discard(game.id)
-                    self._wake.set()  # the worker is free for the next game
-                played = await self.app.play.ai_turn(game, turn)
-            finally:
-                await self.app.leases.release(lease)
-            self.failing.succeeded((game.id, game.version))
+                played = await self._play(game, lease)
+            except DatabaseUnavailable as error:
+                log.warning("the AI waits in game %s: database unavailable: %s", game.id, error)
+                return
+            except Exception as error:
+                log.exception("the AI could not move in game %s", game.id)
+                self.failing.failed(key, time.time(), error)
+                self._wake.set()  # to look again when its backoff is over
+                return
+            self.failing.succeeded(key)
             if played is not None:
-                last = LastTurn(turn, game.to_move)
-                await discord_call(
-                    self.app.poster.post_in_channel(played.game, last, leased=True, bare=True),
-                    POST_SECONDS,
-                )
-        except DatabaseUnavailable as error:  # the picker's next look tries again
-            log.warning("the AI waits in game %s: database unavailable: %s", game.id, error)
-        except TimeoutError:
-            log.warning("the AI's board of game %s timed out; the repost shows it", game.id)
-        except Exception as error:
-            log.exception("the AI could not move in game %s", game.id)
-            self.failing.failed((game.id, game.version), time.time(), error)
-            self._wake.set()  # to look again when its backoff is over
+                await self._show(played, game)
         finally:
             self._moves.pop(game.id, None)
 
+    async def _play(self, game: Game, lease: Lease) -> TurnPlayed | None:
+        """Search the AI's turn (the worker free for the next game as soon as it ends) and
+        store it; give the lease back. ``None`` if the game changed meanwhile."""
+        try:
+            seed = game.seed * 1000 + game.plies
+            level = game.ai_level or "medium"
+            try:
+                with METRICS.ai_think.labels(level).time():
+                    turn = await self.ai.choose(game.position, level, seed)
+            finally:
+                self._searching.discard(game.id)
+                self._wake.set()
+            return await self.app.play.ai_turn(game, turn)
+        finally:
+            await self.app.leases.release(lease)
+
+    async def _show(self, played: TurnPlayed, before: Game) -> None:
+        """Post the board after the AI's turn; if that fails, the repost shows it later."""
+        last = LastTurn(played.turn, before.to_move)
+        try:
+            await discord_call(
+                self.app.poster.post_in_channel(played.game, last, leased=True, bare=True),
+                POST_SECONDS,
+            )
+        except (DatabaseUnavailable, TimeoutError, discord.HTTPException) as error:
+            log.warning("the board of game %s is left to the repost: %r", before.id, error)
+        except Exception:
+            log.exception("could not post the board of game %s", before.id)

@@ -15,7 +15,7 @@ import discord
 
 from .. import work
 from ..app import App, Feature
-from ..background import Backoff, Retries, discord_call
+from ..background import Backoff, Retries, discord_call, stop_tasks
 from ..opponent import Opponent
 from ..storage import DatabaseUnavailable
 from ..storage.leases import board_lease
@@ -107,8 +107,7 @@ class Housekeeping(Feature):
         try:
             await asyncio.wait(waits, timeout=delay, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            for task in waits:
-                task.cancel()
+            await stop_tasks(waits)
         posted.clear()
         alarm.awake()
 

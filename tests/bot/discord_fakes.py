@@ -5,8 +5,9 @@ answers its requests). And :func:`eventually`, to wait for a condition instead o
 from __future__ import annotations
 
 import asyncio
+import inspect
 import itertools
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -107,15 +108,15 @@ def fake_app(database: Database, discord: FakeDiscord | None = None) -> App:
 
 
 async def eventually(
-    condition: Callable[[], bool | Awaitable[bool]], what: str, patience: float = PATIENCE
+    condition: Callable[[], object], what: str, patience: float = PATIENCE
 ) -> None:
-    """Wait until ``condition()`` holds (checked after every turn of the event loop's work);
-    fail, saying ``what`` was awaited, if it never does."""
+    """Wait until ``condition()`` (or the awaitable it returns) is true, looking again every
+    hundredth of a second; fail, saying ``what`` was awaited, if it never is."""
     try:
         async with asyncio.timeout(patience):
             while True:
                 held = condition()
-                if not isinstance(held, bool):
+                if inspect.isawaitable(held):
                     held = await held
                 if held:
                     return

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 
 import pytest
 
@@ -22,15 +23,15 @@ def test_backoff_doubles_up_to_its_longest_and_gives_up_after_its_tries():
 
 def test_retries_back_off_give_up_with_a_log_line_and_forget_on_success(caplog):
     retries: Retries[int] = Retries("board of game", Backoff(first=10.0, tries=3))
-    assert retries.ready(7, 0.0) and retries.next_try() is None
+    assert retries.ready(7, 0.0) and retries.retry_at(7) is None
     assert retries.failed(7, 100.0, "HTTP 503") == 110.0
     assert not retries.ready(7, 109.9) and retries.ready(7, 110.0)
-    assert retries.next_try() == 110.0
+    assert retries.retry_at(7) == 110.0
     assert retries.failed(7, 110.0, "HTTP 503") == 130.0
     with caplog.at_level(logging.WARNING):
         assert retries.failed(7, 130.0, "HTTP 503") is None
     assert "gave up on the board of game 7 after 3 tries: HTTP 503" in caplog.text
-    assert not retries.ready(7, 1e12) and retries.next_try() is None
+    assert not retries.ready(7, 1e12) and retries.retry_at(7) == math.inf
     retries.succeeded(7)
     assert retries.ready(7, 0.0) and len(retries) == 0
 
