@@ -128,7 +128,7 @@ async def test_review_shows_progress_survives_a_kill_and_is_stored(
     await tholos_bot.start()
     await emulator.wait_for(
         lambda: progress.embeds and progress.embeds[0]["title"].startswith("AI review"),
-        timeout=60, what="the review on its message",
+        timeout=180, what="the review on its message",
     )  # fmt: skip
     embed = progress.embeds[0]
     assert embed["title"] == f"AI review: {table_name(alice)} vs {table_name(bob)}"

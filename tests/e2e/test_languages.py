@@ -149,7 +149,7 @@ async def test_a_whole_game_in_the_servers_language(
         lambda: any(m.embeds and m.attachments and m.embeds[0].get("image")
                     and "review" in m.attachments[0].filename
                     for m in emulator.messages(game.channel)),
-        timeout=90, what="the AI's review",
+        timeout=180, what="the AI's review",
     )  # fmt: skip
     reader.everything(emulator, game, [alice, bob, carol])
     reader.everything(emulator, table, [alice, bob, carol])
