@@ -36,7 +36,7 @@ async def wait_for_alice(table: Table) -> None:
         content = table.status()
         return content.startswith(f"<@{alice.id}>, your turn") or content.startswith("Game over.")
 
-    await table.emu.wait_for(ready, timeout=30, what="the AI's turn")
+    await table.emu.wait_for(ready, what="the AI's turn")
 
 
 async def test_a_full_game_against_the_ai(

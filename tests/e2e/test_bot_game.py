@@ -111,7 +111,7 @@ async def test_challenge_expires(emulator: Emulator, spawn_bot: SpawnBot):
     table = Table(emulator)
     alice, bob = table.people_named("alice", "bob")
     challenge = (await table.slash(alice, "tholos challenge", opponent=bob)).original
-    await emulator.wait_for(lambda: "Expired" in challenge.content, timeout=10, what="expiry")
+    await emulator.wait_for(lambda: "Expired" in challenge.content, what="expiry")
     assert all(b.get("disabled") for b in challenge.buttons)
     await table.click(bob, challenge, table.labelled(challenge, "Accept"), stale=True)
     assert any("already expired" in text for text in table.ephemeral(bob))
@@ -209,7 +209,7 @@ async def test_kill_while_a_turn_is_being_posted(emulator: Emulator, tholos_bot:
     assert await tholos_bot.kill() == -9
     await tholos_bot.start()
     await emulator.wait_for(  # at once, or once the killed poster's lease runs out (10 s)
-        lambda: str(table.position()) == "-/-/-/-/-/-/- www bb b -", timeout=30,
+        lambda: str(table.position()) == "-/-/-/-/-/-/- www bb b -",
         what="the stored turn's board",
     )  # fmt: skip
     await tholos_bot.settle()

@@ -96,7 +96,7 @@ async def test_an_expired_challenge_is_closed_on_time_and_frees_the_channel(
     )
     first = (await table.slash(alice, "tholos challenge", opponent=bob)).original
     assert first is not None and "expires" in first.content
-    await emulator.wait_for(lambda: "Expired" in first.content, timeout=5, what="expiry shown")
+    await emulator.wait_for(lambda: "Expired" in first.content, what="expiry shown")
     second = (await table.slash(carol, "tholos challenge", opponent=bob)).original
     assert second is not None and not second.ephemeral, "the expired challenge blocked the channel"
     table.assert_clean()

@@ -81,7 +81,7 @@ async def test_a_game_against_the_ai_in_a_direct_message(
         await emulator.wait_for(
             lambda: "your turn" in dm_boards(emulator, alice)[-1].text
             or "Game over" in dm_boards(emulator, alice)[-1].text,
-            timeout=30, what="Alice's turn",
+            what="Alice's turn",
         )  # fmt: skip
         board = dm_boards(emulator, alice)[-1]
         if "Game over" in board.text:

@@ -37,7 +37,7 @@ async def test_a_game_on_postgres_survives_a_kill_and_ends_rated(
     before = table.position()
     await bot.start()
     await emulator.wait_for(  # at once, or once the killed poster's lease runs out (10 s)
-        lambda: table.position() != before, timeout=30, what="the stored turn's board"
+        lambda: table.position() != before, what="the stored turn's board"
     )
     await bot.settle()
     played.append("+w1")

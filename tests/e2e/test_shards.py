@@ -105,7 +105,7 @@ async def test_two_shards_in_two_processes_share_one_postgres(
     third = spawn_bot(emulator, env=shard_env(url, 1), guild_commands=False)
     await third.start()
     await emulator.wait_for(
-        lambda: table.position() != before, timeout=30, what="the stored turn's board"
+        lambda: table.position() != before, what="the stored turn's board"
     )
     assert table.mover().id == bob.id
 
@@ -143,7 +143,7 @@ async def test_two_shards_in_two_processes_share_one_postgres(
     asked_again = 0
     if press.acknowledged or zero.position() != before:
         await emulator.wait_for(
-            lambda: zero.position() != before, timeout=30, what="the stored turn's board"
+            lambda: zero.position() != before, what="the stored turn's board"
         )
     else:  # lost before it was stored: the player asks for the board again
         count = len(zero.boards())

@@ -40,6 +40,9 @@ from .rules import walk_components
 from .state import GUILDS, Config, State
 
 _MAX_REQUEST = 200 * 1024 * 1024
+PATIENCE = 60.0
+"""How long a wait gives up after, by default: the failure's deadline, not a speed limit (a bot
+starved of CPU by busy neighbours may take many times its usual second)."""
 
 
 class Emulator:
@@ -320,7 +323,7 @@ class Emulator:
         )
 
     async def wait_for(
-        self, predicate: Callable[[], object], timeout: float = 10.0, what: str = ""
+        self, predicate: Callable[[], object], timeout: float = PATIENCE, what: str = ""
     ) -> None:
         """Wait until ``predicate()`` is true; fail with the violations so far after ``timeout``."""
         try:
@@ -342,7 +345,7 @@ class Emulator:
 
         return not any(busy(ix) for ix in self.interactions) and self.state.requests_in_flight == 0
 
-    async def wait_connected(self, identifies: int = 1, timeout: float = 20.0) -> None:
+    async def wait_connected(self, identifies: int = 1, timeout: float = PATIENCE) -> None:
         """Wait for the ``identifies``-th IDENTIFY to have been answered with READY."""
         await self.wait_for(
             lambda: self.gateway.identifies >= identifies and self.gateway.live,

@@ -16,7 +16,7 @@ from typing import IO
 
 import aiohttp
 
-from .api import Emulator
+from .api import PATIENCE, Emulator
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 _PR_SET_PDEATHSIG = 1
@@ -98,7 +98,9 @@ class BotProcess:
         """``(shard_count, shard_ids)`` from the environment, ``None`` for an unsharded bot."""
         return shards_of(self.env)
 
-    async def start(self, *, wait: bool = True, sync: bool = False, timeout: float = 30.0) -> None:
+    async def start(
+        self, *, wait: bool = True, sync: bool = False, timeout: float = PATIENCE
+    ) -> None:
         """Start the process; with ``wait``, return once it identified on the gateway (a sharded
         bot: once a session it started is live for every shard it runs) and, with ``sync``,
         registered its commands. Fails fast, with the log, if it exits first."""
@@ -143,7 +145,7 @@ class BotProcess:
                 f"python -m {self.module} exited with {self.process.returncode}:\n{self.log()}"
             )
 
-    async def stop(self, timeout: float = 15.0, *, settle: bool = True) -> int:
+    async def stop(self, timeout: float = PATIENCE, *, settle: bool = True) -> int:
         """SIGTERM, wait for the exit, return the exit code (SIGKILL and fail after ``timeout``).
 
         With ``settle``, first wait for the bot to finish what it is doing (``settle()``).
@@ -158,7 +160,7 @@ class BotProcess:
             raise AssertionError(f"python -m {self.module} ignored SIGTERM for {timeout} s")
         return code
 
-    async def settle(self, timeout: float = 60.0) -> None:
+    async def settle(self, timeout: float = PATIENCE) -> None:
         """Wait until the bot is idle: it says it has no work in flight (``work_in_flight()``),
         and the emulator has nothing pending (every interaction answered, none "thinking", no
         REST request in flight) from before that answer until after it. A process that is
@@ -184,7 +186,7 @@ class BotProcess:
                 )
             await asyncio.sleep(POLL_SECONDS)
 
-    async def wait_for_work(self, count: int, timeout: float = 30.0) -> None:
+    async def wait_for_work(self, count: int, timeout: float = PATIENCE) -> None:
         """Wait until the bot says exactly ``count`` pieces of work are in flight (e.g. 1: only
         a press whose request the test holds)."""
         deadline = time.monotonic() + timeout
@@ -204,7 +206,7 @@ class BotProcess:
         assert found, f"no {WORK_GAUGE} in {url}:\n{text}"
         return int(float(found[1]))
 
-    async def metrics_url(self, timeout: float = 30.0) -> str:
+    async def metrics_url(self, timeout: float = PATIENCE) -> str:
         """The ``/metrics`` URL of the running process, from the line its metrics server logs
         when it starts (``THOLOS_METRICS_PORT``, 0 by default: a free port)."""
         deadline = time.monotonic() + timeout
@@ -226,7 +228,7 @@ class BotProcess:
         """SIGKILL the process (and anything it started); return the exit code (-9)."""
         self._require()
         self.close()
-        code = await self._wait(15.0)
+        code = await self._wait(PATIENCE)
         assert code is not None
         return code
 
