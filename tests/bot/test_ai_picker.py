@@ -8,11 +8,11 @@ from __future__ import annotations
 import asyncio
 import random
 
-import bot.features.opponent as opponent_module
-from bot.features.opponent import Opponent, ai_lease
-
+import bot.opponent as opponent_module
 from bot.background import Backoff, stop_tasks
 from bot.domain import GameOptions, Person
+from bot.opponent import Opponent
+from bot.storage.leases import ai_lease
 from engine import Position, Turn
 from tests.bot.discord_fakes import BOT_ID, FakeDiscord, eventually, fake_app
 from tests.bot.test_service import ALICE, CHANNEL, GUILD
@@ -96,7 +96,7 @@ async def test_the_ai_takes_its_lease_when_its_search_starts_and_waits_in_the_da
     ai = GatedAi(seeded())
     opponent = Opponent(app, ai)  # type: ignore[arg-type]
     picker = asyncio.create_task(opponent.run())
-    seed_of = {ai_lease(game): game.seed * 1000 for game in games}
+    seed_of = {ai_lease(game.id, game.version).name: game.seed * 1000 for game in games}
     try:
         for searched in range(1, len(shown) + 1):
             await eventually(lambda n=searched: len(ai.started) == n, f"search {searched}")

@@ -10,16 +10,16 @@ import logging
 import time
 
 import pytest
-from bot.features.opponent import Opponent
 
 import bot.background
 from bot.background import Backoff
 from bot.client import TholosBot
 from bot.domain import GameOptions, Person, ReminderDefaults
 from bot.features.challenges import Challenges
-from bot.features.housekeeping import Housekeeping
+from bot.features.housekeeping import Chores, Housekeeping
 from bot.features.reminders import Reminders
 from bot.features.review import Reviews
+from bot.opponent import Opponent
 from bot.settings import Settings
 from bot.storage import open_database
 from tests.bot.conftest import Clock
@@ -112,7 +112,10 @@ async def test_shutdown_waits_for_every_background_task(database_url):
     opponent = Opponent(app, ai)  # type: ignore[arg-type]
     reviews = Reviews(app, reviewer)  # type: ignore[arg-type]
     challenges, reminders = Challenges(app, opponent), Reminders(app)
-    housekeeping = Housekeeping(app, challenges, opponent, reminders)
+    housekeeping = Housekeeping(app, opponent, Chores(
+        expire_challenges=challenges.expire, challenge_posted=challenges.posted,
+        send_reminders=reminders.sweep,
+    ))  # fmt: skip
     await requested(reviews, discord, game, time.time())
     client = TholosBot(Settings(token="test", database=database_url))
     client.app = app
