@@ -4,6 +4,7 @@ retries with backoff that keep bounded memory, and a shutdown that waits for its
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
 from collections import OrderedDict
@@ -29,6 +30,15 @@ async def discord_call(call: Awaitable[T], seconds: float | None = None) -> T:
     goes on with the next game)."""
     async with asyncio.timeout(DISCORD_CALL_SECONDS if seconds is None else seconds):
         return await call
+
+
+async def wait_for_event(event: asyncio.Event, seconds: float) -> None:
+    """Wait until ``event`` is set or ``seconds`` have passed. (Not ``asyncio.wait_for``: in
+    Python 3.11 it can swallow the cancellation of a shutdown that arrives as the event is
+    set, and the loop would go on.)"""
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(seconds):
+            await event.wait()
 
 
 @dataclass(frozen=True, slots=True)

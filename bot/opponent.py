@@ -9,7 +9,6 @@ a lease another process holds runs out."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import math
 import time
@@ -20,7 +19,7 @@ from . import work
 from .ai import AiPlayer
 from .answers import Interaction
 from .app import App, Feature
-from .background import Backoff, Retries, discord_call, stop_tasks
+from .background import Backoff, Retries, discord_call, stop_tasks, wait_for_event
 from .board import LastTurn
 from .logs import GAME_ID
 from .metrics import METRICS
@@ -85,8 +84,7 @@ class Opponent(Feature):
                 except Exception:
                     log.exception("the AI's picker failed")
                 delay = PICK_SECONDS if retry is None else max(0.05, retry - time.time())
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), timeout=min(delay, PICK_SECONDS))
+                await wait_for_event(self._wake, min(delay, PICK_SECONDS))
         finally:
             await stop_tasks(list(self._moves.values()))
 

@@ -8,7 +8,6 @@ failed for good with its reason; a worker that dies is replaced and its review r
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import io
 import logging
 import math
@@ -27,7 +26,7 @@ from .. import custom_ids, work
 from ..ai import Reviewer
 from ..answers import Interaction, answers, tell
 from ..app import App, Feature
-from ..background import Backoff, discord_call, stop_tasks
+from ..background import Backoff, discord_call, stop_tasks, wait_for_event
 from ..controls import Router
 from ..domain import Refusal
 from ..i18n import reader, words
@@ -119,8 +118,7 @@ class Reviews(Feature):
                 if wake_at is None:
                     wake_at = time.time() + IDLE_SECONDS
                 delay = min(IDLE_SECONDS, max(0.05, wake_at - time.time()))
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.requested.wait(), timeout=delay)
+                await wait_for_event(self.requested, delay)
                 self.requested.clear()
         finally:
             await stop_tasks([progress])

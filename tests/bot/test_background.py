@@ -10,7 +10,7 @@ import math
 
 import pytest
 
-from bot.background import Backoff, Retries, discord_call, stop_tasks
+from bot.background import Backoff, Retries, discord_call, stop_tasks, wait_for_event
 from bot.storage import get_meta, set_meta
 from bot.storage.db import scalar
 
@@ -57,6 +57,21 @@ async def test_a_discord_call_that_hangs_times_out_and_one_that_answers_returns(
         return "message"
 
     assert await discord_call(answered(), seconds=60) == "message"
+
+
+async def test_a_loop_waiting_for_its_event_stops_when_cancelled_as_the_event_is_set():
+    """A shutdown's cancellation that comes as the loop is woken still stops the loop
+    (``asyncio.wait_for`` in Python 3.11 would return as if woken, and the loop would go on)."""
+    event = asyncio.Event()
+    waiting = asyncio.create_task(wait_for_event(event, 60))
+    await asyncio.sleep(0)  # it waits
+    event.set()
+    waiting.cancel()
+    await asyncio.wait([waiting])
+    assert waiting.cancelled()
+    timed_out = asyncio.create_task(wait_for_event(asyncio.Event(), 0.001))
+    await asyncio.wait([timed_out])
+    assert timed_out.result() is None
 
 
 async def test_stopping_tasks_waits_until_they_have_cleaned_up(caplog):
