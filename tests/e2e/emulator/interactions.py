@@ -9,7 +9,9 @@ An answer that shows a message in an archived thread unarchives it (refused if i
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -54,6 +56,11 @@ class Interaction:
     message: Message | None = None
     ack_type: int | None = None
     ack_at: float | None = None
+    """When the answer that acknowledged it reached the emulator (before its body was read)."""
+    answering: int = 0
+    """Answers that reached the emulator and are still being read and checked: the deadline
+    does not run out under them (Discord's clock stops when a request reaches it, not when
+    an emulator starved of CPU has validated its body)."""
     expired: bool = False
     original: Message | None = None
     followups: list[Message] = field(default_factory=list)
@@ -137,7 +144,7 @@ def create(
 
 
 def _expire(state: State, ix: Interaction) -> None:
-    if ix.ack_type is not None:
+    if ix.ack_type is not None or ix.answering or ix.expired:
         return
     ix.expired = True
     record(
@@ -244,13 +251,28 @@ def _wants_ephemeral(data: JSON) -> bool:
     return isinstance(flags, int) and bool(flags & EPHEMERAL)
 
 
-def callback(state: State, ix: Interaction, body: JSON, uploads: list[Upload]) -> JSON:
-    """POST /interactions/{id}/{token}/callback; returns the ``with_response`` answer."""
-    loop = asyncio.get_running_loop()
+@contextlib.contextmanager
+def answering(state: State, ix: Interaction) -> Iterator[None]:
+    """While an answer that reached the emulator is read and checked: the deadline waits for
+    it; should it not acknowledge the interaction, the interaction expires after it if its
+    time is up by then."""
+    ix.answering += 1
+    try:
+        yield
+    finally:
+        ix.answering -= 1
+        if asyncio.get_running_loop().time() - ix.created > ix.deadline:
+            _expire(state, ix)
+
+
+def callback(
+    state: State, ix: Interaction, body: JSON, uploads: list[Upload], arrived: float
+) -> JSON:
+    """POST /interactions/{id}/{token}/callback, which reached the emulator at ``arrived``;
+    returns the ``with_response`` answer."""
     kind = body.get("type")
-    if ix.ack_type is None and (ix.expired or loop.time() - ix.created > ix.deadline):
-        ix.expired = True
-        late = loop.time() - ix.created
+    if ix.ack_type is None and (ix.expired or arrived - ix.created > ix.deadline):
+        late = arrived - ix.created  # (it expires once this answer is done: ``answering``)
         detail = f"{ix} was answered {late:.2f} s after dispatch (deadline {ix.deadline:g} s)"
         raise Rejection(404, 10062, "Unknown interaction", "interaction.deadline", detail=detail)
     if ix.ack_type is not None:
@@ -303,7 +325,7 @@ def callback(state: State, ix: Interaction, body: JSON, uploads: list[Upload]) -
     elif kind == MODAL:
         ix.modal = data
     ix.ack_type = kind
-    ix.ack_at = loop.time()
+    ix.ack_at = arrived
     state.journal.changed()
     return _callback_answer(state, ix, kind)
 

@@ -163,15 +163,17 @@ class BotProcess:
     async def settle(self, timeout: float = PATIENCE) -> None:
         """Wait until the bot is idle: it says it has no work in flight (``work_in_flight()``),
         and the emulator has nothing pending (every interaction answered, none "thinking", no
-        REST request in flight) from before that answer until after it. A process that is
-        not running has no work; only the emulator is waited for then."""
+        REST request in flight) before that answer and after it, with no interaction made in
+        between (a timer may start new work at any moment: that is not the test's doing). A
+        process that is not running has no work; only the emulator is waited for then.
+
+        A test that keeps making interactions meanwhile (another task clicking) may never let
+        the bot be idle: a random player beside it does not settle."""
         emulator = self.emulator
         deadline = time.monotonic() + timeout
 
-        def mark() -> tuple[int, int] | None:
-            if not emulator.is_settled():
-                return None
-            return len(emulator.requests), len(emulator.interactions)
+        def mark() -> int | None:
+            return len(emulator.interactions) if emulator.is_settled() else None
 
         while True:
             left = max(0.1, deadline - time.monotonic())

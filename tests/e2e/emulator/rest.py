@@ -48,6 +48,9 @@ API = "/api/v10"
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 _FILE_PART = re.compile(r"files\[(\d+)\]")
 _INTERACTION = web.RequestKey("interaction", Interaction)
+_ARRIVED = web.RequestKey("arrived", float)
+"""When a request reached the emulator (its headers read): the time an answer to an
+interaction counts at, however long its body then takes to read and check."""
 _PERMISSION_NAMES = {
     VIEW_CHANNEL: "View Channel",
     SEND_MESSAGES: "Send Messages",
@@ -214,6 +217,7 @@ class Rest:
     async def _middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         if not request.path.startswith(API):
             return await self._answer(request, handler)  # the gateway, attachment downloads
+        request[_ARRIVED] = asyncio.get_running_loop().time()
         self.state.requests_in_flight += 1
         try:
             return await self._answer(request, handler)
@@ -471,13 +475,14 @@ class Rest:
 
     async def interaction_callback(self, request: web.Request) -> web.Response:
         ix = self._interaction(request)
-        body, uploads = await read_body(request)
-        ix.callbacks.append((body.get("type"), 0))
-        try:
-            answer = interactions.callback(self.state, ix, body, uploads)
-        except Rejection as rejection:
-            ix.callbacks[-1] = (body.get("type"), rejection.status)
-            raise
+        with interactions.answering(self.state, ix):
+            body, uploads = await read_body(request)
+            ix.callbacks.append((body.get("type"), 0))
+            try:
+                answer = interactions.callback(self.state, ix, body, uploads, request[_ARRIVED])
+            except Rejection as rejection:
+                ix.callbacks[-1] = (body.get("type"), rejection.status)
+                raise
         ix.callbacks[-1] = (body.get("type"), 200)
         if request.query.get("with_response") in ("1", "true", "True"):
             return _json(answer)
