@@ -27,6 +27,7 @@ import asyncpg
 USER = "tholos"
 UNPRIVILEGED = "nobody"
 START_TIMEOUT = 30.0
+PORT_ATTEMPTS = 5
 
 
 def _install() -> Path:
@@ -64,6 +65,7 @@ class PostgresServer:
         self.data = self.root / "data"
         self.log = self.root / "postgres.log"
         self.process: subprocess.Popen[bytes] | None = None
+        self._started = False
         self._initdb()
 
     def _run_as(self) -> dict[str, object]:
@@ -100,7 +102,26 @@ class PostgresServer:
         return f"postgresql://{USER}:{self.password}@127.0.0.1:{self.port}/{database}"
 
     def start(self) -> None:
-        """Start the server and wait until it accepts connections."""
+        """Start the server and wait until it accepts connections.
+
+        The port was free when it was chosen, but another process may take it before the
+        server binds it: on the first start the server then moves to another free port (a
+        restart keeps its port, since the tests hold its URL). Readiness is asked of this
+        server's own socket directory, so another server on the port cannot answer for it."""
+        for attempt in range(1, PORT_ATTEMPTS + 1):
+            if self._launch():
+                self._started = True
+                return
+            clash = "could not bind" in self.log.read_text(errors="replace")
+            if not clash or self._started or attempt == PORT_ATTEMPTS:
+                break
+            self.port = _free_port()
+        raise RuntimeError(f"PostgreSQL did not start:\n{self.log.read_text()[-2000:]}")
+
+    def _launch(self) -> bool:
+        """Run ``postgres`` on ``self.port``; whether it came up (``False``: it exited or
+        never answered within ``START_TIMEOUT``)."""
+        self.log.write_bytes(b"")
         log = self.log.open("ab")
         self.process = subprocess.Popen(
             [str(self.bin / "postgres"), "-D", str(self.data), "-p", str(self.port),
@@ -112,16 +133,16 @@ class PostgresServer:
         )  # fmt: skip
         log.close()
         deadline = time.monotonic() + START_TIMEOUT
-        while True:
+        while self.process.poll() is None and time.monotonic() < deadline:
             ready = subprocess.run(
-                [str(self.bin / "pg_isready"), "-q", "-h", "127.0.0.1", "-p", str(self.port)],
+                [str(self.bin / "pg_isready"), "-q", "-h", str(self.root), "-p", str(self.port)],
                 check=False,
             )
             if ready.returncode == 0:
-                return
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"PostgreSQL did not start:\n{self.log.read_text()[-2000:]}")
+                return True
             time.sleep(0.05)
+        self.stop()
+        return False
 
     def stop(self) -> None:
         """Stop the server (fast shutdown: open sessions are ended, nothing committed is lost)."""

@@ -5,20 +5,14 @@ the progress, then the AI's review, stored: pressing again shows it to the press
 
 from __future__ import annotations
 
-import contextlib
 import io
-import os
 import random
-import re
-import signal
 import sqlite3
 import subprocess
 import sys
-from pathlib import Path
 
 from PIL import Image
 
-from bot.ai import REVIEW_NICENESS
 from engine.newgame import new_game
 from engine.play import random_game
 from engine.record import read_record
@@ -163,55 +157,3 @@ async def test_review_shows_progress_survives_a_kill_and_is_stored(
 def table_name(member: Member) -> str:
     """The display name the bot stores for a member."""
     return member.user.global_name or member.user.username
-
-
-def niced_children(pid: int, niceness: int) -> list[int]:
-    """The child processes of ``pid`` running at ``niceness`` (the review worker: the bot's
-    other children, the AI's worker and multiprocessing's resource tracker, are not niced)."""
-    children = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        children += [int(c) for c in (task / "children").read_text().split()]
-    found = []
-    for child in children:
-        with contextlib.suppress(FileNotFoundError):  # it ended meanwhile
-            fields = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()
-            if int(fields[16]) == niceness:  # field 19 of proc(5), counted after the name
-                found.append(child)
-    return found
-
-
-async def test_the_review_worker_killed_mid_review_is_replaced_and_the_review_completes(
-    emulator: Emulator, tholos_bot: BotProcess, seed: int
-):
-    """SIGKILL to the review worker (not the bot) while it works: the bot starts a new worker,
-    which reviews the game again, and the review appears on its message, not failed."""
-    table = Table(emulator)
-    alice, bob, carol = table.people_named("alice", "bob", "carol")
-    turns = [str(turn) for turn in random_game(new_game(), random.Random(seed)).turns[:20]]
-    await play_and_resign(table, alice, bob, turns)
-    final = table.board
-    await table.click(carol, final, table.labelled(final, "Review"))
-    progress = next(m for m in emulator.messages(table.channel) if "review" in m.content)
-    await emulator.wait_for(
-        lambda: re.search(r"[1-9]\d* of \d+ positions", progress.content), timeout=60,
-        what="the review's progress",
-    )  # fmt: skip
-    assert tholos_bot.process is not None
-    [worker] = niced_children(tholos_bot.process.pid, REVIEW_NICENESS)
-    os.kill(worker, signal.SIGKILL)
-    await emulator.wait_for(
-        lambda: progress.embeds and progress.embeds[0]["title"].startswith("AI review"),
-        timeout=300, what="the review on its message",  # at low priority
-    )  # fmt: skip
-    assert "the review worker died; a new one takes its task" in tholos_bot.log()
-    assert niced_children(tholos_bot.process.pid, REVIEW_NICENESS) not in ([], [worker])
-
-    def stored() -> tuple[object, ...]:
-        with sqlite3.connect(tholos_bot.db_path) as db:
-            query = "SELECT status, attempts, failure, done, total FROM reviews"
-            return db.execute(query).fetchone()
-
-    await emulator.wait_for(lambda: stored()[0] == "done", what="the review stored (once shown)")
-    assert stored() == ("done", 0, None, len(turns) + 1, len(turns) + 1)
-    tholos_bot.assert_clean_log()
-    table.assert_clean()

@@ -12,6 +12,7 @@ import signal
 import sqlite3
 from pathlib import Path
 
+from bot.ai import REVIEW_NICENESS
 from engine.newgame import new_game
 from engine.play import random_game
 
@@ -37,7 +38,8 @@ def reviews(bot: BotProcess) -> dict[int, tuple[str, int, int, int, str | None]]
 
 
 def review_worker(bot: BotProcess) -> int | None:
-    """The bot's review worker process: its child at a lower priority (niceness 10)."""
+    """The bot's review worker process: its child at a lower priority (the bot's other
+    children, the AI's worker and multiprocessing's resource tracker, are not niced)."""
     assert bot.process is not None
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -47,7 +49,7 @@ def review_worker(bot: BotProcess) -> int | None:
         except OSError:  # gone meanwhile
             continue
         parent, niceness = int(fields[1]), int(fields[16])
-        if parent == bot.process.pid and niceness == 10:
+        if parent == bot.process.pid and niceness == REVIEW_NICENESS:
             return int(entry.name)
     return None
 
@@ -91,6 +93,7 @@ async def test_every_review_that_can_complete_completes(
     await emulator.wait_for(lambda: reviews(bot)[first][0] == "done", timeout=PATIENCE,
                             what="the first review, done by a new worker")  # fmt: skip
     assert review_worker(bot) not in (None, worker), "a new review worker"
+    assert "the review worker died; a new one takes its task" in bot.log()
 
     for tries in range(1, TRIES + 1):
         await emulator.wait_for(lambda n=tries: reviews(bot)[spoiled][3] >= n, timeout=PATIENCE,
