@@ -13,7 +13,15 @@ from .db import (
     is_postgres_url,
     set_meta,
 )
-from .games import ChannelBusyError, Game, GameStore, Outcome, StaleGameError, TurnRecord
+from .games import (
+    GAMES_TOPIC,
+    ChannelBusyError,
+    Game,
+    GameStore,
+    Outcome,
+    StaleGameError,
+    TurnRecord,
+)
 from .listings import GameListings
 from .ratings import FinishedGame, PlayerRating, RatedResult, RatingStore, rate_game
 from .sqlite import SqliteDatabase
@@ -35,6 +43,7 @@ async def open_database(url: str) -> Database:
 
 
 __all__ = [
+    "GAMES_TOPIC",
     "Challenge",
     "ChallengeStore",
     "ChannelBusyError",

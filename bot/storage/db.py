@@ -15,6 +15,8 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any, Literal, Protocol
 from urllib.parse import unquote, unquote_plus, urlsplit, urlunsplit
 
+from .announcements import ChangeListener
+
 Dialect = Literal["sqlite", "postgresql"]
 Event = Literal["failed", "retried"]
 """What a backend reports as it happens: an operation ``failed`` (the database busy with another
@@ -88,6 +90,11 @@ class Transaction(Protocol):
         ends (a PostgreSQL advisory lock; SQLite serialises all writes anyway)."""
         ...
 
+    async def announce(self, topic: str, payload: str) -> None:
+        """Tell the listeners of ``topic`` ``payload`` once this transaction commits
+        (:mod:`.announcements`)."""
+        ...
+
 
 class Reader(Protocol):
     """Queries of one read transaction."""
@@ -121,6 +128,11 @@ class Database(Protocol):
     def snapshot(self) -> AbstractAsyncContextManager[Reader]:
         """Reads that all see the database as it was at one moment (a read transaction: a
         SQLite reader in WAL mode and a PostgreSQL ``REPEATABLE READ`` one block no writer)."""
+        ...
+
+    async def listen(self, topic: str, listener: ChangeListener) -> Callable[[], None]:
+        """Hear what transactions announce on ``topic`` (:mod:`.announcements`); the function
+        returned stops it."""
         ...
 
     async def close(self) -> None:

@@ -159,6 +159,9 @@ GAME_COLUMNS = ", ".join(
         "parent_message_id", "ended_by", "language", "reminder_due_at",
     )
 )  # fmt: skip
+GAMES_TOPIC = "games"
+"""What a transaction announces (:mod:`.announcements`) with a game's id once it started, a turn
+was stored, or it ended: the game's version changed."""
 _NEEDS_A_BOARD = "(board_version IS NULL OR board_version < version)"
 """Matches the partial index ``games_needing_a_board`` (keep the two in step)."""
 
@@ -422,7 +425,10 @@ class GameStore:
             f"RETURNING {GAME_COLUMNS}",
             (admin_id, now, now, game_id),
         )
-        return None if row is None else game_from_row(row)
+        if row is None:
+            return None
+        await transaction.announce(GAMES_TOPIC, str(game_id))
+        return game_from_row(row)
 
     async def set_board_message(self, game_id: int, message_id: int, version: int) -> bool:
         """Remember the newest board message and the version it shows, and end the lease of
@@ -514,7 +520,9 @@ async def insert_game(
     except UniqueViolation:  # another process started one first
         raise ChannelBusyError(IN_CHANNEL) from None
     assert row is not None  # INSERT … RETURNING gives the row
-    return game_from_row(row)
+    game = game_from_row(row)
+    await transaction.announce(GAMES_TOPIC, str(game.id))
+    return game
 
 
 async def _update_game(
@@ -546,4 +554,5 @@ async def _update_game(
     )
     if row is None:
         raise StaleGameError("the game changed since this board was shown")
+    await transaction.announce(GAMES_TOPIC, str(game.id))
     return game_from_row(row)

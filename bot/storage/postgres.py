@@ -5,15 +5,18 @@ and are recorded in ``schema_version``."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import re
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from functools import lru_cache
 from typing import Any
 
 import asyncpg
 
+from .announcements import CHANNEL_PREFIX, ChangeListener, Listeners
 from .db import (
     WRITE_PATIENCE,
     DatabaseBusy,
@@ -33,6 +36,9 @@ POOL_SIZE = 10
 CONNECT_TIMEOUT = 5.0
 """Seconds to wait for a connection before telling the user the database is unavailable."""
 STATEMENT_TIMEOUT = 10.0
+RECONNECT_FIRST, RECONNECT_LAST = 0.5, 30.0
+"""Seconds before listening again after the connection was lost: the first wait, doubled after
+each failure up to the last."""
 _UNAVAILABLE = (
     OSError,
     TimeoutError,
@@ -98,6 +104,10 @@ class _Transaction:
     async def lock(self, scope: str, key: int) -> None:
         await self.execute("SELECT pg_advisory_xact_lock(?, ?)", lock_key(scope, key))
 
+    async def announce(self, topic: str, payload: str) -> None:
+        """``NOTIFY``: delivered to every listening process when the transaction commits."""
+        await self.execute("SELECT pg_notify(?, ?)", (CHANNEL_PREFIX + topic, payload))
+
 
 class PostgresDatabase:
     """A pool of connections to one PostgreSQL database."""
@@ -107,6 +117,7 @@ class PostgresDatabase:
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         self._pool = pool
         self.url = url
+        self._listening = _Listening(url)
 
     @classmethod
     async def open(cls, url: str) -> PostgresDatabase:
@@ -137,7 +148,11 @@ class PostgresDatabase:
         return database
 
     async def close(self) -> None:
+        await self._listening.close()
         await self._pool.close()
+
+    async def listen(self, topic: str, listener: ChangeListener) -> Callable[[], None]:
+        return await self._listening.add(topic, listener)
 
     async def _migrate(self) -> None:
         """Run the pending migrations, all in one transaction (a failed one leaves the schema
@@ -216,3 +231,76 @@ class PostgresDatabase:
         with _translated():
             async with self._pool.acquire(timeout=CONNECT_TIMEOUT) as connection:
                 return list(await connection.fetch(dollar_placeholders(sql), *parameters))
+
+
+class _Listening:
+    """One connection of this process that ``LISTEN``s for every topic listened to, opened on
+    the first; when it is lost, it is opened again (waiting longer after each failure) and the
+    listeners are told that they may have missed announcements."""
+
+    def __init__(self, url: str) -> None:
+        self._url = url
+        self._listeners = Listeners()
+        self._connection: asyncpg.Connection | None = None
+        self._reconnecting: asyncio.Task[None] | None = None
+        self._closed = False
+
+    async def add(self, topic: str, listener: ChangeListener) -> Callable[[], None]:
+        new_topic = topic not in self._listeners.topics
+        stop = self._listeners.add(topic, listener)
+        if self._connection is None and self._reconnecting is None:
+            await self._connect()
+        elif new_topic and self._connection is not None:
+            with _translated():
+                await self._connection.add_listener(CHANNEL_PREFIX + topic, self._heard)
+        return stop
+
+    async def _connect(self) -> None:
+        with _translated():
+            connection = await asyncpg.connect(self._url, timeout=CONNECT_TIMEOUT)
+        try:
+            for topic in self._listeners.topics:
+                with _translated():
+                    await connection.add_listener(CHANNEL_PREFIX + topic, self._heard)
+        except BaseException:
+            await connection.close()
+            raise
+        connection.add_termination_listener(self._lost)
+        self._connection = connection
+
+    def _heard(self, connection: object, pid: int, channel: str, payload: str) -> None:
+        self._listeners.tell(channel.removeprefix(CHANNEL_PREFIX), payload)
+
+    def _lost(self, connection: object) -> None:
+        self._connection = None
+        if not self._closed and self._reconnecting is None:
+            log.warning("the database connection listening for changes was lost; reconnecting")
+            self._reconnecting = asyncio.get_running_loop().create_task(self._reconnect())
+
+    async def _reconnect(self) -> None:
+        delay = RECONNECT_FIRST
+        try:
+            while not self._closed:
+                await asyncio.sleep(delay)
+                try:
+                    await self._connect()
+                except DatabaseUnavailable as error:
+                    log.warning("could not listen for changes again: %s", error)
+                    delay = min(delay * 2, RECONNECT_LAST)
+                    continue
+                log.info("listening for changes again")
+                self._listeners.tell_all_missed()
+                return
+        finally:
+            self._reconnecting = None
+
+    async def close(self) -> None:
+        self._closed = True
+        if self._reconnecting is not None:
+            self._reconnecting.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reconnecting
+        if self._connection is not None:
+            connection, self._connection = self._connection, None
+            connection.remove_termination_listener(self._lost)
+            await connection.close()

@@ -7,13 +7,14 @@ import asyncio
 import logging
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any, BinaryIO
 
 import aiosqlite
 
+from .announcements import ChangeListener, Listeners
 from .db import (
     WRITE_PATIENCE,
     DatabaseBusy,
@@ -56,8 +57,11 @@ def _is_busy(error: sqlite3.OperationalError) -> bool:
 class _Transaction:
     """Statements on the one connection, inside ``BEGIN IMMEDIATE``."""
 
-    def __init__(self, connection: aiosqlite.Connection) -> None:
+    def __init__(
+        self, connection: aiosqlite.Connection, announced: list[tuple[str, str]] | None = None
+    ) -> None:
         self._connection = connection
+        self._announced = announced
 
     async def execute(self, sql: str, parameters: Sequence[Any] = ()) -> int:
         with _translated():
@@ -81,6 +85,11 @@ class _Transaction:
     async def lock(self, scope: str, key: int) -> None:
         """Nothing to do: ``BEGIN IMMEDIATE`` already serialises every write transaction."""
 
+    async def announce(self, topic: str, payload: str) -> None:
+        """Kept until the transaction commits, then told to this process's listeners."""
+        assert self._announced is not None, "announcements need a write transaction"
+        self._announced.append((topic, payload))
+
 
 class SqliteDatabase:
     """One connection to the SQLite file, used by one coroutine at a time.
@@ -96,6 +105,7 @@ class SqliteDatabase:
         self._connection = connection
         self._lock = asyncio.Lock()
         self._lock_file = lock_file  # the shared lock on <path>.lock while open (locks.py)
+        self._listeners = Listeners()
 
     @classmethod
     async def open(cls, path: Path | str) -> SqliteDatabase:
@@ -172,10 +182,11 @@ class SqliteDatabase:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[_Transaction]:
+        announced: list[tuple[str, str]] = []
         await self._begin()
         try:
             try:
-                yield _Transaction(self._connection)
+                yield _Transaction(self._connection, announced)
             except BaseException:
                 await self._connection.execute("ROLLBACK")
                 raise
@@ -183,6 +194,11 @@ class SqliteDatabase:
                 await self._connection.execute("COMMIT")
         finally:
             self._lock.release()
+        for topic, payload in announced:
+            self._listeners.tell(topic, payload)
+
+    async def listen(self, topic: str, listener: ChangeListener) -> Callable[[], None]:
+        return self._listeners.add(topic, listener)
 
     async def _begin(self) -> None:
         """Take the connection and begin a write transaction: while another process writes,
