@@ -21,7 +21,7 @@ from engine import (
     Position,
     Turn,
 )
-from engine.builder import GRAY_FROM_QUARRY, OWN_BONUS, SKIP, Step, TurnBuilder
+from engine.builder import GRAY_FROM_QUARRY, OWN_BONUS, SKIP, Step, StepKind, TurnBuilder
 from engine.core import MOVER_COLOUR
 from engine.scoring import Score, score
 from engine.vocabulary import N_, ORNAMENT_NAMES, bonus_name, location_name, points, signed
@@ -308,6 +308,36 @@ def _step_choices(
         commands.append(Choice("resign", t("Resign"), "🏳️"))
     commands.append(Choice("rules", t("How to play"), "📖"))
     return tuple(options), tuple(commands)
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStep:
+    """One step of a turn, for a face that composes whole turns itself (the live board)."""
+
+    path: str
+    """The choices before this step, one token each."""
+    kind: StepKind
+    prompt: str
+    options: tuple[Choice, ...]
+    """The step's whole domain (the impossible options disabled, with why), then Skip where
+    the bonus may be skipped. An option whose ``path`` is not a step's completes a turn."""
+
+
+def turn_steps(game: Game, t: Words) -> tuple[TurnStep, ...]:
+    """Every step of every legal turn from the game's position, first step first."""
+    found: list[TurnStep] = []
+    waiting = [TurnBuilder(game.position)]
+    while waiting:
+        builder = waiting.pop(0)
+        step = builder.step()
+        if step is None:
+            continue
+        options, commands = _step_choices(t, game, builder, step)
+        skip = tuple(choice for choice in commands if choice.action == "choose")
+        found.append(TurnStep("".join(builder.path), step.kind, step_prompt(t, builder, step),
+                              options + skip))  # fmt: skip
+        waiting += [builder.choose(token) for token in step.enabled_tokens()]
+    return tuple(found)
 
 
 def _final_choices(t: Words, game: Game) -> tuple[Choice, ...]:

@@ -33,6 +33,7 @@ from .opponent import Opponent
 from .phrases import command, know_commands
 from .settings import Settings
 from .storage import get_meta, open_database, set_meta
+from .web.server import WebServer
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +67,7 @@ class TholosBot(discord.Client):
         self.app: App | None = None
         self._background: list[asyncio.Task[None]] = []
         self.metrics_server: MetricsServer | None = None
+        self.web_server: WebServer | None = None
 
     async def setup_hook(self) -> None:
         """Open storage, build the features, register their controls, sync the commands if
@@ -99,6 +101,9 @@ class TholosBot(discord.Client):
         else:
             await self._learn_command_ids()
         await housekeeping.catch_up()
+        if self.settings.web_port is not None and self.settings.client_secret is not None:
+            self.web_server = WebServer(app, opponent, self.settings.client_secret)
+            await self.web_server.start(self.settings.web_host, self.settings.web_port)
         for name, loop in (
             ("housekeeping", housekeeping.run()), ("reviews", reviews.run()),
             ("ai-picker", opponent.run()),
@@ -184,6 +189,8 @@ class TholosBot(discord.Client):
         app = self.app
         if app is not None:
             await app.interactions.drain(SHUTDOWN_GRACE_SECONDS)
+        if self.web_server is not None:
+            await self.web_server.stop()
         await stop_tasks(self._background, SHUTDOWN_GRACE_SECONDS)
         if app is not None:
             app.renderer.close()

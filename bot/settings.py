@@ -61,6 +61,14 @@ class Settings:
     a free port the system chooses, named in the log)."""
     metrics_host: str = "127.0.0.1"
     """``THOLOS_METRICS_HOST``: the address the metrics server listens on."""
+    web_port: int | None = None
+    """``THOLOS_WEB_PORT``: serve the live board (the Discord Activity) on this port (unset:
+    off; 0: a free port the system chooses, named in the log)."""
+    web_host: str = "127.0.0.1"
+    """``THOLOS_WEB_HOST``: the address the live board's server listens on."""
+    client_secret: str | None = field(default=None, repr=False)
+    """``DISCORD_CLIENT_SECRET``: the application's OAuth2 secret, to exchange the live board's
+    authorization codes (needed with ``THOLOS_WEB_PORT``; never printed)."""
 
     @property
     def sharded(self) -> bool:
@@ -112,6 +120,7 @@ class Settings:
             log_format=_log_format(values),
             metrics_port=_port(values, "THOLOS_METRICS_PORT"),
             metrics_host=values.get("THOLOS_METRICS_HOST", "").strip() or "127.0.0.1",
+            **_web(values),
             **_shards(values),
         )
 
@@ -236,6 +245,19 @@ def _log_format(values: Mapping[str, str]) -> str:
     if text not in LOG_FORMATS:
         raise SettingsError(f"THOLOS_LOG_FORMAT must be text or json, not {text!r}")
     return text
+
+
+def _web(values: Mapping[str, str]) -> dict[str, Any]:
+    """The live board's settings: its port, address and the client secret it needs."""
+    port = _port(values, "THOLOS_WEB_PORT")
+    secret = values.get("DISCORD_CLIENT_SECRET", "").strip() or None
+    if port is not None and secret is None:
+        raise SettingsError(
+            "THOLOS_WEB_PORT is set but DISCORD_CLIENT_SECRET is not: the live board needs the "
+            "application's client secret (Developer Portal → OAuth2) to know who opens it"
+        )
+    host = values.get("THOLOS_WEB_HOST", "").strip() or "127.0.0.1"
+    return {"web_port": port, "web_host": host, "client_secret": secret}
 
 
 def _port(values: Mapping[str, str], name: str) -> int | None:

@@ -71,6 +71,9 @@ def test_the_layer_rules_themselves():
     assert violation("bot.services.play", "bot.presenter") is not None
     assert violation("bot.features.play", "bot.features.opponent") is not None
     assert violation("bot.client", "bot.features.play") is None
+    assert violation("bot.web.live", "bot.web.frames") is None  # one packaged feature
+    assert violation("bot.web.live", "bot.features.play") is not None
+    assert violation("bot.features.play", "bot.web.live") is not None
     assert layer_of("bot.board") == "words" and layer_of("bot.storage.new") == "storage"
     assert layer_of("bot.new") == "shared"
 

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from bot.board import Board, LastTurn, board_of
+from bot.board import Board, LastTurn, board_of, turn_steps
 from bot.i18n import words
 from bot.storage import Game
 from bot.storage.games import Outcome
@@ -196,3 +196,28 @@ def test_the_last_turn_is_told_and_highlighted():
     board = board_of(game(start.apply(turn)), ENGLISH, last=LastTurn(turn, ANA))
     assert board.last_turn is not None and board.last_turn.startswith(f"<@{ANA}>")
     assert board.image.last_turn == turn
+
+
+@pytest.mark.parametrize("mode", ["basic", "advanced"])
+def test_the_turn_steps_lead_to_exactly_the_legal_turns(seed, mode):
+    """The live board's steps: every enabled option leads to another step or completes a turn,
+    the completed turns are exactly the legal turns, and every disabled option says why."""
+    position = mid_game(seed, mode)
+    steps = turn_steps(game(position), ENGLISH)
+    if position.is_over():  # the walk ended the game: no turn, no step
+        assert steps == ()
+        return
+    assert steps[0].path == "" and steps[0].kind == "action"
+    by_path = {step.path: step for step in steps}
+    assert len(by_path) == len(steps)
+    completed = set()
+    for step in steps:
+        assert step.prompt
+        for option in step.options:
+            if not option.enabled:
+                assert option.why_not and option.path not in by_path
+            elif option.path not in by_path:
+                turn = TurnBuilder(position, tuple(option.path)).turn
+                assert turn is not None, option.path
+                completed.add(str(turn))
+    assert completed == {str(turn) for turn in position.legal_turns()}

@@ -1,0 +1,133 @@
+"""The live board's face of the board value: the JSON frames the page draws.
+
+Like the Discord layout, a thin translation of :class:`~bot.board.Board`; it adds what a page
+that draws the board itself needs: the image's geometry and colours (the same
+:mod:`rendering.layout` and :mod:`rendering.style` the picture is made from), the workshops and
+the quarry, where the last turn shows, and — for the player to move — every step of every legal
+turn, so that the page composes a turn with no rules of its own."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from engine import COLOUR_LETTERS, LOCATION_LETTERS, Position
+from engine.core import BONUS_OF
+from engine.vocabulary import BONUS_NAMES, ORNAMENT_EFFECTS, ORNAMENT_NAMES, ORNAMENT_TAGS
+from rendering import style
+from rendering.layout import COLUMN_STONE, SMALL_STONE, board_layout
+from rendering.view import last_turn_marks
+from rendering.words import Words
+
+from ..board import Board, Choice, TurnStep
+
+COLOURS = ("white", "black", "gray")
+JSON = dict[str, Any]
+
+
+def board_frame(board: Board, t: Words, steps: tuple[TurnStep, ...] | None) -> JSON:
+    """The frame of ``board``; ``steps`` for the player to move (``None`` for the others)."""
+    position = board.position_value
+    marks = last_turn_marks(position, board.image.last_turn)
+    return {
+        "type": "board",
+        "game": board.game_id,
+        "version": board.version,
+        "ply": board.ply,
+        "phase": board.phase,
+        "title": board.title,
+        "to_move": COLOURS[position.turn] if board.phase != "over" else None,
+        "status": board.status,
+        "note": board.image.note,
+        "last_turn": board.last_turn,
+        "marks": None if marks is None else {
+            "player": COLOURS[marks.player],
+            "stones": sorted(marks.stones),
+            "vacated": marks.vacated,
+            "moved_to": marks.moved_to,
+            "workshop": marks.workshop,
+        },
+        "sides": [
+            {"colour": COLOURS[side.colour], "user": str(side.user_id), "name": side.name,
+             "colour_name": side.colour_name, "points": side.points,
+             "workshop": list(position.workshops[side.colour])}
+            for side in board.sides
+        ],
+        "quarry": list(position.quarry),
+        "columns": [_column(board, t, position, index) for index in range(len(board.columns))],
+        "projection": board.projection,
+        "scoring": board.scoring,
+        "ornaments": board.ornaments,
+        "headings": board.headings,
+        "position": board.position,
+        "small_print": board.small_print,
+        "steps": None if steps is None else [_step(step) for step in steps],
+        "commands": [_choice(choice) for choice in board.commands
+                     if choice.action in ("rules", "resign", "claim")],
+    }  # fmt: skip
+
+
+def _column(board: Board, t: Words, position: Position, index: int) -> JSON:
+    column = board.columns[index]
+    ornament = position.ornaments[index]
+    return {
+        "letter": LOCATION_LETTERS[index],
+        "location": column.location,
+        "bonus": t(BONUS_NAMES[BONUS_OF[index]]),
+        "stones": column.stones,
+        "capacity": column.capacity,
+        "winner": None if column.winner is None else COLOURS[column.winner],
+        "points": column.points,
+        "line": column.line,
+        "ornament": None if not ornament else {
+            "tag": t(ORNAMENT_TAGS[ornament]), "name": t(ORNAMENT_NAMES[ornament]),
+            "effect": t(ORNAMENT_EFFECTS[ornament]),
+        },
+    }  # fmt: skip
+
+
+def _step(step: TurnStep) -> JSON:
+    return {"path": step.path, "kind": step.kind, "prompt": step.prompt,
+            "options": [_choice(option) for option in step.options]}  # fmt: skip
+
+
+def _choice(choice: Choice) -> JSON:
+    return {key: value for key, value in dataclasses.asdict(choice).items() if value is not None}
+
+
+def geometry(position: Position) -> JSON:
+    """Where the image draws each part, on its canvas: the page draws there too."""
+    layout = board_layout(position.capacities)
+    return {
+        "size": [layout.width, layout.height],
+        "stone": COLUMN_STONE,
+        "small": SMALL_STONE,
+        "platform": layout.platform,
+        "status": layout.status,
+        "title": layout.title,
+        "sites": [
+            {"stones": site.stones, "column": site.column, "tag": site.tag,
+             "plaque": site.plaque, "badge": site.badge, "effect": site.effect}
+            for site in layout.sites
+        ],
+        "cards": [{"box": card.box, "stone": card.stone, "workshop": card.workshop}
+                  for card in layout.cards],
+        "quarry": {"box": layout.quarry.box, "piles": [pile[0] for pile in layout.quarry.piles]},
+    }  # fmt: skip
+
+
+def palette() -> JSON:
+    """The image's colours, as CSS colours."""
+    def css(rgb: tuple[int, ...]) -> str:
+        return "#" + "".join(f"{channel:02x}" for channel in rgb)
+
+    return {
+        "stones": [{"side": css(look.side), "top": css(look.top), "outline": css(look.outline)}
+                   for look in style.STONES],
+        **{name.lower(): css(getattr(style, name)) for name in (
+            "BACKGROUND", "PANEL", "PANEL_EDGE", "FLOOR", "FLOOR_LINE", "SHAFT", "SHAFT_EDGE",
+            "MARBLE", "INK", "INK_SOFT", "TEXT", "TEXT_SOFT", "TERRACOTTA", "TERRACOTTA_EDGE",
+            "CREAM", "GOLD", "HIGHLIGHT",
+        )},
+        "letters": COLOUR_LETTERS,
+    }  # fmt: skip

@@ -1,0 +1,218 @@
+"""The live pages: one WebSocket per open page, each watching one game; every change of a game
+(a turn by button, page or AI; the end) is sent to every page watching it, on every process
+(the storage announces each change, :mod:`bot.storage.announcements`).
+
+A page says who it is with the session the server gave it (:mod:`.sessions`), nothing else; the
+game is the one played in the session's channel (:mod:`.talk`)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+from ..app import App
+from ..board import LastTurn, board_of, turn_steps
+from ..i18n import language_of, words
+from ..storage import GAMES_TOPIC, DatabaseUnavailable, Game
+from .frames import board_frame, geometry
+from .sessions import Session, Sessions
+from .words import ERRORS
+
+log = logging.getLogger(__name__)
+
+MESSAGE_LIMIT = 2048
+"""Characters a page's message may have (a turn needs about a hundred)."""
+HELLO_TIMEOUT = 10.0
+"""Seconds a new connection has to say who it is."""
+BURST, PER_SECOND = 10, 4.0
+"""Messages a page may send at once, and then per second; more are refused (flood)."""
+FLOOD_LIMIT = 50
+"""Refused messages after which the connection is closed."""
+SEND_TIMEOUT = 5.0
+"""Seconds a page may take to take a frame before it is disconnected (a stalled client must not
+hold up the others)."""
+PATH = re.compile(r"[TPwbg1-3A-GLq-]{1,8}")
+MENTION = re.compile(r"<@!?(\d+)>")
+JSON = dict[str, Any]
+
+
+@dataclass(eq=False)
+class Page:
+    """One open page."""
+
+    socket: web.WebSocketResponse
+    session: Session
+    game_id: int | None = None
+    tokens: float = BURST
+    refill: float = field(default_factory=time.monotonic)
+    refused: int = 0
+
+    @property
+    def language(self) -> str:
+        return language_of(self.session.locale)
+
+    def allowed(self) -> bool:
+        """Whether this message is within the page's rate (a token bucket)."""
+        now = time.monotonic()
+        self.tokens = min(BURST, self.tokens + (now - self.refill) * PER_SECOND)
+        self.refill = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class LiveBoards:
+    """Every open page of this process, by the game it watches."""
+
+    def __init__(
+        self, app: App, sessions: Sessions, after_turn: Callable[[Game, LastTurn], None]
+    ) -> None:
+        self.app = app
+        self.sessions = sessions
+        self.after_turn = after_turn
+        """Posts the Discord board and lets the AI move after a turn played on a page."""
+        self.pages: dict[int, set[Page]] = {}
+        self._dirty: set[int] = set()
+        self._refreshing: dict[int, asyncio.Task[None]] = {}
+        self._stop_listening: Callable[[], None] | None = None
+
+    async def start(self) -> None:
+        self._stop_listening = await self.app.database.listen(GAMES_TOPIC, self._heard)
+
+    async def close(self) -> None:
+        """Stop listening and close every page (they reconnect to another process, or to this
+        one once it is back)."""
+        if self._stop_listening is not None:
+            self._stop_listening()
+        for task in list(self._refreshing.values()):
+            task.cancel()
+        for pages in list(self.pages.values()):
+            for page in list(pages):
+                await page.socket.close(code=1012, message=b"restarting")
+
+    def watch(self, page: Page, game_id: int) -> None:
+        self.forget(page)
+        page.game_id = game_id
+        self.pages.setdefault(game_id, set()).add(page)
+
+    def wait(self, page: Page) -> None:
+        """``page`` has no game: it watches for one starting in its channel (listed as game 0)."""
+        self.forget(page)
+        page.game_id = None
+        self.pages.setdefault(0, set()).add(page)
+
+    def forget(self, page: Page) -> None:
+        watching = self.pages.get(page.game_id or 0)
+        if watching is not None:
+            watching.discard(page)
+            if not watching:
+                del self.pages[page.game_id or 0]
+
+    def _heard(self, payload: str | None) -> None:
+        """A game changed (``None``: maybe several): refresh the pages watching it."""
+        if payload is None:
+            games = set(self.pages) - {0}
+        elif payload.isdigit() and (int(payload) in self.pages or 0 in self.pages):
+            games = {int(payload)}
+        else:
+            return
+        for game_id in games:
+            self._dirty.add(game_id)
+            if game_id not in self._refreshing:
+                task = asyncio.get_running_loop().create_task(self._refresh(game_id))
+                self._refreshing[game_id] = task
+
+    async def _refresh(self, game_id: int) -> None:
+        """Send the game's board to its pages until no change is left unsent."""
+        try:
+            while game_id in self._dirty:
+                self._dirty.discard(game_id)
+                game = await self.app.games.game(game_id)
+                if game is None:
+                    return
+                waiting = [page for page in self.pages.get(0, ())
+                           if page.session.channel_id == game.channel_id and game.is_active]
+                for page in waiting:  # a game started where they wait
+                    self.watch(page, game.id)
+                pages = list(self.pages.get(game_id, ()))
+                if pages:
+                    await self.send_board(game, pages)
+        except DatabaseUnavailable as error:
+            log.warning("live boards of game %s not refreshed: %s", game_id, error)
+        finally:
+            del self._refreshing[game_id]
+
+    async def send_board(self, game: Game, pages: list[Page]) -> None:
+        """The board of ``game`` to each page, in its language, with the turn's steps for the
+        player to move."""
+        last = await self.app.poster.last_turn(game)
+        frames: dict[tuple[str, bool], str] = {}
+        sends = []
+        for page in pages:
+            moving = game.is_active and page.session.user_id == game.to_move and not (
+                game.is_ai_turn(self.app.bot_id))  # fmt: skip
+            key = (page.language, moving)
+            if key not in frames:
+                frames[key] = json.dumps(self._frame(game, last, page.language, moving),
+                                         ensure_ascii=False, separators=(",", ":"))  # fmt: skip
+            sends.append(_send_text(page.socket, frames[key]))
+        await asyncio.gather(*sends)
+
+    def _frame(self, game: Game, last: LastTurn | None, language: str, moving: bool) -> JSON:
+        t = words(language)
+        names = {game.white_id: game.white_name, game.black_id: game.black_name}
+
+        def who(user_id: int) -> str:
+            return names.get(user_id, "?")
+
+        board = board_of(game, t, last=last, bot_id=self.app.bot_id, who=who)
+        frame = board_frame(board, t, turn_steps(game, t) if moving else None)
+        frame["geometry"] = geometry(game.position)
+        return frame
+
+
+def parsed(text: object) -> JSON | None:
+    """A message's JSON object, or ``None``."""
+    if not isinstance(text, str) or len(text) > MESSAGE_LIMIT:
+        return None
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def error(t: Any, code: str) -> JSON:
+    return {"type": "error", "code": code, "message": t(ERRORS[code])}
+
+
+def named(text: str, game: Game) -> str:
+    """``text`` with mentions of the players replaced by their names (a page shows no
+    mentions)."""
+    names = {game.white_id: game.white_name, game.black_id: game.black_name}
+    return MENTION.sub(lambda match: names.get(int(match.group(1)), "?"), text)
+
+
+async def send(socket: web.WebSocketResponse, frame: JSON) -> None:
+    await _send_text(socket, json.dumps(frame, ensure_ascii=False, separators=(",", ":")))
+
+
+async def _send_text(socket: web.WebSocketResponse, text: str) -> None:
+    """Send one frame; a page that is gone or too slow to take it is closed."""
+    if socket.closed:
+        return
+    try:
+        await asyncio.wait_for(socket.send_str(text), SEND_TIMEOUT)
+    except (ConnectionError, TimeoutError, RuntimeError):
+        with contextlib.suppress(Exception):
+            await socket.close(code=1011, message=b"too slow")

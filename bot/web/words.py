@@ -1,0 +1,46 @@
+"""The live page's own words (the board's come with its frames): one place for each, in the
+bot's catalogues, sent to the page in the member's language."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from engine.vocabulary import N_
+from rendering.words import Words
+
+PAGE: Final = {
+    "confirm": N_("Play this turn"),
+    "back": N_("Back"),
+    "start_over": N_("Start over"),
+    "ready": N_("Your turn is ready: play it, or go back."),
+    "watching": N_("You are watching: only the players move."),
+    "waiting": N_("Waiting for the other player."),
+    "connecting": N_("Connecting…"),
+    "reconnecting": N_("Connection lost — reconnecting…"),
+    "no_game": N_("No game is being played here."),
+    "your_games": N_("Your games"),
+    "no_games": N_("You have no game going on."),
+    "play_ai": N_("Play the AI"),
+    "position": N_("Position"),
+    "workshop": N_("WORKSHOP"),
+    "quarry": N_("QUARRY"),
+    "ended": N_("This live board has ended: open it again from Discord."),
+}
+"""The page's labels and notices, by key."""
+
+ERRORS: Final = {
+    "malformed": N_("That message could not be read, so nothing was changed."),
+    "too_big": N_("That message is too long, so nothing was changed."),
+    "spectator": N_("Only the players of this game can move."),
+    "slow_down": N_("Too many messages at once — slow down a little."),
+    "session": N_("This live board's session is not valid any more: open it again from Discord."),
+    "incomplete": N_("That turn is not complete yet."),
+    "no_game": N_("There is no game to play here."),
+}
+"""What the page is told when the server refuses a message, by code (a refusal of the game's
+rules, such as an old version or another player's turn, comes in the bot's usual words)."""
+
+
+def page_words(t: Words) -> dict[str, str]:
+    """The page's words in the words ``t``."""
+    return {key: t(text) for key, text in PAGE.items()}

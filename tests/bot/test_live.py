@@ -1,0 +1,256 @@
+"""The live board's WebSocket, in-process: a real database on both backends, the real services,
+the real aiohttp server and client. A session is made here with the server's key (the code
+exchange with Discord is the end-to-end tests' business). Every refusal changes nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import discord
+import pytest
+from aiohttp import web
+from aiohttp.test_utils import TestServer
+
+from bot.app import App
+from bot.board import LastTurn
+from bot.settings import Settings
+from bot.storage import Database, Game
+from bot.web.live import BURST, MESSAGE_LIMIT, LiveBoards
+from bot.web.sessions import Session, Sessions, session_key
+from bot.web.talk import PageTalk
+from engine.builder import SKIP, TurnBuilder, turn_path
+
+from .conftest import Services
+from .test_service import ALICE, BOB, CAROL, CHANNEL, GUILD, NAMES, by, challenge
+
+PATIENCE = 30.0
+"""Seconds a test waits for a frame (the wait ends when it comes)."""
+
+
+@dataclass
+class Live:
+    """The live board's server over one database, and what it asked to post."""
+
+    app: App
+    sessions: Sessions
+    url: str
+    posted: list[tuple[Game, LastTurn]] = field(default_factory=list)
+
+    def session(self, user_id: int, channel_id: int = CHANNEL, **changes: Any) -> str:
+        fields = dict(user_id=user_id, name=NAMES[user_id], locale="en-US", channel_id=channel_id,
+                      guild_id=GUILD, instance_id="i-1", expires_at=time.time() + 600)  # fmt: skip
+        return self.sessions.issue(Session(**(fields | changes)))
+
+
+@pytest.fixture
+async def live(database: Database, tmp_path: Path) -> AsyncIterator[Live]:
+    settings = Settings(token="unused", database=str(tmp_path / "unused.db"))
+    client = discord.Client(intents=discord.Intents.none())
+    app = App.build(client, settings, database)
+    sessions = Sessions(await session_key(database))
+    posted: list[tuple[Game, LastTurn]] = []
+    boards = LiveBoards(app, sessions, lambda game, last: posted.append((game, last)))
+    talk = PageTalk(app, boards)
+
+    async def socket(request: web.Request) -> web.WebSocketResponse:
+        answer = web.WebSocketResponse(max_msg_size=64 * 1024)
+        await answer.prepare(request)
+        await talk.serve(answer)
+        return answer
+
+    web_app = web.Application()
+    web_app.router.add_get("/api/live", socket)
+    server = TestServer(web_app)
+    await server.start_server()
+    await boards.start()
+    yield Live(app, sessions, str(server.make_url("/api/live")), posted)
+    await boards.close()
+    await server.close()
+    app.renderer.close()
+
+
+class Page:
+    """One open page: its socket and the frames it received."""
+
+    def __init__(self, socket: aiohttp.ClientWebSocketResponse) -> None:
+        self.socket = socket
+
+    async def frame(self, kind: str | None = None) -> dict[str, Any]:
+        """The next frame (of ``kind``: others before it are skipped)."""
+        async with asyncio.timeout(PATIENCE):
+            while True:
+                message = await self.socket.receive()
+                assert message.type == aiohttp.WSMsgType.TEXT, message
+                frame = json.loads(message.data)
+                if kind is None or frame["type"] == kind:
+                    return frame
+
+    async def send(self, data: object) -> None:
+        await self.socket.send_str(data if isinstance(data, str) else json.dumps(data))
+
+
+@pytest.fixture
+async def http() -> AsyncIterator[aiohttp.ClientSession]:
+    async with aiohttp.ClientSession() as session:
+        yield session
+
+
+async def open_page(http: aiohttp.ClientSession, live: Live, session: str) -> Page:
+    page = Page(await http.ws_connect(live.url))
+    await page.send({"type": "hello", "session": session})
+    return page
+
+
+def path_of(game: Game, rng: random.Random) -> str:
+    """A random legal turn of ``game`` as the page sends it (a skipped bonus included)."""
+    turn = rng.choice(game.position.legal_turns())
+    path = turn_path(game.position, turn)
+    if TurnBuilder(game.position, path).turn is None:
+        path = (*path, SKIP)
+    return "".join(path)
+
+
+async def new_game(live: Live, channel: int = CHANNEL) -> Game:
+    """Alice (White, first) against Bob in ``channel``."""
+    made = await challenge(Services(live.app.lobby, live.app.play), channel=channel)
+    answered = await live.app.lobby.answer(made.id, by(BOB, channel), "accept")
+    assert answered.game is not None
+    return answered.game
+
+
+async def test_players_and_spectators_see_each_turn_and_only_the_player_to_move_plays(
+    live: Live, http: aiohttp.ClientSession, seed: int
+):
+    """Alice (to move) gets the steps, Bob and Carol (watching) the same board without them;
+    Alice's turn is stored and reaches all three pages, then Bob gets the steps."""
+    rng = random.Random(seed)
+    game = await new_game(live)
+    alice = await open_page(http, live, live.session(ALICE))
+    bob = await open_page(http, live, live.session(BOB))
+    carol = await open_page(http, live, live.session(CAROL))
+    for page in (alice, bob, carol):
+        welcome = await page.frame()
+        assert welcome["type"] == "welcome" and welcome["words"]["confirm"] == "Play this turn"
+    first = [await page.frame("board") for page in (alice, bob, carol)]
+    assert {frame["position"] for frame in first} == {str(game.position)}
+    assert first[0]["steps"] and first[1]["steps"] is None and first[2]["steps"] is None
+    path = path_of(game, rng)
+    await alice.send({"type": "turn", "game": game.id, "version": game.version, "path": path})
+    after = [await page.frame("board") for page in (alice, bob, carol)]
+    stored = await live.app.games.game(game.id)
+    assert stored is not None and stored.version == game.version + 1
+    assert {frame["position"] for frame in after} == {str(stored.position)}
+    assert {frame["version"] for frame in after} == {stored.version}
+    assert after[0]["steps"] is None and after[1]["steps"] and after[2]["steps"] is None
+    assert [(posted.id, last.player_id) for posted, last in live.posted] == [(game.id, ALICE)]
+
+
+@pytest.mark.parametrize("message, code", [
+    ("not json", "malformed"),
+    ('["a", "list"]', "malformed"),
+    ({"type": "turn", "game": "1", "version": 1, "path": "T"}, "malformed"),
+    ({"type": "turn", "game": 0, "version": 1, "path": "x;DROP"}, "malformed"),
+    ({"type": "resign"}, "malformed"),
+    ("x" * (MESSAGE_LIMIT + 1), "too_big"),
+])  # fmt: skip
+async def test_malformed_and_oversized_messages_get_an_error_frame_and_change_nothing(
+    live: Live, http: aiohttp.ClientSession, message: object, code: str
+):
+    game = await new_game(live)
+    alice = await open_page(http, live, live.session(ALICE))
+    await alice.frame("board")
+    await alice.send(message)
+    error = await alice.frame()
+    assert error["type"] == "error" and error["code"] == code and error["message"]
+    assert (await live.app.games.game(game.id)).version == game.version  # type: ignore[union-attr]
+
+
+async def test_refused_turns_change_nothing(
+    live: Live, http: aiohttp.ClientSession, seed: int
+):
+    """A spectator's turn, a turn out of turn, one for an old version, an illegal one and an
+    unfinished one: each refused with its reason, the game unchanged."""
+    rng = random.Random(seed)
+    game = await new_game(live)
+    pages = {user: await open_page(http, live, live.session(user)) for user in (ALICE, BOB, CAROL)}
+    for page in pages.values():
+        await page.frame("board")
+    legal = path_of(game, rng)
+    attempts = [
+        (CAROL, {"version": game.version, "path": legal}, "spectator"),
+        (BOB, {"version": game.version, "path": legal}, "refused"),  # not Bob's turn
+        (ALICE, {"version": game.version - 1, "path": legal}, "refused"),  # an old board
+        (ALICE, {"version": game.version, "path": "Tg3"}, "refused"),  # gray: at most 2
+        (ALICE, {"version": game.version, "path": "P"}, "incomplete"),
+    ]
+    for user, fields, code in attempts:
+        await pages[user].send({"type": "turn", "game": game.id} | fields)
+        error = await pages[user].frame("error")
+        assert error["code"] == code and error["message"], error
+        assert "<@" not in error["message"]  # names, not Discord mentions
+    assert (await live.app.games.game(game.id)).version == game.version  # type: ignore[union-attr]
+    assert live.posted == []
+
+
+async def test_forged_expired_and_foreign_sessions_are_refused(
+    live: Live, http: aiohttp.ClientSession
+):
+    await new_game(live)
+    good = live.session(ALICE)
+    version, body, signature = good.split(".")
+    forged = ".".join((version, body[:-4] + ("AAAA" if body[-4:] != "AAAA" else "BBBB"),
+                       signature))  # fmt: skip
+    other_key = Sessions(b"k" * 32).issue(Session(ALICE, "Alice", None, CHANNEL, GUILD, "i",
+                                                   time.time() + 600))  # fmt: skip
+    expired = live.session(ALICE, expires_at=time.time() - 1)
+    for session in (forged, other_key, expired, "", None):
+        page = await open_page(http, live, session)  # type: ignore[arg-type]
+        error = await page.frame()
+        assert error["type"] == "error" and error["code"] == "session"
+        closing = await page.socket.receive()
+        assert closing.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+        assert page.socket.close_code == 4001
+
+
+async def test_a_flood_is_throttled_then_cut_off(live: Live, http: aiohttp.ClientSession):
+    game = await new_game(live)
+    alice = await open_page(http, live, live.session(ALICE))
+    await alice.frame("board")
+    stale = {"type": "turn", "game": game.id, "version": game.version - 1, "path": "T"}
+    for _ in range(BURST * 8):
+        await alice.send(stale)
+    codes = []
+    while True:
+        message = await alice.socket.receive()
+        if message.type != aiohttp.WSMsgType.TEXT:
+            break
+        frame = json.loads(message.data)
+        if frame["type"] == "error":
+            codes.append(frame["code"])
+    assert "slow_down" in codes and codes.count("refused") >= BURST - 1
+    assert alice.socket.close_code == 1008  # cut off after too many refusals
+    assert (await live.app.games.game(game.id)).version == game.version  # type: ignore[union-attr]
+
+
+async def test_a_page_where_no_game_is_played_lists_the_members_games_and_gets_the_next(
+    live: Live, http: aiohttp.ClientSession
+):
+    elsewhere = 999
+    game = await new_game(live)
+    page = await open_page(http, live, live.session(ALICE, channel_id=elsewhere))
+    lobby = await page.frame("lobby")
+    assert [listed["id"] for listed in lobby["games"]] == [game.id]
+    assert lobby["games"][0]["your_turn"] is True
+    assert lobby["games"][0]["url"].startswith("https://discord.com/channels/")
+    here = await new_game(live, elsewhere)  # a game starts where the page is open: it shows
+    board = await page.frame("board")
+    assert (board["game"], board["position"]) == (here.id, str(here.position))
+    assert board["steps"]  # Alice moves first
