@@ -26,10 +26,10 @@ from engine import (
 )
 from engine.core import BONUS_OF, MOVER_COLOUR
 from engine.scoring import Score, score
-from engine.vocabulary import BONUS_NAMES, ORNAMENT_TAGS, colour_name, points, signed
+from engine.vocabulary import BONUS_NAMES, ORNAMENT_TAGS, colour_name, points
 
 from . import style
-from .describe import ornament_change, result_line, turn_lines
+from .describe import badge_text, effect_text, headline, turn_lines
 from .fonts import Face, fit, fit_size, font, printable
 from .layout import (
     CARD_STONE,
@@ -382,24 +382,23 @@ def _badges(
 ) -> None:
     """Under each column: who leads it and the points it would give now (nothing when empty)."""
     for site, column in zip(layout.sites, scores.columns, strict=True):
-        box = site.badge
-        if not column.stones:
+        text = badge_text(column, t)
+        if text is None:
             continue
+        box = site.badge
         if column.winner is None:
             paste(canvas, panel(_size(box), 15, style.TIE, style.TIE_EDGE, 2), box[:2])
-            _text(draw, box, t("tie"), Face.BOLD, style.SIZE_BADGE, style.INK, "mm")
+            _text(draw, box, text, Face.BOLD, style.SIZE_BADGE, style.INK, "mm")
             continue
         look = style.STONES[column.winner]
-        changed = column.effect is not None
-        edge, width = (style.GOLD, 3) if changed else (look.outline, 2)
+        effect = effect_text(column, t)
+        edge, width = (style.GOLD, 3) if effect is not None else (look.outline, 2)
         paste(canvas, panel(_size(box), 15, look.side, edge, width), box[:2])
-        _text(draw, box, signed(column.points), Face.BOLD, style.SIZE_BADGE, look.outline, "mm")
-        if changed:
+        _text(draw, box, text, Face.BOLD, style.SIZE_BADGE, look.outline, "mm")
+        if effect is not None:
             chip = site.effect
             paste(canvas, panel(_size(chip), 8, style.TERRACOTTA, style.GOLD, 1), chip[:2])
-            change = ornament_change(column) or ""
-            words = t("reversed") if change == "reversed" else t("incl. {change}", change=change)
-            _text(draw, chip, words, Face.BOLD, style.SIZE_EFFECT, style.CREAM, "mm")
+            _text(draw, chip, effect, Face.BOLD, style.SIZE_EFFECT, style.CREAM, "mm")
 
 
 def _card(
@@ -481,17 +480,12 @@ def _status(
     head, small = Face.BOLD, Face.TEXT
     sizes = range(style.SIZE_STATUS, style.SIZE_STATUS_MIN - 1, -2)
     t = view.words
-    note = printable(view.note or "", head)
-    if note:
-        headline = fit_size(note, head, sizes, width)
-    elif final:
-        winner = scores.leader.winner
-        name = "" if winner is None else _name(view, winner, head)
-        headline = _named(lambda n: result_line(scores, (n, n), t), name, head, sizes, width)
+    make, player = headline(position, view, scores)
+    if player is None:
+        headline_line = fit_size(printable(make(""), head), head, sizes, width)
     else:
-        name = _name(view, position.turn, head)
-        headline = _named(lambda n: t("{name} to move", name=n), name, head, sizes, width)
-    lines = [(*headline, head, style.INK)]
+        headline_line = _named(make, _name(view, player, head), head, sizes, width)
+    lines = [(*headline_line, head, style.INK)]
     turn = view.last_turn
     if turn is not None:
         name = _name(view, last_player(position), small)

@@ -8,6 +8,7 @@ locations' bonuses are the same in every game, so the text leaves them to the im
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 
 from engine import (
     BLACK,
@@ -161,6 +162,35 @@ def result_line(scores: Score, names: tuple[str, str], t: Words = ENGLISH) -> st
             high=high, low=low, won=max(won), lost=min(won),
         )  # fmt: skip
     return t("{name} wins {high}–{low}", name=names[outcome.winner], high=high, low=low)
+
+
+def badge_text(column: ColumnScore, t: Words = ENGLISH) -> str | None:
+    """A column's badge: the points it gives its leader now, ``tie``, or nothing when empty."""
+    if not column.stones:
+        return None
+    return t("tie") if column.winner is None else signed(column.points)
+
+
+def effect_text(column: ColumnScore, t: Words = ENGLISH) -> str | None:
+    """Under a led column's badge: what its ornament changes in those points, if anything."""
+    if column.winner is None or column.effect is None:
+        return None
+    change = ornament_change(column) or ""
+    return t("reversed") if change == "reversed" else t("incl. {change}", change=change)
+
+
+def headline(
+    position: Position, view: BoardView, scores: Score
+) -> tuple[Callable[[str], str], Colour | None]:
+    """The middle of the board's first line: a maker of it from a player's name, and whose
+    name (``None``: no name, the note). The image shortens the name to fit; a page does not."""
+    t = view.words
+    if view.note:
+        note = view.note
+        return (lambda _: note), None
+    if view.is_final(position):
+        return (lambda name: result_line(scores, (name, name), t)), scores.leader.winner
+    return (lambda name: t("{name} to move", name=name)), position.turn
 
 
 def _name(view: BoardView, player: Colour) -> str:
