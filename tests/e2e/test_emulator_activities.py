@@ -137,6 +137,28 @@ async def test_launch_activity_needs_activities_and_a_command_or_button(
     assert emulator.activity_instance(emulator.channel("general")) is None
 
 
+def test_answers_are_checked_against_discords_documented_answers() -> None:
+    """``check_answer`` finds what the documented answer of a route would not hold (a missing
+    field, a location of an unknown kind, a user's id of the wrong type), and refuses a route
+    whose answers the document does not keep."""
+    good = {
+        "application_id": "1",
+        "instance_id": "i-2-gc-3-4",
+        "launch_id": "2",
+        "location": {"id": "gc-3-4", "kind": "gc", "channel_id": "4", "guild_id": "3"},
+        "users": ["5"],
+    }
+    check = schemas().check_answer
+    assert check("GET", INSTANCE, good) == []
+    assert [e.path for e in check("GET", INSTANCE, {**good, "users": None})] == [("users",)]
+    missing = {k: v for k, v in good.items() if k != "launch_id"}
+    assert [e.code for e in check("GET", INSTANCE, missing)] == ["BASE_TYPE_REQUIRED"]
+    assert check("GET", INSTANCE, {**good, "location": {**good["location"], "kind": "vc"}})
+    assert check("GET", "/users/@me", {"id": 5, "username": "bob"})
+    with pytest.raises(KeyError):
+        check("POST", "/channels/{channel_id}/messages", {})
+
+
 async def test_the_activity_instance_is_looked_up_with_the_bot_token(
     emulator: Emulator, raw_api: RawApi
 ) -> None:
