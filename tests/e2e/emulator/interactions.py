@@ -2,9 +2,9 @@
 
 An interaction must be acknowledged once (response types 4, 5, 6, 7 or 9, and 12 LAUNCH_ACTIVITY
 for an app with Activities; an autocomplete one only with 8 and its choices), within the
-deadline (3 s); follow-ups and edits of the original
-response only exist after that acknowledgement, and never for an autocomplete interaction.
-An answer that shows a message in an archived thread unarchives it (refused if it is locked).
+deadline (3 s); follow-ups and edits of the original response only exist after that
+acknowledgement, and never for an autocomplete interaction. An answer that shows a message in
+an archived thread unarchives it (refused if it is locked).
 """
 
 from __future__ import annotations
