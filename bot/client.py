@@ -40,6 +40,9 @@ log = logging.getLogger(__name__)
 INVITE_PERMISSIONS = discord.Permissions(309237763072)
 """What the bot needs in a server (README's invite link): View Channel, Send Messages, Embed
 Links, Attach Files, Read Message History, Create Public Threads, Send Messages in Threads."""
+PRIMARY_ENTRY_POINT = 4
+"""The type of an app's Entry Point command, which Discord makes when Activities are enabled
+(discord.py has no type for it)."""
 SHUTDOWN_GRACE_SECONDS = 10.0
 """How long a shutdown waits for the interactions under way (e.g. a board being posted)."""
 
@@ -111,8 +114,10 @@ class TholosBot(discord.Client):
             self._background.append(asyncio.create_task(loop, name=name))
 
     async def _sync_commands(self) -> None:
-        """Register the slash commands with Discord only when their definition changed."""
-        assert self.app is not None
+        """Register the slash commands with Discord only when their definition changed. A bulk
+        overwrite of the global commands keeps the app's Entry Point command (its Activity's):
+        Discord refuses one that drops it, and discord.py's ``tree.sync`` cannot express it."""
+        assert self.app is not None and self.application_id is not None
         guild = None
         if self.settings.guild_id is not None:
             guild = discord.Object(self.settings.guild_id)
@@ -124,14 +129,22 @@ class TholosBot(discord.Client):
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
         key = f"commands:{self.application_id}:{self.settings.guild_id or 'global'}"
         database = self.app.database
-        registered = await self.tree.fetch_commands(guild=guild)
-        if await get_meta(database, key) == digest and registered:
+        app_id, http = self.application_id, self.http
+        if guild is None:
+            registered = await http.get_global_commands(app_id)
+        else:
+            registered = await http.get_guild_commands(app_id, guild.id)
+        kept = [c for c in registered if c.get("type") == PRIMARY_ENTRY_POINT]
+        if await get_meta(database, key) == digest and len(registered) > len(kept):
             log.info("slash commands unchanged; not registering them again")
         else:
-            registered = await self.tree.sync(guild=guild)
+            if guild is None:
+                registered = await http.bulk_upsert_global_commands(app_id, payload + kept)
+            else:
+                registered = await http.bulk_upsert_guild_commands(app_id, guild.id, payload)
             await set_meta(database, key, digest)
             log.info("slash commands registered (%s)", f"guild {guild.id}" if guild else "global")
-        know_commands({command.name: command.id for command in registered})
+        know_commands({c["name"]: int(c["id"]) for c in registered if c.get("type", 1) == 1})
 
     async def _learn_command_ids(self) -> None:
         """Learn the commands' ids (another process registers them), so that messages mention

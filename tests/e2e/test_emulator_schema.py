@@ -238,14 +238,16 @@ def test_a_union_reports_the_branch_meant_for_the_value() -> None:
 
 def test_every_write_route_is_validated() -> None:
     """Each POST, PUT and PATCH route the emulator serves maps to an operation of the pruned
-    document that has a JSON body (but typing and joining a thread, which take none), and the
-    document holds no operation the emulator does not serve."""
+    document that has a JSON body (but typing and joining a thread, which take none, and the
+    OAuth2 token exchange, form-encoded and not in the document), and the document holds no
+    operation the emulator does not serve."""
     app = web.Application()
     rest = Rest(Emulator().state)
     rest.routes(app, lambda: "")
     bodiless = {
         ("POST", f"{API}/channels/{{channel_id}}/typing"),
         ("PUT", f"{API}/channels/{{channel_id}}/thread-members/{{user_id}}"),
+        ("POST", f"{API}/oauth2/token"),
     }
     served: set[tuple[str, str]] = set()
     for route in app.router.routes():
@@ -264,18 +266,22 @@ def test_every_write_route_is_validated() -> None:
 
 
 def test_the_pruning_keeps_the_referenced_schemas_only() -> None:
-    """``discord_openapi/prune.py`` keeps the listed operations' request bodies and the
-    schemas they reference, transitively, and nothing else."""
+    """``discord_openapi/prune.py`` keeps the listed operations' request bodies and 200
+    answers and the schemas they reference, transitively, and nothing else."""
     spec = importlib.util.spec_from_file_location("prune", SPEC.with_name("prune.py"))
     assert spec is not None and spec.loader is not None
     prune = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(prune)
     ref = {"$ref": "#/components/schemas/A"}
     body = {"content": {"application/json": {"schema": ref}}}
-    paths = {
+    paths: JSON = {
         p: {m: {"operationId": "op", "requestBody": body} for m in ms}
         for p, ms in prune.OPERATIONS.items()
     }
+    answer = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/D"}}}}
+    for p, ms in prune.RESPONSES.items():
+        for m in ms:
+            paths.setdefault(p, {})[m] = {"operationId": "get", "responses": {"200": answer}}
     paths["/unused"] = {"get": {"operationId": "x"}}
     document = {
         "openapi": "3.1.0",
@@ -286,15 +292,19 @@ def test_the_pruning_keeps_the_referenced_schemas_only() -> None:
                 "A": {"properties": {"b": {"$ref": "#/components/schemas/B"}}},
                 "B": {"items": [{"$ref": "#/components/schemas/C"}]},
                 "C": {"type": "string"},
+                "D": {"type": "object"},
                 "Unused": {"type": "integer"},
             }
         },
     }
     pruned = prune.prune(document)
-    assert set(pruned["components"]["schemas"]) == {"A", "B", "C"}
-    assert set(pruned["paths"]) == set(prune.OPERATIONS)
+    assert set(pruned["components"]["schemas"]) == {"A", "B", "C", "D"}
+    listed = set(prune.OPERATIONS) | set(prune.RESPONSES)
+    assert set(pruned["paths"]) == listed
     kept = json.loads(SPEC.read_text(encoding="utf-8"))
-    assert set(kept["paths"]) == set(prune.OPERATIONS), "openapi.json was pruned with this list"
+    assert set(kept["paths"]) == listed, "openapi.json was pruned with these lists"
+    instance = "/applications/{application_id}/activity-instances/{instance_id}"
+    assert set(kept["paths"][instance]["get"]) == {"operationId", "responses"}
 
 
 def test_validators_are_compiled_once_per_route() -> None:

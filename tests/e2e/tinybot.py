@@ -9,9 +9,11 @@ options, ``/tiny badpick case:<name>`` answers its autocomplete wrongly on purpo
 ``/tiny locale`` (registered with Spanish and German localizations through a discord.py
 ``Translator``) tells the locales of its interaction; ``/tiny gallery`` posts a components-v2
 message with files, a media gallery, a thumbnail and DynamicItem buttons in a container;
-``/tiny dmbutton`` DMs a button; ``/tiny-where`` (guild and user install, every context) and
-``/tiny-here`` (guild only) tell where they run: both only with TINYBOT_USER_INSTALL=1, which
-also declares guild and user install (``PATCH /applications/@me``) before registering.
+``/tiny dmbutton`` DMs a button; ``/tiny activity`` launches the app's Activity
+(``launch_activity``) and logs the instance it got; ``/tiny-where`` (guild and user install,
+every context) and ``/tiny-here`` (guild only) tell where they run: both only with
+TINYBOT_USER_INSTALL=1, which also declares guild and user install (``PATCH /applications/@me``)
+before registering.
 """
 
 from __future__ import annotations
@@ -462,6 +464,14 @@ async def upload(interaction: Interaction, file: discord.Attachment) -> None:
 async def think(interaction: Interaction, private: bool = False) -> None:
     await interaction.response.defer(thinking=True, ephemeral=private)
     await interaction.followup.send("done thinking", ephemeral=private)
+
+
+@tiny.command(description="Launch the app's Activity here")
+async def activity(interaction: Interaction) -> None:
+    answer = await interaction.response.launch_activity()
+    resource = answer.resource
+    assert isinstance(resource, discord.InteractionCallbackActivityInstance)
+    log.info("launched activity instance %s (resource %s)", answer.activity_id, resource.id)
 
 
 @tiny.command(description="Answer, edit, follow up, edit the follow-up")

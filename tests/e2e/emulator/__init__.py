@@ -1,5 +1,6 @@
 """A Discord emulator on 127.0.0.1 for end-to-end tests of the real bot (see ../README.md)."""
 
+from .activities import ActivityInstance
 from .api import Emulator
 from .interactions import Interaction
 from .journal import Violation
@@ -10,6 +11,7 @@ from .process import BotProcess
 from .state import Application, Config
 
 __all__ = [
+    "ActivityInstance",
     "Application",
     "Attachment",
     "BotProcess",

@@ -8,6 +8,7 @@ from typing import Any, Self
 from aiohttp import web
 
 from . import interactions, threads
+from .activities import DISCORD_LAUNCH_ACTIVITY, PRIMARY_ENTRY_POINT, ActivityInstance
 from .commands import Resolved, authorizing_owners, invocation, refusal
 from .gateway import Gateway
 from .interactions import (
@@ -95,6 +96,11 @@ class Emulator:
     @property
     def token(self) -> str:
         return self.config.token
+
+    @property
+    def client_secret(self) -> str:
+        """The application's OAuth2 client secret (``config.client_secret``)."""
+        return self.config.client_secret
 
     @property
     def guild(self) -> Guild:
@@ -201,6 +207,92 @@ class Emulator:
         self.state.application.user_installs.discard(member.id)
         self.state.journal.changed()
 
+    # Activities ------------------------------------------------------------------------------
+
+    def enable_activities(self, *, handler: int = DISCORD_LAUNCH_ACTIVITY) -> JSON:
+        """Enable Activities, as in the Developer Portal: the app may answer LAUNCH_ACTIVITY, and
+        Discord gives it a global Entry Point command (``"launch"``, type 4, ``handler`` 2
+        DISCORD_LAUNCH_ACTIVITY by default, 1 APP_HANDLER) unless it has one; returns it (as
+        ``GET /applications/{app}/commands`` lists it). A bulk overwrite of the global
+        commands that leaves it out is then refused (400, 50240)."""
+        self.state.application.activities = True
+        entry_point = self.state.commands.entry_point()
+        if entry_point is None:
+            description = f"Launch {self.world.bot.username}"
+            entry_point = self.state.commands.upsert(
+                None,
+                {
+                    "name": "launch",
+                    "description": description,
+                    "type": PRIMARY_ENTRY_POINT,
+                    "handler": handler,
+                    "contexts": [0, 1, 2],
+                },
+            )
+        self.state.journal.changed()
+        return entry_point
+
+    def activity_instance(self, channel: Channel) -> ActivityInstance | None:
+        """The Activity instance running in ``channel`` (``id``, ``launch_id``, ``users``: user
+        ids in join order, ``location``, ``to_json()``), or None."""
+        return self.state.activities.instances.get(channel.id)
+
+    def join_activity(self, member: Member, instance: ActivityInstance) -> None:
+        """``member`` joins the running ``instance`` (opens the Activity in its channel)."""
+        self._check_member_of(member, instance.channel)
+        if self.state.activities.instances.get(instance.channel.id) is not instance:
+            raise ValueError(f"the Activity instance {instance.id} has ended")
+        self.state.activities.join(member.user, instance)
+        self.state.journal.changed()
+
+    def leave_activity(self, member: Member, instance: ActivityInstance) -> None:
+        """``member`` closes the Activity; the instance ends with its last user (its look-up then
+        answers 404)."""
+        self.state.activities.leave(member.user, instance)
+        self.state.journal.changed()
+
+    def authorize(
+        self,
+        member: Member,
+        instance: ActivityInstance | None = None,
+        *,
+        scopes: tuple[str, ...] = ("identify",),
+    ) -> str:
+        """What the Embedded App SDK's ``authorize`` gives the page of ``member`` (in
+        ``instance``, which they join if they are not in it yet): a one-time authorization
+        code for ``scopes``, for the app to exchange at ``POST /oauth2/token``."""
+        if isinstance(scopes, str) or not scopes or not all(isinstance(s, str) for s in scopes):
+            raise TypeError(f"scopes are a non-empty tuple of strings, not {scopes!r}")
+        if instance is not None:
+            self.join_activity(member, instance)
+        return self.state.activities.authorize(member.user, tuple(scopes))
+
+    async def launch_entry_point(
+        self, member: Member, channel: Channel | None = None, *, wait: bool = True
+    ) -> Interaction | ActivityInstance:
+        """``member`` opens the app's Entry Point command (the App Launcher) in ``channel``
+        (default ``general``). With handler 2 Discord launches the Activity itself (no
+        interaction reaches the bot; Discord's own notice in the channel is not emulated):
+        returns the instance. With handler 1 the bot gets an APPLICATION_COMMAND interaction
+        with ``data.type`` 4, to answer (e.g. with LAUNCH_ACTIVITY): returns it. ValueError
+        where Discord's client would not offer it (no Activities, contexts, install types)."""
+        channel = channel or self.channel("general")
+        entry_point = self.state.commands.entry_point()
+        if entry_point is None or not self.state.application.activities:
+            raise ValueError("the app has no Entry Point command (enable_activities)")
+        guild = self._check_place(member, channel)
+        owners = self._check_offered(member, entry_point, channel, guild)
+        if entry_point.get("handler") == DISCORD_LAUNCH_ACTIVITY:
+            instance = self.state.activities.launch(member.user, channel)
+            self.state.journal.changed()
+            return instance
+        data = {"id": entry_point["id"], "name": entry_point["name"], "type": PRIMARY_ENTRY_POINT}
+        label = f"entry point {entry_point['name']}"
+        ix = interactions.create(
+            self.state, APPLICATION_COMMAND, member, channel, data, label, owners=owners
+        )
+        return await self._settle(ix, wait)
+
     # Threads and moderation -------------------------------------------------------------------
 
     def threads(
@@ -277,8 +369,13 @@ class Emulator:
         self.state.journal.changed()
 
     def env(self, *, guild_commands: bool = True) -> dict[str, str]:
-        """Environment variables pointing a bot at this emulator."""
-        env = {"DISCORD_TOKEN": self.token, "DISCORD_API_BASE": self.api_base}
+        """Environment variables pointing a bot at this emulator (with the app's OAuth2 client
+        secret, ``DISCORD_CLIENT_SECRET``)."""
+        env = {
+            "DISCORD_TOKEN": self.token,
+            "DISCORD_API_BASE": self.api_base,
+            "DISCORD_CLIENT_SECRET": self.client_secret,
+        }
         if guild_commands:
             env["THOLOS_GUILD_ID"] = str(self.guild.id)
         return env
@@ -536,19 +633,7 @@ class Emulator:
         autocomplete) and its ``authorizing_integration_owners``, refusing what Discord's
         client would not send or not offer there (contexts, install types)."""
         name, *path = command.split()
-        if channel.deleted:
-            raise ValueError(f"#{channel.name or 'DM'} was deleted")
-        guild = self.world.guild_of(channel)
-        if guild is not None and member.id not in guild.members:
-            raise ValueError(f"{member.user.username} is not a member of {guild.name!r}")
-        if channel.type == DM and channel.recipient is not member.user:
-            raise ValueError(f"{member.user.username} is not in that DM")
-        if (
-            guild is not None
-            and channel.locked
-            and not guild.permissions_in(channel, member.id) & MANAGE_THREADS
-        ):
-            raise ValueError(f"the thread {channel.name!r} is locked")
+        guild = self._check_place(member, channel)
         schema = self.state.commands.find(name, guild.id if guild is not None else None)
         if schema is None:
             where = f"in {guild.name!r}" if guild is not None else "in DMs"
@@ -557,6 +642,43 @@ class Emulator:
             raise ValueError(
                 f"/{name} is not registered {where}; registered: {self._command_names()}"
             )
+        owners = self._check_offered(member, schema, channel, guild)
+        resolved = Resolved(guild or self.guild, channel, member.id, self.state.base_url)
+        data = invocation(schema, path, values, resolved, focused=focused, typed=typed)
+        self.state.loose_attachments.update(resolved.uploads)
+        return data, owners
+
+    def _check_member_of(self, member: Member, channel: Channel) -> Guild | None:
+        """The guild of ``channel`` (None: a DM), refusing a deleted channel and a member who
+        is not in it."""
+        if channel.deleted:
+            raise ValueError(f"#{channel.name or 'DM'} was deleted")
+        guild = self.world.guild_of(channel)
+        if guild is not None and member.id not in guild.members:
+            raise ValueError(f"{member.user.username} is not a member of {guild.name!r}")
+        if channel.type == DM and channel.recipient is not member.user:
+            raise ValueError(f"{member.user.username} is not in that DM")
+        return guild
+
+    def _check_place(self, member: Member, channel: Channel) -> Guild | None:
+        """The guild of ``channel``, refusing where ``member`` cannot run a command (as
+        ``_check_member_of``, and a locked thread without Manage Threads)."""
+        guild = self._check_member_of(member, channel)
+        if (
+            guild is not None
+            and channel.locked
+            and not guild.permissions_in(channel, member.id) & MANAGE_THREADS
+        ):
+            raise ValueError(f"the thread {channel.name!r} is locked")
+        return guild
+
+    def _check_offered(
+        self, member: Member, schema: JSON, channel: Channel, guild: Guild | None
+    ) -> dict[str, str]:
+        """The ``authorizing_integration_owners`` of ``member`` running the command ``schema``
+        in ``channel``, refusing it where Discord's client would not offer it (contexts,
+        install types, permissions)."""
+        name = schema["name"]
         shares_guild = self.world.shares_guild(member.id)
         installed = self.state.application.installed_by(member.id)
         refused = refusal(
@@ -574,17 +696,13 @@ class Emulator:
                 raise ValueError(
                     f"/{name} is not available to {member.user.username} in #{channel.name}"
                 )
-        owners = authorizing_owners(
+        return authorizing_owners(
             schema,
             guild_id=guild.id if guild is not None else None,
             user_id=member.id,
             shares_guild=shares_guild,
             user_installed=installed,
         )
-        resolved = Resolved(guild or self.guild, channel, member.id, self.state.base_url)
-        data = invocation(schema, path, values, resolved, focused=focused, typed=typed)
-        self.state.loose_attachments.update(resolved.uploads)
-        return data, owners
 
     async def _settle(self, ix: Interaction, wait: bool) -> Interaction:
         if wait:

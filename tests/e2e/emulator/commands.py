@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .activities import PRIMARY_ENTRY_POINT
 from .messages import Attachment
 from .model import JSON, Channel, Guild, Member, Role, User, snowflake
 
@@ -69,6 +70,10 @@ class CommandRegistry:
             if command is not None and command.get("type", 1) == 1:
                 return command
         return None
+
+    def entry_point(self) -> JSON | None:
+        """The app's Entry Point command (global, type 4 PRIMARY_ENTRY_POINT), if it has one."""
+        return next((c for c in self.list(None) if c.get("type") == PRIMARY_ENTRY_POINT), None)
 
     def guild_scoped(self, name: str) -> bool:
         """Whether some guild has a chat-input command ``name``."""

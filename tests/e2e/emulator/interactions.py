@@ -1,9 +1,10 @@
 """Interactions: their gateway payload, and Discord's rules for answering them.
 
-An interaction must be acknowledged once (response types 4, 5, 6, 7 or 9; an autocomplete one
-only with 8 and its choices), within the deadline (3 s); follow-ups and edits of the original
-response only exist after that acknowledgement, and never for an autocomplete interaction.
-An answer that shows a message in an archived thread unarchives it (refused if it is locked).
+An interaction must be acknowledged once (response types 4, 5, 6, 7 or 9, and 12 LAUNCH_ACTIVITY
+for an app with Activities; an autocomplete one only with 8 and its choices), within the
+deadline (3 s); follow-ups and edits of the original response only exist after that
+acknowledgement, and never for an autocomplete interaction. An answer that shows a message in
+an archived thread unarchives it (refused if it is locked).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from . import openapi, threads
+from .activities import ActivityInstance
 from .commands import focused_option
 from .journal import Violation
 from .messages import LOADING, Message, Upload, compose
@@ -36,7 +38,9 @@ if TYPE_CHECKING:
 
 PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
 PONG, CHANNEL_MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE = 1, 4, 5, 6, 7
-AUTOCOMPLETE_RESULT, MODAL = 8, 9
+AUTOCOMPLETE_RESULT, MODAL, LAUNCH_ACTIVITY = 8, 9, 12
+LAUNCH_RULE = "interaction.launch-activity"
+"""A LAUNCH_ACTIVITY answer from an app without Activities."""
 _DM_APP_PERMISSIONS = ATTACH_FILES | EMBED_LINKS | MENTION_EVERYONE | USE_EXTERNAL_EMOJIS
 
 
@@ -72,6 +76,8 @@ class Interaction:
     owners: dict[str, str] = field(default_factory=dict)
     """``authorizing_integration_owners``: ``"0"`` the guild id (``"0"`` in the bot's DM) for
     the app's guild install, ``"1"`` the member's id for their user install."""
+    activity: ActivityInstance | None = None
+    """The Activity instance a LAUNCH_ACTIVITY answer launched or joined."""
 
     @property
     def context(self) -> int:
@@ -214,8 +220,15 @@ def payload(state: State, ix: Interaction) -> JSON:
 
 _VALID_RESPONSES = {
     PING: {PONG},
-    APPLICATION_COMMAND: {CHANNEL_MESSAGE, DEFERRED_MESSAGE, MODAL},
-    MESSAGE_COMPONENT: {CHANNEL_MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, MODAL},
+    APPLICATION_COMMAND: {CHANNEL_MESSAGE, DEFERRED_MESSAGE, MODAL, LAUNCH_ACTIVITY},
+    MESSAGE_COMPONENT: {
+        CHANNEL_MESSAGE,
+        DEFERRED_MESSAGE,
+        DEFERRED_UPDATE,
+        UPDATE_MESSAGE,
+        MODAL,
+        LAUNCH_ACTIVITY,
+    },
     AUTOCOMPLETE: {AUTOCOMPLETE_RESULT},
     MODAL_SUBMIT: {CHANNEL_MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE},
 }
@@ -298,7 +311,7 @@ def callback(
     if shows:
         threads.check_writable(ix.channel)
     if kind not in (CHANNEL_MESSAGE, UPDATE_MESSAGE):  # those compose a message, which checks
-        _check_answer(kind, ix, body)
+        _check_answer(state, kind, ix, body)
         openapi.enforce()  # the published schema, after the emulator's own rules
     if kind == CHANNEL_MESSAGE:
         message = _new_message(state, ix, ephemeral=_wants_ephemeral(data), followup=False)
@@ -324,14 +337,16 @@ def callback(
         ix.choices = list(data.get("choices") or [])
     elif kind == MODAL:
         ix.modal = data
+    elif kind == LAUNCH_ACTIVITY:
+        ix.activity = state.activities.launch(ix.member.user, ix.channel)
     ix.ack_type = kind
     ix.ack_at = arrived
     state.journal.changed()
     return _callback_answer(state, ix, kind)
 
 
-def _check_answer(kind: int, ix: Interaction, body: JSON) -> None:
-    """The emulator's own rules for a deferral, an autocomplete result or a modal."""
+def _check_answer(state: State, kind: int, ix: Interaction, body: JSON) -> None:
+    """The emulator's own rules for a deferral, an autocomplete result, a modal or a launch."""
     data = body.get("data") or {}
     errors: list[FormError] = []
     if kind == DEFERRED_MESSAGE:
@@ -346,6 +361,9 @@ def _check_answer(kind: int, ix: Interaction, body: JSON) -> None:
         errors = check_autocomplete(body.get("data"), focused.get("type", 3))
     elif kind == MODAL:
         errors = check_modal(data)
+    elif kind == LAUNCH_ACTIVITY and not state.application.activities:
+        msg = "The application has no Activity: enable Activities to launch one"
+        errors = [FormError(("type",), "INTERACTION_RESPONSE_TYPE_INVALID", msg, LAUNCH_RULE)]
     if errors:
         raise Rejection.form(errors)
 
@@ -356,6 +374,9 @@ def _callback_answer(state: State, ix: Interaction, kind: int) -> JSON:
         shown = ix.message
     about: JSON = {"id": str(ix.id), "type": ix.type}
     resource: JSON = {"type": kind}
+    if ix.activity is not None:
+        about["activity_instance_id"] = ix.activity.id
+        resource["activity_instance"] = {"id": ix.activity.id}
     if shown is not None:
         about["response_message_id"] = str(shown.id)
         about["response_message_loading"] = shown.loading

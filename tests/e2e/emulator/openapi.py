@@ -20,6 +20,10 @@ Deliberate departures from the published schema, each a known quirk of it (READM
   answers, and Discord accepts both: integer or string of digits.
 
 As JSON Schema does by default, ``format`` (``uri``, ``date-time``...) is not asserted.
+
+The document also keeps the 200 answers of a few read routes (``prune.RESPONSES``: ``GET
+/users/@me``, activity instances), which the emulator's tests check its own answers against
+(``check_answer``).
 """
 
 from __future__ import annotations
@@ -87,6 +91,7 @@ class RequestSchemas:
     def __init__(self, document: dict[str, Any]) -> None:
         self.document = _adjusted(document)
         self._validators: dict[tuple[str, str], Draft202012Validator | None] = {}
+        self._answers: dict[tuple[str, str], Draft202012Validator] = {}
 
     @classmethod
     def load(cls, path: Path = SPEC) -> RequestSchemas:
@@ -108,20 +113,35 @@ class RequestSchemas:
         if key not in self._validators:
             self._validators[key] = None
             if key in self.operations():
-                pointer = "/".join(
-                    p.replace("~", "~0").replace("/", "~1")
-                    for p in ("paths", path, method.lower(), "requestBody", "content")
-                )
-                # the document itself is the root schema, so that its "#/components/..."
-                # references resolve; its other members are not keywords, hence ignored
-                schema = {**self.document, "$ref": f"#/{pointer}/application~1json/schema"}
-                self._validators[key] = Draft202012Validator(schema)
+                where = (path, method.lower(), "requestBody", "content", "application/json")
+                self._validators[key] = self._compile(where)
         return self._validators[key]
+
+    def _compile(self, where: tuple[str, ...]) -> Draft202012Validator:
+        """A validator of the schema under ``paths`` at ``where`` (its ``schema`` member)."""
+        pointer = "/".join(p.replace("~", "~0").replace("/", "~1") for p in ("paths", *where))
+        # the document itself is the root schema, so that its "#/components/..." references
+        # resolve; its other members are not keywords, hence ignored
+        return Draft202012Validator({**self.document, "$ref": f"#/{pointer}/schema"})
 
     def check(self, method: str, path: str, body: object) -> list[FormError]:
         """The schema errors of ``body`` sent to ``METHOD path`` (none for a route without a
         body schema), at most ``MAX_ERRORS``, the most relevant first."""
-        validator = self.validator(method, path)
+        return self._errors(self.validator(method, path), body)
+
+    def check_answer(self, method: str, path: str, answer: object) -> list[FormError]:
+        """The schema errors of ``answer``, a 200 answer of ``METHOD path``, for the routes
+        whose answers the document keeps (``prune.RESPONSES``; KeyError for others)."""
+        key = (method.upper(), path)
+        if key not in self._answers:
+            if "responses" not in self.document["paths"][path][method.lower()]:
+                raise KeyError(f"the answers of {method} {path} are not kept (prune.RESPONSES)")
+            where = (path, method.lower(), "responses", "200", "content", "application/json")
+            self._answers[key] = self._compile(where)
+        return self._errors(self._answers[key], answer)
+
+    @staticmethod
+    def _errors(validator: Draft202012Validator | None, body: object) -> list[FormError]:
         if validator is None:
             return []
         errors: list[FormError] = []

@@ -257,9 +257,11 @@ class BotProcess:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
     def assert_clean_log(self) -> None:
-        """No traceback in the output, and the bot token nowhere in it."""
+        """No traceback in the output, and neither the bot token nor the client secret in it."""
         text = self.log()
         assert self.emulator.token not in text, "the bot token appears in the bot's output"
+        secret = self.emulator.client_secret
+        assert secret not in text, "the OAuth2 client secret appears in the bot's output"
         assert "Traceback" not in text, f"the bot printed a traceback:\n{text}"
 
     def _require(self) -> subprocess.Popen[bytes]:

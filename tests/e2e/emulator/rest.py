@@ -6,6 +6,7 @@ Unknown routes are recorded (rule ``http.unknown-route``) and answered 404 like 
 from __future__ import annotations
 
 import asyncio
+import base64
 import datetime
 import json
 import re
@@ -14,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from aiohttp import BodyPartReader, web
 
 from . import interactions, openapi, threads
+from .activities import PRIMARY_ENTRY_POINT, Grant
 from .interactions import Interaction
 from .journal import RequestRecord, Violation
 from .messages import Message, Upload, compose
@@ -51,6 +53,11 @@ _INTERACTION = web.RequestKey("interaction", Interaction)
 _ARRIVED = web.RequestKey("arrived", float)
 """When a request reached the emulator (its headers read): the time an answer to an
 interaction counts at, however long its body then takes to read and check."""
+ENTRY_POINT_REMOVED = (
+    "You cannot remove this app's Entry Point command in a bulk update operation. Please include "
+    "the Entry Point command in your update request or delete it separately."
+)
+FORM = "application/x-www-form-urlencoded"
 _PERMISSION_NAMES = {
     VIEW_CHANNEL: "View Channel",
     SEND_MESSAGES: "Send Messages",
@@ -68,6 +75,21 @@ def _json(data: object, status: int = 200) -> web.Response:
     # Exactly "application/json", no charset: discord.py compares the header verbatim.
     body = json.dumps(data).encode()
     return web.Response(body=body, status=status, headers={"Content-Type": "application/json"})
+
+
+def _oauth_error(status: int, error: str, description: str) -> web.Response:
+    """An OAuth2 error answer (RFC 6749), as Discord's token URL gives it."""
+    return _json({"error": error, "error_description": description}, status)
+
+
+def _basic_credentials(header: str) -> tuple[str | None, str | None]:
+    """The login and password of an HTTP Basic ``Authorization`` header (None if it is not)."""
+    scheme, _, encoded = header.partition(" ")
+    try:
+        login, colon, password = base64.b64decode(encoded, validate=True).decode().partition(":")
+    except ValueError:
+        return None, None
+    return (login, password) if scheme.lower() == "basic" and colon else (None, None)
 
 
 def _no_content() -> web.Response:
@@ -145,11 +167,17 @@ class Rest:
             ("GET", "/gateway", self.get_gateway),
             ("GET", "/gateway/bot", self.get_gateway_bot),
             ("GET", "/users/@me", self.get_me),
+            ("POST", "/oauth2/token", self.exchange_token),
             ("POST", "/users/@me/channels", self.create_dm),
             ("GET", "/users/{user_id}", self.get_user),
             ("GET", "/oauth2/applications/@me", self.get_application),
             ("GET", "/applications/@me", self.get_application),
             ("PATCH", "/applications/@me", self.edit_application),
+            (
+                "GET",
+                "/applications/{app_id}/activity-instances/{instance_id}",
+                self.get_activity_instance,
+            ),
             ("POST", "/interactions/{interaction_id}/{token}/callback", self.interaction_callback),
             ("POST", "/webhooks/{app_id}/{token}", self.create_followup),
             ("GET", "/webhooks/{app_id}/{token}/messages/{message_id}", self.get_webhook_message),
@@ -372,11 +400,53 @@ class Rest:
         return _json({"url": self.gateway_url(), "shards": shards, "session_start_limit": limit})
 
     async def get_me(self, request: web.Request) -> web.Response:
+        """The bot (with its ``Bot`` token), or the user of an OAuth2 ``Bearer`` token with the
+        ``identify`` scope."""
+        authorization = request.headers.get("Authorization", "")
+        if authorization.startswith("Bearer "):
+            grant = self.state.activities.access_tokens.get(authorization.removeprefix("Bearer "))
+            if grant is None or "identify" not in grant.scopes:
+                raise Rejection(401, 0, "401: Unauthorized", "oauth2.unknown-token")
+            me = grant.user.to_json()
+            me.update({"mfa_enabled": False, "locale": grant.user.locale, "premium_type": 0})
+            return _json(me)
         self._auth(request)
         bot = self.state.world.bot
         me = bot.to_json()
         me.update({"verified": True, "mfa_enabled": False, "email": None, "locale": bot.locale})
         return _json(me)
+
+    async def exchange_token(self, request: web.Request) -> web.Response:
+        """POST /oauth2/token, form-encoded (Discord takes no JSON there): the app (``client_id``
+        and ``client_secret`` in the form or as HTTP Basic credentials) exchanges an
+        authorization code, once, or a refresh token for an access token. Refusals are OAuth2's
+        ``{"error": ...}`` answers, Discord's normal ones (not broken rules), but for a body
+        that is not form-encoded (``oauth2.content-type``)."""
+        if request.content_type != FORM:
+            detail = f"POST /oauth2/token takes {FORM}, not {request.content_type!r}"
+            violation = Violation("oauth2.content-type", detail, 400, 0, "POST /oauth2/token")
+            interactions.record(self.state, None, violation)
+            return _oauth_error(400, "invalid_request", "Invalid content type")
+        form = await request.post()
+        client_id, secret = form.get("client_id"), form.get("client_secret")
+        if "Authorization" in request.headers:
+            client_id, secret = _basic_credentials(request.headers["Authorization"])
+        config = self.state.config
+        if client_id != str(self.state.application_id) or secret != config.client_secret:
+            return _oauth_error(401, "invalid_client", "Invalid client")
+        grants = self.state.activities
+        grant: Grant | None
+        if form.get("grant_type") == "authorization_code":
+            grant = grants.codes.pop(str(form.get("code", "")), None)
+            if grant is None:
+                return _oauth_error(400, "invalid_grant", 'Invalid "code" in request.')
+        elif form.get("grant_type") == "refresh_token":
+            grant = grants.refresh_tokens.pop(str(form.get("refresh_token", "")), None)
+            if grant is None:
+                return _oauth_error(400, "invalid_grant", 'Invalid "refresh_token" in request.')
+        else:
+            return _oauth_error(400, "unsupported_grant_type", "Unsupported grant type")
+        return _json(grants.issue(grant))
 
     async def get_user(self, request: web.Request) -> web.Response:
         self._auth(request)
@@ -412,6 +482,17 @@ class Rest:
             self.state.application.integration_types_config = dict(config)
         return _json(self.state.application_json())
 
+    async def get_activity_instance(self, request: web.Request) -> web.Response:
+        """GET /applications/{app}/activity-instances/{instance_id}: a running instance (404
+        once it ended, or for an id Discord never gave: a normal answer, not a broken rule)."""
+        self._auth(request)
+        if request.match_info["app_id"] != str(self.state.application_id):
+            raise Rejection(403, 50001, "Missing Access", "permissions.missing-access")
+        instance = self.state.activities.find(request.match_info["instance_id"])
+        if instance is None:
+            raise Rejection(404, 0, "404: Not Found", "activities.unknown", violation=False)
+        return _json(instance.to_json())
+
     # Commands ---------------------------------------------------------------------------------
 
     def _scope(self, request: web.Request) -> int | None:
@@ -440,6 +521,14 @@ class Rest:
         errors = check_commands(body)
         if errors:
             raise Rejection.form(errors)
+        entry_point = self.state.commands.entry_point()
+        if (
+            scope is None
+            and entry_point is not None
+            and not any(c.get("type") == PRIMARY_ENTRY_POINT for c in body)
+        ):
+            detail = f"the list leaves out the Entry Point command {entry_point['name']!r}"
+            raise Rejection(400, 50240, ENTRY_POINT_REMOVED, "commands.entry-point", detail=detail)
         openapi.enforce()
         return _json(self.state.commands.overwrite(scope, body))
 

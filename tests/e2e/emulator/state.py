@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from .activities import EMBEDDED, Activities
 from .commands import CommandRegistry
 from .journal import Journal
 from .messages import Attachment, Message
@@ -50,6 +51,8 @@ class Config:
     max_active_threads: int = 1000
     nonce_window: float = 300.0
     """Seconds during which a message's ``nonce`` is remembered for ``enforce_nonce``."""
+    client_secret: str = field(default="", repr=False)
+    """The application's OAuth2 client secret (``POST /oauth2/token``); random by default."""
 
 
 @dataclass
@@ -61,6 +64,8 @@ class Application:
     id: int
     integration_types_config: dict[str, JSON | None] = field(default_factory=lambda: {"0": {}})
     user_installs: set[int] = field(default_factory=set)
+    activities: bool = False
+    """Activities are enabled (``Emulator.enable_activities``): the app may launch them."""
 
     @property
     def integration_types(self) -> list[int]:
@@ -79,9 +84,12 @@ class State:
         self.world = world
         if not config.token:
             config.token = make_token(world.bot.id)
+        if not config.client_secret:
+            config.client_secret = secrets.token_urlsafe(24)
         self.journal = Journal()
         self.application = Application(world.bot.id)
         self.commands = CommandRegistry(world.bot.id, self.application)
+        self.activities = Activities(world.bot.id)
         self.interactions: dict[str, Interaction] = {}
         self.messages: dict[int, Message] = {}
         self.loose_attachments: dict[int, Attachment] = {}
@@ -109,7 +117,7 @@ class State:
             "bot_public": True,
             "bot_require_code_grant": False,
             "verify_key": "0" * 64,
-            "flags": 0,
+            "flags": EMBEDDED if self.application.activities else 0,
             "owner": owner.to_json(),
             "team": None,
             "bot": world.bot.to_json(),

@@ -1,11 +1,13 @@
-"""Prune Discord's OpenAPI schema to the request bodies the emulator validates.
+"""Prune Discord's OpenAPI schema to the request bodies the emulator validates (and the answers
+its tests check).
 
 Usage (from the repository root, with a checkout of github.com/discord/discord-api-spec)::
 
     python tests/e2e/emulator/discord_openapi/prune.py PATH/TO/specs/openapi.json
 
 It writes ``openapi.json`` next to this script: the ``requestBody`` of each operation in
-``OPERATIONS`` and every component schema they reference (transitively), nothing else. The
+``OPERATIONS``, the 200 answer of each in ``RESPONSES``, and every component schema they
+reference (transitively), nothing else. The
 schemas themselves are copied unchanged; the emulator's own adjustments (snowflakes as strings or
 integers...) are made when it loads the file (``emulator/openapi.py``).
 """
@@ -39,6 +41,12 @@ OPERATIONS: dict[str, tuple[str, ...]] = {
 """The spec's operations whose request bodies the emulator checks (every write route it serves
 that takes a body)."""
 
+RESPONSES: dict[str, tuple[str, ...]] = {
+    "/users/@me": ("get",),
+    "/applications/{application_id}/activity-instances/{instance_id}": ("get",),
+}
+"""The spec's operations whose 200 answers the emulator's tests check its answers against."""
+
 _REF = "#/components/schemas/"
 
 
@@ -55,8 +63,8 @@ def _refs(node: Any) -> set[str]:
 
 
 def prune(spec: dict[str, Any]) -> dict[str, Any]:
-    """The pruned document: ``openapi``, ``info``, the kept operations' request bodies and the
-    component schemas they need."""
+    """The pruned document: ``openapi``, ``info``, the kept operations' request bodies and 200
+    answers and the component schemas they need."""
     paths: dict[str, Any] = {}
     for path, methods in OPERATIONS.items():
         item = spec["paths"][path]
@@ -64,6 +72,12 @@ def prune(spec: dict[str, Any]) -> dict[str, Any]:
             method: {key: item[method][key] for key in ("operationId", "requestBody")}
             for method in methods
         }
+    for path, methods in RESPONSES.items():
+        item = spec["paths"][path]
+        for method in methods:
+            operation = {"operationId": item[method]["operationId"]}
+            kept = paths.setdefault(path, {}).setdefault(method, operation)
+            kept["responses"] = {"200": {"content": item[method]["responses"]["200"]["content"]}}
     schemas = spec["components"]["schemas"]
     needed: set[str] = set()
     todo = _refs(paths)
