@@ -13,10 +13,12 @@ from typing import Any
 
 from engine import COLOUR_LETTERS, LOCATION_LETTERS, Position
 from engine.core import BONUS_OF
+from engine.scoring import ColumnScore, score
 from engine.vocabulary import BONUS_NAMES, ORNAMENT_EFFECTS, ORNAMENT_NAMES, ORNAMENT_TAGS
 from rendering import style
+from rendering.describe import badge_text, effect_text, headline, turn_lines
 from rendering.layout import COLUMN_STONE, SMALL_STONE, board_layout
-from rendering.view import last_turn_marks
+from rendering.view import last_player, last_turn_marks
 from rendering.words import Words
 
 from ..board import Board, Choice, TurnStep
@@ -28,7 +30,11 @@ JSON = dict[str, Any]
 def board_frame(board: Board, t: Words, steps: tuple[TurnStep, ...] | None) -> JSON:
     """The frame of ``board``; ``steps`` for the player to move (``None`` for the others)."""
     position = board.position_value
-    marks = last_turn_marks(position, board.image.last_turn)
+    view = board.image
+    marks = last_turn_marks(position, view.last_turn)
+    scores = score(position)
+    make, named = headline(position, view, scores)
+    last = view.last_turn
     return {
         "type": "board",
         "game": board.game_id,
@@ -38,7 +44,8 @@ def board_frame(board: Board, t: Words, steps: tuple[TurnStep, ...] | None) -> J
         "title": board.title,
         "to_move": COLOURS[position.turn] if board.phase != "over" else None,
         "status": board.status,
-        "note": board.image.note,
+        "headline": make("" if named is None else view.name(named)),
+        "turn_lines": [] if last is None else turn_lines(last, view.name(last_player(position)), t),
         "last_turn": board.last_turn,
         "marks": None if marks is None else {
             "player": COLOURS[marks.player],
@@ -54,7 +61,8 @@ def board_frame(board: Board, t: Words, steps: tuple[TurnStep, ...] | None) -> J
             for side in board.sides
         ],
         "quarry": list(position.quarry),
-        "columns": [_column(board, t, position, index) for index in range(len(board.columns))],
+        "columns": [_column(board, t, position, scores.columns[index])
+                    for index in range(len(board.columns))],
         "projection": board.projection,
         "scoring": board.scoring,
         "ornaments": board.ornaments,
@@ -67,7 +75,8 @@ def board_frame(board: Board, t: Words, steps: tuple[TurnStep, ...] | None) -> J
     }  # fmt: skip
 
 
-def _column(board: Board, t: Words, position: Position, index: int) -> JSON:
+def _column(board: Board, t: Words, position: Position, scored: ColumnScore) -> JSON:
+    index = scored.location
     column = board.columns[index]
     ornament = position.ornaments[index]
     return {
@@ -79,6 +88,8 @@ def _column(board: Board, t: Words, position: Position, index: int) -> JSON:
         "winner": None if column.winner is None else COLOURS[column.winner],
         "points": column.points,
         "line": column.line,
+        "badge": badge_text(scored, t),
+        "effect": effect_text(scored, t),
         "ornament": None if not ornament else {
             "tag": t(ORNAMENT_TAGS[ornament]), "name": t(ORNAMENT_NAMES[ornament]),
             "effect": t(ORNAMENT_EFFECTS[ornament]),
@@ -127,7 +138,7 @@ def palette() -> JSON:
         **{name.lower(): css(getattr(style, name)) for name in (
             "BACKGROUND", "PANEL", "PANEL_EDGE", "FLOOR", "FLOOR_LINE", "SHAFT", "SHAFT_EDGE",
             "MARBLE", "INK", "INK_SOFT", "TEXT", "TEXT_SOFT", "TERRACOTTA", "TERRACOTTA_EDGE",
-            "CREAM", "GOLD", "HIGHLIGHT",
+            "CREAM", "GOLD", "HIGHLIGHT", "TIE", "TIE_EDGE",
         )},
         "letters": COLOUR_LETTERS,
     }  # fmt: skip

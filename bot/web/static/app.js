@@ -114,7 +114,7 @@ function showBoard(frame) {
   document.body.dataset.position = frame.position;
   document.body.dataset.phase = frame.phase;
   $("title").textContent = frame.title;
-  $("status").textContent = frame.note || statusLine(frame);
+  $("status").textContent = statusLine(frame);
   $("last-turn").textContent = frame.last_turn ? `${frame.headings.last_turn}: ${frame.last_turn}` : "";
   $("projection").textContent = frame.projection ? `${frame.headings.projection}: ${frame.projection}` : "";
   $("scoring").textContent = frame.scoring || "";
@@ -150,14 +150,15 @@ function draw(frame) {
   add(svg, "ellipse", { cx, cy: cy + 14, rx: rx + 6, ry: ry + 8, fill: "#78705e" });
   add(svg, "ellipse", { cx, cy, rx, ry, fill: p.floor, stroke: p.floor_line, "stroke-width": 3 });
   add(svg, "ellipse", { cx, cy, rx: rx * 0.55, ry: ry * 0.55, fill: "none", stroke: p.floor_line, "stroke-width": 2 });
-  add(svg, "text", { x: g.title[0], y: g.title[3] - 8, fill: p.gold, "font-size": 30,
-    "font-family": "Georgia, DejaVu Serif, serif", "font-weight": "bold", "letter-spacing": 5 }, "THOLOS");
   const highlighted = new Set((frame.marks?.stones || []).map(([l, i]) => `${l}:${i}`));
   frame.columns.forEach((column, index) => drawSite(add, svg, g, g.sites[index], column, index, highlighted, frame.marks));
-  const [sx0, sy0, sx1, sy1] = g.status;
-  if (frame.last_turn || frame.note) {
-    add(svg, "text", { x: (sx0 + sx1) / 2, y: (sy0 + sy1) / 2 + 6, fill: p.ink, "font-size": 18,
-      "text-anchor": "middle", "font-weight": "bold" }, frame.note || frame.last_turn);
+  const [sx0, sy0, sx1] = g.status;
+  let y = sy0 + 12;
+  const lines = [[frame.headline, 26, p.ink, "bold"], ...frame.turn_lines.map((line) => [line, 17, p.ink_soft, "normal"])];
+  for (const [text, size, fill, weight] of lines) {
+    y += size;
+    add(svg, "text", { x: (sx0 + sx1) / 2, y, fill, "font-size": size, "text-anchor": "middle", "font-weight": weight, class: "headline" }, text);
+    y += 8;
   }
   frame.sides.forEach((side, index) => drawCard(add, svg, g, g.cards[index], side, frame));
   drawQuarry(add, svg, g, frame.quarry);
@@ -205,13 +206,20 @@ function drawSite(add, svg, g, site, column, index, highlighted, marks) {
     add(group, "text", { x: (t0 + t2) / 2, y: (t1 + t3) / 2 + 5, fill: p.cream, "font-size": 13,
       "text-anchor": "middle", "font-weight": "bold" }, column.ornament.tag);
   }
+  if (column.badge === undefined || column.badge === null) return;
   const [b0, b1, b2, b3] = site.badge;
-  const winner = column.winner, look = winner ? p.stones[COLOURS[winner[0]]] : null;
+  const look = column.winner ? p.stones[COLOURS[column.winner[0]]] : null;
+  const edge = column.effect ? p.gold : look ? look.outline : p.tie_edge;
   add(group, "rect", { x: b0, y: b1, width: b2 - b0, height: b3 - b1, rx: (b3 - b1) / 2,
-    fill: look ? look.side : "#b6ab92", stroke: look ? look.outline : p.ink_soft, "stroke-width": 2 });
+    fill: look ? look.side : p.tie, stroke: edge, "stroke-width": column.effect ? 3 : 2 });
   add(group, "text", { x: (b0 + b2) / 2, y: (b1 + b3) / 2 + 6, fill: look ? look.outline : p.ink,
-    "font-size": 18, "text-anchor": "middle", "font-weight": "bold" },
-    winner ? `${column.points > 0 ? "+" : ""}${column.points}`.replace("-", "−") : "·");
+    "font-size": 18, "text-anchor": "middle", "font-weight": "bold" }, column.badge);
+  if (column.effect) {
+    const [e0, e1, e2, e3] = site.effect;
+    add(group, "rect", { x: e0, y: e1, width: e2 - e0, height: e3 - e1, rx: 6, fill: p.terracotta, stroke: p.gold, "stroke-width": 1 });
+    add(group, "text", { x: (e0 + e2) / 2, y: (e1 + e3) / 2 + 4, fill: p.cream, "font-size": 12,
+      "text-anchor": "middle", "font-weight": "bold" }, column.effect);
+  }
 }
 
 function drawCard(add, svg, g, card, side, frame) {
@@ -226,8 +234,14 @@ function drawCard(add, svg, g, card, side, frame) {
     "font-family": "Georgia, DejaVu Serif, serif", "font-weight": "bold" }, String(side.points).replace("-", "−"));
   add(svg, "text", { x: x0 + 20, y: y1 - 26, fill: p.text_soft, "font-size": 14, "font-weight": "bold" }, state.words.workshop);
   const stones = side.workshop.flatMap((count, colour) => Array(count).fill(colour));
+  const arrived = frame.marks && frame.marks.player === side.colour ? [...frame.marks.workshop] : [0, 0, 0];
   card.workshop.forEach((box, slot) => {
-    if (slot < stones.length) { drawStone(add, svg, box, stones[slot], g.small[1], false); return; }
+    if (slot < stones.length) {
+      const colour = stones[slot], ring = arrived[colour] > 0;
+      if (ring) arrived[colour] -= 1;
+      drawStone(add, svg, box, colour, g.small[1], ring);
+      return;
+    }
     const [s0, s1, s2, s3] = box;
     add(svg, "ellipse", { cx: (s0 + s2) / 2, cy: s3 - g.small[1] / 2, rx: (s2 - s0) / 2, ry: g.small[1] / 2,
       fill: "none", stroke: p.panel_edge, "stroke-width": 1.5 });
@@ -267,8 +281,7 @@ function showControls() {
     const box = targetBox(frame, step.kind, option);
     const button = document.createElement("button");
     button.type = "button";
-    button.textContent = option.emoji ? `${option.emoji} ${option.label}` : option.label;
-    button.setAttribute("aria-label", option.label);
+    button.textContent = option.label;
     button.disabled = state.sent || option.enabled === false;
     if (option.why_not) button.title = option.why_not;
     button.dataset.path = option.path;
