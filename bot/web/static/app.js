@@ -47,6 +47,7 @@ async function authorize() {
   const body = await answer.json();
   state.session = body.session;
   state.user = body.user;
+  sessionStorage.setItem("session", body.session);
 }
 
 // -- the connection: hello, frames, reconnects ---------------------------------------------

@@ -1,0 +1,162 @@
+"""The live board end to end, in a real Chromium: the bot serves the Activity's page; Discord
+(the emulator) launches the Activity in a game's thread and gives each member an authorization
+code; two players and a spectator open the page outside Discord (the SDK's mock, told by the
+query string what Discord would tell it), and the game is played by clicking the page and by
+the Discord buttons. After every turn the three pages and the thread's newest board show the
+same position; the spectator cannot move; forged messages change nothing; a kill -9 of the bot
+is survived by reconnecting with the same sessions."""
+
+from __future__ import annotations
+
+import json
+import random
+import socket
+import sqlite3
+from urllib.parse import urlencode
+
+from playwright.async_api import Browser, Page
+
+from tests.browser import chromium
+
+from .conftest import SpawnBot
+from .emulator import BotProcess, Emulator, Member
+from .table import Table
+
+PATIENCE_MS = 30_000
+"""How long a page may take to show a change (the wait ends when it does)."""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+async def open_page(
+    browser: Browser, emulator: Emulator, port: int, member: Member, table: Table,
+    size: tuple[int, int] = (1280, 900),
+) -> Page:  # fmt: skip
+    """``member`` opens the live board of ``table``'s channel, as the mock SDK would in
+    Discord: its query string carries the instance, the place and the member's code."""
+    instance = emulator.activity_instance(table.channel)
+    assert instance is not None, "the Activity runs in the game's thread"
+    query = {
+        "instance_id": instance.id, "guild_id": emulator.guild.id,
+        "channel_id": table.channel.id, "code": emulator.authorize(member, instance),
+    }  # fmt: skip
+    page = await browser.new_page(viewport={"width": size[0], "height": size[1]})
+    await page.goto(f"http://127.0.0.1:{port}/?{urlencode(query)}")
+    return page
+
+
+async def shows(page: Page, position: str) -> None:
+    """Wait until ``page`` shows ``position`` (its small print, and its data attribute)."""
+    await page.wait_for_function(
+        "position => document.body.dataset.position === position"
+        " && document.body.dataset.connection === 'open'",
+        arg=position, timeout=PATIENCE_MS,
+    )  # fmt: skip
+    assert (await page.locator("#small-print").inner_text()).endswith(position)
+
+
+async def click_a_turn(page: Page, rng: random.Random) -> str:
+    """Compose a random turn on ``page`` by clicking random enabled choices, then play it;
+    the path sent."""
+    while not await page.locator("#confirm").is_visible():
+        choices = page.locator("#targets button:enabled, #options button:enabled")
+        count = await choices.count()
+        assert count > 0, "a step without an enabled choice"
+        choice = choices.nth(rng.randrange(count))
+        path = await choice.get_attribute("data-path")
+        assert path is not None
+        await choice.click()
+    await page.locator("#confirm").click()
+    return path
+
+
+def versions(bot: BotProcess) -> dict[int, int]:
+    with sqlite3.connect(bot.db_path) as database:
+        return dict(database.execute("SELECT id, version FROM games").fetchall())
+
+
+async def test_two_players_and_a_spectator_play_on_the_live_board(
+    emulator: Emulator, spawn_bot: SpawnBot, seed: int
+) -> None:
+    rng = random.Random(seed)
+    emulator.enable_activities()
+    port = free_port()
+    bot = spawn_bot(emulator, env={"THOLOS_THREADS": "on", "THOLOS_WEB_PORT": str(port)})
+    await bot.start(sync=True)
+    lobby = Table(emulator)
+    alice, bob, carol = lobby.people_named("alice", "bob", "carol")
+    emulator.set_locale(carol, "es-ES")
+    table = await lobby.start_game_in_thread(alice, bob)
+    await emulator.launch_entry_point(alice, table.channel)
+    async with chromium() as browser:
+        pages = {member.id: await open_page(browser, emulator, port, member, table)
+                 for member in (alice, bob)}  # fmt: skip
+        spectator = await open_page(browser, emulator, port, carol, table, size=(390, 844))
+        everyone = [*pages.values(), spectator]
+        for page in everyone:
+            await shows(page, str(table.position()))
+        assert await spectator.locator("#controls").is_hidden()
+        assert await spectator.locator("html").get_attribute("lang") == "es"
+
+        clicked = 0
+        for number in range(8):
+            mover = table.mover()
+            before = table.position()
+            if number % 3 == 2:  # now and then with Discord's buttons
+                await table.play(rng.choice(before.legal_turns()))
+            else:
+                assert await pages[mover.id].locator("#controls").is_visible()
+                other = pages[next(m for m in pages if m != mover.id)]
+                assert await other.locator("#controls").is_hidden()
+                await click_a_turn(pages[mover.id], rng)
+                clicked += 1
+                await emulator.wait_for(lambda b=before: table.position() != b,
+                                        what="the thread's next board")  # fmt: skip
+            for page in everyone:
+                await shows(page, str(table.position()))
+            if table.status().startswith("Game over."):
+                break
+
+        assert (clicked >= 1 and number >= 2) or table.status().startswith("Game over.")
+
+        # the spectator's forged turn and a malformed message: refused, nothing stored
+        stored = versions(bot)
+        game_id = int(await spectator.evaluate("document.body.dataset.game"))
+        version = int(await spectator.evaluate("document.body.dataset.version"))
+        answers = await spectator.evaluate(
+            """async (frames) => {
+                const socket = new WebSocket(`ws://${location.host}/api/live`);
+                const got = [];
+                await new Promise((ok) => socket.addEventListener("open", ok));
+                socket.send(JSON.stringify({type: "hello",
+                                            session: sessionStorage.getItem("session")}));
+                socket.addEventListener("message", (event) => got.push(JSON.parse(event.data)));
+                for (const frame of frames) socket.send(frame);
+                await new Promise((done) => setTimeout(done, 0));
+                const deadline = Date.now() + 20000;
+                while (got.filter((f) => f.type === "error").length < frames.length
+                       && Date.now() < deadline) {
+                    await new Promise((done) => setTimeout(done, 20));
+                }
+                socket.close();
+                return got.filter((f) => f.type === "error").map((f) => f.code);
+            }""",
+            [json.dumps({"type": "turn", "game": game_id, "version": version, "path": "Tw1"}),
+             "{not json"],
+        )  # fmt: skip
+        assert answers == ["spectator", "malformed"]
+        assert versions(bot) == stored
+
+        # kill -9: the pages reconnect with their sessions and catch up
+        assert await bot.kill() == -9
+        await bot.start()
+        await table.play(rng.choice(table.position().legal_turns()))
+        for page in everyone:
+            await shows(page, str(table.position()))
+    table.assert_clean()
+    assert await bot.stop() == 0
+    bot.assert_clean_log()
