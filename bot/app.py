@@ -111,7 +111,9 @@ class App:
             ),
             renderer=renderer,
             places=places,
-            poster=BoardPoster(client, games, leases, renderer, places),
+            poster=BoardPoster(
+                client, games, leases, renderer, places, live=settings.web_port is not None
+            ),
             leases=leases,
             servers=ServerSettingsStore(database),
             interactions=Interactions(),

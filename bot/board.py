@@ -49,11 +49,13 @@ LAST_TURN, SCORING, IF_IT_ENDED_NOW = N_("Last turn"), N_("Scoring"), N_("If it 
 
 Action = Literal[
     "choose", "back", "cancel", "claim", "resign", "rules", "rematch", "replay", "record",
-    "review",
+    "review", "live",
 ]  # fmt: skip
 """What a control does: make a choice of the turn (or go back, or start over); claim the win
 from an idle opponent; resign (against the AI, where no command may be at hand); read the
-rules; after the game, challenge again, replay, get the record, ask the AI's review."""
+rules; after the game, challenge again, replay, get the record, ask the AI's review; open the
+live board (the Activity)."""
+OPEN_LIVE_BOARD = N_("Open the live board")
 Emphasis = Literal["primary", "secondary", "success", "danger"]
 """How strongly a control stands out (Discord's button styles)."""
 Phase = Literal["turn", "ai", "over"]
@@ -167,10 +169,12 @@ def board_of(
     builder: TurnBuilder | None = None,
     bot_id: int | None = None,
     who: Who = mention,
+    live: bool = False,
 ) -> Board:
     """The board of ``game`` in the words ``t``: ``last`` is the newest turn and who played it,
     ``builder`` the turn being composed (``None``: none chosen yet), ``bot_id`` the bot's user
-    id (the AI's), ``who`` how to name a player."""
+    id (the AI's), ``who`` how to name a player; ``live``: the bot serves the live board, so a
+    control opens it."""
     position = game.position
     projected = score(position)
     if not game.is_active:
@@ -189,6 +193,8 @@ def board_of(
         options, commands = _step_choices(t, game, builder, step)
     elif phase == "over":
         commands = _final_choices(t, game)
+    if live:
+        commands += (Choice("live", t(OPEN_LIVE_BOARD), "🔴", "primary"),)
     sides = tuple(
         Side(colour, game.player(colour), game.name(colour), who(game.player(colour)),
              colour_name(t, colour), STONE_EMOJI[colour], projected.totals[colour])

@@ -22,7 +22,7 @@ FORMATS = {
     "choose": custom_ids.STEP, "back": custom_ids.STEP, "cancel": custom_ids.STEP,
     "claim": custom_ids.CLAIM, "resign": custom_ids.GIVE_UP, "rules": custom_ids.RULES,
     "rematch": custom_ids.REMATCH, "replay": custom_ids.REPLAY, "record": custom_ids.RECORD,
-    "review": custom_ids.REVIEW,
+    "review": custom_ids.REVIEW, "live": custom_ids.LIVE,
 }  # fmt: skip
 """The ``custom_id`` format of each action."""
 STEP_KINDS = {"choose": "n", "back": "b", "cancel": "c"}
@@ -75,11 +75,13 @@ def button(board: Board, choice: Choice) -> Button:
 
 
 def rows(board: Board) -> list[Row]:
-    """The controls: the step's options four to a row, then the commands in one row."""
+    """The controls: the step's options four to a row, then the commands in one row, then the
+    live board's on its own (a row holds five)."""
     options: Row = [button(board, choice) for choice in board.options]
     grouped = [options[at : at + CHOICES_PER_ROW] for at in range(0, len(options), CHOICES_PER_ROW)]
-    commands: Row = [button(board, choice) for choice in board.commands]
-    return [*grouped, commands] if commands else grouped
+    commands: Row = [button(board, c) for c in board.commands if c.action != "live"]
+    live: Row = [button(board, c) for c in board.commands if c.action == "live"]
+    return [row for row in (*grouped, commands, live) if row]
 
 
 def mentions(board: Board, bot_id: int | None) -> discord.AllowedMentions:

@@ -48,12 +48,15 @@ class BoardPoster:
         leases: LeaseStore,
         renderer: Renderer,
         places: Places,
+        live: bool = False,
     ) -> None:
         self.client = client
         self.games = games
         self.leases = leases
         self.renderer = renderer
         self.places = places
+        self.live = live
+        """Whether the bot serves the live board: the boards offer to open it."""
 
     @property
     def bot_id(self) -> int | None:
@@ -69,7 +72,8 @@ class BoardPoster:
 
     async def message(self, game: Game, last: LastTurn | None) -> dict[str, Any]:
         """The keyword arguments of a board message, in the game's language."""
-        board = board_of(game, words(game.language), last=last, bot_id=self.bot_id)
+        board = board_of(game, words(game.language), last=last, bot_id=self.bot_id,
+                         live=self.live)  # fmt: skip
         png, alt = await self.renderer.board(board)
         return layout.message(board, png, alt, self.bot_id)
 

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import discord
 from discord import app_commands
 
@@ -23,6 +25,11 @@ from ..phrases import SANDSTONE, command, describe_turn, ornaments_text
 from ..services import StepShown
 from ..storage import Game
 
+LIVE_UNAVAILABLE = N_(
+    "The live board can't be opened here right now. The buttons on this board work as always."
+)
+log = logging.getLogger(__name__)
+
 BOARD_COOLDOWN_SECONDS = 10.0
 """``/tholos board`` renders an image: once per member and channel in this many seconds."""
 
@@ -41,6 +48,7 @@ class Play(Feature):
         router.add(custom_ids.RESIGN, self.resign)
         router.add(custom_ids.GIVE_UP, lambda interaction, game: self.ask_resign(interaction, game))
         router.add(custom_ids.RULES, lambda interaction, game: self.rules(interaction, game))
+        router.add(custom_ids.LIVE, lambda interaction, game: self.open_live(interaction))
 
     @answers(posts_boards=True)
     async def step(
@@ -50,7 +58,8 @@ class Play(Feature):
         result = await self.app.play.choose(game, version, path, caller(interaction))
         t = reader(interaction)  # the one pressing is the one playing: their language
         if isinstance(result, StepShown):
-            board = board_of(result.game, t, builder=result.builder, bot_id=self.app.bot_id)
+            board = board_of(result.game, t, builder=result.builder, bot_id=self.app.bot_id,
+                             live=self.app.poster.live)  # fmt: skip
             await self._edit_board(interaction, layout.status_text(board), layout.rows(board))
             return
         last = LastTurn(result.turn, interaction.user.id)
@@ -61,6 +70,15 @@ class Play(Feature):
             interaction, result.game, last, stripped=pressed, leased=True
         )
         self.opponent.schedule(result.game)
+
+    @answers()
+    async def open_live(self, interaction: Interaction) -> None:
+        """Open the live board: Discord launches the Activity in this channel."""
+        try:
+            await interaction.response.launch_activity()
+        except discord.HTTPException as error:  # Activities not enabled for the app
+            log.warning("could not launch the live board: %s", error)
+            await tell(interaction, LIVE_UNAVAILABLE)
 
     @staticmethod
     async def _edit_board(interaction: Interaction, status: str, rows: list[layout.Row]) -> None:

@@ -57,14 +57,14 @@ class DiscordIdentity:
         if application is None:
             raise NotVouched("the bot has not connected yet")
         async with aiohttp.ClientSession(timeout=TIMEOUT) as http:
-            token = await _json(http.post(f"{Route.BASE}/oauth2/token", data={
+            token = await _discord_json(http.post(f"{Route.BASE}/oauth2/token", data={
                 "client_id": str(application), "client_secret": self._secret,
                 "grant_type": "authorization_code", "code": code,
             }), "the code exchange")  # fmt: skip
             access = token.get("access_token")
             if not isinstance(access, str):
                 raise NotVouched("the code exchange gave no access token")
-            user = await _json(http.get(f"{Route.BASE}/users/@me",
+            user = await _discord_json(http.get(f"{Route.BASE}/users/@me",
                                         headers={"Authorization": f"Bearer {access}"}),
                                "the member")  # fmt: skip
         return Member(
@@ -90,7 +90,7 @@ class DiscordIdentity:
         return Place(int(channel), int(guild) if guild else None, users)
 
 
-async def _json(request: Any, what: str) -> dict[str, Any]:
+async def _discord_json(request: Any, what: str) -> dict[str, Any]:
     """The JSON object a request answers, or :class:`NotVouched` (status and Discord's error
     code in the text; nothing that was sent)."""
     try:

@@ -18,12 +18,15 @@ from aiohttp import web
 from ..app import App
 from ..background import discord_call, stop_tasks
 from ..board import LastTurn
+from ..i18n import words_for
 from ..opponent import Opponent
 from ..storage import Game
+from .headers import HEADERS
 from .identity import DiscordIdentity, NotVouched
 from .live import LiveBoards
 from .sessions import SESSION_LIFETIME, Session, Sessions, session_key
 from .talk import PageTalk
+from .words import SESSION_ERRORS
 
 log = logging.getLogger(__name__)
 
@@ -31,15 +34,6 @@ STATIC = Path(__file__).with_name("static")
 MAX_LIVE_MESSAGE = 64 * 1024
 """Bytes of one WebSocket message aiohttp reads at most (longer ones close the connection);
 the live boards refuse anything over :data:`~bot.web.live.MESSAGE_LIMIT` with a frame."""
-HEADERS = {
-    "Content-Security-Policy": (
-        "default-src 'self'; connect-src 'self' wss: ws:; img-src 'self' data:; "
-        "style-src 'self'; script-src 'self'; frame-ancestors https://discord.com "
-        "https://*.discord.com https://*.discordsays.com 'self'"
-    ),
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-}
 
 
 class WebServer:
@@ -102,17 +96,17 @@ class WebServer:
         instance = body.get("instance_id") if isinstance(body, dict) else None
         if not (isinstance(code, str) and isinstance(instance, str)
                 and 0 < len(code) <= 200 and 0 < len(instance) <= 100):  # fmt: skip
-            return web.json_response({"error": "a code and an instance_id are needed"}, status=400)
+            return _refused(request, "bad_request", 400)
         try:
             member = await self.identity.member(code)
             place = await self.identity.place(instance)
         except NotVouched as refusal:
             log.info("live board session refused: %s", refusal)
-            return web.json_response({"error": "Discord did not confirm this"}, status=403)
+            return _refused(request, "not_vouched", 403)
         if member.user_id not in place.users:
             log.info("live board session refused: user %s is not in that activity",
                      member.user_id)  # fmt: skip
-            return web.json_response({"error": "you are not in this activity"}, status=403)
+            return _refused(request, "not_in_activity", 403)
         session = Session(member.user_id, member.name, member.locale, place.channel_id,
                           place.guild_id, instance, time.time() + SESSION_LIFETIME)  # fmt: skip
         return web.json_response({"session": self.sessions.issue(session),
@@ -139,6 +133,12 @@ class WebServer:
             log.warning("could not post the board of game %s: %s", game.id,
                         type(error).__name__)  # fmt: skip
         self.opponent.schedule(game)
+
+
+def _refused(request: web.Request, code: str, status: int) -> web.Response:
+    """A refused session, in the language the browser asks for (no member is known yet)."""
+    t = words_for(request.headers.get("Accept-Language", "").split(",")[0].strip())
+    return web.json_response({"error": code, "message": t(SESSION_ERRORS[code])}, status=status)
 
 
 @web.middleware

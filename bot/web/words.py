@@ -14,14 +14,10 @@ PAGE: Final = {
     "start_over": N_("Start over"),
     "ready": N_("Your turn is ready: play it, or go back."),
     "watching": N_("You are watching: only the players move."),
-    "waiting": N_("Waiting for the other player."),
-    "connecting": N_("Connecting…"),
     "reconnecting": N_("Connection lost — reconnecting…"),
     "no_game": N_("No game is being played here."),
     "your_games": N_("Your games"),
     "no_games": N_("You have no game going on."),
-    "play_ai": N_("Play the AI"),
-    "position": N_("Position"),
     "workshop": N_("WORKSHOP"),
     "quarry": N_("QUARRY"),
     "ended": N_("This live board has ended: open it again from Discord."),
@@ -44,3 +40,11 @@ rules, such as an old version or another player's turn, comes in the bot's usual
 def page_words(t: Words) -> dict[str, str]:
     """The page's words in the words ``t``."""
     return {key: t(text) for key, text in PAGE.items()}
+
+SESSION_ERRORS: Final = {
+    "bad_request": N_("The live board could not start: open it again from Discord."),
+    "not_vouched": N_("Discord did not confirm who you are: open the live board again from "
+                      "Discord."),
+    "not_in_activity": N_("You are not in this Activity: join it from Discord first."),
+}
+"""Why a page was given no session, by code."""

@@ -14,6 +14,7 @@ import socket
 import sqlite3
 from urllib.parse import urlencode
 
+import aiohttp
 from playwright.async_api import Browser, Page
 
 from tests.browser import chromium
@@ -91,7 +92,9 @@ async def test_two_players_and_a_spectator_play_on_the_live_board(
     alice, bob, carol = lobby.people_named("alice", "bob", "carol")
     emulator.set_locale(carol, "es-ES")
     table = await lobby.start_game_in_thread(alice, bob)
-    await emulator.launch_entry_point(alice, table.channel)
+    opening = table.labelled(table.board, "Open the live board")
+    launched = await table.click(alice, table.board, opening)
+    assert emulator.activity_instance(table.channel) is not None, launched
     async with chromium() as browser:
         pages = {member.id: await open_page(browser, emulator, port, member, table)
                  for member in (alice, bob)}  # fmt: skip
@@ -158,5 +161,43 @@ async def test_two_players_and_a_spectator_play_on_the_live_board(
         for page in everyone:
             await shows(page, str(table.position()))
     table.assert_clean()
+    assert await bot.stop() == 0
+    bot.assert_clean_log()
+
+
+async def test_a_session_only_for_a_fresh_code_of_a_member_in_the_activity(
+    emulator: Emulator, spawn_bot: SpawnBot
+) -> None:
+    """The server asks Discord: a forged or reused code, or a member who is not in the
+    Activity, gets no session (in the browser's language); a fresh code of a member in it
+    does."""
+    emulator.enable_activities()
+    port = free_port()
+    bot = spawn_bot(emulator, env={"THOLOS_THREADS": "off", "THOLOS_WEB_PORT": str(port)})
+    await bot.start(sync=True)
+    table = Table(emulator)
+    alice, bob = table.people_named("alice", "bob")
+    await table.start_game(alice, bob)
+    await table.click(alice, table.board, table.labelled(table.board, "Open the live board"))
+    instance = emulator.activity_instance(table.channel)
+    assert instance is not None
+    outsider = emulator.add_person("dave")
+    url = f"http://127.0.0.1:{port}/api/session"
+    async with aiohttp.ClientSession(headers={"Accept-Language": "es-ES,es;q=0.9"}) as http:
+
+        async def ask(code: str) -> tuple[int, dict[str, str]]:
+            async with http.post(url, json={"code": code, "instance_id": instance.id}) as answer:
+                return answer.status, await answer.json()
+
+        good = emulator.authorize(alice, instance)
+        status, body = await ask(good)
+        assert status == 200 and body["user"] == str(alice.id) and body["session"]
+        for code in (good, "forged", emulator.authorize(outsider)):
+            status, body = await ask(code)
+            assert status == 403 and body["error"] in ("not_vouched", "not_in_activity"), body
+            assert ("Discord" in body["message"] and "vuelve" in body["message"]) or (
+                "únete" in body["message"])  # fmt: skip
+        async with http.post(url, data=b"{") as answer:
+            assert answer.status == 400
     assert await bot.stop() == 0
     bot.assert_clean_log()

@@ -32,6 +32,8 @@ QUIET_CALLS = {
     "command",
     # what background work is about, and why it failed: for the log and the database
     "Retries", "fail", "failed",
+    # what a request to Discord was, for the log when Discord refuses it
+    "NotVouched", "_discord_json",
     # plumbing
     "ContextVar", "Lock", "ThreadPoolExecutor", "create_task", "getenv",
 }  # fmt: skip
@@ -49,6 +51,7 @@ NOT_FOR_READERS = (
     "bot/logs.py",  # the log's format, for the operator
     "bot/metrics.py",  # the metrics' help texts and health answers, for the operator's tools
     "rendering/__main__.py",  # the command line that draws a board to a file
+    "bot/web/headers.py",  # the live board's HTTP headers, for browsers
 )
 """Modules (or packages) whose text only the bot's operator reads."""
 

@@ -43,7 +43,7 @@ async function authorize() {
     method: "POST", headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ code, instance_id: sdk.instanceId }),
   });
-  if (!answer.ok) throw new Error((await answer.json()).error || answer.statusText);
+  if (!answer.ok) throw new Error((await answer.json()).message || answer.statusText);
   const body = await answer.json();
   state.session = body.session;
   state.user = body.user;
