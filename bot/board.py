@@ -43,7 +43,7 @@ from .phrases import (
 from .storage import Game
 
 ACCENT: Final = {WHITE: 0xECE6D6, BLACK: 0x2E2B28}
-"""A live board's accent: the colour of the player to move (marble, basalt)."""
+"""The accent of a game being played: the colour of the player to move (marble, basalt)."""
 LAST_TURN, SCORING, IF_IT_ENDED_NOW = N_("Last turn"), N_("Scoring"), N_("If it ended now")
 """The board's headings."""
 

@@ -1,5 +1,6 @@
-"""Drawing off the event loop: live boards on threads of their own, replays and charts on
-another, so that a long replay never delays the board of a game being played."""
+"""Drawing off the event loop: the boards of games being played on threads of their own,
+replays and charts on another, so that a long replay never delays the board of a game being
+played."""
 
 from __future__ import annotations
 
@@ -26,7 +27,8 @@ ALT_TEXT_LIMIT = 1024
 
 
 class Renderer:
-    """Two pools of drawing threads: live boards, and the rest (replays, charts)."""
+    """Two pools of drawing threads: the boards of games being played, and the rest (replays,
+    charts)."""
 
     def __init__(self) -> None:
         self._live = ThreadPoolExecutor(LIVE_THREADS, thread_name_prefix="render")
@@ -39,7 +41,7 @@ class Renderer:
 
     async def slow(self, function: Callable[..., T], *arguments: object) -> T:
         """Run ``function(*arguments)`` (a replay, a chart) on the thread that never holds up
-        a live board."""
+        the board of a game being played."""
         return await self._run(self._slow, function, *arguments)
 
     async def warm_up(self) -> None:

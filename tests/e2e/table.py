@@ -107,7 +107,7 @@ class Table:
         return board_part(board or self.board, HEADER)
 
     def mover(self, board: Message | None = None) -> Member:
-        """The member a live board asks to move."""
+        """The member the board of a game being played asks to move."""
         status = board_part(board or self.board, STATUS)
         match = _MENTION.match(status)
         assert match, f"no player to move in {status!r}"

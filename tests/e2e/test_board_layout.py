@@ -20,7 +20,7 @@ from .emulator import BotProcess, Emulator, Message
 from .table import FOOTER, HEADER, IMAGE, STATUS, Table, board_part, is_board, path_of
 
 ACCENT = {WHITE: 0xECE6D6, BLACK: 0x2E2B28}
-"""The accent of a live board: the colour of the player to move."""
+"""The accent of the board of a game being played: the colour of the player to move."""
 SANDSTONE = 0xC8A464
 """The accent of a finished game's board."""
 V2 = 1 << 15
