@@ -125,9 +125,8 @@ function showBoard(frame) {
 }
 
 function statusLine(frame) {
-  if (frame.steps) return frame.status;  // "…, your turn. <prompt>"
-  if (frame.phase === "turn" && !isPlayer(frame)) return `${frame.status} ${state.words.watching}`;
-  return frame.status;
+  if (frame.phase !== "over" && !isPlayer(frame)) return `${frame.headline} · ${state.words.watching}`;
+  return frame.phase === "over" ? frame.status : frame.headline;
 }
 
 function isPlayer(frame) {
