@@ -21,8 +21,11 @@ from .answers import Interaction
 from .app import App, Feature
 from .background import Backoff, Retries, discord_call, stop_tasks, wait_for_event
 from .board import LastTurn
+from .domain import Language, Level, Person
+from .i18n import words
 from .logs import GAME_ID
 from .metrics import METRICS
+from .phrases import LEVEL_NAMES
 from .services import TurnPlayed
 from .storage import DatabaseUnavailable, Game
 from .storage.leases import Lease, ai_lease
@@ -57,6 +60,13 @@ class Opponent(Feature):
     def close(self) -> None:
         """Stop the worker process."""
         self.ai.close()
+
+    def person(self, language: Language, level: Level) -> Person:
+        """The bot as the AI opponent, by the name it plays under in ``language``."""
+        user = self.app.client.user
+        assert user is not None  # games start once connected
+        t = words(language)
+        return Person(user.id, t("Tholos AI ({level})", level=t(LEVEL_NAMES[level])), bot=True)
 
     async def start(self, interaction: Interaction, game: Game) -> None:
         """Show a new game against the AI; the AI moves if it plays first."""

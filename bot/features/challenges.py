@@ -252,11 +252,8 @@ class AiGames:
         self.opponent = opponent
 
     def person(self, options: GameOptions, level: Level) -> Person:
-        """The bot as the AI opponent, by the name it plays under in the game's language."""
-        user = self.app.client.user
-        assert user is not None  # commands arrive once connected
-        t = words(options.language)
-        return Person(user.id, t("Tholos AI ({level})", level=t(LEVEL_NAMES[level])), bot=True)
+        """The bot as the AI opponent, in the game's language."""
+        return self.opponent.person(options.language, level)
 
     async def start_in_dm(
         self, interaction: Interaction, options: GameOptions, level: Level

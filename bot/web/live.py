@@ -75,12 +75,13 @@ class LiveBoards:
     """Every open page of this process, by the game it watches."""
 
     def __init__(
-        self, app: App, sessions: Sessions, after_turn: Callable[[Game, LastTurn], None]
+        self, app: App, sessions: Sessions, after_change: Callable[[Game, LastTurn | None], None]
     ) -> None:
         self.app = app
         self.sessions = sessions
-        self.after_turn = after_turn
-        """Posts the Discord board and lets the AI move after a turn played on a page."""
+        self.after_change = after_change
+        """Posts the Discord board and lets the AI move after a page played a turn (the turn)
+        or started a game (``None``)."""
         self.pages: dict[int, set[Page]] = {}
         self._dirty: set[int] = set()
         self._refreshing: dict[int, asyncio.Task[None]] = {}

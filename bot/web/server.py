@@ -58,8 +58,8 @@ class WebServer:
     async def start(self, host: str, port: int) -> None:
         """Listen on ``host:port`` (port 0: one the system chooses, which the log line names)."""
         self.sessions = Sessions(await session_key(self.app.database))
-        self.live = LiveBoards(self.app, self.sessions, self._after_turn)
-        self.talk = PageTalk(self.app, self.live)
+        self.live = LiveBoards(self.app, self.sessions, self._after_change)
+        self.talk = PageTalk(self.app, self.live, self.opponent)
         await self.live.start()
         await self._runner.setup()
         await web.TCPSite(self._runner, host, port).start()
@@ -119,16 +119,17 @@ class WebServer:
         await self.talk.serve(socket)
         return socket
 
-    def _after_turn(self, game: Game, last: LastTurn) -> None:
-        """A turn played on a page: post the Discord board as after a press, and let the AI
-        move if it is its turn."""
+    def _after_change(self, game: Game, last: LastTurn | None) -> None:
+        """A turn played on a page (``last``) or a game started there: post the Discord board
+        as after a press, and let the AI move if it is its turn."""
         task = asyncio.get_running_loop().create_task(self._post(game, last))
         self._posting.add(task)
         task.add_done_callback(self._posting.discard)
 
-    async def _post(self, game: Game, last: LastTurn) -> None:
-        try:
-            await discord_call(self.app.poster.post_in_channel(game, last, leased=True))
+    async def _post(self, game: Game, last: LastTurn | None) -> None:
+        try:  # a turn's transaction took the board's lease; a new game's board takes it now
+            leased = last is not None
+            await discord_call(self.app.poster.post_in_channel(game, last, leased=leased))
         except Exception as error:  # stored: housekeeping posts it later
             log.warning("could not post the board of game %s: %s", game.id,
                         type(error).__name__)  # fmt: skip

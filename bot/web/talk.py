@@ -11,9 +11,10 @@ from aiohttp import WSMsgType, web
 
 from ..app import App
 from ..board import LastTurn
-from ..domain import Caller, Refusal
-from ..i18n import words
-from ..phrases import board_url
+from ..domain import Caller, GameOptions, Person, Refusal
+from ..i18n import language_of, words
+from ..opponent import Opponent
+from ..phrases import LEVEL_NAMES, board_url
 from ..services import StepShown
 from ..storage import DatabaseUnavailable
 from .frames import palette
@@ -29,15 +30,16 @@ from .live import (
     parsed,
     send,
 )
-from .words import page_words
+from .words import PLAY_THE_AI, page_words
 
 
 class PageTalk:
     """Answers the messages of the pages."""
 
-    def __init__(self, app: App, boards: LiveBoards) -> None:
+    def __init__(self, app: App, boards: LiveBoards, opponent: Opponent) -> None:
         self.app = app
         self.boards = boards
+        self.opponent = opponent
 
     async def serve(self, socket: web.WebSocketResponse) -> None:
         """Talk with one page until it goes: its hello, then its turns."""
@@ -96,10 +98,14 @@ class PageTalk:
         if guild is not None:
             listed = await self.app.listings.playing_page(guild, page.session.user_id, 0, 10)
             games = [game for game in listed if game.colour_of(page.session.user_id) is not None]
+        t = words(page.language)
         await send(page.socket, {"type": "lobby", "games": [
             {"id": game.id, "white": game.white_name, "black": game.black_name,
              "your_turn": game.to_move == page.session.user_id, "url": board_url(game)}
             for game in games
+        ], "levels": [] if guild is None else [
+            {"level": level, "label": t(PLAY_THE_AI, level=t(name))}
+            for level, name in LEVEL_NAMES.items()
         ]})  # fmt: skip
         self.boards.wait(page)
 
@@ -109,6 +115,9 @@ class PageTalk:
             await self._refuse(page, "too_big")
             return
         data = parsed(text)
+        if data is not None and data.get("type") == "play_ai":
+            await self._play_ai(page, data.get("level"))
+            return
         game, version, path = (data or {}).get("game"), (data or {}).get("version"), (
             data or {}).get("path")  # fmt: skip
         if (data is None or data.get("type") != "turn" or not isinstance(game, int)
@@ -147,7 +156,32 @@ class PageTalk:
         if isinstance(result, StepShown):
             await self._refuse(page, "incomplete")
             return
-        self.boards.after_turn(result.game, LastTurn(result.turn, session.user_id))
+        self.boards.after_change(result.game, LastTurn(result.turn, session.user_id))
+
+    async def _play_ai(self, page: Page, level: object) -> None:
+        """Start a game against the AI where the page is open (a server channel without a
+        game); the page shows it as it starts."""
+        session = page.session
+        if level not in LEVEL_NAMES or not isinstance(level, str):
+            await self._refuse(page, "malformed")
+            return
+        if page.game_id is not None or session.guild_id is None:
+            await self._refuse(page, "no_game")
+            return
+        language = language_of(session.locale)
+        try:
+            game = await self.app.lobby.start_ai_game(
+                guild_id=session.guild_id, channel_id=session.channel_id,
+                human=Person(session.user_id, session.name),
+                ai=self.opponent.person(language, level),  # type: ignore[arg-type]
+                level=level, options=GameOptions(language=language),  # type: ignore[arg-type]
+            )  # fmt: skip
+        except Refusal as refusal:
+            t = words(page.language)
+            text = t(refusal.message, **refusal.values) if refusal.values else t(refusal.message)
+            await send(page.socket, {"type": "error", "code": "refused", "message": text})
+            return
+        self.boards.after_change(game, None)
 
     async def _refuse(self, page: Page, code: str) -> None:
         await send(page.socket, error(words(page.language), code))

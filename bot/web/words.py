@@ -23,6 +23,7 @@ PAGE: Final = {
     "ended": N_("This live board has ended: open it again from Discord."),
 }
 """The page's labels and notices, by key."""
+PLAY_THE_AI: Final = N_("Play the AI ({level})")
 
 ERRORS: Final = {
     "malformed": N_("That message could not be read, so nothing was changed."),

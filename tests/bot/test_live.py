@@ -21,6 +21,7 @@ from aiohttp.test_utils import TestServer
 
 from bot.app import App
 from bot.board import LastTurn
+from bot.domain import Person
 from bot.settings import Settings
 from bot.storage import Database, Game
 from bot.web.live import BURST, MESSAGE_LIMIT, LiveBoards
@@ -31,8 +32,16 @@ from engine.builder import SKIP, TurnBuilder, turn_path
 from .conftest import Services
 from .test_service import ALICE, BOB, CAROL, CHANNEL, GUILD, NAMES, by, challenge
 
+AI = 999_999
 PATIENCE = 30.0
 """Seconds a test waits for a frame (the wait ends when it comes)."""
+
+
+class AiOpponent:
+    """The opponent's one part the pages use: how the AI is named (the bot is not connected)."""
+
+    def person(self, language: str, level: str) -> Person:
+        return Person(AI, f"Tholos AI ({level})", bot=True)
 
 
 @dataclass
@@ -42,7 +51,7 @@ class Live:
     app: App
     sessions: Sessions
     url: str
-    posted: list[tuple[Game, LastTurn]] = field(default_factory=list)
+    posted: list[tuple[Game, LastTurn | None]] = field(default_factory=list)
 
     def session(self, user_id: int, channel_id: int = CHANNEL, **changes: Any) -> str:
         fields = dict(user_id=user_id, name=NAMES[user_id], locale="en-US", channel_id=channel_id,
@@ -56,9 +65,9 @@ async def live(database: Database, tmp_path: Path) -> AsyncIterator[Live]:
     client = discord.Client(intents=discord.Intents.none())
     app = App.build(client, settings, database)
     sessions = Sessions(await session_key(database))
-    posted: list[tuple[Game, LastTurn]] = []
+    posted: list[tuple[Game, LastTurn | None]] = []
     boards = LiveBoards(app, sessions, lambda game, last: posted.append((game, last)))
-    talk = PageTalk(app, boards)
+    talk = PageTalk(app, boards, AiOpponent())  # type: ignore[arg-type]
 
     async def socket(request: web.Request) -> web.WebSocketResponse:
         answer = web.WebSocketResponse(max_msg_size=64 * 1024)
@@ -150,7 +159,9 @@ async def test_players_and_spectators_see_each_turn_and_only_the_player_to_move_
     assert {frame["position"] for frame in after} == {str(stored.position)}
     assert {frame["version"] for frame in after} == {stored.version}
     assert after[0]["steps"] is None and after[1]["steps"] and after[2]["steps"] is None
-    assert [(posted.id, last.player_id) for posted, last in live.posted] == [(game.id, ALICE)]
+    assert [(posted.id, last and last.player_id) for posted, last in live.posted] == [
+        (game.id, ALICE)
+    ]
 
 
 @pytest.mark.parametrize("message, code", [
@@ -254,3 +265,25 @@ async def test_a_page_where_no_game_is_played_lists_the_members_games_and_gets_t
     board = await page.frame("board")
     assert (board["game"], board["position"]) == (here.id, str(here.position))
     assert board["steps"]  # Alice moves first
+
+
+async def test_a_member_starts_a_game_against_the_ai_where_none_is_played(
+    live: Live, http: aiohttp.ClientSession
+):
+    """The lobby offers the AI's levels; a bad level is refused; a good one starts a game in
+    the page's channel, which the page then shows (and the bot is asked to post its board)."""
+    quiet = 4242
+    page = await open_page(http, live, live.session(CAROL, channel_id=quiet))
+    lobby = await page.frame("lobby")
+    assert [level["level"] for level in lobby["levels"]] == ["easy", "medium", "hard"]
+    await page.send({"type": "play_ai", "level": "impossible"})
+    assert (await page.frame("error"))["code"] == "malformed"
+    await page.send({"type": "play_ai", "level": "easy"})
+    board = await page.frame("board")
+    game = await live.app.games.active_game(quiet)
+    assert game is not None and game.ai_level == "easy"
+    assert {game.white_id, game.black_id} == {CAROL, AI}
+    assert (board["game"], board["position"]) == (game.id, str(game.position))
+    assert [(posted.id, last) for posted, last in live.posted] == [(game.id, None)]
+    await page.send({"type": "play_ai", "level": "easy"})  # a game is on: refused
+    assert (await page.frame("error"))["code"] == "no_game"

@@ -353,6 +353,16 @@ function showLobby(frame) {
   $("lobby").hidden = false;
   $("status").textContent = state.words.no_game;
   $("lobby-title").textContent = frame.games.length ? state.words.your_games : state.words.no_games;
+  $("levels").replaceChildren(...frame.levels.map(({ level, label }) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = label;
+    button.addEventListener("click", () => {
+      button.disabled = true;
+      state.socket.send(JSON.stringify({ type: "play_ai", level }));
+    });
+    return button;
+  }));
   $("games").replaceChildren(...frame.games.map((game) => {
     const item = document.createElement("li"), link = document.createElement("a");
     link.href = game.url;
