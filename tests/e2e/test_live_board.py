@@ -18,11 +18,14 @@ import aiohttp
 from playwright.async_api import Browser, Page
 
 from tests.browser import chromium
+from tests.postgres import PostgresServer
 
 from .conftest import SpawnBot
 from .emulator import BotProcess, Emulator, Member
 from .table import Table
+from .test_shards import shard_env
 
+MOST_TURNS = 200
 PATIENCE_MS = 30_000
 """How long a page may take to show a change (the wait ends when it does)."""
 
@@ -80,9 +83,42 @@ def versions(bot: BotProcess) -> dict[int, int]:
         return dict(database.execute("SELECT id, version FROM games").fetchall())
 
 
+async def forged_messages_change_nothing(bot: BotProcess, spectator: Page) -> None:
+    """The spectator's page sends a turn (its own WebSocket, its own session) and a message
+    that is no JSON: both refused with an error frame, nothing stored."""
+    stored = versions(bot)
+    game_id = int(await spectator.evaluate("document.body.dataset.game"))
+    version = int(await spectator.evaluate("document.body.dataset.version"))
+    answers = await spectator.evaluate(
+        """async (frames) => {
+            const socket = new WebSocket(`ws://${location.host}/api/live`);
+            const got = [];
+            await new Promise((ok) => socket.addEventListener("open", ok));
+            socket.send(JSON.stringify({type: "hello",
+                                        session: sessionStorage.getItem("session")}));
+            socket.addEventListener("message", (event) => got.push(JSON.parse(event.data)));
+            for (const frame of frames) socket.send(frame);
+            await new Promise((done) => setTimeout(done, 0));
+            const deadline = Date.now() + 20000;
+            while (got.filter((f) => f.type === "error").length < frames.length
+                   && Date.now() < deadline) {
+                await new Promise((done) => setTimeout(done, 20));
+            }
+            socket.close();
+            return got.filter((f) => f.type === "error").map((f) => f.code);
+        }""",
+        [json.dumps({"type": "turn", "game": game_id, "version": version, "path": "Tw1"}),
+         "{not json"],
+    )  # fmt: skip
+    assert answers == ["spectator", "malformed"]
+    assert versions(bot) == stored
+
+
 async def test_two_players_and_a_spectator_play_on_the_live_board(
     emulator: Emulator, spawn_bot: SpawnBot, seed: int
 ) -> None:
+    """A whole game in a thread, two turns in three clicked on the page, the third with the
+    buttons; a kill -9 on the way; after every turn the three pages show the thread's board."""
     rng = random.Random(seed)
     emulator.enable_activities()
     port = free_port()
@@ -105,11 +141,21 @@ async def test_two_players_and_a_spectator_play_on_the_live_board(
         assert await spectator.locator("#controls").is_hidden()
         assert await spectator.locator("html").get_attribute("lang") == "es"
 
-        clicked = 0
-        for number in range(8):
-            mover = table.mover()
-            before = table.position()
-            if number % 3 == 2:  # now and then with Discord's buttons
+        clicked = turns = 0
+        while not table.status().startswith("Game over."):
+            assert turns < MOST_TURNS, "the game should have ended"
+            if turns == 3:
+                await forged_messages_change_nothing(bot, spectator)
+            if turns == 6:  # kill -9: the pages reconnect with their sessions and catch up
+                assert await bot.kill() == -9  # on a turn made while they are away
+                await bot.start()
+                await table.play(rng.choice(table.position().legal_turns()))
+                turns += 1
+                for page in everyone:
+                    await shows(page, str(table.position()))
+                continue
+            mover, before = table.mover(), table.position()
+            if turns % 3 == 2:  # now and then with Discord's buttons
                 await table.play(rng.choice(before.legal_turns()))
             else:
                 assert await pages[mover.id].locator("#controls").is_visible()
@@ -119,47 +165,13 @@ async def test_two_players_and_a_spectator_play_on_the_live_board(
                 clicked += 1
                 await emulator.wait_for(lambda b=before: table.position() != b,
                                         what="the thread's next board")  # fmt: skip
+            turns += 1
             for page in everyone:
                 await shows(page, str(table.position()))
-            if table.status().startswith("Game over."):
-                break
-
-        assert (clicked >= 1 and number >= 2) or table.status().startswith("Game over.")
-
-        # the spectator's forged turn and a malformed message: refused, nothing stored
-        stored = versions(bot)
-        game_id = int(await spectator.evaluate("document.body.dataset.game"))
-        version = int(await spectator.evaluate("document.body.dataset.version"))
-        answers = await spectator.evaluate(
-            """async (frames) => {
-                const socket = new WebSocket(`ws://${location.host}/api/live`);
-                const got = [];
-                await new Promise((ok) => socket.addEventListener("open", ok));
-                socket.send(JSON.stringify({type: "hello",
-                                            session: sessionStorage.getItem("session")}));
-                socket.addEventListener("message", (event) => got.push(JSON.parse(event.data)));
-                for (const frame of frames) socket.send(frame);
-                await new Promise((done) => setTimeout(done, 0));
-                const deadline = Date.now() + 20000;
-                while (got.filter((f) => f.type === "error").length < frames.length
-                       && Date.now() < deadline) {
-                    await new Promise((done) => setTimeout(done, 20));
-                }
-                socket.close();
-                return got.filter((f) => f.type === "error").map((f) => f.code);
-            }""",
-            [json.dumps({"type": "turn", "game": game_id, "version": version, "path": "Tw1"}),
-             "{not json"],
-        )  # fmt: skip
-        assert answers == ["spectator", "malformed"]
-        assert versions(bot) == stored
-
-        # kill -9: the pages reconnect with their sessions and catch up
-        assert await bot.kill() == -9
-        await bot.start()
-        await table.play(rng.choice(table.position().legal_turns()))
-        for page in everyone:
-            await shows(page, str(table.position()))
+        assert clicked >= turns // 2
+        for page in everyone:  # the end: the result, no controls
+            assert await page.evaluate("document.body.dataset.phase") == "over"
+            assert await page.locator("#controls").is_hidden()
     table.assert_clean()
     assert await bot.stop() == 0
     bot.assert_clean_log()
@@ -201,3 +213,48 @@ async def test_a_session_only_for_a_fresh_code_of_a_member_in_the_activity(
             assert answer.status == 400
     assert await bot.stop() == 0
     bot.assert_clean_log()
+
+
+async def test_a_turn_stored_by_one_process_reaches_a_page_served_by_another(
+    emulator: Emulator, spawn_bot: SpawnBot, postgres_server: PostgresServer, seed: int
+) -> None:
+    """Two bot processes on one PostgreSQL database, each serving the live board: the game's
+    server is shard 0's, so its presses go to the first process; a page connected to the second
+    process sees each turn (PostgreSQL NOTIFY), and its player's turn, played through the second
+    process, is posted on Discord by it and reaches a page on the first."""
+    rng = random.Random(seed)
+    url = await postgres_server.create_database()
+    emulator.enable_activities()
+    guild = emulator.add_guild("Shard 0", shard=(0, 2))
+    ports = [free_port(), free_port()]
+    bots = [
+        spawn_bot(emulator, env={**shard_env(url, shard), "THOLOS_THREADS": "off",
+                                 "THOLOS_WEB_PORT": str(ports[shard])}, guild_commands=False)
+        for shard in (0, 1)
+    ]  # fmt: skip
+    await bots[0].start(sync=True)
+    await bots[1].start()
+    table = Table(emulator, "games", guild=guild)
+    alice, bob = table.people_named("alice", "bob")
+    await table.start_game(alice, bob)
+    await table.click(alice, table.board, table.labelled(table.board, "Open the live board"))
+    async with chromium() as browser:
+        on_second = await open_page(browser, emulator, ports[1], alice, table)
+        on_first = await open_page(browser, emulator, ports[0], bob, table)
+        through_page = 0
+        for _ in range(4):
+            before = table.position()
+            if table.mover() == alice:  # through the page on the second process
+                await click_a_turn(on_second, rng)
+                through_page += 1
+                await emulator.wait_for(lambda b=before: table.position() != b,
+                                        what="the board the second process posts")  # fmt: skip
+            else:  # through Discord, which sends the presses to the first process
+                await table.play(rng.choice(before.legal_turns()))
+            for page in (on_second, on_first):
+                await shows(page, str(table.position()))
+        assert through_page == 2
+    for bot in bots:
+        assert await bot.stop() == 0
+        bot.assert_clean_log()
+    table.assert_clean()

@@ -69,6 +69,7 @@ function connect() {
     }
     document.body.dataset.connection = "lost";
     $("status").textContent = state.words.reconnecting || "…";
+    showControls();  // nothing can be sent until the connection is back
     setTimeout(connect, state.retry);
     state.retry = Math.min(state.retry * 2, RECONNECT_LAST);
   });
@@ -77,6 +78,7 @@ function connect() {
 function receive(frame) {
   switch (frame.type) {
     case "welcome":
+      state.sent = false;  // a turn sent before a reconnect: the board that follows tells
       state.words = frame.words;
       state.palette = frame.palette;
       state.retry = RECONNECT_FIRST;
@@ -271,10 +273,11 @@ function showControls() {
   if (!playing) return;
   const step = state.steps.get(state.path);
   const ready = !step;  // the path completes a turn
+  const waiting = state.sent || !connected();
   $("prompt").textContent = ready ? state.words.ready : step.prompt;
-  $("back").disabled = state.sent || state.path === "";
-  $("start-over").disabled = state.sent || state.path === "";
-  $("confirm").disabled = state.sent || !ready;
+  $("back").disabled = waiting || state.path === "";
+  $("start-over").disabled = waiting || state.path === "";
+  $("confirm").disabled = waiting || !ready;
   $("confirm").hidden = !ready;
   if (ready) return;
   for (const option of step.options) {
@@ -282,7 +285,7 @@ function showControls() {
     const button = document.createElement("button");
     button.type = "button";
     button.textContent = option.label;
-    button.disabled = state.sent || option.enabled === false;
+    button.disabled = waiting || option.enabled === false;
     if (option.why_not) button.title = option.why_not;
     button.dataset.path = option.path;
     button.addEventListener("click", () => choose(option.path));
@@ -297,6 +300,10 @@ function showControls() {
       options.appendChild(button);
     }
   }
+}
+
+function connected() {
+  return state.socket !== null && state.socket.readyState === WebSocket.OPEN;
 }
 
 function targetBox(frame, kind, option) {
@@ -339,6 +346,7 @@ $("back").addEventListener("click", () => {
 $("start-over").addEventListener("click", () => choose(""));
 $("confirm").addEventListener("click", () => {
   const frame = state.frame;
+  if (!connected()) return;
   state.sent = true;
   showControls();
   state.socket.send(JSON.stringify({ type: "turn", game: frame.game, version: frame.version, path: state.path }));
