@@ -70,8 +70,6 @@ def board_frame(board: Board, t: Words, steps: tuple[TurnStep, ...] | None) -> J
         "position": board.position,
         "small_print": board.small_print,
         "steps": None if steps is None else [_step(step) for step in steps],
-        "commands": [_choice(choice) for choice in board.commands
-                     if choice.action in ("rules", "resign", "claim")],
     }  # fmt: skip
 
 
