@@ -55,6 +55,8 @@ class Page:
     tokens: float = BURST
     refill: float = field(default_factory=time.monotonic)
     refused: int = 0
+    over: bool = False
+    """Its game has ended: a game that starts in its channel (a rematch) replaces it."""
 
     @property
     def language(self) -> str:
@@ -123,7 +125,7 @@ class LiveBoards:
         """A game changed (``None``: maybe several): refresh the pages watching it."""
         if payload is None:
             games = set(self.pages) - {0}
-        elif payload.isdigit() and (int(payload) in self.pages or 0 in self.pages):
+        elif payload.isdigit() and (int(payload) in self.pages or self._anyone_waits()):
             games = {int(payload)}
         else:
             return
@@ -141,9 +143,7 @@ class LiveBoards:
                 game = await self.app.games.game(game_id)
                 if game is None:
                     return
-                waiting = [page for page in self.pages.get(0, ())
-                           if page.session.channel_id == game.channel_id and game.is_active]
-                for page in waiting:  # a game started where they wait
+                for page in self._waiting(game):  # a game started where they wait
                     self.watch(page, game.id)
                 pages = list(self.pages.get(game_id, ()))
                 if pages:
@@ -152,6 +152,19 @@ class LiveBoards:
             log.warning("live boards of game %s not refreshed: %s", game_id, error)
         finally:
             del self._refreshing[game_id]
+
+    def _anyone_waits(self) -> bool:
+        """Whether a page waits for a game to start: none in its channel, or its game over."""
+        return 0 in self.pages or any(page.over for pages in self.pages.values() for page in pages)
+
+    def _waiting(self, game: Game) -> list[Page]:
+        """The pages that should show ``game`` now that it changed: those waiting where it
+        started (a new game is active, its first board)."""
+        if not game.is_active or game.plies:
+            return []
+        return [page for pages in list(self.pages.values()) for page in pages
+                if page.game_id != game.id and page.session.channel_id == game.channel_id
+                and (page.game_id is None or page.over)]  # fmt: skip
 
     async def send_board(self, game: Game, pages: list[Page]) -> None:
         """The board of ``game`` to each page, in its language, with the turn's steps for the
@@ -166,6 +179,7 @@ class LiveBoards:
             if key not in frames:
                 frames[key] = json.dumps(self._frame(game, last, page.language, moving),
                                          ensure_ascii=False, separators=(",", ":"))  # fmt: skip
+            page.over = not game.is_active
             sends.append(_send_text(page.socket, frames[key]))
         await asyncio.gather(*sends)
 

@@ -287,3 +287,18 @@ async def test_a_member_starts_a_game_against_the_ai_where_none_is_played(
     assert [(posted.id, last) for posted, last in live.posted] == [(game.id, None)]
     await page.send({"type": "play_ai", "level": "easy"})  # a game is on: refused
     assert (await page.frame("error"))["code"] == "no_game"
+
+
+async def test_a_rematch_in_the_channel_replaces_a_finished_game_on_the_page(
+    live: Live, http: aiohttp.ClientSession
+):
+    """A page whose game ended shows the next game started in its channel."""
+    game = await new_game(live)
+    page = await open_page(http, live, live.session(CAROL))
+    await page.frame("board")
+    ended = await live.app.play.resign(game.id, game.version, by(ALICE))
+    final = await page.frame("board")
+    assert final["phase"] == "over" and final["version"] == ended.version
+    again = await new_game(live)
+    board = await page.frame("board")
+    assert (board["game"], board["phase"]) == (again.id, "turn")
