@@ -150,7 +150,8 @@ async def test_a_rebuild_and_a_game_ending_at_once_both_complete(
         RatingStore(database).rebuild(),
         other_process.play.resign(second.id, second.version, Caller(100, 41)),
     )
-    assert rebuilt.games == 2 and ended.outcome is not None
+    assert ended.outcome is not None
+    assert rebuilt.games in (1, 2)  # the game ended before the rebuild's end, or just after
     before = [tuple(r) for r in await database.fetchall("SELECT * FROM ratings ORDER BY 1, 2")]
     again = await RatingStore(database).rebuild()
     assert (again.games, again.written) == (2, 0)
