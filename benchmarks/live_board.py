@@ -488,10 +488,12 @@ class Usage:
 
 
 def reading(bot_pid: int) -> Reading:
+    """The clock and CPU counters now."""
     return Reading(time.time(), tree_cpu(bot_pid), tree_cpu(os.getpid()), machine_cpu())
 
 
 def usage(start: Reading, end: Reading) -> Usage:
+    """What was used between two readings."""
     tree = end.tree - start.tree
     bot = end.bot - start.bot
     return Usage(end.at - start.at, bot, tree - bot, end.machine - start.machine - tree)
@@ -513,6 +515,8 @@ class Window:
 
 @dataclass
 class Results:
+    """What the run measured and found."""
+
     sessions_seconds: float = 0.0
     open_seconds: float = 0.0
     rss: dict[str, int] = field(default_factory=dict)
@@ -529,7 +533,7 @@ class Results:
     windows: list[Window] = field(default_factory=list)
     loaded_turns: list[Turn] = field(default_factory=list)
     live: Samples = field(default_factory=Samples)
-    live_turns: int = 0
+    """Part 3: the live games' presses."""
     problems: list[str] = field(default_factory=list)
     addresses: set[str] = field(default_factory=set)
     exit_code: int | None = None
@@ -688,7 +692,6 @@ async def live_games(
         await cadence
         await live.stop()
     results.live = live.samples
-    results.live_turns = sum(p.turns for p in live.players)
     results.problems += live.problems()
 
 
