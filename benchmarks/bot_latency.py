@@ -741,6 +741,14 @@ def phase_lines(phase: Phase, args: argparse.Namespace) -> Iterable[str]:
     yield f"    bot peak RSS (VmHWM): {mib(phase.peak_rss)}"
 
 
+def machine_line() -> str:
+    """The machine the figures come from."""
+    return (
+        f"machine: nproc {os.cpu_count()}, {platform.machine()}, Linux {platform.release()}, "
+        f"Python {platform.python_version()}"
+    )
+
+
 def code_under_test() -> str:
     """The commit, and the files of the bot's packages that differ from it (read-only git)."""
 
@@ -846,10 +854,7 @@ def report(phases: list[Phase], emu: Emulator, args: argparse.Namespace) -> bool
         f"Tholos bot benchmark: {args.games} concurrent games, --turns {args.turns}, "
         f"--warmup {args.warmup}, --think {args.think:g} s, --seed {args.seed}"
     )
-    print(
-        f"machine: nproc {os.cpu_count()}, {platform.machine()}, Linux {platform.release()}, "
-        f"Python {platform.python_version()}"
-    )
+    print(machine_line())
     print(f"code: {code_under_test()}")
     emulator = "stock" if args.stock_emulator else (
         "PNGs not decoded on serialising, no schema check of request bodies (see --help)"
