@@ -743,10 +743,12 @@ def report(results: Results, emu: Emulator, args: argparse.Namespace) -> bool:
           "version)")  # fmt: skip
     pairs = [latency for turn in results.turns for latency in turn.pages]
     slowest = [max(turn.pages) for turn in results.turns if turn.pages]
+    spread = [max(turn.pages) - min(turn.pages) for turn in results.turns if turn.pages]
     browser = [turn.browser for turn in results.turns if turn.browser is not None]
     print(f"    {'latency (ms)':<40}{'n':>6}{'p50':>8}{'p95':>8}{'max':>8}")
     print(latency_row("last press → board frame on a page", pairs))
     print(latency_row("  the same, the slowest page of a turn", slowest))
+    print(latency_row("  first page → last page of a turn", spread))
     if browser:
         print(latency_row("last press → Chromium page drawn", browser))
     print(latency_row("last press → new Discord board", results.board))
