@@ -22,7 +22,8 @@ every frame; one real Chromium page (Debian's, through Playwright) watches too.
 3. Presses of ``--games`` live games (``bot_latency``'s players, ``--think`` 0.5 s) in windows of
    ``--seconds`` without pages and with the N pages watching the extra game, which gets a turn
    about every second in both (a new game for each window with pages), ``--rounds`` times
-   alternately; "last step press → new board" p95 with pages ÷ without (target ≤ 1.2×).
+   (without then with, then with then without, …); "last step press → new board" p95 with
+   pages ÷ without (target ≤ 1.2×).
 
 Exits with 1 if a target fails on a quiet machine (other processes under 10% of a core) or a
 check fails (emulator violations, failed interactions, a page that missed a turn, got an error
@@ -648,7 +649,8 @@ async def live_games(
     args: argparse.Namespace, results: Results,
 ) -> None:  # fmt: skip
     """Part 3: ``--games`` live games throughout, the watched game a turn about every second,
-    windows without and with the pages."""
+    windows without and with the pages (in the order without, with, with, without, …: the live
+    games' cost drifts as they go on, and ends and new games come in waves)."""
     player.think = WATCHED_THINK
     live = LiveGames(emu, games, args.seed, args.think)
     live.start()
@@ -661,8 +663,8 @@ async def live_games(
     )  # fmt: skip
     await asyncio.sleep(args.warmup)
     try:
-        for _ in range(args.rounds):
-            for with_pages in (False, True):
+        for round_ in range(args.rounds):  # without, with; with, without; …: a drift cancels
+            for with_pages in (False, True) if round_ % 2 == 0 else (True, False):
                 if with_pages:
                     halt.set()
                     await cadence
@@ -743,10 +745,12 @@ def report(results: Results, emu: Emulator, args: argparse.Namespace) -> bool:
           "version)")  # fmt: skip
     pairs = [latency for turn in results.turns for latency in turn.pages]
     slowest = [max(turn.pages) for turn in results.turns if turn.pages]
+    spread = [max(turn.pages) - min(turn.pages) for turn in results.turns if turn.pages]
     browser = [turn.browser for turn in results.turns if turn.browser is not None]
     print(f"    {'latency (ms)':<40}{'n':>6}{'p50':>8}{'p95':>8}{'max':>8}")
     print(latency_row("last press → board frame on a page", pairs))
     print(latency_row("  the same, the slowest page of a turn", slowest))
+    print(latency_row("  first page → last page of a turn", spread))
     if browser:
         print(latency_row("last press → Chromium page drawn", browser))
     print(latency_row("last press → new Discord board", results.board))
@@ -875,7 +879,9 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     add("--seconds", type=float, default=30.0,
         help="length of each window of part 3, seconds (30; a game lasts ≥ 49 turns, "
              "so ≤ 40)")  # fmt: skip
-    add("--rounds", type=int, default=2, help="windows without then with the pages (2)")
+    add("--rounds", type=int, default=2,
+        help="pairs of windows without and with the pages, in the order without, with, with, "
+             "without, … (2)")  # fmt: skip
     add("--warmup", type=float, default=5.0,
         help="seconds of live games before the first window (5)")  # fmt: skip
     add("--seed", type=int, default=1, help="seed of the players' choices and pauses (1)")
