@@ -484,8 +484,9 @@ class Usage:
 
     @property
     def busy(self) -> float:
-        """Share of a core other processes used."""
-        return self.other / (self.seconds or 1.0)
+        """Share of a core other processes used (never below 0: the counters are read one
+        after the other, so a little of ours can fall outside the machine's)."""
+        return max(0.0, self.other / (self.seconds or 1.0))
 
 
 def reading(bot_pid: int) -> Reading:
