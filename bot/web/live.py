@@ -40,6 +40,10 @@ FLOOD_LIMIT = 50
 SEND_TIMEOUT = 5.0
 """Seconds a page may take to take a frame before it is disconnected (a stalled client must not
 hold up the others)."""
+SLICE = 20
+"""Pages sent a board before the event loop is given back: a turn watched by hundreds of pages
+comes out in slices of about 2 ms, so that the presses of other games are not held up behind
+it."""
 PATH = re.compile(r"[TPwbg1-3A-GLq-]{1,8}")
 MENTION = re.compile(r"<@!?(\d+)>")
 JSON = dict[str, Any]
@@ -171,8 +175,10 @@ class LiveBoards:
         player to move."""
         last = await self.app.poster.last_turn(game)
         frames: dict[tuple[str, bool], str] = {}
-        sends = []
-        for page in pages:
+        sends: list[asyncio.Future[None]] = []
+        for number, page in enumerate(pages, start=1):
+            if number % SLICE == 0:
+                await asyncio.sleep(0)  # the slice before is sent meanwhile
             moving = game.is_active and page.session.user_id == game.to_move and not (
                 game.is_ai_turn(self.app.bot_id))  # fmt: skip
             key = (page.language, moving)
@@ -180,7 +186,7 @@ class LiveBoards:
                 frames[key] = json.dumps(self._frame(game, last, page.language, moving),
                                          ensure_ascii=False, separators=(",", ":"))  # fmt: skip
             page.over = not game.is_active
-            sends.append(_send_text(page.socket, frames[key]))
+            sends.append(asyncio.ensure_future(_send_text(page.socket, frames[key])))
         await asyncio.gather(*sends)
 
     def _frame(self, game: Game, last: LastTurn | None, language: str, moving: bool) -> JSON:
@@ -227,7 +233,8 @@ async def _send_text(socket: web.WebSocketResponse, text: str) -> None:
     if socket.closed:
         return
     try:
-        await asyncio.wait_for(socket.send_str(text), SEND_TIMEOUT)
+        async with asyncio.timeout(SEND_TIMEOUT):
+            await socket.send_str(text)
     except (ConnectionError, TimeoutError, RuntimeError):
         with contextlib.suppress(Exception):
             await socket.close(code=1011, message=b"too slow")
