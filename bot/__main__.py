@@ -155,7 +155,7 @@ def main() -> int:
     logs.set_up(
         settings.logging_level,
         settings.log_format,
-        secrets=(settings.token, *url_passwords(settings.database)),
+        secrets=(settings.token, settings.client_secret or "", *url_passwords(settings.database)),
     )
     try:
         if settings.api_base:
