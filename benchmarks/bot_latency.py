@@ -610,7 +610,7 @@ async def run_phase(
             phase.rss[f"after {played} turns, {ended} games ended"] = watch.rss()
         phase.seconds = time.perf_counter() - began
         phase.bot_cpu, phase.driver_cpu = watch.cpu() - cpu[0], own_cpu() - cpu[1]
-        phase.other_cpu = machine_cpu() - cpu[2] - phase.bot_cpu - phase.driver_cpu
+        phase.other_cpu = max(0.0, machine_cpu() - cpu[2] - phase.bot_cpu - phase.driver_cpu)
         phase.peak_rss = watch.peak()
         await watch.stop()
         phase.addresses = watch.addresses

@@ -57,7 +57,9 @@ LABEL_PADDING = 5
 ARROW_LIFT = 70
 ARROW_GAP = (14, 44)
 """How far a move's arrow stays from the place the stone left and from where it went."""
-COMPRESS_LEVEL = 6
+COMPRESS_LEVEL = 3
+"""zlib level of the PNGs, by measurement (benchmarks/README.md): half the time of level 6 for 17%
+more bytes (a board: about 2.9 ms and 50 KB; level 6: 6 ms and 42 KB)."""
 REFERENCE_POSITION = (
     "wbgwb/bwwg/wbwbgwb/gbw/bbwg/wgb/gwbw wgg bbg w A=plus3,B=grayloss,C=tall,D=minority,E=graygain"
 )
@@ -338,6 +340,18 @@ def _move_arrow(canvas: Image.Image, layout: Layout, marks: Marks) -> None:
 
 def _arrow(canvas: Image.Image, start: Point, end: Point) -> None:
     """A bold amber arrow from ``start`` to ``end``, bowed upwards, stopping short of both."""
+    shape = _arrow_masks(start, end)
+    if shape is not None:
+        corner, masks = shape
+        for colour, mask in zip((style.INK, style.HIGHLIGHT), masks, strict=True):
+            canvas.paste(colour, corner, mask)
+
+
+@lru_cache(maxsize=512)
+def _arrow_masks(start: Point, end: Point) -> tuple[Point, tuple[Image.Image, ...]] | None:
+    """Where the arrow from ``start`` to ``end`` goes, and its outline's and its body's masks
+    (``None``: too short to draw); kept, since drawing its curve costs more than the rest of a
+    board's shapes together."""
     (x0, y0), (x1, y1) = start, end
     control = ((x0 + x1) / 2, min(y0, y1) - ARROW_LIFT)
     curve = [
@@ -352,7 +366,7 @@ def _arrow(canvas: Image.Image, start: Point, end: Point) -> None:
         if math.dist((x, y), start) > ARROW_GAP[0] and math.dist((x, y), end) > ARROW_GAP[1]
     ]
     if len(curve) < 2:
-        return
+        return None
     (ax, ay), (bx, by) = curve[-2], curve[-1]
     length = max(math.dist((ax, ay), (bx, by)), 1e-6)
     ux, uy = (bx - ax) / length, (by - ay) / length
@@ -369,12 +383,14 @@ def _arrow(canvas: Image.Image, start: Point, end: Point) -> None:
     def local(point: tuple[float, float]) -> tuple[float, float]:
         return ((point[0] - left) * 2, (point[1] - top) * 2)
 
-    for colour, width, grow in ((style.INK, 9, 2), (style.HIGHLIGHT, 5, 0)):
+    masks = []
+    for width, grow in ((9, 2), (5, 0)):
         mask = Image.new("L", (size[0] * 2, size[1] * 2), 0)
         draw = ImageDraw.Draw(mask)
         draw.line([local(p) for p in curve], fill=255, width=width * 2, joint="curve")
         draw.polygon([local(p) for p in head], fill=255, outline=255, width=grow * 2)
-        canvas.paste(colour, (left, top), mask.reduce(2))
+        masks.append(mask.reduce(2))
+    return (left, top), tuple(masks)
 
 
 def _badges(

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from enum import Enum
-from functools import cache
+from functools import cache, lru_cache
 from importlib.resources import files
 from io import BytesIO
 
@@ -107,12 +107,34 @@ def printable(text: str, face: Face) -> str:
 
 def fit(text: str, face: Face, size: int, width: int) -> str:
     """``text`` cut at the end with an ellipsis so that it is at most ``width`` pixels wide."""
+    return _noted(text, _fit(text, face, size, width))
+
+
+def fit_size(text: str, face: Face, sizes: Sequence[int], width: int) -> tuple[str, int]:
+    """The largest of ``sizes`` (largest first) at which ``text`` fits ``width``, else the last
+    size with ``text`` ellipsized."""
+    fitted, size = _fit_size(text, face, tuple(sizes), width)
+    return _noted(text, fitted), size
+
+
+def _noted(text: str, fitted: str) -> str:
+    """``fitted``, after noting that ``text`` was cut (:func:`recording_cuts`) if it was."""
+    cuts = _cuts.get()
+    if cuts is not None and fitted != text:
+        cuts.append(text)
+    return fitted
+
+
+FITTED = 4096
+"""Fitted texts remembered (measuring is most of what drawing a board's text costs, and the same
+names and labels come back on every board of a game)."""
+
+
+@lru_cache(maxsize=FITTED)
+def _fit(text: str, face: Face, size: int, width: int) -> str:
     typeface = font(face, size)
     if typeface.getlength(text) <= width:
         return text
-    cuts = _cuts.get()
-    if cuts is not None:
-        cuts.append(text)
     low, high = 0, len(text)
     while low < high:
         middle = (low + high + 1) // 2
@@ -123,10 +145,9 @@ def fit(text: str, face: Face, size: int, width: int) -> str:
     return text[:low].rstrip() + ELLIPSIS
 
 
-def fit_size(text: str, face: Face, sizes: Sequence[int], width: int) -> tuple[str, int]:
-    """The largest of ``sizes`` (largest first) at which ``text`` fits ``width``, else the last
-    size with ``text`` ellipsized."""
+@lru_cache(maxsize=FITTED)
+def _fit_size(text: str, face: Face, sizes: tuple[int, ...], width: int) -> tuple[str, int]:
     for size in sizes:
         if font(face, size).getlength(text) <= width:
             return text, size
-    return fit(text, face, sizes[-1], width), sizes[-1]
+    return _fit(text, face, sizes[-1], width), sizes[-1]

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from PIL import Image, ImageChops
 
 from engine import COLOUR_LETTERS, ORNAMENTS, Position, parse_turn
-from rendering import BoardView, render_board
+from rendering import BoardView, fonts, render_board
 from rendering import board as board_module
 from rendering.board import board_image, encode
 from rendering.layout import HEIGHT, WIDTH, board_layout
@@ -136,6 +136,19 @@ def test_each_ornament_tag_stays_in_its_box(ornament, location):
 
 def test_same_input_gives_the_same_bytes(known):
     assert render_board(*known) == render_board(*known)
+
+
+def test_a_board_drawn_from_the_caches_is_the_board_drawn_afresh():
+    """The fitted texts and the move's arrow are kept from board to board: taken from there,
+    they draw exactly what they drew the first time."""
+    position, view = case("mid basic")  # a move: the arrow is drawn
+    caches = (board_module._arrow_masks, fonts._fit_size)
+    for cache in (*caches, fonts._fit):
+        cache.cache_clear()
+    fresh = render_board(position, view)
+    hits = [cache.cache_info().hits for cache in caches]
+    assert render_board(position, view) == fresh
+    assert all(cache.cache_info().hits > before for cache, before in zip(caches, hits, strict=True))
 
 
 def test_threads_rendering_at_once_give_the_same_bytes():
