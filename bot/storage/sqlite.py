@@ -1,5 +1,16 @@
-"""The SQLite backend: one connection, one lock, ``BEGIN IMMEDIATE`` transactions, WAL, numbered
-migrations recorded in ``PRAGMA user_version``."""
+"""The SQLite backend: a writer connection and a few reader connections, each on a thread of its
+own; ``BEGIN IMMEDIATE`` write transactions, WAL, numbered migrations recorded in
+``PRAGMA user_version``.
+
+WAL lets readers read while a transaction writes: each read takes a free reader connection
+(there are :data:`READERS`), reads never hold up a write or each other, and only write
+transactions take turns on the writer. A read still sees every write this process began before
+it (it waits for those to end, not for later ones): the bot relies on it, e.g. a board is on
+Discord a moment before the transaction that records it commits, and a press on the old board
+must be told where the new one is. Every statement is one round trip to its connection's
+thread (executed, fetched and closed there), and a transaction's ``BEGIN`` and ``COMMIT`` one
+more each.
+"""
 
 from __future__ import annotations
 
@@ -8,11 +19,10 @@ import logging
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
-from typing import Any, BinaryIO
-
-import aiosqlite
+from typing import Any, BinaryIO, TypeVar
 
 from .announcements import ChangeListener, Listeners
 from .db import (
@@ -29,9 +39,14 @@ from .migrations import MIGRATIONS, SQLITE_TABLE_REBUILDS, statements
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
+
 BUSY_TIMEOUT_MS = 100
 """How long one statement waits for another process's write (SQLite's busy handler); a write
 transaction tries to begin again, the connection free in between, for :data:`WRITE_PATIENCE`."""
+READERS = 2
+"""Reader connections: reads run on them at once, beside the writer (one per core here; a read
+is a fraction of a millisecond)."""
 
 
 @contextmanager
@@ -54,33 +69,106 @@ def _is_busy(error: sqlite3.OperationalError) -> bool:
     return "locked" in str(error) or "busy" in str(error)
 
 
+class _Connection:
+    """One SQLite connection and the thread it lives on: what it is given runs there, in order."""
+
+    def __init__(self, name: str) -> None:
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix=name)
+        self.sqlite: sqlite3.Connection | None = None
+
+    async def open(self, path: str, pragmas: Sequence[str]) -> None:
+        def connect() -> None:
+            connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            try:
+                connection.row_factory = sqlite3.Row
+                for pragma in pragmas:
+                    connection.execute(pragma)
+            except BaseException:
+                connection.close()
+                raise
+            self.sqlite = connection
+
+        await self.run(connect)
+
+    async def run(self, function: Callable[..., T], *arguments: object) -> T:
+        """``function(*arguments)`` on the connection's thread."""
+        return await asyncio.get_running_loop().run_in_executor(self._thread, function, *arguments)
+
+    async def run_to_the_end(self, function: Callable[..., T], *arguments: object) -> T:
+        """:meth:`run`; if the caller is cancelled meanwhile, wait for ``function`` all the same
+        before the cancellation goes on (it runs on its thread regardless), so that whether a
+        transaction is open is known when the connection is given back."""
+        done = asyncio.ensure_future(self.run(function, *arguments))
+        try:
+            return await asyncio.shield(done)
+        except asyncio.CancelledError:
+            await asyncio.wait([done])
+            raise
+
+    def execute(self, sql: str, parameters: Sequence[Any] = ()) -> int:
+        assert self.sqlite is not None
+        return self.sqlite.execute(sql, tuple(parameters)).rowcount
+
+    def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
+        assert self.sqlite is not None
+        cursor = self.sqlite.execute(sql, tuple(parameters))
+        try:
+            return cursor.fetchone()
+        finally:
+            cursor.close()
+
+    def fetchall(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
+        assert self.sqlite is not None
+        return self.sqlite.execute(sql, tuple(parameters)).fetchall()
+
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        assert self.sqlite is not None
+        self.sqlite.executemany(sql, [tuple(row) for row in rows])
+
+    def in_transaction(self) -> bool:
+        return self.sqlite is not None and self.sqlite.in_transaction
+
+    def end_transaction(self) -> None:
+        """Roll back the transaction open on this connection, if any."""
+        if self.in_transaction():
+            self.execute("ROLLBACK")
+
+    def begin_reading(self) -> None:
+        """A read transaction that sees the database as it is now (WAL: writers go on)."""
+        self.execute("BEGIN")  # deferred: it starts at its first read
+        self.fetchone("SELECT 1 FROM sqlite_master LIMIT 1")
+
+    async def close(self) -> None:
+        if self.sqlite is not None:
+            await self.run(self.sqlite.close)
+            self.sqlite = None
+        self._thread.shutdown(wait=True)
+
+
 class _Transaction:
-    """Statements on the one connection, inside ``BEGIN IMMEDIATE``."""
+    """Statements on one connection, each one round trip to its thread."""
 
     def __init__(
-        self, connection: aiosqlite.Connection, announced: list[tuple[str, str]] | None = None
+        self, connection: _Connection, announced: list[tuple[str, str]] | None = None
     ) -> None:
         self._connection = connection
         self._announced = announced
 
     async def execute(self, sql: str, parameters: Sequence[Any] = ()) -> int:
         with _translated():
-            cursor = await self._connection.execute(sql, tuple(parameters))
-            return cursor.rowcount
+            return await self._connection.run(self._connection.execute, sql, parameters)
 
     async def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
         with _translated():
-            async with self._connection.execute(sql, tuple(parameters)) as cursor:
-                return await cursor.fetchone()
+            return await self._connection.run(self._connection.fetchone, sql, parameters)
 
     async def fetchall(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
         with _translated():
-            async with self._connection.execute(sql, tuple(parameters)) as cursor:
-                return list(await cursor.fetchall())
+            return await self._connection.run(self._connection.fetchall, sql, parameters)
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         with _translated():
-            await self._connection.executemany(sql, [tuple(row) for row in rows])
+            await self._connection.run(self._connection.executemany, sql, rows)
 
     async def lock(self, scope: str, key: int) -> None:
         """Nothing to do: ``BEGIN IMMEDIATE`` already serialises every write transaction."""
@@ -92,18 +180,22 @@ class _Transaction:
 
 
 class SqliteDatabase:
-    """One connection to the SQLite file, used by one coroutine at a time.
+    """The SQLite file, written by one connection and read by :data:`READERS` others.
 
-    Every operation takes the same lock, so a transaction's statements never interleave with
-    another coroutine's; writes run in ``BEGIN IMMEDIATE`` transactions that commit whole or
-    not at all.
+    Write transactions take turns on the writer (a lock), so a transaction's statements never
+    interleave with another's, and run in ``BEGIN IMMEDIATE`` transactions that commit whole
+    or not at all. Reads take whichever reader is free and never wait for a write.
     """
 
     dialect: Dialect = "sqlite"
 
-    def __init__(self, connection: aiosqlite.Connection, lock_file: BinaryIO | None = None) -> None:
-        self._connection = connection
-        self._lock = asyncio.Lock()
+    def __init__(self, lock_file: BinaryIO | None = None) -> None:
+        self._writer = _Connection("sqlite-writer")
+        self._writing = asyncio.Lock()
+        self._readers: list[_Connection] = []
+        self._free: asyncio.Queue[_Connection] = asyncio.Queue()
+        self._writes: set[asyncio.Future[None]] = set()
+        """The write transactions under way (or waiting for the writer)."""
         self._lock_file = lock_file  # the shared lock on <path>.lock while open (locks.py)
         self._listeners = Listeners()
 
@@ -114,31 +206,26 @@ class SqliteDatabase:
         Raises :class:`DatabaseTooNewError` if the file's schema is newer than this code's, and
         :class:`DatabaseUnavailable` while ``python -m bot restore`` replaces it.
         """
-        lock_file = None
-        if str(path) != ":memory:":
-            try:
-                lock_file = lock_database(path)
-            except DatabaseLockedError:
-                raise DatabaseUnavailable(
-                    f"{path} is being restored (python -m bot restore): start again when the "
-                    "restore has finished"
-                ) from None
+        if str(path) == ":memory:":
+            raise ValueError("the SQLite backend needs a file: its connections share it")
         try:
-            connection = await aiosqlite.connect(str(path), isolation_level=None)
-        except BaseException:
-            if lock_file is not None:
-                lock_file.close()
-            raise
-        connection.row_factory = aiosqlite.Row
-        database = cls(connection, lock_file)
+            lock_file = lock_database(path)
+        except DatabaseLockedError:
+            raise DatabaseUnavailable(
+                f"{path} is being restored (python -m bot restore): start again when the "
+                "restore has finished"
+            ) from None
+        database = cls(lock_file)
+        settings = ("PRAGMA foreign_keys = ON", f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         try:
-            for pragma in (
-                "PRAGMA journal_mode = WAL",
-                "PRAGMA synchronous = FULL",
-                "PRAGMA foreign_keys = ON",
-                f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}",
-            ):
-                await connection.execute(pragma)
+            await database._writer.open(
+                str(path), ("PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL", *settings)
+            )
+            for number in range(READERS):
+                reader = _Connection(f"sqlite-reader-{number}")
+                database._readers.append(reader)
+                await reader.open(str(path), (*settings, "PRAGMA query_only = ON"))
+                database._free.put_nowait(reader)
             await database._migrate()
         except BaseException:
             await database.close()
@@ -146,9 +233,10 @@ class SqliteDatabase:
         return database
 
     async def close(self) -> None:
-        async with self._lock:
+        async with self._writing:
             try:
-                await self._connection.close()
+                for connection in (self._writer, *self._readers):
+                    await connection.close()
             finally:
                 if self._lock_file is not None:
                     self._lock_file.close()
@@ -162,10 +250,11 @@ class SqliteDatabase:
                 f"the database has schema version {version}, but this bot knows only up to "
                 f"{latest}: upgrade the bot"
             )
+        writer = self._writer
         for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
             rebuild = number in SQLITE_TABLE_REBUILDS
             if rebuild:  # takes effect only outside a transaction
-                await self._connection.execute("PRAGMA foreign_keys = OFF")
+                await writer.run(writer.execute, "PRAGMA foreign_keys = OFF")
             try:
                 async with self.transaction() as transaction:
                     for statement in statements(script):
@@ -177,23 +266,30 @@ class SqliteDatabase:
                     await transaction.execute(f"PRAGMA user_version = {number}")
             finally:
                 if rebuild:
-                    await self._connection.execute("PRAGMA foreign_keys = ON")
+                    await writer.run(writer.execute, "PRAGMA foreign_keys = ON")
             log.info("database migrated to schema version %d", number)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[_Transaction]:
         announced: list[tuple[str, str]] = []
-        await self._begin()
+        writer = self._writer
+        ended = asyncio.get_running_loop().create_future()
+        self._writes.add(ended)
         try:
+            await self._begin()
             try:
-                yield _Transaction(self._connection, announced)
-            except BaseException:
-                await self._connection.execute("ROLLBACK")
-                raise
-            with _translated():
-                await self._connection.execute("COMMIT")
+                try:
+                    yield _Transaction(writer, announced)
+                except BaseException:
+                    await writer.run_to_the_end(writer.end_transaction)
+                    raise
+                with _translated():
+                    await writer.run_to_the_end(writer.execute, "COMMIT")
+            finally:
+                self._writing.release()
         finally:
-            self._lock.release()
+            self._writes.discard(ended)
+            ended.set_result(None)
         for topic, payload in announced:
             self._listeners.tell(topic, payload)
 
@@ -201,55 +297,53 @@ class SqliteDatabase:
         return self._listeners.add(topic, listener)
 
     async def _begin(self) -> None:
-        """Take the connection and begin a write transaction: while another process writes,
-        try again (the connection free for this process's other work in between) until
+        """Take the writer and begin a write transaction: while another process writes, try
+        again (the writer free for this process's other work in between) until
         :data:`WRITE_PATIENCE` has passed, then raise :class:`DatabaseBusy`."""
+        writer = self._writer
         deadline = time.monotonic() + WRITE_PATIENCE
         while True:
-            await self._lock.acquire()
+            await self._writing.acquire()
             try:
-                await self._to_the_end("BEGIN IMMEDIATE")
+                await writer.run_to_the_end(writer.execute, "BEGIN IMMEDIATE")
                 return
             except sqlite3.OperationalError as error:
-                self._lock.release()
+                self._writing.release()
                 if not _is_busy(error) or time.monotonic() >= deadline:
                     with _translated():
                         raise
                 report("retried", "sqlite")
             except BaseException:  # cancelled: a transaction begun meanwhile must not stay open
                 try:
-                    if self._connection.in_transaction:
-                        await self._to_the_end("ROLLBACK")
+                    await writer.run_to_the_end(writer.end_transaction)
                 finally:
-                    self._lock.release()
+                    self._writing.release()
                 raise
 
-    async def _to_the_end(self, sql: str) -> None:
-        """Execute ``sql``; if the caller is cancelled meanwhile, wait for the statement all
-        the same (aiosqlite runs it on its thread regardless) before the cancellation goes on,
-        so that whether a transaction is open is known when the connection is given back."""
-        statement = asyncio.ensure_future(self._connection.execute(sql))
+    @asynccontextmanager
+    async def _reader(self) -> AsyncIterator[_Connection]:
+        """A free reader connection for the block, once the writes begun before have ended."""
+        if self._writes:
+            await asyncio.wait(list(self._writes))
+        reader = await self._free.get()
         try:
-            await asyncio.shield(statement)
-        except asyncio.CancelledError:
-            await asyncio.wait([statement])
-            raise
+            yield reader
+        finally:
+            self._free.put_nowait(reader)
 
     @asynccontextmanager
     async def snapshot(self) -> AsyncIterator[_Transaction]:
-        async with self._lock:
+        async with self._reader() as reader:
             try:
-                await self._to_the_end("BEGIN")  # deferred: reads only, writers go on (WAL)
-                await self._connection.execute("SELECT 1 FROM sqlite_master LIMIT 1")  # the moment
-                yield _Transaction(self._connection)
+                await reader.run_to_the_end(reader.begin_reading)
+                yield _Transaction(reader)
             finally:
-                if self._connection.in_transaction:
-                    await self._to_the_end("ROLLBACK")
+                await reader.run_to_the_end(reader.end_transaction)
 
     async def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
-        async with self._lock:
-            return await _Transaction(self._connection).fetchone(sql, parameters)
+        async with self._reader() as reader:
+            return await _Transaction(reader).fetchone(sql, parameters)
 
     async def fetchall(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
-        async with self._lock:
-            return await _Transaction(self._connection).fetchall(sql, parameters)
+        async with self._reader() as reader:
+            return await _Transaction(reader).fetchall(sql, parameters)

@@ -3,6 +3,7 @@ and what a backend must translate (unique violations, an unreachable server)."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 
 import asyncpg
@@ -247,6 +248,29 @@ async def test_a_failed_transaction_leaves_nothing(database):
             await transaction.execute("INSERT INTO meta (key, value) VALUES ('a', 'b')")
             raise RuntimeError("crash mid-transaction")
     assert await get_meta(database, "a") is None
+
+
+async def test_reads_hold_up_no_write_and_see_the_writes_begun_before_them(database):
+    """Two snapshots (reads of one moment, held open) run at once, and a write transaction
+    commits while one is still open: it still sees the database as it was. On SQLite, a read
+    asked for once a write has begun sees that write (this process's writes are seen in the
+    order they were made)."""
+    await set_meta(database, "colour", "white")
+
+    async def colour(reader) -> str | None:
+        return await scalar(reader, "SELECT value FROM meta WHERE key = 'colour'")
+
+    async with asyncio.timeout(30):  # a read that held up the write would never let it end
+        async with database.snapshot() as first:
+            async with database.snapshot() as second:
+                assert [await colour(first), await colour(second)] == ["white", "white"]
+            writing = asyncio.ensure_future(set_meta(database, "colour", "black"))
+            if database.dialect == "sqlite":
+                await asyncio.sleep(0)  # one turn of the loop: the write task has begun
+                assert await get_meta(database, "colour") == "black"
+            await writing
+            assert await colour(first) == "white"
+    assert await get_meta(database, "colour") == "black"
 
 
 async def test_an_unreachable_postgres_is_reported_without_its_password(postgres_server):
