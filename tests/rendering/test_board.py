@@ -13,12 +13,13 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, ImageDraw
 
 from engine import COLOUR_LETTERS, ORNAMENTS, Position, parse_turn
 from rendering import BoardView, fonts, render_board
 from rendering import board as board_module
-from rendering.board import board_image, encode
+from rendering.board import LEFT_TO_RIGHT, board_image, encode
+from rendering.fonts import Face, font
 from rendering.layout import HEIGHT, WIDTH, board_layout
 from rendering.style import HIGHLIGHT, INK, KEY_COLOURS, STONES
 from rendering.view import workshop_stones
@@ -139,16 +140,34 @@ def test_same_input_gives_the_same_bytes(known):
 
 
 def test_a_board_drawn_from_the_caches_is_the_board_drawn_afresh():
-    """The fitted texts and the move's arrow are kept from board to board: taken from there,
-    they draw exactly what they drew the first time."""
+    """The fitted texts, the texts' coverage and the move's arrow are kept from board to board:
+    taken from there, they draw exactly what they drew the first time."""
     position, view = case("mid basic")  # a move: the arrow is drawn
-    caches = (board_module._arrow_masks, fonts._fit_size)
+    caches = (board_module._arrow_masks, board_module._coverage, fonts._fit_size)
     for cache in (*caches, fonts._fit):
         cache.cache_clear()
     fresh = render_board(position, view)
     hits = [cache.cache_info().hits for cache in caches]
     assert render_board(position, view) == fresh
     assert all(cache.cache_info().hits > before for cache, before in zip(caches, hits, strict=True))
+
+
+@pytest.mark.parametrize("anchor", ["lm", "mm", "rm", "mt"])
+def test_a_line_is_painted_exactly_as_pillow_draws_it(anchor):
+    """A line painted through its kept coverage has Pillow's own pixels for that text, at whole
+    and fractional positions (multiples of 1/64, as the board's are), in every face."""
+    texts = ["Ana to move", "محمد · 3 points", "Maximilian von Hohenzollern-Sigmaringen"]
+    for face, text in zip(Face, texts, strict=True):
+        for x, y in ((200, 60), (200.5, 60.5), (200.015625, 61.984375), (123.4375, 59.25)):
+            expected = Image.new("RGB", (460, 120), (214, 196, 160))
+            ImageDraw.Draw(expected).text(
+                (x, y), LEFT_TO_RIGHT + text, font=font(face, 22), fill=INK, anchor=anchor
+            )
+            painted = Image.new("RGB", (460, 120), (214, 196, 160))
+            board_module._line(painted, (x, y), text, face, 22, INK, anchor)
+            blank = Image.new("RGB", (460, 120), (214, 196, 160))
+            assert ImageChops.difference(expected, blank).getbbox() is not None  # text drawn
+            assert ImageChops.difference(expected, painted).getbbox() is None, (face, x, y)
 
 
 def test_threads_rendering_at_once_give_the_same_bytes():
