@@ -125,11 +125,6 @@ class Database(Protocol):
         """All rows of a query."""
         ...
 
-    async def lookup(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
-        """The row a key finds (an index lookup: the hot reads of a press), or ``None``: as
-        :meth:`fetchone`, but SQLite reads it without a round trip to a thread."""
-        ...
-
     def snapshot(self) -> AbstractAsyncContextManager[Reader]:
         """Reads that all see the database as it was at one moment (a read transaction: a
         SQLite reader in WAL mode and a PostgreSQL ``REPEATABLE READ`` one block no writer)."""

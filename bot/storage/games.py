@@ -307,7 +307,7 @@ class GameStore:
 
     async def game(self, game_id: int) -> Game | None:
         """The game with this id."""
-        row = await self.database.lookup(
+        row = await self.database.fetchone(
             f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
         )
         return None if row is None else game_from_row(row)

@@ -222,9 +222,6 @@ class PostgresDatabase:
                 with _translated():
                     await done.rollback()
 
-    async def lookup(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
-        return await self.fetchone(sql, parameters)
-
     async def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
         with _translated():
             async with self._pool.acquire(timeout=CONNECT_TIMEOUT) as connection:

@@ -207,8 +207,6 @@ class SqliteDatabase:
         self._writing = asyncio.Lock()
         self._readers: list[_Connection] = []
         self._free: asyncio.Queue[_Connection] = asyncio.Queue()
-        self._quick = _Connection("sqlite-quick")
-        """Read on the event loop's thread, by :meth:`lookup` only."""
         self._writes: set[asyncio.Future[None]] = set()
         """The write transactions under way (or waiting for the writer)."""
         self._lock_file = lock_file  # the shared lock on <path>.lock while open (locks.py)
@@ -241,9 +239,6 @@ class SqliteDatabase:
                 database._readers.append(reader)
                 await reader.open(str(path), (*settings, "PRAGMA query_only = ON"))
                 database._free.put_nowait(reader)
-            await database._quick.open(  # never waits: no busy handler (see lookup)
-                str(path), ("PRAGMA foreign_keys = ON", "PRAGMA query_only = ON")
-            )
             await database._migrate()
         except BaseException:
             await database.close()
@@ -253,7 +248,7 @@ class SqliteDatabase:
     async def close(self) -> None:
         async with self._writing:
             try:
-                for connection in (self._writer, *self._readers, self._quick):
+                for connection in (self._writer, *self._readers):
                     await connection.close()
             finally:
                 if self._lock_file is not None:
@@ -363,20 +358,6 @@ class SqliteDatabase:
                 yield _Transaction(reader)
             finally:
                 await reader.run_to_the_end(reader.end_transaction)
-
-    async def lookup(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
-        """Read on the event loop's thread, with a connection of its own that never waits (no
-        busy handler): a lookup by key is a few microseconds, less than a round trip to a
-        thread. A read that would have to wait (in WAL, only while another connection recovers
-        or restarts the log) goes to a reader's thread like any other."""
-        if self._writes:
-            await asyncio.wait(list(self._writes))
-        try:
-            return self._quick.fetchone(sql, parameters)
-        except sqlite3.OperationalError as error:
-            if not _is_busy(error):
-                raise
-        return await self.fetchone(sql, parameters)
 
     async def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
         async with self._reader() as reader:

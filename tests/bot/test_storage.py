@@ -273,34 +273,6 @@ async def test_reads_hold_up_no_write_and_see_the_writes_begun_before_them(datab
     assert await get_meta(database, "colour") == "black"
 
 
-async def test_a_lookup_finds_a_row_by_its_key_and_sees_what_was_written(database):
-    """``lookup`` (SQLite: on the loop's thread) answers as ``fetchone`` does, and after a
-    write it sees the write."""
-    sql = "SELECT value FROM meta WHERE key = ?"
-    assert await database.lookup(sql, ("colour",)) is None
-    await set_meta(database, "colour", "white")
-    assert (await database.lookup(sql, ("colour",)))[0] == "white"
-    await set_meta(database, "colour", "black")
-    assert (await database.lookup(sql, ("colour",)))[0] == "black"
-
-
-async def test_a_lookup_that_would_wait_is_read_on_a_readers_thread(tmp_path, monkeypatch):
-    """SQLite's loop-side lookup never waits: told the database is busy (in WAL, only while
-    the log is recovered or restarted), it reads on a reader's thread instead."""
-    database = await open_database(str(tmp_path / "tholos.db"))
-    try:
-        await set_meta(database, "colour", "white")
-
-        def busy(sql, parameters=()):
-            raise sqlite3.OperationalError("database is locked")
-
-        monkeypatch.setattr(database._quick, "fetchone", busy)
-        row = await database.lookup("SELECT value FROM meta WHERE key = ?", ("colour",))
-        assert row[0] == "white"
-    finally:
-        await database.close()
-
-
 async def test_an_unreachable_postgres_is_reported_without_its_password(postgres_server):
     """Nothing listening: DatabaseUnavailable, and the message hides the password."""
     url = postgres_server.url("nothing").replace(str(postgres_server.port), "1")
