@@ -19,10 +19,11 @@ from pathlib import Path
 RATE = 100
 """Samples a second."""
 IDLE = frozenset({
-    "_worker", "_connection_worker_thread", "EpollSelector.select", "select", "Condition.wait",
-    "Event.wait", "wait",
+    "_worker", "EpollSelector.select", "select", "Condition.wait", "Event.wait", "wait",
+    "Runner.run",
 })  # fmt: skip
-"""Innermost frames of a thread that waits for work."""
+"""Innermost frames of a thread that waits for work (``Runner.run``: uvloop's loop, which waits
+in native code)."""
 KINDS = (
     ("render: PNG encode", ("encode (rendering/board.py",)),
     ("render: draw", ("rendering/",)),
