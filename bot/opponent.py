@@ -75,8 +75,12 @@ class Opponent(Feature):
         self.schedule(game)
 
     def schedule(self, game: Game | None = None) -> None:
-        """A change (in ``game``) may have left the AI to move: wake the picker, which finds it
-        in the database once its board is shown."""
+        """A change (in ``game``; ``None``: somewhere) may have left the AI to move: wake the
+        picker, which finds it in the database once its board is shown. A change that leaves
+        the AI nothing to do in its game (a turn between two members, the AI's opponent still
+        to move) wakes nothing: it cannot free another game for the AI."""
+        if game is not None and not game.is_ai_turn(self.app.bot_id):
+            return
         self._wake.set()
 
     async def run(self) -> None:
