@@ -101,17 +101,3 @@ def test_bad_metrics_or_log_settings_say_what_to_fix(environ, message):
     with pytest.raises(SettingsError, match=message):
         load(**environ)
 
-
-def test_the_bot_runs_on_uvloop_where_it_is_installed():
-    """uvloop is a dependency on every platform but Windows: the bot's loop is uvloop's."""
-    import uvloop
-
-    from bot.__main__ import event_loop_factory
-
-    factory = event_loop_factory()
-    assert factory is uvloop.new_event_loop
-    loop = factory()
-    try:
-        assert isinstance(loop, uvloop.Loop)
-    finally:
-        loop.close()
