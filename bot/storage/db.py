@@ -9,9 +9,10 @@ the schema (migrations numbered alike in both, a script per dialect).
 
 from __future__ import annotations
 
+import asyncio
 import zlib
-from collections.abc import Callable, Mapping, Sequence
-from contextlib import AbstractAsyncContextManager
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, contextmanager
 from typing import Any, Literal, Protocol
 from urllib.parse import unquote, unquote_plus, urlsplit, urlunsplit
 
@@ -113,8 +114,13 @@ class Database(Protocol):
 
     dialect: Dialect
 
-    def transaction(self) -> AbstractAsyncContextManager[Transaction]:
-        """A write transaction: commits when the block ends, rolls back if it raises."""
+    def transaction(self, *, ordered: bool = False) -> AbstractAsyncContextManager[Transaction]:
+        """A write transaction: commits when the block ends, rolls back if it raises.
+
+        ``ordered``: it records something already shown (a board is on Discord a moment before
+        the transaction that records it commits): this process's reads asked for once it has
+        begun wait for it to end, so that they see it (:class:`Ordered`). Other transactions'
+        reads never wait for them."""
         ...
 
     async def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
@@ -138,6 +144,29 @@ class Database(Protocol):
     async def close(self) -> None:
         """Close every connection (waiting for the operation under way)."""
         ...
+
+
+class Ordered:
+    """The ordered write transactions under way (:meth:`Database.transaction`)."""
+
+    def __init__(self) -> None:
+        self._under_way: set[asyncio.Future[None]] = set()
+
+    @contextmanager
+    def begun(self) -> Iterator[None]:
+        """One is under way while the block runs."""
+        ended = asyncio.get_running_loop().create_future()
+        self._under_way.add(ended)
+        try:
+            yield
+        finally:
+            self._under_way.discard(ended)
+            ended.set_result(None)
+
+    async def ended(self) -> None:
+        """Wait for those under way now (not for those begun meanwhile)."""
+        if self._under_way:
+            await asyncio.wait(list(self._under_way))
 
 
 async def scalar(database: Database | Transaction, sql: str, parameters: Sequence[Any] = ()) -> Any:

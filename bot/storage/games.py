@@ -433,8 +433,9 @@ class GameStore:
     async def set_board_message(self, game_id: int, message_id: int, version: int) -> bool:
         """Remember the newest board message and the version it shows, and end the lease of
         posting it; ``False`` (and nothing stored) when a board of a newer version is already
-        recorded."""
-        async with self.database.transaction() as transaction:
+        recorded. Ordered: the board is on Discord already, and what reads the game from now on
+        (a press on the old board, ``/tholos board``, the games list) must know it."""
+        async with self.database.transaction(ordered=True) as transaction:
             await end(transaction, board_lease(game_id, version))
             changed = await transaction.execute(
                 "UPDATE games SET board_message_id = ?, board_version = ? "

@@ -10,7 +10,7 @@ import contextlib
 import logging
 import re
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import asynccontextmanager, contextmanager, nullcontext
 from functools import lru_cache
 from typing import Any
 
@@ -23,6 +23,7 @@ from .db import (
     DatabaseTooNewError,
     DatabaseUnavailable,
     Dialect,
+    Ordered,
     UniqueViolation,
     lock_key,
     redact,
@@ -118,6 +119,7 @@ class PostgresDatabase:
         self._pool = pool
         self.url = url
         self._listening = _Listening(url)
+        self._ordered = Ordered()
 
     @classmethod
     async def open(cls, url: str) -> PostgresDatabase:
@@ -200,19 +202,21 @@ class PostgresDatabase:
             await self._pool.release(connection)
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[_Transaction]:
-        async with self._begun() as (connection, transaction):
-            try:
-                yield _Transaction(connection)
-            except BaseException:
+    async def transaction(self, *, ordered: bool = False) -> AsyncIterator[_Transaction]:
+        with self._ordered.begun() if ordered else nullcontext():
+            async with self._begun() as (connection, transaction):
+                try:
+                    yield _Transaction(connection)
+                except BaseException:
+                    with _translated():
+                        await transaction.rollback()
+                    raise
                 with _translated():
-                    await transaction.rollback()
-                raise
-            with _translated():
-                await transaction.commit()
+                    await transaction.commit()
 
     @asynccontextmanager
     async def snapshot(self) -> AsyncIterator[_Transaction]:
+        await self._ordered.ended()
         async with self._begun(isolation="repeatable_read", readonly=True) as (connection, done):
             try:
                 with _translated():
@@ -223,11 +227,13 @@ class PostgresDatabase:
                     await done.rollback()
 
     async def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
+        await self._ordered.ended()
         with _translated():
             async with self._pool.acquire(timeout=CONNECT_TIMEOUT) as connection:
                 return await connection.fetchrow(dollar_placeholders(sql), *parameters)
 
     async def fetchall(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
+        await self._ordered.ended()
         with _translated():
             async with self._pool.acquire(timeout=CONNECT_TIMEOUT) as connection:
                 return list(await connection.fetch(dollar_placeholders(sql), *parameters))

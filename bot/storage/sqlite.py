@@ -4,10 +4,8 @@ own; ``BEGIN IMMEDIATE`` write transactions, WAL, numbered migrations recorded i
 
 WAL lets readers read while a transaction writes: each read takes a free reader connection
 (there are :data:`READERS`), reads never hold up a write or each other, and only write
-transactions take turns on the writer. A read still sees every write this process began before
-it (it waits for those to end, not for later ones): the bot relies on it, e.g. a board is on
-Discord a moment before the transaction that records it commits, and a press on the old board
-must be told where the new one is.
+transactions take turns on the writer. Only an ``ordered`` write (the record of a board already
+posted) makes the reads asked for after it began wait for it (:class:`.db.Ordered`).
 
 A read is one round trip to its reader's thread (executed, fetched and closed there). A write
 transaction is two, whatever its statements: ``BEGIN IMMEDIATE`` (which may wait for another
@@ -26,7 +24,12 @@ import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
+from contextlib import (
+    AbstractAsyncContextManager,
+    asynccontextmanager,
+    contextmanager,
+    nullcontext,
+)
 from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
 
@@ -37,6 +40,7 @@ from .db import (
     DatabaseTooNewError,
     DatabaseUnavailable,
     Dialect,
+    Ordered,
     UniqueViolation,
     report,
 )
@@ -207,8 +211,7 @@ class SqliteDatabase:
         self._writing = asyncio.Lock()
         self._readers: list[_Connection] = []
         self._free: asyncio.Queue[_Connection] = asyncio.Queue()
-        self._writes: set[asyncio.Future[None]] = set()
-        """The write transactions under way (or waiting for the writer)."""
+        self._ordered = Ordered()
         self._lock_file = lock_file  # the shared lock on <path>.lock while open (locks.py)
         self._listeners = Listeners()
 
@@ -282,19 +285,19 @@ class SqliteDatabase:
                     await writer.run(writer.execute, "PRAGMA foreign_keys = ON")
             log.info("database migrated to schema version %d", number)
 
-    def transaction(self) -> AbstractAsyncContextManager[_Transaction]:
-        return self._transaction(on_the_loop=True)
+    def transaction(self, *, ordered: bool = False) -> AbstractAsyncContextManager[_Transaction]:
+        return self._transaction(on_the_loop=True, ordered=ordered)
 
     @asynccontextmanager
-    async def _transaction(self, on_the_loop: bool) -> AsyncIterator[_Transaction]:
+    async def _transaction(
+        self, on_the_loop: bool, ordered: bool = False
+    ) -> AsyncIterator[_Transaction]:
         """A write transaction; its statements run on the event loop's thread (the bot's
         transactions: a handful of statements on a few rows each), or each on the writer's
         thread (the migrations: whole tables)."""
         announced: list[tuple[str, str]] = []
         writer = self._writer
-        ended = asyncio.get_running_loop().create_future()
-        self._writes.add(ended)
-        try:
+        with self._ordered.begun() if ordered else nullcontext():
             await self._begin()
             try:
                 try:
@@ -306,9 +309,6 @@ class SqliteDatabase:
                     await writer.run_to_the_end(writer.execute, "COMMIT")
             finally:
                 self._writing.release()
-        finally:
-            self._writes.discard(ended)
-            ended.set_result(None)
         for topic, payload in announced:
             self._listeners.tell(topic, payload)
 
@@ -341,9 +341,9 @@ class SqliteDatabase:
 
     @asynccontextmanager
     async def _reader(self) -> AsyncIterator[_Connection]:
-        """A free reader connection for the block, once the writes begun before have ended."""
-        if self._writes:
-            await asyncio.wait(list(self._writes))
+        """A free reader connection for the block, once the ordered writes begun before have
+        ended."""
+        await self._ordered.ended()
         reader = await self._free.get()
         try:
             yield reader

@@ -250,27 +250,31 @@ async def test_a_failed_transaction_leaves_nothing(database):
     assert await get_meta(database, "a") is None
 
 
-async def test_reads_hold_up_no_write_and_see_the_writes_begun_before_them(database):
-    """Two snapshots (reads of one moment, held open) run at once, and a write transaction
-    commits while one is still open: it still sees the database as it was. On SQLite, a read
-    asked for once a write has begun sees that write (this process's writes are seen in the
-    order they were made)."""
+async def test_reads_hold_up_no_write_and_wait_only_for_ordered_ones(database):
+    """Two snapshots (reads of one moment, held open) run at once, and a write commits while
+    one is still open: it still sees the database as it was. A read asked for once an ordered
+    write has begun waits for it and sees it; a read never waits for any other write, even one
+    held open."""
     await set_meta(database, "colour", "white")
+    sql = "SELECT value FROM meta WHERE key = 'colour'"
 
-    async def colour(reader) -> str | None:
-        return await scalar(reader, "SELECT value FROM meta WHERE key = 'colour'")
+    async def ordered(value: str) -> None:
+        async with database.transaction(ordered=True) as transaction:
+            await transaction.execute("UPDATE meta SET value = ? WHERE key = 'colour'", (value,))
 
-    async with asyncio.timeout(30):  # a read that held up the write would never let it end
+    async with asyncio.timeout(30):  # a read that held up a write, or waited for it, never ends
         async with database.snapshot() as first:
             async with database.snapshot() as second:
-                assert [await colour(first), await colour(second)] == ["white", "white"]
-            writing = asyncio.ensure_future(set_meta(database, "colour", "black"))
-            if database.dialect == "sqlite":
-                await asyncio.sleep(0)  # one turn of the loop: the write task has begun
-                assert await get_meta(database, "colour") == "black"
+                assert [await scalar(first, sql), await scalar(second, sql)] == ["white"] * 2
+            writing = asyncio.ensure_future(ordered("black"))
+            await asyncio.sleep(0)  # one turn of the loop: the ordered write has begun
+            assert await get_meta(database, "colour") == "black"
             await writing
-            assert await colour(first) == "white"
-    assert await get_meta(database, "colour") == "black"
+            assert await scalar(first, sql) == "white"
+        async with database.transaction() as transaction:
+            await transaction.execute("UPDATE meta SET value = 'green' WHERE key = 'colour'")
+            assert await get_meta(database, "colour") == "black"  # not waiting: not ordered
+    assert await get_meta(database, "colour") == "green"
 
 
 async def test_an_unreachable_postgres_is_reported_without_its_password(postgres_server):
