@@ -38,7 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -592,8 +592,7 @@ async def run_phase(
     if args.metrics:
         env["THOLOS_METRICS_PORT"] = str(free_port())
     bot = BotProcess("bot", emu, db_path, log_path, env=env)
-    RUNNING.add(bot)
-    try:
+    with running(bot, phase.name):
         await bot.start(sync=True)
         assert bot.process is not None
         watch = ProcessWatch(bot.process.pid)
@@ -630,19 +629,34 @@ async def run_phase(
         phase.games = sum(p.games for p in players)
         phase.finished = sum(p.finished for p in players)
         phase.problems += [p.problem for p in players if p.problem]
-        phase.exit_code = await bot.stop()
-        try:
-            bot.assert_clean_log()
-        except AssertionError as error:
-            phase.problems.append(str(error))
+        phase.exit_code = await stop_cleanly(bot, phase.problems)
+    return phase
+
+
+@contextlib.contextmanager
+def running(bot: BotProcess, label: str) -> Iterator[None]:
+    """While the block runs, ``bot`` is killed if the benchmark is stopped; if the block
+    fails, the last lines of its log are printed; after it, the bot is gone."""
+    RUNNING.add(bot)
+    try:
+        yield
     except BaseException:
-        print(f"--- the bot's log ({phase.name}), last lines:", file=sys.stderr)
+        print(f"--- the bot's log ({label}), last lines:", file=sys.stderr)
         print("\n".join(bot.log().splitlines()[-40:]), file=sys.stderr)
         raise
     finally:
         bot.close()
         RUNNING.discard(bot)
-    return phase
+
+
+async def stop_cleanly(bot: BotProcess, problems: list[str]) -> int | None:
+    """Stop ``bot`` (SIGTERM); its exit code, and in ``problems`` what its log shows wrong."""
+    exit_code = await bot.stop()
+    try:
+        bot.assert_clean_log()
+    except AssertionError as error:
+        problems.append(str(error))
+    return exit_code
 
 
 # -- the report --------------------------------------------------------------------------------

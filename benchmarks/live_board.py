@@ -63,7 +63,6 @@ from .bot_latency import (
     CLOCK_TICKS,
     MIB,
     OTHER_CPU_WARNING,
-    RUNNING,
     UPDATE_MESSAGE,
     BenchmarkError,
     Check,
@@ -83,6 +82,8 @@ from .bot_latency import (
     percentile,
     prefill,
     read_board,
+    running,
+    stop_cleanly,
     stop_on_signals,
 )
 
@@ -559,22 +560,10 @@ async def run(args: argparse.Namespace) -> tuple[Results, Emulator]:
             port = free_port()
             env = {"LOG_LEVEL": "INFO", "THOLOS_THREADS": "off", "THOLOS_WEB_PORT": str(port)}
             bot = BotProcess("bot", emu, db_path, Path(tmp) / "bot.log", env=env)
-            RUNNING.add(bot)
-            try:
+            with running(bot, "live board"):
                 await bot.start(sync=True)
                 await measure(emu, bot, port, games, watched, members, in_browser, args, results)
-                results.exit_code = await bot.stop()
-                try:
-                    bot.assert_clean_log()
-                except AssertionError as error:
-                    results.problems.append(str(error))
-            except BaseException:
-                print("--- the bot's log, last lines:", file=sys.stderr)
-                print("\n".join(bot.log().splitlines()[-40:]), file=sys.stderr)
-                raise
-            finally:
-                bot.close()
-                RUNNING.discard(bot)
+                results.exit_code = await stop_cleanly(bot, results.problems)
     return results, emu
 
 

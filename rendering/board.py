@@ -280,11 +280,11 @@ def _draw_position(
             _tag(canvas, draw, site.tag, ornament, changed, view.words)
     if marks is not None:
         _vacated(canvas, layout, marks)
-    _badges(canvas, draw, layout, scores, view.words)
+    _badges(canvas, layout, scores, view.words)
     final = view.is_final(position)
     for player, card in zip((WHITE, BLACK), layout.cards, strict=True):
-        _card(canvas, draw, card, player, position, view, scores, marks, final)
-    _quarry(canvas, draw, layout, position)
+        _card(canvas, card, player, position, view, scores, marks, final)
+    _quarry(canvas, layout, position)
     _status(canvas, layout, position, view, scores, final)
 
 
@@ -393,9 +393,7 @@ def _arrow_masks(start: Point, end: Point) -> tuple[Point, tuple[Image.Image, ..
     return (left, top), tuple(masks)
 
 
-def _badges(
-    canvas: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, scores: Score, t: Words
-) -> None:
+def _badges(canvas: Image.Image, layout: Layout, scores: Score, t: Words) -> None:
     """Under each column: who leads it and the points it would give now (nothing when empty)."""
     for site, column in zip(layout.sites, scores.columns, strict=True):
         text = badge_text(column, t)
@@ -419,7 +417,6 @@ def _badges(
 
 def _card(
     canvas: Image.Image,
-    draw: ImageDraw.ImageDraw,
     card: Card,
     player: int,
     position: Position,
@@ -467,9 +464,7 @@ def _card(
             _ring(canvas, box, SMALL_STONE)
 
 
-def _quarry(
-    canvas: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, position: Position
-) -> None:
+def _quarry(canvas: Image.Image, layout: Layout, position: Position) -> None:
     """The quarry: a small pile per colour (an empty place when none is left) and its count."""
     quarry = layout.quarry
     for colour, (pile, count_box) in enumerate(zip(quarry.piles, quarry.counts, strict=True)):

@@ -201,7 +201,7 @@ class SqliteDatabase:
 
     Write transactions take turns on the writer (a lock), so a transaction's statements never
     interleave with another's, and run in ``BEGIN IMMEDIATE`` transactions that commit whole
-    or not at all. Reads take whichever reader is free and never wait for a write.
+    or not at all. Reads take whichever reader is free, and wait only for ordered writes.
     """
 
     dialect: Dialect = "sqlite"

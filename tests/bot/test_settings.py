@@ -100,4 +100,3 @@ def test_metrics_and_log_format_are_off_and_text_by_default():
 def test_bad_metrics_or_log_settings_say_what_to_fix(environ, message):
     with pytest.raises(SettingsError, match=message):
         load(**environ)
-
