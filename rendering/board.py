@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import math
 import threading
 from collections.abc import Callable, Sequence
@@ -43,6 +42,7 @@ from .layout import (
     board_layout,
 )
 from .paint import cross, panel, paste, ring, shaft, slot, stone
+from .png import png
 from .view import BoardView, Marks, last_player, last_turn_marks, workshop_stones
 from .words import Words
 
@@ -57,9 +57,6 @@ LABEL_PADDING = 5
 ARROW_LIFT = 70
 ARROW_GAP = (14, 44)
 """How far a move's arrow stays from the place the stone left and from where it went."""
-COMPRESS_LEVEL = 3
-"""zlib level of the PNGs, by measurement (benchmarks/README.md): half the time of level 6 for 17%
-more bytes (a board: about 2.9 ms and 50 KB; level 6: 6 ms and 42 KB)."""
 REFERENCE_POSITION = (
     "wbgwb/bwwg/wbwbgwb/gbw/bbwg/wgb/gwbw wgg bbg w A=plus3,B=grayloss,C=tall,D=minority,E=graygain"
 )
@@ -88,10 +85,7 @@ def board_image(position: Position, view: BoardView) -> Image.Image:
 
 def encode(image: Image.Image) -> bytes:
     """PNG bytes of ``image`` mapped to the board's fixed palette, with no metadata."""
-    buffer = io.BytesIO()
-    paletted = image.quantize(palette=_palette(), dither=Image.Dither.NONE)
-    paletted.save(buffer, format="PNG", optimize=False, compress_level=COMPRESS_LEVEL)
-    return buffer.getvalue()
+    return png(image.quantize(palette=_palette(), dither=Image.Dither.NONE))
 
 
 @cache
@@ -500,9 +494,7 @@ def _status(
     turn = view.last_turn
     if turn is not None:
         name = _name(view, last_player(position), small)
-        first = _named(
-            lambda n: turn_lines(turn, n, t)[0], name, small, LAST_TURN_SIZES, width
-        )
+        first = _named(lambda n: turn_lines(turn, n, t)[0], name, small, LAST_TURN_SIZES, width)
         lines.append((*first, small, style.INK_SOFT))
         for text in turn_lines(turn, name, t)[1:]:
             fitted, size = fit_size(text, small, LAST_TURN_SIZES, width)

@@ -70,9 +70,7 @@ def describe_board(position: Position, view: BoardView | None = None) -> str:
         for player in (WHITE, BLACK)
     )  # fmt: skip
     lines.append(t("Workshops: {workshops}.", workshops=workshops))
-    quarry = ", ".join(
-        f"{count} {colour_name(c, t)}" for c, count in enumerate(position.quarry)
-    )
+    quarry = ", ".join(f"{count} {colour_name(c, t)}" for c, count in enumerate(position.quarry))
     lines.append(t("Quarry: {stones}.", stones=quarry))
     lines.append(t("Columns, stones bottom to top:"))
     lines += [_column_line(position, column, t) for column in scores.columns]
@@ -85,8 +83,7 @@ def _column_line(position: Position, column: ColumnScore, t: Words) -> str:
     if column.ornament is not None:
         text += ", " + t("{ornament} ornament", ornament=t(ORNAMENT_NAMES[column.ornament]))
     text += (
-        f": {_stone_words(column.stones, t)} "
-        f"({len(column.stones)}/{position.capacities[location]})"
+        f": {_stone_words(column.stones, t)} ({len(column.stones)}/{position.capacities[location]})"
     )
     if column.winner is not None:
         text += f"; {colour_name(column.winner, t).capitalize()} {points(column.points)}"
