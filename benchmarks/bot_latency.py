@@ -759,7 +759,7 @@ def phase_lines(phase: Phase, args: argparse.Namespace) -> Iterable[str]:
         f"{phase.driver_cpu:.1f} s ({100 * phase.driver_cpu / seconds:.0f}% of a core)"
     )
     if phase.breakdown is not None:
-        yield from cpu_breakdown.report(phase.breakdown, phase.turns)
+        yield from cpu_breakdown.report(phase.breakdown, phase.turns, phase.bot_cpu)
     other = phase.other_cpu / seconds
     warning = " — busy machine: figures disturbed" if other > OTHER_CPU_WARNING else ""
     yield f"    CPU of other processes meanwhile: {100 * other:.0f}% of a core{warning}"

@@ -91,14 +91,18 @@ class Sampler:
         return breakdown(self.output.read_text() if self.output.exists() else "")
 
 
-def report(kinds: collections.Counter[str], turns: int) -> list[str]:
-    """Lines of the breakdown: ms of CPU a turn and share, by kind."""
+def report(kinds: collections.Counter[str], turns: int, cpu_seconds: float) -> list[str]:
+    """Lines of the breakdown: the bot's measured CPU (``cpu_seconds``) a turn shared out by
+    the kinds' shares of the samples. A thread waiting for the GIL looks busy to py-spy, so the
+    samples add up to more than the CPU used: their shares are what they tell."""
     total = sum(kinds.values())
     if not total or not turns:
         return ["    CPU breakdown: no samples"]
-    lines = [f"    CPU breakdown (py-spy, {total} busy samples at {RATE} Hz): "
-             f"{1000 * total / RATE / turns:.1f} ms a turn"]  # fmt: skip
+    per_turn = 1000 * cpu_seconds / turns
+    lines = [f"    CPU breakdown (py-spy, {total} busy samples at {RATE} Hz, "
+             f"{1000 * total / RATE / turns:.1f} ms a turn; shares of the {per_turn:.1f} ms "
+             "measured):"]  # fmt: skip
     for kind, count in kinds.most_common():
-        lines.append(f"      {kind:<40}{1000 * count / RATE / turns:6.2f} ms a turn "
+        lines.append(f"      {kind:<40}{per_turn * count / total:6.2f} ms a turn "
                      f"{100 * count / total:5.1f}%")  # fmt: skip
     return lines
