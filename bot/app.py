@@ -93,6 +93,7 @@ class App:
         alarm = Alarm()
         reminders = ReminderDefaults(settings.reminder_after, settings.inactivity_timeout)
         renderer, places = Renderer(), Places(client, games)
+        ratings = RatingStore(database)
         return cls(
             client=client,
             settings=settings,
@@ -100,14 +101,14 @@ class App:
             games=games,
             listings=GameListings(database),
             challenges=challenges,
-            ratings=RatingStore(database),
+            ratings=ratings,
             play=PlayService(
                 games, inactivity_timeout=settings.inactivity_timeout, leases=leases,
                 reminders=reminders, alarm=alarm.ring,
             ),
             lobby=ChallengeService(
                 challenges, games, challenge_timeout=settings.challenge_timeout,
-                reminders=reminders, alarm=alarm.ring,
+                reminders=reminders, alarm=alarm.ring, rating=ratings.rating,
             ),
             renderer=renderer,
             places=places,

@@ -48,6 +48,7 @@ OPTION_NAMES = (
     NC_("command", "idle_claim_minutes"),
     NC_("command", "challenge_minutes"),
     NC_("command", "default_mode"),
+    NC_("command", "rating_range"),
 )
 """The commands' option names (their Python parameters), for the catalogue."""
 CHOICE_NAMES = (

@@ -1,5 +1,5 @@
-"""Challenges: ``/tholos challenge`` (a member, or the bot itself for its AI) and
-``/tholos cancel``; Accept / Decline / Withdraw; Rematch on a finished board."""
+"""Challenges: ``/tholos challenge`` (a member, anyone — an open challenge —, or the bot itself
+for its AI) and ``/tholos cancel``; Accept / Decline / Withdraw; Rematch on a finished board."""
 
 from __future__ import annotations
 
@@ -48,7 +48,9 @@ ANSWERS = {
     "decline": (N_("Decline"), "danger"),
     "withdraw": (N_("Withdraw"), "secondary"),
 }
-"""The buttons of a challenge: their words and emphasis."""
+"""The buttons of a challenge: their words and emphasis (an open one has no Decline)."""
+RATING_RANGE = (50, 1000)
+"""The rating ranges an open challenge may ask for."""
 
 
 class Challenges(Feature):
@@ -70,12 +72,14 @@ class Challenges(Feature):
     async def challenge(
         self,
         interaction: Interaction,
-        opponent: discord.User | discord.Member,
+        opponent: discord.User | discord.Member | None,
         options: GameOptions,
         level: Level,
+        rating_range: int | None = None,
     ) -> None:
-        """``/tholos challenge``: post the challenge with its buttons, or start a game against
-        the AI when ``opponent`` is this bot."""
+        """``/tholos challenge``: post the challenge with its buttons (``opponent`` ``None``:
+        an open challenge, for anyone within ``rating_range``), or start a game against the AI
+        when ``opponent`` is this bot."""
         await self.expire()  # an expired challenge must not block the channel
         guild_id, channel_id = interaction.guild_id or 0, interaction.channel_id or 0
         me = Person(interaction.user.id, interaction.user.display_name)
@@ -85,7 +89,7 @@ class Challenges(Feature):
             options = replace(options, mode=rules.default_mode)
         place = place_for(interaction, rules.threads)
         client_user = self.app.client.user
-        if client_user is not None and opponent.id == client_user.id:
+        if client_user is not None and opponent is not None and opponent.id == client_user.id:
             ai = self.ai_games.person(options, level)
             if place.thread:
                 await self.ai_games.start_in_thread(interaction, me, ai, level, options)
@@ -96,10 +100,12 @@ class Challenges(Feature):
             )  # fmt: skip
             await self.opponent.start(interaction, game)
         else:
+            rival = None if opponent is None else Person(opponent.id, opponent.display_name,
+                                                         opponent.bot)  # fmt: skip
             challenge = await self.app.lobby.challenge(
-                guild_id=guild_id, channel_id=channel_id, challenger=me,
-                opponent=Person(opponent.id, opponent.display_name, opponent.bot),
+                guild_id=guild_id, channel_id=channel_id, challenger=me, opponent=rival,
                 options=options, in_channel=not place.thread, timeout=rules.challenge_timeout,
+                rating_range=rating_range,
             )  # fmt: skip
             await self._post(interaction, challenge)
         if place.note:
@@ -155,7 +161,7 @@ class Challenges(Feature):
                     thread = await self._open_thread(interaction, checked)
             answered = await self.app.lobby.answer(
                 challenge, caller(interaction), answer,
-                thread_id=thread.id if thread else None,
+                thread_id=thread.id if thread else None, name=interaction.user.display_name,
             )  # fmt: skip
         except ExpiredChallengeError as expired:
             await self._edit(interaction, expired.challenge)
@@ -179,8 +185,9 @@ class Challenges(Feature):
         """The accepted challenge's thread (``None``, and a note, if Discord refused one)."""
         assert interaction.message is not None  # the challenge's buttons are on it
         t = words(challenge.language)
-        name = thread_name(t, challenge.challenger_name, challenge.opponent_name)
-        players = [challenge.challenger_id, challenge.opponent_id]
+        opponent = challenge.opponent_name or interaction.user.display_name  # open: the taker
+        name = thread_name(t, challenge.challenger_name, opponent)
+        players = [challenge.challenger_id, challenge.opponent_id or interaction.user.id]
         thread = await open_thread(interaction.message, name, players)
         if thread is None:
             await tell(interaction, THREAD_FAILED)
@@ -314,25 +321,30 @@ GAME_OPTIONS = {
 
 @tholos.command(
     name=NC_("command", "challenge"),
-    description=N_("Challenge a member to a game of Tholos"),
+    description=N_("Challenge a member to a game of Tholos, or anyone who accepts"),
 )
 @app_commands.describe(
-    opponent=N_("Who you want to play"),
+    opponent=N_("Who you want to play (leave it out: anyone here may accept)"),
     level=N_("Against me, the AI: easy, medium (default) or hard"),
+    rating_range=N_("Open challenges: only members rated within this many points of you"),
     **GAME_OPTIONS,
 )
 async def challenge_command(
     interaction: Interaction,
-    opponent: discord.User,
+    opponent: discord.User | None = None,
     mode: Mode | None = None,
     ornaments: app_commands.Range[int, 1, 5] | None = None,
     colour: ColourChoice = "random",
     first: FirstChoice = "random",
     level: Level = "medium",
+    rating_range: app_commands.Range[int, RATING_RANGE[0], RATING_RANGE[1]] | None = None,
 ) -> None:
-    """``/tholos challenge`` (naming the bot itself starts a game against the AI at once)."""
+    """``/tholos challenge`` (naming the bot itself starts a game against the AI at once; naming
+    nobody posts an open challenge)."""
     options = GameOptions(mode=mode, ornaments=ornaments, colour=colour, first=first)
-    await feature_of(interaction, Challenges).challenge(interaction, opponent, options, level)
+    await feature_of(interaction, Challenges).challenge(
+        interaction, opponent, options, level, rating_range
+    )
 
 
 @app_commands.command(
@@ -376,11 +388,16 @@ def challenge_text(t: Words, challenge: Challenge) -> str:
     else:
         mode = t.plural("an advanced game with {count} ornament",
                         "an advanced game with {count} ornaments", challenge.ornaments)  # fmt: skip
-    invitation = t(
-        "{opponent}, {challenger} challenges you to {mode} of Tholos!",
-        opponent=mention(challenge.opponent_id), challenger=mention(challenge.challenger_id),
-        mode=mode,
-    )  # fmt: skip
+    if challenge.open_to_all:
+        invitation = t("{challenger} is looking for an opponent for {mode} of Tholos — anyone "
+                       "here may accept!", challenger=mention(challenge.challenger_id),
+                       mode=mode)  # fmt: skip
+    else:
+        invitation = t(
+            "{opponent}, {challenger} challenges you to {mode} of Tholos!",
+            opponent=mention(challenge.opponent_id or 0),
+            challenger=mention(challenge.challenger_id), mode=mode,
+        )  # fmt: skip
     colours = {
         "white": N_("The challenger plays White"),
         "black": N_("The challenger plays Black"),
@@ -392,10 +409,16 @@ def challenge_text(t: Words, challenge: Challenge) -> str:
         "random": N_("a random player moves first."),
     }[challenge.first]
     text = f"{invitation}\n{t(colours)}; {t(first)}"
+    if challenge.rating_range is not None:
+        text += "\n" + t("Open to members rated within {range} points of the challenger.",
+                         range=challenge.rating_range)  # fmt: skip
     status = challenge.status
     if status == "pending":
         when = f"<t:{int(challenge.expires_at)}:R>"
         return f"{text}\n" + t("This challenge expires {when}.", when=when)
+    if status == "accepted" and challenge.open_to_all:
+        return f"{text}\n" + t("✅ Accepted by {opponent} — the game is on.",
+                               opponent=mention(challenge.opponent_id or 0))  # fmt: skip
     ending = {
         "accepted": N_("✅ Accepted — the game is on."),
         "declined": N_("❌ Declined."),
@@ -406,9 +429,11 @@ def challenge_text(t: Words, challenge: Challenge) -> str:
 
 
 def challenge_view(t: Words, challenge: Challenge) -> discord.ui.View:
-    """Accept / Decline / Withdraw, disabled once the challenge is answered."""
+    """Accept / Decline / Withdraw (an open challenge: Accept / Withdraw), disabled once the
+    challenge is answered."""
     return view_of(
         Button.of(custom_ids.CHALLENGE, challenge=challenge.id, answer=answer, label=t(label),
                   emphasis=emphasis, enabled=challenge.status == "pending")
         for answer, (label, emphasis) in ANSWERS.items()
+        if not (challenge.open_to_all and answer == "decline")
     )  # fmt: skip

@@ -1,5 +1,5 @@
-"""``/tholos games``: the server's games being played, the caller's first, with Previous /
-Next."""
+"""``/tholos games``: the server's open challenges, then its games being played (the caller's
+first), with Previous / Next."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from ..commands import tholos
 from ..controls import Router, pager
 from ..domain import mention
 from ..i18n import NC_, reader
-from ..phrases import MODE_NAMES, SANDSTONE, board_url
-from ..storage import Game
+from ..phrases import MODE_NAMES, SANDSTONE, board_url, channel_url
+from ..storage import Challenge, Game
 
 
 class Games(Feature):
@@ -35,8 +35,13 @@ class Games(Feature):
         pages = max(1, -(-total // GAMES_PAGE))
         shown = min(page or 0, pages - 1)
         games = await self.app.listings.playing_page(guild_id, user_id, shown, GAMES_PAGE)
+        waiting, challenges = await self.app.lobby.open_challenges(guild_id, OPEN_SHOWN)
         t = reader(interaction)
         embed = games_embed(t, games, shown, pages, total, user_id)
+        if challenges:
+            embed.description = (
+                open_challenges_text(t, challenges, waiting) + "\n\n" + (embed.description or "")
+            )
         view = pager(t, custom_ids.GAMES, shown, pages)
         if page is None:
             await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
@@ -57,6 +62,28 @@ async def games_command(interaction: Interaction) -> None:
 
 
 GAMES_PAGE = 10
+OPEN_SHOWN = 5
+"""Open challenges listed above the games (those that expire first)."""
+
+
+def open_challenges_text(t: Words, challenges: list[Challenge], waiting: int) -> str:
+    """The open challenges, with links to their messages (``waiting``: how many in all)."""
+    lines = ["**" + t("Open challenges — anyone may accept") + "**"]
+    for challenge in challenges:
+        mode = t(MODE_NAMES[challenge.mode])
+        if challenge.rating_range is not None:
+            mode += " · " + t("±{range} rating", range=challenge.rating_range)
+        link = channel_url(challenge.guild_id, challenge.channel_id, challenge.message_id)
+        lines.append(t(
+            "{challenger} · {mode} · expires {when} · [challenge]({link})",
+            challenger=mention(challenge.challenger_id), mode=mode,
+            when=f"<t:{int(challenge.expires_at)}:R>", link=link,
+        ))  # fmt: skip
+    if waiting > len(challenges):
+        lines.append(t.plural("… and {count} more", "… and {count} more",
+                              waiting - len(challenges)))  # fmt: skip
+    lines.append("**" + t("Games being played") + "**")
+    return "\n".join(lines)
 
 
 def games_embed(

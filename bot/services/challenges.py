@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from engine import BLACK, WHITE, Colour, Position
@@ -22,10 +22,15 @@ from ..storage import (
     GameStore,
     StaleGameError,
 )
-from ..storage.challenges import PENDING_PAIR
+from ..storage.challenges import MAX_OPEN_CHALLENGES, PENDING_OPEN, PENDING_PAIR, TOO_MANY_OPEN
 from ..storage.games import IN_CHANNEL, SAME_PAIR
 
 EXPIRED = N_("This challenge has expired — start a new one with {challenge}.")
+TAKEN = N_(
+    "Someone was faster — this challenge was just accepted. Start your own with {challenge}."
+)
+RatingOf = Callable[[int, int], Awaitable[float]]
+"""``rating(guild_id, user_id)``: a member's rating on a server."""
 
 
 class ExpiredChallengeError(Refusal):
@@ -57,8 +62,11 @@ class ChallengeService:
         rng: random.Random | None = None,
         reminders: ReminderDefaults | None = None,
         alarm: Callable[[float], None] | None = None,
+        rating: RatingOf | None = None,
     ) -> None:
         self.challenges = challenges
+        self.rating = rating
+        """Members' ratings, for open challenges with a rating range."""
         self.games = games
         self.challenge_timeout = challenge_timeout
         self.reminders = reminders
@@ -70,19 +78,27 @@ class ChallengeService:
         self._rng = rng or random.SystemRandom()
 
     async def challenge(
-        self, *, guild_id: int, channel_id: int, challenger: Person, opponent: Person,
+        self, *, guild_id: int, channel_id: int, challenger: Person, opponent: Person | None,
         options: GameOptions, in_channel: bool = False, timeout: float | None = None,
+        rating_range: int | None = None,
     ) -> Challenge:  # fmt: skip
-        """Store a challenge; raises :class:`Refusal` saying why it cannot be made.
+        """Store a challenge (``opponent`` ``None``: an open one, which any member may accept;
+        only those rated within ``rating_range`` of the challenger, if given); raises
+        :class:`Refusal` saying why it cannot be made.
 
         ``in_channel``: its game would be played in the channel itself (no thread), so the
         channel must be free of games. ``timeout``: seconds before it expires (default: the
         service's).
         """
-        if opponent.id == challenger.id:
+        if opponent is not None and opponent.id == challenger.id:
             raise Refusal("You can't challenge yourself — pick another member.")
-        if opponent.bot:
+        if opponent is not None and opponent.bot:
             raise Refusal("That bot can't play Tholos — challenge a member, or me for the AI.")
+        if opponent is not None and rating_range is not None:
+            raise Refusal(
+                "A rating range is for open challenges: leave out the opponent to let anyone "
+                "within it accept."
+            )
         count = options.ornament_count()
         now = self._clock()
         try:
@@ -90,9 +106,9 @@ class ChallengeService:
                 guild_id=guild_id,
                 channel_id=channel_id,
                 challenger_id=challenger.id,
-                opponent_id=opponent.id,
+                opponent_id=None if opponent is None else opponent.id,
                 challenger_name=challenger.name,
-                opponent_name=opponent.name,
+                opponent_name=None if opponent is None else opponent.name,
                 mode=options.game_mode,
                 ornaments=count,
                 colour=options.colour,
@@ -101,23 +117,27 @@ class ChallengeService:
                 expires_at=now + (timeout or self.challenge_timeout),
                 in_channel=in_channel,
                 language=options.language,
+                rating_range=rating_range,
             )
         except ChannelBusyError as error:
             raise _channel_busy(error) from None
 
     async def answer(
-        self, challenge_id: int, caller: Caller, answer: Answer, thread_id: int | None = None
-    ) -> ChallengeAnswered:
+        self, challenge_id: int, caller: Caller, answer: Answer, thread_id: int | None = None,
+        name: str = "",
+    ) -> ChallengeAnswered:  # fmt: skip
         """Accept (its game played in the thread ``thread_id``, or in the challenge's channel),
-        decline or withdraw a challenge; raises :class:`Refusal`."""
+        decline or withdraw a challenge; raises :class:`Refusal`. ``name``: the caller's, the
+        opponent's name if they take an open challenge."""
         challenge = await self.check(challenge_id, caller, answer)
         if answer != "accept":
             status = "declined" if answer == "decline" else "withdrawn"
             closed = await self.challenges.close(challenge.id, status)
             if closed is None:
-                raise Refusal("This challenge was already answered.")
+                raise Refusal(TAKEN if challenge.is_open else ALREADY_ANSWERED,
+                              challenge=command("tholos challenge"))  # fmt: skip
             return ChallengeAnswered(closed, None)
-        game = await self._start_game(challenge, thread_id)
+        game = await self._start_game(challenge, thread_id, Person(caller.user_id, name))
         return ChallengeAnswered(await self.challenges.challenge(challenge_id) or challenge, game)
 
     async def check(self, challenge_id: int, caller: Caller, answer: Answer) -> Challenge:
@@ -128,22 +148,47 @@ class ChallengeService:
             raise Refusal("This challenge no longer exists here.")
         user_id = caller.user_id
         if challenge.status != "pending":
+            if challenge.open_to_all and challenge.status == "accepted":
+                raise Refusal(TAKEN, challenge=command("tholos challenge"))
             raise Refusal(_ANSWERED[challenge.status])
         if answer == "withdraw":
             if user_id != challenge.challenger_id:
                 raise Refusal("Only the challenger can withdraw this challenge.")
+        elif challenge.is_open:
+            await self._check_open(challenge, user_id, answer)
         elif user_id == challenge.challenger_id:
             raise Refusal("This challenge is for {opponent} — use Withdraw to take it back.",
-                          opponent=mention(challenge.opponent_id))  # fmt: skip
+                          opponent=mention(challenge.opponent_id or 0))  # fmt: skip
         elif user_id != challenge.opponent_id:
             raise Refusal(
                 "This challenge is for {opponent}; you can start your own with {challenge}.",
-                opponent=mention(challenge.opponent_id), challenge=command("tholos challenge"),
+                opponent=mention(challenge.opponent_id or 0), challenge=command("tholos challenge"),
             )
         if self._clock() >= challenge.expires_at:
             expired = await self.challenges.close(challenge.id, "expired")
             raise ExpiredChallengeError(expired or challenge)
         return challenge
+
+    async def _check_open(self, challenge: Challenge, user_id: int, answer: Answer) -> None:
+        """Refuse an answer to an open challenge but an accept by a member other than the
+        challenger, within its rating range."""
+        if user_id == challenge.challenger_id:
+            raise Refusal("You can't accept your own challenge — use Withdraw to take it back.")
+        if answer != "accept":
+            raise Refusal("An open challenge can't be declined — leave it to someone else.")
+        limit = challenge.rating_range
+        if limit is None or self.rating is None:
+            return
+        theirs = await self.rating(challenge.guild_id, challenge.challenger_id)
+        mine = await self.rating(challenge.guild_id, user_id)
+        if abs(mine - theirs) > limit:
+            raise Refusal(
+                "This challenge is open to ratings from {low} to {high} (within {range} of "
+                "{challenger}'s); yours is {rating}. You can start your own with {challenge}.",
+                low=round(theirs - limit), high=round(theirs + limit), range=limit,
+                challenger=mention(challenge.challenger_id), rating=round(mine),
+                challenge=command("tholos challenge"),
+            )  # fmt: skip
 
     async def withdraw_pending(self, caller: Caller) -> Challenge:
         """``/tholos cancel``: the challenger withdraws the channel's pending challenge."""
@@ -162,21 +207,32 @@ class ChallengeService:
                 expired.append(closed)
         return expired
 
-    async def _start_game(self, challenge: Challenge, thread_id: int | None) -> Game:
+    async def _start_game(
+        self, challenge: Challenge, thread_id: int | None, accepter: Person
+    ) -> Game:
+        """Start the accepted challenge's game (``accepter``: who takes an open challenge)."""
         options = GameOptions(challenge.mode, None, challenge.colour, challenge.first)
         challenger_colour, seed, start = game_setup(options, challenge.ornaments, self._rng)
-        white, black = challenge.challenger_id, challenge.opponent_id
+        opponent = challenge.opponent_id if challenge.opponent_id is not None else accepter.id
+        white, black = challenge.challenger_id, opponent
         if challenger_colour == BLACK:
             white, black = black, white
+        taker = (accepter.id, accepter.name) if challenge.is_open else None
         try:
             return self._started(await self.challenges.accept(
                 challenge.id, white_id=white, black_id=black, seed=seed, start=start,
-                now=self._clock(), thread_id=thread_id, reminders=self.reminders,
+                now=self._clock(), thread_id=thread_id, reminders=self.reminders, accepter=taker,
             ))  # fmt: skip
         except StaleGameError:
-            raise Refusal("This challenge was already answered.") from None
+            if challenge.is_open:
+                raise Refusal(TAKEN, challenge=command("tholos challenge")) from None
+            raise Refusal(ALREADY_ANSWERED) from None
         except ChannelBusyError as error:
             raise _channel_busy(error) from None
+
+    async def open_challenges(self, guild_id: int, limit: int) -> tuple[int, list[Challenge]]:
+        """How many open challenges wait on the server, and the first ``limit`` to expire."""
+        return await self.challenges.open_on(guild_id, self._clock(), limit)
 
     async def start_ai_game(
         self, *, guild_id: int, channel_id: int, human: Person, ai: Person, level: Level,
@@ -255,6 +311,7 @@ def game_setup(
     return challenger_colour, seed, start
 
 
+ALREADY_ANSWERED = N_("This challenge was already answered.")
 _ANSWERED = {
     "accepted": N_("This challenge was already accepted."),
     "declined": N_("This challenge was already declined."),
@@ -274,9 +331,17 @@ _BUSY = {
         "Sorry, a challenge between you two is already waiting in this channel — answer or "
         "withdraw it first."
     ),
+    PENDING_OPEN: N_(
+        "Your open challenge is already waiting in this channel — withdraw it first to make "
+        "another."
+    ),
+    TOO_MANY_OPEN: N_(
+        "You already have {count} open challenges waiting on this server — withdraw one, or "
+        "wait for them to be taken or to expire."
+    ),
 }
 
 
 def _channel_busy(error: ChannelBusyError) -> Refusal:
     """The refusal for a challenge or a game whose place is taken."""
-    return Refusal(_BUSY[str(error)])
+    return Refusal(_BUSY[str(error)], count=MAX_OPEN_CHALLENGES)

@@ -18,7 +18,8 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("challenges", (
         "id", "guild_id", "channel_id", "challenger_id", "opponent_id", "challenger_name",
         "opponent_name", "mode", "ornaments", "colour", "first", "message_id", "status",
-        "created_at", "expires_at", "game_id", "language",
+        "created_at", "expires_at", "game_id", "language", "open_to_all",
+        "rating_range",
     )),
     ("ratings", (
         "guild_id", "user_id", "rating", "deviation", "volatility", "games", "wins", "losses",
@@ -38,7 +39,7 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
 """Every table and column, in an order that keeps foreign keys satisfied (``leases`` are
 held by running processes, not history: not copied)."""
 BATCH = 5000
-_BOOLEANS = {"rated", "threads"}
+_BOOLEANS = {"rated", "threads", "open_to_all"}
 _IDENTITIES = ("games", "challenges")
 
 

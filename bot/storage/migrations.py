@@ -267,6 +267,17 @@ MIGRATIONS: list[str] = [
     DROP INDEX reviews_waiting;
     CREATE INDEX reviews_due ON reviews (next_attempt_at) WHERE status IN ('queued', 'running')
     """,
+    # 11: open challenges (open_to_all). Their opponent_id is 0 (and opponent_name '') until
+    # a member accepts, who is written in then; so the index of one pending challenge per pair
+    # also keeps one open challenge per member and channel. rating_range: only members rated
+    # within that many points of the challenger may accept (NULL: anyone).
+    """
+    ALTER TABLE challenges ADD COLUMN open_to_all INTEGER NOT NULL DEFAULT 0
+        CHECK (open_to_all IN (0, 1));
+    ALTER TABLE challenges ADD COLUMN rating_range INTEGER CHECK (rating_range > 0);
+    CREATE INDEX challenges_open ON challenges (guild_id, expires_at)
+        WHERE status = 'pending' AND opponent_id = 0
+    """,
 ]
 
 SQLITE_TABLE_REBUILDS = frozenset({6})
@@ -456,6 +467,13 @@ POSTGRES_MIGRATIONS: list[str | None] = [
     ALTER TABLE reviews ADD COLUMN failure TEXT;
     DROP INDEX reviews_waiting;
     CREATE INDEX reviews_due ON reviews (next_attempt_at) WHERE status IN ('queued', 'running')
+    """,
+    # 11: open challenges.
+    """
+    ALTER TABLE challenges ADD COLUMN open_to_all BOOLEAN NOT NULL DEFAULT FALSE;
+    ALTER TABLE challenges ADD COLUMN rating_range INTEGER CHECK (rating_range > 0);
+    CREATE INDEX challenges_open ON challenges (guild_id, expires_at)
+        WHERE status = 'pending' AND opponent_id = 0
     """,
 ]
 

@@ -315,6 +315,15 @@ class RatingStore:
         )
         return above + 1, _player(row)
 
+    async def rating(self, guild_id: int, user_id: int) -> float:
+        """A member's rating on the server (a newcomer's until they play a rated game)."""
+        rating = await scalar(
+            self.database,
+            "SELECT rating FROM ratings WHERE guild_id = ? AND user_id = ?",
+            (guild_id, user_id),
+        )
+        return Rating().rating if rating is None else float(rating)
+
     async def history(self, guild_id: int, user_id: int) -> list[FinishedGame]:
         """The player's finished games on the server, oldest first."""
         rows = await self.database.fetchall(
