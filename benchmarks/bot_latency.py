@@ -45,7 +45,7 @@ from pathlib import Path
 import asyncpg
 from PIL import Image
 
-from bot.storage import GameStore, RatingStore, is_postgres_url, open_database
+from bot.storage import GameStore, RatingStore, Sweeps, is_postgres_url, open_database
 from bot.storage.copy import continue_identities
 from bot.storage.db import redact
 from engine import WHITE, Position
@@ -235,7 +235,7 @@ async def prefill(
             game = await store.game(finished)
             assert game is not None and not game.is_active
             assert len(await store.turns(finished)) == game.plies
-        unshown = await store.games_needing_a_board(changed_before=math.inf)
+        unshown = await Sweeps(database).games_needing_a_board(changed_before=math.inf)
         assert unshown == [], "the bot would post the boards of old games again"
     finally:
         await database.close()

@@ -171,7 +171,8 @@ def answers(
 
 def caller(interaction: Interaction) -> Caller:
     """Who acts, and where."""
-    return Caller(interaction.user.id, interaction.channel_id or 0)
+    return Caller(interaction.user.id, interaction.channel_id or 0,
+                  interaction.created_at.timestamp())  # fmt: skip
 
 
 def require_permissions(interaction: Interaction) -> None:

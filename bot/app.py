@@ -13,16 +13,23 @@ import discord
 
 from .answers import Interactions
 from .controls import Router
-from .domain import PYTHON, ReminderDefaults, ServerRules, time_in_force
+from .domain import (
+    CORRESPONDENCE,
+    PYTHON,
+    ReminderDefaults,
+    ServerRules,
+    offered_clocks,
+    time_in_force,
+)
 from .places import Places
 from .poster import BoardPoster
 from .renderer import Renderer
 from .services import ChallengeService, PlayService
 from .services.reminders import Alarm
 from .settings import Settings
-from .storage import ChallengeStore, Database, GameListings, GameStore, RatingStore
+from .storage import ChallengeStore, Database, GameListings, GameStore, RatingStore, Sweeps
 from .storage.leases import LeaseStore
-from .storage.servers import ServerSettingsStore
+from .storage.servers import ServerSettings, ServerSettingsStore
 
 T = TypeVar("T")
 
@@ -38,6 +45,8 @@ class App:
     listings: GameListings
     """Pages and choices of games for members to browse."""
     challenges: ChallengeStore
+    sweeps: Sweeps
+    """What this process's background loops look for, on its own servers."""
     ratings: RatingStore
     play: PlayService
     lobby: ChallengeService
@@ -54,6 +63,9 @@ class App:
     alarm: Alarm
     """Rung with the due time of every reminder a change stores (the housekeeping loop
     sleeps on it)."""
+    flag_alarm: Alarm
+    """Rung when a live clock starts, with when it runs out (the clocks' loop sleeps on
+    it)."""
 
     @property
     def bot_id(self) -> int | None:
@@ -81,16 +93,17 @@ class App:
             reminder_after=self.reminder_defaults.resolve(
                 chosen.reminder_after, chosen.inactivity_timeout
             ),
+            **paces_in_force(chosen, settings),
         )
 
     @classmethod
     def build(cls, client: discord.Client, settings: Settings, database: Database) -> App:
         """Wire the stores and services over ``database``."""
-        games = GameStore(database, settings.shards)
-        challenges = ChallengeStore(database, settings.shards)
+        games, challenges = GameStore(database), ChallengeStore(database)
+        sweeps = Sweeps(database, settings.shards)
         holder = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         leases = LeaseStore(database, holder)
-        alarm = Alarm()
+        alarm, flag_alarm = Alarm(), Alarm()
         reminders = ReminderDefaults(settings.reminder_after, settings.inactivity_timeout)
         renderer, places = Renderer(), Places(client, games)
         ratings = RatingStore(database)
@@ -100,6 +113,7 @@ class App:
             database=database,
             games=games,
             listings=GameListings(database),
+            sweeps=sweeps,
             challenges=challenges,
             ratings=ratings,
             play=PlayService(
@@ -108,17 +122,19 @@ class App:
             ),
             lobby=ChallengeService(
                 challenges, games, challenge_timeout=settings.challenge_timeout,
-                reminders=reminders, alarm=alarm.ring, rating=ratings.rating,
+                reminders=reminders, alarm=alarm.ring, rating=ratings.rating, sweeps=sweeps,
             ),
             renderer=renderer,
             places=places,
             poster=BoardPoster(
-                client, games, leases, renderer, places, live=settings.web_port is not None
+                client, games, leases, renderer, places, live=settings.web_port is not None,
+                alarm=flag_alarm.ring,
             ),
             leases=leases,
             servers=ServerSettingsStore(database),
             interactions=Interactions(),
             alarm=alarm,
+            flag_alarm=flag_alarm,
         )
 
 
@@ -145,3 +161,13 @@ def feature_of(source: discord.Interaction[Any] | discord.Client, kind: type[T])
     feature = features.get(kind)
     assert isinstance(feature, kind), f"the client has no {kind.__name__} feature"
     return feature
+
+
+def paces_in_force(chosen: ServerSettings, settings: Settings) -> dict[str, Any]:
+    """The clocks a server offers and its default pace: its admins' choices over the bot's. A
+    default the offered clocks no longer include falls back to correspondence."""
+    clocks = settings.clocks if chosen.clocks is None else offered_clocks(chosen.clocks)
+    pace = chosen.default_pace or settings.default_pace
+    if pace != CORRESPONDENCE and pace not in clocks:
+        pace = CORRESPONDENCE
+    return {"clocks": clocks, "default_pace": pace}

@@ -29,7 +29,7 @@ from rendering.describe import ornament_change
 from rendering.view import BoardView
 from rendering.words import Words
 
-from .domain import mention
+from .domain import clock_text, mention
 from .phrases import (
     MODE_NAMES,
     SANDSTONE,
@@ -118,6 +118,22 @@ class Column:
 
 
 @dataclass(frozen=True, slots=True)
+class Clocks:
+    """A live game's clocks at the board's moment."""
+
+    control: str
+    """``"5+3"``: minutes each, seconds added a turn."""
+    left: tuple[float | None, float | None]
+    """White's and Black's seconds left (``None``: no clock — the AI's side)."""
+    running: Colour | None
+    """Whose clock runs (``None``: none, e.g. the game is over or the board is not out)."""
+    runs_out_at: float | None
+    """When the running clock runs out (Unix time)."""
+    line: str
+    """The clocks in words, the running one as a Discord relative time."""
+
+
+@dataclass(frozen=True, slots=True)
 class Board:
     """Everything a face shows of one game at one moment."""
 
@@ -159,6 +175,8 @@ class Board:
     image: BoardView
     """What the image and its alt text show besides the position."""
     position_value: Position
+    clocks: Clocks | None = None
+    """A live game's clocks (``None``: correspondence)."""
 
 
 def board_of(
@@ -170,11 +188,13 @@ def board_of(
     bot_id: int | None = None,
     who: Who = mention,
     live: bool = False,
+    now: float | None = None,
 ) -> Board:
     """The board of ``game`` in the words ``t``: ``last`` is the newest turn and who played it,
     ``builder`` the turn being composed (``None``: none chosen yet), ``bot_id`` the bot's user
     id (the AI's), ``who`` how to name a player; ``live``: the bot serves the live board, so a
-    control opens it."""
+    control opens it; ``now``: the board is about to be posted, which starts the mover's clock
+    of a live game (else a clock runs only once its start is stored)."""
     position = game.position
     projected = score(position)
     if not game.is_active:
@@ -231,7 +251,37 @@ def board_of(
             note=board_note(t, game), words=t,
         ),
         position_value=position,
+        clocks=clocks_of(t, game, now),
     )  # fmt: skip
+
+
+def clocks_of(t: Words, game: Game, now: float | None = None) -> Clocks | None:
+    """A live game's clocks (``None``: correspondence); see :func:`board_of` for ``now``."""
+    control = game.clock
+    if control is None:
+        return None
+    mover = game.position.turn
+    running = runs_out_at = None
+    if game.is_active and game.clock_of(mover) is not None:
+        if game.flag_at is not None:
+            running, runs_out_at = mover, game.flag_at
+        elif now is not None:
+            running, runs_out_at = mover, now + (game.clock_of(mover) or 0.0)
+    at = now if now is not None else game.clock_started_at
+    left = tuple(
+        game.time_left(colour, at) if at is not None else game.clock_of(colour)
+        for colour in (WHITE, BLACK)
+    )
+    parts = []
+    for colour, seconds in zip((WHITE, BLACK), left, strict=True):
+        if seconds is None:
+            continue
+        part = f"{STONE_EMOJI[colour]} {colour_name(t, colour)} {clock_text(seconds)}"
+        if colour == running and runs_out_at is not None:
+            part += " ⏳ " + t("out of time {when}", when=f"<t:{int(runs_out_at)}:R>")
+        parts.append(part)
+    line = t("⏱️ Clock {pace}: {clocks}", pace=str(control), clocks=" · ".join(parts))
+    return Clocks(str(control), (left[0], left[1]), running, runs_out_at, line)
 
 
 def _status(t: Words, game: Game, phase: Phase, prompt: str | None, who: Who) -> str:
@@ -308,10 +358,10 @@ def _step_choices(
     if builder.path:
         commands.append(Choice("back", t("Back"), "↩️", path=path[:-1]))
         commands.append(Choice("cancel", t("Cancel"), "✖️"))
-    if game.ai_level is None:  # the AI never idles: nothing to claim
-        commands.append(Choice("claim", t("Claim win (opponent idle)"), "⏰"))
-    else:  # no /tholos resign where the game may be played (a DM): a control asks instead
+    if game.ai_level is not None:  # the AI never idles; no /tholos where it may be played (DMs)
         commands.append(Choice("resign", t("Resign"), "🏳️"))
+    elif game.clock is None:  # a live game's clock ends it by itself: nothing to claim
+        commands.append(Choice("claim", t("Claim win (opponent idle)"), "⏰"))
     commands.append(Choice("rules", t("How to play"), "📖"))
     return tuple(options), tuple(commands)
 

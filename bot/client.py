@@ -20,6 +20,7 @@ from .controls import Button, Router, has_component
 from .custom_ids import PREFIX
 from .features.admin import Admin, tholos_admin
 from .features.challenges import Challenges, ai_command
+from .features.clocks import Clocks
 from .features.games import Games
 from .features.history import History
 from .features.housekeeping import Chores, Housekeeping
@@ -88,10 +89,10 @@ class TholosBot(discord.Client):
             send_reminders=reminders.sweep,
         ))  # fmt: skip
         play, games, ratings = Play(app, opponent), Games(app), Ratings(app)
-        reviews = Reviews(app)
+        reviews, clocks = Reviews(app), Clocks(app)
         features = (
             opponent, play, challenges, games, ratings, History(app), reviews, Admin(app),
-            reminders, housekeeping,
+            reminders, housekeeping, clocks,
         )  # fmt: skip
         for feature in features:
             self.features[type(feature)] = feature
@@ -109,7 +110,7 @@ class TholosBot(discord.Client):
             await self.web_server.start(self.settings.web_host, self.settings.web_port)
         for name, loop in (
             ("housekeeping", housekeeping.run()), ("reviews", reviews.run()),
-            ("ai-picker", opponent.run()),
+            ("ai-picker", opponent.run()), ("clocks", clocks.run()),
         ):  # fmt: skip
             self._background.append(asyncio.create_task(loop, name=name))
 

@@ -49,11 +49,15 @@ OPTION_NAMES = (
     NC_("command", "challenge_minutes"),
     NC_("command", "default_mode"),
     NC_("command", "rating_range"),
+    NC_("command", "pace"),
+    NC_("command", "default_pace"),
+    NC_("command", "clocks"),
 )
 """The commands' option names (their Python parameters), for the catalogue."""
 CHOICE_NAMES = (
     N_("basic"), N_("advanced"), N_("white"), N_("black"), N_("random"), N_("me"),
     N_("opponent"), N_("easy"), N_("medium"), N_("hard"), N_("on"), N_("off"),
+    N_("correspondence"),
 )  # fmt: skip
 """The names of the options' choices (their values), for the catalogue."""
 

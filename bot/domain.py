@@ -27,6 +27,69 @@ Result = Literal["white", "black", "draw"]
 Reason = Literal["points", "columns", "tie", "resignation", "timeout"]
 
 
+CORRESPONDENCE = "correspondence"
+"""The pace of a game without a clock: the idle claim paces it (the default)."""
+CLOCKS = ("3+2", "5+5", "10+5", "15+10")
+"""The live clocks a server may offer: minutes each, plus seconds added after every turn."""
+
+
+@dataclass(frozen=True, slots=True)
+class TimeControl:
+    """A live clock: ``minutes`` each, ``increment`` seconds added after every turn."""
+
+    minutes: int
+    increment: int
+
+    @classmethod
+    def parse(cls, text: str) -> TimeControl:
+        """``"5+3"`` → 5 minutes plus 3 seconds a turn; raises ``ValueError``."""
+        minutes, plus, increment = text.partition("+")
+        if not plus or not minutes.isdigit() or not increment.isdigit() or int(minutes) < 1:
+            raise ValueError(f"not a clock: {text!r}")
+        return cls(int(minutes), int(increment))
+
+    @classmethod
+    def of(cls, pace: str | None) -> TimeControl | None:
+        """The clock of a stored or chosen pace (``None``: correspondence)."""
+        return None if pace is None or pace == CORRESPONDENCE else cls.parse(pace)
+
+    @property
+    def seconds(self) -> float:
+        """Each player's time at the start."""
+        return 60.0 * self.minutes
+
+    @property
+    def pgn(self) -> str:
+        """As PGN's ``[TimeControl]``: seconds, then the increment (``"300+3"``)."""
+        return f"{self.minutes * 60}+{self.increment}"
+
+    def __str__(self) -> str:
+        return f"{self.minutes}+{self.increment}"
+
+
+Pace = Literal["correspondence", "3+2", "5+5", "10+5", "15+10"]
+"""A game's pace as a command offers it: :data:`CORRESPONDENCE` or one of :data:`CLOCKS`."""
+
+
+def offered_clocks(text: str) -> tuple[str, ...]:
+    """The clocks a comma-separated list names, in :data:`CLOCKS`' order (``none`` or an empty
+    list: none); raises ``ValueError`` naming one that is not among them."""
+    chosen = {part.strip() for part in text.split(",") if part.strip()} - {"none"}
+    unknown = sorted(chosen - set(CLOCKS))
+    if unknown:
+        raise ValueError(", ".join(unknown))
+    return tuple(clock for clock in CLOCKS if clock in chosen)
+
+
+def clock_text(seconds: float) -> str:
+    """A clock's time as ``m:ss`` (``h:mm:ss`` from an hour), rounded down to the second
+    (never below zero)."""
+    whole = max(0, int(seconds))
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
 class Refusal(Exception):
     """A request refused for a reason the user should read: ``message`` (English, marked for
     translation, with ``{placeholders}``) and the ``values`` to fill in, translated into the
@@ -41,10 +104,12 @@ class Refusal(Exception):
 @dataclass(frozen=True, slots=True)
 class Caller:
     """Who pressed or typed, and in which channel: a game or challenge can only be acted on
-    from its own channel."""
+    from its own channel; ``at``: when, by Discord's clock (the interaction's creation; a live
+    clock stops then), if known."""
 
     user_id: int
     channel_id: int
+    at: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +133,8 @@ class GameOptions:
     first: FirstChoice = "random"
     language: Language = "en"
     """The language of the game's public messages and images (the server's)."""
+    clock: TimeControl | None = None
+    """A live clock; ``None``: correspondence."""
 
     @property
     def game_mode(self) -> Mode:
@@ -99,6 +166,20 @@ class ServerRules:
     """The mode of a challenge that names neither a mode nor ornaments."""
     reminder_after: float = 0.0
     """Seconds without a move before the player to move is reminded (0: never)."""
+    default_pace: str = CORRESPONDENCE
+    """The pace of a challenge (or a game against the AI) that names none."""
+    clocks: tuple[str, ...] = CLOCKS
+    """The live clocks offered (correspondence always is)."""
+
+    def pace(self, chosen: str | None) -> TimeControl | None:
+        """The clock of the pace ``chosen`` (``None``: the default pace); raises
+        :class:`Refusal` for a clock the server does not offer."""
+        pace = chosen or self.default_pace
+        if pace != CORRESPONDENCE and pace not in self.clocks:
+            offered = ", ".join((CORRESPONDENCE, *self.clocks))
+            raise Refusal("This server doesn't offer the {pace} clock — choose one of: "
+                          "{offered}.", pace=pace, offered=offered)  # fmt: skip
+        return TimeControl.of(pace)
 
 
 ReminderChoice = Literal["off", "here", "dm"]

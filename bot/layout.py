@@ -56,11 +56,14 @@ def header_text(board: Board) -> str:
 def status_text(board: Board) -> str:
     """The text below the image: whose turn and the points if it ended now, or the result and
     the scoring."""
+    status = board.status
+    if board.clocks is not None:
+        status += "\n" + board.clocks.line
     if board.projection is not None:
-        return f"{board.status}\n**{board.headings['projection']}:** {board.projection}"
+        return f"{status}\n**{board.headings['projection']}:** {board.projection}"
     if board.scoring is not None:
-        return f"{board.status}\n**{board.headings['scoring']}**\n{board.scoring}"
-    return board.status
+        return f"{status}\n**{board.headings['scoring']}**\n{board.scoring}"
+    return status
 
 
 def button(board: Board, choice: Choice) -> Button:

@@ -112,7 +112,7 @@ class Opponent(Feature):
         if free <= 0:
             return None  # a search that ends wakes the picker
         retry = math.inf
-        waiting = sorted(await self.app.games.active_ai_games(), key=lambda g: g.last_move_at)
+        waiting = sorted(await self.app.sweeps.ai_games(), key=lambda g: g.last_move_at)
         for game in waiting:
             if free <= 0:
                 break

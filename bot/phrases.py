@@ -21,7 +21,7 @@ from engine.vocabulary import (
 from rendering.describe import turn_lines
 from rendering.words import Words
 
-from .domain import mention
+from .domain import CORRESPONDENCE, mention
 from .storage import Game
 
 STONE_EMOJI: Final = ("⚪", "⚫", "🔘")
@@ -79,6 +79,13 @@ def minutes_text(t: Words, seconds: float) -> str:
     minutes = seconds / 60
     return t.plural("{minutes} minute", "{minutes} minutes", round(minutes) if minutes >= 1 else 2,
                     minutes=f"{minutes:g}")  # fmt: skip
+
+
+def pace_name(t: Words, pace: str | None) -> str:
+    """A game's pace in words: correspondence (``None``), or a live clock such as ``5+5``."""
+    if pace is None or pace == CORRESPONDENCE:
+        return t("correspondence")
+    return t("live clock {clock}", clock=pace)
 
 
 def game_label(t: Words, game: Game) -> str:

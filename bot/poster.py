@@ -49,8 +49,11 @@ class BoardPoster:
         renderer: Renderer,
         places: Places,
         live: bool = False,
+        alarm: Callable[[float], None] | None = None,
     ) -> None:
         self.client = client
+        self.alarm = alarm
+        """Told when a live clock this poster started runs out (the sweep wakes then)."""
         self.games = games
         self.leases = leases
         self.renderer = renderer
@@ -73,7 +76,7 @@ class BoardPoster:
     async def message(self, game: Game, last: LastTurn | None) -> dict[str, Any]:
         """The keyword arguments of a board message, in the game's language."""
         board = board_of(game, words(game.language), last=last, bot_id=self.bot_id,
-                         live=self.live)  # fmt: skip
+                         live=self.live, now=time.time())  # fmt: skip
         png, alt = await self.renderer.board(board)
         return layout.message(board, png, alt, self.bot_id)
 
@@ -119,9 +122,12 @@ class BoardPoster:
             game = await self.places.relocate(game)  # a moderator deleted or locked its thread
             channel = self.client.get_partial_messageable(game.channel_id)
             message = await channel.send(**await self.message(game, last))
-        if not await self.games.set_board_message(game.id, message.id, game.version):
+        clock = _clock_start(game, message)
+        if not await self.games.set_board_message(game.id, message.id, game.version, clock):
             await self.strip_controls(game.channel_id, message)  # a newer board is out already
             return message
+        if clock is not None and self.alarm is not None:
+            self.alarm(clock[1])
         previous = game.board_message_id
         if previous is not None and previous not in (message.id, stripped):
             await self.strip_controls(game.channel_id, previous)
@@ -187,3 +193,14 @@ class BoardPoster:
                 await message.edit(view=look.layout())
         except discord.HTTPException as error:
             log.info("could not strip the controls of message %s: %s", message, error)
+
+
+def _clock_start(game: Game, board: discord.Message) -> tuple[float, float] | None:
+    """When the clock of the player to move starts and runs out, if their ``board`` starts it
+    (a live game, a human to move, no clock running yet): when it was posted, by Discord's
+    clock."""
+    left = game.clock_of(game.position.turn) if game.is_active else None
+    if left is None or game.clock_started_at is not None:
+        return None
+    posted_at = board.created_at.timestamp()
+    return posted_at, posted_at + left

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .domain import CLOCKS, CORRESPONDENCE, offered_clocks
 from .shards import Shards
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -47,6 +48,11 @@ class Settings:
     threads: bool = True
     """``THOLOS_THREADS``: play each game in a thread of its own (``on``, the default) or in the
     channel (``off``)."""
+    default_pace: str = CORRESPONDENCE
+    """``THOLOS_DEFAULT_PACE``: ``correspondence`` (the default) or a clock such as ``5+5``."""
+    clocks: tuple[str, ...] = CLOCKS
+    """``THOLOS_CLOCKS``: the live clocks offered, e.g. ``5+5,10+5`` (``none``: none; default:
+    all of :data:`~bot.domain.CLOCKS`)."""
     shard_count: int | None = None
     """``THOLOS_SHARD_COUNT``: how many shards the whole bot runs (unset: one process, and
     discord.py connects as usual)."""
@@ -117,6 +123,7 @@ class Settings:
             inactivity_timeout=_seconds(values, "THOLOS_INACTIVITY_TIMEOUT", INACTIVITY_TIMEOUT),
             reminder_after=_optional_seconds(values, "THOLOS_REMINDER_AFTER"),
             threads=_switch(values, "THOLOS_THREADS", default=True),
+            **_paces(values),
             log_format=_log_format(values),
             metrics_port=_port(values, "THOLOS_METRICS_PORT"),
             metrics_host=values.get("THOLOS_METRICS_HOST", "").strip() or "127.0.0.1",
@@ -238,6 +245,25 @@ def _switch(values: Mapping[str, str], name: str, *, default: bool) -> bool:
     if text in ("off", "0", "false", "no"):
         return False
     raise SettingsError(f"{name} must be on or off, not {text!r}")
+
+
+def _paces(values: Mapping[str, str]) -> dict[str, Any]:
+    """The clocks offered and the default pace (which must be offered)."""
+    text = values.get("THOLOS_CLOCKS", "").strip()
+    try:
+        clocks = offered_clocks(text) if text else CLOCKS
+    except ValueError as error:
+        raise SettingsError(
+            f"THOLOS_CLOCKS lists clocks the bot doesn't have ({error}): choose among "
+            f"{', '.join(CLOCKS)}, comma-separated, or none"
+        ) from None
+    pace = values.get("THOLOS_DEFAULT_PACE", "").strip() or CORRESPONDENCE
+    if pace != CORRESPONDENCE and pace not in clocks:
+        raise SettingsError(
+            f"THOLOS_DEFAULT_PACE must be {CORRESPONDENCE} or a clock THOLOS_CLOCKS offers "
+            f"({', '.join(clocks) or 'none'}), not {pace!r}"
+        )
+    return {"default_pace": pace, "clocks": clocks}
 
 
 def _log_format(values: Mapping[str, str]) -> str:

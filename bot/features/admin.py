@@ -16,9 +16,9 @@ from rendering.words import Words
 from ..answers import Interaction, answers
 from ..app import Feature, feature_of
 from ..commands import CHOICES_SHOWN, GUILD_INSTALL, SERVERS_ONLY, game_choices
-from ..domain import Mode, Refusal, ServerRules
+from ..domain import CLOCKS, CORRESPONDENCE, Mode, Pace, Refusal, ServerRules, offered_clocks
 from ..i18n import NC_, reader
-from ..phrases import MODE_NAMES, SANDSTONE, command, minutes_text
+from ..phrases import MODE_NAMES, SANDSTONE, command, minutes_text, pace_name
 from ..storage.reminders import ReminderStore
 from ..storage.servers import ServerSettings
 
@@ -74,9 +74,9 @@ class Admin(Feature):
         if changes:
             chosen = await servers.get(guild_id)
             values = {name: getattr(chosen, name) for name in ServerSettings.__dataclass_fields__}
-            await servers.set(
-                guild_id, ServerSettings(**(values | changes)), interaction.user.id, time.time()
-            )
+            wanted = ServerSettings(**(values | changes))
+            _check_paces(wanted, self.app.settings.clocks)
+            await servers.set(guild_id, wanted, interaction.user.id, time.time())
             if {"reminder_after", "inactivity_timeout"} & changes.keys():
                 await self._reschedule_reminders(guild_id)
         rules = await self.app.rules(guild_id)
@@ -103,6 +103,8 @@ class Admin(Feature):
     challenge_minutes=N_("Minutes before an unanswered challenge expires"),
     default_mode=N_("The mode of a challenge that names neither a mode nor ornaments"),
     reminder_minutes=N_("Minutes without a move before the player to move is reminded (0: off)"),
+    default_pace=N_("The pace of a challenge that names none: correspondence or a live clock"),
+    clocks=N_("The live clocks offered, comma-separated (e.g. 5+5,10+5), or none"),
 )
 async def settings_command(
     interaction: Interaction,
@@ -111,6 +113,8 @@ async def settings_command(
     challenge_minutes: app_commands.Range[float, 0.01, 1440.0] | None = None,
     default_mode: Mode | None = None,
     reminder_minutes: app_commands.Range[float, 0.0, 43200.0] | None = None,
+    default_pace: Pace | None = None,
+    clocks: app_commands.Range[str, 1, 60] | None = None,
 ) -> None:
     """``/tholos-admin settings``."""
     changes: dict[str, object] = {}
@@ -124,7 +128,27 @@ async def settings_command(
         changes["default_mode"] = default_mode
     if reminder_minutes is not None:
         changes["reminder_after"] = reminder_minutes * 60
+    if default_pace is not None:
+        changes["default_pace"] = default_pace
+    if clocks is not None:
+        changes["clocks"] = clocks.replace(" ", "").lower()
     await feature_of(interaction, Admin).settings(interaction, changes)
+
+
+def _check_paces(wanted: ServerSettings, bot_clocks: tuple[str, ...]) -> None:
+    """Refuse clocks the bot doesn't have, and a default pace among the clocks not offered."""
+    clocks = bot_clocks
+    if wanted.clocks is not None:
+        try:
+            clocks = offered_clocks(wanted.clocks)
+        except ValueError as error:
+            raise Refusal("I don't have these clocks: {unknown}. Choose among {clocks}, "
+                          "comma-separated, or none.", unknown=str(error),
+                          clocks=", ".join(CLOCKS)) from None  # fmt: skip
+    pace = wanted.default_pace
+    if pace is not None and pace != CORRESPONDENCE and pace not in clocks:
+        raise Refusal("The default pace must be correspondence or an offered clock "
+                      "({clocks}).", clocks=", ".join(clocks) or "—")  # fmt: skip
 
 
 async def server_games(interaction: Interaction, typed: str) -> list[app_commands.Choice[int]]:
@@ -163,6 +187,10 @@ def settings_embed(t: Words, rules: ServerRules, *, changed: bool) -> discord.Em
     embed.add_field(name=t("Default mode"), value=t(MODE_NAMES[rules.default_mode]), inline=True)
     reminders = minutes_text(t, rules.reminder_after) if rules.reminder_after > 0 else t("off")
     embed.add_field(name=t("Turn reminders after"), value=reminders, inline=True)
+    embed.add_field(name=t("Default pace"), value=pace_name(t, rules.default_pace), inline=True)
+    embed.add_field(
+        name=t("Live clocks offered"), value=", ".join(rules.clocks) or t("none"), inline=True
+    )
     embed.description = t("Change them with {command} (Manage Server).",
                           command=command("tholos-admin settings"))  # fmt: skip
     return embed

@@ -26,13 +26,15 @@ from ..domain import (
     GameOptions,
     Level,
     Mode,
+    Pace,
     Person,
     Refusal,
+    TimeControl,
     mention,
 )
 from ..i18n import NC_, reader, server_language, words
 from ..opponent import Opponent
-from ..phrases import LEVEL_NAMES, command
+from ..phrases import LEVEL_NAMES, command, pace_name
 from ..places import THREAD_FAILED, delete_thread, game_line, open_thread, place_for, thread_name
 from ..services import ExpiredChallengeError
 from ..storage import Challenge, Game
@@ -76,15 +78,18 @@ class Challenges(Feature):
         options: GameOptions,
         level: Level,
         rating_range: int | None = None,
+        pace: str | None = None,
     ) -> None:
         """``/tholos challenge``: post the challenge with its buttons (``opponent`` ``None``:
         an open challenge, for anyone within ``rating_range``), or start a game against the AI
-        when ``opponent`` is this bot."""
+        when ``opponent`` is this bot; ``pace``: correspondence or a live clock (``None``: the
+        server's default)."""
         await self.expire()  # an expired challenge must not block the channel
         guild_id, channel_id = interaction.guild_id or 0, interaction.channel_id or 0
         me = Person(interaction.user.id, interaction.user.display_name)
         rules = await self.app.rules(guild_id)
-        options = replace(options, language=server_language(interaction))
+        options = replace(options, language=server_language(interaction),
+                          clock=rules.pace(pace))  # fmt: skip
         if options.mode is None and not options.ornaments:
             options = replace(options, mode=rules.default_mode)
         place = place_for(interaction, rules.threads)
@@ -112,18 +117,20 @@ class Challenges(Feature):
             await tell(interaction, place.note)
 
     async def play_the_ai(
-        self, interaction: Interaction, options: GameOptions, level: Level
+        self, interaction: Interaction, options: GameOptions, level: Level, pace: str | None
     ) -> None:
         """``/tholos-ai``: in a server, as challenging the bot; in a direct message with the
-        bot, a game played right there."""
+        bot, a game played right there (at ``pace``, correspondence unless said: a DM has no
+        server settings)."""
         if interaction.guild_id is None:
-            await self._ai_in_dm(interaction, options, level)
+            clock = TimeControl.of(pace)  # no server: every clock is offered
+            await self._ai_in_dm(interaction, replace(options, clock=clock), level)
             return
         if not interaction.is_guild_integration():  # installed by the user only: I can't post
             await tell(interaction, NOT_IN_SERVER, ai=command("tholos-ai"))
             return
         assert self.app.client.user is not None
-        await self.challenge(interaction, self.app.client.user, options, level)
+        await self.challenge(interaction, self.app.client.user, options, level, pace=pace)
 
     @answers()
     async def _ai_in_dm(self, interaction: Interaction, options: GameOptions, level: Level) -> None:
@@ -327,6 +334,7 @@ GAME_OPTIONS = {
     opponent=N_("Who you want to play (leave it out: anyone here may accept)"),
     level=N_("Against me, the AI: easy, medium (default) or hard"),
     rating_range=N_("Open challenges: only members rated within this many points of you"),
+    pace=N_("Correspondence (no clock), or a live clock: minutes each + seconds a turn"),
     **GAME_OPTIONS,
 )
 async def challenge_command(
@@ -338,12 +346,13 @@ async def challenge_command(
     first: FirstChoice = "random",
     level: Level = "medium",
     rating_range: app_commands.Range[int, RATING_RANGE[0], RATING_RANGE[1]] | None = None,
+    pace: Pace | None = None,
 ) -> None:
     """``/tholos challenge`` (naming the bot itself starts a game against the AI at once; naming
     nobody posts an open challenge)."""
     options = GameOptions(mode=mode, ornaments=ornaments, colour=colour, first=first)
     await feature_of(interaction, Challenges).challenge(
-        interaction, opponent, options, level, rating_range
+        interaction, opponent, options, level, rating_range, pace
     )
 
 
@@ -354,7 +363,9 @@ async def challenge_command(
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
 @app_commands.allowed_installs(guilds=True, users=True)
 @app_commands.describe(
-    level=N_("How strong I play: easy, medium (default) or hard"), **GAME_OPTIONS
+    level=N_("How strong I play: easy, medium (default) or hard"),
+    pace=N_("Correspondence (no clock), or a live clock for you: minutes + seconds a turn"),
+    **GAME_OPTIONS,
 )
 async def ai_command(
     interaction: Interaction,
@@ -363,10 +374,11 @@ async def ai_command(
     ornaments: app_commands.Range[int, 1, 5] | None = None,
     colour: ColourChoice = "random",
     first: FirstChoice = "random",
+    pace: Pace | None = None,
 ) -> None:
     """``/tholos-ai``: a game against the AI, in a server channel or a direct message."""
     options = GameOptions(mode=mode, ornaments=ornaments, colour=colour, first=first)
-    await feature_of(interaction, Challenges).play_the_ai(interaction, options, level)
+    await feature_of(interaction, Challenges).play_the_ai(interaction, options, level, pace)
 
 
 @tholos.command(
@@ -409,6 +421,9 @@ def challenge_text(t: Words, challenge: Challenge) -> str:
         "random": N_("a random player moves first."),
     }[challenge.first]
     text = f"{invitation}\n{t(colours)}; {t(first)}"
+    if challenge.clock is not None:
+        text += "\n" + t("⏱️ Played on a {pace}: minutes each, plus seconds after every turn.",
+                         pace=pace_name(t, challenge.time_control))  # fmt: skip
     if challenge.rating_range is not None:
         text += "\n" + t("Open to members rated within {range} points of the challenger.",
                          range=challenge.rating_range)  # fmt: skip

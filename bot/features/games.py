@@ -3,6 +3,8 @@ first), with Previous / Next."""
 
 from __future__ import annotations
 
+import time
+
 import discord
 
 from engine.vocabulary import N_
@@ -35,7 +37,9 @@ class Games(Feature):
         pages = max(1, -(-total // GAMES_PAGE))
         shown = min(page or 0, pages - 1)
         games = await self.app.listings.playing_page(guild_id, user_id, shown, GAMES_PAGE)
-        waiting, challenges = await self.app.lobby.open_challenges(guild_id, OPEN_SHOWN)
+        waiting, challenges = await self.app.listings.open_challenges(
+            guild_id, time.time(), OPEN_SHOWN
+        )
         t = reader(interaction)
         embed = games_embed(t, games, shown, pages, total, user_id)
         if challenges:

@@ -82,7 +82,7 @@ class Housekeeping(Feature):
                     self.opponent.schedule()  # a board now shown may let the AI move
                     self._grace = REPAIR_GRACE_SECONDS if retry is None else 0.0
                     remind_at = await self.chores.send_reminders()
-                    expiry = await self.app.challenges.next_expiry()
+                    expiry = await self.app.sweeps.next_expiry()
                 # a lease held elsewhere: look again when it runs out
                 times = [at for at in (expiry, retry, remind_at) if at is not None]
                 wake_at = min(times) if times else None
@@ -119,7 +119,7 @@ class Housekeeping(Feature):
         retry: float | None = None
         cutoff = time.time() - grace
         app = self.app
-        for stale in await app.games.games_needing_a_board(changed_before=cutoff):
+        for stale in await app.sweeps.games_needing_a_board(changed_before=cutoff):
             key = (stale.id, stale.version)
             if not self.unpostable.ready(key, time.time()):  # (this process's servers only)
                 continue

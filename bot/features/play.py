@@ -22,7 +22,7 @@ from ..domain import Refusal, mention
 from ..i18n import NC_, reader
 from ..opponent import Opponent
 from ..phrases import SANDSTONE, command, describe_turn, ornaments_text
-from ..services import StepShown
+from ..services import StepShown, TimeUp
 from ..storage import Game
 
 LIVE_UNAVAILABLE = N_(
@@ -54,9 +54,19 @@ class Play(Feature):
     async def step(
         self, interaction: Interaction, game: int, version: int, path: str, kind: str
     ) -> None:
-        """A press on a board's step button: show the next choice, or store the turn."""
-        result = await self.app.play.choose(game, version, path, caller(interaction))
+        """A press on a board's step button: show the next choice, or store the turn; after
+        the player's clock ran out, the game ends on time instead."""
         t = reader(interaction)  # the one pressing is the one playing: their language
+        try:
+            result = await self.app.play.choose(game, version, path, caller(interaction))
+        except TimeUp as up:
+            await self._edit_board(interaction, t(up.message), [])
+            pressed = interaction.message.id if interaction.message else None
+            await self.app.poster.post_after_change(
+                interaction, up.game, await self.app.poster.last_turn(up.game),
+                stripped=pressed, leased=True,
+            )  # fmt: skip
+            return
         if isinstance(result, StepShown):
             board = board_of(result.game, t, builder=result.builder, bot_id=self.app.bot_id,
                              live=self.app.poster.live)  # fmt: skip

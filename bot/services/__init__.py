@@ -6,7 +6,7 @@ reply; nothing here imports discord, so the flow is tested against a real databa
 """
 
 from .challenges import ChallengeAnswered, ChallengeService, ExpiredChallengeError
-from .play import OutdatedBoardError, PlayService, StepShown, TurnPlayed
+from .play import OutdatedBoardError, PlayService, StepShown, TimeUp, TurnPlayed
 
 __all__ = [
     "ChallengeAnswered",
@@ -15,5 +15,6 @@ __all__ = [
     "OutdatedBoardError",
     "PlayService",
     "StepShown",
+    "TimeUp",
     "TurnPlayed",
 ]

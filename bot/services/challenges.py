@@ -21,6 +21,7 @@ from ..storage import (
     Game,
     GameStore,
     StaleGameError,
+    Sweeps,
 )
 from ..storage.challenges import MAX_OPEN_CHALLENGES, PENDING_OPEN, PENDING_PAIR, TOO_MANY_OPEN
 from ..storage.games import IN_CHANNEL, SAME_PAIR
@@ -63,8 +64,11 @@ class ChallengeService:
         reminders: ReminderDefaults | None = None,
         alarm: Callable[[float], None] | None = None,
         rating: RatingOf | None = None,
+        sweeps: Sweeps | None = None,
     ) -> None:
         self.challenges = challenges
+        self.sweeps = sweeps or Sweeps(challenges.database)
+        """Which challenges are this process's to expire (its servers')."""
         self.rating = rating
         """Members' ratings, for open challenges with a rating range."""
         self.games = games
@@ -90,15 +94,8 @@ class ChallengeService:
         channel must be free of games. ``timeout``: seconds before it expires (default: the
         service's).
         """
-        if opponent is not None and opponent.id == challenger.id:
-            raise Refusal("You can't challenge yourself — pick another member.")
-        if opponent is not None and opponent.bot:
-            raise Refusal("That bot can't play Tholos — challenge a member, or me for the AI.")
-        if opponent is not None and rating_range is not None:
-            raise Refusal(
-                "A rating range is for open challenges: leave out the opponent to let anyone "
-                "within it accept."
-            )
+        if opponent is not None:
+            _check_opponent(challenger, opponent, rating_range)
         count = options.ornament_count()
         now = self._clock()
         try:
@@ -118,6 +115,7 @@ class ChallengeService:
                 in_channel=in_channel,
                 language=options.language,
                 rating_range=rating_range,
+                clock=options.clock,
             )
         except ChannelBusyError as error:
             raise _channel_busy(error) from None
@@ -155,7 +153,7 @@ class ChallengeService:
             if user_id != challenge.challenger_id:
                 raise Refusal("Only the challenger can withdraw this challenge.")
         elif challenge.is_open:
-            await self._check_open(challenge, user_id, answer)
+            await _check_open(challenge, user_id, answer, self.rating)
         elif user_id == challenge.challenger_id:
             raise Refusal("This challenge is for {opponent} — use Withdraw to take it back.",
                           opponent=mention(challenge.opponent_id or 0))  # fmt: skip
@@ -169,27 +167,6 @@ class ChallengeService:
             raise ExpiredChallengeError(expired or challenge)
         return challenge
 
-    async def _check_open(self, challenge: Challenge, user_id: int, answer: Answer) -> None:
-        """Refuse an answer to an open challenge but an accept by a member other than the
-        challenger, within its rating range."""
-        if user_id == challenge.challenger_id:
-            raise Refusal("You can't accept your own challenge — use Withdraw to take it back.")
-        if answer != "accept":
-            raise Refusal("An open challenge can't be declined — leave it to someone else.")
-        limit = challenge.rating_range
-        if limit is None or self.rating is None:
-            return
-        theirs = await self.rating(challenge.guild_id, challenge.challenger_id)
-        mine = await self.rating(challenge.guild_id, user_id)
-        if abs(mine - theirs) > limit:
-            raise Refusal(
-                "This challenge is open to ratings from {low} to {high} (within {range} of "
-                "{challenger}'s); yours is {rating}. You can start your own with {challenge}.",
-                low=round(theirs - limit), high=round(theirs + limit), range=limit,
-                challenger=mention(challenge.challenger_id), rating=round(mine),
-                challenge=command("tholos challenge"),
-            )  # fmt: skip
-
     async def withdraw_pending(self, caller: Caller) -> Challenge:
         """``/tholos cancel``: the challenger withdraws the channel's pending challenge."""
         challenge = await self.challenges.pending(caller.channel_id, caller.user_id)
@@ -201,7 +178,7 @@ class ChallengeService:
         """Mark every pending challenge whose time is up (on this process's servers: the
         store's shards) as expired; return them."""
         expired = []
-        for challenge in await self.challenges.expired(self._clock()):
+        for challenge in await self.sweeps.expired_challenges(self._clock()):
             closed = await self.challenges.close(challenge.id, "expired")
             if closed is not None:
                 expired.append(closed)
@@ -211,7 +188,8 @@ class ChallengeService:
         self, challenge: Challenge, thread_id: int | None, accepter: Person
     ) -> Game:
         """Start the accepted challenge's game (``accepter``: who takes an open challenge)."""
-        options = GameOptions(challenge.mode, None, challenge.colour, challenge.first)
+        options = GameOptions(challenge.mode, None, challenge.colour, challenge.first,
+                              clock=challenge.clock)  # fmt: skip
         challenger_colour, seed, start = game_setup(options, challenge.ornaments, self._rng)
         opponent = challenge.opponent_id if challenge.opponent_id is not None else accepter.id
         white, black = challenge.challenger_id, opponent
@@ -230,10 +208,6 @@ class ChallengeService:
         except ChannelBusyError as error:
             raise _channel_busy(error) from None
 
-    async def open_challenges(self, guild_id: int, limit: int) -> tuple[int, list[Challenge]]:
-        """How many open challenges wait on the server, and the first ``limit`` to expire."""
-        return await self.challenges.open_on(guild_id, self._clock(), limit)
-
     async def start_ai_game(
         self, *, guild_id: int, channel_id: int, human: Person, ai: Person, level: Level,
         options: GameOptions, parent_id: int | None = None, parent_message_id: int | None = None,
@@ -250,7 +224,8 @@ class ChallengeService:
                 guild_id=guild_id, channel_id=channel_id, white=white, black=black,
                 seed=seed, start=start, level=level, now=self._clock(), parent_id=parent_id,
                 parent_message_id=parent_message_id, language=options.language,
-                reminders=self.reminders if human_first else None,
+                reminders=self.reminders if human_first else None, clock=options.clock,
+                ai_id=ai.id,
             ))  # fmt: skip
         except ChannelBusyError as error:
             raise _channel_busy(error) from None
@@ -266,33 +241,74 @@ class ChallengeService:
         """Challenge the other player of a finished game again, colours swapped (against the
         AI, the new game starts at once)."""
         game = await self.games.game(game_id)
-        if game is None or game.channel_id != caller.channel_id:
-            raise Refusal("This button doesn't belong to a game in this channel.")
-        old_colour = game.colour_of(caller.user_id)
-        if old_colour is None:
-            raise Refusal("Only the players of this game can ask for a rematch.")
-        if game.is_active:
-            raise Refusal("This game is still being played.")
-        new_colour = 1 - old_colour
-        ornaments = sum(1 for ornament in game.start_position.ornaments if ornament)
-        options = GameOptions(
-            mode=game.mode,
-            ornaments=ornaments or None,
-            colour="white" if new_colour == WHITE else "black",
-            first="me" if game.start_position.turn == new_colour else "opponent",
-            language=game.language,
-        )
-        me = Person(caller.user_id, game.name(old_colour))
+        me, rival, options = rematch_of(game, caller)
+        assert game is not None  # else refused
+        home = {"guild_id": game.guild_id, "channel_id": game.channel_id}
         if game.ai_level is not None:
-            return await self.start_ai_game(
-                guild_id=game.guild_id, channel_id=game.channel_id, human=me,
-                ai=Person(game.player(new_colour), game.name(new_colour)), level=game.ai_level,
-                options=options,
-            )  # fmt: skip
-        return await self.challenge(
-            guild_id=game.guild_id, channel_id=game.channel_id, challenger=me,
-            opponent=Person(game.player(new_colour), game.name(new_colour)), options=options,
-            in_channel=True,
+            return await self.start_ai_game(**home, human=me, ai=rival, level=game.ai_level,
+                                            options=options)  # fmt: skip
+        return await self.challenge(**home, challenger=me, opponent=rival, options=options,
+                                    in_channel=True)  # fmt: skip
+
+
+def rematch_of(game: Game | None, caller: Caller) -> tuple[Person, Person, GameOptions]:
+    """Who challenges whom, and how, when ``caller`` asks for a rematch of ``game``: the same
+    setup and pace, colours swapped; raises :class:`Refusal`."""
+    if game is None or game.channel_id != caller.channel_id:
+        raise Refusal("This button doesn't belong to a game in this channel.")
+    old_colour = game.colour_of(caller.user_id)
+    if old_colour is None:
+        raise Refusal("Only the players of this game can ask for a rematch.")
+    if game.is_active:
+        raise Refusal("This game is still being played.")
+    new_colour = 1 - old_colour
+    ornaments = sum(1 for ornament in game.start_position.ornaments if ornament)
+    options = GameOptions(
+        mode=game.mode,
+        ornaments=ornaments or None,
+        colour="white" if new_colour == WHITE else "black",
+        first="me" if game.start_position.turn == new_colour else "opponent",
+        language=game.language,
+        clock=game.clock,
+    )
+    me = Person(caller.user_id, game.name(old_colour))
+    return me, Person(game.player(new_colour), game.name(new_colour)), options
+
+
+def _check_opponent(challenger: Person, opponent: Person, rating_range: int | None) -> None:
+    """Refuse a challenge of oneself or of a bot, and a rating range for a named opponent."""
+    if opponent.id == challenger.id:
+        raise Refusal("You can't challenge yourself — pick another member.")
+    if opponent.bot:
+        raise Refusal("That bot can't play Tholos — challenge a member, or me for the AI.")
+    if rating_range is not None:
+        raise Refusal(
+            "A rating range is for open challenges: leave out the opponent to let anyone "
+            "within it accept."
+        )
+
+
+async def _check_open(
+    challenge: Challenge, user_id: int, answer: Answer, rating: RatingOf | None
+) -> None:
+    """Refuse an answer to an open challenge but an accept by a member other than the
+    challenger, within its rating range."""
+    if user_id == challenge.challenger_id:
+        raise Refusal("You can't accept your own challenge — use Withdraw to take it back.")
+    if answer != "accept":
+        raise Refusal("An open challenge can't be declined — leave it to someone else.")
+    limit = challenge.rating_range
+    if limit is None or rating is None:
+        return
+    theirs = await rating(challenge.guild_id, challenge.challenger_id)
+    mine = await rating(challenge.guild_id, user_id)
+    if abs(mine - theirs) > limit:
+        raise Refusal(
+            "This challenge is open to ratings from {low} to {high} (within {range} of "
+            "{challenger}'s); yours is {rating}. You can start your own with {challenge}.",
+            low=round(theirs - limit), high=round(theirs + limit), range=limit,
+            challenger=mention(challenge.challenger_id), rating=round(mine),
+            challenge=command("tholos challenge"),
         )  # fmt: skip
 
 

@@ -58,6 +58,17 @@ _OUTDATED_OVER_LINK = N_(
 )
 
 
+class TimeUp(Refusal):
+    """A press that came after the player's clock ran out: the game ended on time."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(_TIME_UP)
+        self.game = game
+
+
+_TIME_UP = N_("Time's up — your clock ran out before that, so the game is over.")
+
+
 @dataclass(frozen=True, slots=True)
 class StepShown:
     """A press that made a choice but did not finish the turn."""
@@ -143,6 +154,9 @@ class PlayService:
         GAME_ID.set(game_id)  # the rest of this interaction's task is about this game
         async with self._lock(game_id):
             game = await self._playable(game_id, caller)
+            at = caller.at if caller.at is not None else self._clock()
+            if game.flag_at is not None and at >= game.flag_at:
+                raise TimeUp(await self._finish(game, _rival(game, game.to_move), "timeout"))
             if version != game.version:
                 raise OutdatedBoardError(game)
             if game.to_move != caller.user_id:
@@ -157,7 +171,7 @@ class PlayService:
                 return StepShown(game, builder)
             try:
                 ai_next = game.ai_level is not None  # a human's turn passes the move to the AI
-                played = TurnPlayed(await self._record(game, turn, ai_next=ai_next), turn)
+                played = TurnPlayed(await self._record(game, turn, ai_next=ai_next, at=at), turn)
             except StaleGameError:
                 raise OutdatedBoardError(await self.games.game(game_id) or game) from None
             TURNS_BY_HUMANS.inc()
@@ -174,19 +188,23 @@ class PlayService:
             TURNS_BY_AI.inc()
             return played
 
-    async def _record(self, game: Game, turn: Turn, *, ai_next: bool) -> Game:
-        """Store ``turn`` by the player to move, and the end if it ends the game, and when to
-        remind the next player unless that is the AI (``ai_next``; every turn passes the move);
-        raises :class:`StaleGameError` if ``game`` changed meanwhile."""
+    async def _record(
+        self, game: Game, turn: Turn, *, ai_next: bool, at: float | None = None
+    ) -> Game:
+        """Store ``turn`` by the player to move (made at ``at``: their clock stops then), and
+        the end if it ends the game, and when to remind the next player unless that is the AI
+        (``ai_next``; every turn passes the move) or the game is live; raises
+        :class:`StaleGameError` if ``game`` changed meanwhile."""
         after = game.position.apply_unchecked(turn)
         now = self._clock()
         outcome = final_outcome(after)
-        reminders = None if ai_next else self.reminders
+        reminders = None if ai_next or game.clock is not None else self.reminders
+        clock_after = _clock_after(game, now if at is None else at)
 
         def change(transaction: Transaction) -> Awaitable[Game]:
             return self.games.record_turn(
                 transaction, game, player_id=game.to_move, turn=str(turn), position_after=after,
-                outcome=outcome, now=now, reminders=reminders,
+                outcome=outcome, now=now, reminders=reminders, clock_after=clock_after,
             )  # fmt: skip
 
         changed = await self._change(change, ends=game.rated and outcome is not None)
@@ -227,6 +245,9 @@ class PlayService:
         (default: the service's)."""
         async with self._lock(game_id):
             game = await self._playable(game_id, caller)
+            if game.clock is not None:
+                raise Refusal("This game is played on a clock: it ends by itself when a clock "
+                              "runs out, no claim needed.")  # fmt: skip
             if game.to_move == caller.user_id:
                 raise Refusal("It's your turn — you can only claim while your opponent is idle.")
             due = game.last_move_at + (timeout or self.inactivity_timeout)
@@ -255,6 +276,11 @@ class PlayService:
 
             return await self._change(change, ends=False)
 
+    async def flag(self, game: Game) -> Game:
+        """End a live game whose running clock ran out: the player to move loses on time;
+        raises :class:`OutdatedBoardError` if it changed meanwhile (a turn came first)."""
+        return await self._finish(game, _rival(game, game.to_move), "timeout")
+
     async def _finish(
         self, game: Game, winner: Colour, reason: Literal["resignation", "timeout"]
     ) -> Game:
@@ -268,6 +294,16 @@ class PlayService:
             )
         except StaleGameError:
             raise OutdatedBoardError(await self.games.game(game.id) or game) from None
+
+
+def _clock_after(game: Game, at: float) -> float | None:
+    """The mover's time left after a turn made at ``at`` (with the increment), in a live game
+    where they have a clock; ``None`` otherwise. Until their board was out, none ran."""
+    clock = game.clock
+    left = game.time_left(game.position.turn, at)
+    if clock is None or left is None:
+        return None
+    return max(0.0, left) + clock.increment
 
 
 def _rival(game: Game, user_id: int) -> Colour:

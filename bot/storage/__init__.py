@@ -25,6 +25,7 @@ from .games import (
 from .listings import GameListings
 from .ratings import FinishedGame, PlayerRating, RatedResult, RatingStore, rate_game
 from .sqlite import SqliteDatabase
+from .sweeps import Sweeps
 
 
 async def open_database(url: str) -> Database:
@@ -60,6 +61,7 @@ __all__ = [
     "RatedResult",
     "RatingStore",
     "StaleGameError",
+    "Sweeps",
     "Transaction",
     "TurnRecord",
     "UniqueViolation",

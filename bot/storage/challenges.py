@@ -12,8 +12,15 @@ from dataclasses import dataclass, fields
 
 from engine import Position
 
-from ..domain import ChallengeStatus, ColourChoice, FirstChoice, Language, Mode, ReminderDefaults
-from ..shards import EVERY_SERVER, Shards
+from ..domain import (
+    ChallengeStatus,
+    ColourChoice,
+    FirstChoice,
+    Language,
+    Mode,
+    ReminderDefaults,
+    TimeControl,
+)
 from .db import Database, Row, UniqueViolation, scalar
 from .games import (
     ChannelBusyError,
@@ -68,6 +75,13 @@ class Challenge:
     rating_range: int | None = None
     """An open challenge: only members rated within this many points of the challenger may
     accept it (``None``: anyone)."""
+    time_control: str | None = None
+    """The game's live clock (``"5+3"``); ``None``: correspondence."""
+
+    @property
+    def clock(self) -> TimeControl | None:
+        """The game's live clock (``None``: correspondence)."""
+        return TimeControl.of(self.time_control)
 
     @property
     def is_open(self) -> bool:
@@ -75,14 +89,14 @@ class Challenge:
         return self.opponent_id is None
 
 
-_CHALLENGE_COLUMNS = ", ".join(field.name for field in fields(Challenge))
+CHALLENGE_COLUMNS = ", ".join(field.name for field in fields(Challenge))
 _OPEN_RULE = (
     "SELECT COUNT(*) FROM challenges WHERE guild_id = ? AND challenger_id = ? "
     f"AND opponent_id = {ANYONE} AND status = 'pending' AND expires_at > ?"
 )
 
 
-def _challenge(row: Row) -> Challenge:
+def challenge_from_row(row: Row) -> Challenge:
     values = {key: row[key] for key in row.keys()}  # noqa: SIM118 (Row is not a dict)
     if values["opponent_id"] == ANYONE:
         values["opponent_id"] = values["opponent_name"] = None
@@ -93,11 +107,8 @@ def _challenge(row: Row) -> Challenge:
 class ChallengeStore:
     """Challenges in the database."""
 
-    def __init__(self, database: Database, shards: Shards = EVERY_SERVER) -> None:
+    def __init__(self, database: Database) -> None:
         self.database = database
-        self.shards = shards
-        """The servers whose challenges this process expires (:meth:`expired`,
-        :meth:`next_expiry` read only theirs)."""
 
     async def create(
         self,
@@ -117,6 +128,7 @@ class ChallengeStore:
         in_channel: bool = False,
         language: Language = "en",
         rating_range: int | None = None,
+        clock: TimeControl | None = None,
     ) -> Challenge:
         """Store a pending challenge (``opponent_id`` ``None``: an open one, anyone may accept);
         raises :class:`ChannelBusyError` if the two already have a game or a challenge going in
@@ -159,15 +171,15 @@ class ChallengeStore:
                 row = await transaction.fetchone(
                     "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, "
                     "challenger_name, opponent_name, mode, ornaments, colour, first, created_at, "
-                    "expires_at, language, open_to_all, rating_range) "
-                    f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                    f"RETURNING {_CHALLENGE_COLUMNS}",
+                    "expires_at, language, open_to_all, rating_range, time_control) "
+                    f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                    f"RETURNING {CHALLENGE_COLUMNS}",
                     (guild_id, channel_id, challenger_id, other, challenger_name,
                      opponent_name or "", mode, ornaments, colour, first, now, expires_at,
-                     language, is_open, rating_range),
+                     language, is_open, rating_range, None if clock is None else str(clock)),
                 )  # fmt: skip
                 assert row is not None  # INSERT … RETURNING gives the row
-                return _challenge(row)
+                return challenge_from_row(row)
         except UniqueViolation as error:  # the same challenge, made twice at once
             raise ChannelBusyError(busy) from error
 
@@ -181,18 +193,18 @@ class ChallengeStore:
     async def challenge(self, challenge_id: int) -> Challenge | None:
         """The challenge with this id."""
         row = await self.database.fetchone(
-            f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE id = ?", (challenge_id,)
+            f"SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE id = ?", (challenge_id,)
         )
-        return None if row is None else _challenge(row)
+        return None if row is None else challenge_from_row(row)
 
     async def pending(self, channel_id: int, challenger_id: int) -> Challenge | None:
         """The newest challenge ``challenger_id`` made in the channel that is still pending."""
         row = await self.database.fetchone(
-            f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE channel_id = ? "
+            f"SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE channel_id = ? "
             "AND challenger_id = ? AND status = 'pending' ORDER BY id DESC LIMIT 1",
             (channel_id, challenger_id),
         )
-        return None if row is None else _challenge(row)
+        return None if row is None else challenge_from_row(row)
 
     async def close(self, challenge_id: int, status: ChallengeStatus) -> Challenge | None:
         """Mark a pending challenge declined, withdrawn or expired.
@@ -203,41 +215,10 @@ class ChallengeStore:
         async with self.database.transaction() as transaction:
             row = await transaction.fetchone(
                 f"UPDATE challenges SET status = ? WHERE id = ? AND status = 'pending' "
-                f"RETURNING {_CHALLENGE_COLUMNS}",
+                f"RETURNING {CHALLENGE_COLUMNS}",
                 (status, challenge_id),
             )
-        return None if row is None else _challenge(row)
-
-    async def expired(self, now: float) -> list[Challenge]:
-        """Pending challenges on this process's servers whose time is up."""
-        mine, shards = self.shards.sql()
-        rows = await self.database.fetchall(
-            f"SELECT {_CHALLENGE_COLUMNS} FROM challenges "
-            f"WHERE status = 'pending' AND expires_at <= ? AND {mine} ORDER BY expires_at",
-            (now, *shards),
-        )
-        return [_challenge(row) for row in rows]
-
-    async def next_expiry(self) -> float | None:
-        """When the next pending challenge on this process's servers expires."""
-        mine, shards = self.shards.sql()
-        return await scalar(
-            self.database,
-            f"SELECT MIN(expires_at) FROM challenges WHERE status = 'pending' AND {mine}",
-            shards,
-        )
-
-    async def open_on(self, guild_id: int, now: float, limit: int) -> tuple[int, list[Challenge]]:
-        """How many open challenges wait on the server, and the ``limit`` that expire first."""
-        mine = "guild_id = ? AND status = 'pending' AND opponent_id = 0 AND expires_at > ?"
-        count = await scalar(self.database, f"SELECT COUNT(*) FROM challenges WHERE {mine}",
-                             (guild_id, now))  # fmt: skip
-        rows = await self.database.fetchall(
-            f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE {mine} "
-            "ORDER BY expires_at, id LIMIT ?",
-            (guild_id, now, limit),
-        )
-        return count, [_challenge(row) for row in rows]
+        return None if row is None else challenge_from_row(row)
 
     async def accept(
         self,
@@ -267,19 +248,19 @@ class ChallengeStore:
                 row = await transaction.fetchone(
                     "UPDATE challenges SET status = 'accepted' WHERE id = ? "
                     f"AND status = 'pending' AND opponent_id != {ANYONE} "
-                    f"RETURNING {_CHALLENGE_COLUMNS}",
+                    f"RETURNING {CHALLENGE_COLUMNS}",
                     (challenge_id,),
                 )
             else:
                 row = await transaction.fetchone(
                     "UPDATE challenges SET status = 'accepted', opponent_id = ?, "
                     f"opponent_name = ? WHERE id = ? AND status = 'pending' "
-                    f"AND opponent_id = {ANYONE} RETURNING {_CHALLENGE_COLUMNS}",
+                    f"AND opponent_id = {ANYONE} RETURNING {CHALLENGE_COLUMNS}",
                     (*accepter, challenge_id),
                 )
             if row is None:
                 raise StaleGameError("the challenge is no longer open")
-            challenge = _challenge(row)
+            challenge = challenge_from_row(row)
             opponent_id, opponent_name = challenge.opponent_id, challenge.opponent_name
             assert opponent_id is not None and opponent_name is not None  # accepted: someone's
             await transaction.lock("channel", challenge.channel_id)
@@ -295,7 +276,7 @@ class ChallengeStore:
                 start=start, now=now, ai_level=None,
                 parent_id=challenge.channel_id if in_thread else None,
                 parent_message_id=challenge.message_id if in_thread else None,
-                language=challenge.language, reminders=reminders,
+                language=challenge.language, reminders=reminders, clock=challenge.clock,
             )  # fmt: skip
             await transaction.execute(
                 "UPDATE challenges SET game_id = ? WHERE id = ?", (game.id, challenge_id)

@@ -13,13 +13,14 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
         "reason", "white_points", "black_points", "board_message_id", "board_version",
         "created_at", "updated_at", "last_move_at", "finished_at", "rated", "rated_seq",
         "ai_level", "parent_id", "parent_message_id", "ended_by", "language", "reminder_due_at",
+        "time_control", "white_clock", "black_clock", "clock_started_at", "flag_at",
     )),
-    ("turns", ("game_id", "ply", "player_id", "turn", "position_after", "created_at")),
+    ("turns", ("game_id", "ply", "player_id", "turn", "position_after", "created_at", "clock")),
     ("challenges", (
         "id", "guild_id", "channel_id", "challenger_id", "opponent_id", "challenger_name",
         "opponent_name", "mode", "ornaments", "colour", "first", "message_id", "status",
         "created_at", "expires_at", "game_id", "language", "open_to_all",
-        "rating_range",
+        "rating_range", "time_control",
     )),
     ("ratings", (
         "guild_id", "user_id", "rating", "deviation", "volatility", "games", "wins", "losses",
@@ -27,7 +28,7 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     )),
     ("guild_settings", (
         "guild_id", "threads", "inactivity_timeout", "challenge_timeout", "default_mode",
-        "updated_by", "updated_at", "reminder_after",
+        "updated_by", "updated_at", "reminder_after", "default_pace", "clocks",
     )),
     ("player_settings", ("user_id", "reminders", "updated_at")),
     ("reviews", (

@@ -22,9 +22,9 @@ from ..domain import (
     Reason,
     ReminderDefaults,
     Result,
+    TimeControl,
     reminder_time,
 )
-from ..shards import EVERY_SERVER, Shards
 from .db import Database, Row, Transaction, UniqueViolation
 from .leases import board_lease, end
 
@@ -91,6 +91,37 @@ class Game:
     reminder_due_at: float | None = None
     """When the player to move is reminded of their turn (``None``: no reminder pending —
     the AI is to move, the game is over, reminders are off, or it was sent)."""
+    time_control: str | None = None
+    """A live clock (``"5+3"``); ``None``: a correspondence game, paced by the idle claim."""
+    white_clock: float | None = None
+    """White's seconds left when their turn began (``None``: no clock — the AI's side)."""
+    black_clock: float | None = None
+    """Black's seconds left when their turn began."""
+    clock_started_at: float | None = None
+    """When the clock of the player to move started: the board of their turn was posted
+    (``None``: not running)."""
+    flag_at: float | None = None
+    """When the running clock runs out (``None``: none runs)."""
+
+    @property
+    def clock(self) -> TimeControl | None:
+        """The game's live clock (``None``: correspondence)."""
+        return TimeControl.of(self.time_control)
+
+    def clock_of(self, colour: Colour) -> float | None:
+        """``colour``'s seconds left when their turn began (``None``: they have no clock)."""
+        return self.white_clock if colour == WHITE else self.black_clock
+
+    def time_left(self, colour: Colour, now: float) -> float | None:
+        """``colour``'s seconds left at ``now`` (their clock runs while it is their turn and
+        their board is out); ``None``: they have no clock."""
+        left = self.clock_of(colour)
+        if left is None:
+            return None
+        running = self.is_active and self.position.turn == colour
+        if running and self.clock_started_at is not None:
+            left -= max(0.0, now - self.clock_started_at)
+        return left
 
     @property
     def home_id(self) -> int:
@@ -148,6 +179,8 @@ class TurnRecord:
     turn: str
     position_after: str
     created_at: float
+    clock: float | None = None
+    """In a live game, the mover's time left after it (with the increment)."""
 
 
 GAME_COLUMNS = ", ".join(
@@ -156,13 +189,14 @@ GAME_COLUMNS = ", ".join(
         "mode", "seed", "start_position", "position", "version", "plies", "status", "result",
         "reason", "white_points", "black_points", "board_message_id", "board_version",
         "created_at", "last_move_at", "finished_at", "rated", "ai_level", "parent_id",
-        "parent_message_id", "ended_by", "language", "reminder_due_at",
+        "parent_message_id", "ended_by", "language", "reminder_due_at", "time_control",
+        "white_clock", "black_clock", "clock_started_at", "flag_at",
     )
 )  # fmt: skip
 GAMES_TOPIC = "games"
 """What a transaction announces (:mod:`.announcements`) with a game's id once it started, a turn
 was stored, or it ended: the game's version changed."""
-_NEEDS_A_BOARD = "(board_version IS NULL OR board_version < version)"
+NEEDS_A_BOARD = "(board_version IS NULL OR board_version < version)"
 """Matches the partial index ``games_needing_a_board`` (keep the two in step)."""
 
 
@@ -199,6 +233,11 @@ def game_from_row(row: Row) -> Game:
         ended_by=row["ended_by"],
         language=row["language"],
         reminder_due_at=row["reminder_due_at"],
+        time_control=row["time_control"],
+        white_clock=row["white_clock"],
+        black_clock=row["black_clock"],
+        clock_started_at=row["clock_started_at"],
+        flag_at=row["flag_at"],
     )
 
 
@@ -259,11 +298,8 @@ def reminder_due(
 class GameStore:
     """Games and turns in the database."""
 
-    def __init__(self, database: Database, shards: Shards = EVERY_SERVER) -> None:
+    def __init__(self, database: Database) -> None:
         self.database = database
-        self.shards = shards
-        """The servers whose background work is this process's: the sweeps
-        (:meth:`active_ai_games`, :meth:`games_needing_a_board`) read only their games."""
 
     async def create_ai_game(
         self,
@@ -280,11 +316,14 @@ class GameStore:
         parent_message_id: int | None = None,
         language: Language = "en",
         reminders: ReminderDefaults | None = None,
+        clock: TimeControl | None = None,
+        ai_id: int | None = None,
     ) -> Game:
-        """Start an unrated game against the AI (players as ``(id, name)``) in ``channel_id``
-        (a thread of ``parent_id``, or the channel itself); raises :class:`ChannelBusyError` if
-        that place has an active game or the human already plays the AI there. ``reminders``:
-        the human moves first and may be reminded (see :func:`reminder_due`)."""
+        """Start an unrated game against the AI (players as ``(id, name)``; the AI's id
+        ``ai_id``) in ``channel_id`` (a thread of ``parent_id``, or the channel itself); raises
+        :class:`ChannelBusyError` if that place has an active game or the human already plays
+        the AI there. ``reminders``: the human moves first and may be reminded (see
+        :func:`reminder_due`); ``clock``: the human plays on a live clock (the AI has none)."""
         home = parent_id or channel_id
         async with self.database.transaction() as transaction:
             await transaction.lock("channel", home)
@@ -293,17 +332,8 @@ class GameStore:
                 transaction, guild_id=guild_id, channel_id=channel_id, white=white, black=black,
                 seed=seed, start=start, now=now, ai_level=level, parent_id=parent_id,
                 parent_message_id=parent_message_id, language=language, reminders=reminders,
+                clock=clock, ai_id=ai_id,
             )  # fmt: skip
-
-    async def active_ai_games(self) -> list[Game]:
-        """Every game against the AI still being played on this process's servers."""
-        mine, shards = self.shards.sql()
-        rows = await self.database.fetchall(
-            f"SELECT {GAME_COLUMNS} FROM games "
-            f"WHERE status = 'active' AND ai_level IS NOT NULL AND {mine}",
-            shards,
-        )
-        return [game_from_row(row) for row in rows]
 
     async def game(self, game_id: int) -> Game | None:
         """The game with this id."""
@@ -361,18 +391,6 @@ class GameStore:
         )
         return None if row is None else game_from_row(row)
 
-    async def games_needing_a_board(self, changed_before: float) -> list[Game]:
-        """This process's servers' games whose newest change, made before ``changed_before``,
-        has no board message (the bot died, or Discord failed, between storing a change and
-        posting its board)."""
-        mine, shards = self.shards.sql()
-        rows = await self.database.fetchall(
-            f"SELECT {GAME_COLUMNS} FROM games "
-            f"WHERE {_NEEDS_A_BOARD} AND updated_at < ? AND {mine} ORDER BY updated_at",
-            (changed_before, *shards),
-        )
-        return [game_from_row(row) for row in rows]
-
     async def record_turn(
         self,
         transaction: Transaction,
@@ -384,26 +402,28 @@ class GameStore:
         outcome: Outcome | None,
         now: float,
         reminders: ReminderDefaults | None = None,
+        clock_after: float | None = None,
     ) -> Game:
         """Store a turn in the caller's transaction: the position, the turn record, the version
         and when the player now to move is reminded (``reminders``: a human is now to move; see
-        :func:`reminder_due`); ``outcome`` finishes the game.
+        :func:`reminder_due`); ``outcome`` finishes the game. ``clock_after``: in a live game,
+        the mover's time left after the turn (with the increment); every clock stops until the
+        board of the next turn is out.
 
         Raises :class:`StaleGameError` if the game changed since ``game`` was read.
         """
         due, due_values = reminder_due(reminders if outcome is None else None, now)
-        updated = await _update_game(
-            transaction,
-            game,
-            f"position = ?, last_move_at = ?, plies = plies + 1, reminder_due_at = {due}",
-            (str(position_after), now, *due_values),
-            outcome,
-            now,
-        )
+        assignments = f"position = ?, last_move_at = ?, plies = plies + 1, reminder_due_at = {due}"
+        values: tuple[object, ...] = (str(position_after), now, *due_values)
+        if clock_after is not None:
+            mover = "white_clock" if game.position.turn == WHITE else "black_clock"
+            assignments += f", {mover} = ?, clock_started_at = NULL, flag_at = NULL"
+            values += (clock_after,)
+        updated = await _update_game(transaction, game, assignments, values, outcome, now)
         await transaction.execute(
-            "INSERT INTO turns (game_id, ply, player_id, turn, position_after, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            (game.id, updated.plies, player_id, turn, str(position_after), now),
+            "INSERT INTO turns (game_id, ply, player_id, turn, position_after, created_at, clock) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (game.id, updated.plies, player_id, turn, str(position_after), now, clock_after),
         )
         return updated
 
@@ -411,8 +431,13 @@ class GameStore:
         self, transaction: Transaction, game: Game, outcome: Outcome, now: float
     ) -> Game:
         """End a game without a turn (resignation, timeout) in the caller's transaction; raises
-        :class:`StaleGameError`."""
-        return await _update_game(transaction, game, "reminder_due_at = NULL", (), outcome, now)
+        :class:`StaleGameError`. In a live game a player whose clock ran out (the outcome's
+        loser, by ``timeout``) keeps no time."""
+        assignments = "reminder_due_at = NULL"
+        if game.clock is not None and outcome.reason == "timeout":
+            loser = "white_clock" if outcome.result == "black" else "black_clock"
+            assignments += f", {loser} = 0"
+        return await _update_game(transaction, game, assignments, (), outcome, now)
 
     async def abort(
         self, transaction: Transaction, game_id: int, admin_id: int, now: float
@@ -421,7 +446,8 @@ class GameStore:
         the caller's transaction; ``None`` if it is not being played."""
         row = await transaction.fetchone(
             "UPDATE games SET status = 'aborted', ended_by = ?, finished_at = ?, updated_at = ?, "
-            "version = version + 1, reminder_due_at = NULL WHERE id = ? AND status = 'active' "
+            "version = version + 1, reminder_due_at = NULL, clock_started_at = NULL, "
+            "flag_at = NULL WHERE id = ? AND status = 'active' "
             f"RETURNING {GAME_COLUMNS}",
             (admin_id, now, now, game_id),
         )
@@ -430,11 +456,17 @@ class GameStore:
         await transaction.announce(GAMES_TOPIC, str(game_id))
         return game_from_row(row)
 
-    async def set_board_message(self, game_id: int, message_id: int, version: int) -> bool:
+    async def set_board_message(
+        self, game_id: int, message_id: int, version: int, clock: tuple[float, float] | None = None
+    ) -> bool:
         """Remember the newest board message and the version it shows, and end the lease of
         posting it; ``False`` (and nothing stored) when a board of a newer version is already
         recorded. Ordered: the board is on Discord already, and what reads the game from now on
-        (a press on the old board, ``/tholos board``, the games list) must know it."""
+        (a press on the old board, ``/tholos board``, the games list) must know it.
+
+        ``clock``: the board of a live game's turn, posted at ``clock[0]``: the mover's clock
+        starts then and runs out at ``clock[1]`` — unless it already runs, or the game moved
+        on."""
         async with self.database.transaction(ordered=True) as transaction:
             await end(transaction, board_lease(game_id, version))
             changed = await transaction.execute(
@@ -442,12 +474,18 @@ class GameStore:
                 "WHERE id = ? AND (board_version IS NULL OR board_version <= ?)",
                 (message_id, version, game_id, version),
             )
+            if clock is not None:
+                await transaction.execute(
+                    "UPDATE games SET clock_started_at = ?, flag_at = ? WHERE id = ? "
+                    "AND version = ? AND status = 'active' AND clock_started_at IS NULL",
+                    (*clock, game_id, version),
+                )
             return changed == 1
 
     async def turns(self, game_id: int, *, last: int | None = None) -> list[TurnRecord]:
         """The game's turns in order (only the ``last`` few when it is given)."""
         sql = (
-            "SELECT ply, player_id, turn, position_after, created_at FROM turns "
+            "SELECT ply, player_id, turn, position_after, created_at, clock FROM turns "
             "WHERE game_id = ? ORDER BY ply DESC"
         )
         if last is None:
@@ -499,24 +537,31 @@ async def insert_game(
     parent_message_id: int | None = None,
     language: Language = "en",
     reminders: ReminderDefaults | None = None,
+    clock: TimeControl | None = None,
+    ai_id: int | None = None,
 ) -> Game:
     """Start a game (players as ``(id, name)``; rated unless against the AI at ``ai_level``)
     in ``channel_id`` (a thread of ``parent_id``, or the channel itself); raises
     :class:`ChannelBusyError` if a game is played there already. The caller holds the lock of
     the game's home channel. ``reminders``: a human moves first and may be reminded (see
-    :func:`reminder_due`)."""
+    :func:`reminder_due`). ``clock``: a live game, each human's clock set to its time (the AI,
+    ``ai_id``, has none); their clocks start as the boards of their turns are posted."""
     await ensure_no_active_game(transaction, channel_id)
-    due, due_values = reminder_due(reminders, now, guild_id)
+    due, due_values = reminder_due(reminders if clock is None else None, now, guild_id)
+    clocks = [None if clock is None or player == ai_id else clock.seconds
+              for player in (white[0], black[0])]  # fmt: skip
     try:
         row = await transaction.fetchone(
             "INSERT INTO games (guild_id, channel_id, white_id, black_id, white_name, black_name, "
             "mode, seed, start_position, position, created_at, updated_at, last_move_at, rated, "
-            "ai_level, parent_id, parent_message_id, language, reminder_due_at) "
-            f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, {due}) "
+            "ai_level, parent_id, parent_message_id, language, time_control, white_clock, "
+            "black_clock, reminder_due_at) "
+            f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, {due}) "
             f"RETURNING {GAME_COLUMNS}",
             (guild_id, channel_id, white[0], black[0], white[1], black[1], start.mode, seed,
              str(start), str(start), now, now, now, ai_level is None, ai_level, parent_id,
-             parent_message_id, language, *due_values),
+             parent_message_id, language, None if clock is None else str(clock), *clocks,
+             *due_values),
         )  # fmt: skip
     except UniqueViolation:  # another process started one first
         raise ChannelBusyError(IN_CHANNEL) from None
@@ -544,7 +589,7 @@ async def _update_game(
     if outcome is not None:
         sets.append(
             "status = 'finished', result = ?, reason = ?, white_points = ?, black_points = ?, "
-            "finished_at = ?"
+            "finished_at = ?, clock_started_at = NULL, flag_at = NULL"
         )
         parameters += [outcome.result, outcome.reason, outcome.white_points,
                        outcome.black_points, now]  # fmt: skip

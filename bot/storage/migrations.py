@@ -278,6 +278,24 @@ MIGRATIONS: list[str] = [
     CREATE INDEX challenges_open ON challenges (guild_id, expires_at)
         WHERE status = 'pending' AND opponent_id = 0
     """,
+    # 12: live clocks. time_control: '5+3' (minutes + seconds a turn; NULL: correspondence).
+    # A game's white_clock / black_clock: each player's seconds left when their turn began
+    # (NULL: no clock — correspondence, or the AI's side); clock_started_at: when the mover's
+    # clock started (the board of their turn posted; NULL: not running), flag_at: when it runs
+    # out (the sweep's index). turns.clock: the mover's time left after the turn (with the
+    # increment). A server's default pace and the clocks it offers (NULL: the bot's).
+    """
+    ALTER TABLE challenges ADD COLUMN time_control TEXT;
+    ALTER TABLE games ADD COLUMN time_control TEXT;
+    ALTER TABLE games ADD COLUMN white_clock REAL;
+    ALTER TABLE games ADD COLUMN black_clock REAL;
+    ALTER TABLE games ADD COLUMN clock_started_at REAL;
+    ALTER TABLE games ADD COLUMN flag_at REAL;
+    CREATE INDEX games_flags_due ON games (flag_at) WHERE status = 'active' AND flag_at IS NOT NULL;
+    ALTER TABLE turns ADD COLUMN clock REAL;
+    ALTER TABLE guild_settings ADD COLUMN default_pace TEXT;
+    ALTER TABLE guild_settings ADD COLUMN clocks TEXT
+    """,
 ]
 
 SQLITE_TABLE_REBUILDS = frozenset({6})
@@ -474,6 +492,19 @@ POSTGRES_MIGRATIONS: list[str | None] = [
     ALTER TABLE challenges ADD COLUMN rating_range INTEGER CHECK (rating_range > 0);
     CREATE INDEX challenges_open ON challenges (guild_id, expires_at)
         WHERE status = 'pending' AND opponent_id = 0
+    """,
+    # 12: live clocks.
+    """
+    ALTER TABLE challenges ADD COLUMN time_control TEXT;
+    ALTER TABLE games ADD COLUMN time_control TEXT;
+    ALTER TABLE games ADD COLUMN white_clock DOUBLE PRECISION;
+    ALTER TABLE games ADD COLUMN black_clock DOUBLE PRECISION;
+    ALTER TABLE games ADD COLUMN clock_started_at DOUBLE PRECISION;
+    ALTER TABLE games ADD COLUMN flag_at DOUBLE PRECISION;
+    CREATE INDEX games_flags_due ON games (flag_at) WHERE status = 'active' AND flag_at IS NOT NULL;
+    ALTER TABLE turns ADD COLUMN clock DOUBLE PRECISION;
+    ALTER TABLE guild_settings ADD COLUMN default_pace TEXT;
+    ALTER TABLE guild_settings ADD COLUMN clocks TEXT
     """,
 ]
 

@@ -21,6 +21,10 @@ class ServerSettings:
     default_mode: Mode | None = None
     reminder_after: float | None = None
     """Seconds without a move before the player to move is reminded (0: never)."""
+    default_pace: str | None = None
+    """``correspondence`` or a clock (``"5+5"``)."""
+    clocks: str | None = None
+    """The clocks offered, comma-separated (``""``: none)."""
 
 
 class ServerSettingsStore:
@@ -33,26 +37,28 @@ class ServerSettingsStore:
         """The server's settings (all ``None`` when its admins chose nothing)."""
         row = await self.database.fetchone(
             "SELECT threads, inactivity_timeout, challenge_timeout, default_mode, "
-            "reminder_after FROM guild_settings WHERE guild_id = ?",
+            "reminder_after, default_pace, clocks FROM guild_settings WHERE guild_id = ?",
             (guild_id,),
         )
         if row is None:
             return ServerSettings()
         threads = None if row[0] is None else bool(row[0])
-        return ServerSettings(threads, row[1], row[2], row[3], row[4])
+        return ServerSettings(threads, row[1], row[2], row[3], row[4], row[5], row[6])
 
     async def set(self, guild_id: int, settings: ServerSettings, by: int, now: float) -> None:
         """Store the server's settings, chosen by the admin ``by``."""
         async with self.database.transaction() as transaction:
             await transaction.execute(
                 "INSERT INTO guild_settings (guild_id, threads, inactivity_timeout, "
-                "challenge_timeout, default_mode, reminder_after, updated_by, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+                "challenge_timeout, default_mode, reminder_after, default_pace, clocks, "
+                "updated_by, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
                 "threads = excluded.threads, inactivity_timeout = excluded.inactivity_timeout, "
                 "challenge_timeout = excluded.challenge_timeout, "
                 "default_mode = excluded.default_mode, reminder_after = excluded.reminder_after, "
+                "default_pace = excluded.default_pace, clocks = excluded.clocks, "
                 "updated_by = excluded.updated_by, updated_at = excluded.updated_at",
                 (guild_id, settings.threads, settings.inactivity_timeout,
-                 settings.challenge_timeout, settings.default_mode, settings.reminder_after, by,
-                 now),
+                 settings.challenge_timeout, settings.default_mode, settings.reminder_after,
+                 settings.default_pace, settings.clocks, by, now),
             )  # fmt: skip

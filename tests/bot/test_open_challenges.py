@@ -9,7 +9,7 @@ import pytest
 
 from bot.domain import GameOptions, Person, Refusal
 from bot.services import ChallengeService
-from bot.storage import ChallengeStore, Database, GameStore, RatingStore
+from bot.storage import ChallengeStore, Database, GameListings, GameStore, RatingStore
 from bot.storage.challenges import MAX_OPEN_CHALLENGES
 from tests.bot.conftest import Services
 from tests.bot.test_service import ALICE, BOB, CAROL, CHANNEL, GUILD, NAMES, by
@@ -97,7 +97,8 @@ async def test_a_member_holds_one_open_challenge_a_channel_and_a_few_a_server(se
 
 
 async def test_the_servers_open_challenges_are_listed_soonest_to_expire_first(service, clock):
-    assert await service.lobby.open_challenges(GUILD, 5) == (0, [])
+    listings = GameListings(service.lobby.challenges.database)
+    assert await listings.open_challenges(GUILD, clock.now, 5) == (0, [])
     made = []
     for index, member in enumerate((ALICE, BOB, CAROL)):
         made.append(await open_challenge(service, member, channel=CHANNEL + index))
@@ -107,11 +108,11 @@ async def test_the_servers_open_challenges_are_listed_soonest_to_expire_first(se
         opponent=Person(ALICE, "Alice"), options=GameOptions(),
     )  # fmt: skip
     assert not named.is_open and not named.open_to_all
-    count, shown = await service.lobby.open_challenges(GUILD, 2)
+    count, shown = await listings.open_challenges(GUILD, clock.now, 2)
     assert count == 3 and [c.id for c in shown] == [made[0].id, made[1].id]
     await service.lobby.answer(made[1].id, by(DAVE, made[1].channel_id), "accept", name="Dave")
     clock.now += 600 - 15  # the first has expired, the third not yet
-    count, shown = await service.lobby.open_challenges(GUILD, 5)
+    count, shown = await listings.open_challenges(GUILD, clock.now, 5)
     assert count == 1 and [c.id for c in shown] == [made[2].id]
 
 

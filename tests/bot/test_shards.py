@@ -10,7 +10,7 @@ import pytest
 
 from bot.domain import DIRECT_MESSAGES, GameOptions, Person
 from bot.shards import EVERY_SERVER, Shards
-from bot.storage import ChallengeStore, GameStore
+from bot.storage import GameStore, Sweeps
 from bot.storage.reminders import ReminderStore
 from bot.storage.reviews import ReviewStore
 from engine.newgame import new_game
@@ -94,12 +94,12 @@ async def test_every_sweep_reads_only_its_own_servers_rows(database, service, cl
 
     async def swept(shards: Shards) -> dict[str, set[int]]:
         """The servers each sweep of a process running ``shards`` finds rows of."""
-        games, challenges = GameStore(database, shards), ChallengeStore(database, shards)
+        sweeps = Sweeps(database, shards)
         reviews, reminders = ReviewStore(database, shards), ReminderStore(database, shards)
         return {
-            "ai": {game.guild_id for game in await games.active_ai_games()},
-            "boards": {game.guild_id for game in await games.games_needing_a_board(later)},
-            "expired": {challenge.guild_id for challenge in await challenges.expired(later)},
+            "ai": {game.guild_id for game in await sweeps.ai_games()},
+            "boards": {game.guild_id for game in await sweeps.games_needing_a_board(later)},
+            "expired": {c.guild_id for c in await sweeps.expired_challenges(later)},
             "reviews": {review.guild_id for review in await reviews.waiting()},
             "reminders": {due.guild_id for due in await reminders.due(later, 100)},
         }
@@ -110,6 +110,5 @@ async def test_every_sweep_reads_only_its_own_servers_rows(database, service, cl
         expected = {guild for shard in ids for guild in SERVERS[shard]}
         found = await swept(Shards(3, ids))
         assert found == dict.fromkeys(found, expected), ids
-        store = ChallengeStore(database, Shards(3, ids))
-        assert await store.next_expiry() == clock.now + 600
-        assert await ChallengeStore(database, Shards(4, (2,))).next_expiry() is None
+        assert await Sweeps(database, Shards(3, ids)).next_expiry() == clock.now + 600
+        assert await Sweeps(database, Shards(4, (2,))).next_expiry() is None

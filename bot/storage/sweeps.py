@@ -1,0 +1,73 @@
+"""What this process's background loops look for, on its own servers only (its shards): games
+waiting for the AI, boards a crash left unposted, live clocks that ran out, challenges whose
+time is up."""
+
+from __future__ import annotations
+
+from ..shards import EVERY_SERVER, Shards
+from .challenges import CHALLENGE_COLUMNS, Challenge, challenge_from_row
+from .db import Database, scalar
+from .games import GAME_COLUMNS, NEEDS_A_BOARD, Game, game_from_row
+
+
+class Sweeps:
+    """The background loops' queries, over the servers of ``shards``."""
+
+    def __init__(self, database: Database, shards: Shards = EVERY_SERVER) -> None:
+        self.database = database
+        self.shards = shards
+
+    async def _games(self, where: str, values: tuple[object, ...] = ()) -> list[Game]:
+        mine, shards = self.shards.sql()
+        rows = await self.database.fetchall(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE {where.format(mine=mine)}",
+            (*values, *shards),
+        )
+        return [game_from_row(row) for row in rows]
+
+    async def _first(self, sql: str) -> float | None:
+        mine, shards = self.shards.sql()
+        return await scalar(self.database, sql.format(mine=mine), shards)
+
+    async def ai_games(self) -> list[Game]:
+        """Every game against the AI still being played."""
+        return await self._games("status = 'active' AND ai_level IS NOT NULL AND {mine}")
+
+    async def games_needing_a_board(self, changed_before: float) -> list[Game]:
+        """The games whose newest change, made before ``changed_before``, has no board message
+        (the bot died, or Discord failed, between storing a change and posting its board)."""
+        return await self._games(
+            f"{NEEDS_A_BOARD} AND updated_at < ? AND {{mine}} ORDER BY updated_at",
+            (changed_before,),
+        )
+
+    async def flags_due(self, now: float) -> list[Game]:
+        """The live games whose running clock has run out by ``now``."""
+        return await self._games(
+            "status = 'active' AND flag_at IS NOT NULL AND flag_at <= ? AND {mine} "
+            "ORDER BY flag_at",
+            (now,),
+        )
+
+    async def next_flag(self) -> float | None:
+        """When the next running clock runs out."""
+        return await self._first(
+            "SELECT MIN(flag_at) FROM games WHERE status = 'active' AND flag_at IS NOT NULL "
+            "AND {mine}"
+        )
+
+    async def expired_challenges(self, now: float) -> list[Challenge]:
+        """Pending challenges whose time is up."""
+        mine, shards = self.shards.sql()
+        rows = await self.database.fetchall(
+            f"SELECT {CHALLENGE_COLUMNS} FROM challenges "
+            f"WHERE status = 'pending' AND expires_at <= ? AND {mine} ORDER BY expires_at",
+            (now, *shards),
+        )
+        return [challenge_from_row(row) for row in rows]
+
+    async def next_expiry(self) -> float | None:
+        """When the next pending challenge expires."""
+        return await self._first(
+            "SELECT MIN(expires_at) FROM challenges WHERE status = 'pending' AND {mine}"
+        )
