@@ -71,7 +71,18 @@ def result_text(t: Words, game: Game, who: Who = mention) -> str:
         return t("Draw, {points} with as many columns each.", points=pair)
     winner = game.white_id if outcome.result == "white" else game.black_id
     return t("{winner} wins {points} {reason}.", winner=who(winner), points=pair,
-             reason=t(RESULT_REASONS[outcome.reason]))  # fmt: skip
+             reason=reason_text(t, outcome.reason, game.time_control))  # fmt: skip
+
+
+CLOCK_RAN_OUT = N_("on time — the clock ran out")
+
+
+def reason_text(t: Words, reason: str, time_control: str | None) -> str:
+    """How a game ended, in words (``on points``…); a live game (``time_control``) that
+    ended on time did so because a clock ran out."""
+    if reason == "timeout" and time_control is not None:
+        return t(CLOCK_RAN_OUT)
+    return t(RESULT_REASONS[reason])
 
 
 def minutes_text(t: Words, seconds: float) -> str:

@@ -73,10 +73,13 @@ class BoardPoster:
             return None
         return LastTurn(parse_turn(records[-1].turn), records[-1].player_id)
 
-    async def message(self, game: Game, last: LastTurn | None) -> dict[str, Any]:
-        """The keyword arguments of a board message, in the game's language."""
+    async def message(
+        self, game: Game, last: LastTurn | None, now: float | None = None
+    ) -> dict[str, Any]:
+        """The keyword arguments of a board message, in the game's language, to be posted at
+        ``now`` by Discord's clock (default: this machine's): a live clock starts then."""
         board = board_of(game, words(game.language), last=last, bot_id=self.bot_id,
-                         live=self.live, now=time.time())  # fmt: skip
+                         live=self.live, now=time.time() if now is None else now)  # fmt: skip
         png, alt = await self.renderer.board(board)
         return layout.message(board, png, alt, self.bot_id)
 
@@ -89,6 +92,7 @@ class BoardPoster:
         stripped: int | None = None,
         again: bool = False,
         leased: bool = False,
+        now: float | None = None,
     ) -> discord.Message | None:
         """Post the board with ``send``, record it, and strip the controls of the previous one
         (unless it is ``stripped`` already).
@@ -96,32 +100,34 @@ class BoardPoster:
         The first board of a game version is posted once: whoever posts it holds the version's
         lease until the board is recorded (``leased``: the transaction that stored the change
         took it), and nothing is posted (``None``) while someone else holds it. ``again`` posts
-        the current board once more (``/tholos board``).
+        the current board once more (``/tholos board``). ``now``: Discord's time, if known
+        (see :meth:`message`).
         """
         if again:
-            return await self.post_now(send, game, last, stripped)
+            return await self.post_now(send, game, last, stripped, now)
         lease = board_lease(game.id, game.version)
         if not leased and not await self.leases.acquire(lease, time.time()):
             log.info("board of game %s v%s is being posted elsewhere", game.id, game.version)
             return None
         try:
-            return await self.post_now(send, game, last, stripped)  # recording ends the lease
+            return await self.post_now(send, game, last, stripped, now)  # recording ends the lease
         except BaseException:
             await self.leases.release(lease)
             raise
 
     async def post_now(
-        self, send: Send, game: Game, last: LastTurn | None, stripped: int | None = None
-    ) -> discord.Message:
+        self, send: Send, game: Game, last: LastTurn | None, stripped: int | None = None,
+        now: float | None = None,
+    ) -> discord.Message:  # fmt: skip
         """Post and record the board (the caller holds its lease, or needs none)."""
         try:
-            message = await send(**await self.message(game, last))
+            message = await send(**await self.message(game, last, now))
         except discord.HTTPException as error:
             if game.parent_id is None or error.code not in GONE_THREAD:
                 raise
             game = await self.places.relocate(game)  # a moderator deleted or locked its thread
             channel = self.client.get_partial_messageable(game.channel_id)
-            message = await channel.send(**await self.message(game, last))
+            message = await channel.send(**await self.message(game, last, now))
         clock = _clock_start(game, message)
         if not await self.games.set_board_message(game.id, message.id, game.version, clock):
             await self.strip_controls(game.channel_id, message)  # a newer board is out already
@@ -163,7 +169,9 @@ class BoardPoster:
             else interaction.followup.send
         )
         try:
-            posted = await self.post(send, game, last, stripped=stripped, leased=leased)
+            posted = await self.post(
+                send, game, last, stripped=stripped, leased=leased, now=discord_now(interaction)
+            )
         except Exception as error:  # the change is stored: say so, whatever failed
             if isinstance(error, discord.HTTPException | DatabaseUnavailable):  # expected: no trace
                 log.warning("could not post the board of game %s: %s", game.id, error)
@@ -204,3 +212,10 @@ def _clock_start(game: Game, board: discord.Message) -> tuple[float, float] | No
         return None
     posted_at = board.created_at.timestamp()
     return posted_at, posted_at + left
+
+
+def discord_now(interaction: Interaction) -> float:
+    """Discord's time, as near as the bot knows it, when the board answering ``interaction`` is
+    posted: the press's creation by Discord's clock (the board follows it within a moment, so
+    the end of a clock it starts shows that moment early at most)."""
+    return interaction.created_at.timestamp()

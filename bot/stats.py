@@ -25,6 +25,8 @@ class FinishedGame:
     finished_at: float
     ai_level: str | None
     """The AI's level in a game against the AI (never rated), else ``None``."""
+    time_control: str | None = None
+    """A live game's clock (``"5+3"``), else ``None``."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,9 +4,12 @@ it turn by turn or re-import it (``python -m engine replay FILE``).
 
 The format is PGN-like: header tags, a blank line, one line per turn (the ply, the turn in the
 canonical notation, the canonical position after it), and a last line with the result. Lines
-starting with ``#`` are comments. The record is plain ASCII apart from the players' names (no
-typographic minus or dash, unlike what players read: see ``vocabulary.points``), so that tools
-and the parser read it as written; it holds no scores, which follow from the positions::
+starting with ``#`` are comments. A game played on a live clock has PGN's ``[TimeControl]``
+tag (seconds each, ``+`` seconds added a turn) and, after each turn of a player with a clock,
+their time left as PGN's ``{[%clk h:mm:ss]}`` (rounded down to the second). The record is
+plain ASCII apart from the players' names (no typographic minus or dash, unlike what players
+read: see ``vocabulary.points``), so that tools and the parser read it as written; it holds no
+scores, which follow from the positions::
 
     [Game "Tholos"]
     [White "Ariadne"]
@@ -47,6 +50,7 @@ RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 """White won, Black won, a draw, no result."""
 _TAG = re.compile(r'\[(\w+) "((?:[^"\\]|\\.)*)"\]')
 _TURN = re.compile(r"(\d+)\.\s+(\S+)(?:\s+(.+?))?\s*")
+_CLOCK = re.compile(r"\s*\{\[%clk (\d+):([0-5]\d):([0-5]\d)\]\}$")
 
 
 class RecordError(ValueError):
@@ -73,6 +77,11 @@ class GameRecord:
     """One of :data:`TERMINATIONS`."""
     result: str
     """One of :data:`RESULTS`."""
+    time_control: str | None = None
+    """A live game's clock as PGN says it (``"180+2"``); ``None``: no clock."""
+    clocks: tuple[int | None, ...] = ()
+    """With a time control: the mover's whole seconds left after each turn (``None``: a side
+    without a clock, such as the AI)."""
 
     def positions(self) -> list[Position]:
         """The start position and the position after each turn."""
@@ -95,12 +104,16 @@ def write_record(record: GameRecord) -> str:
         "Seed": "" if record.seed is None else str(record.seed), "Start": str(record.start),
         "Termination": record.termination, "Result": record.result,
     }  # fmt: skip
+    if record.time_control is not None:
+        tags["TimeControl"] = record.time_control
     lines = [f'[{key} "{_escape(value)}"]' for key, value in tags.items()]
     lines.append("")
-    for ply, (turn, after) in enumerate(
-        zip(record.turns, record.positions()[1:], strict=True), start=1
+    clocks = record.clocks or (None,) * len(record.turns)
+    for ply, (turn, after, clock) in enumerate(
+        zip(record.turns, record.positions()[1:], clocks, strict=True), start=1
     ):
-        lines.append(f"{ply}. {turn}  {after}")
+        comment = "" if clock is None else f"  {{[%clk {_hms(clock)}]}}"
+        lines.append(f"{ply}. {turn}  {after}{comment}")
     lines.append(f"{record.result} ({record.termination})")
     return "\n".join(lines) + "\n"
 
@@ -110,6 +123,7 @@ def read_record(text: str) -> GameRecord:
     that is not a valid part of a legal game."""
     tags: dict[str, tuple[str, int, str]] = {}
     turns: list[Turn] = []
+    clocks: list[int | None] = []
     position: Position | None = None
     ending: tuple[int, str] | None = None
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -126,6 +140,9 @@ def read_record(text: str) -> GameRecord:
             continue
         if position is None:
             position = _start(tags, number, line)
+        clock = _CLOCK.search(line)
+        if clock is not None:
+            line = line[: clock.start()]
         turn_line = _TURN.fullmatch(line)
         if turn_line is None:
             if line.split()[0] in RESULTS:
@@ -133,12 +150,15 @@ def read_record(text: str) -> GameRecord:
                 continue
             raise RecordError(number, line, "expected a turn such as '12. +w3  <position>'")
         position = _play(position, turns, turn_line, number, line)
+        clocks.append(None if clock is None else _seconds(clock))
     if position is None:
         position = _start(tags, len(text.splitlines()), "")
     record = GameRecord(
         white=_tag(tags, "White"), black=_tag(tags, "Black"), date=_tag(tags, "Date"),
         mode=_tag(tags, "Mode"), seed=_seed(tags), start=Position.parse(_tag(tags, "Start")),
         turns=tuple(turns), termination=_tag(tags, "Termination"), result=_tag(tags, "Result"),
+        time_control=tags["TimeControl"][0] if "TimeControl" in tags else None,
+        clocks=tuple(clocks) if any(clock is not None for clock in clocks) else (),
     )  # fmt: skip
     _check_end(record, position, tags, ending)
     return record
@@ -228,6 +248,15 @@ def _seed(tags: dict[str, tuple[str, int, str]]) -> int | None:
     if not value.isdigit():
         raise RecordError(at, text, "the seed is a whole number")
     return int(value)
+
+
+def _hms(seconds: int) -> str:
+    minutes, secs = divmod(max(0, seconds), 60)
+    return f"{minutes // 60}:{minutes % 60:02d}:{secs:02d}"
+
+
+def _seconds(clock: re.Match[str]) -> int:
+    return int(clock[1]) * 3600 + int(clock[2]) * 60 + int(clock[3])
 
 
 def _escape(value: str) -> str:

@@ -46,10 +46,16 @@ class Replay:
 
 
 def render_replay(
-    start: Position, turns: Sequence[Turn], view: BoardView, *, note: str | None = None
-) -> Replay:
+    start: Position, turns: Sequence[Turn], view: BoardView, *, note: str | None = None,
+    clocks: Sequence[str] | None = None,
+) -> Replay:  # fmt: skip
     """The replay of the game that ``turns`` play from ``start`` (names and language from
-    ``view``; ``note``, such as a resignation, heads the final frame)."""
+    ``view``; ``note``, such as a resignation, heads the final frame; ``clocks``, the clocks
+    in words at the start and after each turn of a live game, follow each frame's caption)."""
+
+    def captioned(caption: str, number: int) -> str:
+        return caption if not clocks else f"{caption} · {clocks[min(number, len(clocks) - 1)]}"
+
     t = view.words
     palette = _palette()
     frames: list[Image.Image] = []
@@ -57,16 +63,16 @@ def render_replay(
     position = start
     total = len(turns)
     shown = replace(view, last_turn=None, final=False, note=None)
-    frames.append(_frame(position, shown, t("Start"), palette))
+    frames.append(_frame(position, shown, captioned(t("Start"), 0), palette))
     durations.append(FIRST_MS)
     for number, turn in enumerate(turns, start=1):
         position = position.apply(turn)
         shown = replace(view, last_turn=turn, final=False, note=None)
         caption = t("Turn {number} of {total}", number=number, total=total)
-        frames.append(_frame(position, shown, caption, palette))
+        frames.append(_frame(position, shown, captioned(caption, number), palette))
         durations.append(TURN_MS)
     final = replace(view, last_turn=turns[-1] if turns else None, final=True, note=note)
-    frames.append(_frame(position, final, t("Final scoring"), palette))
+    frames.append(_frame(position, final, captioned(t("Final scoring"), total), palette))
     durations.append(FINAL_MS)
     buffer = io.BytesIO()
     frames[0].save(

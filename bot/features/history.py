@@ -12,9 +12,9 @@ from datetime import UTC, datetime
 import discord
 from discord import app_commands
 
-from engine import BLACK, WHITE, Turn, parse_turn
+from engine import BLACK, WHITE, parse_turn
 from engine.record import GameRecord, write_record
-from engine.vocabulary import N_, RESULT_REASONS, points
+from engine.vocabulary import N_, points
 from rendering import BoardView
 from rendering.replay import render_replay
 from rendering.words import Words
@@ -25,10 +25,17 @@ from ..app import Feature, feature_of
 from ..board import board_note
 from ..commands import game_choices, tholos
 from ..controls import Router, pager
-from ..domain import DIRECT_MESSAGES, Refusal, mention
+from ..domain import DIRECT_MESSAGES, Refusal, clock_text, mention
 from ..i18n import NC_, reader
-from ..phrases import LEVEL_NAMES, OUTCOME_MARK, SANDSTONE, board_url
-from ..storage import Game
+from ..phrases import (
+    LEVEL_NAMES,
+    OUTCOME_MARK,
+    SANDSTONE,
+    board_url,
+    colour_name,
+    reason_text,
+)
+from ..storage import Game, TurnRecord
 
 RECENT_GAMES = 25
 """How many of the caller's recent games the ``game`` option suggests."""
@@ -79,11 +86,13 @@ class History(Feature):
         game = await self._finished_game(interaction, game_id)
         await interaction.response.defer(ephemeral=True, thinking=True)
         t = reader(interaction)
-        turns = await self._turns(game)
+        records = await self.app.games.turns(game.id)
+        turns = [parse_turn(record.turn) for record in records]
         view = BoardView(game.white_name, game.black_name, words=t)
+        clocks = replay_clocks(t, game, records)
         drawing = asyncio.ensure_future(
             self.app.renderer.slow(
-                functools.partial(render_replay, note=board_note(t, game)),
+                functools.partial(render_replay, note=board_note(t, game), clocks=clocks),
                 game.start_position, turns, view,
             )
         )  # fmt: skip
@@ -110,7 +119,7 @@ class History(Feature):
     async def record(self, interaction: Interaction, game_id: int | None = None) -> None:
         """The record file of a finished game (default: the caller's last one here)."""
         game = await self._finished_game(interaction, game_id)
-        record = game_record(game, await self._turns(game))
+        record = game_record(game, await self.app.games.turns(game.id))
         t = reader(interaction)
         await interaction.response.send_message(
             t("📜 The record of game #{id}: check it with `python -m engine replay FILE`.",
@@ -148,12 +157,9 @@ class History(Feature):
             raise Refusal("That isn't a finished game of this server.")
         return game
 
-    async def _turns(self, game: Game) -> list[Turn]:
-        return [parse_turn(record.turn) for record in await self.app.games.turns(game.id)]
-
-
-def game_record(game: Game, turns: list[Turn]) -> GameRecord:
-    """The record of a stored game: its players, setup, turns and how it ended."""
+def game_record(game: Game, records: list[TurnRecord]) -> GameRecord:
+    """The record of a stored game: its players, setup, turns (with the clocks of a live game)
+    and how it ended."""
     when = datetime.fromtimestamp(game.finished_at or game.created_at, UTC)
     outcome = game.outcome
     if outcome is not None:
@@ -163,9 +169,32 @@ def game_record(game: Game, turns: list[Turn]) -> GameRecord:
         result = "*"
     return GameRecord(
         white=game.white_name, black=game.black_name, date=when.isoformat(timespec="seconds"),
-        mode=game.mode, seed=game.seed, start=game.start_position, turns=tuple(turns),
-        termination=termination, result=result,
+        mode=game.mode, seed=game.seed, start=game.start_position,
+        turns=tuple(parse_turn(record.turn) for record in records), termination=termination,
+        result=result, time_control=None if game.clock is None else game.clock.pgn,
+        clocks=tuple(None if r.clock is None else int(r.clock) for r in records)
+        if game.clock is not None else (),
     )  # fmt: skip
+
+
+def replay_clocks(t: Words, game: Game, records: list[TurnRecord]) -> list[str] | None:
+    """A live game's clocks in words at the start and after each turn (``None``: no clock)."""
+    clock = game.clock
+    if clock is None:
+        return None
+    left: list[float | None] = [None if game.white_clock is None else clock.seconds,
+                                None if game.black_clock is None else clock.seconds]  # fmt: skip
+    shown = []
+    position = game.start_position
+    for record in [None, *records]:
+        if record is not None:
+            left[position.turn] = record.clock
+            position = position.apply(parse_turn(record.turn))
+        shown.append(" · ".join(
+            f"{colour_name(t, colour).capitalize()} {clock_text(seconds)}"
+            for colour, seconds in enumerate(left) if seconds is not None
+        ))  # fmt: skip
+    return shown
 
 
 async def recent_games(interaction: Interaction, typed: str) -> list[app_commands.Choice[int]]:
@@ -233,12 +262,14 @@ def history_line(t: Words, game: Game, member_id: int) -> str:
         opponent = "🤖 " + t("the AI ({level}, unrated)", level=t(LEVEL_NAMES[game.ai_level]))
     else:
         opponent = mention(opponent_id)
-    return t(
+    line = t(
         "{mark} vs {opponent} {scored}–{conceded} {reason} {date} · [final board]({link})",
         mark=t(mark), opponent=opponent, scored=points(mine), conceded=points(theirs),
-        reason=t(RESULT_REASONS[outcome.reason]), date=f"<t:{int(game.finished_at)}:d>",
+        reason=reason_text(t, outcome.reason, game.time_control),
+        date=f"<t:{int(game.finished_at)}:d>",
         link=board_url(game),
     )  # fmt: skip
+    return line if game.time_control is None else f"⏱️ {game.time_control} · {line}"
 
 
 def history_embed(

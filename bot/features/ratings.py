@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from engine.vocabulary import N_, RESULT_REASONS, points
+from engine.vocabulary import N_, points
 from rendering.words import Words
 
 from .. import custom_ids
@@ -15,7 +15,7 @@ from ..commands import tholos
 from ..controls import Router, pager
 from ..domain import Refusal, mention
 from ..i18n import NC_, reader
-from ..phrases import LEVEL_NAMES, OUTCOME_MARK, SANDSTONE, command
+from ..phrases import LEVEL_NAMES, OUTCOME_MARK, SANDSTONE, command, reason_text
 from ..stats import Played, Record, Stats, player_stats
 from ..storage.ratings import PAGE_SIZE, Mark, PlayerRating
 
@@ -259,7 +259,7 @@ def stats_embed(
             t("{mark} vs {opponent} {scored}–{conceded} {reason} {date}",
               mark=t(OUTCOME_MARK[game.outcome]), opponent=opponent_text(t, game),
               scored=points(game.points_for), conceded=points(game.points_against),
-              reason=t(RESULT_REASONS[game.game.reason]),
+              reason=reason_text(t, game.game.reason, game.game.time_control),
               date=f"<t:{int(game.game.finished_at)}:d>")
             for game in stats.recent
         ),

@@ -328,10 +328,11 @@ class RatingStore:
         """The player's finished games on the server, oldest first."""
         rows = await self.database.fetchall(
             "SELECT id, white_id, black_id, result, reason, white_points, black_points, "
-            "finished_at, ai_level FROM games WHERE guild_id = ? AND status = 'finished' "
-            "AND white_id = ? UNION ALL "
+            "finished_at, ai_level, time_control FROM games WHERE guild_id = ? "
+            "AND status = 'finished' AND white_id = ? UNION ALL "
             "SELECT id, white_id, black_id, result, reason, white_points, black_points, "
-            "finished_at, ai_level FROM games WHERE guild_id = ? AND status = 'finished' "
+            "finished_at, ai_level, time_control FROM games WHERE guild_id = ? "
+            "AND status = 'finished' "
             "AND black_id = ? ORDER BY finished_at, id",
             (guild_id, user_id, guild_id, user_id),
         )

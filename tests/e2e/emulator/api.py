@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
 from typing import Any, Self
 
@@ -34,6 +35,8 @@ from .model import (
     World,
     check_locale,
     default_world,
+    discord_time,
+    set_clock_offset,
     snowflake,
 )
 from .rest import API, Rest
@@ -84,7 +87,19 @@ class Emulator:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
+        set_clock_offset(0.0)
         await self.stop()
+
+    @property
+    def clock_offset(self) -> float:
+        """Seconds Discord's clock runs ahead of the machine's (negative: behind); new
+        messages and interactions are created at that time. Set it to play against a clock
+        without waiting; it is back to 0 when the emulator stops."""
+        return discord_time() - time.time()
+
+    @clock_offset.setter
+    def clock_offset(self, seconds: float) -> None:
+        set_clock_offset(seconds)
 
     # The world ------------------------------------------------------------------------------
 
@@ -453,11 +468,11 @@ class Emulator:
     # Reading --------------------------------------------------------------------------------
 
     def messages(self, channel: Channel, viewer: Member | None = None) -> list[Message]:
-        """What ``viewer`` sees in ``channel`` (or a thread), oldest first (``None``: a member
-        seeing no ephemeral message)."""
+        """What ``viewer`` sees in ``channel`` (or a thread), in the order they were posted —
+        their ids' order, unless a test moved the clock back (:attr:`clock_offset`) — (``None``:
+        a member seeing no ephemeral message)."""
         viewer_id = viewer.id if viewer is not None else None
-        found = [m for m in self.state.channel_messages(channel) if m.visible(viewer_id)]
-        return sorted(found, key=lambda m: m.id)
+        return [m for m in self.state.channel_messages(channel) if m.visible(viewer_id)]
 
     def last_message(self, channel: Channel, viewer: Member | None = None) -> Message:
         found = self.messages(channel, viewer)

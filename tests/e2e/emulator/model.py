@@ -67,6 +67,21 @@ language, a guild's preferred locale, the keys of command localizations."""
 
 _counter = itertools.count()
 _counter_lock = threading.Lock()
+_clock_offset = 0.0
+"""Seconds Discord's clock, as the emulator keeps it, runs ahead of the machine's (negative:
+behind): the time in every new snowflake (so in every message's and interaction's creation
+time) and timestamp. Tests move it to play against time without waiting."""
+
+
+def set_clock_offset(seconds: float) -> None:
+    """Run Discord's clock ``seconds`` ahead of the machine's (0: in step)."""
+    global _clock_offset
+    _clock_offset = seconds
+
+
+def discord_time() -> float:
+    """Discord's current time (Unix seconds)."""
+    return time.time() + _clock_offset
 
 
 def snowflake(shard: tuple[int, int] | None = None) -> int:
@@ -78,7 +93,7 @@ def snowflake(shard: tuple[int, int] | None = None) -> int:
     """
     with _counter_lock:
         increment = next(_counter) & 0xFFF
-    ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+    ms = int(discord_time() * 1000) - DISCORD_EPOCH_MS
     if shard is not None:
         shard_id, count = check_shard(shard)
         ms -= (ms - shard_id) % count
@@ -113,7 +128,7 @@ def check_locale(locale: object) -> str:
 
 def iso_now() -> str:
     """The current time as Discord's ISO-8601 timestamps."""
-    return datetime.datetime.now(datetime.UTC).isoformat()
+    return datetime.datetime.fromtimestamp(discord_time(), datetime.UTC).isoformat()
 
 
 @dataclass(eq=False)
