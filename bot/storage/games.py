@@ -474,12 +474,12 @@ class GameStore:
                 "WHERE id = ? AND (board_version IS NULL OR board_version <= ?)",
                 (message_id, version, game_id, version),
             )
-            if clock is not None:
-                await transaction.execute(
-                    "UPDATE games SET clock_started_at = ?, flag_at = ? WHERE id = ? "
-                    "AND version = ? AND status = 'active' AND clock_started_at IS NULL",
-                    (*clock, game_id, version),
-                )
+            if clock is not None and await transaction.execute(
+                "UPDATE games SET clock_started_at = ?, flag_at = ? WHERE id = ? "
+                "AND version = ? AND status = 'active' AND clock_started_at IS NULL",
+                (*clock, game_id, version),
+            ):
+                await transaction.announce(GAMES_TOPIC, str(game_id))  # the clock runs
             return changed == 1
 
     async def turns(self, game_id: int, *, last: int | None = None) -> list[TurnRecord]:

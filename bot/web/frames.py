@@ -27,8 +27,11 @@ COLOURS = ("white", "black", "gray")
 JSON = dict[str, Any]
 
 
-def board_frame(board: Board, t: Words, steps: tuple[TurnStep, ...] | None) -> JSON:
-    """The frame of ``board``; ``steps`` for the player to move (``None`` for the others)."""
+def board_frame(
+    board: Board, t: Words, steps: tuple[TurnStep, ...] | None, now: float
+) -> JSON:
+    """The frame of ``board`` sent at ``now``; ``steps`` for the player to move (``None`` for
+    the others)."""
     position = board.position_value
     view = board.image
     marks = last_turn_marks(position, view.last_turn)
@@ -70,7 +73,21 @@ def board_frame(board: Board, t: Words, steps: tuple[TurnStep, ...] | None) -> J
         "position": board.position,
         "small_print": board.small_print,
         "steps": None if steps is None else [_step(step) for step in steps],
+        "clocks": _clocks(board, now),
     }  # fmt: skip
+
+
+def _clocks(board: Board, now: float) -> JSON | None:
+    """A live game's clocks: seconds left per side (``None``: no clock), whose runs and in
+    how many seconds it runs out from the frame's sending (the page counts down from its own
+    receipt, whatever its machine's clock says)."""
+    clocks = board.clocks
+    if clocks is None:
+        return None
+    running = None if clocks.running is None else COLOURS[clocks.running]
+    runs_out_in = None if clocks.runs_out_at is None else max(0.0, clocks.runs_out_at - now)
+    return {"control": clocks.control, "left": list(clocks.left), "running": running,
+            "runs_out_in": runs_out_in}  # fmt: skip
 
 
 def _column(board: Board, t: Words, position: Position, scored: ColumnScore) -> JSON:

@@ -197,7 +197,7 @@ class LiveBoards:
             return names.get(user_id, "?")
 
         board = board_of(game, t, last=last, bot_id=self.app.bot_id, who=who)
-        frame = board_frame(board, t, turn_steps(game, t) if moving else None)
+        frame = board_frame(board, t, turn_steps(game, t) if moving else None, time.time())
         frame["geometry"] = geometry(game.position)
         return frame
 

@@ -78,6 +78,12 @@ async def click_a_turn(page: Page, rng: random.Random) -> str:
     return path
 
 
+def seconds(clock: str) -> int:
+    """The time a clock shows (``White 4:58`` → 298)."""
+    minutes, secs = clock.split()[-1].split(":")
+    return int(minutes) * 60 + int(secs)
+
+
 def versions(bot: BotProcess) -> dict[int, int]:
     with sqlite3.connect(bot.db_path) as database:
         return dict(database.execute("SELECT id, version FROM games").fetchall())
@@ -258,3 +264,46 @@ async def test_a_turn_stored_by_one_process_reaches_a_page_served_by_another(
         assert await bot.stop() == 0
         bot.assert_clean_log()
     table.assert_clean()
+
+
+async def test_a_live_games_clocks_run_on_the_page(
+    emulator: Emulator, spawn_bot: SpawnBot, seed: int, tmp_path
+) -> None:
+    """A game on a 5+5 clock: the page shows both clocks, the mover's counting down; a turn
+    clicked on the page stops it (with the increment) and starts the other's once its board
+    is out."""
+    rng = random.Random(seed)
+    emulator.enable_activities()
+    port = free_port()
+    bot = spawn_bot(emulator, env={"THOLOS_THREADS": "on", "THOLOS_WEB_PORT": str(port)})
+    await bot.start(sync=True)
+    lobby = Table(emulator)
+    alice, bob = lobby.people_named("alice", "bob")
+    table = await lobby.start_game_in_thread(alice, bob, pace="5+5")
+    await table.click(alice, table.board, table.labelled(table.board, "Open the live board"))
+    running = "#clocks .clock.running"
+    async with chromium() as browser:
+        page = await open_page(browser, emulator, port, alice, table)
+        await shows(page, str(table.position()))
+        assert await page.locator(running).get_attribute("data-colour") == "white"
+        shown = await page.locator(running).inner_text()
+        assert 240 < seconds(shown) <= 300, shown
+        await page.wait_for_function(  # it ticks: a second later it shows less
+            "shown => document.querySelector('#clocks .clock.running').textContent !== shown",
+            arg=shown, timeout=PATIENCE_MS,
+        )  # fmt: skip
+        before = table.position()
+        ticked = seconds(await page.locator(running).inner_text())
+        await click_a_turn(page, rng)
+        await emulator.wait_for(lambda: table.position() != before, what="the next board")
+        await shows(page, str(table.position()))
+        await page.wait_for_function(  # Bob's clock starts once his board's start is stored
+            "() => document.querySelector('#clocks .clock.running')?.dataset.colour === 'black'",
+            timeout=PATIENCE_MS,
+        )  # fmt: skip
+        white = await page.locator("#clocks .clock[data-colour=white]").inner_text()
+        assert 240 < seconds(white) <= ticked + 6, white  # her time at the press, plus 5 s
+        await page.screenshot(path=tmp_path / "clocks.png", full_page=True)
+    table.assert_clean()
+    assert await bot.stop() == 0
+    bot.assert_clean_log()

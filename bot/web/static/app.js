@@ -16,7 +16,7 @@ const RECONNECT_FIRST = 500, RECONNECT_LAST = 8000;
 
 const state = {
   session: null, user: null, words: {}, palette: null,
-  frame: null, steps: new Map(), path: "", sent: false, socket: null, retry: RECONNECT_FIRST,
+  frame: null, steps: new Map(), path: "", sent: false, socket: null, retry: RECONNECT_FIRST, tick: null,
 };
 const $ = (id) => document.getElementById(id);
 
@@ -122,8 +122,44 @@ function showBoard(frame) {
   $("projection").textContent = frame.projection ? `${frame.headings.projection}: ${frame.projection}` : "";
   $("scoring").textContent = frame.scoring || "";
   $("small-print").textContent = frame.small_print;
+  showClocks(frame);
   draw(frame);
   showControls();
+}
+
+// -- live clocks: the running one counts down from the frame's receipt ----------------------
+
+function showClocks(frame) {
+  const box = $("clocks");
+  const clocks = frame.clocks;
+  clearInterval(state.tick);
+  box.hidden = !clocks;
+  if (!clocks) return;
+  const received = performance.now();
+  const render = () => {
+    const shown = [];
+    frame.sides.forEach((side, index) => {
+      let left = clocks.left[index];
+      if (left === null) return;  // the AI has no clock
+      const running = clocks.running === side.colour && clocks.runs_out_in !== null;
+      if (running) left = Math.max(0, clocks.runs_out_in - (performance.now() - received) / 1000);
+      const clock = document.createElement("span");
+      clock.className = running ? "clock running" : "clock";
+      clock.dataset.colour = side.colour;
+      clock.textContent = `${side.colour_name} ${clockText(left)}`;
+      shown.push(clock);
+    });
+    box.replaceChildren(...shown);
+  };
+  render();
+  if (clocks.running) state.tick = setInterval(render, 250);
+}
+
+function clockText(seconds) {
+  const whole = Math.floor(seconds);
+  const hours = Math.floor(whole / 3600), minutes = Math.floor((whole % 3600) / 60);
+  const secs = String(whole % 60).padStart(2, "0");
+  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${secs}` : `${minutes}:${secs}`;
 }
 
 function statusLine(frame) {
