@@ -355,6 +355,10 @@ class Samples:
     first_board: list[float] = field(default_factory=list)
     seen_lag: list[float] = field(default_factory=list)
     """From a board's creation in the emulator until a player noticed it (harness overhead)."""
+    flag_stored: list[float] = field(default_factory=list)
+    """``--flags``: from a clock running out until the bot stored the game's end."""
+    flag_board: list[float] = field(default_factory=list)
+    """``--flags``: from a clock running out until the final board was posted."""
 
 
 class Player:
@@ -362,10 +366,10 @@ class Player:
 
     def __init__(
         self, emu: Emulator, table: Table, seed: int, think: float, samples: Samples,
-        threads: bool = False,
+        threads: bool = False, pace: str | None = None,
     ) -> None:  # fmt: skip
         self.emu, self.table, self.think, self.samples = emu, table, think, samples
-        self.threads = threads
+        self.threads, self.pace = threads, pace
         self.rng = random.Random(seed)
         self.pauses = random.Random(seed + 1)
         self.members = {table.white.id: table.white, table.black.id: table.black}
@@ -393,9 +397,10 @@ class Player:
 
     async def _start(self) -> None:
         table = self.table
+        pace = {} if self.pace is None else {"pace": self.pace}
         ix = await self.emu.slash(
             table.white, "tholos challenge", channel=table.channel, opponent=table.black,
-            mode="basic", colour="white", first="me",
+            mode="basic", colour="white", first="me", **pace,
         )  # fmt: skip
         expect(ix, CHANNEL_MESSAGE)
         assert ix.original is not None
@@ -605,9 +610,10 @@ async def run_phase(
         cpu = watch.cpu(), own_cpu(), machine_cpu()
         began = time.perf_counter()
         players = [
-            Player(emu, table, args.seed * 1000 + number, args.think, phase.samples, args.threads)
+            Player(emu, table, args.seed * 1000 + number, args.think, phase.samples, args.threads,
+                   args.pace)
             for number, table in enumerate(tables)
-        ]
+        ]  # fmt: skip
         await asyncio.gather(*(p.start() for p in players))
         for part in (args.warmup, turns - args.warmup):
             if part <= 0:
@@ -629,8 +635,64 @@ async def run_phase(
         phase.games = sum(p.games for p in players)
         phase.finished = sum(p.finished for p in players)
         phase.problems += [p.problem for p in players if p.problem]
+        if args.flags:
+            await let_the_clocks_run_out(emu, players, url, phase, args.pace)
         phase.exit_code = await stop_cleanly(bot, phase.problems)
     return phase
+
+
+FLAG_LEAD = 20.0
+"""With ``--flags``: seconds between the last round of boards and the first flags."""
+
+
+async def let_the_clocks_run_out(
+    emu: Emulator, players: list[Player], url: str, phase: Phase, pace: str
+) -> None:
+    """``--flags``: every player plays one more turn whose board Discord's clock (the
+    emulator's) dates back by the clock's minutes less :data:`FLAG_LEAD` s, then nobody plays:
+    every mover's clock runs out within about half a minute, and each flag is timed from when it
+    fell (the game's ``flag_at``) to when the bot stored the result (``finished_at``) and to when
+    its final board was posted."""
+    emu.clock_offset = -(60 * int(pace.split("+")[0]) - FLAG_LEAD)
+    kept = {name: len(values) for name, values in vars(phase.samples).items()}
+    try:
+        await asyncio.gather(*(p.play(1) for p in players))
+    finally:
+        emu.clock_offset = 0.0
+        for name, count in kept.items():  # the round's boards are dated back: not timed
+            del getattr(phase.samples, name)[count:]
+    database = await open_database(url)
+    try:
+        rows = await database.fetchall(
+            "SELECT id, channel_id, flag_at FROM games WHERE status = 'active'"
+        )
+        flags = {row[0]: (row[1], row[2]) for row in rows if row[2] is not None}
+
+        def final_boards() -> dict[int, float]:
+            found = {}
+            for table in (p.table for p in players):
+                for message in emu.messages(table.channel):
+                    if message.attachments and "Game over." in message.text:
+                        stamp = datetime.datetime.fromisoformat(message.timestamp).timestamp()
+                        found[table.channel.id] = stamp
+            return found
+
+        channels = {channel for channel, _ in flags.values()}
+        last = max((flag for _, flag in flags.values()), default=time.time())
+        await emu.wait_for(lambda: channels <= final_boards().keys(),
+                           max(WAIT_TIMEOUT, last - time.time() + WAIT_TIMEOUT),
+                           "every flag's final board")  # fmt: skip
+        posted = final_boards()
+        ended = dict(await database.fetchall(
+            "SELECT id, finished_at FROM games WHERE reason = 'timeout'"
+        ))  # fmt: skip
+    finally:
+        await database.close()
+    phase.samples.flag_stored = [ended[game] - flag for game, (_, flag) in flags.items()
+                                 if game in ended]  # fmt: skip
+    phase.samples.flag_board = [posted[channel] - flag for channel, flag in flags.values()]
+    if len(phase.samples.flag_stored) != len(flags):
+        phase.problems.append(f"{len(flags) - len(phase.samples.flag_stored)} flags not stored")
 
 
 @contextlib.contextmanager
@@ -723,6 +785,8 @@ def latency_rows(samples: Samples) -> Iterable[str]:
         ("last step press → new board", samples.new_board),
         ("Accept → first board", samples.first_board),
         ("(board created → seen by players)", samples.seen_lag),
+        ("flag → result stored", samples.flag_stored),
+        ("flag → final board posted", samples.flag_board),
     ):
         if values:
             yield latency_row(label, values, width=34)
@@ -736,6 +800,7 @@ def where(args: argparse.Namespace) -> str:
     """Where the games are played."""
     place = "1 channel, a thread per game" if args.threads else f"{args.games} channels"
     place += f", {args.reviews} reviews queued" if args.reviews else ""
+    place += f", on a {args.pace} clock" if args.pace else ""
     return place + (", metrics served" if args.metrics else "")
 
 
@@ -938,6 +1003,11 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
         help="sample the bot with py-spy (pip install py-spy) and break its CPU a turn down: "
              "drawing, PNG encoding, database, discord.py, aiohttp, the bot's own code; the "
              "sampler itself takes a few percent of a core")  # fmt: skip
+    add("--pace", default=None,
+        help="play every game on this live clock, e.g. 3+2 (default: correspondence)")
+    add("--flags", action="store_true",
+        help="with --pace: after the measured turns, let every game's clock run out (Discord's "
+             "clock moved back for one last round of boards) and time the flags")  # fmt: skip
     add("--stock-emulator", action="store_true",
         help="let the emulator decode each board PNG whenever it serialises its message "
              "(by default it reads only the header: ~60%% of its CPU otherwise) and check "
@@ -947,6 +1017,8 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
         parser.error("need --games ≥ 1, --warmup ≥ 1, --turns ≥ --warmup, --think ≥ 0")
     if args.breakdown and not Sampler.available():
         parser.error("--breakdown needs py-spy: .venv/bin/pip install py-spy")
+    if args.flags and args.pace is None:
+        parser.error("--flags needs --pace")
     if args.small_db < 0 or args.large_db < 0:
         parser.error("--small-db and --large-db must be ≥ 0")
     if args.db not in ("sqlite", "embedded-postgres") and not is_postgres_url(args.db):

@@ -120,15 +120,16 @@ class WebServer:
         return socket
 
     def _after_change(self, game: Game, last: LastTurn | None) -> None:
-        """A turn played on a page (``last``) or a game started there: post the Discord board
-        as after a press, and let the AI move if it is its turn."""
+        """A turn played on a page (``last``), a game started there, or one that ended on time
+        at a page's late turn: post the Discord board as after a press, and let the AI move if
+        it is its turn."""
         task = asyncio.get_running_loop().create_task(self._post(game, last))
         self._posting.add(task)
         task.add_done_callback(self._posting.discard)
 
     async def _post(self, game: Game, last: LastTurn | None) -> None:
-        try:  # a turn's transaction took the board's lease; a new game's board takes it now
-            leased = last is not None
+        try:  # a turn's or a flag's transaction took the board's lease; a new game's takes it now
+            leased = last is not None or not game.is_active
             await discord_call(self.app.poster.post_in_channel(game, last, leased=leased))
         except Exception as error:  # stored: housekeeping posts it later
             log.warning("could not post the board of game %s: %s", game.id,

@@ -15,7 +15,7 @@ from ..domain import Caller, GameOptions, Person, Refusal
 from ..i18n import language_of, words
 from ..opponent import Opponent
 from ..phrases import LEVEL_NAMES, board_url
-from ..services import StepShown
+from ..services import StepShown, TimeUp
 from ..storage import DatabaseUnavailable
 from .frames import palette
 from .live import (
@@ -145,7 +145,10 @@ class PageTalk:
             text = t(refusal.message, **refusal.values) if refusal.values else t(refusal.message)
             await send(page.socket, {"type": "error", "code": "refused",
                                       "message": named(text, current)})  # fmt: skip
-            await self.boards.send_board(current, [page])  # the board as it is now
+            if isinstance(refusal, TimeUp):  # the game ended on time: its final board
+                self.boards.after_change(refusal.game, None)
+            else:
+                await self.boards.send_board(current, [page])  # the board as it is now
             return
         except DatabaseUnavailable:
             await send(page.socket, {"type": "error", "code": "database",

@@ -21,7 +21,7 @@ from aiohttp.test_utils import TestServer
 
 from bot.app import App
 from bot.board import LastTurn
-from bot.domain import Person
+from bot.domain import GameOptions, Person, TimeControl
 from bot.settings import Settings
 from bot.storage import Database, Game
 from bot.web.live import BURST, MESSAGE_LIMIT, LiveBoards
@@ -302,3 +302,35 @@ async def test_a_rematch_in_the_channel_replaces_a_finished_game_on_the_page(
     again = await new_game(live)
     board = await page.frame("board")
     assert (board["game"], board["phase"]) == (again.id, "turn")
+
+
+async def test_a_live_games_page_shows_the_clocks_and_a_late_turn_ends_it_on_time(
+    live: Live, http: aiohttp.ClientSession, seed: int
+):
+    """The frames carry the clocks (the mover's running once her board is out); a turn sent
+    after her clock ran out is refused, the game ends on time, and its final board is posted."""
+    rng = random.Random(seed)
+    made = await live.app.lobby.challenge(
+        guild_id=GUILD, channel_id=CHANNEL, challenger=Person(ALICE, "Alice"),
+        opponent=Person(BOB, "Bob"),
+        options=GameOptions(colour="white", first="me", clock=TimeControl(3, 2)),
+    )  # fmt: skip
+    game = (await live.app.lobby.answer(made.id, by(BOB), "accept")).game
+    alice = await open_page(http, live, live.session(ALICE))
+    clocks = (await alice.frame("board"))["clocks"]
+    assert clocks == {"control": "3+2", "left": [180.0, 180.0], "running": None,
+                      "runs_out_in": None}  # fmt: skip
+    posted = time.time() - 181.0  # her board went out over three minutes ago
+    await live.app.games.set_board_message(game.id, 1, game.version, (posted, posted + 180.0))
+    clocks = (await alice.frame("board"))["clocks"]  # the clock's start is announced
+    assert clocks["running"] == "white" and clocks["runs_out_in"] == 0  # and it has run out
+    game = await live.app.games.game(game.id)
+    await alice.send({"type": "turn", "game": game.id, "version": game.version,
+                      "path": path_of(game, rng)})  # fmt: skip
+    error = await alice.frame("error")
+    assert error["code"] == "refused" and "Time's up" in error["message"]
+    final = await alice.frame("board")
+    assert final["phase"] == "over" and final["clocks"]["left"][0] == 0
+    over = await live.app.games.game(game.id)
+    assert (over.outcome.result, over.outcome.reason, over.plies) == ("black", "timeout", 0)
+    assert [(posted.id, posted.is_active) for posted, _ in live.posted] == [(game.id, False)]
