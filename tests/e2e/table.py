@@ -129,6 +129,19 @@ class Table:
         """The texts of the ephemeral messages ``member`` sees here."""
         return [m.text for m in self.emu.messages(self.channel, member) if m.ephemeral]
 
+    async def private_file(self, member: Member) -> Message:
+        """Wait for the first private message with a file that ``member`` sees here (a replay,
+        which the bot draws a while after the press)."""
+
+        def found() -> Message | None:
+            return next((m for m in self.emu.messages(self.channel, member)
+                         if m.ephemeral and m.attachments), None)  # fmt: skip
+
+        await self.emu.wait_for(lambda: found() is not None, what="a private file")
+        message = found()
+        assert message is not None
+        return message
+
     def failed(self) -> list[Interaction]:
         """Interactions made here that a member saw fail."""
         return [ix for ix in self.made if ix.failed]

@@ -74,11 +74,7 @@ async def test_replay_and_record_of_a_finished_game(
     labels = [button.get("label") for button in final.buttons]
     assert labels == ["Rematch", "Replay", "Record", "Review"]
     await table.click(bob, final, table.labelled(final, "Replay"))
-    await emulator.wait_for(
-        lambda: any(m.attachments for m in emulator.messages(table.channel, bob) if m.ephemeral),
-        what="the replay",
-    )
-    replay = next(m for m in emulator.messages(table.channel, bob) if m.ephemeral and m.attachments)
+    replay = await table.private_file(bob)
     animation = Image.open(io.BytesIO(replay.attachments[0].data))
     assert animation.n_frames == len(turns) + 2
     assert not any(m.attachments for m in emulator.messages(table.channel, alice) if m.ephemeral)

@@ -84,11 +84,7 @@ async def test_a_live_game_is_won_on_time_across_a_kill_just_before_the_flag(
     assert record.time_control == "180+2" and record.termination == "timeout"
     assert record.clocks == tuple(int(clock) for clock in clocks)
     await table.click(bob, final, table.labelled(final, "Replay"))
-    await emulator.wait_for(
-        lambda: any(m.attachments for m in emulator.messages(table.channel, bob) if m.ephemeral),
-        what="the replay",
-    )
-    replay = next(m for m in emulator.messages(table.channel, bob) if m.ephemeral and m.attachments)
+    replay = await table.private_file(bob)
     frames = Image.open(io.BytesIO(replay.attachments[0].data))
     assert frames.n_frames == len(clocks) + 2
     frames.seek(1)

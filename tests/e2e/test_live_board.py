@@ -78,6 +78,16 @@ async def click_a_turn(page: Page, rng: random.Random) -> str:
     return path
 
 
+async def live_bot(emulator: Emulator, spawn_bot: SpawnBot) -> tuple[BotProcess, int]:
+    """A bot that serves the live board (on a free port: returned) and plays games in
+    threads, started, on an emulator with Activities on."""
+    emulator.enable_activities()
+    port = free_port()
+    bot = spawn_bot(emulator, env={"THOLOS_THREADS": "on", "THOLOS_WEB_PORT": str(port)})
+    await bot.start(sync=True)
+    return bot, port
+
+
 def seconds(clock: str) -> int:
     """The time a clock shows (``White 4:58`` → 298)."""
     minutes, secs = clock.split()[-1].split(":")
@@ -126,10 +136,7 @@ async def test_two_players_and_a_spectator_play_on_the_live_board(
     """A whole game in a thread, two turns in three clicked on the page, the third with the
     buttons; a kill -9 on the way; after every turn the three pages show the thread's board."""
     rng = random.Random(seed)
-    emulator.enable_activities()
-    port = free_port()
-    bot = spawn_bot(emulator, env={"THOLOS_THREADS": "on", "THOLOS_WEB_PORT": str(port)})
-    await bot.start(sync=True)
+    bot, port = await live_bot(emulator, spawn_bot)
     lobby = Table(emulator)
     alice, bob, carol = lobby.people_named("alice", "bob", "carol")
     emulator.set_locale(carol, "es-ES")
@@ -273,10 +280,7 @@ async def test_a_live_games_clocks_run_on_the_page(
     clicked on the page stops it (with the increment) and starts the other's once its board
     is out."""
     rng = random.Random(seed)
-    emulator.enable_activities()
-    port = free_port()
-    bot = spawn_bot(emulator, env={"THOLOS_THREADS": "on", "THOLOS_WEB_PORT": str(port)})
-    await bot.start(sync=True)
+    bot, port = await live_bot(emulator, spawn_bot)
     lobby = Table(emulator)
     alice, bob = lobby.people_named("alice", "bob")
     table = await lobby.start_game_in_thread(alice, bob, pace="5+5")
