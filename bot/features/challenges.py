@@ -4,6 +4,7 @@ for its AI) and ``/tholos cancel``; Accept / Decline / Withdraw; Rematch on a fi
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import replace
 
 import discord
@@ -37,7 +38,9 @@ from ..opponent import Opponent
 from ..phrases import LEVEL_NAMES, command, pace_name
 from ..places import THREAD_FAILED, delete_thread, game_line, open_thread, place_for, thread_name
 from ..services import ExpiredChallengeError
+from ..services.challenges import TAKEN
 from ..storage import Challenge, Game
+from ..storage.leases import Lease, taking_lease
 
 log = logging.getLogger(__name__)
 
@@ -156,12 +159,30 @@ class Challenges(Feature):
 
     @answers()
     async def answer(self, interaction: Interaction, challenge: int, answer: Answer) -> None:
-        """Accept / Decline / Withdraw on a challenge message."""
+        """Accept / Decline / Withdraw on a challenge message; an open challenge is taken by
+        the first member to press Accept (the lease on taking it keeps the others from opening
+        a second thread: they are told someone was faster)."""
+        held: list[Lease] = []
+        try:
+            await self._answer(interaction, challenge, answer, held)
+        finally:
+            for lease in held:
+                await self.app.leases.release(lease)
+
+    async def _answer(
+        self, interaction: Interaction, challenge: int, answer: Answer, held: list[Lease]
+    ) -> None:
+        """:meth:`answer`, holding the leases it takes in ``held`` (released after)."""
         thread = None
         try:
             if answer == "accept":
                 require_permissions(interaction)
                 checked = await self.app.lobby.check(challenge, caller(interaction), "accept")
+                if checked.is_open:
+                    taking = taking_lease(checked.id)
+                    if not await self.app.leases.acquire(taking, time.time()):
+                        raise Refusal(TAKEN, challenge=command("tholos challenge"))
+                    held.append(taking)
                 rules = await self.app.rules(checked.guild_id)
                 if place_for(interaction, rules.threads).thread:
                     await interaction.response.defer()  # opening a thread takes a request

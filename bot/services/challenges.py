@@ -153,7 +153,7 @@ class ChallengeService:
             if user_id != challenge.challenger_id:
                 raise Refusal("Only the challenger can withdraw this challenge.")
         elif challenge.is_open:
-            await _check_open(challenge, user_id, answer, self.rating)
+            await _check_open(challenge, user_id, answer, self.rating, self.games)
         elif user_id == challenge.challenger_id:
             raise Refusal("This challenge is for {opponent} — use Withdraw to take it back.",
                           opponent=mention(challenge.opponent_id or 0))  # fmt: skip
@@ -289,14 +289,20 @@ def _check_opponent(challenger: Person, opponent: Person, rating_range: int | No
 
 
 async def _check_open(
-    challenge: Challenge, user_id: int, answer: Answer, rating: RatingOf | None
-) -> None:
+    challenge: Challenge, user_id: int, answer: Answer, rating: RatingOf | None,
+    games: GameStore,
+) -> None:  # fmt: skip
     """Refuse an answer to an open challenge but an accept by a member other than the
-    challenger, within its rating range."""
+    challenger, who plays no game against them in the channel yet, within its rating range
+    (checked before the accept is tried, so that it never holds the challenge up for others:
+    see ``features.challenges``)."""
     if user_id == challenge.challenger_id:
         raise Refusal("You can't accept your own challenge — use Withdraw to take it back.")
     if answer != "accept":
         raise Refusal("An open challenge can't be declined — leave it to someone else.")
+    playing = await games.active_games(challenge.channel_id, user_id)
+    if any(challenge.challenger_id in (game.white_id, game.black_id) for game in playing):
+        raise _channel_busy(ChannelBusyError(SAME_PAIR))
     limit = challenge.rating_range
     if limit is None or rating is None:
         return

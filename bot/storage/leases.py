@@ -14,6 +14,9 @@ name                      held for     the work
 ``review:<game>``         10 s,        running a game's review (renewed with its progress)
                           renewed
 ``reminder:<game>:<ver>`` 15 s         sending the turn reminder of a game's version
+``taking:<challenge>``    15 s         taking an open challenge: opening its game's thread and
+                                       starting the game (the first to press holds it; the
+                                       others are told someone was faster)
 ========================  ===========  =======================================================
 """
 
@@ -58,6 +61,12 @@ def reminder_lease(game_id: int, version: int) -> Lease:
     killed meanwhile leaves it to another (or to itself restarted) once it runs out, and the
     reminder's nonce keeps Discord from showing it twice."""
     return Lease(f"reminder:{game_id}:{version}", 15.0)
+
+
+def taking_lease(challenge_id: int) -> Lease:
+    """Taking an open challenge: longer than opening a thread and starting a game takes; a
+    process killed meanwhile leaves the challenge open to the next press once it runs out."""
+    return Lease(f"taking:{challenge_id}", 15.0)
 
 
 class LeaseStore:
