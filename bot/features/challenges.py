@@ -186,13 +186,13 @@ class Challenges(Feature):
                 rules = await self.app.rules(checked.guild_id)
                 if place_for(interaction, rules.threads).thread:
                     await interaction.response.defer()  # opening a thread takes a request
-                    thread = await self._open_thread(interaction, checked)
+                    thread = await _open_thread(interaction, checked)
             answered = await self.app.lobby.answer(
                 challenge, caller(interaction), answer,
                 thread_id=thread.id if thread else None, name=interaction.user.display_name,
             )  # fmt: skip
         except ExpiredChallengeError as expired:
-            await self._edit(interaction, expired.challenge)
+            await _edit(interaction, expired.challenge)
             raise
         except Refusal:
             if thread is not None:
@@ -200,43 +200,12 @@ class Challenges(Feature):
             raise
         game = answered.game
         if game is not None and thread is not None:
-            await self._edit(interaction, answered.challenge, game_line(words(game.language), game))
+            await _edit(interaction, answered.challenge, game_line(words(game.language), game))
             await self.app.poster.post(thread.send, game, None)
             return
-        await self._edit(interaction, answered.challenge)
+        await _edit(interaction, answered.challenge)
         if game is not None:
             await self.app.poster.post_after_change(interaction, game, None)
-
-    async def _open_thread(
-        self, interaction: Interaction, challenge: Challenge
-    ) -> discord.Thread | None:
-        """The accepted challenge's thread (``None``, and a note, if Discord refused one)."""
-        assert interaction.message is not None  # the challenge's buttons are on it
-        t = words(challenge.language)
-        opponent = challenge.opponent_name or interaction.user.display_name  # open: the taker
-        name = thread_name(t, challenge.challenger_name, opponent)
-        players = [challenge.challenger_id, challenge.opponent_id or interaction.user.id]
-        thread = await open_thread(interaction.message, name, players)
-        if thread is None:
-            await tell(interaction, THREAD_FAILED)
-        return thread
-
-    async def _edit(
-        self, interaction: Interaction, challenge: Challenge, text: str | None = None
-    ) -> None:
-        """Show the challenge's state (or ``text``) on its message, buttons disabled when it
-        is closed."""
-        t = words(challenge.language)
-        content = text or challenge_text(t, challenge)
-        view = challenge_view(t, challenge) if text is None else None
-        if interaction.response.is_done():
-            await interaction.edit_original_response(
-                content=content, view=view, allowed_mentions=USERS_ONLY
-            )
-        else:
-            await interaction.response.edit_message(
-                content=content, view=view, allowed_mentions=USERS_ONLY
-            )
 
     @answers(server_only=True)
     async def cancel(self, interaction: Interaction) -> None:
@@ -276,6 +245,34 @@ class Challenges(Feature):
         """Close the challenges whose time is up and say so on their messages."""
         for challenge in await self.app.lobby.expire_due():
             await self.refresh(challenge)
+
+
+async def _open_thread(interaction: Interaction, challenge: Challenge) -> discord.Thread | None:
+    """The accepted challenge's thread (``None``, and a note, if Discord refused one)."""
+    assert interaction.message is not None  # the challenge's buttons are on it
+    t = words(challenge.language)
+    opponent = challenge.opponent_name or interaction.user.display_name  # open: the taker
+    name = thread_name(t, challenge.challenger_name, opponent)
+    players = [challenge.challenger_id, challenge.opponent_id or interaction.user.id]
+    thread = await open_thread(interaction.message, name, players)
+    if thread is None:
+        await tell(interaction, THREAD_FAILED)
+    return thread
+
+async def _edit(interaction: Interaction, challenge: Challenge, text: str | None = None) -> None:
+    """Show the challenge's state (or ``text``) on its message, buttons disabled when it
+    is closed."""
+    t = words(challenge.language)
+    content = text or challenge_text(t, challenge)
+    view = challenge_view(t, challenge) if text is None else None
+    if interaction.response.is_done():
+        await interaction.edit_original_response(
+            content=content, view=view, allowed_mentions=USERS_ONLY
+        )
+    else:
+        await interaction.response.edit_message(
+            content=content, view=view, allowed_mentions=USERS_ONLY
+        )
 
 
 class AiGames:

@@ -404,8 +404,9 @@ def every_reminder(emulator: Emulator, people: list[Member], channel: Channel) -
 
 def waiting_for_a_human(bot: BotProcess) -> dict[tuple[int, int], int]:
     """The turns the database says a human owes a reminder for, once due: ``(game, version)``
-    → the player to move, for every active game whose mover is a human (not the bot's AI) who
-    did not turn reminders off, on a server that did not turn them off."""
+    → the player to move, for every active correspondence game (a live game's clock is its
+    reminder) whose mover is a human (not the bot's AI) who did not turn reminders off, on a
+    server that did not turn them off."""
     with closing(sqlite3.connect(bot.db_path)) as database:
         off = {row[0] for row in database.execute(
             "SELECT user_id FROM player_settings WHERE reminders = 'off'")}  # fmt: skip
@@ -413,7 +414,7 @@ def waiting_for_a_human(bot: BotProcess) -> dict[tuple[int, int], int]:
             "SELECT guild_id FROM guild_settings WHERE reminder_after = 0")}  # fmt: skip
         rows = database.execute(
             "SELECT id, version, guild_id, position, white_id, black_id FROM games "
-            "WHERE status = 'active'"
+            "WHERE status = 'active' AND time_control IS NULL"
         ).fetchall()
     owed = {}
     for game, version, guild, position, white, black in rows:
