@@ -19,6 +19,8 @@ log = logging.getLogger(__name__)
 LOOK_AGAIN_SECONDS = 1.0
 """The longest the loop sleeps: a clock another process started is seen within it (a clock
 this process starts rings the loop's alarm)."""
+SHORTEST_SLEEP = 0.02
+"""The shortest the loop sleeps, whatever is due."""
 
 
 class Clocks(Feature):
@@ -45,8 +47,8 @@ class Clocks(Feature):
                 except Exception:
                     log.exception("clocks: the sweep failed")
                 delay = LOOK_AGAIN_SECONDS
-                if next_flag is not None:
-                    delay = min(delay, max(0.0, next_flag - time.time()))
+                if next_flag is not None:  # (never a busy loop, even if a flag keeps failing)
+                    delay = min(delay, max(SHORTEST_SLEEP, next_flag - time.time()))
                 await self._sleep(delay)
         finally:
             await stop_tasks(list(self._posting))

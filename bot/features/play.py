@@ -60,7 +60,7 @@ class Play(Feature):
         try:
             result = await self.app.play.choose(game, version, path, caller(interaction))
         except TimeUp as up:
-            await self._edit_board(interaction, t(up.message), [])
+            await self._edit_board(interaction, t(up.message, **up.values), [])
             pressed = interaction.message.id if interaction.message else None
             await self.app.poster.post_after_change(
                 interaction, up.game, await self.app.poster.last_turn(up.game),

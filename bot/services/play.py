@@ -61,12 +61,12 @@ _OUTDATED_OVER_LINK = N_(
 class TimeUp(Refusal):
     """A press that came after the player's clock ran out: the game ended on time."""
 
-    def __init__(self, game: Game) -> None:
-        super().__init__(_TIME_UP)
+    def __init__(self, game: Game, loser: int) -> None:
+        super().__init__(_TIME_UP, player=mention(loser))
         self.game = game
 
 
-_TIME_UP = N_("Time's up — your clock ran out before that, so the game is over.")
+_TIME_UP = N_("Time's up — {player}'s clock ran out before that, so the game is over.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +156,7 @@ class PlayService:
             game = await self._playable(game_id, caller)
             at = caller.at if caller.at is not None else self._clock()
             if game.flag_at is not None and at >= game.flag_at:
-                raise TimeUp(await self._finish(game, _rival(game, game.to_move), "timeout"))
+                raise TimeUp(await self.flag(game), game.to_move)
             if version != game.version:
                 raise OutdatedBoardError(game)
             if game.to_move != caller.user_id:
