@@ -52,6 +52,8 @@ LAYERS: dict[str, str] = {
     "bot.logs": "base",
     "bot.custom_ids": "base",
     "bot.work": "base",
+    "bot.pairing": "base",
+    "bot.matching": "base",
     "bot.phrases": "words",
     "bot.board": "words",
     "bot.*": "shared",
