@@ -19,6 +19,7 @@ from .domain import (
     ReminderDefaults,
     ServerRules,
     offered_clocks,
+    offers,
     time_in_force,
 )
 from .places import Places
@@ -168,6 +169,6 @@ def paces_in_force(chosen: ServerSettings, settings: Settings) -> dict[str, Any]
     default the offered clocks no longer include falls back to correspondence."""
     clocks = settings.clocks if chosen.clocks is None else offered_clocks(chosen.clocks)
     pace = chosen.default_pace or settings.default_pace
-    if pace != CORRESPONDENCE and pace not in clocks:
+    if not offers(pace, clocks):
         pace = CORRESPONDENCE
     return {"clocks": clocks, "default_pace": pace}

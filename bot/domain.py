@@ -7,7 +7,7 @@ feature answers with a polite ephemeral message.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar, get_args
 
 from engine.newgame import DEFAULT_ORNAMENTS
 
@@ -27,9 +27,11 @@ Result = Literal["white", "black", "draw"]
 Reason = Literal["points", "columns", "tie", "resignation", "timeout"]
 
 
+Pace = Literal["correspondence", "3+2", "5+5", "10+5", "15+10"]
+"""A game's pace as a command offers it: :data:`CORRESPONDENCE` or one of :data:`CLOCKS`."""
 CORRESPONDENCE = "correspondence"
 """The pace of a game without a clock: the idle claim paces it (the default)."""
-CLOCKS = ("3+2", "5+5", "10+5", "15+10")
+CLOCKS: tuple[str, ...] = tuple(pace for pace in get_args(Pace) if pace != CORRESPONDENCE)
 """The live clocks a server may offer: minutes each, plus seconds added after every turn."""
 
 
@@ -67,8 +69,10 @@ class TimeControl:
         return f"{self.minutes}+{self.increment}"
 
 
-Pace = Literal["correspondence", "3+2", "5+5", "10+5", "15+10"]
-"""A game's pace as a command offers it: :data:`CORRESPONDENCE` or one of :data:`CLOCKS`."""
+def offers(pace: str, clocks: tuple[str, ...]) -> bool:
+    """Whether ``pace`` may be played where ``clocks`` are offered (correspondence always
+    may)."""
+    return pace == CORRESPONDENCE or pace in clocks
 
 
 def offered_clocks(text: str) -> tuple[str, ...]:
@@ -175,7 +179,7 @@ class ServerRules:
         """The clock of the pace ``chosen`` (``None``: the default pace); raises
         :class:`Refusal` for a clock the server does not offer."""
         pace = chosen or self.default_pace
-        if pace != CORRESPONDENCE and pace not in self.clocks:
+        if not offers(pace, self.clocks):
             offered = ", ".join((CORRESPONDENCE, *self.clocks))
             raise Refusal("This server doesn't offer the {pace} clock — choose one of: "
                           "{offered}.", pace=pace, offered=offered)  # fmt: skip

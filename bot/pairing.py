@@ -198,11 +198,12 @@ def _candidates(
     colours fit; then rank order."""
     allowed = [(index, e) for index, e in enumerate(rest) if e.id not in player.opponents]
     half = size // 2 - 1  # the index, in ``rest``, of the one half the field below
+    wants = player.prefers()
 
     def fit(item: tuple[int, Entrant]) -> tuple[float, int, int, int]:
         index, opponent = item
         seeding = abs(index - half) if first_round else 0
-        clash = int(player.prefers() is not None and player.prefers() == opponent.prefers())
+        clash = int(wants is not None and wants == opponent.prefers())
         return (abs(player.score - opponent.score), seeding, clash, index)
 
     return [e for _, e in sorted(allowed, key=fit)]

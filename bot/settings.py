@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .domain import CLOCKS, CORRESPONDENCE, offered_clocks
+from .domain import CLOCKS, CORRESPONDENCE, offered_clocks, offers
 from .shards import Shards
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -258,7 +258,7 @@ def _paces(values: Mapping[str, str]) -> dict[str, Any]:
             f"{', '.join(CLOCKS)}, comma-separated, or none"
         ) from None
     pace = values.get("THOLOS_DEFAULT_PACE", "").strip() or CORRESPONDENCE
-    if pace != CORRESPONDENCE and pace not in clocks:
+    if not offers(pace, clocks):
         raise SettingsError(
             f"THOLOS_DEFAULT_PACE must be {CORRESPONDENCE} or a clock THOLOS_CLOCKS offers "
             f"({', '.join(clocks) or 'none'}), not {pace!r}"

@@ -16,7 +16,7 @@ from rendering.words import Words
 from ..answers import Interaction, answers
 from ..app import Feature, feature_of
 from ..commands import CHOICES_SHOWN, GUILD_INSTALL, SERVERS_ONLY, game_choices
-from ..domain import CLOCKS, CORRESPONDENCE, Mode, Pace, Refusal, ServerRules, offered_clocks
+from ..domain import CLOCKS, Mode, Pace, Refusal, ServerRules, offered_clocks, offers
 from ..i18n import NC_, reader
 from ..phrases import MODE_NAMES, SANDSTONE, command, minutes_text, pace_name
 from ..storage.reminders import ReminderStore
@@ -146,7 +146,7 @@ def _check_paces(wanted: ServerSettings, bot_clocks: tuple[str, ...]) -> None:
                           "comma-separated, or none.", unknown=str(error),
                           clocks=", ".join(CLOCKS)) from None  # fmt: skip
     pace = wanted.default_pace
-    if pace is not None and pace != CORRESPONDENCE and pace not in clocks:
+    if pace is not None and not offers(pace, clocks):
         raise Refusal("The default pace must be correspondence or an offered clock "
                       "({clocks}).", clocks=", ".join(clocks) or "—")  # fmt: skip
 

@@ -259,6 +259,7 @@ async def _open_thread(interaction: Interaction, challenge: Challenge) -> discor
         await tell(interaction, THREAD_FAILED)
     return thread
 
+
 async def _edit(interaction: Interaction, challenge: Challenge, text: str | None = None) -> None:
     """Show the challenge's state (or ``text``) on its message, buttons disabled when it
     is closed."""

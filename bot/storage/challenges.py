@@ -90,9 +90,10 @@ class Challenge:
 
 
 CHALLENGE_COLUMNS = ", ".join(field.name for field in fields(Challenge))
+WAITING_OPEN = f"status = 'pending' AND opponent_id = {ANYONE} AND expires_at > ?"
+"""The open challenges still waiting at a time (its one parameter)."""
 _OPEN_RULE = (
-    "SELECT COUNT(*) FROM challenges WHERE guild_id = ? AND challenger_id = ? "
-    f"AND opponent_id = {ANYONE} AND status = 'pending' AND expires_at > ?"
+    f"SELECT COUNT(*) FROM challenges WHERE guild_id = ? AND challenger_id = ? AND {WAITING_OPEN}"
 )
 
 

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from ..domain import DIRECT_MESSAGES
-from .challenges import ANYONE, CHALLENGE_COLUMNS, Challenge, challenge_from_row
+from .challenges import CHALLENGE_COLUMNS, WAITING_OPEN, Challenge, challenge_from_row
 from .db import Database, scalar
 from .games import GAME_COLUMNS, Game, game_from_row
 
@@ -21,7 +21,7 @@ class GameListings:
     ) -> tuple[int, list[Challenge]]:
         """How many open challenges wait on the server at ``now``, and the ``limit`` that
         expire first."""
-        mine = f"guild_id = ? AND status = 'pending' AND opponent_id = {ANYONE} AND expires_at > ?"
+        mine = f"guild_id = ? AND {WAITING_OPEN}"
         count = await scalar(self.database, f"SELECT COUNT(*) FROM challenges WHERE {mine}",
                              (guild_id, now))  # fmt: skip
         rows = await self.database.fetchall(
