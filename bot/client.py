@@ -34,6 +34,7 @@ from .opponent import Opponent
 from .phrases import command, know_commands
 from .settings import Settings
 from .storage import get_meta, open_database, set_meta
+from .tournaments.feature import Tournaments, tholos_tournament
 from .web.server import WebServer
 
 log = logging.getLogger(__name__)
@@ -64,6 +65,7 @@ class TholosBot(discord.Client):
         self.tree.add_command(tholos)
         self.tree.add_command(leaderboard_command)
         self.tree.add_command(tholos_admin)
+        self.tree.add_command(tholos_tournament)
         self.tree.add_command(ai_command)
         self.tree.on_error = on_command_error
         self.router = Router()
@@ -89,10 +91,10 @@ class TholosBot(discord.Client):
             send_reminders=reminders.sweep,
         ))  # fmt: skip
         play, games, ratings = Play(app, opponent), Games(app), Ratings(app)
-        reviews, clocks = Reviews(app), Clocks(app)
+        reviews, clocks, tournaments = Reviews(app), Clocks(app), Tournaments(app)
         features = (
             opponent, play, challenges, games, ratings, History(app), reviews, Admin(app),
-            reminders, housekeeping, clocks,
+            reminders, housekeeping, clocks, tournaments,
         )  # fmt: skip
         for feature in features:
             self.features[type(feature)] = feature
@@ -111,6 +113,7 @@ class TholosBot(discord.Client):
         for name, loop in (
             ("housekeeping", housekeeping.run()), ("reviews", reviews.run()),
             ("ai-picker", opponent.run()), ("clocks", clocks.run()),
+            ("tournaments", tournaments.rounds.run()),
         ):  # fmt: skip
             self._background.append(asyncio.create_task(loop, name=name))
 

@@ -97,5 +97,7 @@ RULES = CustomId("rules", (("game", _ID, int),))
 """How to play, with a game's ornaments."""
 GIVE_UP = CustomId("giveup", (("game", _ID, int),))
 """Ask to resign a game (against the AI) from its board."""
+TOURNAMENT = CustomId("tn", (("tournament", _ID, int), ("answer", "join|leave", str)))
+"""Join or Leave on a tournament's announcement."""
 LIVE = CustomId("live", (("game", _ID, int),))
 """Open the live board (the Activity) where the game is played."""

@@ -40,6 +40,7 @@ LAYERS: dict[str, str] = {
     "bot.__main__": "client",
     "bot.features": "features",
     "bot.web": "features",
+    "bot.tournaments": "features",
     "bot.services": "services",
     "bot.ai": "services",
     "bot.metrics": "metrics",
@@ -53,6 +54,7 @@ LAYERS: dict[str, str] = {
     "bot.custom_ids": "base",
     "bot.work": "base",
     "bot.pairing": "base",
+    "bot.standings": "base",
     "bot.matching": "base",
     "bot.phrases": "words",
     "bot.board": "words",
@@ -133,8 +135,9 @@ def violation(importer: str, imported: str) -> str | None:
     return None
 
 
-PACKAGED = ("bot.web",)
-"""Features that are packages (the live board: its server, sessions, frames and page): their
+PACKAGED = ("bot.web", "bot.tournaments")
+"""Features that are packages (the live board: its server, sessions, frames and page;
+tournaments: their commands and the loop of their rounds): their
 modules are one feature and import one another."""
 
 

@@ -31,6 +31,8 @@ from ..storage import (
 from ..storage.leases import LeaseStore, board_lease
 from ..storage.ratings import RATINGS_LOCK
 
+Reason = Literal["resignation", "timeout"]
+"""How a game ends without a last turn."""
 TURNS_BY_HUMANS = METRICS.turns.labels("human")
 TURNS_BY_AI = METRICS.turns.labels("ai")
 
@@ -276,14 +278,13 @@ class PlayService:
 
             return await self._change(change, ends=False)
 
-    async def flag(self, game: Game) -> Game:
-        """End a live game whose running clock ran out: the player to move loses on time;
-        raises :class:`OutdatedBoardError` if it changed meanwhile (a turn came first)."""
-        return await self._finish(game, _rival(game, game.to_move), "timeout")
+    async def flag(self, game: Game, loser: int | None = None, reason: Reason = "timeout") -> Game:
+        """End a live game whose running clock ran out: the player to move loses on time (or
+        ``loser`` by ``reason``: a tournament's withdrawal); raises :class:`OutdatedBoardError`
+        if it changed meanwhile (a turn came first)."""
+        return await self._finish(game, _rival(game, loser or game.to_move), reason)
 
-    async def _finish(
-        self, game: Game, winner: Colour, reason: Literal["resignation", "timeout"]
-    ) -> Game:
+    async def _finish(self, game: Game, winner: Colour, reason: Reason) -> Game:
         white, black = score(game.position).totals
         outcome = Outcome("white" if winner == WHITE else "black", reason, white, black)
         now = self._clock()

@@ -36,12 +36,25 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
         "status", "done", "total", "review", "finished_at", "attempts", "next_attempt_at",
         "failure",
     )),
+    ("tournaments", (
+        "id", "guild_id", "channel_id", "message_id", "organiser_id", "name", "format", "rounds",
+        "time_control", "round_hours", "mode", "ornaments", "language", "starts_at",
+        "max_players", "rated", "status", "round", "round_deadline", "announced_round",
+        "created_at", "ended_by",
+    )),
+    ("tournament_players", (
+        "tournament_id", "user_id", "name", "joined_at", "rating", "withdrawn_round",
+        "withdrawn_why",
+    )),
+    ("tournament_games", (
+        "tournament_id", "round", "board", "white_id", "black_id", "game_id", "result",
+    )),
 )  # fmt: skip
 """Every table and column, in an order that keeps foreign keys satisfied (``leases`` are
 held by running processes, not history: not copied)."""
 BATCH = 5000
 _BOOLEANS = {"rated", "threads", "open_to_all"}
-_IDENTITIES = ("games", "challenges")
+_IDENTITIES = ("games", "challenges", "tournaments")
 
 
 class TargetNotEmptyError(RuntimeError):
@@ -86,8 +99,8 @@ async def copy_database(source: Database, target: Database) -> dict[str, int]:
 
 
 async def continue_identities(transaction: Transaction) -> None:
-    """PostgreSQL only: make the next ids of games and challenges follow the ids written
-    explicitly (a copy, a benchmark's history)."""
+    """PostgreSQL only: make the next ids of games, challenges and tournaments follow the ids
+    written explicitly (a copy, a benchmark's history)."""
     for table in _IDENTITIES:
         await transaction.execute(
             f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "

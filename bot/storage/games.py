@@ -539,8 +539,10 @@ async def insert_game(
     reminders: ReminderDefaults | None = None,
     clock: TimeControl | None = None,
     ai_id: int | None = None,
+    rated: bool | None = None,
 ) -> Game:
-    """Start a game (players as ``(id, name)``; rated unless against the AI at ``ai_level``)
+    """Start a game (players as ``(id, name)``; rated unless against the AI at ``ai_level``,
+    or ``rated`` says)
     in ``channel_id`` (a thread of ``parent_id``, or the channel itself); raises
     :class:`ChannelBusyError` if a game is played there already. The caller holds the lock of
     the game's home channel. ``reminders``: a human moves first and may be reminded (see
@@ -559,7 +561,8 @@ async def insert_game(
             f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, {due}) "
             f"RETURNING {GAME_COLUMNS}",
             (guild_id, channel_id, white[0], black[0], white[1], black[1], start.mode, seed,
-             str(start), str(start), now, now, now, ai_level is None, ai_level, parent_id,
+             str(start), str(start), now, now, now, ai_level is None if rated is None else rated,
+             ai_level, parent_id,
              parent_message_id, language, None if clock is None else str(clock), *clocks,
              *due_values),
         )  # fmt: skip

@@ -1,0 +1,335 @@
+"""Tournaments without Discord: their rules (who may do what, how large), and the steps of a
+round — starting, pairing, deciding the games left at the deadline, withdrawing the absent,
+closing — each stored by a compare-and-set, so that any process may try any step again."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from engine import WHITE
+from engine.newgame import new_game
+from engine.vocabulary import N_
+
+from ..domain import Caller, Mode, Person, Refusal, ReminderDefaults, TimeControl
+from ..pairing import NoPairingError, round_robin, swiss_round
+from ..standings import Format, Pairing, Standing, entrants, standings
+from ..storage import Game, GameStore
+from ..storage.tournaments import (
+    FULL,
+    JOINED,
+    Board,
+    Entry,
+    JoinRefused,
+    Tournament,
+    TournamentStore,
+    Why,
+)
+from .play import OutdatedBoardError, PlayService
+
+MAX_ROUNDS = 15
+"""The most rounds a tournament may have: each round waits for its slowest game (in
+correspondence up to its deadline), so more would not finish while players still care."""
+MAX_PLAYERS = 64
+MIN_PLAYERS = 2
+LIVE_ROUND_MARGIN = 15 * 60
+"""A live round's deadline, past what both clocks could last over a long game: a game whose
+board never got out (its clock never started) is decided then."""
+RatingOf = Callable[[int, int], Awaitable[float]]
+
+_NOT_ORGANISER = N_(
+    "Only the organiser of this tournament ({organiser}), or a member with Manage Server, can "
+    "do that."
+)
+_TOO_LARGE = N_(
+    "A round robin of {players} players takes {rounds} rounds; a tournament may have at most "
+    "{limit}, since each round waits for its slowest game. Lower the player limit to {most} "
+    "(or {twice} playing twice), or run a Swiss."
+)
+_JOIN = {
+    JOINED: N_("You're already in this tournament."),
+    FULL: N_("This tournament is full ({limit} players)."),
+}
+_NOT_OPEN = N_("The sign-up of this tournament is over.")
+
+
+def round_robin_rounds(players: int, cycles: int) -> int:
+    """How many rounds a round robin of ``players`` takes (an odd number: one rests each
+    round)."""
+    return (players - 1 + players % 2) * cycles
+
+
+def largest_round_robin(cycles: int) -> int:
+    """The most players a round robin of ``cycles`` may have within :data:`MAX_ROUNDS`."""
+    return max(n for n in range(2, MAX_PLAYERS) if round_robin_rounds(n, cycles) <= MAX_ROUNDS)
+
+
+def live_round_seconds(clock: TimeControl) -> float:
+    """A live round's deadline from its start: both clocks over a long game, and a margin."""
+    return 2 * (clock.seconds + 60 * clock.increment) + LIVE_ROUND_MARGIN
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """A new tournament, as its organiser asks for it."""
+
+    name: str
+    format: Format
+    rounds: int
+    """Swiss: the rounds; round robin: the cycles (1, or 2 with colours swapped)."""
+    pace: str | None
+    round_hours: float
+    mode: Mode
+    ornaments: int
+    starts_at: float
+    max_players: int
+    rated: bool
+
+
+class TournamentService:
+    """Tournaments: their sign-up, control and rounds."""
+
+    def __init__(
+        self, store: TournamentStore, games: GameStore, play: PlayService, rating: RatingOf, *,
+        clock: Callable[[], float] = time.time, rng: random.Random | None = None,
+        reminders: ReminderDefaults | None = None,
+    ) -> None:  # fmt: skip
+        self.store = store
+        self.games = games
+        self.play = play
+        self.rating = rating
+        self.reminders = reminders
+        self._clock = clock
+        self._rng = rng or random.SystemRandom()
+
+    async def create(
+        self, setup: Setup, *, guild_id: int, channel_id: int, organiser: int, language: str
+    ) -> Tournament:
+        """Store a tournament whose sign-up opens now; raises :class:`Refusal` for one too
+        large to finish."""
+        if setup.format == "round_robin":
+            rounds = round_robin_rounds(setup.max_players, setup.rounds)
+            if rounds > MAX_ROUNDS:
+                most, twice = (largest_round_robin(cycles) for cycles in (1, 2))
+                raise Refusal(_TOO_LARGE, players=setup.max_players, rounds=rounds,
+                              limit=MAX_ROUNDS, most=most, twice=twice)  # fmt: skip
+        return await self.store.create(
+            guild_id=guild_id, channel_id=channel_id, organiser_id=organiser, name=setup.name,
+            format=setup.format, rounds=setup.rounds, time_control=setup.pace,
+            round_hours=setup.round_hours, mode=setup.mode, ornaments=setup.ornaments,
+            language=language, starts_at=setup.starts_at, max_players=setup.max_players,
+            rated=setup.rated, created_at=self._clock(),
+        )  # fmt: skip
+
+    async def get(self, tournament_id: int, guild_id: int) -> Tournament:
+        """The server's tournament; raises :class:`Refusal`."""
+        tournament = await self.store.tournament(tournament_id)
+        if tournament is None or tournament.guild_id != guild_id:
+            raise Refusal("That tournament doesn't exist on this server.")
+        return tournament
+
+    async def join(self, tournament: Tournament, person: Person) -> int:
+        """Enter ``person``; the number of entrants. Raises :class:`Refusal`."""
+        if person.bot:
+            raise Refusal("Bots can't play in tournaments.")
+        try:
+            return await self.store.join(tournament.id, person.id, person.name, self._clock())
+        except JoinRefused as refused:
+            why = str(refused)
+            raise Refusal(_JOIN.get(why, _NOT_OPEN), limit=tournament.max_players) from None
+
+    async def leave(self, tournament: Tournament, user_id: int) -> None:
+        """Take a member off the sign-up; raises :class:`Refusal`."""
+        if tournament.status != "signup":
+            raise Refusal("This tournament has started: use {withdraw} to stop playing in it.",
+                          withdraw="`/tholos tournament withdraw`")  # fmt: skip
+        if not await self.store.leave(tournament.id, user_id):
+            raise Refusal("You aren't in this tournament.")
+
+    async def start(self, tournament: Tournament) -> Tournament | None:
+        """Start a tournament still signing up: seeded by the entrants' ratings now (a Swiss
+        has at most one round fewer than its players); cancelled with fewer than two players.
+        ``None`` if someone else started it meanwhile."""
+        players = await self.store.entries(tournament.id)
+        if len(players) < MIN_PLAYERS:
+            return await self.store.change(tournament, status="cancelled")
+        ratings = {entry.user_id: await self.rating(tournament.guild_id, entry.user_id)
+                   for entry in players}  # fmt: skip
+        if tournament.format == "swiss":
+            rounds = min(tournament.rounds, len(players) - 1)
+        else:
+            rounds = round_robin_rounds(len(players), tournament.rounds)
+        return await self.store.start(tournament.id, ratings, rounds)
+
+    def deadline(self, tournament: Tournament) -> float:
+        """When a round starting now must be over."""
+        clock = tournament.clock
+        length = tournament.round_hours * 3600 if clock is None else live_round_seconds(clock)
+        return self._clock() + length
+
+    async def plan(self, tournament: Tournament) -> list[tuple[int, int | None, str | None]] | None:
+        """The next round's pairings (``(white, black, forfeit result)``), or ``None`` when
+        there is no next round: the last was played, fewer than two players are left, or (a
+        Swiss) everyone left has met everyone."""
+        if tournament.is_last_round:
+            return None
+        entries = await self.store.entries(tournament.id)
+        playing = [entry.user_id for entry in entries if entry.playing]
+        if len(playing) < MIN_PLAYERS:
+            return None
+        seeds = _seeds(entries)
+        boards = await self.store.pairings.boards(tournament.id)
+        if tournament.format == "round_robin":
+            return _round_robin_round(tournament, seeds, {e.user_id for e in entries if e.playing})
+        try:
+            paired = swiss_round(entrants(seeds, [b.pairing for b in boards], playing))
+        except NoPairingError:
+            return None
+        byes = [] if paired.bye is None else [(paired.bye, None, None)]
+        return [(white, black, None) for white, black in paired.games] + byes
+
+    async def start_game(
+        self, tournament: Tournament, board: Board, *, channel_id: int, parent_id: int | None,
+        parent_message_id: int | None,
+    ) -> Game | None:  # fmt: skip
+        """Store a pairing's game (White moves first; the mode and ornaments of the
+        tournament); ``None`` if it was started already."""
+        names = {entry.user_id: entry.name for entry in await self.store.entries(tournament.id)}
+        seed = self._rng.randrange(2**31)
+        start = new_game(tournament.mode, ornaments=tournament.ornaments, seed=seed, first=WHITE)
+        assert board.black_id is not None
+        reminders = self.reminders if tournament.clock is None else None
+        return await self.store.pairings.start_game(
+            tournament, board, names=(names[board.white_id], names[board.black_id]), seed=seed,
+            start=start, now=self._clock(), channel_id=channel_id, parent_id=parent_id,
+            parent_message_id=parent_message_id, reminders=reminders,
+        )  # fmt: skip
+
+    async def decide_unfinished(self, boards: list[Board]) -> list[Game]:
+        """End the round's games still being played by the idle rule: the player to move
+        loses, as on a claim. The games ended (a turn may come first: then it goes on)."""
+        ended = []
+        for board in boards:
+            if board.game_status != "active" or board.game_id is None:
+                continue
+            game = await self.games.game(board.game_id)
+            if game is None or not game.is_active:
+                continue
+            try:
+                ended.append(await self.play.flag(game))
+            except OutdatedBoardError:
+                continue
+        return ended
+
+    async def withdraw_absent(self, tournament: Tournament, boards: list[Board]) -> list[int]:
+        """Withdraw whoever lost a game of the round by the clock or the deadline without a
+        single turn in it; the players withdrawn."""
+        absent = []
+        for board in boards:
+            if board.game_id is None:
+                continue
+            game = await self.games.game(board.game_id)
+            if game is None or game.outcome is None or game.outcome.reason != "timeout":
+                continue
+            loser = game.black_id if game.outcome.result == "white" else game.white_id
+            if await self.store.pairings.turns_by(game.id, loser):
+                continue
+            if await self.store.withdraw(tournament.id, loser, tournament.round, "absent"):
+                absent.append(loser)
+        return absent
+
+    async def withdraw(
+        self, tournament: Tournament, user_id: int, why: Why
+    ) -> tuple[bool, list[Game]]:
+        """Withdraw a player: they play no more rounds, and their game of this round is lost
+        (a resignation; a game not started yet, a forfeit). ``(False, [])`` if they were not
+        playing; else the games it ended."""
+        if tournament.status not in ("running", "paused"):
+            raise Refusal("This tournament isn't under way.")
+        if not await self.store.withdraw(tournament.id, user_id, tournament.round, why):
+            return False, []
+        ended = []
+        for board in await self.store.pairings.boards(tournament.id, tournament.round):
+            if user_id not in (board.white_id, board.black_id) or board.black_id is None:
+                continue
+            if board.game_id is None and board.result is None:
+                winner = "black" if user_id == board.white_id else "white"
+                await self.store.pairings.forfeit(tournament.id, board.round, board.board, winner)
+            elif board.game_status == "active" and board.game_id is not None:
+                lost = await _lose(self.play, self.games, board.game_id, user_id)
+                ended += [lost] if lost is not None else []
+        return True, ended
+
+    async def end(self, tournament: Tournament, by: int) -> tuple[Tournament, list[Game]]:
+        """End a tournament now: one signing up is cancelled; one under way ends with this
+        round, its unfinished games decided as at a deadline."""
+        if tournament.status == "signup":
+            changed = await self.store.change(tournament, status="cancelled", ended_by=by)
+            return changed or tournament, []
+        if tournament.status not in ("running", "paused"):
+            raise Refusal("This tournament is over already.")
+        changed = await self.store.change(
+            tournament, status="running", rounds=max(tournament.round, 1), ended_by=by,
+            round_deadline=self._clock(),
+        )  # fmt: skip
+        if changed is None:
+            raise Refusal("This tournament just changed — try again.")
+        boards = await self.store.pairings.boards(changed.id, changed.round)
+        ended = await self.decide_unfinished(boards)
+        return changed, ended
+
+
+async def _lose(play: PlayService, games: GameStore, game_id: int, user_id: int) -> Game | None:
+    """End a game lost by a player who withdrew (as a resignation; a turn stored at the
+    same moment is read again); ``None`` if it was over."""
+    while (game := await games.game(game_id)) is not None and game.is_active:
+        try:
+            return await play.flag(game, user_id, "resignation")
+        except OutdatedBoardError:
+            continue
+    return None
+
+
+def check_organiser(tournament: Tournament, caller: Caller, manages_server: bool) -> None:
+    """Refuse a control by anyone but the organiser (or a server manager)."""
+    if caller.user_id != tournament.organiser_id and not manages_server:
+        raise Refusal(_NOT_ORGANISER, organiser=f"<@{tournament.organiser_id}>")
+
+
+async def standings_of(
+    store: TournamentStore, tournament: Tournament
+) -> tuple[list[Entry], list[Standing]]:
+    """Its entrants and standings now."""
+    entries = await store.entries(tournament.id)
+    boards = await store.pairings.boards(tournament.id)
+    pairings = [board.pairing for board in boards if board.round <= tournament.round]
+    return entries, standings(tournament.format, _seeds(entries), pairings)
+
+
+def _seeds(entries: list[Entry]) -> list[tuple[int, float]]:
+    """``(id, rating)`` of each entrant (1500 before the start: unrated)."""
+    return [(entry.user_id, entry.rating if entry.rating is not None else 1500.0)
+            for entry in entries]  # fmt: skip
+
+
+def _round_robin_round(
+    tournament: Tournament, seeds: list[tuple[int, float]], playing: set[int]
+) -> list[tuple[int, int | None, str | None]]:
+    """The round robin's next round, from the schedule of every entrant in seed order: a game
+    with a withdrawn player is a forfeit win for the other (none if both withdrew); the player
+    who rests has no pairing."""
+    order = [player for player, _ in sorted(seeds, key=lambda seed: (-seed[1], seed[0]))]
+    cycles = tournament.rounds // round_robin_rounds(len(order), 1)
+    schedule = round_robin(order, twice=cycles == 2)
+    pairings: list[tuple[int, int | None, str | None]] = []
+    for white, black in schedule[tournament.round].games:
+        if white in playing and black in playing:
+            pairings.append((white, black, None))
+        elif white in playing or black in playing:
+            pairings.append((white, black, "white" if white in playing else "black"))
+    return pairings
+
+
+__all__ = ["MAX_ROUNDS", "Pairing", "Setup", "TournamentService"]

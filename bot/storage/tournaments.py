@@ -1,0 +1,383 @@
+"""The tournament repository: tournaments, their entrants and their pairings.
+
+Every step that must happen once is a compare-and-set: joining (under the tournament's lock,
+so that its limit holds), starting (``signup`` → ``running``), pairing a round (``round`` r →
+r + 1, with the round's pairings, in one transaction), starting a pairing's game (its
+``game_id`` set from ``NULL`` in the transaction that stores the game), posting a round's
+standings (``announced_round``) and finishing. So a restart, or a second process, never pairs
+a round twice nor starts a game twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from engine import Position
+
+from ..domain import Language, Mode, ReminderDefaults, TimeControl
+from ..shards import EVERY_SERVER, Shards
+from ..standings import Format, Pairing
+from .db import Database, Row, scalar
+from .games import Game, insert_game
+
+Status = Literal["signup", "running", "paused", "finished", "cancelled"]
+Why = Literal["withdrew", "removed", "absent"]
+
+NOT_OPEN, FULL, JOINED = "not-open", "full", "joined"
+"""Why a member cannot join (:class:`JoinRefused`)."""
+
+
+class _StartedAlready(Exception):
+    """A pairing's game was started by someone else first."""
+
+
+class JoinRefused(Exception):
+    """A join that cannot be: the sign-up is over (``NOT_OPEN``), the tournament is ``FULL``,
+    or the member ``JOINED`` already."""
+
+
+@dataclass(frozen=True, slots=True)
+class Tournament:
+    """A tournament as stored."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    message_id: int | None
+    organiser_id: int
+    name: str
+    format: Format
+    rounds: int
+    """Swiss: the rounds; a round robin: its cycles (1 or 2) until it starts, then its rounds."""
+    time_control: str | None
+    round_hours: float
+    mode: Mode
+    ornaments: int
+    language: Language
+    starts_at: float
+    max_players: int
+    rated: bool
+    status: Status
+    round: int
+    """The round under way (0: not started)."""
+    round_deadline: float | None
+    announced_round: int
+    """The last round whose standings were posted."""
+    created_at: float
+    ended_by: int | None
+
+    @property
+    def clock(self) -> TimeControl | None:
+        """The games' live clock (``None``: correspondence)."""
+        return TimeControl.of(self.time_control)
+
+    @property
+    def is_last_round(self) -> bool:
+        return self.round >= self.rounds
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """An entrant."""
+
+    user_id: int
+    name: str
+    joined_at: float
+    rating: float | None
+    """Their rating when the tournament started (``None`` before)."""
+    withdrawn_round: int | None
+    withdrawn_why: Why | None
+
+    @property
+    def playing(self) -> bool:
+        return self.withdrawn_round is None
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """A pairing as stored, with its game's state."""
+
+    round: int
+    board: int
+    white_id: int
+    black_id: int | None
+    game_id: int | None
+    result: str | None
+    """A result without a game (a forfeit), or the game's once it ended."""
+    game_status: str | None
+    """``active``, ``finished``, ``aborted``; ``None``: no game (yet)."""
+
+    @property
+    def settled(self) -> bool:
+        """Decided: a bye, a forfeit, or a game that is over."""
+        return self.black_id is None or self.result is not None or self.game_status == "aborted"
+
+    @property
+    def pairing(self) -> Pairing:
+        return Pairing(self.round, self.white_id, self.black_id, self.result,  # type: ignore[arg-type]
+                       played=self.game_id is not None)  # fmt: skip
+
+
+COLUMNS = (
+    "id, guild_id, channel_id, message_id, organiser_id, name, format, rounds, time_control, "
+    "round_hours, mode, ornaments, language, starts_at, max_players, rated, status, round, "
+    "round_deadline, announced_round, created_at, ended_by"
+)
+ENTRY_COLUMNS = "user_id, name, joined_at, rating, withdrawn_round, withdrawn_why"
+BOARD_COLUMNS = (
+    "p.round, p.board, p.white_id, p.black_id, p.game_id, COALESCE(p.result, g.result), g.status"
+)
+
+
+def _tournament(row: Row) -> Tournament:
+    values = dict(zip(COLUMNS.split(", "), row, strict=True))
+    values["rated"] = bool(values["rated"])
+    return Tournament(**values)
+
+
+class TournamentStore:
+    """Tournaments in the database (the sweeps over ``shards``: this process's servers)."""
+
+    def __init__(self, database: Database, shards: Shards = EVERY_SERVER) -> None:
+        self.database = database
+        self.shards = shards
+        self.pairings = PairingStore(database)
+
+    async def create(self, **fields: object) -> Tournament:
+        """Store a new tournament (every column of :class:`Tournament` but its id, status,
+        round, deadline, announced round and ``ended_by``)."""
+        names = list(fields)
+        async with self.database.transaction() as transaction:
+            row = await transaction.fetchone(
+                f"INSERT INTO tournaments ({', '.join(names)}) "
+                f"VALUES ({', '.join('?' for _ in names)}) RETURNING {COLUMNS}",
+                tuple(fields.values()),
+            )
+        return _tournament(row)
+
+    async def tournament(self, tournament_id: int) -> Tournament | None:
+        row = await self.database.fetchone(
+            f"SELECT {COLUMNS} FROM tournaments WHERE id = ?", (tournament_id,)
+        )
+        return None if row is None else _tournament(row)
+
+    async def in_channel(self, channel_id: int) -> list[Tournament]:
+        """The channel's tournaments, the newest first (at most 25)."""
+        rows = await self.database.fetchall(
+            f"SELECT {COLUMNS} FROM tournaments WHERE channel_id = ? ORDER BY id DESC LIMIT 25",
+            (channel_id,),
+        )
+        return [_tournament(row) for row in rows]
+
+    async def in_guild(self, guild_id: int) -> list[Tournament]:
+        """The server's tournaments not over yet, the newest first (at most 25)."""
+        rows = await self.database.fetchall(
+            f"SELECT {COLUMNS} FROM tournaments WHERE guild_id = ? "
+            "AND status IN ('signup', 'running', 'paused') ORDER BY id DESC LIMIT 25",
+            (guild_id,),
+        )
+        return [_tournament(row) for row in rows]
+
+    async def under_way(self) -> list[Tournament]:
+        """The tournaments signing up or running on this process's servers."""
+        mine, shards = self.shards.sql()
+        rows = await self.database.fetchall(
+            f"SELECT {COLUMNS} FROM tournaments WHERE status IN ('signup', 'running') "
+            f"AND {mine} ORDER BY id",
+            shards,
+        )
+        return [_tournament(row) for row in rows]
+
+    async def of_game(self, game_id: int) -> tuple[Tournament, int] | None:
+        """The tournament and round a game was played in."""
+        row = await self.database.fetchone(
+            f"SELECT p.round, {', '.join('t.' + c for c in COLUMNS.split(', '))} "
+            "FROM tournament_games p JOIN tournaments t ON t.id = p.tournament_id "
+            "WHERE p.game_id = ?",
+            (game_id,),
+        )
+        return None if row is None else (_tournament(row[1:]), row[0])
+
+    async def entries(self, tournament_id: int) -> list[Entry]:
+        """Its entrants, in the order they joined."""
+        rows = await self.database.fetchall(
+            f"SELECT {ENTRY_COLUMNS} FROM tournament_players WHERE tournament_id = ? "
+            "ORDER BY joined_at, user_id",
+            (tournament_id,),
+        )
+        return [Entry(*row) for row in rows]
+
+    async def join(self, tournament_id: int, user_id: int, name: str, now: float) -> int:
+        """Enter a member; the number of entrants after. Raises :class:`JoinRefused`."""
+        async with self.database.transaction() as transaction:
+            await transaction.lock("tournament", tournament_id)
+            row = await transaction.fetchone(
+                "SELECT status, max_players, (SELECT COUNT(*) FROM tournament_players e "
+                "WHERE e.tournament_id = t.id), (SELECT COUNT(*) FROM tournament_players e "
+                "WHERE e.tournament_id = t.id AND e.user_id = ?) FROM tournaments t WHERE id = ?",
+                (user_id, tournament_id),
+            )
+            if row is None or row[0] != "signup":
+                raise JoinRefused(NOT_OPEN)
+            if row[3]:
+                raise JoinRefused(JOINED)
+            if row[2] >= row[1]:
+                raise JoinRefused(FULL)
+            await transaction.execute(
+                "INSERT INTO tournament_players (tournament_id, user_id, name, joined_at) "
+                "VALUES (?, ?, ?, ?)",
+                (tournament_id, user_id, name, now),
+            )
+            return row[2] + 1
+
+    async def leave(self, tournament_id: int, user_id: int) -> bool:
+        """Take a member off a tournament still signing up; ``False``: they were not on it,
+        or it started."""
+        async with self.database.transaction() as transaction:
+            await transaction.lock("tournament", tournament_id)
+            return bool(await transaction.execute(
+                "DELETE FROM tournament_players WHERE tournament_id = ? AND user_id = ? AND "
+                "EXISTS (SELECT 1 FROM tournaments WHERE id = ? AND status = 'signup')",
+                (tournament_id, user_id, tournament_id),
+            ))  # fmt: skip
+
+    async def set_message(self, tournament_id: int, message_id: int) -> None:
+        async with self.database.transaction() as transaction:
+            await transaction.execute(
+                "UPDATE tournaments SET message_id = ? WHERE id = ?", (message_id, tournament_id)
+            )
+
+    async def start(
+        self, tournament_id: int, ratings: dict[int, float], rounds: int
+    ) -> Tournament | None:
+        """Start a tournament still signing up with these entrants' ratings and its number
+        of rounds; ``None`` if it was started (or ended) meanwhile."""
+        async with self.database.transaction() as transaction:
+            await transaction.lock("tournament", tournament_id)
+            row = await transaction.fetchone(
+                f"UPDATE tournaments SET status = 'running', rounds = ? "
+                f"WHERE id = ? AND status = 'signup' RETURNING {COLUMNS}",
+                (rounds, tournament_id),
+            )
+            if row is None:
+                return None
+            await transaction.executemany(
+                "UPDATE tournament_players SET rating = ? WHERE tournament_id = ? AND user_id = ?",
+                [(rating, tournament_id, user) for user, rating in ratings.items()],
+            )
+            return _tournament(row)
+
+    async def change(
+        self, tournament: Tournament, *, status: Status | None = None, **fields: object
+    ) -> Tournament | None:
+        """Set ``status`` and ``fields`` if the tournament is still at the same round and
+        status as ``tournament`` says; ``None`` if not."""
+        if status is not None:
+            fields["status"] = status
+        sets = ", ".join(f"{name} = ?" for name in fields)
+        async with self.database.transaction() as transaction:
+            row = await transaction.fetchone(
+                f"UPDATE tournaments SET {sets} WHERE id = ? AND round = ? AND status = ? "
+                f"RETURNING {COLUMNS}",
+                (*fields.values(), tournament.id, tournament.round, tournament.status),
+            )
+        return None if row is None else _tournament(row)
+
+    async def pair(
+        self, tournament: Tournament, pairings: Sequence[tuple[int, int | None, str | None]],
+        deadline: float,
+    ) -> Tournament | None:  # fmt: skip
+        """Store the next round's pairings (``(white, black, result)``: ``black`` ``None`` a
+        bye, ``result`` a forfeit) if nobody paired it yet; ``None`` if someone did."""
+        next_round = tournament.round + 1
+        async with self.database.transaction() as transaction:
+            row = await transaction.fetchone(
+                f"UPDATE tournaments SET round = ?, round_deadline = ? WHERE id = ? AND round = ? "
+                f"AND status = 'running' RETURNING {COLUMNS}",
+                (next_round, deadline, tournament.id, tournament.round),
+            )
+            if row is None:
+                return None
+            await transaction.executemany(
+                "INSERT INTO tournament_games (tournament_id, round, board, white_id, black_id, "
+                "result) VALUES (?, ?, ?, ?, ?, ?)",
+                [(tournament.id, next_round, board, *pairing)
+                 for board, pairing in enumerate(pairings, start=1)],
+            )  # fmt: skip
+        return _tournament(row)
+
+    async def withdraw(self, tournament_id: int, user_id: int, round: int, why: Why) -> bool:
+        """Withdraw an entrant after ``round``; ``False`` if they were not playing."""
+        async with self.database.transaction() as transaction:
+            return bool(await transaction.execute(
+                "UPDATE tournament_players SET withdrawn_round = ?, withdrawn_why = ? "
+                "WHERE tournament_id = ? AND user_id = ? AND withdrawn_round IS NULL",
+                (round, why, tournament_id, user_id),
+            ))  # fmt: skip
+
+
+class PairingStore:
+    """Tournaments' pairings and their games."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
+    async def boards(self, tournament_id: int, round: int | None = None) -> list[Board]:
+        """Its pairings (of one ``round``, or all), with their games' results."""
+        where, values = "p.tournament_id = ?", [tournament_id]
+        if round is not None:
+            where += " AND p.round = ?"
+            values.append(round)
+        rows = await self.database.fetchall(
+            f"SELECT {BOARD_COLUMNS} FROM tournament_games p "
+            f"LEFT JOIN games g ON g.id = p.game_id WHERE {where} ORDER BY p.round, p.board",
+            values,
+        )
+        return [Board(*row) for row in rows]
+
+    async def start_game(
+        self, tournament: Tournament, board: Board, *, names: tuple[str, str], seed: int,
+        start: Position, now: float, channel_id: int, parent_id: int | None,
+        parent_message_id: int | None, reminders: ReminderDefaults | None,
+    ) -> Game | None:  # fmt: skip
+        """Store a pairing's game, played in ``channel_id``; ``None`` if it was started
+        already (by another process, or before a restart)."""
+        assert board.black_id is not None
+        try:
+            async with self.database.transaction() as transaction:
+                await transaction.lock("channel", parent_id or channel_id)
+                game = await insert_game(
+                    transaction, guild_id=tournament.guild_id, channel_id=channel_id,
+                    white=(board.white_id, names[0]), black=(board.black_id, names[1]), seed=seed,
+                    start=start, now=now, ai_level=None, parent_id=parent_id,
+                    parent_message_id=parent_message_id, language=tournament.language,
+                    reminders=reminders, clock=tournament.clock, rated=tournament.rated,
+                )  # fmt: skip
+                attached = await transaction.execute(
+                    "UPDATE tournament_games SET game_id = ? WHERE tournament_id = ? AND round = ? "
+                    "AND board = ? AND game_id IS NULL AND result IS NULL",
+                    (game.id, tournament.id, board.round, board.board),
+                )
+                if not attached:  # started already: roll this one back
+                    raise _StartedAlready
+        except _StartedAlready:
+            return None
+        return game
+
+    async def forfeit(self, tournament_id: int, round: int, board: int, result: str) -> None:
+        """Decide a pairing whose game never started (a player withdrew)."""
+        async with self.database.transaction() as transaction:
+            await transaction.execute(
+                "UPDATE tournament_games SET result = ? WHERE tournament_id = ? AND round = ? "
+                "AND board = ? AND game_id IS NULL AND result IS NULL",
+                (result, tournament_id, round, board),
+            )
+
+    async def turns_by(self, game_id: int, user_id: int) -> int:
+        """How many turns ``user_id`` made in a game."""
+        return await scalar(
+            self.database, "SELECT COUNT(*) FROM turns WHERE game_id = ? AND player_id = ?",
+            (game_id, user_id),
+        ) or 0  # fmt: skip

@@ -1,0 +1,426 @@
+"""Tournaments: ``/tholos-tournament`` (create, start, pause, resume, remove, end: Manage
+Events, checked by Discord and again here), the announcement's Join / Leave, and
+``/tholos tournament standings`` / ``withdraw``. The rounds are run by :class:`Rounds`, a loop
+on the process that owns the server's shard."""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Literal
+
+import discord
+from discord import app_commands
+
+from engine.vocabulary import N_
+from rendering.words import Words
+
+from .. import custom_ids
+from ..answers import Interaction, answers, caller
+from ..app import App, Feature, feature_of
+from ..background import discord_call
+from ..commands import GUILD_INSTALL, SERVERS_ONLY, tholos
+from ..controls import Button, Router, view_of
+from ..domain import GameOptions, Mode, Pace, Person, Refusal
+from ..i18n import NC_, reader, server_language, words
+from ..phrases import MODE_NAMES, command, pace_name
+from ..places import place_for
+from ..services.tournaments import (
+    MAX_PLAYERS,
+    MAX_ROUNDS,
+    Setup,
+    TournamentService,
+    check_organiser,
+    largest_round_robin,
+)
+from ..storage import Game
+from ..storage.tournaments import Tournament, TournamentStore
+from .rounds import Rounds, standings_file
+
+log = logging.getLogger(__name__)
+
+Format = Literal["swiss", "round_robin"]
+Action = Literal["start", "pause", "resume", "end"]
+NO_PINGS = discord.AllowedMentions.none()
+ORGANISERS_ONLY = N_("Only members with the **Manage Events** permission can create tournaments.")
+NEEDS_THREADS = N_(
+    "A tournament plays each game in a thread of its own: I need **Create Public Threads** and "
+    "**Send Messages in Threads** in this channel (and the server's threads setting on)."
+)
+OPTION_NAMES = (
+    NC_("command", "name"), NC_("command", "format"), NC_("command", "rounds"),
+    NC_("command", "twice"), NC_("command", "deadline_hours"), NC_("command", "starts_in"),
+    NC_("command", "max_players"), NC_("command", "rated"), NC_("command", "tournament"),
+    NC_("command", "player"), N_("swiss"), N_("round_robin"),
+)  # fmt: skip
+"""The option and choice names this module adds, for the catalogue."""
+
+tholos_tournament = app_commands.Group(
+    name=NC_("command", "tholos-tournament"),
+    description=N_("Run a Tholos tournament on this server (Manage Events)"),
+    guild_only=True,
+    allowed_contexts=SERVERS_ONLY,
+    allowed_installs=GUILD_INSTALL,
+    default_permissions=discord.Permissions(manage_events=True),
+)
+"""``/tholos-tournament …``: only members with Manage Events see it (the bot checks again)."""
+tournament_group = app_commands.Group(
+    name=NC_("command", "tournament"), description=N_("Tholos tournaments"), parent=tholos
+)
+"""``/tholos tournament …``: what every member may do."""
+
+
+class Tournaments(Feature):
+    """The handlers of tournaments; the loop that runs their rounds."""
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        self.store = TournamentStore(app.database, app.settings.shards)
+        self.service = TournamentService(
+            self.store, app.games, app.play, app.ratings.rating, reminders=app.reminder_defaults
+        )
+        self.rounds = Rounds(app, self.service, self.refresh)
+
+    def register(self, router: Router) -> None:
+        router.add(custom_ids.TOURNAMENT, self.press)
+
+    @answers(server_only=True)
+    async def create(
+        self, interaction: Interaction, fields: dict[str, object], options: GameOptions
+    ) -> None:
+        """Post the announcement of a new tournament, with Join / Leave."""
+        if not interaction.permissions.manage_events:
+            raise Refusal(ORGANISERS_ONLY)
+        ornaments = options.ornament_count()  # refuses ornaments in the basic mode
+        setup = Setup(**fields, mode=options.game_mode, ornaments=ornaments)  # type: ignore[arg-type]
+        rules = await self.app.rules(interaction.guild_id or 0)
+        if not place_for(interaction, rules.threads).thread:
+            raise Refusal(NEEDS_THREADS)
+        if setup.pace is not None and setup.pace not in rules.clocks:
+            raise Refusal("This server doesn't offer the {pace}.", pace=setup.pace)
+        tournament = await self.service.create(
+            setup, guild_id=interaction.guild_id or 0, channel_id=interaction.channel_id or 0,
+            organiser=interaction.user.id, language=server_language(interaction),
+        )  # fmt: skip
+        t = words(tournament.language)
+        await interaction.response.send_message(
+            announcement(t, tournament, []), view=signup_view(t, tournament),
+            allowed_mentions=NO_PINGS,
+        )  # fmt: skip
+        message = await interaction.original_response()
+        await self.store.set_message(tournament.id, message.id)
+
+    @answers(server_only=True)
+    async def press(self, interaction: Interaction, tournament: int, answer: str) -> None:
+        """Join or Leave on the announcement."""
+        found = await self.service.get(tournament, interaction.guild_id or 0)
+        t = reader(interaction)
+        if answer == "join":
+            me = Person(interaction.user.id, interaction.user.display_name, interaction.user.bot)
+            count = await self.service.join(found, me)
+            when = f"<t:{int(found.starts_at)}:R>"
+            text = t("You're in **{name}** ({count} players so far). It starts {when}.",
+                     name=found.name, count=count, when=when)  # fmt: skip
+        else:
+            await self.service.leave(found, interaction.user.id)
+            text = t("You've left **{name}**.", name=found.name)
+        await interaction.response.send_message(text, ephemeral=True)
+        await self.refresh(found.id)
+
+    @answers(server_only=True)
+    async def control(self, interaction: Interaction, tournament_id: int, action: Action) -> None:
+        """Start, pause, resume or end a tournament (its organiser)."""
+        tournament = await self._organised(interaction, tournament_id)
+        store, t = self.store, reader(interaction)
+        ended: list[Game] = []
+        if action == "start":
+            if tournament.status != "signup":
+                raise Refusal("This tournament has started already.")
+            changed = await store.change(tournament, starts_at=time.time())
+        elif action == "pause":
+            if tournament.status != "running":
+                raise Refusal("Only a tournament under way can be paused.")
+            changed = await store.change(tournament, status="paused")
+        elif action == "resume":
+            if tournament.status != "paused":
+                raise Refusal("This tournament isn't paused.")
+            deadline = self.service.deadline(tournament)
+            changed = await store.change(tournament, status="running", round_deadline=deadline)
+        else:
+            changed, ended = await self.service.end(tournament, interaction.user.id)
+        if changed is None:
+            raise Refusal("This tournament just changed — try again.")
+        done = {
+            "start": N_("**{name}** starts now."),
+            "pause": N_("**{name}** is paused: no new round is paired until you resume it. "
+                        "Games under way go on."),
+            "resume": N_("**{name}** is under way again: this round's deadline is {when}."),
+            "end": N_("**{name}** ends with this round: its unfinished games are decided as at "
+                      "a deadline."),
+        }[action]  # fmt: skip
+        await interaction.response.send_message(
+            t(done, name=tournament.name, when=f"<t:{int(changed.round_deadline or 0)}:R>"),
+            ephemeral=True,
+        )  # fmt: skip
+        await self.rounds.posted_finals(ended)
+        await self.refresh(tournament.id)
+        self.rounds.wake()
+
+    @answers(server_only=True)
+    async def remove(self, interaction: Interaction, tournament_id: int, player: int) -> None:
+        """The organiser takes a player out: their remaining games are lost."""
+        tournament = await self._organised(interaction, tournament_id)
+        await self._withdraw(interaction, tournament, player, "removed")
+
+    @answers(server_only=True)
+    async def withdraw(self, interaction: Interaction, tournament_id: int | None) -> None:
+        """A player leaves a tournament under way: their remaining games are lost."""
+        tournament = await self._chosen(interaction, tournament_id)
+        await self._withdraw(interaction, tournament, interaction.user.id, "withdrew")
+
+    async def _withdraw(
+        self, interaction: Interaction, tournament: Tournament, player: int,
+        why: Literal["withdrew", "removed"],
+    ) -> None:  # fmt: skip
+        done, ended = await self.service.withdraw(tournament, player, why)
+        if not done:
+            raise Refusal("{player} isn't playing in **{name}**.", player=f"<@{player}>",
+                          name=tournament.name)  # fmt: skip
+        t = reader(interaction)
+        await interaction.response.send_message(
+            t("{player} is out of **{name}**: they play no more rounds, and their game of this "
+              "round is lost.", player=f"<@{player}>", name=tournament.name),
+            ephemeral=True,
+        )  # fmt: skip
+        await self.rounds.posted_finals(ended)
+        await self.refresh(tournament.id)
+        self.rounds.wake()
+
+    @answers(server_only=True)
+    async def standings(self, interaction: Interaction, tournament_id: int | None) -> None:
+        """The standings now, as an image only the caller sees."""
+        tournament = await self._chosen(interaction, tournament_id)
+        if tournament.status in ("signup", "cancelled"):
+            raise Refusal("**{name}** hasn't started: there are no standings yet.",
+                          name=tournament.name)  # fmt: skip
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        file, text = await standings_file(self.app, self.service, tournament, reader(interaction))
+        await interaction.followup.send(text, file=file, ephemeral=True, allowed_mentions=NO_PINGS)
+
+    async def _organised(self, interaction: Interaction, tournament_id: int) -> Tournament:
+        tournament = await self.service.get(tournament_id, interaction.guild_id or 0)
+        permissions = interaction.permissions
+        if not permissions.manage_events:
+            raise Refusal(ORGANISERS_ONLY)
+        check_organiser(tournament, caller(interaction), permissions.manage_guild)
+        return tournament
+
+    async def _chosen(self, interaction: Interaction, tournament_id: int | None) -> Tournament:
+        """The tournament named, or the newest of this channel."""
+        if tournament_id is not None:
+            return await self.service.get(tournament_id, interaction.guild_id or 0)
+        here = await self.store.in_channel(interaction.channel_id or 0)
+        if not here:
+            raise Refusal("There's no tournament in this channel: name one with `tournament`.")
+        return here[0]
+
+    async def refresh(self, tournament_id: int) -> None:
+        """Show a tournament's state on its announcement."""
+        tournament = await self.store.tournament(tournament_id)
+        if tournament is None or tournament.message_id is None:
+            return
+        entries = await self.store.entries(tournament.id)
+        t = words(tournament.language)
+        channel = self.app.client.get_partial_messageable(tournament.channel_id)
+        message = channel.get_partial_message(tournament.message_id)
+        text = announcement(t, tournament, [entry.user_id for entry in entries])
+        try:
+            await discord_call(message.edit(content=text, view=signup_view(t, tournament),
+                                            allowed_mentions=NO_PINGS))  # fmt: skip
+        except (discord.HTTPException, TimeoutError) as error:
+            log.info("could not update tournament %s's announcement: %s", tournament.id, error)
+
+    async def choices(
+        self, interaction: Interaction, typed: str
+    ) -> list[app_commands.Choice[int]]:
+        """The server's tournaments whose name holds what was typed."""
+        found = await self.store.in_guild(interaction.guild_id or 0)
+        typed = typed.lower()
+        return [app_commands.Choice(name=f"#{t.id} {t.name}"[:100], value=t.id)
+                for t in found if typed in t.name.lower()][:25]  # fmt: skip
+
+
+# -- what it says -------------------------------------------------------------------------------
+
+
+def format_text(t: Words, tournament: Tournament) -> str:
+    """``a Swiss of 5 rounds`` / ``a round robin`` / ``a double round robin``."""
+    if tournament.format == "swiss":
+        return t.plural("a Swiss of {count} round", "a Swiss of {count} rounds", tournament.rounds)
+    if tournament.status == "signup" and tournament.rounds == 2:
+        return t("a double round robin (everyone plays everyone twice)")
+    return t("a round robin (everyone plays everyone)")
+
+
+def announcement(t: Words, tournament: Tournament, players: list[int]) -> str:
+    """The tournament's public message: what, how, when, who, and where it stands."""
+    pace = pace_name(t, tournament.time_control)
+    if tournament.clock is None:
+        pace += " · " + t.plural("{count} hour a round", "{count} hours a round",
+                                 round(tournament.round_hours))  # fmt: skip
+    mode = t(MODE_NAMES[tournament.mode])
+    if tournament.mode == "advanced":
+        mode += " · " + t.plural("{count} ornament", "{count} ornaments", tournament.ornaments)
+    rated = t("rated") if tournament.rated else t("unrated")
+    lines = [
+        t("🏆 **{name}** — {format}, organised by {organiser}.", name=tournament.name,
+          format=format_text(t, tournament), organiser=f"<@{tournament.organiser_id}>"),
+        f"{pace} · {mode} · {rated}",
+        t("Players ({count}/{limit}): {players}", count=len(players), limit=tournament.max_players,
+          players=", ".join(f"<@{p}>" for p in players) or "—"),
+    ]  # fmt: skip
+    when = f"<t:{int(tournament.starts_at)}:R>"
+    status = {
+        "signup": N_("Sign-up open: press **Join**. It starts {when}."),
+        "running": N_("Under way: round {round} of {rounds}."),
+        "paused": N_("⏸️ Paused in round {round} of {rounds}."),
+        "finished": N_("🏁 Finished after {round} rounds."),
+        "cancelled": N_("Cancelled (fewer than two players, or by its organiser)."),
+    }[tournament.status]
+    lines.append(t(status, when=when, round=tournament.round, rounds=tournament.rounds))
+    return "\n".join(lines)
+
+
+def signup_view(t: Words, tournament: Tournament) -> discord.ui.View:
+    """Join / Leave, enabled while the sign-up is open."""
+    open_ = tournament.status == "signup"
+    return view_of([
+        Button.of(custom_ids.TOURNAMENT, tournament=tournament.id, answer="join",
+                  label=t("Join"), emphasis="success", enabled=open_),
+        Button.of(custom_ids.TOURNAMENT, tournament=tournament.id, answer="leave",
+                  label=t("Leave"), enabled=open_),
+    ])  # fmt: skip
+
+
+# -- commands -----------------------------------------------------------------------------------
+
+
+@tholos_tournament.command(
+    name=NC_("command", "create"), description=N_("Create a tournament here")
+)
+@app_commands.describe(
+    name=N_("The tournament's name"),
+    format=N_("Swiss (a number of rounds) or round robin (everyone plays everyone)"),
+    rounds=N_("Swiss: how many rounds (default 5)"),
+    twice=N_("Round robin: play everyone twice, colours swapped"),
+    pace=N_("Correspondence (a deadline each round), or a live clock"),
+    deadline_hours=N_("Correspondence: hours each round may last (default 72)"),
+    starts_in=N_("Minutes until it starts (default 60)"),
+    max_players=N_("The most players who may join (default 16; a round robin: all it can take)"),
+    rated=N_("Whether its games count for ratings (default yes)"),
+    mode=N_("basic (the default) or advanced"),
+    ornaments=N_("How many ornaments, 1 to 5 (advanced mode; 2 unless you say)"),
+)
+async def create_command(
+    interaction: Interaction,
+    name: app_commands.Range[str, 1, 80],
+    format: Format = "swiss",
+    rounds: app_commands.Range[int, 1, MAX_ROUNDS] = 5,
+    twice: bool = False,
+    pace: Pace = "correspondence",
+    deadline_hours: app_commands.Range[int, 1, 336] = 72,
+    starts_in: app_commands.Range[int, 1, 10080] = 60,
+    max_players: app_commands.Range[int, 2, MAX_PLAYERS] | None = None,
+    rated: bool = True,
+    mode: Mode | None = None,
+    ornaments: app_commands.Range[int, 1, 5] | None = None,
+) -> None:
+    """``/tholos-tournament create``."""
+    cycles = 2 if twice else 1
+    if max_players is None:
+        max_players = 16 if format == "swiss" else largest_round_robin(cycles)
+    fields = {
+        "name": " ".join(name.split()), "format": format,
+        "rounds": rounds if format == "swiss" else cycles,
+        "pace": None if pace == "correspondence" else pace, "round_hours": float(deadline_hours),
+        "starts_at": time.time() + 60 * starts_in, "max_players": max_players, "rated": rated,
+    }  # fmt: skip
+    options = GameOptions(mode=mode, ornaments=ornaments)
+    await feature_of(interaction, Tournaments).create(interaction, fields, options)
+
+
+async def _tournaments(interaction: Interaction, typed: str) -> list[app_commands.Choice[int]]:
+    return await feature_of(interaction, Tournaments).choices(interaction, typed)
+
+
+@tholos_tournament.command(
+    name=NC_("command", "start"),
+    description=N_("Start a tournament now, without waiting"),
+)
+@app_commands.autocomplete(tournament=_tournaments)
+async def start_command(interaction: Interaction, tournament: int) -> None:
+    """``/tholos-tournament start``."""
+    await feature_of(interaction, Tournaments).control(interaction, tournament, "start")
+
+
+@tholos_tournament.command(
+    name=NC_("command", "pause"),
+    description=N_("Pause a tournament: no new round until you resume it"),
+)
+@app_commands.autocomplete(tournament=_tournaments)
+async def pause_command(interaction: Interaction, tournament: int) -> None:
+    """``/tholos-tournament pause``."""
+    await feature_of(interaction, Tournaments).control(interaction, tournament, "pause")
+
+
+@tholos_tournament.command(
+    name=NC_("command", "resume"),
+    description=N_("Resume a paused tournament"),
+)
+@app_commands.autocomplete(tournament=_tournaments)
+async def resume_command(interaction: Interaction, tournament: int) -> None:
+    """``/tholos-tournament resume``."""
+    await feature_of(interaction, Tournaments).control(interaction, tournament, "resume")
+
+
+@tholos_tournament.command(
+    name=NC_("command", "end"),
+    description=N_("End a tournament with this round (its games decided now)"),
+)
+@app_commands.autocomplete(tournament=_tournaments)
+async def end_command(interaction: Interaction, tournament: int) -> None:
+    """``/tholos-tournament end``."""
+    await feature_of(interaction, Tournaments).control(interaction, tournament, "end")
+
+
+@tholos_tournament.command(
+    name=NC_("command", "remove"),
+    description=N_("Take a player out of a tournament"),
+)
+@app_commands.autocomplete(tournament=_tournaments)
+async def remove_command(interaction: Interaction, tournament: int, player: discord.User) -> None:
+    """``/tholos-tournament remove``."""
+    await feature_of(interaction, Tournaments).remove(interaction, tournament, player.id)
+
+
+@tournament_group.command(
+    name=NC_("command", "standings"),
+    description=N_("A tournament's standings (default: this channel's)"),
+)
+@app_commands.autocomplete(tournament=_tournaments)
+async def standings_command(interaction: Interaction, tournament: int | None = None) -> None:
+    """``/tholos tournament standings``."""
+    await feature_of(interaction, Tournaments).standings(interaction, tournament)
+
+
+@tournament_group.command(
+    name=NC_("command", "withdraw"),
+    description=N_("Stop playing in a tournament (your games left are lost)"),
+)
+@app_commands.autocomplete(tournament=_tournaments)
+async def withdraw_command(interaction: Interaction, tournament: int | None = None) -> None:
+    """``/tholos tournament withdraw``."""
+    await feature_of(interaction, Tournaments).withdraw(interaction, tournament)
+
+
+__all__ = ["Tournaments", "command", "tholos_tournament"]

@@ -1,0 +1,339 @@
+"""The loop that runs tournaments, on the process that owns each server's shard: it starts a
+tournament at its time, pairs each round when the last one is over (or its deadline passed:
+the games left are decided by the idle rule), opens each game in a thread of its own, posts the
+standings after each round and the podium at the end.
+
+Every step is stored by a compare-and-set (see :mod:`bot.storage.tournaments`) and every
+message it posts carries a nonce of its step, so that a restart — or a kill -9 between a step
+and its message — repeats neither: Discord answers a second send of a nonce with the first
+message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import io
+import logging
+import time
+from collections.abc import Awaitable, Callable
+
+import discord
+
+from engine.vocabulary import N_
+from rendering.standings import render_standings
+from rendering.words import Words
+
+from .. import work
+from ..answers import USERS_ONLY
+from ..app import App
+from ..background import Backoff, Retries, discord_call, stop_tasks, wait_for_event
+from ..i18n import words
+from ..places import open_thread, thread_name
+from ..services.tournaments import TournamentService, standings_of
+from ..standings import Standing
+from ..storage import GAMES_TOPIC, DatabaseUnavailable, Game
+from ..storage.tournaments import Board, Entry, Tournament
+
+log = logging.getLogger(__name__)
+
+LOOK_AGAIN_SECONDS = 5.0
+"""The longest the loop sleeps: start times and deadlines are seen within it (a game of a
+tournament that changes wakes it at once)."""
+NONCE_LIMIT = 25
+MEDALS = ("🥇", "🥈", "🥉")
+THREAD_EXISTS = 160004
+"""Discord's code for a thread already opened on that message (by this step, before a
+restart)."""
+
+
+def nonce(*parts: object) -> str:
+    """A message nonce for one step (at most 25 characters)."""
+    text = ".".join(str(part) for part in parts)
+    return text if len(text) <= NONCE_LIMIT else hashlib.sha256(text.encode()).hexdigest()[:25]
+
+
+def points_text(points: float) -> str:
+    """``2½``, ``3``, ``½``."""
+    whole, half = int(points), points - int(points) >= 0.5
+    if half:
+        return f"{whole}½" if whole else "½"
+    return str(whole)
+
+
+class Rounds:
+    """Runs the tournaments of this process's servers."""
+
+    def __init__(
+        self, app: App, service: TournamentService, refresh: Callable[[int], Awaitable[None]]
+    ) -> None:
+        self.app = app
+        self.service = service
+        self.store = service.store
+        self.refresh = refresh
+        """Shows a tournament's state on its announcement."""
+        self._wakeup = work.Wakeup()
+        self._watched: set[int] = set()
+        """The games of rounds under way: a change to one wakes the loop."""
+        self._retries: Retries[tuple[int, int, int]] = Retries(
+            "game of tournament (id, round, board)", Backoff(30, tries=10_000, longest=600)
+        )
+        """Pairings whose game Discord would not open (a thread refused): tried again, at
+        least every 10 minutes, never given up (the round waits for them)."""
+        self._posting: set[asyncio.Task[None]] = set()
+
+    def wake(self) -> None:
+        self._wakeup.set()
+
+    def _heard(self, payload: str | None) -> None:
+        if payload is None or (payload.isdigit() and int(payload) in self._watched):
+            self._wakeup.set()
+
+    async def run(self) -> None:
+        """Advance every tournament under way, then sleep until woken or
+        :data:`LOOK_AGAIN_SECONDS` passed."""
+        client = self.app.client
+        await client.wait_until_ready()
+        stop_listening = await self.app.database.listen(GAMES_TOPIC, self._heard)
+        try:
+            while not client.is_closed():
+                self._wakeup.clear()
+                try:
+                    with work.busy():
+                        await self.sweep()
+                except DatabaseUnavailable as error:
+                    log.warning("tournaments: database unavailable: %s", error)
+                except Exception:
+                    log.exception("tournaments: the sweep failed")
+                await wait_for_event(self._wakeup, LOOK_AGAIN_SECONDS)
+        finally:
+            stop_listening()
+            self._wakeup.clear()
+            await stop_tasks(list(self._posting))
+
+    async def sweep(self) -> None:
+        """One step for each tournament under way (a failure stops only its own)."""
+        watched: set[int] = set()
+        for tournament in await self.store.under_way():
+            try:
+                watched |= await self._advance(tournament)
+            except (DatabaseUnavailable, asyncio.CancelledError):
+                raise
+            except Exception:
+                log.exception("tournament %s: a step failed", tournament.id)
+        self._watched = watched
+
+    async def _advance(self, tournament: Tournament) -> set[int]:
+        """Take ``tournament`` as far as it can go now; the games it waits for."""
+        if tournament.status == "signup":
+            if time.time() < tournament.starts_at:
+                return set()
+            started = await self.service.start(tournament)
+            await self.refresh(tournament.id)
+            if started is None or started.status != "running":
+                return set()
+            tournament = started
+        while True:
+            if tournament.round == 0:
+                paired = await self._pair(tournament)
+                if paired is None:
+                    return set()
+                tournament = paired
+            boards = await self.store.pairings.boards(tournament.id, tournament.round)
+            for board in boards:
+                if board.black_id is not None and board.game_id is None and board.result is None:
+                    await self._start_game(tournament, board)
+            deadline = tournament.round_deadline
+            if deadline is not None and time.time() >= deadline:
+                await self.posted_finals(await self.service.decide_unfinished(boards))
+            boards = await self.store.pairings.boards(tournament.id, tournament.round)
+            if not all(board.settled for board in boards):
+                return {board.game_id for board in boards if board.game_id is not None}
+            closed = await self._close_round(tournament, boards)
+            if closed is None or closed.status != "running":
+                return set()
+            tournament = closed
+
+    async def _close_round(self, tournament: Tournament, boards: list[Board]) -> Tournament | None:
+        """The round is over: withdraw the absent, post the standings, pair the next round
+        (or finish). ``None`` if another process took a step first."""
+        await self.service.withdraw_absent(tournament, boards)
+        plan = await self.service.plan(tournament)
+        if plan is None and not tournament.is_last_round:  # no next round after all
+            changed = await self.store.change(tournament, rounds=tournament.round)
+            if changed is None:
+                return None
+            tournament = changed
+        if tournament.announced_round < tournament.round:
+            await self._post_standings(tournament)
+            changed = await self.store.change(tournament, announced_round=tournament.round)
+            if changed is None:
+                return None
+            tournament = changed
+        if plan is None:
+            finished = await self.store.change(tournament, status="finished")
+            await self.refresh(tournament.id)
+            return finished
+        return await self._pair(tournament, plan)
+
+    async def _pair(
+        self, tournament: Tournament, plan: list[tuple[int, int | None, str | None]] | None = None
+    ) -> Tournament | None:
+        """Pair the next round and say so in the channel."""
+        if plan is None:
+            plan = await self.service.plan(tournament)
+        if plan is None:
+            return None
+        paired = await self.store.pair(tournament, plan, self.service.deadline(tournament))
+        if paired is None:
+            return None
+        t = words(paired.language)
+        lines = [t("⚔️ **{name}** — round {round} of {rounds}. Deadline: {when}.",
+                   name=paired.name, round=paired.round, rounds=paired.rounds,
+                   when=f"<t:{int(paired.round_deadline or 0)}:R>")]  # fmt: skip
+        for white, black, result in plan:
+            if black is None:
+                lines.append(t("{player} has the bye (a point).", player=f"<@{white}>"))
+            elif result is not None:
+                winner = white if result == "white" else black
+                lines.append(t("{player} wins by forfeit (their opponent withdrew).",
+                               player=f"<@{winner}>"))  # fmt: skip
+        await self._send(paired, "\n".join(lines), nonce("tr", paired.id, paired.round))
+        await self.refresh(paired.id)
+        return paired
+
+    async def _start_game(self, tournament: Tournament, board: Board) -> None:
+        """Open a pairing's thread and start its game there (once: the game is stored with the
+        pairing by a compare-and-set)."""
+        key = (tournament.id, board.round, board.board)
+        if not self._retries.ready(key, time.time()):
+            return
+        try:
+            game = await open_game(self.app, self.service, tournament, board)
+        except (discord.HTTPException, TimeoutError) as error:
+            self._retries.failed(key, time.time(), error)
+            return
+        if game is not None:
+            await discord_call(self.app.poster.post(
+                self.app.client.get_partial_messageable(game.channel_id).send, game, None
+            ))  # fmt: skip
+
+    async def posted_finals(self, games: list[Game]) -> None:
+        """Post the final boards of games a tournament step ended (the housekeeping loop posts
+        any that fail)."""
+        poster = self.app.poster
+        for game in games:
+            try:
+                last = await poster.last_turn(game)
+                await discord_call(poster.post_in_channel(game, last, leased=True))
+            except Exception as error:
+                log.warning("could not post game %s's final board: %s", game.id, error)
+
+    async def _post_standings(self, tournament: Tournament) -> None:
+        """The standings after the round, as an image; at the end the podium and each
+        player's rating change."""
+        t = words(tournament.language)
+        file, text = await standings_file(self.app, self.service, tournament, t)
+        await self._send(tournament, text, nonce("ts", tournament.id, tournament.round), file)
+
+    async def _send(
+        self, tournament: Tournament, text: str, once: str, file: discord.File | None = None
+    ) -> None:
+        channel = self.app.client.get_partial_messageable(tournament.channel_id)
+        try:
+            await discord_call(channel.send(text, file=file or discord.utils.MISSING,
+                                            allowed_mentions=USERS_ONLY, nonce=once))  # fmt: skip
+        except (discord.HTTPException, TimeoutError) as error:
+            log.warning("tournament %s: could not post %s: %s", tournament.id, once, error)
+
+
+async def open_game(
+    app: App, service: TournamentService, tournament: Tournament, board: Board
+) -> Game | None:
+    """Post a pairing's line in the channel (pinging both players), open its thread and
+    store its game there; ``None`` if it was started already. The line's nonce and the
+    thread's id (the line's) find both again after a restart."""
+    assert board.black_id is not None
+    t = words(tournament.language)
+    channel = app.client.get_partial_messageable(tournament.channel_id)
+    line = await discord_call(channel.send(
+        t("🏆 **{name}**, round {round}: {white} vs {black}.", name=tournament.name,
+          round=board.round, white=f"<@{board.white_id}>", black=f"<@{board.black_id}>"),
+        allowed_mentions=USERS_ONLY, nonce=nonce("tg", tournament.id, board.round, board.board),
+    ))  # fmt: skip
+    names = {entry.user_id: entry.name for entry in await service.store.entries(tournament.id)}
+    name = thread_name(t, names.get(board.white_id, "?"), names.get(board.black_id, "?"))
+    thread = await open_thread(line, name, [board.white_id, board.black_id])
+    if thread is None:  # opened before a restart, or refused
+        found = await discord_call(app.client.fetch_channel(line.id))
+        if not isinstance(found, discord.Thread):
+            raise discord.ClientException("no thread for the game")
+        thread = found
+    game = await service.start_game(
+        tournament, board, channel_id=thread.id, parent_id=tournament.channel_id,
+        parent_message_id=line.id,
+    )  # fmt: skip
+    if game is not None:
+        with_game = t("🏆 **{name}**, round {round}: {white} vs {black} — the game is on in "
+                      "{thread}.", name=tournament.name, round=board.round,
+                      white=f"<@{board.white_id}>", black=f"<@{board.black_id}>",
+                      thread=f"<#{thread.id}>")  # fmt: skip
+        await discord_call(line.edit(content=with_game, allowed_mentions=USERS_ONLY))
+    return game
+
+
+async def standings_file(
+    app: App, service: TournamentService, tournament: Tournament, t: Words
+) -> tuple[discord.File, str]:
+    """The standings image (drawn off the loop) and the words that go with it."""
+    entries, lines = await standings_of(service.store, tournament)
+    by_id = {entry.user_id: entry for entry in entries}
+    final = tournament.status == "finished" or (
+        tournament.is_last_round and tournament.announced_round < tournament.round
+    )
+    swiss = tournament.format == "swiss"
+    headers = [t("#"), t("Player"), t("Points"), t("Buchholz") if swiss else t("S-B"),
+               t("S-B") if swiss else t("Head-to-head"), t("Games")]  # fmt: skip
+    rows = [[str(line.rank), _name(t, by_id[line.player]), points_text(line.points),
+             f"{line.tiebreaks[0]:g}", f"{line.tiebreaks[1]:g}", str(line.played)]
+            for line in lines]  # fmt: skip
+    subtitle = (t("Final standings after {round} rounds", round=tournament.round) if final
+                else t("Standings after round {round} of {rounds}", round=tournament.round,
+                       rounds=tournament.rounds))  # fmt: skip
+    png = await app.renderer.slow(render_standings, tournament.name, subtitle, headers, rows,
+                                  [line.rank for line in lines])  # fmt: skip
+    alt = "; ".join(f"{line.rank}. {by_id[line.player].name} {points_text(line.points)}"
+                    for line in lines)[:1000]  # fmt: skip
+    file = discord.File(io.BytesIO(png), filename="standings.png", description=alt)
+    text = t("📊 **{name}** — {what}.", name=tournament.name, what=subtitle)
+    if final:
+        text = await _podium(app, tournament, t, lines, by_id)
+    return file, text
+
+
+async def _podium(
+    app: App, tournament: Tournament, t: Words, lines: list[Standing], by_id: dict[int, Entry]
+) -> str:
+    """The final words: the podium, and each player's rating change (a rated tournament)."""
+    text = [t("🏁 **{name}** is over!", name=tournament.name)]
+    podium = [f"{MEDALS[line.rank - 1]} <@{line.player}> ({points_text(line.points)})"
+              for line in lines if line.rank <= len(MEDALS)]  # fmt: skip
+    text.append(" · ".join(podium))
+    if tournament.rated:
+        changes = []
+        for line in lines[:20]:
+            entry = by_id[line.player]
+            before = entry.rating if entry.rating is not None else 1500.0
+            after = await app.ratings.rating(tournament.guild_id, line.player)
+            changes.append(f"{entry.name} {before:.0f} → {after:.0f} ({after - before:+.0f})")
+        text.append(t("Rating changes: {changes}", changes=", ".join(changes)))
+    return "\n".join(text)[:2000]
+
+
+def _name(t: Words, entry: Entry) -> str:
+    if entry.playing:
+        return entry.name
+    return t(WITHDRAWN, name=entry.name)
+
+
+WITHDRAWN = N_("{name} (withdrawn)")

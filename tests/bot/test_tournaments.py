@@ -1,0 +1,287 @@
+"""Tournaments without Discord: the standings computed by hand for small fixed events, and the
+service's rounds on a real database (both backends) — sign-up, refusals, Swiss and round robin
+played to the end, the idle rule at the deadline, withdrawals, and steps that happen once."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import random
+
+import pytest
+
+from bot.domain import Caller, Person, Refusal
+from bot.services import PlayService
+from bot.services.tournaments import (
+    MAX_ROUNDS,
+    Setup,
+    TournamentService,
+    check_organiser,
+    standings_of,
+)
+from bot.standings import Pairing, Standing, standings
+from bot.storage import Database, GameStore, RatingStore
+from bot.storage.tournaments import Tournament, TournamentStore
+from tests.bot.conftest import Clock
+from tests.e2e.table import path_of
+
+A, B, C, D = 1, 2, 3, 4
+GUILD, CHANNEL = 10, 20
+
+
+def test_swiss_standings_by_hand():
+    """Round 1: A beats D, B draws C; round 2: C beats A, B beats D."""
+    played = [
+        Pairing(1, A, D, "white"), Pairing(1, B, C, "draw"),
+        Pairing(2, C, A, "white"), Pairing(2, B, D, "white"),
+    ]  # fmt: skip
+    seeds = [(A, 1900.0), (B, 1800.0), (C, 1700.0), (D, 1600.0)]
+    # points A 1, B 1½, C 1½, D 0; Buchholz A 0+1½, B 1½+0, C 1½+1, D 1+1½;
+    # Sonneborn-Berger A 1×0, B ½×1½ + 1×0, C ½×1½ + 1×1, D 0
+    assert standings("swiss", seeds, played) == [
+        Standing(1, C, 1.5, (2.5, 1.75), 2),
+        Standing(2, B, 1.5, (1.5, 0.75), 2),
+        Standing(3, A, 1.0, (1.5, 0.0), 2),
+        Standing(4, D, 0.0, (2.5, 0.0), 2),
+    ]
+
+
+def test_a_bye_is_a_point_without_a_game_and_equal_players_share_a_rank():
+    played = [Pairing(1, A, B, "white"), Pairing(1, C, None, played=False)]
+    seeds = [(A, 1500.0), (B, 1500.0), (C, 1600.0)]
+    assert standings("swiss", seeds, played) == [
+        Standing(1, C, 1.0, (0.0, 0.0), 0),  # listed first by seed: the higher rating
+        Standing(1, A, 1.0, (0.0, 0.0), 1),
+        Standing(3, B, 0.0, (1.0, 0.0), 1),
+    ]
+
+
+def test_round_robin_standings_by_hand():
+    """A beats B, C beats A, A draws D, B beats C, B beats D, C beats D."""
+    played = [
+        Pairing(1, A, B, "white"), Pairing(1, C, D, "white"),
+        Pairing(2, C, A, "white"), Pairing(2, B, D, "white"),
+        Pairing(3, A, D, "draw"), Pairing(3, B, C, "white"),
+    ]  # fmt: skip
+    seeds = [(A, 1500.0), (B, 1500.0), (C, 1500.0), (D, 1500.0)]
+    # points A 1½, B 2, C 2, D ½; Sonneborn-Berger B 2+½, C 1½+½, A 2+¼, D ¾;
+    # head-to-head between B and C (tied on 2): B beat C
+    assert standings("round_robin", seeds, played) == [
+        Standing(1, B, 2.0, (2.5, 1.0), 3),
+        Standing(2, C, 2.0, (2.0, 0.0), 3),
+        Standing(3, A, 1.5, (2.25, 0.0), 3),
+        Standing(4, D, 0.5, (0.75, 0.0), 3),
+    ]
+
+
+def test_undecided_and_aborted_games_count_nothing():
+    played = [Pairing(1, A, B, None), Pairing(1, C, D, "black")]
+    lines = standings("swiss", [(A, 1.0), (B, 1.0), (C, 1.0), (D, 1.0)], played)
+    assert {line.player: (line.points, line.played) for line in lines} == {
+        A: (0.0, 0), B: (0.0, 0), C: (0.0, 1), D: (1.0, 1)
+    }
+
+
+# -- the service on a real database -------------------------------------------------------------
+
+
+def swiss(rounds: int = 3, **changes) -> Setup:
+    fields = {
+        "name": "Spring Cup", "format": "swiss", "rounds": rounds, "pace": None,
+        "round_hours": 24.0, "mode": "basic", "ornaments": 0, "starts_at": 2_000_000.0,
+        "max_players": 16, "rated": True,
+    } | changes  # fmt: skip
+    return Setup(**fields)
+
+
+class Event:
+    """A tournament's service over a real database, with a clock the test moves."""
+
+    def __init__(self, database: Database, clock: Clock, seed: int = 1) -> None:
+        games = GameStore(database)
+        self.play = PlayService(games, inactivity_timeout=86400, clock=clock)
+        self.store = TournamentStore(database)
+        self.service = TournamentService(
+            self.store, games, self.play, RatingStore(database).rating, clock=clock,
+            rng=random.Random(seed),
+        )  # fmt: skip
+        self.clock = clock
+        self.threads = itertools.count(1000)
+
+    async def create(self, setup: Setup, players: int) -> Tournament:
+        tournament = await self.service.create(
+            setup, guild_id=GUILD, channel_id=CHANNEL, organiser=A, language="en"
+        )
+        for player in range(1, players + 1):
+            await self.service.join(tournament, Person(player, f"P{player}"))
+        started = await self.service.start(tournament)
+        assert started is not None and started.status == "running"
+        return started
+
+    async def next_round(self, tournament: Tournament) -> Tournament | None:
+        """Pair the next round and start its games (``None``: no next round)."""
+        plan = await self.service.plan(tournament)
+        if plan is None:
+            return None
+        paired = await self.store.pair(tournament, plan, self.service.deadline(tournament))
+        assert paired is not None
+        for board in await self.store.pairings.boards(paired.id, paired.round):
+            if board.black_id is not None and board.result is None:
+                game = await self.service.start_game(
+                    paired, board, channel_id=next(self.threads), parent_id=CHANNEL,
+                    parent_message_id=None,
+                )  # fmt: skip
+                assert game is not None and game.rated
+        return paired
+
+    async def finish_round(self, tournament: Tournament, rng: random.Random) -> None:
+        """Every game of the round lost by a random one of its players."""
+        for board in await self.store.pairings.boards(tournament.id, tournament.round):
+            if board.game_status == "active":
+                game = await self.service.games.game(board.game_id)
+                loser = rng.choice((game.white_id, game.black_id))
+                await self.play.flag(game, loser, "resignation")
+
+
+async def test_the_sign_up_refuses_twice_full_started_and_bots(database, clock):
+    event = Event(database, clock)
+    service = event.service
+    tournament = await service.create(swiss(max_players=2), guild_id=GUILD, channel_id=CHANNEL,
+                                      organiser=A, language="en")  # fmt: skip
+    assert await service.join(tournament, Person(A, "Ann")) == 1
+    with pytest.raises(Refusal, match="already in"):
+        await service.join(tournament, Person(A, "Ann"))
+    with pytest.raises(Refusal, match="Bots can't"):
+        await service.join(tournament, Person(99, "Robot", bot=True))
+    assert await service.join(tournament, Person(B, "Ben")) == 2
+    with pytest.raises(Refusal, match=r"full \(2 players\)"):
+        await service.join(tournament, Person(C, "Cy"))
+    await service.leave(tournament, B)
+    with pytest.raises(Refusal, match="aren't in"):
+        await service.leave(tournament, B)
+    assert await service.join(tournament, Person(C, "Cy")) == 2
+    started = await service.start(tournament)
+    assert started is not None and started.rounds == 1  # a Swiss of 2: one round
+    assert await service.start(tournament) is None  # started once
+    with pytest.raises(Refusal, match="sign-up of this tournament is over"):
+        await service.join(started, Person(D, "Di"))
+    with pytest.raises(Refusal, match="has started"):
+        await service.leave(started, A)
+    assert [entry.user_id for entry in await event.store.entries(started.id)] == [A, C]
+
+
+async def test_a_round_robin_too_large_and_a_stranger_s_control_are_refused(database, clock):
+    service = Event(database, clock).service
+    home = {"guild_id": GUILD, "channel_id": CHANNEL, "organiser": A, "language": "en"}
+    with pytest.raises(Refusal, match=f"takes 17 rounds; .* at most {MAX_ROUNDS}"):
+        await service.create(swiss(format="round_robin", rounds=1, max_players=17), **home)
+    with pytest.raises(Refusal, match="Lower the player limit to 16 \\(or 8 playing twice\\)"):
+        await service.create(swiss(format="round_robin", rounds=2, max_players=9), **home)
+    tournament = await service.create(swiss(), guild_id=GUILD, channel_id=CHANNEL, organiser=A,
+                                      language="en")  # fmt: skip
+    with pytest.raises(Refusal, match="Only the organiser"):
+        check_organiser(tournament, Caller(B, CHANNEL), manages_server=False)
+    check_organiser(tournament, Caller(B, CHANNEL), manages_server=True)
+    check_organiser(tournament, Caller(A, CHANNEL), manages_server=False)
+    too_few = await service.start(tournament)
+    assert too_few is not None and too_few.status == "cancelled"
+
+
+async def test_a_swiss_of_seven_is_played_to_the_end(database, clock, seed):
+    rng = random.Random(seed)
+    event = Event(database, clock, seed)
+    tournament = await event.create(swiss(rounds=5), players=7)
+    met: set[frozenset[int]] = set()
+    byes: list[int] = []
+    while (paired := await event.next_round(tournament)) is not None:
+        tournament = paired
+        boards = await event.store.pairings.boards(tournament.id, tournament.round)
+        seated = [p for board in boards for p in (board.white_id, board.black_id) if p]
+        assert sorted(seated) == list(range(1, 8)), "everyone plays once a round"
+        for board in boards:
+            if board.black_id is None:
+                byes.append(board.white_id)
+            else:
+                pair = frozenset((board.white_id, board.black_id))
+                assert pair not in met, "no one meets the same opponent twice"
+                met.add(pair)
+        await event.finish_round(tournament, rng)
+        assert all(board.settled for board in
+                   await event.store.pairings.boards(tournament.id, tournament.round))  # fmt: skip
+    assert tournament.round == 5 and len(byes) == 5 and len(set(byes)) == 5
+    entries, lines = await standings_of(event.store, tournament)
+    assert sum(line.points for line in lines) == 5 * 3 + 5  # three games and a bye a round
+    assert [line.points for line in lines] == sorted((line.points for line in lines), reverse=True)
+    assert [line.rank for line in lines] == sorted(line.rank for line in lines)
+    assert {line.player for line in lines} == set(range(1, 8)) and len(entries) == 7
+
+
+async def test_a_double_round_robin_of_four_with_a_withdrawal(database, clock, seed):
+    rng = random.Random(seed)
+    event = Event(database, clock, seed)
+    setup = swiss(format="round_robin", rounds=2, max_players=4)
+    tournament = await event.create(setup, players=4)
+    assert tournament.rounds == 6
+    met: dict[frozenset[int], int] = {}
+    while (paired := await event.next_round(tournament)) is not None:
+        tournament = paired
+        if tournament.round == 4:  # D withdraws mid-round: their game is lost, then forfeits
+            done, ended = await event.service.withdraw(tournament, D, "withdrew")
+            assert done and len(ended) == 1 and ended[0].outcome.reason == "resignation"
+        await event.finish_round(tournament, rng)
+        for board in await event.store.pairings.boards(tournament.id, tournament.round):
+            pair = frozenset((board.white_id, board.black_id))
+            met[pair] = met.get(pair, 0) + 1
+            if tournament.round > 4 and D in pair:
+                assert board.game_id is None and board.result is not None, "a forfeit"
+                assert (board.result == "white") == (board.black_id == D)
+    assert tournament.round == 6 and set(met.values()) == {2} and len(met) == 6
+    entries, lines = await standings_of(event.store, tournament)
+    assert sum(line.points for line in lines) == 12
+    assert {e.user_id: e.withdrawn_why for e in entries}[D] == "withdrew"
+    played = {line.player: line.played for line in lines}
+    # D played rounds 1-4; of the others, the one who met D in round 4 played 6 games, the
+    # two others 5 and a forfeit win
+    assert played[D] == 4 and sorted(played[p] for p in (A, B, C)) == [5, 5, 6]
+
+
+async def test_the_deadline_decides_by_the_idle_rule_and_withdraws_the_absent(database, clock):
+    event = Event(database, clock)
+    tournament = await event.create(swiss(rounds=2), players=4)
+    tournament = await event.next_round(tournament)
+    boards = await event.store.pairings.boards(tournament.id, 1)
+    first = await event.service.games.game(boards[0].game_id)
+    # the first game's White plays a turn; everyone else is idle until the deadline
+    path = path_of(first.position, first.position.legal_turns()[0])
+    await event.play.choose(first.id, first.version, path, Caller(first.white_id, first.channel_id))
+    clock.now = tournament.round_deadline + 1
+    ended = await event.service.decide_unfinished(boards)
+    assert len(ended) == 2 and all(game.outcome.reason == "timeout" for game in ended)
+    decided = {game.id: game for game in ended}
+    assert decided[first.id].outcome.result == "white", "Black, to move, loses"
+    absent = await event.service.withdraw_absent(tournament, boards)
+    other = decided[boards[1].game_id]
+    assert sorted(absent) == sorted([first.black_id, other.white_id]), "no turn at all"
+    plan = await event.service.plan(tournament)
+    assert plan is not None and len(plan) == 1, "two players left: one game"
+
+
+async def test_a_round_is_paired_once_and_a_game_started_once(database, clock):
+    event, other = Event(database, clock), Event(database, clock, seed=2)
+    tournament = await event.create(swiss(rounds=2), players=4)
+    plans = [await event.service.plan(tournament), await other.service.plan(tournament)]
+    paired = await asyncio.gather(*(
+        service.store.pair(tournament, plan, 3e6) for service, plan in zip(
+            (event, other), plans, strict=True)
+    ))  # fmt: skip
+    assert sum(result is not None for result in paired) == 1
+    winner = next(result for result in paired if result is not None)
+    board = (await event.store.pairings.boards(winner.id, 1))[0]
+    started = await asyncio.gather(*(
+        e.service.start_game(winner, board, channel_id=channel, parent_id=CHANNEL,
+                             parent_message_id=None)
+        for e, channel in ((event, 501), (other, 502))
+    ))  # fmt: skip
+    assert sum(game is not None for game in started) == 1
+    assert len(await event.store.pairings.boards(winner.id)) == 2
+    assert await event.store.pair(tournament, plans[0], 3e6) is None, "round 1 is paired"
