@@ -255,7 +255,11 @@ async def open_game(
     thread's id (the line's) find both again after a restart."""
     assert board.black_id is not None
     t = words(tournament.language)
-    channel = app.client.get_partial_messageable(tournament.channel_id)
+    client = app.client
+    channel = client.get_channel(tournament.channel_id)
+    if not isinstance(channel, discord.TextChannel):  # not cached: ask Discord
+        channel = await discord_call(client.fetch_channel(tournament.channel_id))
+    assert isinstance(channel, discord.TextChannel)  # tournaments are made in text channels
     line = await discord_call(channel.send(
         t("🏆 **{name}**, round {round}: {white} vs {black}.", name=tournament.name,
           round=board.round, white=f"<@{board.white_id}>", black=f"<@{board.black_id}>"),
@@ -265,7 +269,7 @@ async def open_game(
     name = thread_name(t, names.get(board.white_id, "?"), names.get(board.black_id, "?"))
     thread = await open_thread(line, name, [board.white_id, board.black_id])
     if thread is None:  # opened before a restart, or refused
-        found = await discord_call(app.client.fetch_channel(line.id))
+        found = await discord_call(client.fetch_channel(line.id))
         if not isinstance(found, discord.Thread):
             raise discord.ClientException("no thread for the game")
         thread = found
@@ -302,7 +306,7 @@ async def standings_file(
                        rounds=tournament.rounds))  # fmt: skip
     png = await app.renderer.slow(render_standings, tournament.name, subtitle, headers, rows,
                                   [line.rank for line in lines])  # fmt: skip
-    alt = "; ".join(f"{line.rank}. {by_id[line.player].name} {points_text(line.points)}"
+    alt = "; ".join(f"{line.rank}. {_name(t, by_id[line.player])} {points_text(line.points)}"
                     for line in lines)[:1000]  # fmt: skip
     file = discord.File(io.BytesIO(png), filename="standings.png", description=alt)
     text = t("📊 **{name}** — {what}.", name=tournament.name, what=subtitle)

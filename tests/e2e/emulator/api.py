@@ -31,6 +31,7 @@ from .model import (
     Guild,
     Member,
     Overwrite,
+    Role,
     User,
     World,
     check_locale,
@@ -168,6 +169,16 @@ class Emulator:
         self.world.guild.members[member.id] = member
         self.world.people[name] = member
         return member
+
+    def give_role(self, member: Member, name: str, permissions: int) -> Role:
+        """A new role of the first guild, ``name``, with ``permissions`` (bits), given to
+        ``member`` (e.g. Manage Events for an organiser who does not own the server)."""
+        guild = self.world.guild
+        role = Role(id=snowflake(), name=name, permissions=permissions, position=len(guild.roles))
+        guild.roles[role.id] = role
+        guild.members[member.id].roles.append(role.id)
+        self.state.journal.changed()
+        return role
 
     def channel(self, name: str, guild: Guild | None = None) -> Channel:
         """A text channel of ``guild`` (default: the first guild, which has ``general``,
