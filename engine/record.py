@@ -82,6 +82,10 @@ class GameRecord:
     clocks: tuple[int | None, ...] = ()
     """With a time control: the mover's whole seconds left after each turn (``None``: a side
     without a clock, such as the AI)."""
+    event: str | None = None
+    """The tournament it was played in (PGN's ``[Event]``); ``None``: none."""
+    round: int | None = None
+    """Its round in that tournament (PGN's ``[Round]``)."""
 
     def positions(self) -> list[Position]:
         """The start position and the position after each turn."""
@@ -106,6 +110,10 @@ def write_record(record: GameRecord) -> str:
     }  # fmt: skip
     if record.time_control is not None:
         tags["TimeControl"] = record.time_control
+    if record.event is not None:
+        tags["Event"] = record.event
+    if record.round is not None:
+        tags["Round"] = str(record.round)
     lines = [f'[{key} "{_escape(value)}"]' for key, value in tags.items()]
     lines.append("")
     clocks = record.clocks or (None,) * len(record.turns)
@@ -159,6 +167,8 @@ def read_record(text: str) -> GameRecord:
         turns=tuple(turns), termination=_tag(tags, "Termination"), result=_tag(tags, "Result"),
         time_control=tags["TimeControl"][0] if "TimeControl" in tags else None,
         clocks=tuple(clocks) if any(clock is not None for clock in clocks) else (),
+        event=tags["Event"][0] if "Event" in tags else None,
+        round=int(tags["Round"][0]) if tags.get("Round", ("",))[0].isdigit() else None,
     )  # fmt: skip
     _check_end(record, position, tags, ending)
     return record

@@ -21,7 +21,7 @@ from rendering.words import Words
 
 from .. import custom_ids
 from ..answers import Interaction, answers
-from ..app import Feature, feature_of
+from ..app import App, Feature, feature_of
 from ..board import board_note
 from ..commands import game_choices, tholos
 from ..controls import Router, pager
@@ -36,6 +36,7 @@ from ..phrases import (
     reason_text,
 )
 from ..storage import Game, TurnRecord
+from ..storage.tournaments import TournamentStore
 
 RECENT_GAMES = 25
 """How many of the caller's recent games the ``game`` option suggests."""
@@ -46,6 +47,11 @@ RESULTS = {"white": "1-0", "black": "0-1", "draw": "1/2-1/2"}
 
 class History(Feature):
     """The handlers of finished games."""
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        self.tournaments = TournamentStore(app.database)
+        """Which tournament and round a game was played in."""
 
     def register(self, router: Router) -> None:
         """Route Previous / Next of the history, Replay and Record here."""
@@ -72,7 +78,8 @@ class History(Feature):
         page = min(page, pages - 1)
         shown = await games.finished_page(guild_id, member_id, page, HISTORY_PAGE, direct=direct)
         t = reader(interaction)
-        embed = history_embed(t, member_id, shown, page, pages, total)
+        events = await self.tournaments.labels([game.id for game in shown])
+        embed = history_embed(t, member_id, shown, page, pages, total, events)
         view = pager(t, custom_ids.HISTORY, page, pages, member=member_id)
         if edit:
             await interaction.response.edit_message(embed=embed, view=view)
@@ -119,7 +126,8 @@ class History(Feature):
     async def record(self, interaction: Interaction, game_id: int | None = None) -> None:
         """The record file of a finished game (default: the caller's last one here)."""
         game = await self._finished_game(interaction, game_id)
-        record = game_record(game, await self.app.games.turns(game.id))
+        event = (await self.tournaments.labels([game.id])).get(game.id)
+        record = game_record(game, await self.app.games.turns(game.id), event)
         t = reader(interaction)
         await interaction.response.send_message(
             t("📜 The record of game #{id}: check it with `python -m engine replay FILE`.",
@@ -157,9 +165,11 @@ class History(Feature):
             raise Refusal("That isn't a finished game of this server.")
         return game
 
-def game_record(game: Game, records: list[TurnRecord]) -> GameRecord:
+def game_record(
+    game: Game, records: list[TurnRecord], event: tuple[str, int] | None = None
+) -> GameRecord:
     """The record of a stored game: its players, setup, turns (with the clocks of a live game)
-    and how it ended."""
+    and how it ended; ``event``: the tournament and round it was played in."""
     when = datetime.fromtimestamp(game.finished_at or game.created_at, UTC)
     outcome = game.outcome
     if outcome is not None:
@@ -174,6 +184,7 @@ def game_record(game: Game, records: list[TurnRecord]) -> GameRecord:
         result=result, time_control=None if game.clock is None else game.clock.pgn,
         clocks=tuple(None if r.clock is None else int(r.clock) for r in records)
         if game.clock is not None else (),
+        event=event[0] if event else None, round=event[1] if event else None,
     )  # fmt: skip
 
 
@@ -244,8 +255,11 @@ async def history_command(interaction: Interaction, member: discord.User | None 
 HISTORY_PAGE = 10
 
 
-def history_line(t: Words, game: Game, member_id: int) -> str:
-    """One finished game as ``member_id`` played it: outcome, opponent, score, how, when."""
+def history_line(
+    t: Words, game: Game, member_id: int, event: tuple[str, int] | None = None
+) -> str:
+    """One finished game as ``member_id`` played it: outcome, opponent, score, how, when (and
+    the tournament and round it was played in, ``event``)."""
     outcome = game.outcome
     assert outcome is not None and game.finished_at is not None
     colour = game.colour_of(member_id)
@@ -269,14 +283,18 @@ def history_line(t: Words, game: Game, member_id: int) -> str:
         date=f"<t:{int(game.finished_at)}:d>",
         link=board_url(game),
     )  # fmt: skip
+    if event is not None:
+        line = t("🏆 {name}, round {round}", name=event[0], round=event[1]) + f" · {line}"
     return line if game.time_control is None else f"⏱️ {game.time_control} · {line}"
 
 
 def history_embed(
-    t: Words, member_id: int, games: list[Game], page: int, pages: int, total: int
-) -> discord.Embed:
-    """One page of a member's finished games, newest first."""
-    lines = [history_line(t, game, member_id) for game in games]
+    t: Words, member_id: int, games: list[Game], page: int, pages: int, total: int,
+    events: dict[int, tuple[str, int]] | None = None,
+) -> discord.Embed:  # fmt: skip
+    """One page of a member's finished games, newest first (``events``: the tournament and
+    round of those played in one, by game id)."""
+    lines = [history_line(t, game, member_id, (events or {}).get(game.id)) for game in games]
     count = t.plural("{count} finished game", "{count} finished games", total)
     embed = discord.Embed(
         title=t("Tholos history"),

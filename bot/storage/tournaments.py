@@ -190,15 +190,17 @@ class TournamentStore:
         )
         return [_tournament(row) for row in rows]
 
-    async def of_game(self, game_id: int) -> tuple[Tournament, int] | None:
-        """The tournament and round a game was played in."""
-        row = await self.database.fetchone(
-            f"SELECT p.round, {', '.join('t.' + c for c in COLUMNS.split(', '))} "
-            "FROM tournament_games p JOIN tournaments t ON t.id = p.tournament_id "
-            "WHERE p.game_id = ?",
-            (game_id,),
+    async def labels(self, game_ids: list[int]) -> dict[int, tuple[str, int]]:
+        """The tournament's name and the round of each of these games played in one."""
+        if not game_ids:
+            return {}
+        marks = ", ".join("?" for _ in game_ids)
+        rows = await self.database.fetchall(
+            "SELECT p.game_id, t.name, p.round FROM tournament_games p "
+            f"JOIN tournaments t ON t.id = p.tournament_id WHERE p.game_id IN ({marks})",
+            game_ids,
         )
-        return None if row is None else (_tournament(row[1:]), row[0])
+        return {row[0]: (row[1], row[2]) for row in rows}
 
     async def entries(self, tournament_id: int) -> list[Entry]:
         """Its entrants, in the order they joined."""

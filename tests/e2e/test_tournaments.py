@@ -16,6 +16,8 @@ from pathlib import Path
 
 from PIL import Image
 
+from engine.record import read_record
+
 from .conftest import SpawnBot
 from .emulator import BotProcess, Emulator, Member, Message
 from .emulator.model import MANAGE_EVENTS
@@ -140,7 +142,7 @@ async def test_a_swiss_of_seven_to_the_podium_across_a_kill(
     ((tournament,),) = stored(bot, "SELECT id FROM tournaments")
     await event.table.slash(alice, "tholos-tournament start", tournament=tournament)
     for round in (1, 2, 3):
-        games = await event.round_started(round, 3)
+        games = last_round = await event.round_started(round, 3)
         for number, game in enumerate(games):
             if round == 2 and number == 1:  # mid-round: the bot dies and comes back
                 assert await bot.kill() == -9
@@ -174,6 +176,15 @@ async def test_a_swiss_of_seven_to_the_podium_across_a_kill(
     image = Image.open(io.BytesIO(final.attachments[0].data))
     assert image.size[0] == 760 and image.size[1] > 7 * 34
     image.save(STANDINGS_SEEN)
+    game = last_round[0]
+    white, _ = LINE_PLAYERS(game)
+    await game.slash(event.by_id[white], "tholos record")
+    record = read_record((await game.private_file(event.by_id[white])).attachments[0].data.decode())
+    assert (record.event, record.round) == ("Delphi Open", 3)
+    shown = (await event.table.slash(event.by_id[white], "tholos history")).original
+    assert shown is not None
+    lines = shown.embeds[0]["description"].splitlines()[2:]
+    assert lines[0].startswith("🏆 Delphi Open, round 3 · ")
     event.table.assert_clean()
     assert await bot.stop() == 0
     bot.assert_clean_log()
