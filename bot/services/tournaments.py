@@ -66,6 +66,16 @@ def largest_round_robin(cycles: int) -> int:
     return max(n for n in range(2, MAX_PLAYERS) if round_robin_rounds(n, cycles) <= MAX_ROUNDS)
 
 
+def expected_length(tournament: Tournament) -> float:
+    """The longest a tournament may last from its start: its rounds (a round robin's with as
+    many players as may join), each up to its deadline."""
+    rounds = tournament.rounds
+    if tournament.format == "round_robin" and tournament.status == "signup":
+        rounds = round_robin_rounds(tournament.max_players, tournament.rounds)
+    clock = tournament.clock
+    return rounds * (tournament.round_hours * 3600 if clock is None else live_round_seconds(clock))
+
+
 def live_round_seconds(clock: TimeControl) -> float:
     """A live round's deadline from its start: both clocks over a long game, and a margin."""
     return 2 * (clock.seconds + 60 * clock.increment) + LIVE_ROUND_MARGIN

@@ -305,7 +305,8 @@ MIGRATIONS: list[str] = [
     # Its entrants (rating: at the start, for seeding and the rating change at the end;
     # withdrawn_round: the round after which they play no more) and its pairings, one row
     # per game or bye (black_id NULL); game_id NULL until the game starts, and for a bye or
-    # a forfeit (result set without a game).
+    # a forfeit (result set without a game). event_id: the server's scheduled event for its
+    # start, if the bot could make one.
     """
     CREATE TABLE tournaments (
         id INTEGER PRIMARY KEY,
@@ -330,7 +331,8 @@ MIGRATIONS: list[str] = [
         round_deadline REAL,
         announced_round INTEGER NOT NULL DEFAULT 0,
         created_at REAL NOT NULL,
-        ended_by INTEGER
+        ended_by INTEGER,
+        event_id INTEGER
     );
     CREATE INDEX tournaments_under_way ON tournaments (guild_id)
         WHERE status IN ('signup', 'running');
@@ -590,7 +592,8 @@ POSTGRES_MIGRATIONS: list[str | None] = [
         round_deadline DOUBLE PRECISION,
         announced_round INTEGER NOT NULL DEFAULT 0,
         created_at DOUBLE PRECISION NOT NULL,
-        ended_by BIGINT
+        ended_by BIGINT,
+        event_id BIGINT
     );
     CREATE INDEX tournaments_under_way ON tournaments (guild_id)
         WHERE status IN ('signup', 'running');

@@ -67,6 +67,8 @@ class Tournament:
     """The last round whose standings were posted."""
     created_at: float
     ended_by: int | None
+    event_id: int | None
+    """The server's scheduled event for its start (``None``: none was made)."""
 
     @property
     def clock(self) -> TimeControl | None:
@@ -123,7 +125,7 @@ class Board:
 COLUMNS = (
     "id, guild_id, channel_id, message_id, organiser_id, name, format, rounds, time_control, "
     "round_hours, mode, ornaments, language, starts_at, max_players, rated, status, round, "
-    "round_deadline, announced_round, created_at, ended_by"
+    "round_deadline, announced_round, created_at, ended_by, event_id"
 )
 ENTRY_COLUMNS = "user_id, name, joined_at, rating, withdrawn_round, withdrawn_why"
 BOARD_COLUMNS = (
@@ -245,10 +247,14 @@ class TournamentStore:
                 (tournament_id, user_id, tournament_id),
             ))  # fmt: skip
 
-    async def set_message(self, tournament_id: int, message_id: int) -> None:
+    async def set_message(
+        self, tournament_id: int, message_id: int, event_id: int | None = None
+    ) -> None:
+        """Remember its announcement (and the scheduled event of its start)."""
         async with self.database.transaction() as transaction:
             await transaction.execute(
-                "UPDATE tournaments SET message_id = ? WHERE id = ?", (message_id, tournament_id)
+                "UPDATE tournaments SET message_id = ?, event_id = ? WHERE id = ?",
+                (message_id, event_id, tournament_id),
             )
 
     async def start(

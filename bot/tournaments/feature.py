@@ -35,7 +35,7 @@ from ..services.tournaments import (
 )
 from ..storage import Game
 from ..storage.tournaments import Tournament, TournamentStore
-from .rounds import Rounds, standings_file
+from .rounds import Rounds, drop_event, format_text, schedule_event, standings_file
 
 log = logging.getLogger(__name__)
 
@@ -109,6 +109,12 @@ class Tournaments(Feature):
         )  # fmt: skip
         message = await interaction.original_response()
         await self.store.set_message(tournament.id, message.id)
+        if interaction.guild is not None and isinstance(interaction.channel, discord.TextChannel):
+            event = await schedule_event(interaction.guild, interaction.channel, tournament,
+                                         interaction.app_permissions)  # fmt: skip
+            await self.store.set_message(tournament.id, message.id, event)
+        if await self.store.entries(tournament.id):  # joined before the message was known
+            await self.refresh(tournament.id)
 
     @answers(server_only=True)
     async def press(self, interaction: Interaction, tournament: int, answer: str) -> None:
@@ -150,14 +156,10 @@ class Tournaments(Feature):
             changed, ended = await self.service.end(tournament, interaction.user.id)
         if changed is None:
             raise Refusal("This tournament just changed — try again.")
-        done = {
-            "start": N_("**{name}** starts now."),
-            "pause": N_("**{name}** is paused: no new round is paired until you resume it. "
-                        "Games under way go on."),
-            "resume": N_("**{name}** is under way again: this round's deadline is {when}."),
-            "end": N_("**{name}** ends with this round: its unfinished games are decided as at "
-                      "a deadline."),
-        }[action]  # fmt: skip
+        cancelled = changed.status == "cancelled"
+        if cancelled:
+            await drop_event(self.app, changed)
+        done = _DONE["cancel" if cancelled else action]
         await interaction.response.send_message(
             t(done, name=tournament.name, when=f"<t:{int(changed.round_deadline or 0)}:R>"),
             ephemeral=True,
@@ -250,16 +252,19 @@ class Tournaments(Feature):
                 for t in found if typed in t.name.lower()][:25]  # fmt: skip
 
 
+_DONE = {
+    "start": N_("**{name}** starts now."),
+    "pause": N_("**{name}** is paused: no new round is paired until you resume it. Games under "
+                "way go on."),
+    "resume": N_("**{name}** is under way again: this round's deadline is {when}."),
+    "end": N_("**{name}** ends with this round: its unfinished games are decided as at a "
+              "deadline."),
+    "cancel": N_("**{name}** is cancelled."),
+}  # fmt: skip
+"""What the organiser hears after each control."""
+
+
 # -- what it says -------------------------------------------------------------------------------
-
-
-def format_text(t: Words, tournament: Tournament) -> str:
-    """``a Swiss of 5 rounds`` / ``a round robin`` / ``a double round robin``."""
-    if tournament.format == "swiss":
-        return t.plural("a Swiss of {count} round", "a Swiss of {count} rounds", tournament.rounds)
-    if tournament.status == "signup" and tournament.rounds == 2:
-        return t("a double round robin (everyone plays everyone twice)")
-    return t("a round robin (everyone plays everyone)")
 
 
 def announcement(t: Words, tournament: Tournament, players: list[int]) -> str:

@@ -12,6 +12,7 @@ message.
 from __future__ import annotations
 
 import asyncio
+import datetime
 import hashlib
 import io
 import logging
@@ -30,7 +31,7 @@ from ..app import App
 from ..background import Backoff, Retries, discord_call, stop_tasks, wait_for_event
 from ..i18n import words
 from ..places import open_thread, thread_name
-from ..services.tournaments import TournamentService, standings_of
+from ..services.tournaments import TournamentService, expected_length, standings_of
 from ..standings import Standing
 from ..storage import GAMES_TOPIC, DatabaseUnavailable, Game
 from ..storage.tournaments import Board, Entry, Tournament
@@ -130,6 +131,8 @@ class Rounds:
                 return set()
             started = await self.service.start(tournament)
             await self.refresh(tournament.id)
+            if started is not None and started.status == "cancelled":
+                await drop_event(self.app, started)
             if started is None or started.status != "running":
                 return set()
             tournament = started
@@ -284,6 +287,52 @@ async def open_game(
                       thread=f"<#{thread.id}>")  # fmt: skip
         await discord_call(line.edit(content=with_game, allowed_mentions=USERS_ONLY))
     return game
+
+
+async def schedule_event(
+    guild: discord.Guild, channel: discord.abc.GuildChannel, tournament: Tournament,
+    permissions: discord.Permissions,
+) -> int | None:  # fmt: skip
+    """A scheduled event of the server for the tournament's start, where the bot may make one
+    (its ``permissions``: Create Events or Manage Events); its id, or ``None``."""
+    if not (permissions.create_events or permissions.manage_events):
+        return None
+    t = words(tournament.language)
+    start = datetime.datetime.fromtimestamp(tournament.starts_at, datetime.UTC)
+    end = start + datetime.timedelta(seconds=expected_length(tournament))
+    try:
+        event = await discord_call(guild.create_scheduled_event(
+            name=tournament.name, start_time=start, end_time=end,
+            entity_type=discord.EntityType.external, location=f"#{channel.name}"[:100],
+            privacy_level=discord.PrivacyLevel.guild_only,
+            description=t("A Tholos tournament: {format}. Join it in #{channel}.",
+                          format=format_text(t, tournament), channel=channel.name)[:1000],
+        ))  # fmt: skip
+    except (discord.HTTPException, TimeoutError) as error:
+        log.info("no scheduled event for tournament %s: %s", tournament.id, error)
+        return None
+    return event.id
+
+
+async def drop_event(app: App, tournament: Tournament) -> None:
+    """Delete the scheduled event of a tournament that was cancelled (best effort)."""
+    if tournament.event_id is None:
+        return
+    try:
+        await discord_call(app.client.http.delete_scheduled_event(
+            tournament.guild_id, tournament.event_id
+        ))  # fmt: skip
+    except (discord.HTTPException, TimeoutError) as error:
+        log.info("could not delete tournament %s's event: %s", tournament.id, error)
+
+
+def format_text(t: Words, tournament: Tournament) -> str:
+    """``a Swiss of 5 rounds`` / ``a round robin`` / ``a double round robin``."""
+    if tournament.format == "swiss":
+        return t.plural("a Swiss of {count} round", "a Swiss of {count} rounds", tournament.rounds)
+    if tournament.status == "signup" and tournament.rounds == 2:
+        return t("a double round robin (everyone plays everyone twice)")
+    return t("a round robin (everyone plays everyone)")
 
 
 async def standings_file(

@@ -5,6 +5,7 @@ games. Every test ends with no failed interaction and no rule violation recorded
 
 from __future__ import annotations
 
+import datetime
 import io
 import os
 import random
@@ -20,7 +21,7 @@ from engine.record import read_record
 
 from .conftest import SpawnBot
 from .emulator import BotProcess, Emulator, Member, Message
-from .emulator.model import MANAGE_EVENTS
+from .emulator.model import CREATE_EVENTS, MANAGE_EVENTS
 from .table import Table
 
 THREADS = {"THOLOS_THREADS": "on"}
@@ -250,6 +251,39 @@ async def test_a_round_robin_of_four_with_a_withdrawal_and_a_kill(
     assert "(withdrawn)" in (final.attachments[0].description or "")
     assert "Rating changes" not in final.content
     assert len(event.standings_messages()) == 3
+    event.table.assert_clean()
+    assert await bot.stop() == 0
+    bot.assert_clean_log()
+
+
+async def test_a_scheduled_event_for_the_start_and_a_cancellation(
+    emulator: Emulator, spawn_bot: SpawnBot
+):
+    """Where the bot may create events, the tournament's start is one of the server's
+    scheduled events; too few players, and the organiser ends it: cancelled, event deleted."""
+    bot = spawn_bot(emulator, env=THREADS)
+    await bot.start(sync=True)
+    emulator.world.bot_role(emulator.guild).permissions |= CREATE_EVENTS
+    alice, bob = (emulator.member(name) for name in ("alice", "bob"))
+    event = Event(emulator, bot, [bob])
+    announcement = await event.create(alice, name="Oracle Night", pace="5+5", starts_in=30)
+    (scheduled,) = emulator.guild.scheduled_events.values()
+    assert scheduled["name"] == "Oracle Night" and scheduled["entity_metadata"] == {
+        "location": "#general"
+    }
+    ((tournament, starts_at, event_id),) = stored(
+        bot, "SELECT id, starts_at, event_id FROM tournaments"
+    )
+    assert int(scheduled["id"]) == event_id
+    start = datetime.datetime.fromisoformat(scheduled["scheduled_start_time"]).timestamp()
+    assert abs(start - starts_at) < 1, "the event starts when the tournament does"
+    await event.table.slash(bob, "tholos tournament withdraw")
+    assert event.table.ephemeral(bob)[-1] == "This tournament isn't under way."
+    await event.table.slash(alice, "tholos-tournament end", tournament=tournament)
+    assert event.table.ephemeral(alice)[-1] == "**Oracle Night** is cancelled."
+    await emulator.wait_for(lambda: "Cancelled" in announcement.content, what="the cancellation")
+    assert emulator.guild.scheduled_events == {}, "its event is deleted"
+    assert all(button.get("disabled") for button in announcement.buttons)
     event.table.assert_clean()
     assert await bot.stop() == 0
     bot.assert_clean_log()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import subprocess
 import sys
@@ -40,6 +41,14 @@ def test_unfinished_resigned_and_aborted_games_round_trip():
         record = GameRecord("Ana", "Bob", "2026-11-24", "basic", None, start, turns,
                             termination, result)  # fmt: skip
         assert read_record(write_record(record)) == record
+
+
+def test_a_tournament_game_names_its_event_and_round():
+    record = dataclasses.replace(finished(5), event='Delphi "Open"', round=3)
+    text = write_record(record)
+    assert '[Event "Delphi \\"Open\\""]' in text and '[Round "3"]' in text
+    assert read_record(text) == record
+    assert read_record(write_record(finished(5))).event is None
 
 
 def test_comments_and_windows_line_endings_are_fine():

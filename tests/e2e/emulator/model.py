@@ -32,6 +32,7 @@ MENTION_EVERYONE = 1 << 17
 USE_EXTERNAL_EMOJIS = 1 << 18
 USE_APPLICATION_COMMANDS = 1 << 31
 MANAGE_EVENTS = 1 << 33
+CREATE_EVENTS = 1 << 44
 MANAGE_THREADS = 1 << 34
 CREATE_PUBLIC_THREADS = 1 << 35
 CREATE_PRIVATE_THREADS = 1 << 36
@@ -355,6 +356,8 @@ class Guild:
     members: dict[int, Member] = field(default_factory=dict)
     locale: str = "en-US"
     threads: dict[int, Channel] = field(default_factory=dict)
+    scheduled_events: dict[int, JSON] = field(default_factory=dict)
+    """The guild's scheduled events, as Discord answers them, by id."""
 
     def base_permissions(self, user_id: int) -> int:
         """Guild-wide permissions of a member: @everyone plus their roles."""
@@ -456,7 +459,7 @@ class Guild:
             "presences": [],
             "voice_states": [],
             "stage_instances": [],
-            "guild_scheduled_events": [],
+            "guild_scheduled_events": list(self.scheduled_events.values()),
             "soundboard_sounds": [],
         }
 

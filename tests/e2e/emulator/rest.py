@@ -21,11 +21,13 @@ from .journal import RequestRecord, Violation
 from .messages import Message, Upload, compose
 from .model import (
     ATTACH_FILES,
+    CREATE_EVENTS,
     CREATE_PUBLIC_THREADS,
     DM,
     EMBED_LINKS,
     JSON,
     MANAGE_CHANNELS,
+    MANAGE_EVENTS,
     MANAGE_THREADS,
     PUBLIC_THREAD,
     READ_MESSAGE_HISTORY,
@@ -37,6 +39,7 @@ from .model import (
     snowflake,
 )
 from .rules import (
+    FormError,
     Rejection,
     check_application,
     check_commands,
@@ -221,6 +224,12 @@ class Rest:
             ("GET", "/guilds/{guild_id}/roles", self.get_roles),
             ("GET", "/guilds/{guild_id}/members", self.list_members),
             ("GET", "/guilds/{guild_id}/members/{user_id}", self.get_member),
+            ("POST", "/guilds/{guild_id}/scheduled-events", self.create_scheduled_event),
+            (
+                "DELETE",
+                "/guilds/{guild_id}/scheduled-events/{event_id}",
+                self.delete_scheduled_event,
+            ),
         ]
         for scope in ("/applications/{app_id}", "/applications/{app_id}/guilds/{guild_id}"):
             table += [
@@ -911,6 +920,56 @@ class Rest:
         if member is None:
             raise Rejection(404, 10007, "Unknown Member", "http.unknown-resource")
         return _json(member.to_json())
+
+    # Scheduled events --------------------------------------------------------------------------
+
+    def _require_events(self, guild: Guild) -> None:
+        """Events need Manage Events or Create Events, guild-wide (50013 otherwise)."""
+        if not guild.base_permissions(self.state.world.bot.id) & (MANAGE_EVENTS | CREATE_EVENTS):
+            detail = "the bot lacks Create Events (or Manage Events) in the guild"
+            raise Rejection(403, 50013, "Missing Permissions", "permissions.missing", detail=detail)
+
+    async def create_scheduled_event(self, request: web.Request) -> web.Response:
+        """POST /guilds/{id}/scheduled-events: an external event (somewhere given as
+        ``entity_metadata.location``, with an end time), the only kind emulated."""
+        guild = self._guild(request)
+        body, _ = await read_body(request)
+        openapi.enforce()
+        self._require_events(guild)
+        if body.get("entity_type") != 3:
+            detail = "only external events (entity_type 3) are emulated"
+            raise Rejection(404, 0, "404: Not Found", "http.unknown-route", detail=detail)
+        location = (body.get("entity_metadata") or {}).get("location")
+        if not location or not body.get("scheduled_end_time"):
+            raise Rejection.form([FormError(
+                ("entity_metadata",), "BASE_TYPE_REQUIRED", "This field is required",
+                "events.external", "an external event needs a location and an end time",
+            )])  # fmt: skip
+        start = datetime.datetime.fromisoformat(body["scheduled_start_time"])
+        if start < datetime.datetime.now(datetime.UTC):
+            raise Rejection.form([FormError(
+                ("scheduled_start_time",), "GUILD_SCHEDULED_EVENT_SCHEDULE_PAST",
+                "Cannot schedule event in the past.", "events.past",
+            )])  # fmt: skip
+        event = {
+            "id": str(snowflake()), "guild_id": str(guild.id), "channel_id": None,
+            "creator_id": str(self.state.world.bot.id), "name": body["name"],
+            "description": body.get("description"),
+            "scheduled_start_time": body["scheduled_start_time"],
+            "scheduled_end_time": body["scheduled_end_time"],
+            "privacy_level": body.get("privacy_level", 2), "status": 1, "entity_type": 3,
+            "entity_id": None, "entity_metadata": {"location": location}, "user_count": 0,
+            "image": None,
+        }  # fmt: skip
+        guild.scheduled_events[int(event["id"])] = event
+        return _json(event)
+
+    async def delete_scheduled_event(self, request: web.Request) -> web.Response:
+        guild = self._guild(request)
+        self._require_events(guild)
+        if guild.scheduled_events.pop(int(request.match_info["event_id"]), None) is None:
+            raise Rejection(404, 10070, "Unknown Guild Scheduled Event", "http.unknown-resource")
+        return web.Response(status=204)
 
     # Attachments ("CDN") ----------------------------------------------------------------------
 

@@ -37,6 +37,7 @@ OPERATIONS: dict[str, tuple[str, ...]] = {
     "/channels/{channel_id}/messages/{message_id}": ("patch",),
     "/channels/{channel_id}/messages/{message_id}/threads": ("post",),
     "/channels/{channel_id}/threads": ("post",),
+    "/guilds/{guild_id}/scheduled-events": ("post",),
 }
 """The spec's operations whose request bodies the emulator checks (every write route it serves
 that takes a body)."""
