@@ -273,11 +273,13 @@ class TournamentService:
         return True, ended
 
     async def end(self, tournament: Tournament, by: int) -> tuple[Tournament, list[Game]]:
-        """End a tournament now: one signing up is cancelled; one under way ends with this
-        round, its unfinished games decided as at a deadline."""
-        if tournament.status == "signup":
+        """End a tournament now: one that has not paired a round yet is cancelled; one under
+        way ends with this round, its unfinished games decided as at a deadline."""
+        if tournament.round == 0 and tournament.status in ("signup", "running"):
             changed = await self.store.change(tournament, status="cancelled", ended_by=by)
-            return changed or tournament, []
+            if changed is None:
+                raise Refusal("This tournament just changed — try again.")
+            return changed, []
         if tournament.status not in ("running", "paused"):
             raise Refusal("This tournament is over already.")
         changed = await self.store.change(

@@ -138,7 +138,12 @@ class Rounds:
             tournament = started
         while True:
             if tournament.round == 0:
-                paired = await self._pair(tournament)
+                plan = await self.service.plan(tournament)
+                if plan is None:  # all but one withdrew before the first round
+                    await self.store.change(tournament, status="cancelled")
+                    await self.refresh(tournament.id)
+                    return set()
+                paired = await self._pair(tournament, plan)
                 if paired is None:
                     return set()
                 tournament = paired
@@ -180,13 +185,10 @@ class Rounds:
         return await self._pair(tournament, plan)
 
     async def _pair(
-        self, tournament: Tournament, plan: list[tuple[int, int | None, str | None]] | None = None
+        self, tournament: Tournament, plan: list[tuple[int, int | None, str | None]]
     ) -> Tournament | None:
-        """Pair the next round and say so in the channel."""
-        if plan is None:
-            plan = await self.service.plan(tournament)
-        if plan is None:
-            return None
+        """Pair the next round as ``plan`` says and say so in the channel (``None``: another
+        process paired it first)."""
         paired = await self.store.pair(tournament, plan, self.service.deadline(tournament))
         if paired is None:
             return None

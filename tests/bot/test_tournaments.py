@@ -10,13 +10,15 @@ import random
 
 import pytest
 
-from bot.domain import Caller, Person, Refusal
+from bot.domain import Caller, Person, Refusal, TimeControl
 from bot.services import PlayService
 from bot.services.tournaments import (
     MAX_ROUNDS,
     Setup,
     TournamentService,
     check_organiser,
+    expected_length,
+    live_round_seconds,
     standings_of,
 )
 from bot.standings import Pairing, Standing, standings
@@ -285,3 +287,27 @@ async def test_a_round_is_paired_once_and_a_game_started_once(database, clock):
     assert sum(game is not None for game in started) == 1
     assert len(await event.store.pairings.boards(winner.id)) == 2
     assert await event.store.pair(tournament, plans[0], 3e6) is None, "round 1 is paired"
+
+
+async def test_ending_decides_the_round_and_makes_it_the_last(database, clock):
+    event = Event(database, clock)
+    tournament = await event.create(swiss(rounds=3), players=4)
+    before_first, _ = await event.service.end(tournament, by=A)
+    assert before_first.status == "cancelled", "nothing paired yet: cancelled"
+    tournament = await event.create(swiss(rounds=3), players=4)
+    tournament = await event.next_round(tournament)
+    ended, games = await event.service.end(tournament, by=A)
+    assert (ended.rounds, ended.round, ended.status, ended.ended_by) == (1, 1, "running", A)
+    assert len(games) == 2 and all(game.outcome.reason == "timeout" for game in games)
+    assert all(b.settled for b in await event.store.pairings.boards(ended.id, 1))
+    assert await event.service.plan(ended) is None, "no round after the last"
+
+
+def test_a_live_round_lasts_both_clocks_of_a_long_game_and_a_margin():
+    clock = TimeControl(5, 5)
+    assert live_round_seconds(clock) == 2 * (300 + 60 * 5) + 15 * 60
+    tournament = Tournament(
+        1, GUILD, CHANNEL, None, A, "Blitz", "swiss", 4, "5+5", 72.0, "basic", 0, "en", 0.0, 8,
+        True, "running", 1, None, 0, 0.0, None, None,
+    )  # fmt: skip
+    assert expected_length(tournament) == 4 * live_round_seconds(clock)
