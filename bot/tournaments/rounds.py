@@ -130,6 +130,8 @@ class Rounds:
             if time.time() < tournament.starts_at:
                 return set()
             started = await self.service.start(tournament)
+            if started is not None:
+                log.info("tournament %s: %s", tournament.id, started.status)
             await self.refresh(tournament.id)
             if started is not None and started.status == "cancelled":
                 await drop_event(self.app, started)
@@ -180,6 +182,8 @@ class Rounds:
             tournament = changed
         if plan is None:
             finished = await self.store.change(tournament, status="finished")
+            if finished is not None:
+                log.info("tournament %s finished after %s rounds", tournament.id, tournament.round)
             await self.refresh(tournament.id)
             return finished
         return await self._pair(tournament, plan)
@@ -192,6 +196,8 @@ class Rounds:
         paired = await self.store.pair(tournament, plan, self.service.deadline(tournament))
         if paired is None:
             return None
+        log.info("tournament %s: round %s paired (%s pairings)", paired.id, paired.round,
+                 len(plan))  # fmt: skip
         t = words(paired.language)
         lines = [t("⚔️ **{name}** — round {round} of {rounds}. Deadline: {when}.",
                    name=paired.name, round=paired.round, rounds=paired.rounds,
@@ -240,6 +246,7 @@ class Rounds:
         t = words(tournament.language)
         file, text = await standings_file(self.app, self.service, tournament, t)
         await self._send(tournament, text, nonce("ts", tournament.id, tournament.round), file)
+        log.info("tournament %s: standings of round %s posted", tournament.id, tournament.round)
 
     async def _send(
         self, tournament: Tournament, text: str, once: str, file: discord.File | None = None

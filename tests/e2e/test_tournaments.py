@@ -15,14 +15,17 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
+import asyncpg
 from PIL import Image
 
 from engine.record import read_record
+from tests.postgres import PostgresServer
 
 from .conftest import SpawnBot
 from .emulator import BotProcess, Emulator, Member, Message
 from .emulator.model import CREATE_EVENTS, MANAGE_EVENTS
 from .table import Table
+from .test_shards import SHARDS, shard_env
 
 THREADS = {"THOLOS_THREADS": "on"}
 STANDINGS_SEEN = Path(os.environ.get("THOLOS_FRAME_DIR", tempfile.gettempdir())) / "standings.png"
@@ -38,10 +41,13 @@ def stored(bot: BotProcess, sql: str, *parameters: object) -> list[tuple]:
 class Event:
     """A tournament in ``general``, seen as its players see it."""
 
-    def __init__(self, emulator: Emulator, bot: BotProcess, players: list[Member]) -> None:
+    def __init__(
+        self, emulator: Emulator, bot: BotProcess, players: list[Member],
+        table: Table | None = None,
+    ) -> None:  # fmt: skip
         self.emu = emulator
         self.bot = bot
-        self.table = Table(emulator)
+        self.table = table or Table(emulator)
         self.players = players
         self.by_id = {player.id: player for player in players}
 
@@ -287,3 +293,55 @@ async def test_a_scheduled_event_for_the_start_and_a_cancellation(
     event.table.assert_clean()
     assert await bot.stop() == 0
     bot.assert_clean_log()
+
+
+async def test_the_process_of_the_server_s_shard_runs_its_tournament(
+    emulator: Emulator, spawn_bot: SpawnBot, postgres_server: PostgresServer, seed: int
+):
+    """Two processes, one a shard, on one PostgreSQL: only the process of the server's shard
+    runs its tournament; it is killed mid-round and a new process for that shard goes on;
+    every round is paired once, every game started once, every standings posted once."""
+    rng = random.Random(seed)
+    url = await postgres_server.create_database()
+    guild = emulator.add_guild("Shard 1", shard=(1, SHARDS))
+    first, second = (
+        spawn_bot(emulator, env={**THREADS, **shard_env(url, shard)}, guild_commands=False)
+        for shard in (0, 1)
+    )
+    await first.start(sync=True)
+    await second.start()
+    alice, bob, carol = (emulator.member(name) for name in ("alice", "bob", "carol"))
+    event = Event(emulator, second, [alice, bob, carol], Table(emulator, "games", guild=guild))
+    await event.create(alice, name="Shard Cup", rounds=2)
+    connection = await asyncpg.connect(url)
+    try:
+        tournament = await connection.fetchval("SELECT id FROM tournaments")
+        await event.table.slash(alice, "tholos-tournament start", tournament=tournament)
+        for game in await event.round_started(1, 1):
+            await event.decide(game, rng)
+        (game,) = await event.round_started(2, 1)
+        assert await second.kill() == -9  # mid-round 2
+        third = spawn_bot(emulator, env={**THREADS, **shard_env(url, 1)}, guild_commands=False)
+        await third.start()
+        await event.decide(game, rng)
+        await third.settle()
+        await emulator.wait_for(lambda: len(event.standings_messages()) == 2, what="the end")
+        rows = await connection.fetch("SELECT round, black_id FROM tournament_games")
+        games = await connection.fetchval("SELECT COUNT(*) FROM games")
+        status = await connection.fetchval("SELECT status FROM tournaments")
+    finally:
+        await connection.close()
+    assert sorted((r["round"], r["black_id"] is None) for r in rows) == [
+        (1, False), (1, True), (2, False), (2, True)
+    ], "a game and a bye a round, paired once"
+    assert games == 2 and status == "finished", "each game started once"
+    lines = [m for m in emulator.messages(event.table.channel) if emulator.thread_of(m)]
+    assert len(lines) == 2, "one line (and thread) per game"
+    assert "tournament 1: round 1 paired" in second.log()
+    assert "tournament 1 finished after 2 rounds" in third.log()
+    assert "tournament 1" not in first.log(), "shard 0's process leaves it alone"
+    event.table.assert_clean()
+    for process in (first, third):
+        assert await process.stop() == 0
+        process.assert_clean_log()
+        assert postgres_server.password not in process.log()
