@@ -358,50 +358,33 @@ async def _tournaments(interaction: Interaction, typed: str) -> list[app_command
     return await feature_of(interaction, Tournaments).choices(interaction, typed)
 
 
-@tholos_tournament.command(
-    name=NC_("command", "start"),
-    description=N_("Start a tournament now, without waiting"),
-)
-@app_commands.autocomplete(tournament=_tournaments)
-async def start_command(interaction: Interaction, tournament: int) -> None:
-    """``/tholos-tournament start``."""
-    await feature_of(interaction, Tournaments).control(interaction, tournament, "start")
+TOURNAMENT_OPTION = N_("The tournament (type to search this server's)")
 
 
-@tholos_tournament.command(
-    name=NC_("command", "pause"),
-    description=N_("Pause a tournament: no new round until you resume it"),
-)
-@app_commands.autocomplete(tournament=_tournaments)
-async def pause_command(interaction: Interaction, tournament: int) -> None:
-    """``/tholos-tournament pause``."""
-    await feature_of(interaction, Tournaments).control(interaction, tournament, "pause")
+def _control_command(action: Action, name: str, description: str) -> None:
+    """``/tholos-tournament <action> tournament``: one of the organiser's controls."""
+
+    @tholos_tournament.command(name=name, description=description)
+    @app_commands.describe(tournament=TOURNAMENT_OPTION)
+    @app_commands.autocomplete(tournament=_tournaments)
+    async def control(interaction: Interaction, tournament: int) -> None:
+        await feature_of(interaction, Tournaments).control(interaction, tournament, action)
 
 
-@tholos_tournament.command(
-    name=NC_("command", "resume"),
-    description=N_("Resume a paused tournament"),
-)
-@app_commands.autocomplete(tournament=_tournaments)
-async def resume_command(interaction: Interaction, tournament: int) -> None:
-    """``/tholos-tournament resume``."""
-    await feature_of(interaction, Tournaments).control(interaction, tournament, "resume")
-
-
-@tholos_tournament.command(
-    name=NC_("command", "end"),
-    description=N_("End a tournament with this round (its games decided now)"),
-)
-@app_commands.autocomplete(tournament=_tournaments)
-async def end_command(interaction: Interaction, tournament: int) -> None:
-    """``/tholos-tournament end``."""
-    await feature_of(interaction, Tournaments).control(interaction, tournament, "end")
+for _action, _name, _description in (
+    ("start", NC_("command", "start"), N_("Start a tournament now, without waiting")),
+    ("pause", NC_("command", "pause"), N_("Pause a tournament: no new round until you resume it")),
+    ("resume", NC_("command", "resume"), N_("Resume a paused tournament")),
+    ("end", NC_("command", "end"), N_("End a tournament with this round (its games decided now)")),
+):
+    _control_command(_action, _name, _description)  # type: ignore[arg-type]
 
 
 @tholos_tournament.command(
     name=NC_("command", "remove"),
     description=N_("Take a player out of a tournament"),
 )
+@app_commands.describe(tournament=TOURNAMENT_OPTION, player=N_("The player to take out"))
 @app_commands.autocomplete(tournament=_tournaments)
 async def remove_command(interaction: Interaction, tournament: int, player: discord.User) -> None:
     """``/tholos-tournament remove``."""
@@ -412,6 +395,7 @@ async def remove_command(interaction: Interaction, tournament: int, player: disc
     name=NC_("command", "standings"),
     description=N_("A tournament's standings (default: this channel's)"),
 )
+@app_commands.describe(tournament=TOURNAMENT_OPTION)
 @app_commands.autocomplete(tournament=_tournaments)
 async def standings_command(interaction: Interaction, tournament: int | None = None) -> None:
     """``/tholos tournament standings``."""
@@ -422,6 +406,7 @@ async def standings_command(interaction: Interaction, tournament: int | None = N
     name=NC_("command", "withdraw"),
     description=N_("Stop playing in a tournament (your games left are lost)"),
 )
+@app_commands.describe(tournament=TOURNAMENT_OPTION)
 @app_commands.autocomplete(tournament=_tournaments)
 async def withdraw_command(interaction: Interaction, tournament: int | None = None) -> None:
     """``/tholos tournament withdraw``."""

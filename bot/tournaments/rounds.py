@@ -33,7 +33,7 @@ from ..i18n import words
 from ..places import open_thread, thread_name
 from ..services.tournaments import TournamentService, expected_length, standings_of
 from ..standings import Standing
-from ..storage import GAMES_TOPIC, DatabaseUnavailable, Game
+from ..storage import GAMES_TOPIC, ChannelBusyError, DatabaseUnavailable, Game
 from ..storage.tournaments import Board, Entry, Tournament
 
 log = logging.getLogger(__name__)
@@ -221,8 +221,9 @@ class Rounds:
             return
         try:
             game = await open_game(self.app, self.service, tournament, board)
-        except (discord.HTTPException, TimeoutError) as error:
-            self._retries.failed(key, time.time(), error)
+        except (discord.HTTPException, discord.ClientException, TimeoutError,
+                ChannelBusyError) as error:  # fmt: skip
+            self._retries.failed(key, time.time(), error)  # (logged)
             return
         if game is not None:
             await discord_call(self.app.poster.post(
