@@ -348,7 +348,11 @@ class Samples:
     """Latencies in seconds, per kind of press."""
 
     step_ack: list[float] = field(default_factory=list)
+    step_ack_at: list[float] = field(default_factory=list)
+    """When each ``step_ack`` sample's step was pressed (wall clock)."""
     final_ack: list[float] = field(default_factory=list)
+    """Last step press → acknowledgement; its press time is ``new_board_at``'s of the same
+    index."""
     new_board: list[float] = field(default_factory=list)
     new_board_at: list[float] = field(default_factory=list)
     """When each ``new_board`` sample's last step was pressed (wall clock)."""
@@ -443,6 +447,7 @@ class Player:
             if not final:
                 expect(ix, UPDATE_MESSAGE)
                 self.samples.step_ack.append(ix.latency or 0.0)
+                self.samples.step_ack_at.append(pressed)
         assert ix is not None
         self.board = await self._new_board(ix, pressed, self.samples.new_board)
         self.samples.new_board_at.append(pressed)
@@ -747,14 +752,15 @@ def verdict(checks: list[tuple[bool, str]]) -> bool:
 
 class LiveGames:
     """One :class:`Player` a table, each playing game after game from :meth:`start` until
-    :meth:`stop` (the background load of ``reminders`` and ``rebuild``)."""
+    :meth:`stop` (the background load of ``reminders``, ``rebuild`` and ``tournament_start``);
+    with ``threads``, each game in a thread of its own (the bot's ``THOLOS_THREADS=on``)."""
 
     def __init__(
-        self, emu: Emulator, tables: list[Table], seed: int, think: float
+        self, emu: Emulator, tables: list[Table], seed: int, think: float, threads: bool = False
     ) -> None:
         self.samples = Samples()
         self.players = [
-            Player(emu, table, seed * 1000 + n, think, self.samples)
+            Player(emu, table, seed * 1000 + n, think, self.samples, threads)
             for n, table in enumerate(tables)
         ]
         self._stop = asyncio.Event()

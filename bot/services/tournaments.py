@@ -32,7 +32,9 @@ from .play import OutdatedBoardError, PlayService
 MAX_ROUNDS = 15
 """The most rounds a tournament may have: each round waits for its slowest game (in
 correspondence up to its deadline), so more would not finish while players still care."""
-MAX_PLAYERS = 64
+MAX_PLAYERS = 256
+"""The most players a tournament may take: a Swiss round of 256 is paired in a few
+milliseconds, and its 128 games are opened in about 20 s (see ``Rounds``)."""
 MIN_PLAYERS = 2
 LIVE_ROUND_MARGIN = 15 * 60
 """A live round's deadline, past what both clocks could last over a long game: a game whose
@@ -201,12 +203,11 @@ class TournamentService:
         return [(white, black, None) for white, black in paired.games] + byes
 
     async def start_game(
-        self, tournament: Tournament, board: Board, *, channel_id: int, parent_id: int | None,
-        parent_message_id: int | None,
+        self, tournament: Tournament, board: Board, names: dict[int, str], *, channel_id: int,
+        parent_id: int | None, parent_message_id: int | None,
     ) -> Game | None:  # fmt: skip
         """Store a pairing's game (White moves first; the mode and ornaments of the
-        tournament); ``None`` if it was started already."""
-        names = {entry.user_id: entry.name for entry in await self.store.entries(tournament.id)}
+        tournament; ``names``: the entrants' by id); ``None`` if it was started already."""
         seed = self._rng.randrange(2**31)
         start = new_game(tournament.mode, ornaments=tournament.ornaments, seed=seed, first=WHITE)
         assert board.black_id is not None

@@ -35,7 +35,14 @@ from ..services.tournaments import (
 )
 from ..storage import Game
 from ..storage.tournaments import Tournament, TournamentStore
-from .rounds import Rounds, drop_event, format_text, schedule_event, standings_file
+from .rounds import (
+    Rounds,
+    drop_event,
+    format_text,
+    post_finals,
+    schedule_event,
+    standings_file,
+)
 
 log = logging.getLogger(__name__)
 
@@ -164,7 +171,7 @@ class Tournaments(Feature):
             t(done, name=tournament.name, when=f"<t:{int(changed.round_deadline or 0)}:R>"),
             ephemeral=True,
         )  # fmt: skip
-        await self.rounds.posted_finals(ended)
+        await post_finals(self.app, ended)
         await self.refresh(tournament.id)
         self.rounds.wake()
 
@@ -194,7 +201,7 @@ class Tournaments(Feature):
               "round is lost.", player=f"<@{player}>", name=tournament.name),
             ephemeral=True,
         )  # fmt: skip
-        await self.rounds.posted_finals(ended)
+        await post_finals(self.app, ended)
         await self.refresh(tournament.id)
         self.rounds.wake()
 

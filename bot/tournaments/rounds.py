@@ -38,6 +38,10 @@ from ..storage.tournaments import Board, Entry, Tournament
 
 log = logging.getLogger(__name__)
 
+START_INTERVAL = 0.15
+"""The loop opens at most one game of a round every 0.15 s: a round of 100 games opens in
+15 s without slowing the presses of the games being played (benchmarks/tournament_start.py)
+— and Discord would slow a faster burst of messages in one channel anyway."""
 LOOK_AGAIN_SECONDS = 5.0
 """The longest the loop sleeps: start times and deadlines are seen within it (a game of a
 tournament that changes wakes it at once)."""
@@ -150,12 +154,17 @@ class Rounds:
                     return set()
                 tournament = paired
             boards = await self.store.pairings.boards(tournament.id, tournament.round)
-            for board in boards:
-                if board.black_id is not None and board.game_id is None and board.result is None:
-                    await self._start_game(tournament, board)
+            waiting = [board for board in boards
+                       if board.black_id is not None and board.game_id is None
+                       and board.result is None]  # fmt: skip
+            if waiting:
+                names = {e.user_id: e.name for e in await self.store.entries(tournament.id)}
+                for board in waiting:
+                    await self._start_game(tournament, board, names)
+                    await asyncio.sleep(START_INTERVAL)
             deadline = tournament.round_deadline
             if deadline is not None and time.time() >= deadline:
-                await self.posted_finals(await self.service.decide_unfinished(boards))
+                await post_finals(self.app, await self.service.decide_unfinished(boards))
             boards = await self.store.pairings.boards(tournament.id, tournament.round)
             if not all(board.settled for board in boards):
                 return {board.game_id for board in boards if board.game_id is not None}
@@ -213,14 +222,16 @@ class Rounds:
         await self.refresh(paired.id)
         return paired
 
-    async def _start_game(self, tournament: Tournament, board: Board) -> None:
+    async def _start_game(
+        self, tournament: Tournament, board: Board, names: dict[int, str]
+    ) -> None:
         """Open a pairing's thread and start its game there (once: the game is stored with the
         pairing by a compare-and-set)."""
         key = (tournament.id, board.round, board.board)
         if not self._retries.ready(key, time.time()):
             return
         try:
-            game = await open_game(self.app, self.service, tournament, board)
+            game = await open_game(self.app, self.service, tournament, board, names)
         except (discord.HTTPException, discord.ClientException, TimeoutError,
                 ChannelBusyError) as error:  # fmt: skip
             self._retries.failed(key, time.time(), error)  # (logged)
@@ -229,17 +240,6 @@ class Rounds:
             await discord_call(self.app.poster.post(
                 self.app.client.get_partial_messageable(game.channel_id).send, game, None
             ))  # fmt: skip
-
-    async def posted_finals(self, games: list[Game]) -> None:
-        """Post the final boards of games a tournament step ended (the housekeeping loop posts
-        any that fail)."""
-        poster = self.app.poster
-        for game in games:
-            try:
-                last = await poster.last_turn(game)
-                await discord_call(poster.post_in_channel(game, last, leased=True))
-            except Exception as error:
-                log.warning("could not post game %s's final board: %s", game.id, error)
 
     async def _post_standings(self, tournament: Tournament) -> None:
         """The standings after the round, as an image; at the end the podium and each
@@ -260,12 +260,25 @@ class Rounds:
             log.warning("tournament %s: could not post %s: %s", tournament.id, once, error)
 
 
+async def post_finals(app: App, games: list[Game]) -> None:
+    """Post the final boards of games a tournament step ended (the housekeeping loop posts
+    any that fail)."""
+    poster = app.poster
+    for game in games:
+        try:
+            last = await poster.last_turn(game)
+            await discord_call(poster.post_in_channel(game, last, leased=True))
+        except Exception as error:
+            log.warning("could not post game %s's final board: %s", game.id, error)
+
+
 async def open_game(
-    app: App, service: TournamentService, tournament: Tournament, board: Board
-) -> Game | None:
-    """Post a pairing's line in the channel (pinging both players), open its thread and
-    store its game there; ``None`` if it was started already. The line's nonce and the
-    thread's id (the line's) find both again after a restart."""
+    app: App, service: TournamentService, tournament: Tournament, board: Board,
+    names: dict[int, str],
+) -> Game | None:  # fmt: skip
+    """Post a pairing's line in the channel (pinging both players; Discord shows its thread
+    under it), open its thread and store its game there; ``None`` if it was started already.
+    The line's nonce and the thread's id (the line's) find both again after a restart."""
     assert board.black_id is not None
     t = words(tournament.language)
     client = app.client
@@ -278,7 +291,6 @@ async def open_game(
           round=board.round, white=f"<@{board.white_id}>", black=f"<@{board.black_id}>"),
         allowed_mentions=USERS_ONLY, nonce=nonce("tg", tournament.id, board.round, board.board),
     ))  # fmt: skip
-    names = {entry.user_id: entry.name for entry in await service.store.entries(tournament.id)}
     name = thread_name(t, names.get(board.white_id, "?"), names.get(board.black_id, "?"))
     thread = await open_thread(line, name, [board.white_id, board.black_id])
     if thread is None:  # opened before a restart, or refused
@@ -286,17 +298,10 @@ async def open_game(
         if not isinstance(found, discord.Thread):
             raise discord.ClientException("no thread for the game")
         thread = found
-    game = await service.start_game(
-        tournament, board, channel_id=thread.id, parent_id=tournament.channel_id,
+    return await service.start_game(
+        tournament, board, names, channel_id=thread.id, parent_id=tournament.channel_id,
         parent_message_id=line.id,
     )  # fmt: skip
-    if game is not None:
-        with_game = t("🏆 **{name}**, round {round}: {white} vs {black} — the game is on in "
-                      "{thread}.", name=tournament.name, round=board.round,
-                      white=f"<@{board.white_id}>", black=f"<@{board.black_id}>",
-                      thread=f"<#{thread.id}>")  # fmt: skip
-        await discord_call(line.edit(content=with_game, allowed_mentions=USERS_ONLY))
-    return game
 
 
 async def schedule_event(

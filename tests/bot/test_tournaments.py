@@ -28,6 +28,7 @@ from tests.bot.conftest import Clock
 from tests.e2e.table import path_of
 
 A, B, C, D = 1, 2, 3, 4
+NAMES = {player: f"P{player}" for player in range(1, 17)}
 GUILD, CHANNEL = 10, 20
 
 
@@ -130,7 +131,7 @@ class Event:
         for board in await self.store.pairings.boards(paired.id, paired.round):
             if board.black_id is not None and board.result is None:
                 game = await self.service.start_game(
-                    paired, board, channel_id=next(self.threads), parent_id=CHANNEL,
+                    paired, board, NAMES, channel_id=next(self.threads), parent_id=CHANNEL,
                     parent_message_id=None,
                 )  # fmt: skip
                 assert game is not None and game.rated
@@ -280,7 +281,7 @@ async def test_a_round_is_paired_once_and_a_game_started_once(database, clock):
     winner = next(result for result in paired if result is not None)
     board = (await event.store.pairings.boards(winner.id, 1))[0]
     started = await asyncio.gather(*(
-        e.service.start_game(winner, board, channel_id=channel, parent_id=CHANNEL,
+        e.service.start_game(winner, board, NAMES, channel_id=channel, parent_id=CHANNEL,
                              parent_message_id=None)
         for e, channel in ((event, 501), (other, 502))
     ))  # fmt: skip
