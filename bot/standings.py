@@ -133,7 +133,7 @@ def entrants(
     seeds: Sequence[tuple[int, float]], pairings: Sequence[Pairing], playing: Iterable[int]
 ) -> list[Entrant]:
     """The Swiss pairing's view of the players still ``playing``: their points, opponents,
-    colours and byes so far (``seeds``: ``(id, rating)``)."""
+    colours (of the games played) and byes so far (``seeds``: ``(id, rating)``)."""
     total = points(pairings)
     opponents: dict[int, set[int]] = defaultdict(set)
     colours: dict[int, str] = defaultdict(str)
@@ -144,8 +144,9 @@ def entrants(
             continue
         opponents[pairing.white].add(pairing.black)
         opponents[pairing.black].add(pairing.white)
-        colours[pairing.white] += WHITE
-        colours[pairing.black] += BLACK
+        if pairing.played:  # a forfeit gave no one a colour
+            colours[pairing.white] += WHITE
+            colours[pairing.black] += BLACK
     rating = dict(seeds)
     return [
         Entrant(

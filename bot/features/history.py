@@ -36,7 +36,7 @@ from ..phrases import (
     reason_text,
 )
 from ..storage import Game, TurnRecord
-from ..storage.tournaments import TournamentStore
+from ..storage.tournaments import PairingStore
 
 RECENT_GAMES = 25
 """How many of the caller's recent games the ``game`` option suggests."""
@@ -50,7 +50,7 @@ class History(Feature):
 
     def __init__(self, app: App) -> None:
         super().__init__(app)
-        self.tournaments = TournamentStore(app.database)
+        self.tournaments = PairingStore(app.database)
         """Which tournament and round a game was played in."""
 
     def register(self, router: Router) -> None:

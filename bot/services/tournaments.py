@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine import WHITE
@@ -14,12 +14,14 @@ from engine.newgame import new_game
 from engine.vocabulary import N_
 
 from ..domain import Caller, Mode, Person, Refusal, ReminderDefaults, TimeControl
+from ..glicko2 import Rating
 from ..pairing import NoPairingError, round_robin, swiss_round
 from ..standings import Format, Pairing, Standing, entrants, standings
 from ..storage import Game, GameStore
 from ..storage.tournaments import (
     FULL,
     JOINED,
+    VOID,
     Board,
     Entry,
     JoinRefused,
@@ -39,7 +41,6 @@ MIN_PLAYERS = 2
 LIVE_ROUND_MARGIN = 15 * 60
 """A live round's deadline, past what both clocks could last over a long game: a game whose
 board never got out (its clock never started) is decided then."""
-RatingOf = Callable[[int, int], Awaitable[float]]
 
 _NOT_ORGANISER = N_(
     "Only the organiser of this tournament ({organiser}), or a member with Manage Server, can "
@@ -84,6 +85,15 @@ def live_round_seconds(clock: TimeControl) -> float:
 
 
 @dataclass(frozen=True, slots=True)
+class Plan:
+    """A round's pairings as planned: ``(white, black, forfeit result)`` (``black`` ``None``: a
+    bye), and the players still playing they were planned for."""
+
+    pairings: list[tuple[int, int | None, str | None]]
+    playing: frozenset[int]
+
+
+@dataclass(frozen=True, slots=True)
 class Setup:
     """A new tournament, as its organiser asks for it."""
 
@@ -104,14 +114,13 @@ class TournamentService:
     """Tournaments: their sign-up, control and rounds."""
 
     def __init__(
-        self, store: TournamentStore, games: GameStore, play: PlayService, rating: RatingOf, *,
+        self, store: TournamentStore, games: GameStore, play: PlayService, *,
         clock: Callable[[], float] = time.time, rng: random.Random | None = None,
         reminders: ReminderDefaults | None = None,
     ) -> None:  # fmt: skip
         self.store = store
         self.games = games
         self.play = play
-        self.rating = rating
         self.reminders = reminders
         self._clock = clock
         self._rng = rng or random.SystemRandom()
@@ -161,19 +170,18 @@ class TournamentService:
             raise Refusal("You aren't in this tournament.")
 
     async def start(self, tournament: Tournament) -> Tournament | None:
-        """Start a tournament still signing up: seeded by the entrants' ratings now (a Swiss
-        has at most one round fewer than its players); cancelled with fewer than two players.
-        ``None`` if someone else started it meanwhile."""
-        players = await self.store.entries(tournament.id)
-        if len(players) < MIN_PLAYERS:
-            return await self.store.change(tournament, status="cancelled")
-        ratings = {entry.user_id: await self.rating(tournament.guild_id, entry.user_id)
-                   for entry in players}  # fmt: skip
-        if tournament.format == "swiss":
-            rounds = min(tournament.rounds, len(players) - 1)
-        else:
-            rounds = round_robin_rounds(len(players), tournament.rounds)
-        return await self.store.start(tournament.id, ratings, rounds)
+        """Close the sign-up and start with the entrants signed up then, seeded by their
+        ratings (a Swiss has at most one round fewer than its players); cancelled with fewer
+        than two players. ``None`` if someone else started it meanwhile."""
+
+        def rounds_for(players: int) -> int | None:
+            if players < MIN_PLAYERS:
+                return None
+            if tournament.format == "swiss":
+                return min(tournament.rounds, players - 1)
+            return round_robin_rounds(players, tournament.rounds)
+
+        return await self.store.start(tournament.id, rounds_for, Rating().rating)
 
     def deadline(self, tournament: Tournament) -> float:
         """When a round starting now must be over."""
@@ -181,26 +189,27 @@ class TournamentService:
         length = tournament.round_hours * 3600 if clock is None else live_round_seconds(clock)
         return self._clock() + length
 
-    async def plan(self, tournament: Tournament) -> list[tuple[int, int | None, str | None]] | None:
-        """The next round's pairings (``(white, black, forfeit result)``), or ``None`` when
-        there is no next round: the last was played, fewer than two players are left, or (a
-        Swiss) everyone left has met everyone."""
+    async def plan(self, tournament: Tournament) -> Plan | None:
+        """The next round's pairings, or ``None`` when there is no next round: the last was
+        played, fewer than two players are left, or (a Swiss) everyone left has met
+        everyone."""
         if tournament.is_last_round:
             return None
         entries = await self.store.entries(tournament.id)
-        playing = [entry.user_id for entry in entries if entry.playing]
+        playing = frozenset(entry.user_id for entry in entries if entry.playing)
         if len(playing) < MIN_PLAYERS:
             return None
         seeds = _seeds(entries)
-        boards = await self.store.pairings.boards(tournament.id)
         if tournament.format == "round_robin":
-            return _round_robin_round(tournament, seeds, {e.user_id for e in entries if e.playing})
+            return Plan(_round_robin_round(tournament, seeds, playing), playing)
+        boards = await self.store.pairings.boards(tournament.id)
+        ranked = [player for player, _ in seeds if player in playing]
         try:
-            paired = swiss_round(entrants(seeds, [b.pairing for b in boards], playing))
+            paired = swiss_round(entrants(seeds, [b.pairing for b in boards], ranked))
         except NoPairingError:
             return None
         byes = [] if paired.bye is None else [(paired.bye, None, None)]
-        return [(white, black, None) for white, black in paired.games] + byes
+        return Plan([(white, black, None) for white, black in paired.games] + byes, playing)
 
     async def start_game(
         self, tournament: Tournament, board: Board, names: dict[int, str], *, channel_id: int,
@@ -218,11 +227,14 @@ class TournamentService:
             parent_message_id=parent_message_id, reminders=reminders,
         )  # fmt: skip
 
-    async def decide_unfinished(self, boards: list[Board]) -> list[Game]:
-        """End the round's games still being played by the idle rule: the player to move
-        loses, as on a claim. The games ended (a turn may come first: then it goes on)."""
+    async def decide_at_deadline(self, tournament: Tournament, boards: list[Board]) -> list[Game]:
+        """The round's deadline passed: its games still being played end by the idle rule
+        (the player to move loses, as on a claim; a turn may come first: then it goes on), and
+        a pairing whose game could not be opened is void. The games ended."""
         ended = []
         for board in boards:
+            if board.waiting:
+                await self.store.pairings.decide(tournament.id, board.round, board.board, VOID)
             if board.game_status != "active" or board.game_id is None:
                 continue
             game = await self.games.game(board.game_id)
@@ -236,8 +248,11 @@ class TournamentService:
 
     async def withdraw_absent(self, tournament: Tournament, boards: list[Board]) -> list[int]:
         """Withdraw whoever lost a game of the round by the clock or the deadline without a
-        single turn in it; the players withdrawn."""
-        absent = []
+        single turn in it (not when the organiser ended the tournament: the deadline was
+        theirs); the players withdrawn."""
+        absent: list[int] = []
+        if tournament.ended_by is not None:
+            return absent
         for board in boards:
             if board.game_id is None:
                 continue
@@ -257,6 +272,8 @@ class TournamentService:
         """Withdraw a player: they play no more rounds, and their game of this round is lost
         (a resignation; a game not started yet, a forfeit). ``(False, [])`` if they were not
         playing; else the games it ended."""
+        if tournament.status == "signup":
+            raise Refusal("This tournament hasn't started: press **Leave** on its announcement.")
         if tournament.status not in ("running", "paused"):
             raise Refusal("This tournament isn't under way.")
         if not await self.store.withdraw(tournament.id, user_id, tournament.round, why):
@@ -265,33 +282,34 @@ class TournamentService:
         for board in await self.store.pairings.boards(tournament.id, tournament.round):
             if user_id not in (board.white_id, board.black_id) or board.black_id is None:
                 continue
-            if board.game_id is None and board.result is None:
-                winner = "black" if user_id == board.white_id else "white"
-                await self.store.pairings.forfeit(tournament.id, board.round, board.board, winner)
-            elif board.game_status == "active" and board.game_id is not None:
-                lost = await _lose(self.play, self.games, board.game_id, user_id)
+            winner = "black" if user_id == board.white_id else "white"
+            if board.waiting and await self.store.pairings.decide(
+                tournament.id, board.round, board.board, winner
+            ):
+                continue
+            (now,) = [b for b in await self.store.pairings.boards(tournament.id, board.round)
+                      if b.board == board.board]  # its game may have started meanwhile
+            if now.game_status == "active" and now.game_id is not None:
+                lost = await _lose(self.play, self.games, now.game_id, user_id)
                 ended += [lost] if lost is not None else []
         return True, ended
 
-    async def end(self, tournament: Tournament, by: int) -> tuple[Tournament, list[Game]]:
+    async def end(self, tournament: Tournament, by: int) -> Tournament:
         """End a tournament now: one that has not paired a round yet is cancelled; one under
-        way ends with this round, its unfinished games decided as at a deadline."""
-        if tournament.round == 0 and tournament.status in ("signup", "running"):
+        way ends with this round, its deadline now (the loop decides its unfinished games by
+        the idle rule, then posts the final standings)."""
+        if tournament.round == 0 and tournament.status in ("signup", "running", "paused"):
             changed = await self.store.change(tournament, status="cancelled", ended_by=by)
-            if changed is None:
-                raise Refusal("This tournament just changed — try again.")
-            return changed, []
-        if tournament.status not in ("running", "paused"):
+        elif tournament.status not in ("running", "paused"):
             raise Refusal("This tournament is over already.")
-        changed = await self.store.change(
-            tournament, status="running", rounds=max(tournament.round, 1), ended_by=by,
-            round_deadline=self._clock(),
-        )  # fmt: skip
+        else:
+            changed = await self.store.change(
+                tournament, status="running", rounds=tournament.round, ended_by=by,
+                round_deadline=self._clock(),
+            )  # fmt: skip
         if changed is None:
             raise Refusal("This tournament just changed — try again.")
-        boards = await self.store.pairings.boards(changed.id, changed.round)
-        ended = await self.decide_unfinished(boards)
-        return changed, ended
+        return changed
 
 
 async def _lose(play: PlayService, games: GameStore, game_id: int, user_id: int) -> Game | None:

@@ -304,9 +304,10 @@ MIGRATIONS: list[str] = [
     # is never paired twice; announced_round: the last round whose standings were posted.
     # Its entrants (rating: at the start, for seeding and the rating change at the end;
     # withdrawn_round: the round after which they play no more) and its pairings, one row
-    # per game or bye (black_id NULL); game_id NULL until the game starts, and for a bye or
-    # a forfeit (result set without a game). event_id: the server's scheduled event for its
-    # start, if the bot could make one.
+    # per game or bye (black_id NULL); game_id NULL until the game starts, and for a bye, a
+    # forfeit (result set without a game) or a pairing void (a game that could not be opened
+    # before the round's deadline: 'void', no points). event_id: the server's scheduled
+    # event for its start, if the bot could make one.
     """
     CREATE TABLE tournaments (
         id INTEGER PRIMARY KEY,
@@ -353,7 +354,7 @@ MIGRATIONS: list[str] = [
         white_id INTEGER NOT NULL,
         black_id INTEGER,
         game_id INTEGER UNIQUE REFERENCES games (id),
-        result TEXT CHECK (result IN ('white', 'black', 'draw')),
+        result TEXT CHECK (result IN ('white', 'black', 'draw', 'void')),
         PRIMARY KEY (tournament_id, round, board)
     )
     """,
@@ -614,7 +615,7 @@ POSTGRES_MIGRATIONS: list[str | None] = [
         white_id BIGINT NOT NULL,
         black_id BIGINT,
         game_id BIGINT UNIQUE REFERENCES games (id),
-        result TEXT CHECK (result IN ('white', 'black', 'draw')),
+        result TEXT CHECK (result IN ('white', 'black', 'draw', 'void')),
         PRIMARY KEY (tournament_id, round, board)
     )
     """,

@@ -10,7 +10,7 @@ a round twice nor starts a game twice.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -25,6 +25,8 @@ from .games import Game, insert_game
 Status = Literal["signup", "running", "paused", "finished", "cancelled"]
 Why = Literal["withdrew", "removed", "absent"]
 
+VOID = "void"
+"""The result of a pairing whose game could not be opened before the round's deadline."""
 NOT_OPEN, FULL, JOINED = "not-open", "full", "joined"
 """Why a member cannot join (:class:`JoinRefused`)."""
 
@@ -113,12 +115,19 @@ class Board:
 
     @property
     def settled(self) -> bool:
-        """Decided: a bye, a forfeit, or a game that is over."""
+        """Decided: a bye, a forfeit, a void pairing, or a game that is over."""
         return self.black_id is None or self.result is not None or self.game_status == "aborted"
 
     @property
+    def waiting(self) -> bool:
+        """A game still to be opened."""
+        return self.black_id is not None and self.game_id is None and self.result is None
+
+    @property
     def pairing(self) -> Pairing:
-        return Pairing(self.round, self.white_id, self.black_id, self.result,  # type: ignore[arg-type]
+        """As the standings count it (a void pairing counts nothing)."""
+        result = None if self.result == VOID else self.result
+        return Pairing(self.round, self.white_id, self.black_id, result,  # type: ignore[arg-type]
                        played=self.game_id is not None)  # fmt: skip
 
 
@@ -192,18 +201,6 @@ class TournamentStore:
         )
         return [_tournament(row) for row in rows]
 
-    async def labels(self, game_ids: list[int]) -> dict[int, tuple[str, int]]:
-        """The tournament's name and the round of each of these games played in one."""
-        if not game_ids:
-            return {}
-        marks = ", ".join("?" for _ in game_ids)
-        rows = await self.database.fetchall(
-            "SELECT p.game_id, t.name, p.round FROM tournament_games p "
-            f"JOIN tournaments t ON t.id = p.tournament_id WHERE p.game_id IN ({marks})",
-            game_ids,
-        )
-        return {row[0]: (row[1], row[2]) for row in rows}
-
     async def entries(self, tournament_id: int) -> list[Entry]:
         """Its entrants, in the order they joined."""
         rows = await self.database.fetchall(
@@ -258,24 +255,35 @@ class TournamentStore:
             )
 
     async def start(
-        self, tournament_id: int, ratings: dict[int, float], rounds: int
+        self, tournament_id: int, rounds_for: Callable[[int], int | None], newcomer: float
     ) -> Tournament | None:
-        """Start a tournament still signing up with these entrants' ratings and its number
-        of rounds; ``None`` if it was started (or ended) meanwhile."""
+        """Close the sign-up and start with the entrants signed up now: ``rounds_for(count)``
+        gives its rounds (``None``: too few, it is cancelled), each entrant is seeded with
+        their rating on the server (``newcomer`` if they have none). ``None`` if it was
+        started (or ended) meanwhile."""
         async with self.database.transaction() as transaction:
             await transaction.lock("tournament", tournament_id)
+            count = await scalar(
+                transaction, "SELECT COUNT(*) FROM tournament_players WHERE tournament_id = ?",
+                (tournament_id,),
+            )  # fmt: skip
+            rounds = rounds_for(count)
+            status = "cancelled" if rounds is None else "running"
             row = await transaction.fetchone(
-                f"UPDATE tournaments SET status = 'running', rounds = ? "
+                f"UPDATE tournaments SET status = ?, rounds = COALESCE(?, rounds) "
                 f"WHERE id = ? AND status = 'signup' RETURNING {COLUMNS}",
-                (rounds, tournament_id),
+                (status, rounds, tournament_id),
             )
             if row is None:
                 return None
-            await transaction.executemany(
-                "UPDATE tournament_players SET rating = ? WHERE tournament_id = ? AND user_id = ?",
-                [(rating, tournament_id, user) for user, rating in ratings.items()],
+            tournament = _tournament(row)
+            await transaction.execute(
+                "UPDATE tournament_players SET rating = COALESCE((SELECT r.rating FROM ratings r "
+                "WHERE r.guild_id = ? AND r.user_id = tournament_players.user_id), ?) "
+                "WHERE tournament_id = ?",
+                (tournament.guild_id, newcomer, tournament_id),
             )
-            return _tournament(row)
+            return tournament
 
     async def change(
         self, tournament: Tournament, *, status: Status | None = None, **fields: object
@@ -295,15 +303,25 @@ class TournamentStore:
 
     async def pair(
         self, tournament: Tournament, pairings: Sequence[tuple[int, int | None, str | None]],
-        deadline: float,
+        deadline: float, playing: frozenset[int],
     ) -> Tournament | None:  # fmt: skip
         """Store the next round's pairings (``(white, black, result)``: ``black`` ``None`` a
-        bye, ``result`` a forfeit) if nobody paired it yet; ``None`` if someone did."""
+        bye, ``result`` a forfeit), planned for the players ``playing``, if nobody paired it
+        yet, it is still to be played (not after an end), and nobody withdrew since the plan;
+        ``None`` otherwise (plan again)."""
         next_round = tournament.round + 1
         async with self.database.transaction() as transaction:
+            await transaction.lock("tournament", tournament.id)
+            rows = await transaction.fetchall(
+                "SELECT user_id FROM tournament_players WHERE tournament_id = ? "
+                "AND withdrawn_round IS NULL",
+                (tournament.id,),
+            )
+            if {row[0] for row in rows} != playing:
+                return None
             row = await transaction.fetchone(
                 f"UPDATE tournaments SET round = ?, round_deadline = ? WHERE id = ? AND round = ? "
-                f"AND status = 'running' RETURNING {COLUMNS}",
+                f"AND status = 'running' AND round < rounds RETURNING {COLUMNS}",
                 (next_round, deadline, tournament.id, tournament.round),
             )
             if row is None:
@@ -319,6 +337,7 @@ class TournamentStore:
     async def withdraw(self, tournament_id: int, user_id: int, round: int, why: Why) -> bool:
         """Withdraw an entrant after ``round``; ``False`` if they were not playing."""
         async with self.database.transaction() as transaction:
+            await transaction.lock("tournament", tournament_id)  # a pairing waits for it
             return bool(await transaction.execute(
                 "UPDATE tournament_players SET withdrawn_round = ?, withdrawn_why = ? "
                 "WHERE tournament_id = ? AND user_id = ? AND withdrawn_round IS NULL",
@@ -331,6 +350,18 @@ class PairingStore:
 
     def __init__(self, database: Database) -> None:
         self.database = database
+
+    async def labels(self, game_ids: list[int]) -> dict[int, tuple[str, int]]:
+        """The tournament's name and the round of each of these games played in one."""
+        if not game_ids:
+            return {}
+        marks = ", ".join("?" for _ in game_ids)
+        rows = await self.database.fetchall(
+            "SELECT p.game_id, t.name, p.round FROM tournament_games p "
+            f"JOIN tournaments t ON t.id = p.tournament_id WHERE p.game_id IN ({marks})",
+            game_ids,
+        )
+        return {row[0]: (row[1], row[2]) for row in rows}
 
     async def boards(self, tournament_id: int, round: int | None = None) -> list[Board]:
         """Its pairings (of one ``round``, or all), with their games' results."""
@@ -374,14 +405,15 @@ class PairingStore:
             return None
         return game
 
-    async def forfeit(self, tournament_id: int, round: int, board: int, result: str) -> None:
-        """Decide a pairing whose game never started (a player withdrew)."""
+    async def decide(self, tournament_id: int, round: int, board: int, result: str) -> bool:
+        """Decide a pairing whose game has not started: a forfeit (a player withdrew) or
+        :data:`VOID`; ``False`` if its game started (or it was decided) first."""
         async with self.database.transaction() as transaction:
-            await transaction.execute(
+            return bool(await transaction.execute(
                 "UPDATE tournament_games SET result = ? WHERE tournament_id = ? AND round = ? "
                 "AND board = ? AND game_id IS NULL AND result IS NULL",
                 (result, tournament_id, round, board),
-            )
+            ))  # fmt: skip
 
     async def turns_by(self, game_id: int, user_id: int) -> int:
         """How many turns ``user_id`` made in a game."""

@@ -33,7 +33,6 @@ from ..services.tournaments import (
     check_organiser,
     largest_round_robin,
 )
-from ..storage import Game
 from ..storage.tournaments import Tournament, TournamentStore
 from .rounds import (
     Rounds,
@@ -84,7 +83,7 @@ class Tournaments(Feature):
         super().__init__(app)
         self.store = TournamentStore(app.database, app.settings.shards)
         self.service = TournamentService(
-            self.store, app.games, app.play, app.ratings.rating, reminders=app.reminder_defaults
+            self.store, app.games, app.play, reminders=app.reminder_defaults
         )
         self.rounds = Rounds(app, self.service, self.refresh)
 
@@ -104,7 +103,7 @@ class Tournaments(Feature):
         if not place_for(interaction, rules.threads).thread:
             raise Refusal(NEEDS_THREADS)
         if setup.pace is not None and setup.pace not in rules.clocks:
-            raise Refusal("This server doesn't offer the {pace}.", pace=setup.pace)
+            raise Refusal("This server doesn't offer the live clock {pace}.", pace=setup.pace)
         tournament = await self.service.create(
             setup, guild_id=interaction.guild_id or 0, channel_id=interaction.channel_id or 0,
             organiser=interaction.user.id, language=server_language(interaction),
@@ -145,11 +144,12 @@ class Tournaments(Feature):
         """Start, pause, resume or end a tournament (its organiser)."""
         tournament = await self._organised(interaction, tournament_id)
         store, t = self.store, reader(interaction)
-        ended: list[Game] = []
         if action == "start":
             if tournament.status != "signup":
                 raise Refusal("This tournament has started already.")
             changed = await store.change(tournament, starts_at=time.time())
+            if changed is not None:
+                await drop_event(self.app, changed)  # it was for the time it would have begun
         elif action == "pause":
             if tournament.status != "running":
                 raise Refusal("Only a tournament under way can be paused.")
@@ -160,7 +160,7 @@ class Tournaments(Feature):
             deadline = self.service.deadline(tournament)
             changed = await store.change(tournament, status="running", round_deadline=deadline)
         else:
-            changed, ended = await self.service.end(tournament, interaction.user.id)
+            changed = await self.service.end(tournament, interaction.user.id)
         if changed is None:
             raise Refusal("This tournament just changed — try again.")
         cancelled = changed.status == "cancelled"
@@ -171,9 +171,8 @@ class Tournaments(Feature):
             t(done, name=tournament.name, when=f"<t:{int(changed.round_deadline or 0)}:R>"),
             ephemeral=True,
         )  # fmt: skip
-        await post_finals(self.app, ended)
         await self.refresh(tournament.id)
-        self.rounds.wake()
+        self.rounds.wake()  # (after an end, it decides the round's unfinished games)
 
     @answers(server_only=True)
     async def remove(self, interaction: Interaction, tournament_id: int, player: int) -> None:
@@ -219,7 +218,7 @@ class Tournaments(Feature):
     async def _organised(self, interaction: Interaction, tournament_id: int) -> Tournament:
         tournament = await self.service.get(tournament_id, interaction.guild_id or 0)
         permissions = interaction.permissions
-        if not permissions.manage_events:
+        if not (permissions.manage_events or permissions.manage_guild):
             raise Refusal(ORGANISERS_ONLY)
         check_organiser(tournament, caller(interaction), permissions.manage_guild)
         return tournament

@@ -3,10 +3,10 @@ tournament at its time, pairs each round when the last one is over (or its deadl
 the games left are decided by the idle rule), opens each game in a thread of its own, posts the
 standings after each round and the podium at the end.
 
-Every step is stored by a compare-and-set (see :mod:`bot.storage.tournaments`) and every
-message it posts carries a nonce of its step, so that a restart — or a kill -9 between a step
-and its message — repeats neither: Discord answers a second send of a nonce with the first
-message.
+Every step is stored by a compare-and-set (see :mod:`bot.storage.tournaments`), so that a
+restart or a second process never repeats one; every message it posts carries a nonce of its
+step, so that a send repeated after a kill -9 within Discord's nonce window (a few minutes) is
+answered with the first message instead of a second one.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from ..app import App
 from ..background import Backoff, Retries, discord_call, stop_tasks, wait_for_event
 from ..i18n import words
 from ..places import open_thread, thread_name
-from ..services.tournaments import TournamentService, expected_length, standings_of
+from ..services.tournaments import Plan, TournamentService, expected_length, standings_of
 from ..standings import Standing
 from ..storage import GAMES_TOPIC, ChannelBusyError, DatabaseUnavailable, Game
 from ..storage.tournaments import Board, Entry, Tournament
@@ -146,7 +146,9 @@ class Rounds:
             if tournament.round == 0:
                 plan = await self.service.plan(tournament)
                 if plan is None:  # all but one withdrew before the first round
-                    await self.store.change(tournament, status="cancelled")
+                    cancelled = await self.store.change(tournament, status="cancelled")
+                    if cancelled is not None:
+                        await drop_event(self.app, cancelled)
                     await self.refresh(tournament.id)
                     return set()
                 paired = await self._pair(tournament, plan)
@@ -154,17 +156,12 @@ class Rounds:
                     return set()
                 tournament = paired
             boards = await self.store.pairings.boards(tournament.id, tournament.round)
-            waiting = [board for board in boards
-                       if board.black_id is not None and board.game_id is None
-                       and board.result is None]  # fmt: skip
-            if waiting:
-                names = {e.user_id: e.name for e in await self.store.entries(tournament.id)}
-                for board in waiting:
-                    await self._start_game(tournament, board, names)
-                    await asyncio.sleep(START_INTERVAL)
-            deadline = tournament.round_deadline
-            if deadline is not None and time.time() >= deadline:
-                await post_finals(self.app, await self.service.decide_unfinished(boards))
+            deadline = tournament.round_deadline or 0.0
+            if time.time() < deadline and any(board.waiting for board in boards):
+                await self._open_games(tournament, [b for b in boards if b.waiting])
+            elif time.time() >= deadline:
+                ended = await self.service.decide_at_deadline(tournament, boards)
+                await post_finals(self.app, ended)
             boards = await self.store.pairings.boards(tournament.id, tournament.round)
             if not all(board.settled for board in boards):
                 return {board.game_id for board in boards if board.game_id is not None}
@@ -172,6 +169,20 @@ class Rounds:
             if closed is None or closed.status != "running":
                 return set()
             tournament = closed
+
+    async def _open_games(self, tournament: Tournament, waiting: list[Board]) -> None:
+        """Open the games still to be opened, one every :data:`START_INTERVAL` (none after
+        the deadline, and none of a player who withdrew since the pairing)."""
+        entries = await self.store.entries(tournament.id)
+        names = {entry.user_id: entry.name for entry in entries}
+        out = {entry.user_id for entry in entries if not entry.playing}
+        for board in waiting:
+            if time.time() >= (tournament.round_deadline or 0.0):
+                return
+            if out & {board.white_id, board.black_id}:
+                continue  # their withdrawal decides it
+            await self._start_game(tournament, board, names)
+            await asyncio.sleep(START_INTERVAL)
 
     async def _close_round(self, tournament: Tournament, boards: list[Board]) -> Tournament | None:
         """The round is over: withdraw the absent, post the standings, pair the next round
@@ -184,7 +195,8 @@ class Rounds:
                 return None
             tournament = changed
         if tournament.announced_round < tournament.round:
-            await self._post_standings(tournament)
+            if not await self._post_standings(tournament, final=plan is None):
+                return None  # tried again on the next round of the loop
             changed = await self.store.change(tournament, announced_round=tournament.round)
             if changed is None:
                 return None
@@ -197,28 +209,27 @@ class Rounds:
             return finished
         return await self._pair(tournament, plan)
 
-    async def _pair(
-        self, tournament: Tournament, plan: list[tuple[int, int | None, str | None]]
-    ) -> Tournament | None:
+    async def _pair(self, tournament: Tournament, plan: Plan) -> Tournament | None:
         """Pair the next round as ``plan`` says and say so in the channel (``None``: another
-        process paired it first)."""
-        paired = await self.store.pair(tournament, plan, self.service.deadline(tournament))
+        process paired it first, or someone withdrew since the plan)."""
+        deadline = self.service.deadline(tournament)
+        paired = await self.store.pair(tournament, plan.pairings, deadline, plan.playing)
         if paired is None:
             return None
         log.info("tournament %s: round %s paired (%s pairings)", paired.id, paired.round,
-                 len(plan))  # fmt: skip
+                 len(plan.pairings))  # fmt: skip
         t = words(paired.language)
         lines = [t("⚔️ **{name}** — round {round} of {rounds}. Deadline: {when}.",
                    name=paired.name, round=paired.round, rounds=paired.rounds,
                    when=f"<t:{int(paired.round_deadline or 0)}:R>")]  # fmt: skip
-        for white, black, result in plan:
+        for white, black, result in plan.pairings:
             if black is None:
                 lines.append(t("{player} has the bye (a point).", player=f"<@{white}>"))
             elif result is not None:
                 winner = white if result == "white" else black
                 lines.append(t("{player} wins by forfeit (their opponent withdrew).",
                                player=f"<@{winner}>"))  # fmt: skip
-        await self._send(paired, "\n".join(lines), nonce("tr", paired.id, paired.round))
+        await send(self.app, paired, "\n".join(lines), nonce("tr", paired.id, paired.round))
         await self.refresh(paired.id)
         return paired
 
@@ -236,28 +247,37 @@ class Rounds:
                 ChannelBusyError) as error:  # fmt: skip
             self._retries.failed(key, time.time(), error)  # (logged)
             return
+        self._retries.succeeded(key)
         if game is not None:
             await discord_call(self.app.poster.post(
                 self.app.client.get_partial_messageable(game.channel_id).send, game, None
             ))  # fmt: skip
 
-    async def _post_standings(self, tournament: Tournament) -> None:
-        """The standings after the round, as an image; at the end the podium and each
-        player's rating change."""
+    async def _post_standings(self, tournament: Tournament, *, final: bool) -> bool:
+        """The standings after the round, as an image; ``final``: the podium and each
+        player's rating change. Whether Discord took it."""
         t = words(tournament.language)
-        file, text = await standings_file(self.app, self.service, tournament, t)
-        await self._send(tournament, text, nonce("ts", tournament.id, tournament.round), file)
+        file, text = await standings_file(self.app, self.service, tournament, t, final=final,
+                                          over=True)  # fmt: skip
+        once = nonce("ts", tournament.id, tournament.round)
+        if not await send(self.app, tournament, text, once, file):
+            return False
         log.info("tournament %s: standings of round %s posted", tournament.id, tournament.round)
+        return True
 
-    async def _send(
-        self, tournament: Tournament, text: str, once: str, file: discord.File | None = None
-    ) -> None:
-        channel = self.app.client.get_partial_messageable(tournament.channel_id)
-        try:
-            await discord_call(channel.send(text, file=file or discord.utils.MISSING,
-                                            allowed_mentions=USERS_ONLY, nonce=once))  # fmt: skip
-        except (discord.HTTPException, TimeoutError) as error:
-            log.warning("tournament %s: could not post %s: %s", tournament.id, once, error)
+
+async def send(
+    app: App, tournament: Tournament, text: str, once: str, file: discord.File | None = None
+) -> bool:
+    """Post in the tournament's channel; whether Discord took it (a failure is logged)."""
+    channel = app.client.get_partial_messageable(tournament.channel_id)
+    try:
+        await discord_call(channel.send(text, file=file or discord.utils.MISSING,
+                                        allowed_mentions=USERS_ONLY, nonce=once))  # fmt: skip
+    except (discord.HTTPException, TimeoutError) as error:
+        log.warning("tournament %s: could not post %s: %s", tournament.id, once, error)
+        return False
+    return True
 
 
 async def post_finals(app: App, games: list[Game]) -> None:
@@ -351,23 +371,29 @@ def format_text(t: Words, tournament: Tournament) -> str:
 
 
 async def standings_file(
-    app: App, service: TournamentService, tournament: Tournament, t: Words
-) -> tuple[discord.File, str]:
-    """The standings image (drawn off the loop) and the words that go with it."""
+    app: App, service: TournamentService, tournament: Tournament, t: Words, *,
+    final: bool = False, over: bool = False,
+) -> tuple[discord.File, str]:  # fmt: skip
+    """The standings image (drawn off the loop) and the words that go with it; ``final`` (or
+    a finished tournament): the podium and each player's rating change. Before the loop
+    posts a round's standings, the round counts as under way."""
     entries, lines = await standings_of(service.store, tournament)
     by_id = {entry.user_id: entry for entry in entries}
-    final = tournament.status == "finished" or (
-        tournament.is_last_round and tournament.announced_round < tournament.round
-    )
+    final = final or tournament.status == "finished"
     swiss = tournament.format == "swiss"
     headers = [t("#"), t("Player"), t("Points"), t("Buchholz") if swiss else t("S-B"),
                t("S-B") if swiss else t("Head-to-head"), t("Games")]  # fmt: skip
     rows = [[str(line.rank), _name(t, by_id[line.player]), points_text(line.points),
              f"{line.tiebreaks[0]:g}", f"{line.tiebreaks[1]:g}", str(line.played)]
             for line in lines]  # fmt: skip
-    subtitle = (t("Final standings after {round} rounds", round=tournament.round) if final
-                else t("Standings after round {round} of {rounds}", round=tournament.round,
-                       rounds=tournament.rounds))  # fmt: skip
+    if final:
+        subtitle = t("Final standings after {round} rounds", round=tournament.round)
+    elif over or tournament.announced_round >= tournament.round:
+        subtitle = t("Standings after round {round} of {rounds}", round=tournament.round,
+                     rounds=tournament.rounds)  # fmt: skip
+    else:
+        subtitle = t("Standings so far, with round {round} of {rounds} under way",
+                     round=tournament.round, rounds=tournament.rounds)  # fmt: skip
     png = await app.renderer.slow(render_standings, tournament.name, subtitle, headers, rows,
                                   [line.rank for line in lines])  # fmt: skip
     alt = "; ".join(f"{line.rank}. {_name(t, by_id[line.player])} {points_text(line.points)}"

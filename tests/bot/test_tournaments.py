@@ -22,7 +22,7 @@ from bot.services.tournaments import (
     standings_of,
 )
 from bot.standings import Pairing, Standing, standings
-from bot.storage import Database, GameStore, RatingStore
+from bot.storage import Database, GameStore
 from bot.storage.tournaments import Tournament, TournamentStore
 from tests.bot.conftest import Clock
 from tests.e2e.table import path_of
@@ -105,7 +105,7 @@ class Event:
         self.play = PlayService(games, inactivity_timeout=86400, clock=clock)
         self.store = TournamentStore(database)
         self.service = TournamentService(
-            self.store, games, self.play, RatingStore(database).rating, clock=clock,
+            self.store, games, self.play, clock=clock,
             rng=random.Random(seed),
         )  # fmt: skip
         self.clock = clock
@@ -126,7 +126,9 @@ class Event:
         plan = await self.service.plan(tournament)
         if plan is None:
             return None
-        paired = await self.store.pair(tournament, plan, self.service.deadline(tournament))
+        paired = await self.store.pair(
+            tournament, plan.pairings, self.service.deadline(tournament), plan.playing
+        )
         assert paired is not None
         for board in await self.store.pairings.boards(paired.id, paired.round):
             if board.black_id is not None and board.result is None:
@@ -258,7 +260,7 @@ async def test_the_deadline_decides_by_the_idle_rule_and_withdraws_the_absent(da
     path = path_of(first.position, first.position.legal_turns()[0])
     await event.play.choose(first.id, first.version, path, Caller(first.white_id, first.channel_id))
     clock.now = tournament.round_deadline + 1
-    ended = await event.service.decide_unfinished(boards)
+    ended = await event.service.decide_at_deadline(tournament, boards)
     assert len(ended) == 2 and all(game.outcome.reason == "timeout" for game in ended)
     decided = {game.id: game for game in ended}
     assert decided[first.id].outcome.result == "white", "Black, to move, loses"
@@ -266,7 +268,7 @@ async def test_the_deadline_decides_by_the_idle_rule_and_withdraws_the_absent(da
     other = decided[boards[1].game_id]
     assert sorted(absent) == sorted([first.black_id, other.white_id]), "no turn at all"
     plan = await event.service.plan(tournament)
-    assert plan is not None and len(plan) == 1, "two players left: one game"
+    assert plan is not None and len(plan.pairings) == 1, "two players left: one game"
 
 
 async def test_a_round_is_paired_once_and_a_game_started_once(database, clock):
@@ -274,8 +276,8 @@ async def test_a_round_is_paired_once_and_a_game_started_once(database, clock):
     tournament = await event.create(swiss(rounds=2), players=4)
     plans = [await event.service.plan(tournament), await other.service.plan(tournament)]
     paired = await asyncio.gather(*(
-        service.store.pair(tournament, plan, 3e6) for service, plan in zip(
-            (event, other), plans, strict=True)
+        service.store.pair(tournament, plan.pairings, 3e6, plan.playing)
+        for service, plan in zip((event, other), plans, strict=True)
     ))  # fmt: skip
     assert sum(result is not None for result in paired) == 1
     winner = next(result for result in paired if result is not None)
@@ -287,21 +289,80 @@ async def test_a_round_is_paired_once_and_a_game_started_once(database, clock):
     ))  # fmt: skip
     assert sum(game is not None for game in started) == 1
     assert len(await event.store.pairings.boards(winner.id)) == 2
-    assert await event.store.pair(tournament, plans[0], 3e6) is None, "round 1 is paired"
+    assert await event.store.pair(tournament, plans[0].pairings, 3e6, plans[0].playing) is None
 
 
-async def test_ending_decides_the_round_and_makes_it_the_last(database, clock):
+async def test_ending_makes_the_round_the_last_and_its_deadline_now(database, clock):
     event = Event(database, clock)
     tournament = await event.create(swiss(rounds=3), players=4)
-    before_first, _ = await event.service.end(tournament, by=A)
+    before_first = await event.service.end(tournament, by=A)
     assert before_first.status == "cancelled", "nothing paired yet: cancelled"
     tournament = await event.create(swiss(rounds=3), players=4)
     tournament = await event.next_round(tournament)
-    ended, games = await event.service.end(tournament, by=A)
+    plan = await event.service.plan(tournament)  # (the round is not over: a stale plan)
+    ended = await event.service.end(tournament, by=A)
     assert (ended.rounds, ended.round, ended.status, ended.ended_by) == (1, 1, "running", A)
+    assert ended.round_deadline == clock.now
+    assert await event.store.pair(ended, plan.pairings, 3e6, plan.playing) is None, "no round 2"
+    boards = await event.store.pairings.boards(ended.id, 1)
+    games = await event.service.decide_at_deadline(ended, boards)
     assert len(games) == 2 and all(game.outcome.reason == "timeout" for game in games)
-    assert all(b.settled for b in await event.store.pairings.boards(ended.id, 1))
+    assert await event.service.withdraw_absent(ended, boards) == [], "the end was the organiser's"
     assert await event.service.plan(ended) is None, "no round after the last"
+
+
+async def test_a_withdrawal_after_the_plan_makes_the_pairing_plan_again(database, clock):
+    event = Event(database, clock)
+    tournament = await event.create(swiss(rounds=3), players=5)
+    plan = await event.service.plan(tournament)
+    done, _ = await event.service.withdraw(tournament, C, "withdrew")
+    assert done
+    assert await event.store.pair(tournament, plan.pairings, 3e6, plan.playing) is None
+    again = await event.service.plan(tournament)
+    assert C not in again.playing and all(C not in pairing[:2] for pairing in again.pairings)
+    assert len(again.pairings) == 2 and not any(p[1] is None for p in again.pairings), "no bye"
+    assert await event.store.pair(tournament, again.pairings, 3e6, again.playing) is not None
+
+
+async def test_a_pairing_not_opened_by_the_deadline_is_void(database, clock):
+    event = Event(database, clock)
+    tournament = await event.create(swiss(rounds=2), players=4)
+    plan = await event.service.plan(tournament)
+    paired = await event.store.pair(tournament, plan.pairings, clock.now + 10, plan.playing)
+    boards = await event.store.pairings.boards(paired.id, 1)
+    assert all(board.waiting for board in boards), "Discord refused every thread"
+    clock.now += 11
+    assert await event.service.decide_at_deadline(paired, boards) == []
+    boards = await event.store.pairings.boards(paired.id, 1)
+    assert all(board.settled and board.result == "void" for board in boards)
+    late = await event.service.start_game(paired, boards[0], NAMES, channel_id=900,
+                                          parent_id=CHANNEL, parent_message_id=None)  # fmt: skip
+    assert late is None, "a void pairing's game never starts"
+    _, lines = await standings_of(event.store, paired)
+    assert {line.points for line in lines} == {0.0} and {line.played for line in lines} == {0}
+
+
+async def test_an_odd_round_robin_rests_each_player_once(database, clock):
+    """A round robin's rounds are counted from the entrants in the start's own transaction
+    (5 players: 5 rounds, one resting each), every newcomer seeded at 1500."""
+    event = Event(database, clock)
+    setup = swiss(format="round_robin", rounds=1, max_players=5)
+    tournament = await event.service.create(setup, guild_id=GUILD, channel_id=CHANNEL,
+                                            organiser=A, language="en")  # fmt: skip
+    for player in (A, B, C, D, 5):
+        await event.service.join(tournament, Person(player, NAMES[player]))
+    started = await event.service.start(tournament)
+    assert started.rounds == 5 and len(await event.store.entries(started.id)) == 5
+    assert {entry.rating for entry in await event.store.entries(started.id)} == {1500.0}
+    resting = []
+    while (paired := await event.next_round(started)) is not None:
+        started = paired
+        boards = await event.store.pairings.boards(started.id, started.round)
+        seated = {p for board in boards for p in (board.white_id, board.black_id)}
+        assert len(boards) == 2 and len(seated) == 4
+        resting += sorted(set(range(1, 6)) - seated)
+        await event.finish_round(started, random.Random(started.round))
+    assert sorted(resting) == [1, 2, 3, 4, 5], "each rests once"
 
 
 def test_a_live_round_lasts_both_clocks_of_a_long_game_and_a_margin():

@@ -232,17 +232,27 @@ async def test_a_round_robin_of_four_with_a_withdrawal_and_a_kill(
     await event.decide(games[1], rng)
     games = await event.round_started(2, 2)
     await bot.settle()
-    standing = await event.table.slash(bob, "tholos tournament standings")
-    assert standing.original is not None or standing.followups
+    await event.table.slash(bob, "tholos tournament standings")
+    shown = await event.table.private_file(bob)
+    assert shown.content == ("📊 **Pythia Cup** — Standings so far, with round 2 of 3 under "
+                             "way."), shown.content  # fmt: skip
+    assert shown.attachments[0].filename == "standings.png"
+    assert shown.attachments[0].description.count("; ") == 3, "four players listed"
     leaver = dave
     out = await event.table.slash(leaver, "tholos tournament withdraw")
     assert "is out of **Pythia Cup**" in event.table.ephemeral(leaver)[-1], out
     for game in games:
         if "Game over." not in game.status():
             await event.decide(game, rng)
-    await event.round_started(3, 1)
-    for game in event.games_of(3):
-        await event.decide(game, rng)
+    (last,) = await event.round_started(3, 1)
+    await event.table.slash(carol, "tholos-tournament pause", tournament=tournament)
+    await emulator.wait_for(lambda: "Paused in round 3 of 3" in announcement.content,
+                            what="the pause on the announcement")  # fmt: skip
+    await event.decide(last, rng)  # games under way go on while it is paused
+    await bot.settle()
+    assert len(event.standings_messages()) == 2, "no standings while paused"
+    await event.table.slash(carol, "tholos-tournament resume", tournament=tournament)
+    assert "under way again" in event.table.ephemeral(carol)[-1]
     await bot.settle()
     await emulator.wait_for(lambda: "Finished after 3 rounds" in announcement.content,
                             what="the end")  # fmt: skip
@@ -284,7 +294,9 @@ async def test_a_scheduled_event_for_the_start_and_a_cancellation(
     start = datetime.datetime.fromisoformat(scheduled["scheduled_start_time"]).timestamp()
     assert abs(start - starts_at) < 1, "the event starts when the tournament does"
     await event.table.slash(bob, "tholos tournament withdraw")
-    assert event.table.ephemeral(bob)[-1] == "This tournament isn't under way."
+    assert event.table.ephemeral(bob)[-1] == (
+        "This tournament hasn't started: press **Leave** on its announcement."
+    )
     await event.table.slash(alice, "tholos-tournament end", tournament=tournament)
     assert event.table.ephemeral(alice)[-1] == "**Oracle Night** is cancelled."
     await emulator.wait_for(lambda: "Cancelled" in announcement.content, what="the cancellation")
