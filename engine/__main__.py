@@ -1,4 +1,5 @@
-"""Command line: ``python -m engine perft|moves|apply|score|random-game|bench|arena|replay``.
+"""Command line: ``python -m engine
+perft|moves|apply|score|random-game|bench|arena|replay|puzzles``.
 
 Positions and turns use the canonical notation; a position is one (quoted) argument. Bad input
 exits with status 2 and a one-line message on stderr.
@@ -13,6 +14,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import NoReturn
 
 from . import arena
@@ -21,6 +23,7 @@ from .core import COLOUR_LETTERS
 from .newgame import Mode, new_game
 from .play import perft, random_game
 from .position import Position
+from .puzzles import LATE, Puzzle, self_play_puzzles, verify
 from .record import read_record
 from .scoring import score
 
@@ -73,6 +76,44 @@ def _cmd_replay(args: argparse.Namespace) -> None:
     final = record.positions()[-1]
     print(final)
     print(json.dumps(score(final).to_dict()))
+
+
+def _cmd_puzzles(args: argparse.Namespace) -> None:
+    """Find puzzles in self-play games and append them to a file, with progress on stderr; run
+    again, it goes on after the last game it found one in. ``--verify``: prove every puzzle of
+    the file again by exhaustive search."""
+    path = Path(args.file)
+    known = _read_puzzles(path) if path.exists() else []
+    if args.verify:
+        wrong = [index for index, puzzle in enumerate(known, start=1) if not verify(puzzle)]
+        print(f"{len(known) - len(wrong)} of {len(known)} puzzles proven; wrong: "
+              f"{', '.join(map(str, wrong)) or 'none'}")  # fmt: skip
+        if wrong:
+            raise ValueError(f"{len(wrong)} puzzles of {path} are not what they say")
+        return
+    seeds = [int(p.source.split()[1].rstrip(",")) for p in known
+             if p.source.startswith("self-play ")]  # fmt: skip
+    first = max(seeds, default=args.first_seed - 1) + 1
+    started, found = time.perf_counter(), 0
+    with path.open("a", encoding="utf-8") as out:
+        for seed in range(first, first + args.games):
+            for puzzle in self_play_puzzles(seed, late=args.late):
+                out.write(puzzle.to_json() + "\n")
+                out.flush()
+                found += 1
+            done = seed - first + 1
+            print(f"\rgame {done}/{args.games} (seed {seed}): {found} new puzzles, "
+                  f"{time.perf_counter() - started:.0f} s", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    print(f"{found} new puzzles in {args.games} games; {len(known) + found} in {path}")
+
+
+def _read_puzzles(path: Path) -> list[Puzzle]:
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as error:
+        raise ValueError(f"cannot read {path}: {error.strerror}") from None
+    return [Puzzle.from_json(line) for line in lines if line.strip()]
 
 
 def _cmd_random_game(args: argparse.Namespace) -> None:
@@ -192,6 +233,18 @@ def _build_parser() -> _Parser:
     )
     command.add_argument("file", help="the record (a text file, or - for standard input)")
     command.set_defaults(run=_cmd_replay)
+    command = commands.add_parser(
+        "puzzles", help="find puzzles in self-play games (proven by exhaustive search)"
+    )
+    command.add_argument("file", help="the puzzle file (JSON lines), appended to")
+    command.add_argument("--games", type=_positive, default=100, metavar="N")
+    command.add_argument("--first-seed", type=int, default=1, metavar="S",
+                         help="the first game's seed (a file with puzzles goes on after its last)")
+    command.add_argument("--late", type=_positive, default=LATE, metavar="K",
+                         help="look at positions with at most K places left")
+    command.add_argument("--verify", action="store_true",
+                         help="prove every puzzle of the file again instead")
+    command.set_defaults(run=_cmd_puzzles)
     return parser
 
 

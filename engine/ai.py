@@ -250,6 +250,18 @@ class _Solver:
         return best
 
 
+def exact_values(position: Position, limit: int = 10**9) -> dict[Turn, float] | None:
+    """The exact result for the side to move — 1 a win, ½ a draw, 0 a loss — after each of its
+    legal turns, by exhaustive search of the rest of the game (one table of bounds shared by
+    all turns); ``None`` if it takes more than ``limit`` nodes."""
+    solver = _Solver(limit, None)
+    try:
+        return {turn: 1.0 - solver._value(position.apply_unchecked(turn), 0.0, 1.0)
+                for turn in _by_gain(position)}  # fmt: skip
+    except _OutOfNodes:
+        return None
+
+
 # -- the simple players -------------------------------------------------------------------------
 
 
