@@ -1111,10 +1111,17 @@ async def main_async(args: argparse.Namespace) -> bool:
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark; exit status 0 when every target and check holds, 1 otherwise, 130
     when interrupted."""
-    args = arguments(argv)
+    return run_benchmark(main_async, arguments(argv))
+
+
+def run_benchmark(
+    benchmark: Callable[[argparse.Namespace], Awaitable[bool]], args: argparse.Namespace
+) -> int:
+    """Run ``benchmark(args)`` and say how long it took: exit status 0 when every target and
+    check holds, 1 otherwise, 130 when interrupted."""
     began = time.perf_counter()
     try:
-        ok = asyncio.run(main_async(args))
+        ok = asyncio.run(benchmark(args))
     except (asyncio.CancelledError, KeyboardInterrupt):
         print("interrupted; the bot was stopped", file=sys.stderr)
         return 130

@@ -62,6 +62,7 @@ from .bot_latency import (
     own_cpu,
     percentile,
     prefill,
+    run_benchmark,
     running,
     stop_cleanly,
     stop_on_signals,
@@ -458,14 +459,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.entrants < 2 or args.entrants % 2 or args.starts < 1 or args.games < 1:
         parser.error("need an even --entrants ≥ 2, --starts ≥ 1, --games ≥ 1")
-    began = time.perf_counter()
-    try:
-        ok = asyncio.run(main_async(args))
-    except (asyncio.CancelledError, KeyboardInterrupt):
-        print("interrupted; the bot was stopped", file=sys.stderr)
-        return 130
-    print(f"\ntotal {time.perf_counter() - began:.0f} s: {'OK' if ok else 'FAILED'}")
-    return 0 if ok else 1
+    return run_benchmark(main_async, args)
 
 
 if __name__ == "__main__":
