@@ -241,6 +241,7 @@ async def test_a_round_robin_of_four_with_a_withdrawal_and_a_kill(
     leaver = dave
     out = await event.table.slash(leaver, "tholos tournament withdraw")
     assert "is out of **Pythia Cup**" in event.table.ephemeral(leaver)[-1], out
+    await bot.settle()  # the final board of the game the withdrawal lost is posted
     for game in games:
         if "Game over." not in game.status():
             await event.decide(game, rng)
@@ -283,6 +284,7 @@ async def test_a_scheduled_event_for_the_start_and_a_cancellation(
     alice, bob = (emulator.member(name) for name in ("alice", "bob"))
     event = Event(emulator, bot, [bob])
     announcement = await event.create(alice, name="Oracle Night", pace="5+5", starts_in=30)
+    await bot.settle()  # the event is made (and stored) after the announcement is out
     (scheduled,) = emulator.guild.scheduled_events.values()
     assert scheduled["name"] == "Oracle Night" and scheduled["entity_metadata"] == {
         "location": "#general"
