@@ -62,6 +62,15 @@ CHOICE_NAMES = (
 """The names of the options' choices (their values), for the catalogue."""
 
 
+GAME_OPTIONS = {
+    "mode": N_("basic (the default) or advanced (ornaments change their columns' rules)"),
+    "ornaments": N_("How many ornaments, 1 to 5 (advanced mode; 2 unless you say)"),
+    "colour": N_("The colour you play (default random)"),
+    "first": N_("Who moves first (default random)"),
+}
+"""The descriptions of the options a game is set up with (``/tholos challenge``,
+``/tholos-ai``; mode and ornaments: ``/tholos-tournament create``)."""
+
 CHOICES_SHOWN = 25
 """Discord shows at most 25 autocomplete choices."""
 

@@ -17,7 +17,7 @@ from .. import custom_ids, work
 from ..answers import USERS_ONLY, Interaction, answers, caller, require_permissions, tell
 from ..app import App, Feature, feature_of
 from ..background import discord_call
-from ..commands import tholos
+from ..commands import GAME_OPTIONS, tholos
 from ..controls import Button, Router, view_of
 from ..domain import (
     DIRECT_MESSAGES,
@@ -334,15 +334,6 @@ class AiGames:
             await self.app.poster.post(thread.send, game, None)
         self.opponent.schedule(game)
 
-
-GAME_OPTIONS = {
-    "mode": N_("basic (the default) or advanced (ornaments change their columns' rules)"),
-    "ornaments": N_("How many ornaments, 1 to 5 (advanced mode; 2 unless you say)"),
-    "colour": N_("The colour you play (default random)"),
-    "first": N_("Who moves first (default random)"),
-}
-"""The descriptions of the options a game is set up with (``/tholos challenge``,
-``/tholos-ai``)."""
 
 
 @tholos.command(

@@ -19,7 +19,7 @@ from .. import custom_ids
 from ..answers import Interaction, answers, caller
 from ..app import App, Feature, feature_of
 from ..background import discord_call
-from ..commands import GUILD_INSTALL, SERVERS_ONLY, tholos
+from ..commands import GAME_OPTIONS, GUILD_INSTALL, SERVERS_ONLY, tholos
 from ..controls import Button, Router, view_of
 from ..domain import GameOptions, Mode, Pace, Person, Refusal
 from ..i18n import NC_, reader, server_language, words
@@ -329,8 +329,8 @@ def signup_view(t: Words, tournament: Tournament) -> discord.ui.View:
     starts_in=N_("Minutes until it starts (default 60)"),
     max_players=N_("The most players who may join (default 16; a round robin: all it can take)"),
     rated=N_("Whether its games count for ratings (default yes)"),
-    mode=N_("basic (the default) or advanced"),
-    ornaments=N_("How many ornaments, 1 to 5 (advanced mode; 2 unless you say)"),
+    mode=GAME_OPTIONS["mode"],
+    ornaments=GAME_OPTIONS["ornaments"],
 )
 async def create_command(
     interaction: Interaction,
