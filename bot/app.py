@@ -95,6 +95,7 @@ class App:
                 chosen.reminder_after, chosen.inactivity_timeout
             ),
             **paces_in_force(chosen, settings),
+            puzzle_channel=chosen.puzzle_channel,
         )
 
     @classmethod

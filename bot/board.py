@@ -341,6 +341,19 @@ def _step_choices(
 ) -> tuple[tuple[Choice, ...], tuple[Choice, ...]]:
     """The step's options, and the commands under them: Skip, Back, Cancel, Claim (or, against
     the AI, Resign) and How to play."""
+    options, commands = step_choices(t, builder, step)
+    if game.ai_level is not None:  # the AI never idles; no /tholos where it may be played (DMs)
+        commands += (Choice("resign", t("Resign"), "🏳️"),)
+    elif game.clock is None:  # a live game's clock ends it by itself: nothing to claim
+        commands += (Choice("claim", t("Claim win (opponent idle)"), "⏰"),)
+    return options, (*commands, Choice("rules", t("How to play"), "📖"))
+
+
+def step_choices(
+    t: Words, builder: TurnBuilder, step: Step
+) -> tuple[tuple[Choice, ...], tuple[Choice, ...]]:
+    """The choices of a step of a turn being composed (a game's, or a puzzle's answer): its
+    options, and Skip, Back and Cancel."""
     path = "".join(builder.path)
     options: list[Choice] = []
     commands: list[Choice] = []
@@ -358,11 +371,6 @@ def _step_choices(
     if builder.path:
         commands.append(Choice("back", t("Back"), "↩️", path=path[:-1]))
         commands.append(Choice("cancel", t("Cancel"), "✖️"))
-    if game.ai_level is not None:  # the AI never idles; no /tholos where it may be played (DMs)
-        commands.append(Choice("resign", t("Resign"), "🏳️"))
-    elif game.clock is None:  # a live game's clock ends it by itself: nothing to claim
-        commands.append(Choice("claim", t("Claim win (opponent idle)"), "⏰"))
-    commands.append(Choice("rules", t("How to play"), "📖"))
     return tuple(options), tuple(commands)
 
 

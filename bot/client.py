@@ -32,6 +32,7 @@ from .i18n import CommandTranslator
 from .metrics import MetricsServer
 from .opponent import Opponent
 from .phrases import command, know_commands
+from .puzzles.feature import Puzzles
 from .settings import Settings
 from .storage import get_meta, open_database, set_meta
 from .tournaments.feature import Tournaments, tholos_tournament
@@ -92,9 +93,10 @@ class TholosBot(discord.Client):
         ))  # fmt: skip
         play, games, ratings = Play(app, opponent), Games(app), Ratings(app)
         reviews, clocks, tournaments = Reviews(app), Clocks(app), Tournaments(app)
+        puzzles = Puzzles(app)
         features = (
             opponent, play, challenges, games, ratings, History(app), reviews, Admin(app),
-            reminders, housekeeping, clocks, tournaments,
+            reminders, housekeeping, clocks, tournaments, puzzles,
         )  # fmt: skip
         for feature in features:
             self.features[type(feature)] = feature
@@ -107,13 +109,14 @@ class TholosBot(discord.Client):
         else:
             await self._learn_command_ids()
         await housekeeping.catch_up()
+        await puzzles.stock()
         if self.settings.web_port is not None and self.settings.client_secret is not None:
             self.web_server = WebServer(app, opponent, self.settings.client_secret)
             await self.web_server.start(self.settings.web_host, self.settings.web_port)
         for name, loop in (
             ("housekeeping", housekeeping.run()), ("reviews", reviews.run()),
             ("ai-picker", opponent.run()), ("clocks", clocks.run()),
-            ("tournaments", tournaments.rounds.run()),
+            ("tournaments", tournaments.rounds.run()), ("puzzles", puzzles.daily.run()),
         ):  # fmt: skip
             self._background.append(asyncio.create_task(loop, name=name))
 

@@ -101,3 +101,11 @@ TOURNAMENT = CustomId("tn", (("tournament", _ID, int), ("answer", "join|leave", 
 """Join or Leave on a tournament's announcement."""
 LIVE = CustomId("live", (("game", _ID, int),))
 """Open the live board (the Activity) where the game is played."""
+PUZZLE_STEP = CustomId(
+    "pz", (("attempt", _ID, int), ("path", r"[A-Za-z0-9-]{0,8}", str), ("kind", "[nbc]", str))
+)
+"""A step of a puzzle's answer being built (as :data:`STEP`, for a member's attempt)."""
+PUZZLE_NEXT = CustomId("pzn", (("attempt", _ID, int),))
+"""Another puzzle, after the attempt answered."""
+DAILY_PUZZLE = CustomId("pzd", (("guild", _SNOWFLAKE, int), ("day", r"\d{4}-\d{2}-\d{2}", str)))
+"""Solve a server's puzzle of the day (privately)."""

@@ -174,6 +174,8 @@ class ServerRules:
     """The pace of a challenge (or a game against the AI) that names none."""
     clocks: tuple[str, ...] = CLOCKS
     """The live clocks offered (correspondence always is)."""
+    puzzle_channel: int | None = None
+    """Where the puzzle of the day is posted (``None``: no puzzle of the day)."""
 
     def pace(self, chosen: str | None) -> TimeControl | None:
         """The clock of the pace ``chosen`` (``None``: the default pace); raises

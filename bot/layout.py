@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import enum
 import io
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -80,11 +81,19 @@ def button(board: Board, choice: Choice) -> Button:
 def rows(board: Board) -> list[Row]:
     """The controls: the step's options four to a row, then the commands in one row, then the
     live board's on its own (a row holds five)."""
-    options: Row = [button(board, choice) for choice in board.options]
-    grouped = [options[at : at + CHOICES_PER_ROW] for at in range(0, len(options), CHOICES_PER_ROW)]
-    commands: Row = [button(board, c) for c in board.commands if c.action != "live"]
-    live: Row = [button(board, c) for c in board.commands if c.action == "live"]
-    return [row for row in (*grouped, commands, live) if row]
+    return choice_rows(board.options, board.commands, lambda choice: button(board, choice))
+
+
+def choice_rows(
+    options: Sequence[Choice], commands: Sequence[Choice], button: Callable[[Choice], Button]
+) -> list[Row]:
+    """``options`` four to a row, then ``commands`` in one row, then the live board's on its
+    own, each choice made a button by ``button``."""
+    buttons: Row = [button(choice) for choice in options]
+    grouped = [buttons[at : at + CHOICES_PER_ROW] for at in range(0, len(buttons), CHOICES_PER_ROW)]
+    rest: Row = [button(c) for c in commands if c.action != "live"]
+    live: Row = [button(c) for c in commands if c.action == "live"]
+    return [row for row in (*grouped, rest, live) if row]
 
 
 def mentions(board: Board, bot_id: int | None) -> discord.AllowedMentions:

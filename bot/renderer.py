@@ -36,7 +36,11 @@ class Renderer:
 
     async def board(self, board: Board) -> tuple[bytes, str]:
         """The board's image (PNG) and its alt text."""
-        png, alt = await self._run(self._live, _render, board.position_value, board.image)
+        return await self.image(board.position_value, board.image)
+
+    async def image(self, position: Position, view: BoardView) -> tuple[bytes, str]:
+        """The image (PNG) of ``position`` as ``view`` shows it, and its alt text."""
+        png, alt = await self._run(self._live, _render, position, view)
         return png, alt[:ALT_TEXT_LIMIT]
 
     async def slow(self, function: Callable[..., T], *arguments: object) -> T:

@@ -41,6 +41,7 @@ LAYERS: dict[str, str] = {
     "bot.features": "features",
     "bot.web": "features",
     "bot.tournaments": "features",
+    "bot.puzzles": "features",
     "bot.services": "services",
     "bot.ai": "services",
     "bot.metrics": "metrics",
@@ -135,7 +136,7 @@ def violation(importer: str, imported: str) -> str | None:
     return None
 
 
-PACKAGED = ("bot.web", "bot.tournaments")
+PACKAGED = ("bot.web", "bot.tournaments", "bot.puzzles")
 """Features that are packages (the live board: its server, sessions, frames and page;
 tournaments: their commands and the loop of their rounds): their
 modules are one feature and import one another."""

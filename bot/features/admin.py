@@ -23,7 +23,10 @@ from ..storage.reminders import ReminderStore
 from ..storage.servers import ServerSettings
 
 ADMINS_ONLY = N_("Only members with the **Manage Server** permission can use {admin}.")
-OPTION_NAMES = (NC_("command", "reminder_minutes"),)
+OPTION_NAMES = (
+    NC_("command", "reminder_minutes"), NC_("command", "puzzle_channel"),
+    NC_("command", "daily_puzzle"),
+)
 """The option names this module adds (their Python parameters), for the catalogue."""
 
 tholos_admin = app_commands.Group(
@@ -105,6 +108,8 @@ class Admin(Feature):
     reminder_minutes=N_("Minutes without a move before the player to move is reminded (0: off)"),
     default_pace=N_("The pace of a challenge that names none: correspondence or a live clock"),
     clocks=N_("The live clocks offered, comma-separated (e.g. 5+5,10+5), or none"),
+    puzzle_channel=N_("Post a puzzle of the day in this channel"),
+    daily_puzzle=N_("The puzzle of the day: on (in this channel, unless you name one) or off"),
 )
 async def settings_command(
     interaction: Interaction,
@@ -115,6 +120,8 @@ async def settings_command(
     reminder_minutes: app_commands.Range[float, 0.0, 43200.0] | None = None,
     default_pace: Pace | None = None,
     clocks: app_commands.Range[str, 1, 60] | None = None,
+    puzzle_channel: discord.TextChannel | None = None,
+    daily_puzzle: Literal["on", "off"] | None = None,
 ) -> None:
     """``/tholos-admin settings``."""
     changes: dict[str, object] = {}
@@ -132,6 +139,10 @@ async def settings_command(
         changes["default_pace"] = default_pace
     if clocks is not None:
         changes["clocks"] = clocks.replace(" ", "").lower()
+    if daily_puzzle == "off":
+        changes["puzzle_channel"] = None
+    elif puzzle_channel is not None or daily_puzzle == "on":
+        changes["puzzle_channel"] = puzzle_channel.id if puzzle_channel else interaction.channel_id
     await feature_of(interaction, Admin).settings(interaction, changes)
 
 
@@ -191,6 +202,8 @@ def settings_embed(t: Words, rules: ServerRules, *, changed: bool) -> discord.Em
     embed.add_field(
         name=t("Live clocks offered"), value=", ".join(rules.clocks) or t("none"), inline=True
     )
+    daily = f"<#{rules.puzzle_channel}>" if rules.puzzle_channel is not None else t("off")
+    embed.add_field(name=t("Puzzle of the day"), value=daily, inline=True)
     embed.description = t("Change them with {command} (Manage Server).",
                           command=command("tholos-admin settings"))  # fmt: skip
     return embed

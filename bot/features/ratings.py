@@ -17,6 +17,7 @@ from ..domain import Refusal, mention
 from ..i18n import NC_, reader
 from ..phrases import LEVEL_NAMES, OUTCOME_MARK, SANDSTONE, command, reason_text
 from ..stats import Played, Record, Stats, player_stats
+from ..storage.puzzles import PuzzlePlayer, PuzzleStore
 from ..storage.ratings import PAGE_SIZE, Mark, PlayerRating
 
 
@@ -96,7 +97,12 @@ class Ratings(Feature):
         rated = await ratings.player(guild_id, user.id)
         players = await ratings.players(guild_id)
         stats = player_stats(user.id, history)
-        embed = stats_embed(reader(interaction), user.id, rated, players, stats)
+        t = reader(interaction)
+        embed = stats_embed(t, user.id, rated, players, stats)
+        puzzles = await PuzzleStore(self.app.database).player(user.id)
+        if puzzles.attempts:
+            embed.insert_field_at(1, name=t("Puzzles"), value=puzzle_text(t, puzzles),
+                                  inline=False)  # fmt: skip
         await interaction.response.send_message(embed=embed)
 
 
@@ -187,6 +193,14 @@ def streak_text(t: Words, outcome: str, length: int) -> str:
     if outcome == "loss":
         return t.plural("{count} loss", "{count} losses", length)
     return t.plural("{count} draw", "{count} draws", length)
+
+
+def puzzle_text(t: Words, player: PuzzlePlayer) -> str:
+    """A member's puzzles in a line: rating, solved of tried, streaks."""
+    return t("Rating {rating} · solved {solved} of {attempts} · streak {streak} (best "
+             "{best})", rating=round(player.rating.rating), solved=player.solved,
+             attempts=player.attempts, streak=player.streak,
+             best=player.best_streak)  # fmt: skip
 
 
 def stats_embed(

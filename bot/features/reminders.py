@@ -15,7 +15,6 @@ compare-and-set on the game's version.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import math
 import time
@@ -29,7 +28,7 @@ from rendering.words import Words
 
 from ..answers import Interaction, answers
 from ..app import App, Feature, feature_of
-from ..background import Backoff, Retries, discord_call
+from ..background import Backoff, Retries, discord_call, nonce
 from ..commands import tholos
 from ..domain import DIRECT_MESSAGES, ReminderChoice, ServerRules, mention
 from ..i18n import NC_, reader, words
@@ -54,7 +53,6 @@ is tried again 1 and 2 min later (the nonce keeps one that did arrive from showi
 given up."""
 CLOSED_DMS = 50007
 """Discord's code for "Cannot send messages to this user" (DMs closed, or no server shared)."""
-NONCE_LIMIT = 25
 """Discord's longest message nonce."""
 MARKED = (NC_("command", "reminders"), N_("here"), N_("dm"))
 """The option's name and choices of ``/tholos settings``, for the catalogue."""
@@ -62,16 +60,6 @@ MARKED = (NC_("command", "reminders"), N_("here"), N_("dm"))
 
 Delivery = Literal["sent", "skipped", "postponed"]
 """What became of a due reminder."""
-
-
-def reminder_nonce(game_id: int, version: int, where: str) -> str:
-    """The nonce of the reminder of a game's version (``where``: ``t`` in the game's channel,
-    ``d`` by DM): always the same for one turn, so Discord (``enforce_nonce``) answers a
-    second send with the first message instead of posting it again; at most 25 characters."""
-    nonce = f"r{where}{game_id}.{version}"
-    if len(nonce) <= NONCE_LIMIT:
-        return nonce
-    return f"r{where}" + hashlib.sha256(nonce.encode()).hexdigest()[: NONCE_LIMIT - 2]
 
 
 def only(user_id: int) -> discord.AllowedMentions:
@@ -212,7 +200,7 @@ class Reminders(Feature):
             channel = await discord_call(client.create_dm(discord.Object(game.to_move)))
             await discord_call(channel.send(
                 text, allowed_mentions=only(game.to_move),
-                nonce=reminder_nonce(game.id, game.version, "d"),
+                nonce=nonce("rd", game.id, game.version),
             ))  # fmt: skip
         except discord.HTTPException as error:
             if error.code != CLOSED_DMS:
@@ -229,7 +217,7 @@ class Reminders(Feature):
         text = reminder_text(words(game.language), game, self._claim_at(game, rules), time.time())
         await discord_call(channel.send(
             text, allowed_mentions=only(game.to_move),
-            nonce=reminder_nonce(game.id, game.version, "t"),
+            nonce=nonce("rt", game.id, game.version),
         ))  # fmt: skip
         log.info("reminded player %s of game %s v%s", game.to_move, game.id, game.version)
 

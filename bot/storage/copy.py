@@ -29,6 +29,7 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("guild_settings", (
         "guild_id", "threads", "inactivity_timeout", "challenge_timeout", "default_mode",
         "updated_by", "updated_at", "reminder_after", "default_pace", "clocks",
+        "puzzle_channel",
     )),
     ("player_settings", ("user_id", "reminders", "updated_at")),
     ("reviews", (
@@ -49,12 +50,30 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("tournament_games", (
         "tournament_id", "round", "board", "white_id", "black_id", "game_id", "result",
     )),
+    ("puzzles", (
+        "id", "position", "answer", "best", "alternative", "source", "difficulty", "rating",
+        "deviation", "volatility", "attempts", "solved", "added_at",
+    )),
+    ("puzzle_players", (
+        "user_id", "rating", "deviation", "volatility", "attempts", "solved", "streak",
+        "best_streak", "cycle", "updated_at",
+    )),
+    ("puzzle_attempts", (
+        "id", "user_id", "puzzle_id", "cycle", "guild_id", "day", "shown_at", "answered_at",
+        "answer", "correct", "rated",
+    )),
+    ("daily_puzzles", (
+        "guild_id", "day", "puzzle_id", "channel_id", "language", "message_id", "first_solver",
+        "solvers", "tries", "revealed",
+    )),
 )  # fmt: skip
 """Every table and column, in an order that keeps foreign keys satisfied (``leases`` are
 held by running processes, not history: not copied)."""
 BATCH = 5000
-_BOOLEANS = {"rated", "threads", "open_to_all"}
-_IDENTITIES = ("games", "challenges", "tournaments")
+_BOOLEANS = {"rated", "threads", "open_to_all", "correct", "revealed"}
+_IDENTITIES = ("games", "challenges", "tournaments", "puzzles", "puzzle_attempts")
+_PUZZLE_TABLES = ("daily_puzzles", "puzzle_attempts", "puzzle_players", "puzzles")
+"""Emptied in the target before the copy: a bot started on it imported the shipped puzzles."""
 
 
 class TargetNotEmptyError(RuntimeError):
@@ -90,6 +109,9 @@ async def copy_database(source: Database, target: Database) -> dict[str, int]:
             )
             if table == "meta":
                 insert += " ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+            if table == "puzzles":  # the shipped set, imported when a bot started on it
+                for emptied in _PUZZLE_TABLES:
+                    await transaction.execute(f"DELETE FROM {emptied}")
             for start in range(0, len(values), BATCH):
                 await transaction.executemany(insert, values[start : start + BATCH])
             copied[table] = len(values)

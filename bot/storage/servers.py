@@ -8,6 +8,9 @@ from dataclasses import dataclass
 from ..domain import Mode
 from .db import Database
 
+SETTINGS_TOPIC = "settings"
+"""Announced with the server's id when its admins change its settings."""
+
 
 @dataclass(frozen=True, slots=True)
 class ServerSettings:
@@ -25,6 +28,8 @@ class ServerSettings:
     """``correspondence`` or a clock (``"5+5"``)."""
     clocks: str | None = None
     """The clocks offered, comma-separated (``""``: none)."""
+    puzzle_channel: int | None = None
+    """Where the puzzle of the day is posted (``None``: no puzzle of the day)."""
 
 
 class ServerSettingsStore:
@@ -37,13 +42,14 @@ class ServerSettingsStore:
         """The server's settings (all ``None`` when its admins chose nothing)."""
         row = await self.database.fetchone(
             "SELECT threads, inactivity_timeout, challenge_timeout, default_mode, "
-            "reminder_after, default_pace, clocks FROM guild_settings WHERE guild_id = ?",
+            "reminder_after, default_pace, clocks, puzzle_channel FROM guild_settings "
+            "WHERE guild_id = ?",
             (guild_id,),
         )
         if row is None:
             return ServerSettings()
         threads = None if row[0] is None else bool(row[0])
-        return ServerSettings(threads, row[1], row[2], row[3], row[4], row[5], row[6])
+        return ServerSettings(threads, row[1], row[2], row[3], row[4], row[5], row[6], row[7])
 
     async def set(self, guild_id: int, settings: ServerSettings, by: int, now: float) -> None:
         """Store the server's settings, chosen by the admin ``by``."""
@@ -51,14 +57,16 @@ class ServerSettingsStore:
             await transaction.execute(
                 "INSERT INTO guild_settings (guild_id, threads, inactivity_timeout, "
                 "challenge_timeout, default_mode, reminder_after, default_pace, clocks, "
-                "updated_by, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+                "puzzle_channel, updated_by, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
                 "threads = excluded.threads, inactivity_timeout = excluded.inactivity_timeout, "
                 "challenge_timeout = excluded.challenge_timeout, "
                 "default_mode = excluded.default_mode, reminder_after = excluded.reminder_after, "
                 "default_pace = excluded.default_pace, clocks = excluded.clocks, "
+                "puzzle_channel = excluded.puzzle_channel, "
                 "updated_by = excluded.updated_by, updated_at = excluded.updated_at",
                 (guild_id, settings.threads, settings.inactivity_timeout,
                  settings.challenge_timeout, settings.default_mode, settings.reminder_after,
-                 settings.default_pace, settings.clocks, by, now),
+                 settings.default_pace, settings.clocks, settings.puzzle_channel, by, now),
             )  # fmt: skip
+            await transaction.announce(SETTINGS_TOPIC, str(guild_id))

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime
-import hashlib
 import io
 import logging
 import time
@@ -28,7 +27,7 @@ from rendering.words import Words
 from .. import work
 from ..answers import USERS_ONLY
 from ..app import App
-from ..background import Backoff, Retries, discord_call, stop_tasks, wait_for_event
+from ..background import Backoff, Retries, discord_call, nonce, stop_tasks, wait_for_event
 from ..i18n import words
 from ..places import open_thread, thread_name
 from ..services.tournaments import Plan, TournamentService, expected_length, standings_of
@@ -45,17 +44,10 @@ START_INTERVAL = 0.15
 LOOK_AGAIN_SECONDS = 5.0
 """The longest the loop sleeps: start times and deadlines are seen within it (a game of a
 tournament that changes wakes it at once)."""
-NONCE_LIMIT = 25
 MEDALS = ("🥇", "🥈", "🥉")
 THREAD_EXISTS = 160004
 """Discord's code for a thread already opened on that message (by this step, before a
 restart)."""
-
-
-def nonce(*parts: object) -> str:
-    """A message nonce for one step (at most 25 characters)."""
-    text = ".".join(str(part) for part in parts)
-    return text if len(text) <= NONCE_LIMIT else hashlib.sha256(text.encode()).hexdigest()[:25]
 
 
 def points_text(points: float) -> str:

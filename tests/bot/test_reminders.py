@@ -10,8 +10,9 @@ import re
 
 import pytest
 
+from bot.background import nonce
 from bot.domain import GameOptions, Person, ReminderDefaults
-from bot.features.reminders import reminder_nonce, reminder_text
+from bot.features.reminders import reminder_text
 from bot.i18n import words
 from bot.services import ChallengeService, PlayService, TurnPlayed
 from bot.services.reminders import Alarm
@@ -253,12 +254,11 @@ async def test_players_choose_where_their_reminders_go(database):
 def test_nonces_are_the_same_for_a_turn_and_fit_discords_limit():
     """One nonce per game version and destination, at most 25 characters, even for huge
     ids."""
-    assert reminder_nonce(12, 3, "t") == reminder_nonce(12, 3, "t") == "rt12.3"
-    assert len({reminder_nonce(12, 3, "t"), reminder_nonce(12, 4, "t"),
-                reminder_nonce(12, 3, "d")}) == 3  # fmt: skip
-    huge = reminder_nonce(2**63 - 1, 2**31, "d")
-    assert len(huge) <= 25 and huge == reminder_nonce(2**63 - 1, 2**31, "d")
-    assert huge != reminder_nonce(2**63 - 2, 2**31, "d")
+    assert nonce("rt", 12, 3) == nonce("rt", 12, 3) == "rt.12.3"
+    assert len({nonce("rt", 12, 3), nonce("rt", 12, 4), nonce("rd", 12, 3)}) == 3
+    huge = nonce("rd", 2**63 - 1, 2**31)
+    assert len(huge) <= 25 and huge == nonce("rd", 2**63 - 1, 2**31)
+    assert huge != nonce("rd", 2**63 - 2, 2**31)
 
 
 async def test_the_alarm_wakes_a_sleeper_only_for_something_sooner():

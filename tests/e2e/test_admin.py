@@ -42,6 +42,7 @@ async def test_admins_change_the_servers_settings_and_they_apply(
         "Turn reminders after": "0.01 minutes",  # half the idle claim
         "Default pace": "correspondence",
         "Live clocks offered": "3+2, 5+5, 10+5, 15+10",
+        "Puzzle of the day": "off",
     }
     before = time.time()
     made = (await table.slash(alice, "tholos challenge", opponent=bob)).original

@@ -393,7 +393,7 @@ async def test_a_game_against_the_ai_in_a_dm_is_reminded_there(
     bot.assert_clean_log()
 
 
-_NONCE = re.compile(r"r[td](\d+)\.(\d+)")
+_NONCE = re.compile(r"r[td]\.(\d+)\.(\d+)")
 
 
 def every_reminder(emulator: Emulator, people: list[Member], channel: Channel) -> list[Message]:

@@ -1,0 +1,153 @@
+"""The puzzle of the day: a loop on the process that owns each server's shard. Each day (UTC)
+it claims the day's puzzle for every server that chose a channel for it — the claim is the
+row's primary key (server, day), so two processes never choose two —, posts it there with a
+nonce of the server and day (a send repeated after a kill -9 is answered with the first
+message), records the message once, and shows the answer of the days before. Each first
+answer updates the day's tally on the message (how many solved it, and who first)."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import io
+import logging
+import time
+from collections.abc import Callable
+
+import discord
+
+from .. import layout, work
+from ..app import App
+from ..background import discord_call, nonce, wait_for_event
+from ..i18n import language_of, words
+from ..storage import DatabaseUnavailable
+from ..storage.puzzles import DailyPuzzle, PuzzleStore
+from ..storage.servers import SETTINGS_TOPIC
+from . import face
+
+log = logging.getLogger(__name__)
+
+LOOK_AGAIN_SECONDS = 60.0
+"""The longest the loop sleeps (a settings change, or midnight, wakes it sooner)."""
+NO_PINGS = discord.AllowedMentions.none()
+
+
+def day_of(now: float) -> str:
+    """The UTC day of ``now``, ``YYYY-MM-DD``."""
+    return datetime.datetime.fromtimestamp(now, datetime.UTC).date().isoformat()
+
+
+def seconds_to_next_day(now: float) -> float:
+    """Seconds from ``now`` to the next UTC midnight."""
+    return 86400.0 - now % 86400.0
+
+
+class Daily:
+    """Posts each server's puzzle of the day and keeps its message up to date."""
+
+    def __init__(self, app: App, store: PuzzleStore, clock: Callable[[], float] = time.time):
+        self.app = app
+        self.store = store
+        self.clock = clock
+        self._wakeup = work.Wakeup()
+        self._editing: dict[tuple[int, str], asyncio.Lock] = {}
+
+    async def run(self) -> None:
+        """Post what is due, then sleep until woken, midnight or :data:`LOOK_AGAIN_SECONDS`."""
+        client = self.app.client
+        await client.wait_until_ready()
+        stop_listening = await self.app.database.listen(
+            SETTINGS_TOPIC, lambda payload: self._wakeup.set()
+        )
+        try:
+            while not client.is_closed():
+                self._wakeup.clear()
+                try:
+                    with work.busy():
+                        await self.sweep()
+                except DatabaseUnavailable as error:
+                    log.warning("puzzle of the day: database unavailable: %s", error)
+                except Exception:
+                    log.exception("puzzle of the day: the sweep failed")
+                sleep = min(LOOK_AGAIN_SECONDS, seconds_to_next_day(self.clock()) + 1.0)
+                await wait_for_event(self._wakeup, sleep)
+        finally:
+            stop_listening()
+            self._wakeup.clear()
+
+    async def sweep(self) -> None:
+        """Claim and post today's puzzle where it is wanted and not out yet; reveal the
+        answers of the days before (a failure stops only its own server)."""
+        day = day_of(self.clock())
+        for guild_id, channel_id in await self.store.dailies.wanted():
+            try:
+                daily = await self.store.dailies.get(guild_id, day)
+                if daily is None:
+                    daily = await self.store.dailies.claim(guild_id, day, channel_id,
+                                                         self._language(guild_id))  # fmt: skip
+                if daily is not None and daily.message_id is None:
+                    await self._post(daily)
+            except (DatabaseUnavailable, asyncio.CancelledError):
+                raise
+            except Exception:
+                log.exception("puzzle of the day of server %s failed", guild_id)
+        for done in await self.store.dailies.unrevealed(day):
+            await self.store.dailies.reveal(done.guild_id, done.day)
+            await self.refresh(done.guild_id, done.day)
+
+    def _language(self, guild_id: int) -> str:
+        guild = self.app.client.get_guild(guild_id)
+        return language_of(guild.preferred_locale if guild is not None else None)
+
+    async def _post(self, daily: DailyPuzzle) -> None:
+        """Post the day's puzzle and record its message (Discord refusing: tried again at the
+        next sweep, with the same nonce)."""
+        stored = await self.store.puzzle(daily.puzzle_id)
+        assert stored is not None  # a daily puzzle references a stored one
+        t = words(daily.language)
+        puzzle = stored.puzzle
+        png, alt = await self.app.renderer.image(puzzle.position, face.image_view(t, puzzle))
+        title = t("Puzzle of the day · {day}", day=daily.day)
+        look = face.look(t, stored, title, t(face.DAILY_INTRO), alt)
+        view = look.layout(face.daily_row(t, daily), status=face.daily_status(t, daily, puzzle))
+        file = discord.File(io.BytesIO(png), filename=layout.IMAGE_NAME, description=alt)
+        channel = self.app.client.get_partial_messageable(daily.channel_id)
+        try:
+            message = await discord_call(channel.send(
+                view=view, file=file, allowed_mentions=NO_PINGS,
+                nonce=nonce("pd", daily.guild_id, daily.day, daily.puzzle_id),
+            ))  # fmt: skip
+        except (discord.HTTPException, TimeoutError) as error:
+            log.warning("could not post server %s's puzzle of %s: %s", daily.guild_id,
+                        daily.day, error)  # fmt: skip
+            return
+        if await self.store.dailies.posted(daily.guild_id, daily.day, message.id):
+            log.info("posted server %s's puzzle of %s", daily.guild_id, daily.day)
+
+    async def refresh(self, guild_id: int, day: str) -> None:
+        """Show the day's tally (and, once revealed, its answer) on its message."""
+        lock = self._editing.setdefault((guild_id, day), asyncio.Lock())
+        async with lock:
+            daily = await self.store.dailies.get(guild_id, day)
+            if daily is None or daily.message_id is None:
+                return
+            stored = await self.store.puzzle(daily.puzzle_id)
+            assert stored is not None
+            t = words(daily.language)
+            channel = self.app.client.get_partial_messageable(daily.channel_id)
+            try:
+                message = await discord_call(channel.fetch_message(daily.message_id))
+                look = layout.BoardLook.of(message)
+                if look is None:
+                    return
+                status = face.daily_status(t, daily, stored.puzzle)
+                await discord_call(message.edit(
+                    view=look.layout(face.daily_row(t, daily), status=status),
+                    allowed_mentions=NO_PINGS,
+                ))  # fmt: skip
+            except (discord.HTTPException, TimeoutError) as error:
+                log.warning("could not update server %s's puzzle of %s: %s", guild_id, day,
+                            error)  # fmt: skip
+            finally:
+                if daily.revealed:
+                    self._editing.pop((guild_id, day), None)

@@ -1,0 +1,157 @@
+"""Puzzles without Discord, on a real database (both backends): the shipped set, serving near a
+member's rating without repeats until all are seen, answers that count once and move the
+ratings the right way, streaks, and the puzzle of the day claimed once per server and day."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from bot.puzzles.daily import day_of, seconds_to_next_day
+from bot.puzzles.face import caption, verdict, why
+from bot.puzzles.feature import shipped_puzzles
+from bot.storage import Database
+from bot.storage.puzzles import PuzzleStore
+from bot.storage.servers import ServerSettings, ServerSettingsStore
+from engine.puzzles import DRAW, WIN
+from rendering.words import ENGLISH
+
+NOW = 1_000_000.0
+ANA, BEA = 11, 12
+
+
+async def stocked(database: Database, count: int = 12) -> PuzzleStore:
+    store = PuzzleStore(database)
+    assert await store.add(shipped_puzzles()[:count], NOW) == count
+    return store
+
+
+def test_the_shipped_set_is_large_and_varied():
+    puzzles = shipped_puzzles()
+    assert len(puzzles) >= 25
+    assert len({str(p.position) for p in puzzles}) == len(puzzles)
+    assert {p.best for p in puzzles} <= {WIN, DRAW}
+    assert all(p.difficulty >= 2 and p.alternative < p.best for p in puzzles)
+    assert {p.position.turn for p in puzzles} == {0, 1}, "both colours to move"
+
+
+async def test_adding_twice_stores_once(database: Database):
+    store = await stocked(database)
+    assert await store.add(shipped_puzzles()[:14], NOW) == 2
+    assert await store.count() == 14
+
+
+async def test_a_member_sees_every_puzzle_once_before_any_twice(database: Database):
+    seed = random.randrange(2**32)
+    print("seed", seed)
+    rng = random.Random(seed)
+    store = await stocked(database, 6)
+    seen = []
+    for _ in range(6):
+        attempt = await store.serve(ANA, NOW, rng)
+        again = await store.serve(ANA, NOW, rng)
+        assert again.id == attempt.id, "an open puzzle is served again until answered"
+        await store.answer(attempt.id, ANA, "T w 1", rng.random() < 0.5, NOW)
+        seen.append(attempt.puzzle.id)
+    assert len(set(seen)) == 6
+    attempt = await store.serve(ANA, NOW, rng)
+    assert attempt.cycle == 2 and attempt.puzzle.id in seen
+
+
+async def test_right_answers_raise_the_member_and_lower_the_puzzle(database: Database):
+    store = await stocked(database)
+    right = await store.serve(ANA, NOW)
+    answer = str(right.puzzle.puzzle.answer)
+    solved = await store.answer(right.id, ANA, answer, True, NOW)
+    assert solved.first and solved.before is not None and solved.attempt.correct
+    assert solved.player.rating.rating > 1500 > (await store.puzzle(right.puzzle.id)).rating.rating
+    assert (solved.player.solved, solved.player.attempts, solved.player.streak) == (1, 1, 1)
+    twice = await store.answer(right.id, ANA, "T w 1", False, NOW + 5)
+    assert not twice.first and twice.attempt.correct and twice.attempt.answer == answer
+    assert twice.player.rating == solved.player.rating, "answering twice counts once"
+    wrong = await store.serve(BEA, NOW)
+    failed = await store.answer(wrong.id, BEA, "T w 1", False, NOW)
+    assert failed.player.rating.rating < 1500 < (await store.puzzle(wrong.puzzle.id)).rating.rating
+    assert (failed.player.solved, failed.player.streak, failed.player.attempts) == (0, 0, 1)
+
+
+async def test_streaks_and_best_streak(database: Database):
+    store = await stocked(database)
+    for correct in (True, True, True, False, True):
+        attempt = await store.serve(ANA, NOW)
+        answered = await store.answer(attempt.id, ANA, "x", correct, NOW)
+    player = answered.player
+    assert (player.streak, player.best_streak, player.solved, player.attempts) == (1, 3, 4, 5)
+
+
+async def test_concurrent_answers_to_one_attempt_count_once(database: Database):
+    store = await stocked(database)
+    attempt = await store.serve(ANA, NOW)
+    results = await asyncio.gather(*(
+        store.answer(attempt.id, ANA, "x", index % 2 == 0, NOW) for index in range(6)
+    ))  # fmt: skip
+    assert sum(result.first for result in results) == 1
+    player = await store.player(ANA)
+    assert player.attempts == 1
+
+
+async def test_someone_elses_attempt_is_refused(database: Database):
+    store = await stocked(database)
+    attempt = await store.serve(ANA, NOW)
+    try:
+        await store.answer(attempt.id, BEA, "x", True, NOW)
+    except LookupError:
+        pass
+    else:
+        raise AssertionError("answered another member's attempt")
+    assert (await store.attempt(attempt.id)).answered_at is None
+
+
+async def test_the_puzzle_of_the_day_is_claimed_once(database: Database):
+    store = await stocked(database)
+    servers = ServerSettingsStore(database)
+    await servers.set(5 << 22, ServerSettings(puzzle_channel=77), by=1, now=NOW)
+    assert await store.dailies.wanted() == [(5 << 22, 77)]
+    claims = await asyncio.gather(*(
+        PuzzleStore(database).dailies.claim(5 << 22, "2026-11-26", 77, "en") for _ in range(4)
+    ))  # fmt: skip
+    assert len({claim.puzzle_id for claim in claims}) == 1
+    daily = claims[0]
+    assert await store.dailies.posted(daily.guild_id, daily.day, 900)
+    assert not await store.dailies.posted(daily.guild_id, daily.day, 901)
+    tomorrow = await store.dailies.claim(5 << 22, "2026-11-27", 77, "en")
+    assert tomorrow.puzzle_id != daily.puzzle_id, "a server never gets the same puzzle twice"
+    first = await store.daily_attempt(daily, ANA, NOW)
+    assert (await store.daily_attempt(daily, ANA, NOW + 1)).id == first.id
+    await store.answer(first.id, ANA, str(first.puzzle.puzzle.answer), True, NOW)
+    second = await store.daily_attempt(daily, BEA, NOW)
+    await store.answer(second.id, BEA, "x", False, NOW)
+    tally = await store.dailies.get(daily.guild_id, daily.day)
+    assert (tally.solvers, tally.tries, tally.first_solver) == (1, 2, ANA)
+    assert [d.day for d in await store.dailies.unrevealed("2026-11-27")] == ["2026-11-26"]
+    await store.dailies.reveal(daily.guild_id, daily.day)
+    assert await store.dailies.unrevealed("2026-11-28") == []
+
+
+def test_days_turn_at_utc_midnight():
+    assert day_of(0.0) == "1970-01-01" and day_of(86399.5) == "1970-01-01"
+    assert day_of(86400.0) == "1970-01-02"
+    assert seconds_to_next_day(86400.0 * 3 + 10) == 86390.0
+
+
+def test_the_words_of_a_puzzle():
+    puzzles = shipped_puzzles()
+    for puzzle in puzzles:
+        said = caption(ENGLISH, puzzle)
+        colour = "White" if puzzle.position.turn == 0 else "Black"
+        assert said.startswith(colour) and ("win" if puzzle.best == WIN else "draw") in said
+        assert ("draw" in why(ENGLISH, puzzle)) == (DRAW in (puzzle.best, puzzle.alternative))
+
+
+async def test_a_verdict_explains_and_shows_the_rating(database: Database):
+    store = await stocked(database)
+    attempt = await store.serve(ANA, NOW)
+    answered = await store.answer(attempt.id, ANA, str(attempt.puzzle.puzzle.answer), True, NOW)
+    text = verdict(ENGLISH, answered)
+    assert text.startswith("✅") and f"`{attempt.puzzle.puzzle.answer}`" in text
+    assert "1500 → " in text and "(+" in text
