@@ -1,6 +1,7 @@
 """The AI in worker processes, so the event loop never waits: the opponent's turns in one,
-reviews of finished games in another. A worker that dies is replaced and its task runs again;
-a task abandoned (cancelled) stops its worker, which is replaced at the next task."""
+reviews of finished games in another, the search for puzzles in finished games in a third. A
+worker that dies is replaced and its task runs again; a task abandoned (cancelled) stops its
+worker, which is replaced at the next task."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from typing import TypeVar
 
 from engine import Position, Turn, parse_turn
 from engine.ai import choose_turn
+from engine.puzzles import LATE, Puzzle, first_puzzle, game_positions
 from engine.review import review_game
 
 log = logging.getLogger(__name__)
@@ -139,8 +141,7 @@ _progress: multiprocessing.queues.Queue[tuple[int, int, int]] | None = None
 def _start_reviewer(progress: multiprocessing.queues.Queue[tuple[int, int, int]]) -> None:
     """Runs in the review worker once: yield the CPU to the bot, keep the progress queue."""
     global _progress
-    with contextlib.suppress(OSError, AttributeError):
-        os.nice(REVIEW_NICENESS)
+    _lower_priority()
     _progress = progress
 
 
@@ -154,3 +155,35 @@ def _review(game_id: int, start: str, turns: list[str], seed: int) -> str:
 
     review = review_game(Position.parse(start), parsed, seed=seed, progress=report)
     return review.to_json()
+
+
+class PuzzleFinder:
+    """A worker process of its own, at the reviews' low priority, that looks for a puzzle in
+    finished games (an exhaustive search of their last turns: seconds of CPU each)."""
+
+    def __init__(self) -> None:
+        self.worker = Worker("puzzles", lambda: ProcessPoolExecutor(
+            1, mp_context=SPAWN, initializer=_lower_priority))  # fmt: skip
+
+    async def find(
+        self, start: Position, turns: list[Turn], source: str, late: int = LATE
+    ) -> Puzzle | None:
+        """The game's puzzle (:func:`engine.puzzles.first_puzzle`), if it makes one."""
+        played = [str(turn) for turn in turns]
+        found = await self.worker.run(_find, str(start), played, source, late)
+        return None if found is None else Puzzle.from_json(found)
+
+    def close(self) -> None:
+        self.worker.close()
+
+
+def _lower_priority() -> None:
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(REVIEW_NICENESS)
+
+
+def _find(start: str, turns: list[str], source: str, late: int) -> str | None:
+    """Runs in the puzzle worker: notation in, the puzzle as JSON out."""
+    positions = game_positions(Position.parse(start), [parse_turn(text) for text in turns])
+    found = first_puzzle(positions, source, late=late)
+    return None if found is None else found.to_json()

@@ -116,7 +116,7 @@ class TholosBot(discord.Client):
         for name, loop in (
             ("housekeeping", housekeeping.run()), ("reviews", reviews.run()),
             ("ai-picker", opponent.run()), ("clocks", clocks.run()),
-            ("tournaments", tournaments.rounds.run()), ("puzzles", puzzles.daily.run()),
+            ("tournaments", tournaments.rounds.run()), *puzzles.loops(),
         ):  # fmt: skip
             self._background.append(asyncio.create_task(loop, name=name))
 
@@ -216,6 +216,7 @@ class TholosBot(discord.Client):
             app.renderer.close()
             feature_of(self, Opponent).close()
             feature_of(self, Reviews).close()
+            feature_of(self, Puzzles).close()
         # discord.py (2.7) neither cancels its pending "ready" task on close nor checks that the
         # loop is still there when it fires: a bot stopped within seconds of connecting would
         # log a traceback. Cancel it first.

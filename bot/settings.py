@@ -48,6 +48,9 @@ class Settings:
     threads: bool = True
     """``THOLOS_THREADS``: play each game in a thread of its own (``on``, the default) or in the
     channel (``off``)."""
+    puzzles_from_games: bool = True
+    """``THOLOS_PUZZLES_FROM_GAMES``: search each finished game for a puzzle (``on``, the
+    default; a worker process at low priority) or not (``off``)."""
     default_pace: str = CORRESPONDENCE
     """``THOLOS_DEFAULT_PACE``: ``correspondence`` (the default) or a clock such as ``5+5``."""
     clocks: tuple[str, ...] = CLOCKS
@@ -123,6 +126,7 @@ class Settings:
             inactivity_timeout=_seconds(values, "THOLOS_INACTIVITY_TIMEOUT", INACTIVITY_TIMEOUT),
             reminder_after=_optional_seconds(values, "THOLOS_REMINDER_AFTER"),
             threads=_switch(values, "THOLOS_THREADS", default=True),
+            puzzles_from_games=_switch(values, "THOLOS_PUZZLES_FROM_GAMES", default=True),
             **_paces(values),
             log_format=_log_format(values),
             metrics_port=_port(values, "THOLOS_METRICS_PORT"),

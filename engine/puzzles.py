@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from .ai import exact_values, make_player
@@ -87,21 +87,50 @@ def verify(puzzle: Puzzle, limit: int = NODE_LIMIT) -> bool:
     )
 
 
+def first_puzzle(
+    positions: Iterable[tuple[int, Position]], source: str, *, late: int = LATE
+) -> Puzzle | None:
+    """Of a game's positions (each with its ply), the first with at most ``late`` places left
+    that makes a puzzle — at most one a game, so that a set does not repeat one ending; its
+    source is ``source`` and the ply. ``positions`` is read only as far as needed."""
+    for ply, position in positions:
+        if position.places_left() <= late:
+            found = puzzle_in(position, f"{source}, ply {ply}")
+            if found is not None:
+                return found
+    return None
+
+
+def game_positions(start: Position, turns: Iterable[Turn]) -> Iterator[tuple[int, Position]]:
+    """The positions of a game played from ``start`` (each turn checked), before each turn and
+    at the end, with their ply."""
+    position = start
+    ply = 0
+    yield ply, position
+    for turn in turns:
+        position = position.apply(turn)
+        ply += 1
+        yield ply, position
+
+
 def self_play_puzzles(seed: int, *, late: int = LATE) -> Iterator[Puzzle]:
-    """The puzzles of one self-play game (the greedy player against itself, a random mode and
-    ornaments from ``seed``): of its positions with at most ``late`` places left, the first
-    that makes a puzzle (at most one a game, so that a set does not repeat one ending)."""
+    """The puzzle of one self-play game (the greedy player against itself, a random mode and
+    ornaments from ``seed``), as :func:`first_puzzle` finds it; none if it makes none."""
     rng = random.Random(seed)
     mode = rng.choice(("basic", "advanced"))
-    position = new_game(mode, ornaments=rng.randint(1, 5) if mode == "advanced" else 0,
-                        seed=seed)  # fmt: skip
+    start = new_game(mode, ornaments=rng.randint(1, 5) if mode == "advanced" else 0, seed=seed)
+    found = first_puzzle(_self_play(start, rng), f"self-play {seed}", late=late)
+    if found is not None:
+        yield found
+
+
+def _self_play(position: Position, rng: random.Random) -> Iterator[tuple[int, Position]]:
+    """The positions of the greedy player's game against itself, played as they are read."""
     player = make_player("greedy")
     ply = 0
-    while not position.is_over():
-        if position.places_left() <= late:
-            found = puzzle_in(position, f"self-play {seed}, ply {ply}")
-            if found is not None:
-                yield found
-                return
+    while True:
+        yield ply, position
+        if position.is_over():
+            return
         position = position.apply(player.choose(position, rng.randrange(2**31)))
         ply += 1

@@ -9,7 +9,9 @@ from __future__ import annotations
 import io
 import logging
 import time
+from collections.abc import Coroutine
 from importlib import resources
+from typing import Any
 
 import discord
 
@@ -29,6 +31,7 @@ from ..i18n import NC_, reader
 from ..storage.puzzles import Answered, Attempt, PuzzleStore
 from . import face
 from .daily import Daily
+from .harvest import Harvest
 
 log = logging.getLogger(__name__)
 
@@ -52,12 +55,25 @@ class Puzzles(Feature):
         super().__init__(app)
         self.store = PuzzleStore(app.database, app.settings.shards)
         self.daily = Daily(app, self.store)
+        self.harvest = Harvest(app, self.store)
 
     def register(self, router: Router) -> None:
         """Route the answer's steps, Next and the puzzle of the day's Solve here."""
         router.add(custom_ids.PUZZLE_STEP, self.step)
         router.add(custom_ids.PUZZLE_NEXT, self.next)
         router.add(custom_ids.DAILY_PUZZLE, self.solve_daily)
+
+    def loops(self) -> list[tuple[str, Coroutine[Any, Any, None]]]:
+        """The background loops: the puzzle of the day, and (unless turned off) the search of
+        finished games for puzzles."""
+        loops = [("puzzle-of-the-day", self.daily.run())]
+        if self.app.settings.puzzles_from_games:
+            loops.append(("puzzles-from-games", self.harvest.run()))
+        return loops
+
+    def close(self) -> None:
+        """Stop the search's worker."""
+        self.harvest.close()
 
     async def stock(self) -> None:
         """Store the shipped puzzles the database does not have yet."""

@@ -368,7 +368,8 @@ MIGRATIONS: list[str] = [
     # wrong); rated: whether it
     # moved the ratings. A server's puzzle of the day, claimed by its primary key before it is
     # posted (message_id NULL until then), so it is posted once; revealed: the answer shown.
-    # puzzle_channel: where a server wants it.
+    # puzzle_channel: where a server wants it. games_by_finish: the finished games in the order
+    # they are searched for puzzles (meta 'puzzles:searched' marks how far).
     """
     CREATE TABLE puzzles (
         id INTEGER PRIMARY KEY,
@@ -429,7 +430,8 @@ MIGRATIONS: list[str] = [
         revealed INTEGER NOT NULL DEFAULT 0 CHECK (revealed IN (0, 1)),
         PRIMARY KEY (guild_id, day)
     );
-    ALTER TABLE guild_settings ADD COLUMN puzzle_channel INTEGER
+    ALTER TABLE guild_settings ADD COLUMN puzzle_channel INTEGER;
+    CREATE INDEX games_by_finish ON games (finished_at, id) WHERE status = 'finished'
     """,
 ]
 
@@ -753,7 +755,8 @@ POSTGRES_MIGRATIONS: list[str | None] = [
         revealed BOOLEAN NOT NULL DEFAULT FALSE,
         PRIMARY KEY (guild_id, day)
     );
-    ALTER TABLE guild_settings ADD COLUMN puzzle_channel BIGINT
+    ALTER TABLE guild_settings ADD COLUMN puzzle_channel BIGINT;
+    CREATE INDEX games_by_finish ON games (finished_at, id) WHERE status = 'finished'
     """,
 ]
 

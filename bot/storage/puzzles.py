@@ -144,6 +144,7 @@ class PuzzleStore:
         self.database = database
         self.shards = shards
         self.dailies = DailyStore(database, shards)
+        self.searched = SearchedGames(database)
 
     async def add(self, puzzles: Sequence[Puzzle], now: float) -> int:
         """Store the puzzles not stored yet (a position is stored once); how many were new."""
@@ -356,6 +357,46 @@ class DailyStore:
                 "UPDATE daily_puzzles SET revealed = ? WHERE guild_id = ? AND day = ?",
                 (True, guild_id, day),
             )
+
+
+SEARCHED_KEY = "puzzles:searched"
+"""The ``meta`` key of the last finished game searched for a puzzle: ``<finished_at>:<id>``."""
+
+
+class SearchedGames:
+    """How far the finished games were searched for puzzles, in the order they finished: a
+    mark moved past each game by a compare-and-set, so that one process searches it, once."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
+    async def claim_next(self) -> int | None:
+        """The next finished game to search (its id), the mark moved past it; ``None`` when
+        none is left, or another process moved the mark first."""
+        async with self.database.transaction() as transaction:
+            mark = await scalar(transaction, "SELECT value FROM meta WHERE key = ?",
+                                (SEARCHED_KEY,))  # fmt: skip
+            at, last = (float(mark.split(":")[0]), int(mark.split(":")[1])) if mark else (-1.0, 0)
+            row = await transaction.fetchone(
+                "SELECT id, finished_at FROM games WHERE status = 'finished' AND "
+                "(finished_at > ? OR (finished_at = ? AND id > ?)) ORDER BY finished_at, id "
+                "LIMIT 1",
+                (at, at, last),
+            )
+            if row is None:
+                return None
+            moved = f"{float(row[1])!r}:{int(row[0])}"
+            if mark is None:
+                changed = await transaction.execute(
+                    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
+                    (SEARCHED_KEY, moved),
+                )
+            else:
+                changed = await transaction.execute(
+                    "UPDATE meta SET value = ? WHERE key = ? AND value = ?",
+                    (moved, SEARCHED_KEY, mark),
+                )
+        return int(row[0]) if changed else None
 
 
 async def _player_in(transaction: Transaction, user_id: int, now: float) -> PuzzlePlayer:

@@ -6,17 +6,31 @@ from __future__ import annotations
 
 import asyncio
 import random
+from types import SimpleNamespace
 
+import pytest
+
+from bot.ai import PuzzleFinder
+from bot.domain import GameOptions, Person
 from bot.puzzles.daily import day_of, seconds_to_next_day
 from bot.puzzles.face import caption, verdict, why
 from bot.puzzles.feature import shipped_puzzles
-from bot.storage import Database
+from bot.puzzles.harvest import Harvest
+from bot.services import StepShown, TurnPlayed
+from bot.storage import Database, GameStore
 from bot.storage.puzzles import PuzzleStore
 from bot.storage.servers import ServerSettings, ServerSettingsStore
-from engine.puzzles import DRAW, WIN
+from engine import parse_turn
+from engine.builder import turn_path
+from engine.puzzles import DRAW, WIN, Puzzle, first_puzzle, game_positions, verify
 from rendering.words import ENGLISH
+from tests.bot.conftest import services_on
+from tests.bot.test_service import ALICE, BOB, CHANNEL, GUILD, by
 
 NOW = 1_000_000.0
+SEARCHED = 4
+"""The search of finished games looks at their positions with at most 4 places left (the bot:
+6), which keeps the test's exhaustive searches short."""
 ANA, BEA = 11, 12
 
 
@@ -24,6 +38,17 @@ async def stocked(database: Database, count: int = 12) -> PuzzleStore:
     store = PuzzleStore(database)
     assert await store.add(shipped_puzzles()[:count], NOW) == count
     return store
+
+
+SHIPPED = shipped_puzzles()
+
+
+@pytest.mark.parametrize("number", range(0, len(SHIPPED), 10))
+def test_every_shipped_puzzle_is_proven_again(number: int):
+    """Each shipped puzzle's answer is the only best turn, by a new exhaustive search (ten
+    puzzles a test, so that the workers share them)."""
+    for puzzle in SHIPPED[number : number + 10]:
+        assert verify(puzzle), puzzle.to_json()
 
 
 def test_the_shipped_set_is_large_and_varied():
@@ -155,3 +180,68 @@ async def test_a_verdict_explains_and_shows_the_rating(database: Database):
     text = verdict(ENGLISH, answered)
     assert text.startswith("✅") and f"`{attempt.puzzle.puzzle.answer}`" in text
     assert "1500 → " in text and "(+" in text
+
+
+async def test_finished_games_are_searched_for_their_puzzle_once(database: Database, clock):
+    """Random games played to the end and stored; the search (the real worker process) stores
+    exactly the puzzle the engine finds in each, once, named after its game — with a second
+    searcher on the same database taking its share."""
+    rng = seeded()
+    app = SimpleNamespace(games=GameStore(database))
+    service = services_on(database, clock)
+    expected = {}
+    while len(expected) < 3 or not any(expected.values()):
+        game = await played_out(service, clock, rng)
+        turns = [parse_turn(r.turn) for r in await app.games.turns(game.id)]
+        found = first_puzzle(game_positions(game.start_position, turns), f"game {game.id}",
+                             late=SEARCHED)  # fmt: skip
+        expected[game.id] = found
+    store = PuzzleStore(database)
+    finder = PuzzleFinder()
+    try:
+        first = Harvest(app, store, finder, late=SEARCHED)
+        second = Harvest(app, PuzzleStore(database), finder, late=SEARCHED)
+        searched = 0
+        while await first.search_next() | await second.search_next():
+            searched += 1
+        assert not await first.search_next(), "every game searched once"
+    finally:
+        finder.close()
+    rows = await database.fetchall("SELECT position, answer, source FROM puzzles")
+    wanted = {(str(p.position), str(p.answer), p.source) for p in expected.values() if p}
+    assert {tuple(row) for row in rows} == wanted
+    for position, _, _ in rows:
+        assert verify(Puzzle.from_json(await store_line(store, position))), position
+
+
+async def store_line(store: PuzzleStore, position: str) -> str:
+    row = await store.database.fetchone("SELECT id FROM puzzles WHERE position = ?", (position,))
+    stored = await store.puzzle(row[0])
+    return stored.puzzle.to_json()
+
+
+async def played_out(service, clock, rng: random.Random):
+    """A game between Alice and Bob played to the end with random turns, stored."""
+    clock.now += 60
+    made = await service.lobby.challenge(
+        guild_id=GUILD, channel_id=CHANNEL, challenger=Person(ALICE, "Alice"),
+        opponent=Person(BOB, "Bob"), options=GameOptions(colour="white", first="me"),
+    )  # fmt: skip
+    game = (await service.lobby.answer(made.id, by(BOB, CHANNEL), "accept")).game
+    while game.is_active:
+        turn = rng.choice(game.position.legal_turns())
+        path = "".join(turn_path(game.position, turn))
+        played = await service.play.choose(game.id, game.version, path, by(game.to_move, CHANNEL))
+        if isinstance(played, StepShown):  # a placement that offers a bonus: skip it
+            played = await service.play.choose(
+                game.id, game.version, path + "-", by(game.to_move, CHANNEL)
+            )
+        assert isinstance(played, TurnPlayed)
+        game = played.game
+    return game
+
+
+def seeded() -> random.Random:
+    seed = random.randrange(2**32)
+    print(f"seed {seed}")
+    return random.Random(seed)

@@ -82,6 +82,9 @@ class BotProcess:
             **emulator.env(guild_commands=guild_commands),
             "THOLOS_DB": str(db_path),
             "THOLOS_METRICS_PORT": "0",  # any free port: the log names it, settle() reads it
+            # Seconds of CPU per finished game, beside what a test or benchmark measures: on
+            # where asked (tests/e2e/test_puzzles.py).
+            "THOLOS_PUZZLES_FROM_GAMES": "off",
             **(env or {}),
         }
         self.process: subprocess.Popen[bytes] | None = None
