@@ -20,6 +20,7 @@ from .. import layout, work
 from ..app import App
 from ..background import discord_call, nonce, wait_for_event
 from ..i18n import language_of, words
+from ..puzzle_board import DAILY_INTRO, daily_status, image_view, puzzle_title
 from ..storage import DatabaseUnavailable
 from ..storage.puzzles import DailyPuzzle, PuzzleStore
 from ..storage.servers import SETTINGS_TOPIC
@@ -106,10 +107,10 @@ class Daily:
         assert stored is not None  # a daily puzzle references a stored one
         t = words(daily.language)
         puzzle = stored.puzzle
-        png, alt = await self.app.renderer.image(puzzle.position, face.image_view(t, puzzle))
-        title = t("Puzzle of the day · {day}", day=daily.day)
-        look = face.look(t, stored, title, t(face.DAILY_INTRO), alt)
-        view = look.layout(face.daily_row(t, daily), status=face.daily_status(t, daily, puzzle))
+        png, alt = await self.app.renderer.image(puzzle.position, image_view(t, puzzle))
+        title = puzzle_title(t, stored, daily.day)
+        look = face.look(t, stored, title, t(DAILY_INTRO), alt)
+        view = look.layout(face.daily_row(t, daily), status=daily_status(t, daily, puzzle))
         file = discord.File(io.BytesIO(png), filename=layout.IMAGE_NAME, description=alt)
         channel = self.app.client.get_partial_messageable(daily.channel_id)
         try:
@@ -140,7 +141,7 @@ class Daily:
                 look = layout.BoardLook.of(message)
                 if look is None:
                     return
-                status = face.daily_status(t, daily, stored.puzzle)
+                status = daily_status(t, daily, stored.puzzle)
                 await discord_call(message.edit(
                     view=look.layout(face.daily_row(t, daily), status=status),
                     allowed_mentions=NO_PINGS,

@@ -15,7 +15,6 @@ from typing import Any
 
 import discord
 
-from engine import IllegalTurnError
 from engine.builder import TurnBuilder
 from engine.puzzles import Puzzle
 from engine.vocabulary import N_
@@ -28,6 +27,8 @@ from ..commands import tholos
 from ..controls import Router
 from ..domain import Refusal
 from ..i18n import NC_, reader
+from ..puzzle_board import image_view, puzzle_title, verdict
+from ..services.puzzles import PUZZLE_COMMAND, AnswerShown, PuzzleService
 from ..storage.puzzles import Answered, Attempt, PuzzleStore
 from . import face
 from .daily import Daily
@@ -37,8 +38,6 @@ log = logging.getLogger(__name__)
 
 SHIPPED = "shipped.jsonl"
 """The verified puzzles that ship with the bot (``python -m engine puzzles``)."""
-NO_PUZZLES = N_("There are no puzzles yet — please try again later.")
-NOT_YOURS = N_("That puzzle is someone else's: {puzzle} gives you one of your own.")
 GONE = N_("That puzzle of the day is no longer open: {puzzle} gives you another.")
 
 
@@ -54,6 +53,7 @@ class Puzzles(Feature):
     def __init__(self, app: App) -> None:
         super().__init__(app)
         self.store = PuzzleStore(app.database, app.settings.shards)
+        self.service = PuzzleService(self.store)
         self.daily = Daily(app, self.store)
         self.harvest = Harvest(app, self.store)
 
@@ -85,14 +85,14 @@ class Puzzles(Feature):
     async def puzzle(self, interaction: Interaction) -> None:
         """``/tholos puzzle``: the member's open puzzle, or a new one."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self._show(interaction, await self._serve(interaction.user.id))
+        await self._show(interaction, await self.service.serve(interaction.user.id))
 
     @answers()
     async def next(self, interaction: Interaction, attempt: int) -> None:
         """Next, under an answered puzzle: a new one."""
-        await self._own(interaction, attempt)
+        await self.service.attempt_of(attempt, interaction.user.id)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self._show(interaction, await self._serve(interaction.user.id))
+        await self._show(interaction, await self.service.serve(interaction.user.id))
 
     @answers(server_only=True)
     async def solve_daily(self, interaction: Interaction, guild: int, day: str) -> None:
@@ -100,11 +100,11 @@ class Puzzles(Feature):
         given, again)."""
         daily = await self.store.dailies.get(guild, day)
         if daily is None or daily.revealed or guild != interaction.guild_id:
-            raise Refusal(GONE, puzzle="`/tholos puzzle`")
+            raise Refusal(GONE, puzzle=PUZZLE_COMMAND)
         attempt = await self.store.daily_attempt(daily, interaction.user.id, time.time())
         if attempt.correct is not None:
             answered = Answered(attempt, False, await self.store.player(attempt.user_id), None)
-            await tell(interaction, face.verdict(reader(interaction), answered))
+            await tell(interaction, verdict(reader(interaction), answered))
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self._show(interaction, attempt)
@@ -113,53 +113,25 @@ class Puzzles(Feature):
     async def step(self, interaction: Interaction, attempt: int, path: str, kind: str) -> None:
         """A press on a puzzle's step button: show the next choice, or judge the answer."""
         t = reader(interaction)
-        shown = await self._own(interaction, attempt)
-        if shown.correct is not None:  # answered already: the first answer stands
-            answered = Answered(shown, False, await self.store.player(shown.user_id), None)
-            await self._edit(interaction, face.verdict(t, answered), face.next_row(t, shown.id))
+        result = await self.service.choose(attempt, interaction.user.id, path)
+        if isinstance(result, AnswerShown):
+            step = result.builder.step()
+            assert step is not None  # the answer is not complete
+            rows = face.answer_rows(t, attempt, result.builder)
+            await self._edit(interaction, step_prompt(t, result.builder, step), rows)
             return
-        try:
-            builder = TurnBuilder(shown.puzzle.puzzle.position, tuple(path))
-        except IllegalTurnError:
-            raise Refusal("That choice isn't available.") from None
-        turn = builder.turn
-        if turn is None:
-            step = builder.step()
-            assert step is not None
-            prompt = step_prompt(t, builder, step)
-            await self._edit(interaction, prompt, face.answer_rows(t, shown.id, builder))
-            return
-        correct = str(turn) == str(shown.puzzle.puzzle.answer)
-        answered = await self.store.answer(shown.id, shown.user_id, str(turn), correct,
-                                           time.time())  # fmt: skip
-        await self._edit(interaction, face.verdict(t, answered), face.next_row(t, shown.id))
-        if answered.first and shown.day is not None and shown.guild_id is not None:
+        await self._edit(interaction, verdict(t, result), face.next_row(t, attempt))
+        shown = result.attempt
+        if result.first and shown.day is not None and shown.guild_id is not None:
             await self.daily.refresh(shown.guild_id, shown.day)
-
-    async def _own(self, interaction: Interaction, attempt_id: int) -> Attempt:
-        """The attempt a control carries, if it is the presser's."""
-        attempt = await self.store.attempt(attempt_id)
-        if attempt is None or attempt.user_id != interaction.user.id:
-            raise Refusal(NOT_YOURS, puzzle="`/tholos puzzle`")
-        return attempt
-
-    async def _serve(self, user_id: int) -> Attempt:
-        try:
-            return await self.store.serve(user_id, time.time())
-        except LookupError:
-            raise Refusal(NO_PUZZLES) from None
 
     async def _show(self, interaction: Interaction, attempt: Attempt) -> None:
         """Send the attempt's puzzle to the member alone (the interaction is deferred)."""
         t = reader(interaction)
         stored = attempt.puzzle
         png, alt = await self.app.renderer.image(stored.puzzle.position,
-                                                 face.image_view(t, stored.puzzle))  # fmt: skip
-        if attempt.day is not None:
-            title = t("Puzzle of the day · {day}", day=attempt.day)
-        else:
-            title = t("Puzzle {id} · rated {rating}", id=stored.id,
-                      rating=round(stored.rating.rating))  # fmt: skip
+                                                 image_view(t, stored.puzzle))  # fmt: skip
+        title = puzzle_title(t, stored, attempt.day)
         player = await self.store.player(attempt.user_id)
         intro = t("Find the one turn that does it and build it with the buttons. Your puzzle "
                   "rating: {rating}.", rating=round(player.rating.rating))  # fmt: skip
@@ -176,7 +148,7 @@ class Puzzles(Feature):
         look = layout.BoardLook.of(interaction.message)
         if look is None:
             raise Refusal("That puzzle's message is out of date: {puzzle} shows it again.",
-                          puzzle="`/tholos puzzle`")  # fmt: skip
+                          puzzle=PUZZLE_COMMAND)  # fmt: skip
         await interaction.response.edit_message(view=look.layout(rows, status=status),
                                                 allowed_mentions=USERS_ONLY)  # fmt: skip
 

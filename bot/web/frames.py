@@ -21,7 +21,9 @@ from rendering.layout import COLUMN_STONE, SMALL_STONE, board_layout
 from rendering.view import last_player, last_turn_marks
 from rendering.words import Words
 
-from ..board import Board, Choice, TurnStep
+from ..board import Board, Choice, TurnStep, turn_steps
+from ..puzzle_board import puzzle_board, puzzle_game
+from ..storage.puzzles import Attempt
 
 COLOURS = ("white", "black", "gray")
 JSON = dict[str, Any]
@@ -75,6 +77,16 @@ def board_frame(
         "steps": None if steps is None else [_step(step) for step in steps],
         "clocks": _clocks(board, now),
     }  # fmt: skip
+
+
+def puzzle_frame(attempt: Attempt, t: Words, name: str) -> JSON:
+    """The frame of a member's puzzle (``name``: theirs): a board like a game's, its steps
+    the answer's, and the attempt the answer is for."""
+    game = puzzle_game(attempt, t, lambda user: name)
+    frame = board_frame(puzzle_board(attempt, game, t), t, turn_steps(game, t), 0.0)
+    frame["puzzle"] = attempt.id
+    frame["geometry"] = geometry(game.position)
+    return frame
 
 
 def _clocks(board: Board, now: float) -> JSON | None:

@@ -15,12 +15,16 @@ from ..domain import Caller, GameOptions, Person, Refusal
 from ..i18n import language_of, words
 from ..opponent import Opponent
 from ..phrases import LEVEL_NAMES, board_url
+from ..puzzle_board import verdict
 from ..services import StepShown, TimeUp
+from ..services.puzzles import AnswerShown, PuzzleService
 from ..storage import DatabaseUnavailable
-from .frames import palette
+from ..storage.puzzles import PuzzleStore
+from .frames import palette, puzzle_frame
 from .live import (
     FLOOD_LIMIT,
     HELLO_TIMEOUT,
+    JSON,
     MESSAGE_LIMIT,
     PATH,
     LiveBoards,
@@ -40,6 +44,7 @@ class PageTalk:
         self.app = app
         self.boards = boards
         self.opponent = opponent
+        self.puzzles = PuzzleService(PuzzleStore(app.database))
 
     async def serve(self, socket: web.WebSocketResponse) -> None:
         """Talk with one page until it goes: its hello, then its turns."""
@@ -118,6 +123,9 @@ class PageTalk:
         if data is not None and data.get("type") == "play_ai":
             await self._play_ai(page, data.get("level"))
             return
+        if data is not None and data.get("type") in ("puzzle", "puzzle_answer"):
+            await self._puzzle(page, data)
+            return
         game, version, path = (data or {}).get("game"), (data or {}).get("version"), (
             data or {}).get("path")  # fmt: skip
         if (data is None or data.get("type") != "turn" or not isinstance(game, int)
@@ -185,6 +193,34 @@ class PageTalk:
             await send(page.socket, {"type": "error", "code": "refused", "message": text})
             return
         self.boards.after_change(game, None)
+
+    async def _puzzle(self, page: Page, data: JSON) -> None:
+        """A puzzle for the member (``puzzle``), or their answer to one (``puzzle_answer``,
+        a whole turn's path): the same service as ``/tholos puzzle`` and its buttons."""
+        session, t = page.session, words(page.language)
+        attempt, path = data.get("attempt"), data.get("path")
+        answering = data["type"] == "puzzle_answer"
+        if answering and (not isinstance(attempt, int) or not isinstance(path, str)
+                          or not PATH.fullmatch(path)):  # fmt: skip
+            await self._refuse(page, "malformed")
+            return
+        try:
+            if not answering:
+                shown = await self.puzzles.serve(session.user_id)
+                await send(page.socket, puzzle_frame(shown, t, session.name))
+                return
+            assert isinstance(attempt, int) and isinstance(path, str)
+            result = await self.puzzles.choose(attempt, session.user_id, path)
+        except Refusal as refusal:
+            text = t(refusal.message, **refusal.values) if refusal.values else t(refusal.message)
+            await send(page.socket, {"type": "error", "code": "refused", "message": text})
+            return
+        if isinstance(result, AnswerShown):
+            await self._refuse(page, "incomplete")
+            return
+        said = verdict(t, result).replace("**", "").replace("`", "")
+        await send(page.socket, {"type": "verdict", "text": said,
+                                  "correct": bool(result.attempt.correct)})  # fmt: skip
 
     async def _refuse(self, page: Page, code: str) -> None:
         await send(page.socket, error(words(page.language), code))

@@ -21,6 +21,8 @@ PAGE: Final = {
     "workshop": N_("WORKSHOP"),
     "quarry": N_("QUARRY"),
     "ended": N_("This live board has ended: open it again from Discord."),
+    "puzzle": N_("Solve a puzzle"),
+    "next_puzzle": N_("Next puzzle"),
 }
 """The page's labels and notices, by key."""
 PLAY_THE_AI: Final = N_("Play the AI ({level})")

@@ -12,8 +12,8 @@ import pytest
 
 from bot.ai import PuzzleFinder
 from bot.domain import GameOptions, Person
+from bot.puzzle_board import caption, verdict, why
 from bot.puzzles.daily import day_of, seconds_to_next_day
-from bot.puzzles.face import caption, verdict, why
 from bot.puzzles.feature import shipped_puzzles
 from bot.puzzles.harvest import Harvest
 from bot.services import StepShown, TurnPlayed

@@ -8,21 +8,28 @@ answer the next day. Every test ends with no failed interaction and no rule viol
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import re
 import sqlite3
+import tempfile
+from pathlib import Path
 
 import asyncpg
 
 from engine import Position
 from engine.puzzles import WIN, puzzle_in
+from tests.browser import chromium
 from tests.postgres import PostgresServer
 
 from .conftest import SpawnBot
 from .emulator import BotProcess, Emulator, Member, Message
 from .table import FOOTER, HEADER, STATUS, Table, board_part, is_board, path_of
+from .test_live_board import PATIENCE_MS, live_bot, open_page
 from .test_shards import SHARDS, shard_env
 
+PUZZLE_SEEN = Path(os.environ.get("THOLOS_FRAME_DIR", tempfile.gettempdir())) / "puzzle.png"
+"""Where the test leaves the live board's last verdict for a person to look at."""
 PATIENCE = 60.0
 """How long a test waits for what another process writes."""
 RATING = re.compile(r"Your puzzle rating: (\d+) → (\d+) \(([+−]\d+)\)")
@@ -196,3 +203,51 @@ async def test_the_puzzle_of_the_day_once_per_server_across_processes_and_a_kill
         assert await process.stop() == 0
         process.assert_clean_log()
         assert postgres_server.password not in process.log()
+
+
+async def test_puzzles_on_the_live_board(emulator: Emulator, spawn_bot: SpawnBot, seed: int):
+    """Alice opens the live board where no game is played and asks for a puzzle: the page
+    draws it (the same one ``/tholos puzzle`` gives her on Discord); she builds the one answer
+    by clicking, hears she is right, asks for the next one and answers it wrong."""
+    rng = random.Random(seed)
+    bot, port = await live_bot(emulator, spawn_bot)
+    table = Table(emulator)
+    (alice,) = table.people_named("alice")
+    await emulator.launch_entry_point(alice, table.channel)
+    async with chromium() as browser:
+        page = await open_page(browser, emulator, port, alice, table)
+        await page.locator("#puzzle").click()
+        for number, correct in enumerate((True, rng.random() < 0.5)):
+            await page.wait_for_function(
+                "() => document.body.dataset.game === '0' && !document.body.dataset.verdict"
+                " && document.querySelector('#small-print').textContent.startsWith('Puzzle')",
+                timeout=PATIENCE_MS,
+            )  # fmt: skip
+            small = await page.locator("#small-print").inner_text()
+            position = Position.parse(small.split(" · ", 1)[1])
+            found = puzzle_in(position, "page")
+            assert found is not None, f"{position} is not a puzzle"
+            if number == 0:  # Discord shows her the same open puzzle
+                await table.slash(alice, "tholos puzzle")
+                shown = await next_puzzle(table, alice, 0)
+                assert board_part(shown, FOOTER) == f"-# {small}"
+            right = str(found.answer)
+            path = path_of(position, right if correct else wrong_turn(position, right))
+            for depth in range(1, len(path) + 1):
+                await page.locator(f'button[data-path="{path[:depth]}"]').click()
+            await page.locator("#confirm").click()
+            await page.wait_for_function("() => document.body.dataset.verdict",
+                                         timeout=PATIENCE_MS)  # fmt: skip
+            verdict = await page.locator("#notice").inner_text()
+            assert await page.evaluate("document.body.dataset.verdict") == (
+                "right" if correct else "wrong"), verdict
+            assert verdict.startswith("✅ Right!" if correct else "❌ Not this one:"), verdict
+            assert right in verdict and "Your puzzle rating: " in verdict
+            await page.screenshot(path=str(PUZZLE_SEEN))
+            await page.locator("#next-puzzle").click()
+    rows = stored(bot, "SELECT correct FROM puzzle_attempts WHERE answered_at IS NOT NULL "
+                       "ORDER BY id")  # fmt: skip
+    assert [bool(row[0]) for row in rows] == [True, correct]
+    table.assert_clean()
+    assert await bot.stop() == 0
+    bot.assert_clean_log()

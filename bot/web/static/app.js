@@ -87,6 +87,8 @@ function receive(frame) {
       $("back").textContent = state.words.back;
       $("start-over").textContent = state.words.start_over;
       $("confirm").textContent = state.words.confirm;
+      $("puzzle").textContent = state.words.puzzle;
+      $("next-puzzle").textContent = state.words.next_puzzle;
       break;
     case "board":
       showBoard(frame);
@@ -99,10 +101,19 @@ function receive(frame) {
       notice(frame.message);
       showControls();
       break;
+    case "verdict":  // a puzzle answered: right or wrong, explained; then another
+      state.sent = false;
+      state.steps = new Map();
+      state.frame = { ...state.frame, steps: [] };
+      document.body.dataset.verdict = frame.correct ? "right" : "wrong";
+      notice(frame.text);
+      showControls();
+      $("next-puzzle").hidden = false;
+      break;
   }
 }
 
-// -- the board ---------------------------------------------------------------------------
+// -- the board (a game's, or a puzzle's: the member to move, the answer their turn) --------
 
 function showBoard(frame) {
   const newPosition = !state.frame || state.frame.game !== frame.game
@@ -111,6 +122,8 @@ function showBoard(frame) {
   state.steps = new Map((frame.steps || []).map((step) => [step.path, step]));
   if (newPosition) { state.path = ""; state.sent = false; hideNotice(); }
   $("lobby").hidden = true;
+  $("next-puzzle").hidden = true;
+  delete document.body.dataset.verdict;
   $("board").hidden = false;
   document.body.dataset.game = frame.game;
   document.body.dataset.version = frame.version;
@@ -385,8 +398,16 @@ $("confirm").addEventListener("click", () => {
   if (!connected()) return;
   state.sent = true;
   showControls();
-  state.socket.send(JSON.stringify({ type: "turn", game: frame.game, version: frame.version, path: state.path }));
+  const message = frame.puzzle
+    ? { type: "puzzle_answer", attempt: frame.puzzle, path: state.path }
+    : { type: "turn", game: frame.game, version: frame.version, path: state.path };
+  state.socket.send(JSON.stringify(message));
 });
+for (const id of ["puzzle", "next-puzzle"]) {  // a puzzle for the member, on this page
+  $(id).addEventListener("click", () => {
+    if (connected()) state.socket.send(JSON.stringify({ type: "puzzle" }));
+  });
+}
 
 // -- no game here ----------------------------------------------------------------------------
 
