@@ -157,6 +157,12 @@ def _review(game_id: int, start: str, turns: list[str], seed: int) -> str:
     return review.to_json()
 
 
+SEARCH_NODE_LIMIT = 200_000
+"""A finished game's positions are searched within 200,000 nodes each (the command line's
+limit is 2,000,000): on 40 self-play games as many puzzles, the worst game 19 s, the worker at
+most 130 MiB (benchmarks/README.md)."""
+
+
 class PuzzleFinder:
     """A worker process of its own, at the reviews' low priority, that looks for a puzzle in
     finished games (an exhaustive search of their last turns: seconds of CPU each)."""
@@ -185,5 +191,5 @@ def _lower_priority() -> None:
 def _find(start: str, turns: list[str], source: str, late: int) -> str | None:
     """Runs in the puzzle worker: notation in, the puzzle as JSON out."""
     positions = game_positions(Position.parse(start), [parse_turn(text) for text in turns])
-    found = first_puzzle(positions, source, late=late)
+    found = first_puzzle(positions, source, late=late, limit=SEARCH_NODE_LIMIT)
     return None if found is None else found.to_json()

@@ -23,6 +23,8 @@ WIN, DRAW, LOSS = 1.0, 0.5, 0.0
 LATE = 6
 """Puzzles are looked for when at most this many places are left in the temple: late enough
 for an exhaustive search to finish in a moment, early enough to leave a real choice."""
+MIN_CHOICES = 3
+"""A position with fewer legal turns is no puzzle: one of two is a coin toss."""
 NODE_LIMIT = 2_000_000
 """A search that needs more nodes than this is given up (the position is skipped)."""
 
@@ -63,9 +65,9 @@ class Puzzle:
 
 def puzzle_in(position: Position, source: str, limit: int = NODE_LIMIT) -> Puzzle | None:
     """The puzzle ``position`` makes, if its side to move has exactly one turn that wins (or,
-    with none winning, exactly one that draws); ``None`` otherwise, or if the search would take
-    more than ``limit`` nodes."""
-    if position.is_over() or len(position.legal_turns()) < 2:
+    with none winning, exactly one that draws) among at least :data:`MIN_CHOICES`; ``None``
+    otherwise, or if the search would take more than ``limit`` nodes."""
+    if position.is_over() or len(position.legal_turns()) < MIN_CHOICES:
         return None
     values = exact_values(position, limit)
     if values is None:
@@ -88,14 +90,16 @@ def verify(puzzle: Puzzle, limit: int = NODE_LIMIT) -> bool:
 
 
 def first_puzzle(
-    positions: Iterable[tuple[int, Position]], source: str, *, late: int = LATE
-) -> Puzzle | None:
+    positions: Iterable[tuple[int, Position]], source: str, *, late: int = LATE,
+    limit: int = NODE_LIMIT,
+) -> Puzzle | None:  # fmt: skip
     """Of a game's positions (each with its ply), the first with at most ``late`` places left
-    that makes a puzzle — at most one a game, so that a set does not repeat one ending; its
-    source is ``source`` and the ply. ``positions`` is read only as far as needed."""
+    that makes a puzzle (within ``limit`` nodes of search) — at most one a game, so that a set
+    does not repeat one ending; its source is ``source`` and the ply. ``positions`` is read
+    only as far as needed."""
     for ply, position in positions:
         if position.places_left() <= late:
-            found = puzzle_in(position, f"{source}, ply {ply}")
+            found = puzzle_in(position, f"{source}, ply {ply}", limit)
             if found is not None:
                 return found
     return None

@@ -9,6 +9,7 @@ message recorded from ``NULL``, so a restart or a second process never posts it 
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,6 +27,13 @@ PUZZLE_LOCK = "puzzle-player"
 """A member's attempts are served and answered one at a time (their cycle and rating)."""
 NEAREST = 5
 """A member gets one of the five unseen puzzles rated nearest to them, at random."""
+def starting_rating(difficulty: int) -> float:
+    """A new puzzle's rating, before anyone tried it, from its choices: 1500 for 8 legal
+    turns, 150 more for each doubling (1200 for 2, 1800 for 32), within 1200-1800; then the
+    attempts move it."""
+    return min(1800.0, max(1200.0, 1500.0 + 150.0 * math.log2(difficulty / 8)))
+
+
 _PUZZLE_COLUMNS = (
     "p.id, p.position, p.answer, p.best, p.alternative, p.source, p.difficulty, p.rating, "
     "p.deviation, p.volatility, p.attempts, p.solved"
@@ -152,9 +160,10 @@ class PuzzleStore:
             before = await scalar(transaction, "SELECT COUNT(*) FROM puzzles")
             await transaction.executemany(
                 "INSERT INTO puzzles (position, answer, best, alternative, source, difficulty, "
-                "added_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (position) DO NOTHING",
+                "rating, added_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (position) DO NOTHING",
                 [(str(p.position), str(p.answer), p.best, p.alternative, p.source, p.difficulty,
-                  now) for p in puzzles],
+                  starting_rating(p.difficulty), now) for p in puzzles],
             )  # fmt: skip
             after = await scalar(transaction, "SELECT COUNT(*) FROM puzzles")
         return int(after) - int(before)

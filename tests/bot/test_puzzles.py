@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.ai import PuzzleFinder
+from bot.ai import SEARCH_NODE_LIMIT, PuzzleFinder
 from bot.domain import GameOptions, Person
 from bot.puzzle_board import caption, verdict, why
 from bot.puzzles.daily import day_of, seconds_to_next_day
@@ -18,11 +18,11 @@ from bot.puzzles.feature import shipped_puzzles
 from bot.puzzles.harvest import Harvest
 from bot.services import StepShown, TurnPlayed
 from bot.storage import Database, GameStore
-from bot.storage.puzzles import PuzzleStore
+from bot.storage.puzzles import PuzzleStore, starting_rating
 from bot.storage.servers import ServerSettings, ServerSettingsStore
 from engine import parse_turn
 from engine.builder import turn_path
-from engine.puzzles import DRAW, WIN, Puzzle, first_puzzle, game_positions, verify
+from engine.puzzles import DRAW, MIN_CHOICES, WIN, Puzzle, first_puzzle, game_positions, verify
 from rendering.words import ENGLISH
 from tests.bot.conftest import services_on
 from tests.bot.test_service import ALICE, BOB, CHANNEL, GUILD, by
@@ -56,7 +56,7 @@ def test_the_shipped_set_is_large_and_varied():
     assert len(puzzles) >= 25
     assert len({str(p.position) for p in puzzles}) == len(puzzles)
     assert {p.best for p in puzzles} <= {WIN, DRAW}
-    assert all(p.difficulty >= 2 and p.alternative < p.best for p in puzzles)
+    assert all(p.difficulty >= MIN_CHOICES and p.alternative < p.best for p in puzzles)
     assert {p.position.turn for p in puzzles} == {0, 1}, "both colours to move"
 
 
@@ -89,14 +89,16 @@ async def test_right_answers_raise_the_member_and_lower_the_puzzle(database: Dat
     answer = str(right.puzzle.puzzle.answer)
     solved = await store.answer(right.id, ANA, answer, True, NOW)
     assert solved.first and solved.before is not None and solved.attempt.correct
-    assert solved.player.rating.rating > 1500 > (await store.puzzle(right.puzzle.id)).rating.rating
+    after = (await store.puzzle(right.puzzle.id)).rating.rating
+    assert solved.player.rating.rating > 1500 and after < right.puzzle.rating.rating
     assert (solved.player.solved, solved.player.attempts, solved.player.streak) == (1, 1, 1)
     twice = await store.answer(right.id, ANA, "T w 1", False, NOW + 5)
     assert not twice.first and twice.attempt.correct and twice.attempt.answer == answer
     assert twice.player.rating == solved.player.rating, "answering twice counts once"
     wrong = await store.serve(BEA, NOW)
     failed = await store.answer(wrong.id, BEA, "T w 1", False, NOW)
-    assert failed.player.rating.rating < 1500 < (await store.puzzle(wrong.puzzle.id)).rating.rating
+    after = (await store.puzzle(wrong.puzzle.id)).rating.rating
+    assert failed.player.rating.rating < 1500 and after > wrong.puzzle.rating.rating
     assert (failed.player.solved, failed.player.streak, failed.player.attempts) == (0, 0, 1)
 
 
@@ -158,6 +160,11 @@ async def test_the_puzzle_of_the_day_is_claimed_once(database: Database):
     assert await store.dailies.unrevealed("2026-11-28") == []
 
 
+def test_a_new_puzzle_is_rated_by_its_choices():
+    assert [starting_rating(n) for n in (2, 4, 8, 16, 32, 64)] == [
+        1200.0, 1350.0, 1500.0, 1650.0, 1800.0, 1800.0]
+
+
 def test_days_turn_at_utc_midnight():
     assert day_of(0.0) == "1970-01-01" and day_of(86399.5) == "1970-01-01"
     assert day_of(86400.0) == "1970-01-02"
@@ -194,7 +201,7 @@ async def test_finished_games_are_searched_for_their_puzzle_once(database: Datab
         game = await played_out(service, clock, rng)
         turns = [parse_turn(r.turn) for r in await app.games.turns(game.id)]
         found = first_puzzle(game_positions(game.start_position, turns), f"game {game.id}",
-                             late=SEARCHED)  # fmt: skip
+                             late=SEARCHED, limit=SEARCH_NODE_LIMIT)  # fmt: skip
         expected[game.id] = found
     store = PuzzleStore(database)
     finder = PuzzleFinder()

@@ -20,6 +20,7 @@ from bot.features.housekeeping import Chores, Housekeeping
 from bot.features.reminders import Reminders
 from bot.features.review import Reviews
 from bot.opponent import Opponent
+from bot.puzzles.feature import Puzzles
 from bot.settings import Settings
 from bot.storage import open_database
 from tests.bot.conftest import Clock
@@ -119,7 +120,7 @@ async def test_shutdown_waits_for_every_background_task(database_url):
     await requested(reviews, discord, game, time.time())
     client = TholosBot(Settings(token="test", database=database_url))
     client.app = app
-    for feature in (opponent, reviews, challenges, reminders, housekeeping):
+    for feature in (opponent, reviews, challenges, reminders, housekeeping, Puzzles(app)):
         client.features[type(feature)] = feature
     loops = [asyncio.create_task(loop) for loop in (
         housekeeping.run(), reviews.run(), opponent.run(),

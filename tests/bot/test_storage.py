@@ -126,7 +126,7 @@ async def test_rebuilding_the_games_table_keeps_every_game_and_turn(tmp_path):
             "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'games' "
             "AND sql IS NOT NULL"
         )
-        assert len(indexes) == 9  # the rebuild's 7, migration 9's reminders, 12's flags
+        assert len(indexes) == 10  # the rebuild's 7, 9's reminders, 12's flags, 14's finished
         async with database.transaction() as transaction:
             await transaction.execute(
                 "UPDATE games SET status = 'aborted', ended_by = 300 WHERE id = 1"
