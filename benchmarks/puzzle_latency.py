@@ -61,7 +61,9 @@ class Solver:
         self.boards: list[float] = []
         self.steps: list[float] = []
         self.verdicts: list[float] = []
-        self.checked = 0
+        self.served: list[Position] = []
+        """The positions served, each proven again after the run (the search would block the
+        emulator, which shares this process's loop)."""
         self.problem: str | None = None
 
     async def solve(self, rounds: int) -> None:
@@ -91,9 +93,7 @@ class Solver:
     async def _answer(self, board: Message, *, last: bool) -> Message:
         footer = next(c["content"] for c in board.all_components() if c.get("id") == FOOTER_ID)
         position = Position.parse(footer.rpartition(" · ")[2])
-        if puzzle_in(position, "served") is None:
-            raise BenchmarkError(f"{position} has no unique best turn")
-        self.checked += 1
+        self.served.append(position)
         turn = self.rng.choice(position.legal_turns())
         path = turn_path(position, turn)
         if TurnBuilder(position, path).turn is None:
@@ -168,13 +168,15 @@ def report(samples: Samples, solvers: list[Solver], emu: Emulator, problems: lis
     print(latency_row("puzzle: command or Next → its board", boards))
     print(latency_row("puzzle: step press → acknowledged", steps))
     print(latency_row("puzzle: answer press → verdict", verdicts))
+    served = [position for s in solvers for position in s.served]
+    unproven = [str(position) for position in served if puzzle_in(position, "served") is None]
     turn_p95 = percentile(samples.new_board, 95) * 1000
     puzzle_p95 = percentile(boards, 95) * 1000
     checks = [
         (puzzle_p95 <= turn_p95 + SLACK_MS,
          f"puzzle press→board p95 {puzzle_p95:.0f} ms ≤ turn's {turn_p95:.0f} ms + {SLACK_MS:.0f}"),
-        (sum(s.checked for s in solvers) == len(boards),
-         f"every puzzle served ({len(boards)}) proven again"),
+        (not unproven and len(served) == len(boards),
+         f"every puzzle served ({len(served)}) proven again: not {unproven[:3]}"),
         (not emu.violations, f"emulator violations: {len(emu.violations)}"),
         (not problems, f"problems: {problems[:3]}"),
         (code == 0, f"bot exit code {code}"),

@@ -18,7 +18,7 @@ import discord
 
 from .. import layout, work
 from ..app import App
-from ..background import discord_call, nonce, wait_for_event
+from ..background import discord_call, nonce, stop_tasks, sweep_until_closed
 from ..i18n import language_of, words
 from ..puzzle_board import DAILY_INTRO, daily_status, image_view, puzzle_title
 from ..storage import DatabaseUnavailable
@@ -51,7 +51,8 @@ class Daily:
         self.store = store
         self.clock = clock
         self._wakeup = work.Wakeup()
-        self._editing: dict[tuple[int, str], asyncio.Lock] = {}
+        self._dirty: set[tuple[int, str]] = set()
+        self._refreshing: dict[tuple[int, str], asyncio.Task[None]] = {}
 
     async def run(self) -> None:
         """Post what is due, then sleep until woken, midnight or :data:`LOOK_AGAIN_SECONDS`."""
@@ -61,20 +62,14 @@ class Daily:
             SETTINGS_TOPIC, lambda payload: self._wakeup.set()
         )
         try:
-            while not client.is_closed():
-                self._wakeup.clear()
-                try:
-                    with work.busy():
-                        await self.sweep()
-                except DatabaseUnavailable as error:
-                    log.warning("puzzle of the day: database unavailable: %s", error)
-                except Exception:
-                    log.exception("puzzle of the day: the sweep failed")
-                sleep = min(LOOK_AGAIN_SECONDS, seconds_to_next_day(self.clock()) + 1.0)
-                await wait_for_event(self._wakeup, sleep)
+            await sweep_until_closed(
+                "puzzle of the day", client.is_closed, self.sweep, self._wakeup,
+                lambda: min(LOOK_AGAIN_SECONDS, seconds_to_next_day(self.clock()) + 1.0),
+            )  # fmt: skip
         finally:
             stop_listening()
             self._wakeup.clear()
+            await stop_tasks(list(self._refreshing.values()))
 
     async def sweep(self) -> None:
         """Claim and post today's puzzle where it is wanted and not out yet; reveal the
@@ -94,7 +89,7 @@ class Daily:
                 log.exception("puzzle of the day of server %s failed", guild_id)
         for done in await self.store.dailies.unrevealed(day):
             await self.store.dailies.reveal(done.guild_id, done.day)
-            await self.refresh(done.guild_id, done.day)
+            self.refresh(done.guild_id, done.day)
 
     def _language(self, guild_id: int) -> str:
         guild = self.app.client.get_guild(guild_id)
@@ -125,30 +120,42 @@ class Daily:
         if await self.store.dailies.posted(daily.guild_id, daily.day, message.id):
             log.info("posted server %s's puzzle of %s", daily.guild_id, daily.day)
 
-    async def refresh(self, guild_id: int, day: str) -> None:
-        """Show the day's tally (and, once revealed, its answer) on its message."""
-        lock = self._editing.setdefault((guild_id, day), asyncio.Lock())
-        async with lock:
-            daily = await self.store.dailies.get(guild_id, day)
-            if daily is None or daily.message_id is None:
+    def refresh(self, guild_id: int, day: str) -> None:
+        """Show the day's tally (and, once revealed, its answer) on its message, soon: one
+        edit at a time per message, the answers that came meanwhile in the next (so a burst of
+        solvers costs a few edits, not one each)."""
+        key = (guild_id, day)
+        self._dirty.add(key)
+        if key not in self._refreshing:
+            self._refreshing[key] = work.start(self._refresh(key))
+
+    async def _refresh(self, key: tuple[int, str]) -> None:
+        try:
+            while key in self._dirty:
+                self._dirty.discard(key)
+                await self._edit(*key)
+        except DatabaseUnavailable as error:
+            log.warning("puzzle of the day not updated: %s", error)
+        finally:
+            del self._refreshing[key]
+
+    async def _edit(self, guild_id: int, day: str) -> None:
+        daily = await self.store.dailies.get(guild_id, day)
+        if daily is None or daily.message_id is None:
+            return
+        stored = await self.store.puzzle(daily.puzzle_id)
+        assert stored is not None
+        t = words(daily.language)
+        channel = self.app.client.get_partial_messageable(daily.channel_id)
+        try:
+            message = await discord_call(channel.fetch_message(daily.message_id))
+            look = layout.BoardLook.of(message)
+            if look is None:
                 return
-            stored = await self.store.puzzle(daily.puzzle_id)
-            assert stored is not None
-            t = words(daily.language)
-            channel = self.app.client.get_partial_messageable(daily.channel_id)
-            try:
-                message = await discord_call(channel.fetch_message(daily.message_id))
-                look = layout.BoardLook.of(message)
-                if look is None:
-                    return
-                status = daily_status(t, daily, stored.puzzle)
-                await discord_call(message.edit(
-                    view=look.layout(face.daily_row(t, daily), status=status),
-                    allowed_mentions=NO_PINGS,
-                ))  # fmt: skip
-            except (discord.HTTPException, TimeoutError) as error:
-                log.warning("could not update server %s's puzzle of %s: %s", guild_id, day,
-                            error)  # fmt: skip
-            finally:
-                if daily.revealed:
-                    self._editing.pop((guild_id, day), None)
+            status = daily_status(t, daily, stored.puzzle)
+            await discord_call(message.edit(
+                view=look.layout(face.daily_row(t, daily), status=status),
+                allowed_mentions=NO_PINGS,
+            ))  # fmt: skip
+        except (discord.HTTPException, TimeoutError) as error:
+            log.warning("could not update server %s's puzzle of %s: %s", guild_id, day, error)

@@ -123,7 +123,7 @@ class Puzzles(Feature):
         await self._edit(interaction, verdict(t, result), face.next_row(t, attempt))
         shown = result.attempt
         if result.first and shown.day is not None and shown.guild_id is not None:
-            await self.daily.refresh(shown.guild_id, shown.day)
+            self.daily.refresh(shown.guild_id, shown.day)
 
     async def _show(self, interaction: Interaction, attempt: Attempt) -> None:
         """Send the attempt's puzzle to the member alone (the interaction is deferred)."""

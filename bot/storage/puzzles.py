@@ -25,6 +25,8 @@ from .db import Database, Row, Transaction, scalar
 
 PUZZLE_LOCK = "puzzle-player"
 """A member's attempts are served and answered one at a time (their cycle and rating)."""
+PUZZLE_RATING_LOCK = "puzzle-rating"
+"""A puzzle's rating is moved by one answer at a time (taken after the member's lock)."""
 NEAREST = 5
 """A member gets one of the five unseen puzzles rated nearest to them, at random."""
 def starting_rating(difficulty: int) -> float:
@@ -447,6 +449,7 @@ async def _rate(
     )
     if met:
         return None
+    await transaction.lock(PUZZLE_RATING_LOCK, puzzle_id)  # members answering it at once
     row = await transaction.fetchone(
         "SELECT rating, deviation, volatility FROM puzzles WHERE id = ?", (puzzle_id,)
     )

@@ -27,7 +27,14 @@ from rendering.words import Words
 from .. import work
 from ..answers import USERS_ONLY
 from ..app import App
-from ..background import Backoff, Retries, discord_call, nonce, stop_tasks, wait_for_event
+from ..background import (
+    Backoff,
+    Retries,
+    discord_call,
+    nonce,
+    stop_tasks,
+    sweep_until_closed,
+)
 from ..i18n import words
 from ..places import open_thread, thread_name
 from ..services.tournaments import Plan, TournamentService, expected_length, standings_of
@@ -93,16 +100,8 @@ class Rounds:
         await client.wait_until_ready()
         stop_listening = await self.app.database.listen(GAMES_TOPIC, self._heard)
         try:
-            while not client.is_closed():
-                self._wakeup.clear()
-                try:
-                    with work.busy():
-                        await self.sweep()
-                except DatabaseUnavailable as error:
-                    log.warning("tournaments: database unavailable: %s", error)
-                except Exception:
-                    log.exception("tournaments: the sweep failed")
-                await wait_for_event(self._wakeup, LOOK_AGAIN_SECONDS)
+            await sweep_until_closed("tournaments", client.is_closed, self.sweep, self._wakeup,
+                                     lambda: LOOK_AGAIN_SECONDS)  # fmt: skip
         finally:
             stop_listening()
             self._wakeup.clear()

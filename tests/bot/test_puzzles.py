@@ -11,23 +11,23 @@ from types import SimpleNamespace
 import pytest
 
 from bot.ai import SEARCH_NODE_LIMIT, PuzzleFinder
-from bot.domain import GameOptions, Person
 from bot.puzzle_board import caption, verdict, why
 from bot.puzzles.daily import day_of, seconds_to_next_day
 from bot.puzzles.feature import shipped_puzzles
 from bot.puzzles.harvest import Harvest
-from bot.services import StepShown, TurnPlayed
 from bot.storage import Database, GameStore
 from bot.storage.puzzles import PuzzleStore, starting_rating
 from bot.storage.servers import ServerSettings, ServerSettingsStore
 from engine import parse_turn
-from engine.builder import turn_path
 from engine.puzzles import DRAW, MIN_CHOICES, WIN, Puzzle, first_puzzle, game_positions, verify
 from rendering.words import ENGLISH
 from tests.bot.conftest import services_on
-from tests.bot.test_service import ALICE, BOB, CHANNEL, GUILD, by
+from tests.bot.test_review_loop import finished_game, seeded
+from tests.bot.test_service import CHANNEL
 
 NOW = 1_000_000.0
+MOST_PLIES = 500
+"""More turns than any game has: a game is played to its end."""
 SEARCHED = 4
 """The search of finished games looks at their positions with at most 4 places left (the bot:
 6), which keeps the test's exhaustive searches short."""
@@ -198,7 +198,7 @@ async def test_finished_games_are_searched_for_their_puzzle_once(database: Datab
     service = services_on(database, clock)
     expected = {}
     while len(expected) < 3 or not any(expected.values()):
-        game = await played_out(service, clock, rng)
+        game = await finished_game(service, CHANNEL, MOST_PLIES, rng)
         turns = [parse_turn(r.turn) for r in await app.games.turns(game.id)]
         found = first_puzzle(game_positions(game.start_position, turns), f"game {game.id}",
                              late=SEARCHED, limit=SEARCH_NODE_LIMIT)  # fmt: skip
@@ -225,30 +225,3 @@ async def store_line(store: PuzzleStore, position: str) -> str:
     row = await store.database.fetchone("SELECT id FROM puzzles WHERE position = ?", (position,))
     stored = await store.puzzle(row[0])
     return stored.puzzle.to_json()
-
-
-async def played_out(service, clock, rng: random.Random):
-    """A game between Alice and Bob played to the end with random turns, stored."""
-    clock.now += 60
-    made = await service.lobby.challenge(
-        guild_id=GUILD, channel_id=CHANNEL, challenger=Person(ALICE, "Alice"),
-        opponent=Person(BOB, "Bob"), options=GameOptions(colour="white", first="me"),
-    )  # fmt: skip
-    game = (await service.lobby.answer(made.id, by(BOB, CHANNEL), "accept")).game
-    while game.is_active:
-        turn = rng.choice(game.position.legal_turns())
-        path = "".join(turn_path(game.position, turn))
-        played = await service.play.choose(game.id, game.version, path, by(game.to_move, CHANNEL))
-        if isinstance(played, StepShown):  # a placement that offers a bonus: skip it
-            played = await service.play.choose(
-                game.id, game.version, path + "-", by(game.to_move, CHANNEL)
-            )
-        assert isinstance(played, TurnPlayed)
-        game = played.game
-    return game
-
-
-def seeded() -> random.Random:
-    seed = random.randrange(2**32)
-    print(f"seed {seed}")
-    return random.Random(seed)

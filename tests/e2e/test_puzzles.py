@@ -8,17 +8,19 @@ answer the next day. Every test ends with no failed interaction and no rule viol
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import os
 import random
 import re
 import sqlite3
 import tempfile
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import asyncpg
 
 from engine import Position
-from engine.puzzles import WIN, puzzle_in
+from engine.puzzles import WIN, Puzzle, puzzle_in
 from tests.browser import chromium
 from tests.postgres import PostgresServer
 
@@ -53,11 +55,22 @@ async def next_puzzle(table: Table, member: Member, count: int) -> Message:
     return puzzles_seen(table, member)[-1]
 
 
-def solved_here(message: Message) -> tuple[Position, str]:
+def _solved(position: str) -> Puzzle | None:
+    return puzzle_in(Position.parse(position), "served")
+
+
+async def solved(position: Position) -> Puzzle | None:
+    """The puzzle ``position`` makes, by an exhaustive search in another process (here it
+    would hold up the emulator, which runs on this process's loop)."""
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        return await asyncio.get_running_loop().run_in_executor(pool, _solved, str(position))
+
+
+async def solved_here(message: Message) -> tuple[Position, str]:
     """The puzzle a message shows, solved independently: its position (from the small print)
     and its one answer, proven unique by exhaustive search; the caption must say it."""
     position = Position.parse(board_part(message, FOOTER).split(" · ", 1)[1])
-    found = puzzle_in(position, "served")
+    found = await solved(position)
     assert found is not None, f"{position} is not a puzzle: its best turn is not unique"
     colour = "White" if position.turn == 0 else "Black"
     goal = "win" if found.best == WIN else "hold the draw"
@@ -103,7 +116,7 @@ async def test_a_member_solves_and_fails_puzzles_across_a_kill(
     for number in range(4):
         shown = await next_puzzle(table, alice, count)
         count += 1
-        position, right = solved_here(shown)
+        position, right = await solved_here(shown)
         if number == 2:  # shown, not answered: the bot dies and comes back
             assert await bot.kill() == -9
             await bot.start()
@@ -174,7 +187,7 @@ async def test_the_puzzle_of_the_day_once_per_server_across_processes_and_a_kill
         assert recorded == dailies(tables[1])[0].id, "the resend was answered with the first"
         assert [len(dailies(table)) for table in tables] == [1, 1], "once per server and day"
         daily = dailies(home)[0]
-        position, right = solved_here(daily)
+        position, right = await solved_here(daily)
         assert "Solved by 0 of 0." in board_part(daily, STATUS)
         for member, turn in ((bob, right), (carol, wrong_turn(position, right))):
             await home.click(member, daily, home.labelled(daily, "Solve it"))
@@ -225,7 +238,7 @@ async def test_puzzles_on_the_live_board(emulator: Emulator, spawn_bot: SpawnBot
             )  # fmt: skip
             small = await page.locator("#small-print").inner_text()
             position = Position.parse(small.split(" · ", 1)[1])
-            found = puzzle_in(position, "page")
+            found = await solved(position)
             assert found is not None, f"{position} is not a puzzle"
             if number == 0:  # Discord shows her the same open puzzle
                 await table.slash(alice, "tholos puzzle")
