@@ -27,8 +27,9 @@ from ..commands import tholos
 from ..controls import Router
 from ..domain import Refusal
 from ..i18n import NC_, reader
+from ..phrases import command
 from ..puzzle_board import image_view, puzzle_title, verdict
-from ..services.puzzles import PUZZLE_COMMAND, AnswerShown, PuzzleService
+from ..services.puzzles import AnswerShown, PuzzleService
 from ..storage.puzzles import Answered, Attempt, PuzzleStore
 from . import face
 from .daily import Daily
@@ -100,7 +101,7 @@ class Puzzles(Feature):
         given, again)."""
         daily = await self.store.dailies.get(guild, day)
         if daily is None or daily.revealed or guild != interaction.guild_id:
-            raise Refusal(GONE, puzzle=PUZZLE_COMMAND)
+            raise Refusal(GONE, puzzle=command("tholos puzzle"))
         attempt = await self.store.daily_attempt(daily, interaction.user.id, time.time())
         if attempt.correct is not None:
             answered = Answered(attempt, False, await self.store.player(attempt.user_id), None)
@@ -148,7 +149,7 @@ class Puzzles(Feature):
         look = layout.BoardLook.of(interaction.message)
         if look is None:
             raise Refusal("That puzzle's message is out of date: {puzzle} shows it again.",
-                          puzzle=PUZZLE_COMMAND)  # fmt: skip
+                          puzzle=command("tholos puzzle"))  # fmt: skip
         await interaction.response.edit_message(view=look.layout(rows, status=status),
                                                 allowed_mentions=USERS_ONLY)  # fmt: skip
 

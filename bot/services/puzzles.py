@@ -12,11 +12,11 @@ from engine.builder import TurnBuilder
 from engine.vocabulary import N_
 
 from ..domain import Refusal
+from ..phrases import command
 from ..storage.puzzles import Answered, Attempt, PuzzleStore
 
 NO_PUZZLES = N_("There are no puzzles yet — please try again later.")
 NOT_YOURS = N_("That puzzle is someone else's: {puzzle} gives you one of your own.")
-PUZZLE_COMMAND = "`/tholos puzzle`"
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +45,7 @@ class PuzzleService:
         """The attempt, if it is the member's (else :class:`Refusal`)."""
         attempt = await self.store.attempt(attempt_id)
         if attempt is None or attempt.user_id != user_id:
-            raise Refusal(NOT_YOURS, puzzle=PUZZLE_COMMAND)
+            raise Refusal(NOT_YOURS, puzzle=command("tholos puzzle"))
         return attempt
 
     async def choose(self, attempt_id: int, user_id: int, path: str) -> AnswerShown | Answered:

@@ -31,7 +31,7 @@ QUIET_CALLS = {
     # a command's name: Discord shows the mention in the reader's language
     "command",
     # what background work is about, and why it failed: for the log and the database
-    "Retries", "fail", "failed",
+    "Retries", "fail", "failed", "sweep_until_closed",
     # what a request to Discord was, for the log when Discord refuses it
     "NotVouched", "_discord_json",
     # plumbing
