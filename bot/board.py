@@ -49,12 +49,12 @@ LAST_TURN, SCORING, IF_IT_ENDED_NOW = N_("Last turn"), N_("Scoring"), N_("If it 
 
 Action = Literal[
     "choose", "back", "cancel", "claim", "resign", "rules", "rematch", "replay", "record",
-    "review", "live",
+    "review", "live", "reveal",
 ]  # fmt: skip
 """What a control does: make a choice of the turn (or go back, or start over); claim the win
 from an idle opponent; resign (against the AI, where no command may be at hand); read the
 rules; after the game, challenge again, replay, get the record, ask the AI's review; open the
-live board (the Activity)."""
+live board (the Activity); show a puzzle's answer."""
 OPEN_LIVE_BOARD = N_("Open the live board")
 Emphasis = Literal["primary", "secondary", "success", "danger"]
 """How strongly a control stands out (Discord's button styles)."""

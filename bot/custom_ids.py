@@ -105,6 +105,8 @@ PUZZLE_STEP = CustomId(
     "pz", (("attempt", _ID, int), ("path", r"[A-Za-z0-9-]{0,8}", str), ("kind", "[nbc]", str))
 )
 """A step of a puzzle's answer being built (as :data:`STEP`, for a member's attempt)."""
+PUZZLE_GIVE_UP = CustomId("pzg", (("attempt", _ID, int),))
+"""Show a puzzle's answer without answering (it counts as a wrong answer)."""
 PUZZLE_NEXT = CustomId("pzn", (("attempt", _ID, int),))
 """Another puzzle, after the attempt answered."""
 DAILY_PUZZLE = CustomId("pzd", (("guild", _SNOWFLAKE, int), ("day", r"\d{4}-\d{2}-\d{2}", str)))

@@ -68,6 +68,8 @@ def verdict(t: Words, answered: Answered) -> str:
     answer = named_turn(t, puzzle, puzzle.answer)
     if attempt.correct:
         lines = [t("✅ **Right!** {answer}.", answer=answer)]
+    elif attempt.answer is None:  # shown, not answered: counted as a miss
+        lines = [t("💡 **The answer:** {answer}.", answer=answer)]
     else:
         yours = named_turn(t, puzzle, parse_turn(attempt.answer or ""))
         lines = [t("❌ **Not this one:** {yours}. The answer: {answer}.", yours=yours,

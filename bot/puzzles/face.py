@@ -31,17 +31,22 @@ def look(t: Words, stored: StoredPuzzle, title: str, intro: str, alt: str) -> Bo
 
 
 def answer_rows(t: Words, attempt_id: int, builder: TurnBuilder) -> list[Row]:
-    """The buttons of the answer's next step: the turn's own choices, for ``attempt_id``."""
+    """The buttons of the answer's next step: the turn's own choices, and Show the answer,
+    for ``attempt_id``."""
     step = builder.step()
     assert step is not None  # the answer is not complete
     options, commands = step_choices(t, builder, step)
+    reveal = Choice("reveal", t("Show the answer"), "💡")
 
     def button(choice: Choice) -> Button:
+        if choice.action == "reveal":
+            return Button.of(custom_ids.PUZZLE_GIVE_UP, attempt=attempt_id, label=choice.label,
+                             emoji=choice.emoji)  # fmt: skip
         return Button.of(custom_ids.PUZZLE_STEP, attempt=attempt_id, path=choice.path,
                          kind=STEP_KINDS[choice.action], label=choice.label, emoji=choice.emoji,
                          emphasis=choice.emphasis, enabled=choice.enabled)  # fmt: skip
 
-    return choice_rows(options, commands, button)
+    return choice_rows(options, (*commands, reveal), button)
 
 
 def next_row(t: Words, attempt_id: int) -> list[Row]:

@@ -62,6 +62,7 @@ class Puzzles(Feature):
         """Route the answer's steps, Next and the puzzle of the day's Solve here."""
         router.add(custom_ids.PUZZLE_STEP, self.step)
         router.add(custom_ids.PUZZLE_NEXT, self.next)
+        router.add(custom_ids.PUZZLE_GIVE_UP, self.give_up)
         router.add(custom_ids.DAILY_PUZZLE, self.solve_daily)
 
     def loops(self) -> list[tuple[str, Coroutine[Any, Any, None]]]:
@@ -121,9 +122,20 @@ class Puzzles(Feature):
             rows = face.answer_rows(t, attempt, result.builder)
             await self._edit(interaction, step_prompt(t, result.builder, step), rows)
             return
-        await self._edit(interaction, verdict(t, result), face.next_row(t, attempt))
-        shown = result.attempt
-        if result.first and shown.day is not None and shown.guild_id is not None:
+        await self._judged(interaction, result)
+
+    @answers()
+    async def give_up(self, interaction: Interaction, attempt: int) -> None:
+        """Show the answer, under a puzzle not answered yet (it counts as a miss)."""
+        answered = await self.service.give_up(attempt, interaction.user.id)
+        await self._judged(interaction, answered)
+
+    async def _judged(self, interaction: Interaction, answered: Answered) -> None:
+        """Show the verdict and Next on the puzzle's message; a puzzle of the day's tally
+        follows a first answer."""
+        t, shown = reader(interaction), answered.attempt
+        await self._edit(interaction, verdict(t, answered), face.next_row(t, shown.id))
+        if answered.first and shown.day is not None and shown.guild_id is not None:
             self.daily.refresh(shown.guild_id, shown.day)
 
     async def _show(self, interaction: Interaction, attempt: Attempt) -> None:

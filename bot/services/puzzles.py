@@ -48,6 +48,13 @@ class PuzzleService:
             raise Refusal(NOT_YOURS, puzzle=command("tholos puzzle"))
         return attempt
 
+    async def give_up(self, attempt_id: int, user_id: int) -> Answered:
+        """Show the answer without answering: stored as a wrong answer (once, like any)."""
+        attempt = await self.attempt_of(attempt_id, user_id)
+        if attempt.correct is not None:
+            return Answered(attempt, False, await self.store.player(user_id), None)
+        return await self.store.answer(attempt.id, user_id, None, False, self.clock())
+
     async def choose(self, attempt_id: int, user_id: int, path: str) -> AnswerShown | Answered:
         """One more choice of the member's answer (``path``: the choices so far): its next
         step, or, complete, the answer judged and stored — once (answered before: the first

@@ -229,9 +229,10 @@ class PuzzleStore:
         return found
 
     async def answer(
-        self, attempt_id: int, user_id: int, answer: str, correct: bool, now: float
+        self, attempt_id: int, user_id: int, answer: str | None, correct: bool, now: float
     ) -> Answered:
-        """Record the member's answer to an attempt of theirs, once: the member's and the
+        """Record the member's answer (``None``: they asked to see it) to an attempt of
+        theirs, once: the member's and the
         puzzle's ratings move (unless the member had answered this puzzle before), their
         counts and streak, and a puzzle of the day's tally. Answered already: the first answer
         read back, nothing moved. Raises ``LookupError`` if the attempt is not theirs."""

@@ -102,6 +102,16 @@ async def test_right_answers_raise_the_member_and_lower_the_puzzle(database: Dat
     assert (failed.player.solved, failed.player.streak, failed.player.attempts) == (0, 0, 1)
 
 
+async def test_asking_for_the_answer_is_a_miss(database: Database):
+    store = await stocked(database)
+    attempt = await store.serve(ANA, NOW)
+    shown = await store.answer(attempt.id, ANA, None, False, NOW)
+    assert shown.first and shown.attempt.answer is None and shown.attempt.correct is False
+    assert shown.player.rating.rating < 1500 and shown.player.streak == 0
+    first = verdict(ENGLISH, shown).splitlines()[0]
+    assert first.startswith("💡 **The answer:** ") and f"`{attempt.puzzle.puzzle.answer}`" in first
+
+
 async def test_streaks_and_best_streak(database: Database):
     store = await stocked(database)
     for correct in (True, True, True, False, True):

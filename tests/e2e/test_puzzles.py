@@ -104,6 +104,9 @@ def wrong_turn(position: Position, right: str) -> str:
 async def test_a_member_solves_and_fails_puzzles_across_a_kill(
     emulator: Emulator, spawn_bot: SpawnBot, seed: int
 ):
+    """Five puzzles with /tholos puzzle and Next: right, wrong, right across a kill -9 (the
+    same puzzle comes back), one at random, and one whose answer she asks to see (a miss);
+    each verdict's rating move, the stored counts and /tholos stats agree."""
     rng = random.Random(seed)
     bot = spawn_bot(emulator)
     await bot.start(sync=True)
@@ -113,7 +116,7 @@ async def test_a_member_solves_and_fails_puzzles_across_a_kill(
     assert shipped >= 25, "the shipped set is there at once"
     ratings, count = [1500], 0
     await table.slash(alice, "tholos puzzle")
-    for number in range(4):
+    for number in range(5):
         shown = await next_puzzle(table, alice, count)
         count += 1
         position, right = await solved_here(shown)
@@ -125,25 +128,33 @@ async def test_a_member_solves_and_fails_puzzles_across_a_kill(
             count += 1
             assert board_part(again, FOOTER) == board_part(shown, FOOTER), "the same puzzle"
             shown = again
-        correct = number != 1 if number < 3 else rng.random() < 0.5
-        said = await answer(table, alice, shown, right if correct else wrong_turn(position, right))
-        assert said.startswith("✅ **Right!**" if correct else "❌ **Not this one:**"), said
+        correct = number not in (1, 4) if number != 3 else rng.random() < 0.5
+        if number == 4:  # she asks for the answer: a miss
+            await table.click(alice, shown, table.labelled(shown, "Show the answer"))
+            await emulator.wait_for(lambda s=shown: "puzzle rating" in board_part(s, STATUS),
+                                    what="the answer shown")  # fmt: skip
+            said = board_part(shown, STATUS)
+            assert said.startswith("💡 **The answer:**"), said
+        else:
+            turn = right if correct else wrong_turn(position, right)
+            said = await answer(table, alice, shown, turn)
+            assert said.startswith("✅ **Right!**" if correct else "❌ **Not this one:**"), said
         assert f"`{right}`" in said, "the answer is shown"
         found = RATING.search(said)
         assert found is not None, said
         before, after = int(found[1]), int(found[2])
         assert before == ratings[-1] and (after > before) == correct, said
         ratings.append(after)
-        if number < 3:
+        if number < 4:
             await table.click(alice, shown, table.labelled(shown, "Next puzzle"))
     rows = stored(bot, "SELECT correct, rated FROM puzzle_attempts ORDER BY id")
-    assert len(rows) == 4 and all(rated for _, rated in rows), "one attempt a puzzle shown"
+    assert len(rows) == 5 and all(rated for _, rated in rows), "one attempt a puzzle shown"
     player = stored(bot, "SELECT rating, attempts, solved FROM puzzle_players")[0]
-    assert round(player[0]) == ratings[-1] and player[1] == 4
+    assert round(player[0]) == ratings[-1] and player[1] == 5
     assert player[2] == sum(correct for correct, _ in rows)
     stats = await table.slash(alice, "tholos stats")
     fields = {f["name"]: f["value"] for f in stats.original.embeds[0]["fields"]}
-    assert fields["Puzzles"].startswith(f"Rating {ratings[-1]} · solved {player[2]} of 4")
+    assert fields["Puzzles"].startswith(f"Rating {ratings[-1]} · solved {player[2]} of 5")
     table.assert_clean()
     assert await bot.stop() == 0
     bot.assert_clean_log()
