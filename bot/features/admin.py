@@ -13,7 +13,7 @@ from discord import app_commands
 from engine.vocabulary import N_
 from rendering.words import Words
 
-from ..answers import Interaction, answers
+from ..answers import REQUIRED_PERMISSIONS, Interaction, answers
 from ..app import Feature, feature_of
 from ..commands import CHOICES_SHOWN, GUILD_INSTALL, SERVERS_ONLY, game_choices
 from ..domain import CLOCKS, Mode, Pace, Refusal, ServerRules, offered_clocks, offers
@@ -79,6 +79,8 @@ class Admin(Feature):
             values = {name: getattr(chosen, name) for name in ServerSettings.__dataclass_fields__}
             wanted = ServerSettings(**(values | changes))
             _check_paces(wanted, self.app.settings.clocks)
+            if changes.get("puzzle_channel") is not None:
+                _check_puzzle_channel(interaction, wanted.puzzle_channel or 0)
             await servers.set(guild_id, wanted, interaction.user.id, time.time())
             if {"reminder_after", "inactivity_timeout"} & changes.keys():
                 await self._reschedule_reminders(guild_id)
@@ -144,6 +146,21 @@ async def settings_command(
     elif puzzle_channel is not None or daily_puzzle == "on":
         changes["puzzle_channel"] = puzzle_channel.id if puzzle_channel else interaction.channel_id
     await feature_of(interaction, Admin).settings(interaction, changes)
+
+
+def _check_puzzle_channel(interaction: Interaction, channel_id: int) -> None:
+    """Refuse a puzzle of the day's channel where the bot could not post it, naming what it
+    lacks there."""
+    guild = interaction.guild
+    channel = guild.get_channel(channel_id) if guild is not None else None
+    if guild is None or channel is None:
+        raise Refusal("I can't see that channel.")
+    t = reader(interaction)
+    allowed = channel.permissions_for(guild.me)
+    missing = [t(name) for flag, name in REQUIRED_PERMISSIONS if not getattr(allowed, flag)]
+    if missing:
+        raise Refusal("I can't post the puzzle of the day in {channel}: I need **{permissions}** "
+                      "there.", channel=channel.mention, permissions=", ".join(missing))
 
 
 def _check_paces(wanted: ServerSettings, bot_clocks: tuple[str, ...]) -> None:

@@ -17,6 +17,7 @@ from collections.abc import Callable
 import discord
 
 from .. import layout, work
+from ..answers import REQUIRED_PERMISSIONS
 from ..app import App
 from ..background import discord_call, nonce, stop_tasks, sweep_until_closed
 from ..i18n import language_of, words
@@ -52,6 +53,8 @@ class Daily:
         self.clock = clock
         self._wakeup = work.Wakeup()
         self._dirty: set[tuple[int, str]] = set()
+        self._warned: set[tuple[int, str]] = set()
+        """The days whose channel was found unusable (said once in the log)."""
         self._refreshing: dict[tuple[int, str], asyncio.Task[None]] = {}
 
     async def run(self) -> None:
@@ -95,9 +98,28 @@ class Daily:
         guild = self.app.client.get_guild(guild_id)
         return language_of(guild.preferred_locale if guild is not None else None)
 
+    def _may_post(self, daily: DailyPuzzle) -> bool:
+        """Whether the bot may post in the day's channel (as far as its cache of the server
+        knows: a channel gone, or a permission taken away since it was chosen, is said once a
+        day in the log instead of being refused by Discord every minute)."""
+        guild = self.app.client.get_guild(daily.guild_id)
+        channel = guild.get_channel(daily.channel_id) if guild is not None else None
+        missing = ["view_channel"]
+        if guild is not None and channel is not None:
+            allowed = channel.permissions_for(guild.me)
+            missing = [flag for flag, _ in REQUIRED_PERMISSIONS if not getattr(allowed, flag)]
+        if missing and (daily.guild_id, daily.day) not in self._warned:
+            self._warned.add((daily.guild_id, daily.day))
+            log.warning("cannot post server %s's puzzle of %s in channel %s: missing %s",
+                        daily.guild_id, daily.day, daily.channel_id,
+                        ", ".join(missing))  # fmt: skip
+        return not missing
+
     async def _post(self, daily: DailyPuzzle) -> None:
         """Post the day's puzzle and record its message (Discord refusing: tried again at the
         next sweep, with the same nonce)."""
+        if not self._may_post(daily):
+            return
         stored = await self.store.puzzle(daily.puzzle_id)
         assert stored is not None  # a daily puzzle references a stored one
         t = words(daily.language)

@@ -19,7 +19,7 @@ from ..puzzle_board import verdict
 from ..services import StepShown, TimeUp
 from ..services.puzzles import AnswerShown, PuzzleService
 from ..storage import DatabaseUnavailable
-from ..storage.puzzles import PuzzleStore
+from ..storage.puzzles import Answered, PuzzleStore
 from .frames import palette, puzzle_frame
 from .live import (
     FLOOD_LIMIT,
@@ -123,7 +123,7 @@ class PageTalk:
         if data is not None and data.get("type") == "play_ai":
             await self._play_ai(page, data.get("level"))
             return
-        if data is not None and data.get("type") in ("puzzle", "puzzle_answer"):
+        if data is not None and data.get("type") in ("puzzle", "puzzle_answer", "puzzle_reveal"):
             await self._puzzle(page, data)
             return
         game, version, path = (data or {}).get("game"), (data or {}).get("version"), (
@@ -195,22 +195,27 @@ class PageTalk:
         self.boards.after_change(game, None)
 
     async def _puzzle(self, page: Page, data: JSON) -> None:
-        """A puzzle for the member (``puzzle``), or their answer to one (``puzzle_answer``,
-        a whole turn's path): the same service as ``/tholos puzzle`` and its buttons."""
-        session, t = page.session, words(page.language)
-        attempt, path = data.get("attempt"), data.get("path")
-        answering = data["type"] == "puzzle_answer"
-        if answering and (not isinstance(attempt, int) or not isinstance(path, str)
-                          or not PATH.fullmatch(path)):  # fmt: skip
+        """A puzzle for the member (``puzzle``), their answer to one (``puzzle_answer``, a
+        whole turn's path) or their wish to see its answer (``puzzle_reveal``, a miss): the same
+        service as ``/tholos puzzle`` and its buttons."""
+        session, t, kind = page.session, words(page.language), data["type"]
+        attempt, path = data.get("attempt"), data.get("path", "")
+        malformed = not isinstance(attempt, int) or not isinstance(path, str) or (
+            kind == "puzzle_answer" and not PATH.fullmatch(path))  # fmt: skip
+        if kind != "puzzle" and malformed:
             await self._refuse(page, "malformed")
             return
         try:
-            if not answering:
+            if kind == "puzzle":
                 shown = await self.puzzles.serve(session.user_id)
                 await send(page.socket, puzzle_frame(shown, t, session.name))
                 return
             assert isinstance(attempt, int) and isinstance(path, str)
-            result = await self.puzzles.choose(attempt, session.user_id, path)
+            if kind == "puzzle_reveal":
+                result: AnswerShown | Answered = await self.puzzles.give_up(attempt,
+                                                                            session.user_id)
+            else:
+                result = await self.puzzles.choose(attempt, session.user_id, path)
         except Refusal as refusal:
             text = t(refusal.message, **refusal.values) if refusal.values else t(refusal.message)
             await send(page.socket, {"type": "error", "code": "refused", "message": text})

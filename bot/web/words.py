@@ -23,6 +23,7 @@ PAGE: Final = {
     "ended": N_("This live board has ended: open it again from Discord."),
     "puzzle": N_("Solve a puzzle"),
     "next_puzzle": N_("Next puzzle"),
+    "reveal": N_("Show the answer"),
 }
 """The page's labels and notices, by key."""
 PLAY_THE_AI: Final = N_("Play the AI ({level})")

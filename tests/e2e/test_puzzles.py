@@ -26,6 +26,7 @@ from tests.postgres import PostgresServer
 
 from .conftest import SpawnBot
 from .emulator import BotProcess, Emulator, Member, Message
+from .emulator.model import SEND_MESSAGES
 from .table import FOOTER, HEADER, STATUS, Table, board_part, is_board, path_of
 from .test_live_board import PATIENCE_MS, live_bot, open_page
 from .test_shards import SHARDS, shard_env
@@ -232,7 +233,8 @@ async def test_the_puzzle_of_the_day_once_per_server_across_processes_and_a_kill
 async def test_puzzles_on_the_live_board(emulator: Emulator, spawn_bot: SpawnBot, seed: int):
     """Alice opens the live board where no game is played and asks for a puzzle: the page
     draws it (the same one ``/tholos puzzle`` gives her on Discord); she builds the one answer
-    by clicking, hears she is right, asks for the next one and answers it wrong."""
+    by clicking and hears she is right; the next one she answers at random; the third she asks
+    to see (a miss)."""
     rng = random.Random(seed)
     bot, port = await live_bot(emulator, spawn_bot)
     table = Table(emulator)
@@ -241,7 +243,8 @@ async def test_puzzles_on_the_live_board(emulator: Emulator, spawn_bot: SpawnBot
     async with chromium() as browser:
         page = await open_page(browser, emulator, port, alice, table)
         await page.locator("#puzzle").click()
-        for number, correct in enumerate((True, rng.random() < 0.5)):
+        answered: list[bool] = []
+        for number, correct in enumerate((True, rng.random() < 0.5, False)):
             await page.wait_for_function(
                 "() => document.body.dataset.game === '0' && !document.body.dataset.verdict"
                 " && document.querySelector('#small-print').textContent.startsWith('Puzzle')",
@@ -256,22 +259,58 @@ async def test_puzzles_on_the_live_board(emulator: Emulator, spawn_bot: SpawnBot
                 shown = await next_puzzle(table, alice, 0)
                 assert board_part(shown, FOOTER) == f"-# {small}"
             right = str(found.answer)
-            path = path_of(position, right if correct else wrong_turn(position, right))
-            for depth in range(1, len(path) + 1):
-                await page.locator(f'button[data-path="{path[:depth]}"]').click()
-            await page.locator("#confirm").click()
+            if number == 2:
+                await page.locator("#reveal").click()
+            else:
+                path = path_of(position, right if correct else wrong_turn(position, right))
+                for depth in range(1, len(path) + 1):
+                    await page.locator(f'button[data-path="{path[:depth]}"]').click()
+                await page.locator("#confirm").click()
             await page.wait_for_function("() => document.body.dataset.verdict",
                                          timeout=PATIENCE_MS)  # fmt: skip
             verdict = await page.locator("#notice").inner_text()
             assert await page.evaluate("document.body.dataset.verdict") == (
                 "right" if correct else "wrong"), verdict
-            assert verdict.startswith("✅ Right!" if correct else "❌ Not this one:"), verdict
+            heard = "✅ Right!" if correct else "❌ Not this one:"
+            assert verdict.startswith(heard if number < 2 else "💡 The answer:"), verdict
             assert right in verdict and "Your puzzle rating: " in verdict
+            answered.append(correct)
             await page.screenshot(path=str(PUZZLE_SEEN))
             await page.locator("#next-puzzle").click()
-    rows = stored(bot, "SELECT correct FROM puzzle_attempts WHERE answered_at IS NOT NULL "
-                       "ORDER BY id")  # fmt: skip
-    assert [bool(row[0]) for row in rows] == [True, correct]
+    rows = stored(bot, "SELECT correct, answer FROM puzzle_attempts WHERE answered_at IS NOT "
+                       "NULL ORDER BY id")  # fmt: skip
+    assert [bool(row[0]) for row in rows] == [True, answered[1], False]
+    assert rows[2][1] is None and rows[1][1] is not None
     table.assert_clean()
     assert await bot.stop() == 0
     bot.assert_clean_log()
+
+
+async def test_a_channel_the_bot_cannot_post_in_gets_no_puzzle_of_the_day(
+    emulator: Emulator, tholos_bot: BotProcess
+):
+    """An admin who picks a channel where the bot may not post hears what it lacks, and
+    nothing is saved; a channel that loses the bot's permission after it was chosen gets no
+    post that day (said once in the log), and nothing is refused by Discord."""
+    table = Table(emulator)
+    (alice,) = table.people_named("alice")
+    read_only = emulator.channel("read-only")
+    await table.slash(alice, "tholos-admin settings", puzzle_channel=read_only)
+    said = table.ephemeral(alice)[-1]
+    assert said.startswith(f"I can't post the puzzle of the day in <#{read_only.id}>"), said
+    assert "Send Messages" in said
+    assert stored(tholos_bot, "SELECT puzzle_channel FROM guild_settings") in ([], [(None,)])
+    games = emulator.channel("games")
+    await table.slash(alice, "tholos-admin settings", puzzle_channel=games)
+    await emulator.wait_for(lambda: any(is_board(m) for m in emulator.messages(games)),
+                            what="the day's post in #games")  # fmt: skip
+    emulator.deny(games, SEND_MESSAGES)
+    with sqlite3.connect(tholos_bot.db_path) as db:  # the next day: no post allowed
+        db.execute("UPDATE daily_puzzles SET day = '2000-01-01'")
+    await table.slash(alice, "tholos-admin settings", challenge_minutes=60)  # wakes the loop
+    await emulator.wait_for(lambda: "cannot post server" in tholos_bot.log(),
+                            what="the refusal in the log")  # fmt: skip
+    await tholos_bot.settle()
+    assert sum(is_board(m) for m in emulator.messages(games)) == 1
+    assert tholos_bot.log().count("cannot post server") == 1
+    table.assert_clean()

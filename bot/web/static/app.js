@@ -89,6 +89,7 @@ function receive(frame) {
       $("confirm").textContent = state.words.confirm;
       $("puzzle").textContent = state.words.puzzle;
       $("next-puzzle").textContent = state.words.next_puzzle;
+      $("reveal").textContent = state.words.reveal;
       break;
     case "board":
       showBoard(frame);
@@ -328,6 +329,8 @@ function showControls() {
   $("start-over").disabled = waiting || state.path === "";
   $("confirm").disabled = waiting || !ready;
   $("confirm").hidden = !ready;
+  $("reveal").hidden = !frame.puzzle;  // a puzzle's answer, shown without answering: a miss
+  $("reveal").disabled = waiting;
   if (ready) return;
   for (const option of step.options) {
     const box = targetBox(frame, step.kind, option);
@@ -402,6 +405,12 @@ $("confirm").addEventListener("click", () => {
     ? { type: "puzzle_answer", attempt: frame.puzzle, path: state.path }
     : { type: "turn", game: frame.game, version: frame.version, path: state.path };
   state.socket.send(JSON.stringify(message));
+});
+$("reveal").addEventListener("click", () => {
+  if (!connected() || !state.frame?.puzzle) return;
+  state.sent = true;
+  showControls();
+  state.socket.send(JSON.stringify({ type: "puzzle_reveal", attempt: state.frame.puzzle }));
 });
 for (const id of ["puzzle", "next-puzzle"]) {  // a puzzle for the member, on this page
   $(id).addEventListener("click", () => {
