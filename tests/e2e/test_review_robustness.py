@@ -123,7 +123,11 @@ async def test_every_review_that_can_complete_completes(
     assert sum(title.startswith("AI review") for title in titles) == GAMES - 1, [
         (m.content, m.embeds[0]["title"] if m.embeds else None) for m in shown
     ]
-    assert any(m.content == "The AI could not review this game." for m in shown)
+    await emulator.wait_for(  # stored as failed first, then said on its message
+        lambda: any(m.content == "The AI could not review this game."
+                    for m in emulator.messages(table.channel)),
+        timeout=PATIENCE, what="the failed review's message",
+    )  # fmt: skip
     await table.click(alice, finals[1], table.labelled(finals[1], "Review"))
     answer = emulator.messages(table.channel, alice)[-1]
     assert answer.ephemeral and "could not review" in answer.content
