@@ -10,11 +10,9 @@ from rendering.words import Words
 from .. import custom_ids
 from ..board import ACCENT, Choice, step_choices, step_prompt
 from ..controls import Button, Row
-from ..layout import IMAGE_NAME, BoardLook, choice_rows
+from ..layout import IMAGE_NAME, STEP_KINDS, BoardLook, choice_rows
 from ..puzzle_board import caption, small_print
 from ..storage.puzzles import DailyPuzzle, StoredPuzzle
-
-STEP_KINDS = {"choose": "n", "back": "b", "cancel": "c"}
 
 
 def look(t: Words, stored: StoredPuzzle, title: str, intro: str, alt: str) -> BoardLook:
