@@ -11,6 +11,8 @@ import logging
 import multiprocessing
 import multiprocessing.queues
 import os
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -27,6 +29,54 @@ T = TypeVar("T")
 REVIEW_NICENESS = 10
 """How much lower the review worker's CPU priority is than the bot's."""
 SPAWN = multiprocessing.get_context("spawn")
+PARENT_CHECK_SECONDS = 0.5
+"""How often a worker checks that its bot process is still alive (it ends within this of a
+kill -9 of the bot)."""
+
+
+_progress: multiprocessing.queues.Queue[tuple[int, int, int]] | None = None
+"""In the review worker, its way to report progress (``None`` elsewhere)."""
+
+
+def new_pool(
+    niceness: int = 0, progress: multiprocessing.queues.Queue[tuple[int, int, int]] | None = None
+) -> ProcessPoolExecutor:
+    """A pool of one worker process that ends with the bot process however the bot ends
+    (see :func:`_start_worker`), at ``niceness`` below the bot's priority."""
+    return ProcessPoolExecutor(
+        1, mp_context=SPAWN, initializer=_start_worker,
+        initargs=(os.getpid(), niceness, progress),
+    )  # fmt: skip
+
+
+def _start_worker(
+    parent: int, niceness: int, progress: multiprocessing.queues.Queue[tuple[int, int, int]] | None
+) -> None:
+    """Runs in each worker once: watch the bot process, lower the priority, keep the
+    review's progress queue.
+
+    A worker must not outlive its bot: killed with SIGKILL, the bot closes nothing, and a
+    worker holds both ends of its own task queue's pipe, so it would wait for tasks forever.
+    A thread of the worker checks every :data:`PARENT_CHECK_SECONDS` that its parent is
+    still the bot (an orphan is adopted by another process) and ends it otherwise. Chosen
+    over Linux's ``PR_SET_PDEATHSIG``: that signal follows the *thread* that spawned the
+    worker, not the process, and exists on Linux only; the check is plain Python, works
+    wherever the bot runs, and also catches a bot that died before the worker started.
+    Once the bot and its workers are gone, multiprocessing's resource tracker reads the end
+    of its pipe and exits too."""
+    global _progress
+    threading.Thread(target=_watch_parent, args=(parent,), name="parent-watch",
+                     daemon=True).start()  # fmt: skip
+    if niceness:
+        with contextlib.suppress(OSError, AttributeError):
+            os.nice(niceness)
+    _progress = progress
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK_SECONDS)
+    os._exit(0)  # the bot is gone: nothing here is worth finishing
 
 
 class Worker:
@@ -90,7 +140,7 @@ class AiPlayer:
     """How many searches run at once (the opponent starts no more)."""
 
     def __init__(self) -> None:
-        self.worker = Worker("AI", lambda: ProcessPoolExecutor(1, mp_context=SPAWN))
+        self.worker = Worker("AI", new_pool)
 
     async def choose(self, position: Position, level: str, seed: int) -> Turn:
         """The AI's turn in ``position`` at ``level``, reproducible from ``seed``."""
@@ -120,9 +170,7 @@ class Reviewer:
 
     def _new_pool(self) -> ProcessPoolExecutor:
         self.progress = SPAWN.Queue()
-        return ProcessPoolExecutor(
-            1, mp_context=SPAWN, initializer=_start_reviewer, initargs=(self.progress,)
-        )
+        return new_pool(REVIEW_NICENESS, self.progress)
 
     async def review(self, game_id: int, start: Position, turns: list[Turn], seed: int) -> str:
         """The review of a game, as JSON (see :mod:`engine.review`)."""
@@ -133,16 +181,6 @@ class Reviewer:
         """Stop the worker at once: a review under way is abandoned (it runs again after a
         restart) rather than holding up the shutdown for as long as it would take."""
         self.worker.close()
-
-
-_progress: multiprocessing.queues.Queue[tuple[int, int, int]] | None = None
-
-
-def _start_reviewer(progress: multiprocessing.queues.Queue[tuple[int, int, int]]) -> None:
-    """Runs in the review worker once: yield the CPU to the bot, keep the progress queue."""
-    global _progress
-    _lower_priority()
-    _progress = progress
 
 
 def _review(game_id: int, start: str, turns: list[str], seed: int) -> str:
@@ -168,8 +206,7 @@ class PuzzleFinder:
     finished games (an exhaustive search of their last turns: seconds of CPU each)."""
 
     def __init__(self) -> None:
-        self.worker = Worker("puzzles", lambda: ProcessPoolExecutor(
-            1, mp_context=SPAWN, initializer=_lower_priority))  # fmt: skip
+        self.worker = Worker("puzzles", lambda: new_pool(REVIEW_NICENESS))
 
     async def find(
         self, start: Position, turns: list[Turn], source: str, late: int = LATE
@@ -181,11 +218,6 @@ class PuzzleFinder:
 
     def close(self) -> None:
         self.worker.close()
-
-
-def _lower_priority() -> None:
-    with contextlib.suppress(OSError, AttributeError):
-        os.nice(REVIEW_NICENESS)
 
 
 def _find(start: str, turns: list[str], source: str, late: int) -> str | None:

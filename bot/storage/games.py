@@ -249,6 +249,11 @@ class Sql:
     values: tuple[object, ...] = ()
 
 
+NULL = Sql("NULL")
+STOPPED_CLOCK = {"clock_started_at": NULL, "flag_at": NULL}
+"""No clock runs: until the board of the next turn is out, or ever again."""
+
+
 class _SqlArithmetic:
     """:class:`~bot.domain.Arithmetic` written out as SQL (``NULL`` unset), for SQLite and
     PostgreSQL alike."""
@@ -413,13 +418,16 @@ class GameStore:
         Raises :class:`StaleGameError` if the game changed since ``game`` was read.
         """
         due, due_values = reminder_due(reminders if outcome is None else None, now)
-        assignments = f"position = ?, last_move_at = ?, plies = plies + 1, reminder_due_at = {due}"
-        values: tuple[object, ...] = (str(position_after), now, *due_values)
+        changes = {
+            "position": Sql("?", (str(position_after),)),
+            "last_move_at": Sql("?", (now,)),
+            "plies": Sql("plies + 1"),
+            "reminder_due_at": Sql(due, due_values),
+        }
         if clock_after is not None:
             mover = "white_clock" if game.position.turn == WHITE else "black_clock"
-            assignments += f", {mover} = ?, clock_started_at = NULL, flag_at = NULL"
-            values += (clock_after,)
-        updated = await _update_game(transaction, game, assignments, values, outcome, now)
+            changes |= {mover: Sql("?", (clock_after,)), **STOPPED_CLOCK}
+        updated = await _update_game(transaction, game, changes, outcome, now)
         await transaction.execute(
             "INSERT INTO turns (game_id, ply, player_id, turn, position_after, created_at, clock) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -433,11 +441,11 @@ class GameStore:
         """End a game without a turn (resignation, timeout) in the caller's transaction; raises
         :class:`StaleGameError`. In a live game a player whose clock ran out (the outcome's
         loser, by ``timeout``) keeps no time."""
-        assignments = "reminder_due_at = NULL"
+        changes = {"reminder_due_at": NULL}
         if game.clock is not None and outcome.reason == "timeout":
             loser = "white_clock" if outcome.result == "black" else "black_clock"
-            assignments += f", {loser} = 0"
-        return await _update_game(transaction, game, assignments, (), outcome, now)
+            changes[loser] = Sql("0")
+        return await _update_game(transaction, game, changes, outcome, now)
 
     async def abort(
         self, transaction: Transaction, game_id: int, admin_id: int, now: float
@@ -577,29 +585,32 @@ async def insert_game(
 async def _update_game(
     transaction: Transaction,
     game: Game,
-    assignments: str,
-    values: tuple[object, ...],
+    changes: dict[str, Sql],
     outcome: Outcome | None,
     now: float,
 ) -> Game:
-    """Apply ``assignments`` and maybe ``outcome`` if ``game`` is still current; bump the
-    version. Raises :class:`StaleGameError` otherwise."""
-    sets = ["version = version + 1", "updated_at = ?"]
-    parameters: list[object] = [now]
-    if assignments:
-        sets.append(assignments)
-        parameters += values
+    """Set each column of ``changes`` (and the ``outcome``'s, which stops the clocks) if
+    ``game`` is still current; bump the version. Raises :class:`StaleGameError` otherwise.
+
+    One value a column, by construction: PostgreSQL refuses a statement that sets a column
+    twice (SQLite takes the last), so the outcome's columns replace the turn's."""
+    columns = {"version": Sql("version + 1"), "updated_at": Sql("?", (now,)), **changes}
     if outcome is not None:
-        sets.append(
-            "status = 'finished', result = ?, reason = ?, white_points = ?, black_points = ?, "
-            "finished_at = ?, clock_started_at = NULL, flag_at = NULL"
-        )
-        parameters += [outcome.result, outcome.reason, outcome.white_points,
-                       outcome.black_points, now]  # fmt: skip
+        columns |= {
+            "status": Sql("'finished'"),
+            "result": Sql("?", (outcome.result,)),
+            "reason": Sql("?", (outcome.reason,)),
+            "white_points": Sql("?", (outcome.white_points,)),
+            "black_points": Sql("?", (outcome.black_points,)),
+            "finished_at": Sql("?", (now,)),
+            **STOPPED_CLOCK,
+        }
+    sets = ", ".join(f"{column} = {value.text}" for column, value in columns.items())
+    values = [value for sql in columns.values() for value in sql.values]
     row = await transaction.fetchone(
-        f"UPDATE games SET {', '.join(sets)} "
+        f"UPDATE games SET {sets} "
         f"WHERE id = ? AND version = ? AND status = 'active' RETURNING {GAME_COLUMNS}",
-        (*parameters, game.id, game.version),
+        (*values, game.id, game.version),
     )
     if row is None:
         raise StaleGameError("the game changed since this board was shown")

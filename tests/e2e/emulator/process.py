@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ctypes
 import os
 import re
@@ -21,6 +22,8 @@ from .api import PATIENCE, Emulator
 REPO_ROOT = Path(__file__).resolve().parents[3]
 _PR_SET_PDEATHSIG = 1
 WORK_GAUGE = "tholos_work_in_flight"
+ORPHAN_PATIENCE = 5.0
+"""How long the processes a killed bot started may outlive it."""
 POLL_SECONDS = 0.02
 """How often a wait on the bot's own word (its work in flight, its log) asks again."""
 _METRICS_LINE = re.compile(r"metrics and health on (http://[^/\s]+/metrics)")
@@ -40,6 +43,22 @@ def shards_of(env: Mapping[str, str]) -> tuple[int, list[int]] | None:
         low, dash, high = part.partition("-")
         ids += range(int(low), int(high) + 1) if dash else [int(low)]
     return int(count), sorted(set(ids)) if ids else list(range(int(count)))
+
+
+def process_group(group: int) -> dict[int, str]:
+    """The live processes (not zombies) of a process group, with their command lines."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            state, _, pgid = (entry / "stat").read_text().rpartition(")")[2].split()[:3]
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode().strip()
+        except (OSError, ValueError):  # gone meanwhile
+            continue
+        if int(pgid) == group and state != "Z":
+            found[int(entry.name)] = command
+    return found
 
 
 def _die_with_parent() -> None:
@@ -230,12 +249,28 @@ class BotProcess:
         return self._metrics
 
     async def kill(self) -> int:
-        """SIGKILL the process (and anything it started); return the exit code (-9)."""
-        self._require()
-        self.close()
+        """SIGKILL the bot's process alone, as a host's ``kill -9`` would, and return its exit
+        code (-9). Whatever it started (its worker processes, multiprocessing's resource
+        tracker) must end by itself: fails, naming them, if any is alive
+        :data:`ORPHAN_PATIENCE` seconds later."""
+        process = self._require()
+        process.kill()
         code = await self._wait(PATIENCE)
         assert code is not None
+        deadline = time.monotonic() + ORPHAN_PATIENCE
+        while (left := self.left_behind()) and time.monotonic() < deadline:
+            await asyncio.sleep(POLL_SECONDS)
+        if left:
+            described = "\n  ".join(f"{pid}: {command}" for pid, command in left.items())
+            self.close()
+            raise AssertionError(f"the killed bot left processes behind:\n  {described}")
         return code
+
+    def left_behind(self) -> dict[int, str]:
+        """The live processes of the bot's process group (it starts a session of its own):
+        everything it started, with their command lines."""
+        assert self.process is not None
+        return process_group(self.process.pid)
 
     async def restart(self, *, sync: bool = False) -> int:
         """``stop()`` then ``start()``; returns the exit code of the stop."""
@@ -245,9 +280,9 @@ class BotProcess:
 
     def close(self) -> None:
         """Kill whatever still runs and close the log (for fixture finalizers; idempotent)."""
-        if self.running:
-            assert self.process is not None
-            os.killpg(self.process.pid, signal.SIGKILL)
+        if self.process is not None:
+            with contextlib.suppress(ProcessLookupError):  # nothing left in the group
+                os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait()
         if self._log is not None and not self.running:
             self._log.close()
