@@ -13,6 +13,7 @@ from engine.vocabulary import N_
 from rendering.words import Words
 
 from .answers import USERS_ONLY, Interaction
+from .background import discord_call
 from .domain import mention
 from .i18n import words
 from .phrases import result_text
@@ -26,6 +27,8 @@ ENDED_ARCHIVE_MINUTES = 60
 """A finished game's thread is archived this long after its last message."""
 THREAD_NAME_LIMIT = 100
 """Discord's limit on a thread's name."""
+THREAD_EXISTS = 160004
+"""Discord's code for a message that has a thread already."""
 GONE_THREAD = (10003, 50083)
 """Discord's codes for a channel that is gone (Unknown Channel) and a thread that is archived
 and locked."""
@@ -94,31 +97,86 @@ def game_line(t: Words, game: Game) -> str:
              result=result_text(t, game), thread=where)  # fmt: skip
 
 
+@dataclass(frozen=True, slots=True)
+class Opened:
+    """A game's thread, opened on a message."""
+
+    thread: discord.Thread
+    new: bool
+    """Opened now (``False``: it was there already, opened by a process that died before
+    recording it); only a new thread is deleted when its game cannot start."""
+
+    async def delete(self) -> None:
+        """Delete the thread if this opened it and its game could not start (best effort)."""
+        if not self.new:
+            return
+        try:
+            await discord_call(self.thread.delete())
+        except (discord.HTTPException, TimeoutError) as error:
+            log.info("could not delete thread %s: %s", self.thread.id, error)
+
+
 async def open_thread(
-    message: discord.Message | discord.PartialMessage, name: str, players: list[int]
-) -> discord.Thread | None:
-    """A public thread on ``message`` with ``players`` added; ``None`` when Discord refuses
-    (the server's thread limit, a permission changed meanwhile): the game is then played in
-    the channel."""
-    try:
-        thread = await message.create_thread(name=name, auto_archive_duration=AUTO_ARCHIVE_MINUTES)
-    except discord.HTTPException as error:
-        log.info("no thread for a game on message %s: %s", message.id, error)
+    client: discord.Client,
+    message: discord.Message | discord.PartialMessage,
+    name: str,
+    players: list[int],
+) -> Opened | None:
+    """A public thread named ``name`` on ``message``, with ``players`` added; ``None`` when
+    Discord refuses one (the server's thread limit, a permission changed meanwhile): the game
+    is then played in the channel.
+
+    Discord allows one thread per message (a second is refused): when the message has one
+    already (a process opened it and was killed before recording its game: the message says
+    so, or Discord's refusal does), that thread — its id is the message's — is named and
+    used. Every request is under the background calls' timeout
+    (:func:`~bot.background.discord_call`)."""
+    if isinstance(message, discord.Message) and message.flags.has_thread:
+        opened = await _existing_thread(client, message.id, name)
+    else:
+        opened = await _new_thread(client, message, name)
+    if opened is None:
         return None
     for user_id in players:
         try:
-            await thread.add_user(discord.Object(user_id))
-        except discord.HTTPException as error:  # they still see it in the channel's threads
-            log.info("could not add %s to thread %s: %s", user_id, thread.id, error)
-    return thread
+            await discord_call(opened.thread.add_user(discord.Object(user_id)))
+        except (discord.HTTPException, TimeoutError) as error:  # they still see it listed
+            log.info("could not add %s to thread %s: %s", user_id, opened.thread.id, error)
+    return opened
 
 
-async def delete_thread(thread: discord.Thread) -> None:
-    """Delete a thread whose game could not start (best effort)."""
+async def _new_thread(
+    client: discord.Client, message: discord.Message | discord.PartialMessage, name: str
+) -> Opened | None:
     try:
-        await thread.delete()
+        thread = await discord_call(
+            message.create_thread(name=name, auto_archive_duration=AUTO_ARCHIVE_MINUTES)
+        )
     except discord.HTTPException as error:
-        log.info("could not delete thread %s: %s", thread.id, error)
+        if error.code == THREAD_EXISTS:  # the message we had was older than its thread
+            return await _existing_thread(client, message.id, name)
+        log.info("no thread for a game on message %s: %s", message.id, error)
+        return None
+    except TimeoutError:  # it may exist: the next try finds it
+        log.info("no thread for a game on message %s: Discord did not answer", message.id)
+        return None
+    return Opened(thread, new=True)
+
+
+async def _existing_thread(client: discord.Client, message_id: int, name: str) -> Opened | None:
+    """The thread already opened on a message (its id is the message's), named ``name`` (an
+    open challenge's taker may differ from the one its first thread was named after)."""
+    try:
+        found = await discord_call(client.fetch_channel(message_id))
+        if not isinstance(found, discord.Thread):
+            return None
+        log.info("thread %s was opened before a restart; using it", found.id)
+        if found.name != name or found.archived:
+            found = await discord_call(found.edit(name=name, archived=False))
+        return Opened(found, new=False)
+    except (discord.HTTPException, TimeoutError) as error:
+        log.info("could not use the thread already on message %s: %s", message_id, error)
+        return None
 
 
 class Places:
@@ -140,14 +198,15 @@ class Places:
         t = words(game.language)
         line = await parent.send(content=game_line(t, game), allowed_mentions=NO_PINGS)
         players = [game.white_id, game.black_id]
-        thread = await open_thread(line, thread_name(t, game.white_name, game.black_name), players)
-        if thread is None:
+        name = thread_name(t, game.white_name, game.black_name)
+        opened = await open_thread(self.client, line, name, players)
+        if opened is None:
             await line.delete()
             return await self.games.move(
                 game, channel_id=game.parent_id, parent_id=None, parent_message_id=None
             )
         moved = await self.games.move(
-            game, channel_id=thread.id, parent_id=game.parent_id, parent_message_id=line.id
+            game, channel_id=opened.thread.id, parent_id=game.parent_id, parent_message_id=line.id
         )
         await line.edit(content=game_line(t, moved), allowed_mentions=NO_PINGS)
         return moved

@@ -36,14 +36,19 @@ from ..domain import (
 from ..i18n import NC_, reader, server_language, words
 from ..opponent import Opponent
 from ..phrases import LEVEL_NAMES, command, pace_name
-from ..places import THREAD_FAILED, delete_thread, game_line, open_thread, place_for, thread_name
+from ..places import THREAD_FAILED, Opened, game_line, open_thread, place_for, thread_name
 from ..services import ExpiredChallengeError
-from ..services.challenges import TAKEN
 from ..storage import Challenge, Game
 from ..storage.leases import Lease, taking_lease
 
 log = logging.getLogger(__name__)
 
+BEING_TAKEN = N_(
+    "Someone is accepting this challenge right now. If no game starts in a few seconds, "
+    "press Accept again."
+)
+"""Said while another press holds the open challenge (it is starting its game, or its process
+died and its hold runs out within seconds): no game exists yet, so nobody was faster yet."""
 NOT_IN_SERVER = N_(
     "I'm not a member of this server, so I can't post a game here. Ask an admin to add me, or "
     "use {ai} in our direct messages."
@@ -161,7 +166,8 @@ class Challenges(Feature):
     async def answer(self, interaction: Interaction, challenge: int, answer: Answer) -> None:
         """Accept / Decline / Withdraw on a challenge message; an open challenge is taken by
         the first member to press Accept (the lease on taking it keeps the others from opening
-        a second thread: they are told someone was faster)."""
+        a second thread: they are told someone is accepting it, and once its game exists that
+        someone was faster)."""
         held: list[Lease] = []
         try:
             await self._answer(interaction, challenge, answer, held)
@@ -173,7 +179,7 @@ class Challenges(Feature):
         self, interaction: Interaction, challenge: int, answer: Answer, held: list[Lease]
     ) -> None:
         """:meth:`answer`, holding the leases it takes in ``held`` (released after)."""
-        thread = None
+        opened = None
         try:
             if answer == "accept":
                 require_permissions(interaction)
@@ -181,27 +187,30 @@ class Challenges(Feature):
                 if checked.is_open:
                     taking = taking_lease(checked.id)
                     if not await self.app.leases.acquire(taking, time.time()):
-                        raise Refusal(TAKEN, challenge=command("tholos challenge"))
+                        raise Refusal(BEING_TAKEN)
                     held.append(taking)
                 rules = await self.app.rules(checked.guild_id)
                 if place_for(interaction, rules.threads).thread:
                     await interaction.response.defer()  # opening a thread takes a request
-                    thread = await _open_thread(interaction, checked)
+                    opened = await _open_thread(interaction, checked)
             answered = await self.app.lobby.answer(
-                challenge, caller(interaction), answer,
-                thread_id=thread.id if thread else None, name=interaction.user.display_name,
-            )  # fmt: skip
+                challenge,
+                caller(interaction),
+                answer,
+                thread_id=opened.thread.id if opened else None,
+                name=interaction.user.display_name,
+            )
         except ExpiredChallengeError as expired:
             await _edit(interaction, expired.challenge)
             raise
         except Refusal:
-            if thread is not None:
-                await delete_thread(thread)
+            if opened is not None:
+                await opened.delete()
             raise
         game = answered.game
-        if game is not None and thread is not None:
+        if game is not None and opened is not None:
             await _edit(interaction, answered.challenge, game_line(words(game.language), game))
-            await self.app.poster.post(thread.send, game, None)
+            await self.app.poster.post(opened.thread.send, game, None)
             return
         await _edit(interaction, answered.challenge)
         if game is not None:
@@ -247,17 +256,17 @@ class Challenges(Feature):
             await self.refresh(challenge)
 
 
-async def _open_thread(interaction: Interaction, challenge: Challenge) -> discord.Thread | None:
+async def _open_thread(interaction: Interaction, challenge: Challenge) -> Opened | None:
     """The accepted challenge's thread (``None``, and a note, if Discord refused one)."""
     assert interaction.message is not None  # the challenge's buttons are on it
     t = words(challenge.language)
     opponent = challenge.opponent_name or interaction.user.display_name  # open: the taker
     name = thread_name(t, challenge.challenger_name, opponent)
     players = [challenge.challenger_id, challenge.opponent_id or interaction.user.id]
-    thread = await open_thread(interaction.message, name, players)
-    if thread is None:
+    opened = await open_thread(interaction.client, interaction.message, name, players)
+    if opened is None:
         await tell(interaction, THREAD_FAILED)
-    return thread
+    return opened
 
 
 async def _edit(interaction: Interaction, challenge: Challenge, text: str | None = None) -> None:
@@ -312,26 +321,30 @@ class AiGames:
             allowed_mentions=USERS_ONLY,
         )  # fmt: skip
         line = await interaction.original_response()
-        thread = await open_thread(line, thread_name(t, me.name, ai.name), [me.id])
+        name = thread_name(t, me.name, ai.name)
+        opened = await open_thread(interaction.client, line, name, [me.id])
         try:
             game = await self.app.lobby.start_ai_game(
                 guild_id=interaction.guild_id or 0,
-                channel_id=thread.id if thread else interaction.channel_id or 0,
-                human=me, ai=ai, level=level, options=options,
-                parent_id=interaction.channel_id if thread else None,
-                parent_message_id=line.id if thread else None,
-            )  # fmt: skip
+                channel_id=opened.thread.id if opened else interaction.channel_id or 0,
+                human=me,
+                ai=ai,
+                level=level,
+                options=options,
+                parent_id=interaction.channel_id if opened else None,
+                parent_message_id=line.id if opened else None,
+            )
         except Refusal:
-            if thread is not None:
-                await delete_thread(thread)
+            if opened is not None:
+                await opened.delete()
             await interaction.delete_original_response()
             raise
-        if thread is None:
+        if opened is None:
             await tell(interaction, THREAD_FAILED)
             await self.app.poster.post_after_change(interaction, game, None)
         else:
             await interaction.edit_original_response(content=game_line(t, game))
-            await self.app.poster.post(thread.send, game, None)
+            await self.app.poster.post(opened.thread.send, game, None)
         self.opponent.schedule(game)
 
 
