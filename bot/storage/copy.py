@@ -41,7 +41,7 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
         "id", "guild_id", "channel_id", "message_id", "organiser_id", "name", "format", "rounds",
         "time_control", "round_hours", "mode", "ornaments", "language", "starts_at",
         "max_players", "rated", "status", "round", "round_deadline", "announced_round",
-        "created_at", "ended_by", "event_id",
+        "created_at", "ended_by", "event_id", "announced_pairings", "version", "shown_version",
     )),
     ("tournament_players", (
         "tournament_id", "user_id", "name", "joined_at", "rating", "withdrawn_round",

@@ -433,6 +433,17 @@ MIGRATIONS: list[str] = [
     ALTER TABLE guild_settings ADD COLUMN puzzle_channel INTEGER;
     CREATE INDEX games_by_finish ON games (finished_at, id) WHERE status = 'finished'
     """,
+    # 15: what a tournament has said. announced_pairings: the last round whose pairings (byes
+    # and forfeits with them) were posted — a round stored by a process killed before its
+    # post is posted by the next; version: bumped by every change its announcement shows
+    # (status, round, entrants), shown_version: the version its announcement last showed —
+    # one that a crash left stale is shown again. Rounds already under way were announced.
+    """
+    ALTER TABLE tournaments ADD COLUMN announced_pairings INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE tournaments ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE tournaments ADD COLUMN shown_version INTEGER NOT NULL DEFAULT 0;
+    UPDATE tournaments SET announced_pairings = round
+    """,
 ]
 
 SQLITE_TABLE_REBUILDS = frozenset({6})
@@ -757,6 +768,13 @@ POSTGRES_MIGRATIONS: list[str | None] = [
     );
     ALTER TABLE guild_settings ADD COLUMN puzzle_channel BIGINT;
     CREATE INDEX games_by_finish ON games (finished_at, id) WHERE status = 'finished'
+    """,
+    # 15: what a tournament has said.
+    """
+    ALTER TABLE tournaments ADD COLUMN announced_pairings INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE tournaments ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE tournaments ADD COLUMN shown_version INTEGER NOT NULL DEFAULT 0;
+    UPDATE tournaments SET announced_pairings = round
     """,
 ]
 

@@ -19,11 +19,13 @@ from engine import Position
 from ..domain import Language, Mode, ReminderDefaults, TimeControl
 from ..shards import EVERY_SERVER, Shards
 from ..standings import Format, Pairing
-from .db import Database, Row, scalar
+from .db import Database, Row, Transaction, scalar
 from .games import Game, insert_game
 
 Status = Literal["signup", "running", "paused", "finished", "cancelled"]
 Why = Literal["withdrew", "removed", "absent"]
+Said = Literal["pairings", "standings"]
+"""What a tournament says after each pairing, in its channel."""
 
 VOID = "void"
 """The result of a pairing whose game could not be opened before the round's deadline."""
@@ -71,6 +73,17 @@ class Tournament:
     ended_by: int | None
     event_id: int | None
     """The server's scheduled event for its start (``None``: none was made)."""
+    announced_pairings: int = 0
+    """The last round whose pairings were posted."""
+    version: int = 0
+    """Bumped by every change its announcement shows (status, round, entrants)."""
+    shown_version: int = 0
+    """The version its announcement last showed."""
+
+    @property
+    def announcement_stale(self) -> bool:
+        """Its announcement does not show what is stored (a crash came in between)."""
+        return self.message_id is not None and self.shown_version < self.version
 
     @property
     def clock(self) -> TimeControl | None:
@@ -134,7 +147,8 @@ class Board:
 COLUMNS = (
     "id, guild_id, channel_id, message_id, organiser_id, name, format, rounds, time_control, "
     "round_hours, mode, ornaments, language, starts_at, max_players, rated, status, round, "
-    "round_deadline, announced_round, created_at, ended_by, event_id"
+    "round_deadline, announced_round, created_at, ended_by, event_id, announced_pairings, "
+    "version, shown_version"
 )
 ENTRY_COLUMNS = "user_id, name, joined_at, rating, withdrawn_round, withdrawn_why"
 BOARD_COLUMNS = (
@@ -231,6 +245,7 @@ class TournamentStore:
                 "VALUES (?, ?, ?, ?)",
                 (tournament_id, user_id, name, now),
             )
+            await _changed(transaction, tournament_id)
             return row[2] + 1
 
     async def leave(self, tournament_id: int, user_id: int) -> bool:
@@ -238,11 +253,14 @@ class TournamentStore:
         or it started."""
         async with self.database.transaction() as transaction:
             await transaction.lock("tournament", tournament_id)
-            return bool(await transaction.execute(
+            left = await transaction.execute(
                 "DELETE FROM tournament_players WHERE tournament_id = ? AND user_id = ? AND "
                 "EXISTS (SELECT 1 FROM tournaments WHERE id = ? AND status = 'signup')",
                 (tournament_id, user_id, tournament_id),
-            ))  # fmt: skip
+            )
+            if left:
+                await _changed(transaction, tournament_id)
+            return bool(left)
 
     async def set_message(
         self, tournament_id: int, message_id: int, event_id: int | None = None
@@ -270,8 +288,8 @@ class TournamentStore:
             rounds = rounds_for(count)
             status = "cancelled" if rounds is None else "running"
             row = await transaction.fetchone(
-                f"UPDATE tournaments SET status = ?, rounds = COALESCE(?, rounds) "
-                f"WHERE id = ? AND status = 'signup' RETURNING {COLUMNS}",
+                f"UPDATE tournaments SET status = ?, rounds = COALESCE(?, rounds), "
+                f"version = version + 1 WHERE id = ? AND status = 'signup' RETURNING {COLUMNS}",
                 (status, rounds, tournament_id),
             )
             if row is None:
@@ -292,7 +310,7 @@ class TournamentStore:
         status as ``tournament`` says; ``None`` if not."""
         if status is not None:
             fields["status"] = status
-        sets = ", ".join(f"{name} = ?" for name in fields)
+        sets = ", ".join([*(f"{name} = ?" for name in fields), "version = version + 1"])
         async with self.database.transaction() as transaction:
             row = await transaction.fetchone(
                 f"UPDATE tournaments SET {sets} WHERE id = ? AND round = ? AND status = ? "
@@ -320,8 +338,9 @@ class TournamentStore:
             if {row[0] for row in rows} != playing:
                 return None
             row = await transaction.fetchone(
-                f"UPDATE tournaments SET round = ?, round_deadline = ? WHERE id = ? AND round = ? "
-                f"AND status = 'running' AND round < rounds RETURNING {COLUMNS}",
+                f"UPDATE tournaments SET round = ?, round_deadline = ?, version = version + 1 "
+                f"WHERE id = ? AND round = ? AND status = 'running' AND round < rounds "
+                f"RETURNING {COLUMNS}",
                 (next_round, deadline, tournament.id, tournament.round),
             )
             if row is None:
@@ -338,11 +357,54 @@ class TournamentStore:
         """Withdraw an entrant after ``round``; ``False`` if they were not playing."""
         async with self.database.transaction() as transaction:
             await transaction.lock("tournament", tournament_id)  # a pairing waits for it
-            return bool(await transaction.execute(
+            withdrawn = await transaction.execute(
                 "UPDATE tournament_players SET withdrawn_round = ?, withdrawn_why = ? "
                 "WHERE tournament_id = ? AND user_id = ? AND withdrawn_round IS NULL",
                 (round, why, tournament_id, user_id),
-            ))  # fmt: skip
+            )
+            if withdrawn:
+                await _changed(transaction, tournament_id)
+            return bool(withdrawn)
+
+    async def said(self, tournament: Tournament, what: Said) -> bool:
+        """Record that its round's pairings (or its standings) are posted, whatever its status
+        now (a pause may come while they are posted); ``False`` if that was recorded already
+        or the round moved on."""
+        column = {"pairings": "announced_pairings", "standings": "announced_round"}[what]
+        async with self.database.transaction() as transaction:
+            return bool(
+                await transaction.execute(
+                    f"UPDATE tournaments SET {column} = round, version = version + 1 "
+                    f"WHERE id = ? AND round = ? AND {column} < round",
+                    (tournament.id, tournament.round),
+                )
+            )
+
+    async def shown(self, tournament: Tournament) -> None:
+        """Record that its announcement shows ``tournament`` (its version, or a later one)."""
+        async with self.database.transaction() as transaction:
+            await transaction.execute(
+                "UPDATE tournaments SET shown_version = ? WHERE id = ? AND shown_version < ?",
+                (tournament.version, tournament.id, tournament.version),
+            )
+
+    async def stale_announcements(self) -> list[Tournament]:
+        """This process's tournaments, in any status, whose announcement does not show what is
+        stored (a crash between a change and its edit)."""
+        mine, shards = self.shards.sql()
+        rows = await self.database.fetchall(
+            f"SELECT {COLUMNS} FROM tournaments WHERE shown_version < version "
+            f"AND message_id IS NOT NULL AND {mine} ORDER BY id",
+            shards,
+        )
+        return [_tournament(row) for row in rows]
+
+
+async def _changed(transaction: Transaction, tournament_id: int) -> None:
+    """Bump a tournament's version: its announcement must show the change."""
+    await transaction.execute(
+        "UPDATE tournaments SET version = version + 1 WHERE id = ?", (tournament_id,)
+    )
 
 
 class PairingStore:

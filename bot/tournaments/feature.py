@@ -243,10 +243,16 @@ class Tournaments(Feature):
         message = channel.get_partial_message(tournament.message_id)
         text = announcement(t, tournament, [entry.user_id for entry in entries])
         try:
-            await discord_call(message.edit(content=text, view=signup_view(t, tournament),
-                                            allowed_mentions=NO_PINGS))  # fmt: skip
+            await discord_call(
+                message.edit(
+                    content=text, view=signup_view(t, tournament), allowed_mentions=NO_PINGS
+                )
+            )
         except (discord.HTTPException, TimeoutError) as error:
             log.info("could not update tournament %s's announcement: %s", tournament.id, error)
+            if not isinstance(error, discord.NotFound):  # shown later (deleted: never)
+                return
+        await self.store.shown(tournament)
 
     async def choices(
         self, interaction: Interaction, typed: str

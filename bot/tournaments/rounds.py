@@ -17,6 +17,7 @@ import io
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 
 import discord
 
@@ -32,10 +33,10 @@ from ..background import (
     Retries,
     discord_call,
     nonce,
-    stop_tasks,
     sweep_until_closed,
 )
 from ..i18n import words
+from ..phrases import rating_change
 from ..places import open_thread, thread_name
 from ..services.tournaments import Plan, TournamentService, expected_length, standings_of
 from ..standings import Standing
@@ -52,9 +53,6 @@ LOOK_AGAIN_SECONDS = 5.0
 """The longest the loop sleeps: start times and deadlines are seen within it (a game of a
 tournament that changes wakes it at once)."""
 MEDALS = ("🥇", "🥈", "🥉")
-THREAD_EXISTS = 160004
-"""Discord's code for a thread already opened on that message (by this step, before a
-restart)."""
 
 
 def points_text(points: float) -> str:
@@ -84,7 +82,6 @@ class Rounds:
         )
         """Pairings whose game Discord would not open (a thread refused): tried again, at
         least every 10 minutes, never given up (the round waits for them)."""
-        self._posting: set[asyncio.Task[None]] = set()
 
     def wake(self) -> None:
         self._wakeup.set()
@@ -105,10 +102,10 @@ class Rounds:
         finally:
             stop_listening()
             self._wakeup.clear()
-            await stop_tasks(list(self._posting))
 
     async def sweep(self) -> None:
-        """One step for each tournament under way (a failure stops only its own)."""
+        """One step for each tournament under way (a failure stops only its own); then show
+        again the announcements a crash left stale."""
         watched: set[int] = set()
         for tournament in await self.store.under_way():
             try:
@@ -118,6 +115,8 @@ class Rounds:
             except Exception:
                 log.exception("tournament %s: a step failed", tournament.id)
         self._watched = watched
+        for stale in await self.store.stale_announcements():
+            await self.refresh(stale.id)
 
     async def _advance(self, tournament: Tournament) -> set[int]:
         """Take ``tournament`` as far as it can go now; the games it waits for."""
@@ -134,6 +133,8 @@ class Rounds:
                 return set()
             tournament = started
         while True:
+            if tournament.announced_pairings < tournament.round:  # stored, never said
+                tournament = await self._announce_pairings(tournament)
             if tournament.round == 0:
                 plan = await self.service.plan(tournament)
                 if plan is None:  # all but one withdrew before the first round
@@ -177,7 +178,12 @@ class Rounds:
 
     async def _close_round(self, tournament: Tournament, boards: list[Board]) -> Tournament | None:
         """The round is over: withdraw the absent, post the standings, pair the next round
-        (or finish). ``None`` if another process took a step first."""
+        (or finish). ``None`` if another process took a step first, or the tournament was
+        paused or ended since it was read (the next sweep sees it as it is)."""
+        current = await self.store.tournament(tournament.id)
+        if current is None or (current.status, current.round) != ("running", tournament.round):
+            return None
+        tournament = current
         await self.service.withdraw_absent(tournament, boards)
         plan = await self.service.plan(tournament)
         if plan is None and not tournament.is_last_round:  # no next round after all
@@ -188,8 +194,10 @@ class Rounds:
         if tournament.announced_round < tournament.round:
             if not await self._post_standings(tournament, final=plan is None):
                 return None  # tried again on the next round of the loop
-            changed = await self.store.change(tournament, announced_round=tournament.round)
-            if changed is None:
+            if not await self.store.said(tournament, "standings"):
+                return None
+            changed = await self.store.tournament(tournament.id)
+            if changed is None or changed.status != "running":
                 return None
             tournament = changed
         if plan is None:
@@ -207,22 +215,50 @@ class Rounds:
         paired = await self.store.pair(tournament, plan.pairings, deadline, plan.playing)
         if paired is None:
             return None
-        log.info("tournament %s: round %s paired (%s pairings)", paired.id, paired.round,
-                 len(plan.pairings))  # fmt: skip
-        t = words(paired.language)
-        lines = [t("⚔️ **{name}** — round {round} of {rounds}. Deadline: {when}.",
-                   name=paired.name, round=paired.round, rounds=paired.rounds,
-                   when=f"<t:{int(paired.round_deadline or 0)}:R>")]  # fmt: skip
-        for white, black, result in plan.pairings:
-            if black is None:
-                lines.append(t("{player} has the bye (a point).", player=f"<@{white}>"))
-            elif result is not None:
-                winner = white if result == "white" else black
-                lines.append(t("{player} wins by forfeit (their opponent withdrew).",
-                               player=f"<@{winner}>"))  # fmt: skip
-        await send(self.app, paired, "\n".join(lines), nonce("tr", paired.id, paired.round))
+        log.info(
+            "tournament %s: round %s paired (%s pairings)",
+            paired.id,
+            paired.round,
+            len(plan.pairings),
+        )
+        announced = await self._announce_pairings(paired)
         await self.refresh(paired.id)
-        return paired
+        return announced
+
+    async def _announce_pairings(self, tournament: Tournament) -> Tournament:
+        """Say in the channel that its round is paired, with the round's byes and forfeits
+        as stored, and record it; a round stored by a process killed before this is said by
+        the next (the nonce keeps a send repeated within minutes from showing twice). Not
+        recorded when Discord did not take it: said again at the next step. The tournament as
+        it now is."""
+        t = words(tournament.language)
+        deadline = f"<t:{int(tournament.round_deadline or 0)}:R>"
+        lines = [
+            t(
+                "⚔️ **{name}** — round {round} of {rounds}. Deadline: {when}.",
+                name=tournament.name,
+                round=tournament.round,
+                rounds=tournament.rounds,
+                when=deadline,
+            )
+        ]
+        for board in await self.store.pairings.boards(tournament.id, tournament.round):
+            if board.black_id is None:
+                lines.append(t("{player} has the bye (a point).", player=f"<@{board.white_id}>"))
+            elif board.game_id is None and board.result in ("white", "black"):
+                winner = board.white_id if board.result == "white" else board.black_id
+                lines.append(
+                    t(
+                        "{player} wins by forfeit (their opponent withdrew).",
+                        player=f"<@{winner}>",
+                    )
+                )
+        once = nonce("tr", tournament.id, tournament.round)
+        if await send(self.app, tournament, "\n".join(lines), once) and await self.store.said(
+            tournament, "pairings"
+        ):
+            return replace(tournament, announced_pairings=tournament.round)
+        return tournament
 
     async def _start_game(
         self, tournament: Tournament, board: Board, names: dict[int, str]
@@ -303,16 +339,17 @@ async def open_game(
         allowed_mentions=USERS_ONLY, nonce=nonce("tg", tournament.id, board.round, board.board),
     ))  # fmt: skip
     name = thread_name(t, names.get(board.white_id, "?"), names.get(board.black_id, "?"))
-    thread = await open_thread(line, name, [board.white_id, board.black_id])
-    if thread is None:  # opened before a restart, or refused
-        found = await discord_call(client.fetch_channel(line.id))
-        if not isinstance(found, discord.Thread):
-            raise discord.ClientException("no thread for the game")
-        thread = found
+    opened = await open_thread(client, line, name, [board.white_id, board.black_id])
+    if opened is None:  # refused: tried again later
+        raise discord.ClientException("no thread for the game")
     return await service.start_game(
-        tournament, board, names, channel_id=thread.id, parent_id=tournament.channel_id,
+        tournament,
+        board,
+        names,
+        channel_id=opened.thread.id,
+        parent_id=tournament.channel_id,
         parent_message_id=line.id,
-    )  # fmt: skip
+    )
 
 
 async def schedule_event(
@@ -410,7 +447,7 @@ async def _podium(
             entry = by_id[line.player]
             before = entry.rating if entry.rating is not None else 1500.0
             after = await app.ratings.rating(tournament.guild_id, line.player)
-            changes.append(f"{entry.name} {before:.0f} → {after:.0f} ({after - before:+.0f})")
+            changes.append(f"{entry.name} {rating_change(before, after)}")
         text.append(t("Rating changes: {changes}", changes=", ".join(changes)))
     return "\n".join(text)[:2000]
 

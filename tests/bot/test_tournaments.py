@@ -373,3 +373,34 @@ def test_a_live_round_lasts_both_clocks_of_a_long_game_and_a_margin():
         True, "running", 1, None, 0, 0.0, None, None,
     )  # fmt: skip
     assert expected_length(tournament) == 4 * live_round_seconds(clock)
+
+
+async def test_what_a_tournament_said_is_recorded_once_and_a_stale_announcement_is_found(
+    database, clock
+):
+    """Each change its announcement shows bumps its version; the announcement is stale until
+    shown; a round's pairings and standings are recorded as said once, even while paused."""
+    event = Event(database, clock)
+    tournament = await event.service.create(
+        swiss(rounds=2), guild_id=GUILD, channel_id=CHANNEL, organiser=A, language="en"
+    )
+    await event.store.set_message(tournament.id, 555)
+    assert [t.id for t in await event.store.stale_announcements()] == []
+    await event.service.join(tournament, Person(A, "P1"))
+    joined = await event.store.tournament(tournament.id)
+    assert joined.announcement_stale
+    assert [t.id for t in await event.store.stale_announcements()] == [tournament.id]
+    await event.store.shown(joined)
+    assert not (await event.store.tournament(tournament.id)).announcement_stale
+    await event.service.join(tournament, Person(B, "P2"))
+    started = await event.service.start(await event.store.tournament(tournament.id))
+    paired = await event.next_round(started)
+    assert (paired.round, paired.announced_pairings, paired.announced_round) == (1, 0, 0)
+    paused = await event.store.change(paired, status="paused")
+    assert paused is not None
+    assert await event.store.said(paired, "pairings")
+    assert not await event.store.said(paired, "pairings"), "said once"
+    assert await event.store.said(paired, "standings")
+    now = await event.store.tournament(tournament.id)
+    assert (now.status, now.announced_pairings, now.announced_round) == ("paused", 1, 1)
+    assert now.announcement_stale and now.version > joined.version

@@ -5,6 +5,7 @@ games. Every test ends with no failed interaction and no rule violation recorded
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 import io
 import os
@@ -16,6 +17,8 @@ from collections import defaultdict
 from pathlib import Path
 
 import asyncpg
+import pytest
+from aiohttp import web
 from PIL import Image
 
 from engine.record import read_record
@@ -23,6 +26,7 @@ from tests.postgres import PostgresServer
 
 from .conftest import SpawnBot
 from .emulator import BotProcess, Emulator, Member, Message
+from .emulator import rest as emulator_rest
 from .emulator.model import CREATE_EVENTS, MANAGE_EVENTS
 from .table import Table
 from .test_shards import SHARDS, shard_env
@@ -359,3 +363,69 @@ async def test_the_process_of_the_server_s_shard_runs_its_tournament(
         assert await process.stop() == 0
         process.assert_clean_log()
         assert postgres_server.password not in process.log()
+
+
+@pytest.fixture
+def dropped_round_posts(monkeypatch: pytest.MonkeyPatch) -> dict[str, asyncio.Event]:
+    """The emulator holds the first post of a round's pairings for round 2 until
+    ``held["release"]``, then drops it (it never reached Discord: the bot was killed first);
+    ``held["reached"]`` is set when it arrives. Request it before ``emulator``."""
+    held = {"release": asyncio.Event(), "reached": asyncio.Event()}
+    create_message = emulator_rest.Rest.create_message
+
+    async def dropping(self: emulator_rest.Rest, request: web.Request) -> web.StreamResponse:
+        if request.content_type == "application/json" and not held["reached"].is_set():
+            content = (await request.json()).get("content") or ""
+            if content.startswith("⚔️ **") and "round 2 of" in content:
+                held["reached"].set()
+                await held["release"].wait()
+                return web.json_response({"message": "lost", "code": 0}, status=500)
+        return await create_message(self, request)
+
+    monkeypatch.setattr(emulator_rest.Rest, "create_message", dropping)
+    return held
+
+
+async def test_a_round_stored_but_not_announced_before_a_kill_is_announced(
+    dropped_round_posts: dict[str, asyncio.Event],
+    emulator: Emulator,
+    spawn_bot: SpawnBot,
+    seed: int,
+):
+    """A Swiss of three (a bye every round): the bot is killed after storing round 2 but
+    before its post reached Discord. The next process posts it, once, with its bye; the
+    announcement shows the round."""
+    rng = random.Random(seed)
+    bot = spawn_bot(emulator, env=THREADS)
+    await bot.start(sync=True)
+    players = [emulator.member(name) for name in ("alice", "bob", "carol")]
+    event = Event(emulator, bot, players)
+    announcement = await event.create(players[0], name="Kill Cup", rounds=2)
+    ((tournament,),) = stored(bot, "SELECT id FROM tournaments")
+    await event.table.slash(players[0], "tholos-tournament start", tournament=tournament)
+    (game,) = await event.round_started(1, 1)
+    await event.decide(game, rng)
+    await dropped_round_posts["reached"].wait()  # round 2 is stored, its post on the way
+    assert stored(bot, "SELECT round, announced_pairings FROM tournaments") == [(2, 1)]
+    assert await bot.kill() == -9
+    dropped_round_posts["release"].set()
+    await bot.start()
+    await event.round_started(2, 1)
+    await bot.settle()
+    ((bye,),) = stored(
+        bot, "SELECT white_id FROM tournament_games WHERE round = 2 AND black_id IS NULL"
+    )
+    posts = [
+        m.content
+        for m in emulator.messages(event.table.channel)
+        if m.content.startswith("⚔️ **Kill Cup** — round")
+    ]
+    assert len(posts) == 2 and "round 1 of 2" in posts[0] and "round 2 of 2" in posts[1]
+    assert f"<@{bye}> has the bye (a point)." in posts[1]
+    assert stored(bot, "SELECT announced_pairings FROM tournaments") == [(2,)]
+    await emulator.wait_for(
+        lambda: "round 2 of 2" in announcement.content, what="the announcement's round"
+    )
+    event.table.assert_clean()
+    assert await bot.stop() == 0
+    bot.assert_clean_log()
