@@ -17,6 +17,20 @@ from .board import Board, Choice
 from .controls import Button, Row
 
 IMAGE_NAME = "board.png"
+"""The image's name where no game version is shown (a puzzle's board)."""
+
+
+def image_name(game_id: int, version: int) -> str:
+    """A game board's image name: the game and version it shows, so that a board posted by a
+    process killed before recording it can be told from the others (and a saved image says
+    which game it is).
+
+    >>> image_name(12, 5)
+    'tholos-12-5.png'
+    """
+    return f"tholos-{game_id}-{version}.png"
+
+
 CHOICES_PER_ROW = 4
 """A step's options in rows of four; the commands (at most five) share the last row."""
 FORMATS = {
@@ -104,8 +118,9 @@ def mentions(board: Board, bot_id: int | None) -> discord.AllowedMentions:
 
 def message(board: Board, png: bytes, alt: str, bot_id: int | None) -> dict[str, Any]:
     """The keyword arguments of a new board message: the layout and its image."""
-    file = discord.File(io.BytesIO(png), filename=IMAGE_NAME, description=alt)
-    look = BoardLook(board.accent, header_text(board), IMAGE_NAME, alt, status_text(board),
+    name = image_name(board.game_id, board.version)
+    file = discord.File(io.BytesIO(png), filename=name, description=alt)
+    look = BoardLook(board.accent, header_text(board), name, alt, status_text(board),
                      "-# " + board.small_print)  # fmt: skip
     return {"view": look.layout(rows(board)), "file": file,
             "allowed_mentions": mentions(board, bot_id)}  # fmt: skip

@@ -36,6 +36,9 @@ SAVED_BUT_NOT_SHOWN = N_(
 BEING_POSTED = N_("Saved — the new board is on its way.")
 
 Send = Callable[..., Awaitable[discord.Message]]
+FIND_POSTED_LIMIT = 20
+"""How many of a channel's newest messages are searched for a board posted but not recorded
+(it is the newest, unless the players wrote since)."""
 
 
 class BoardPoster:
@@ -116,9 +119,13 @@ class BoardPoster:
             raise
 
     async def post_now(
-        self, send: Send, game: Game, last: LastTurn | None, stripped: int | None = None,
+        self,
+        send: Send,
+        game: Game,
+        last: LastTurn | None,
+        stripped: int | None = None,
         now: float | None = None,
-    ) -> discord.Message:  # fmt: skip
+    ) -> discord.Message:
         """Post and record the board (the caller holds its lease, or needs none)."""
         try:
             message = await send(**await self.message(game, last, now))
@@ -128,18 +135,42 @@ class BoardPoster:
             game = await self.places.relocate(game)  # a moderator deleted or locked its thread
             channel = self.client.get_partial_messageable(game.channel_id)
             message = await channel.send(**await self.message(game, last, now))
+        await self.record(game, message, stripped)
+        return message
+
+    async def record(
+        self, game: Game, message: discord.Message, stripped: int | None = None
+    ) -> None:
+        """Record a posted board of ``game``'s version; strip the previous board's controls and,
+        once the game is over, show its result in the channel first (a crash before the record
+        posts, and shows, it all again)."""
         clock = _clock_start(game, message)
+        if not game.is_active:
+            await self.places.show_result(game)
         if not await self.games.set_board_message(game.id, message.id, game.version, clock):
             await self.strip_controls(game.channel_id, message)  # a newer board is out already
-            return message
+            return
         if clock is not None and self.alarm is not None:
             self.alarm(clock[1])
         previous = game.board_message_id
         if previous is not None and previous not in (message.id, stripped):
             await self.strip_controls(game.channel_id, previous)
-        if not game.is_active:
-            await self.places.show_result(game)
-        return message
+
+    async def find_posted(self, game: Game) -> discord.Message | None:
+        """The board of ``game``'s version if it was posted but never recorded (its poster was
+        killed in between): among the newest messages of its channel, the bot's one whose image
+        is named after this version (``None``: none, or the history could not be read)."""
+        name = layout.image_name(game.id, game.version)
+        channel = self.client.get_partial_messageable(game.channel_id)
+        try:
+            async for message in channel.history(limit=FIND_POSTED_LIMIT):
+                if message.author.id == self.bot_id and any(
+                    attachment.filename == name for attachment in message.attachments
+                ):
+                    return message
+        except discord.HTTPException as error:
+            log.info("could not look for game %s's board: %s", game.id, error)
+        return None
 
     async def post_in_channel(
         self, game: Game, last: LastTurn | None, *, leased: bool = False, bare: bool = False

@@ -17,7 +17,7 @@ from .. import work
 from ..app import App, Feature
 from ..background import Backoff, Retries, discord_call, stop_tasks
 from ..opponent import Opponent
-from ..storage import DatabaseUnavailable
+from ..storage import DatabaseUnavailable, Game
 from ..storage.leases import board_lease
 
 log = logging.getLogger(__name__)
@@ -111,6 +111,17 @@ class Housekeeping(Feature):
         posted.clear()
         alarm.awake()
 
+    async def _post_or_record(self, game: Game) -> None:
+        """Post a missing board, or record it if its poster was killed after posting it."""
+        poster = self.app.poster
+        found = await poster.find_posted(game)
+        if found is not None:
+            log.info("game %s: its board was posted before a restart; recording it", game.id)
+            await poster.record(game, found)
+            return
+        channel = self.app.client.get_partial_messageable(game.channel_id)
+        await poster.post_now(channel.send, game, await poster.last_turn(game))
+
     async def repost_missing(self, grace: float) -> float | None:
         """Post the boards of changes stored more than ``grace`` seconds ago but never shown
         (the bot died, or Discord failed, between storing and posting) on this process's
@@ -133,9 +144,7 @@ class Housekeeping(Feature):
                 if game is None or not game.needs_a_board or game.version != stale.version:
                     await app.leases.release(lease)  # posted meanwhile, or changed again
                     continue
-                channel = app.client.get_partial_messageable(game.channel_id)
-                last = await app.poster.last_turn(game)
-                await discord_call(app.poster.post_now(channel.send, game, last))
+                await discord_call(self._post_or_record(game))
                 self.unpostable.succeeded(key)
             except DatabaseUnavailable:
                 raise  # an outage, not this game's fault: the next round tries again
