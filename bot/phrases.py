@@ -17,6 +17,7 @@ from engine.vocabulary import (
     RESULT_REASONS,
     location_name,
     score_pair,
+    signed,
 )
 from rendering.describe import turn_lines
 from rendering.words import Words
@@ -75,6 +76,20 @@ def result_text(t: Words, game: Game, who: Who = mention) -> str:
 
 
 CLOCK_RAN_OUT = N_("on time — the clock ran out")
+
+
+def rating_change(before: float, after: float) -> str:
+    """A rating's move as players read it, from the ratings as shown (rounded): ``1662 →
+    1674 (+12)``, ``1662 → 1650 (−12)``, ``1662 → 1662 (±0)`` — never ``(-0)``.
+
+    >>> rating_change(1662.4, 1662.1)
+    '1662 → 1662 (±0)'
+    >>> rating_change(1500.0, 1487.6)
+    '1500 → 1488 (−12)'
+    """
+    shown_before, shown_after = round(before), round(after)
+    change = shown_after - shown_before
+    return f"{shown_before} → {shown_after} ({signed(change) if change else '±0'})"
 
 
 def reason_text(t: Words, reason: str, time_control: str | None) -> str:

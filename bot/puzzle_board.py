@@ -16,7 +16,7 @@ from rendering.words import Words
 
 from .board import Board, board_of
 from .domain import mention
-from .phrases import Who, colour_name, describe_turn
+from .phrases import Who, colour_name, describe_turn, rating_change
 from .storage import Game
 from .storage.puzzles import Answered, Attempt, DailyPuzzle, StoredPuzzle
 
@@ -77,10 +77,8 @@ def verdict(t: Words, answered: Answered) -> str:
     lines.append(why(t, puzzle))
     after = round(player.rating.rating)
     if answered.before is not None:
-        change = after - round(answered.before.rating)
-        lines.append(t("Your puzzle rating: {before} → {after} ({change}).",
-                       before=round(answered.before.rating), after=after,
-                       change=f"{change:+d}".replace("-", "−")))  # fmt: skip
+        change = rating_change(answered.before.rating, player.rating.rating)
+        lines.append(t("Your puzzle rating: {change}.", change=change))
     elif not answered.first:
         lines.append(t("You had answered it already: an answer counts once."))
     else:

@@ -64,11 +64,7 @@ def describe_board(position: Position, view: BoardView | None = None) -> str:
         lines.append(t("Final points: {points}.", points=totals))
     else:
         lines.append(t("Points if the game ended now: {points}.", points=totals))
-    workshops = "; ".join(
-        t("{colour} has {stones}", colour=colour_name(player, t).capitalize(),
-          stones=_stone_words(workshop_stones(position.workshops[player]), t))
-        for player in (WHITE, BLACK)
-    )  # fmt: skip
+    workshops = "; ".join(_workshop_words(position, player, t) for player in (WHITE, BLACK))
     lines.append(t("Workshops: {workshops}.", workshops=workshops))
     quarry = ", ".join(f"{count} {colour_name(c, t)}" for c, count in enumerate(position.quarry))
     lines.append(t("Quarry: {stones}.", stones=quarry))
@@ -93,6 +89,15 @@ def _column_line(position: Position, column: ColumnScore, t: Words) -> str:
     elif column.stones:
         text += "; " + t("tied")
     return text + "."
+
+
+def _workshop_words(position: Position, player: Colour, t: Words) -> str:
+    """``White has white, black``, or ``Black has none``."""
+    colour = colour_name(player, t).capitalize()
+    stones = workshop_stones(position.workshops[player])
+    if not stones:
+        return t("{colour} has none", colour=colour)
+    return t("{colour} has {stones}", colour=colour, stones=_stone_words(stones, t))
 
 
 def _stone_words(stones: str, t: Words) -> str:

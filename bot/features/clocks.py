@@ -67,7 +67,7 @@ class Clocks(Feature):
         """Post the final board of a game that ended on time, beside the loop (a slow
         Discord never holds up the next flag)."""
         log.info("game %s ended on time", game.id)
-        task = asyncio.create_task(self._post(game), name=f"flag-{game.id}")
+        task = work.start(self._post(game))  # counted: the shutdown and the tests wait for it
         self._posting.add(task)
         task.add_done_callback(self._posting.discard)
 

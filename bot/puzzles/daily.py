@@ -54,7 +54,8 @@ class Daily:
         self._wakeup = work.Wakeup()
         self._dirty: set[tuple[int, str]] = set()
         self._warned: set[tuple[int, str]] = set()
-        """The days whose channel was found unusable (said once in the log)."""
+        """Today's servers whose channel was found unusable (said once in the log; the days
+        before are forgotten at each sweep)."""
         self._refreshing: dict[tuple[int, str], asyncio.Task[None]] = {}
 
     async def run(self) -> None:
@@ -78,6 +79,7 @@ class Daily:
         """Claim and post today's puzzle where it is wanted and not out yet; reveal the
         answers of the days before (a failure stops only its own server)."""
         day = day_of(self.clock())
+        self._warned = {warned for warned in self._warned if warned[1] == day}  # bounded
         for guild_id, channel_id in await self.store.dailies.wanted():
             try:
                 daily = await self.store.dailies.get(guild_id, day)

@@ -35,7 +35,7 @@ PUZZLE_SEEN = Path(os.environ.get("THOLOS_FRAME_DIR", tempfile.gettempdir())) / 
 """Where the test leaves the live board's last verdict for a person to look at."""
 PATIENCE = 60.0
 """How long a test waits for what another process writes."""
-RATING = re.compile(r"Your puzzle rating: (\d+) → (\d+) \(([+−]\d+)\)")
+RATING = re.compile(r"Your puzzle rating: (\d+) → (\d+) \(([+−]\d+|±0)\)")
 
 
 def stored(bot: BotProcess, sql: str, *parameters: object) -> list[tuple]:
@@ -145,6 +145,8 @@ async def test_a_member_solves_and_fails_puzzles_across_a_kill(
         assert found is not None, said
         before, after = int(found[1]), int(found[2])
         assert before == ratings[-1] and (after > before) == correct, said
+        change = 0 if found[3] == "±0" else int(found[3].replace("−", "-"))
+        assert change == after - before, said
         ratings.append(after)
         if number < 4:
             await table.click(alice, shown, table.labelled(shown, "Next puzzle"))
