@@ -36,9 +36,23 @@ from .storage.copy import TargetNotEmptyError, copy_database
 from .storage.db import redact, url_passwords
 
 USAGE = (
-    "usage: tholos-bot [rebuild-ratings | copy-db SQLITE_PATH POSTGRES_URL"
+    "usage: tholos-bot [--help | rebuild-ratings | copy-db SQLITE_PATH POSTGRES_URL"
     " | backup PATH [--force] | restore BACKUP]"
 )
+HELP = f"""{USAGE}
+
+Play Tholos in Discord. Without a command: start the bot (its settings from the environment
+and ./.env — DISCORD_TOKEN is required; see .env.example); it runs until SIGTERM or Ctrl-C.
+
+commands (no token needed; THOLOS_DB names the database):
+  rebuild-ratings              recompute every rating from the stored games
+  copy-db SQLITE_PATH POSTGRES_URL
+                               copy a whole history into an empty PostgreSQL database
+  backup PATH [--force]        a consistent copy of the SQLite database, while it plays
+  restore BACKUP               put a backup in place of the database (the bot stopped)
+
+Exit status: 0, or 2 with one line on stderr."""
+HELP_OPTIONS = ("-h", "--help", "help")
 STORAGE_ERRORS = (
     DatabaseTooNewError,
     DatabaseUnavailable,
@@ -134,6 +148,9 @@ def _maintenance(arguments: list[str]) -> Coroutine[Any, Any, str] | None:
 def main() -> int:
     """Read the settings, start the bot, run until SIGTERM/SIGINT; return the exit status."""
     arguments = sys.argv[1:]
+    if arguments and arguments[0] in HELP_OPTIONS:
+        print(HELP)
+        return 0
     if arguments:
         command = _maintenance(arguments)
         if command is None:

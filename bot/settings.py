@@ -17,6 +17,8 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 LOG_FORMATS = ("text", "json")
 CHALLENGE_TIMEOUT = 600.0
 INACTIVITY_TIMEOUT = 86400.0
+ENV_FILE = Path(".env")
+"""The settings file read by default: ``.env`` in the working directory."""
 
 
 class SettingsError(ValueError):
@@ -98,9 +100,10 @@ class Settings:
 
     @classmethod
     def load(
-        cls, environ: Mapping[str, str] | None = None, env_file: Path | None = None
+        cls, environ: Mapping[str, str] | None = None, env_file: Path | None = ENV_FILE
     ) -> Settings:
-        """Read the settings; the environment wins over ``env_file`` (default ``./.env``).
+        """Read the settings; the environment (``environ``, default ``os.environ``) wins over
+        ``env_file`` (default ``./.env``; ``None``: no file).
 
         Raises :class:`SettingsError` naming the setting that is missing or malformed.
         """
@@ -141,13 +144,15 @@ class Settings:
         return logging.getLevelNamesMapping()[self.log_level]
 
 
-def database_url(environ: Mapping[str, str] | None = None, env_file: Path | None = None) -> str:
+def database_url(
+    environ: Mapping[str, str] | None = None, env_file: Path | None = ENV_FILE
+) -> str:
     """``THOLOS_DB`` alone (for maintenance commands that need no token)."""
     return _database(_values(environ, env_file))
 
 
 def _values(environ: Mapping[str, str] | None, env_file: Path | None) -> dict[str, str]:
-    values = dict(read_env_file(env_file or Path(".env")))
+    values = {} if env_file is None else dict(read_env_file(env_file))
     values.update(os.environ if environ is None else environ)
     return values
 

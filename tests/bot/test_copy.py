@@ -14,7 +14,6 @@ from bot.storage import GameStore, RatingStore, copy, open_database
 from bot.storage.copy import TargetNotEmptyError, copy_database
 from tests.bot.conftest import services_on
 
-ROOT = Path(__file__).resolve().parents[2]
 TABLES = ("games", "turns", "challenges", "ratings")
 
 
@@ -117,12 +116,12 @@ async def test_the_copy_db_command(tmp_path, clock, postgres_server):
     await sqlite_history(tmp_path / "old.db", clock)
     url = await postgres_server.create_database()
     command = [sys.executable, "-m", "bot", "copy-db", str(tmp_path / "old.db"), url]
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "7 games" in done.stdout and "4 ratings" in done.stdout
     assert postgres_server.password not in done.stdout + done.stderr
     rebuild = subprocess.run(
-        [sys.executable, "-m", "bot", "rebuild-ratings"], cwd=ROOT, capture_output=True,
+        [sys.executable, "-m", "bot", "rebuild-ratings"], cwd=tmp_path, capture_output=True,
         text=True, timeout=60, env={"PATH": "/usr/bin:/bin", "THOLOS_DB": url},
     )  # fmt: skip
     assert rebuild.returncode == 0, rebuild.stderr

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import ast
+import re
+from pathlib import Path
+
 import pytest
 
 from bot.settings import Settings, SettingsError
@@ -100,3 +104,47 @@ def test_metrics_and_log_format_are_off_and_text_by_default():
 def test_bad_metrics_or_log_settings_say_what_to_fix(environ, message):
     with pytest.raises(SettingsError, match=message):
         load(**environ)
+
+
+ROOT = Path(__file__).resolve().parents[2]
+VARIABLE = re.compile(r"(?:DISCORD|THOLOS|LOG)_[A-Z_]+")
+
+
+def read_by_the_bot() -> set[str]:
+    """The environment variables ``bot/settings.py`` reads: its string constants that name
+    one (every setting is read there and nowhere else)."""
+    tree = ast.parse((ROOT / "bot" / "settings.py").read_text())
+    return {
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and VARIABLE.fullmatch(node.value)
+    }
+
+
+def documented() -> set[str]:
+    """The variables of the configuration table (its first column)."""
+    return set(re.findall(r"^\| `((?:DISCORD|THOLOS|LOG)_[A-Z_]+)` \|", README.read_text(), re.M))
+
+
+README = ROOT / "README.md"
+
+
+def test_every_setting_is_in_env_example_and_in_the_table():
+    """``.env.example``, ``bot/settings.py`` and the configuration table name the same
+    settings: a newcomer who copies the example sees every one."""
+    example = set(re.findall(r"^([A-Z_]+)=", (ROOT / ".env.example").read_text(), re.M))
+    code = read_by_the_bot()
+    assert "THOLOS_THREADS" in code and "DISCORD_API_BASE" in code
+    assert example == code, f"in .env.example only: {example - code}; missing: {code - example}"
+    assert documented() == code, f"the table lacks {code - documented()}"
+
+
+def test_no_env_file_means_none_read(tmp_path, monkeypatch):
+    """``env_file=None`` reads no file, even with a ``.env`` in the working directory (a
+    checkout that followed the quick start has one); by default ``./.env`` is read."""
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=x\nTHOLOS_DB=./from-dot-env.db\n")
+    monkeypatch.chdir(tmp_path)
+    assert load().database == "tholos.db"
+    assert Settings.load(environ={}).database == "./from-dot-env.db"

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from engine.vocabulary import ORNAMENT_NAMES
 
 from .emulator import BotProcess, Emulator
@@ -103,3 +105,25 @@ async def test_rejected_token_exits_2_without_logging_it(emulator: Emulator, tmp
     assert "rejected DISCORD_TOKEN" in result.stderr
     assert "not-the-token" not in result.stderr + result.stdout
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("program", ["python -m bot", "tholos-bot"])
+@pytest.mark.parametrize("option", ["--help", "-h"])
+def test_help_prints_the_usage_on_stdout_and_exits_0(tmp_path: Path, program: str, option: str):
+    """A newcomer's first try: the usage and the commands on stdout, status 0, no token."""
+    command = (
+        [sys.executable, "-m", "bot"]
+        if program == "python -m bot"
+        else [str(Path(sys.executable).with_name("tholos-bot"))]
+    )
+    result = subprocess.run(
+        [*command, option],
+        env={"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(REPO_ROOT)},
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0 and result.stderr == ""
+    assert result.stdout.startswith("usage: tholos-bot [--help | rebuild-ratings")
+    assert "DISCORD_TOKEN" in result.stdout and "backup PATH [--force]" in result.stdout

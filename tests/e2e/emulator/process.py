@@ -97,6 +97,7 @@ class BotProcess:
         self.env = {
             **inherited,
             "PYTHONUNBUFFERED": "1",
+            "PYTHONPATH": str(REPO_ROOT),  # the tests' own modules (the tiny bot)
             "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO"),
             **emulator.env(guild_commands=guild_commands),
             "THOLOS_DB": str(db_path),
@@ -136,7 +137,7 @@ class BotProcess:
         self._log.flush()
         self.process = subprocess.Popen(
             [sys.executable, "-m", self.module],
-            cwd=REPO_ROOT,
+            cwd=self.log_path.parent,  # not the checkout: its .env is no test's business
             env=self.env,
             stdin=subprocess.DEVNULL,
             stdout=self._log,
