@@ -5,6 +5,7 @@ shard, presses during the handoff. Afterwards the database is read directly."""
 from __future__ import annotations
 
 import asyncio
+import random
 from collections import Counter
 
 import asyncpg
@@ -173,3 +174,57 @@ async def test_two_shards_in_two_processes_share_one_postgres(
         assert await process.stop() == 0
         process.assert_clean_log()
         assert postgres_server.password not in process.log()
+
+
+async def test_live_games_on_two_shards_end_on_points_on_postgres(
+    emulator: Emulator, spawn_bot: SpawnBot, postgres_server: PostgresServer, seed: int
+):
+    """A live game (5+5) in each shard's server, played to its end by random turns through
+    the buttons, side by side: each ends on points — its last press stores the last turn,
+    stops the clock and the game in one write (PostgreSQL once refused that write) — and
+    the stored result is the engine's, rated for both players."""
+    rng = random.Random(seed)
+    url = await postgres_server.create_database()
+    guilds = [emulator.add_guild(f"Shard {shard}", shard=(shard, SHARDS)) for shard in (0, 1)]
+    bots = [
+        spawn_bot(emulator, env=shard_env(url, shard), guild_commands=False) for shard in (0, 1)
+    ]
+    await bots[0].start(sync=True)
+    await bots[1].start()
+    tables = [Table(emulator, "games", guild=guild) for guild in guilds]
+    alice, bob = tables[0].people_named("alice", "bob")
+
+    async def play_out(table: Table, rng: random.Random) -> None:
+        await table.start_game(alice, bob, pace="5+5")
+        while not table.status().startswith("Game over."):
+            await table.play(rng.choice(table.position().legal_turns()))
+
+    await asyncio.gather(*(play_out(t, random.Random(rng.random())) for t in tables))
+    connection = await asyncpg.connect(url)
+    try:
+        games = await connection.fetch(
+            "SELECT channel_id, position, result, reason, white_points, black_points, "
+            "time_control, clock_started_at, flag_at FROM games"
+        )
+        rated = await connection.fetchval("SELECT COUNT(*) FROM ratings WHERE games = 1")
+    finally:
+        await connection.close()
+    assert len(games) == 2 and rated == 4, "both games rated, for both players"
+    for game in games:
+        (table,) = [t for t in tables if t.channel.id == game["channel_id"]]
+        final = Position.parse(game["position"])
+        outcome = final.outcome()
+        assert final == table.position() and outcome is not None
+        assert (game["result"], game["reason"]) == (outcome.result, outcome.decided_by)
+        assert (game["white_points"], game["black_points"]) == outcome.points
+        assert (game["time_control"], game["clock_started_at"], game["flag_at"]) == (
+            "5+5",
+            None,
+            None,
+        )
+    await check_database(url)
+    for table in tables:
+        table.assert_clean()
+    for bot in bots:
+        assert await bot.stop() == 0
+        bot.assert_clean_log()
