@@ -156,7 +156,7 @@ class TournamentService:
         if person.bot:
             raise Refusal("Bots can't play in tournaments.")
         try:
-            return await self.store.join(tournament.id, person.id, person.name, self._clock())
+            return await self.store.entrants.join(tournament.id, person, self._clock())
         except JoinRefused as refused:
             why = str(refused)
             raise Refusal(_JOIN.get(why, _NOT_OPEN), limit=tournament.max_players) from None
@@ -166,7 +166,7 @@ class TournamentService:
         if tournament.status != "signup":
             raise Refusal("This tournament has started: use {withdraw} to stop playing in it.",
                           withdraw="`/tholos tournament withdraw`")  # fmt: skip
-        if not await self.store.leave(tournament.id, user_id):
+        if not await self.store.entrants.leave(tournament.id, user_id):
             raise Refusal("You aren't in this tournament.")
 
     async def start(self, tournament: Tournament) -> Tournament | None:
@@ -195,7 +195,7 @@ class TournamentService:
         everyone."""
         if tournament.is_last_round:
             return None
-        entries = await self.store.entries(tournament.id)
+        entries = await self.store.entrants.entries(tournament.id)
         playing = frozenset(entry.user_id for entry in entries if entry.playing)
         if len(playing) < MIN_PLAYERS:
             return None
@@ -262,7 +262,7 @@ class TournamentService:
             loser = game.black_id if game.outcome.result == "white" else game.white_id
             if await self.store.pairings.turns_by(game.id, loser):
                 continue
-            if await self.store.withdraw(tournament.id, loser, tournament.round, "absent"):
+            if await self.store.entrants.withdraw(tournament.id, loser, tournament.round, "absent"):
                 absent.append(loser)
         return absent
 
@@ -276,7 +276,7 @@ class TournamentService:
             raise Refusal("This tournament hasn't started: press **Leave** on its announcement.")
         if tournament.status not in ("running", "paused"):
             raise Refusal("This tournament isn't under way.")
-        if not await self.store.withdraw(tournament.id, user_id, tournament.round, why):
+        if not await self.store.entrants.withdraw(tournament.id, user_id, tournament.round, why):
             return False, []
         ended = []
         for board in await self.store.pairings.boards(tournament.id, tournament.round):
@@ -333,7 +333,7 @@ async def standings_of(
     store: TournamentStore, tournament: Tournament
 ) -> tuple[list[Entry], list[Standing]]:
     """Its entrants and standings now."""
-    entries = await store.entries(tournament.id)
+    entries = await store.entrants.entries(tournament.id)
     boards = await store.pairings.boards(tournament.id)
     pairings = [board.pairing for board in boards if board.round <= tournament.round]
     return entries, standings(tournament.format, _seeds(entries), pairings)

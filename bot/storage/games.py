@@ -417,16 +417,8 @@ class GameStore:
 
         Raises :class:`StaleGameError` if the game changed since ``game`` was read.
         """
-        due, due_values = reminder_due(reminders if outcome is None else None, now)
-        changes = {
-            "position": Sql("?", (str(position_after),)),
-            "last_move_at": Sql("?", (now,)),
-            "plies": Sql("plies + 1"),
-            "reminder_due_at": Sql(due, due_values),
-        }
-        if clock_after is not None:
-            mover = "white_clock" if game.position.turn == WHITE else "black_clock"
-            changes |= {mover: Sql("?", (clock_after,)), **STOPPED_CLOCK}
+        due = Sql(*reminder_due(reminders if outcome is None else None, now))
+        changes = _turn_changes(game, position_after, now, due, clock_after)
         updated = await _update_game(transaction, game, changes, outcome, now)
         await transaction.execute(
             "INSERT INTO turns (game_id, ply, player_id, turn, position_after, created_at, clock) "
@@ -580,6 +572,23 @@ async def insert_game(
     game = game_from_row(row)
     await transaction.announce(GAMES_TOPIC, str(game.id))
     return game
+
+
+def _turn_changes(
+    game: Game, position_after: Position, now: float, due: Sql, clock_after: float | None
+) -> dict[str, Sql]:
+    """The columns a turn sets: the position, when it was made, the plies, the reminder, and
+    in a live game the mover's clock (stopped until the next board is out)."""
+    changes = {
+        "position": Sql("?", (str(position_after),)),
+        "last_move_at": Sql("?", (now,)),
+        "plies": Sql("plies + 1"),
+        "reminder_due_at": due,
+    }
+    if clock_after is not None:
+        mover = "white_clock" if game.position.turn == WHITE else "black_clock"
+        changes |= {mover: Sql("?", (clock_after,)), **STOPPED_CLOCK}
+    return changes
 
 
 async def _update_game(

@@ -16,7 +16,7 @@ from typing import Literal
 
 from engine import Position
 
-from ..domain import Language, Mode, ReminderDefaults, TimeControl
+from ..domain import Language, Mode, Person, ReminderDefaults, TimeControl
 from ..shards import EVERY_SERVER, Shards
 from ..standings import Format, Pairing
 from .db import Database, Row, Transaction, scalar
@@ -169,6 +169,7 @@ class TournamentStore:
         self.database = database
         self.shards = shards
         self.pairings = PairingStore(database)
+        self.entrants = EntrantStore(database)
 
     async def create(self, **fields: object) -> Tournament:
         """Store a new tournament (every column of :class:`Tournament` but its id, status,
@@ -214,53 +215,6 @@ class TournamentStore:
             shards,
         )
         return [_tournament(row) for row in rows]
-
-    async def entries(self, tournament_id: int) -> list[Entry]:
-        """Its entrants, in the order they joined."""
-        rows = await self.database.fetchall(
-            f"SELECT {ENTRY_COLUMNS} FROM tournament_players WHERE tournament_id = ? "
-            "ORDER BY joined_at, user_id",
-            (tournament_id,),
-        )
-        return [Entry(*row) for row in rows]
-
-    async def join(self, tournament_id: int, user_id: int, name: str, now: float) -> int:
-        """Enter a member; the number of entrants after. Raises :class:`JoinRefused`."""
-        async with self.database.transaction() as transaction:
-            await transaction.lock("tournament", tournament_id)
-            row = await transaction.fetchone(
-                "SELECT status, max_players, (SELECT COUNT(*) FROM tournament_players e "
-                "WHERE e.tournament_id = t.id), (SELECT COUNT(*) FROM tournament_players e "
-                "WHERE e.tournament_id = t.id AND e.user_id = ?) FROM tournaments t WHERE id = ?",
-                (user_id, tournament_id),
-            )
-            if row is None or row[0] != "signup":
-                raise JoinRefused(NOT_OPEN)
-            if row[3]:
-                raise JoinRefused(JOINED)
-            if row[2] >= row[1]:
-                raise JoinRefused(FULL)
-            await transaction.execute(
-                "INSERT INTO tournament_players (tournament_id, user_id, name, joined_at) "
-                "VALUES (?, ?, ?, ?)",
-                (tournament_id, user_id, name, now),
-            )
-            await _changed(transaction, tournament_id)
-            return row[2] + 1
-
-    async def leave(self, tournament_id: int, user_id: int) -> bool:
-        """Take a member off a tournament still signing up; ``False``: they were not on it,
-        or it started."""
-        async with self.database.transaction() as transaction:
-            await transaction.lock("tournament", tournament_id)
-            left = await transaction.execute(
-                "DELETE FROM tournament_players WHERE tournament_id = ? AND user_id = ? AND "
-                "EXISTS (SELECT 1 FROM tournaments WHERE id = ? AND status = 'signup')",
-                (tournament_id, user_id, tournament_id),
-            )
-            if left:
-                await _changed(transaction, tournament_id)
-            return bool(left)
 
     async def set_message(
         self, tournament_id: int, message_id: int, event_id: int | None = None
@@ -353,19 +307,6 @@ class TournamentStore:
             )  # fmt: skip
         return _tournament(row)
 
-    async def withdraw(self, tournament_id: int, user_id: int, round: int, why: Why) -> bool:
-        """Withdraw an entrant after ``round``; ``False`` if they were not playing."""
-        async with self.database.transaction() as transaction:
-            await transaction.lock("tournament", tournament_id)  # a pairing waits for it
-            withdrawn = await transaction.execute(
-                "UPDATE tournament_players SET withdrawn_round = ?, withdrawn_why = ? "
-                "WHERE tournament_id = ? AND user_id = ? AND withdrawn_round IS NULL",
-                (round, why, tournament_id, user_id),
-            )
-            if withdrawn:
-                await _changed(transaction, tournament_id)
-            return bool(withdrawn)
-
     async def said(self, tournament: Tournament, what: Said) -> bool:
         """Record that its round's pairings (or its standings) are posted, whatever its status
         now (a pause may come while they are posted); ``False`` if that was recorded already
@@ -398,6 +339,75 @@ class TournamentStore:
             shards,
         )
         return [_tournament(row) for row in rows]
+
+
+class EntrantStore:
+    """A tournament's entrants: joining, leaving, withdrawing (each a change its announcement
+    shows)."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
+    async def entries(self, tournament_id: int) -> list[Entry]:
+        """Its entrants, in the order they joined."""
+        rows = await self.database.fetchall(
+            f"SELECT {ENTRY_COLUMNS} FROM tournament_players WHERE tournament_id = ? "
+            "ORDER BY joined_at, user_id",
+            (tournament_id,),
+        )
+        return [Entry(*row) for row in rows]
+
+    async def join(self, tournament_id: int, person: Person, now: float) -> int:
+        """Enter a member; the number of entrants after. Raises :class:`JoinRefused`."""
+        user_id, name = person.id, person.name
+        async with self.database.transaction() as transaction:
+            await transaction.lock("tournament", tournament_id)
+            row = await transaction.fetchone(
+                "SELECT status, max_players, (SELECT COUNT(*) FROM tournament_players e "
+                "WHERE e.tournament_id = t.id), (SELECT COUNT(*) FROM tournament_players e "
+                "WHERE e.tournament_id = t.id AND e.user_id = ?) FROM tournaments t WHERE id = ?",
+                (user_id, tournament_id),
+            )
+            if row is None or row[0] != "signup":
+                raise JoinRefused(NOT_OPEN)
+            if row[3]:
+                raise JoinRefused(JOINED)
+            if row[2] >= row[1]:
+                raise JoinRefused(FULL)
+            await transaction.execute(
+                "INSERT INTO tournament_players (tournament_id, user_id, name, joined_at) "
+                "VALUES (?, ?, ?, ?)",
+                (tournament_id, user_id, name, now),
+            )
+            await _changed(transaction, tournament_id)
+            return row[2] + 1
+
+    async def leave(self, tournament_id: int, user_id: int) -> bool:
+        """Take a member off a tournament still signing up; ``False``: they were not on it,
+        or it started."""
+        async with self.database.transaction() as transaction:
+            await transaction.lock("tournament", tournament_id)
+            left = await transaction.execute(
+                "DELETE FROM tournament_players WHERE tournament_id = ? AND user_id = ? AND "
+                "EXISTS (SELECT 1 FROM tournaments WHERE id = ? AND status = 'signup')",
+                (tournament_id, user_id, tournament_id),
+            )
+            if left:
+                await _changed(transaction, tournament_id)
+            return bool(left)
+
+    async def withdraw(self, tournament_id: int, user_id: int, round: int, why: Why) -> bool:
+        """Withdraw an entrant after ``round``; ``False`` if they were not playing."""
+        async with self.database.transaction() as transaction:
+            await transaction.lock("tournament", tournament_id)  # a pairing waits for it
+            withdrawn = await transaction.execute(
+                "UPDATE tournament_players SET withdrawn_round = ?, withdrawn_why = ? "
+                "WHERE tournament_id = ? AND user_id = ? AND withdrawn_round IS NULL",
+                (round, why, tournament_id, user_id),
+            )
+            if withdrawn:
+                await _changed(transaction, tournament_id)
+            return bool(withdrawn)
 
 
 async def _changed(transaction: Transaction, tournament_id: int) -> None:

@@ -119,7 +119,7 @@ class Tournaments(Feature):
             event = await schedule_event(interaction.guild, interaction.channel, tournament,
                                          interaction.app_permissions)  # fmt: skip
             await self.store.set_message(tournament.id, message.id, event)
-        if await self.store.entries(tournament.id):  # joined before the message was known
+        if await self.store.entrants.entries(tournament.id):  # joined before it was known
             await self.refresh(tournament.id)
 
     @answers(server_only=True)
@@ -237,7 +237,7 @@ class Tournaments(Feature):
         tournament = await self.store.tournament(tournament_id)
         if tournament is None or tournament.message_id is None:
             return
-        entries = await self.store.entries(tournament.id)
+        entries = await self.store.entrants.entries(tournament.id)
         t = words(tournament.language)
         channel = self.app.client.get_partial_messageable(tournament.channel_id)
         message = channel.get_partial_message(tournament.message_id)

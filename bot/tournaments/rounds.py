@@ -165,7 +165,7 @@ class Rounds:
     async def _open_games(self, tournament: Tournament, waiting: list[Board]) -> None:
         """Open the games still to be opened, one every :data:`START_INTERVAL` (none after
         the deadline, and none of a player who withdrew since the pairing)."""
-        entries = await self.store.entries(tournament.id)
+        entries = await self.store.entrants.entries(tournament.id)
         names = {entry.user_id: entry.name for entry in entries}
         out = {entry.user_id for entry in entries if not entry.playing}
         for board in waiting:
@@ -192,7 +192,7 @@ class Rounds:
                 return None
             tournament = changed
         if tournament.announced_round < tournament.round:
-            if not await self._post_standings(tournament, final=plan is None):
+            if not await post_standings(self.app, self.service, tournament, final=plan is None):
                 return None  # tried again on the next round of the loop
             if not await self.store.said(tournament, "standings"):
                 return None
@@ -231,30 +231,10 @@ class Rounds:
         the next (the nonce keeps a send repeated within minutes from showing twice). Not
         recorded when Discord did not take it: said again at the next step. The tournament as
         it now is."""
-        t = words(tournament.language)
-        deadline = f"<t:{int(tournament.round_deadline or 0)}:R>"
-        lines = [
-            t(
-                "⚔️ **{name}** — round {round} of {rounds}. Deadline: {when}.",
-                name=tournament.name,
-                round=tournament.round,
-                rounds=tournament.rounds,
-                when=deadline,
-            )
-        ]
-        for board in await self.store.pairings.boards(tournament.id, tournament.round):
-            if board.black_id is None:
-                lines.append(t("{player} has the bye (a point).", player=f"<@{board.white_id}>"))
-            elif board.game_id is None and board.result in ("white", "black"):
-                winner = board.white_id if board.result == "white" else board.black_id
-                lines.append(
-                    t(
-                        "{player} wins by forfeit (their opponent withdrew).",
-                        player=f"<@{winner}>",
-                    )
-                )
+        boards = await self.store.pairings.boards(tournament.id, tournament.round)
+        text = pairings_text(words(tournament.language), tournament, boards)
         once = nonce("tr", tournament.id, tournament.round)
-        if await send(self.app, tournament, "\n".join(lines), once) and await self.store.said(
+        if await send(self.app, tournament, text, once) and await self.store.said(
             tournament, "pairings"
         ):
             return replace(tournament, announced_pairings=tournament.round)
@@ -280,17 +260,46 @@ class Rounds:
                 self.app.client.get_partial_messageable(game.channel_id).send, game, None
             ))  # fmt: skip
 
-    async def _post_standings(self, tournament: Tournament, *, final: bool) -> bool:
-        """The standings after the round, as an image; ``final``: the podium and each
-        player's rating change. Whether Discord took it."""
-        t = words(tournament.language)
-        file, text = await standings_file(self.app, self.service, tournament, t, final=final,
-                                          over=True)  # fmt: skip
-        once = nonce("ts", tournament.id, tournament.round)
-        if not await send(self.app, tournament, text, once, file):
-            return False
-        log.info("tournament %s: standings of round %s posted", tournament.id, tournament.round)
-        return True
+
+async def post_standings(
+    app: App, service: TournamentService, tournament: Tournament, *, final: bool
+) -> bool:
+    """Post the standings after the round, as an image; ``final``: the podium and each
+    player's rating change. Whether Discord took it."""
+    t = words(tournament.language)
+    file, text = await standings_file(app, service, tournament, t, final=final, over=True)
+    once = nonce("ts", tournament.id, tournament.round)
+    if not await send(app, tournament, text, once, file):
+        return False
+    log.info("tournament %s: standings of round %s posted", tournament.id, tournament.round)
+    return True
+
+
+def pairings_text(t: Words, tournament: Tournament, boards: list[Board]) -> str:
+    """What the channel is told of a round just paired: its deadline, and its byes and
+    forfeits as stored."""
+    deadline = f"<t:{int(tournament.round_deadline or 0)}:R>"
+    lines = [
+        t(
+            "⚔️ **{name}** — round {round} of {rounds}. Deadline: {when}.",
+            name=tournament.name,
+            round=tournament.round,
+            rounds=tournament.rounds,
+            when=deadline,
+        )
+    ]
+    for board in boards:
+        if board.black_id is None:
+            lines.append(t("{player} has the bye (a point).", player=f"<@{board.white_id}>"))
+        elif board.game_id is None and board.result in ("white", "black"):
+            winner = board.white_id if board.result == "white" else board.black_id
+            lines.append(
+                t(
+                    "{player} wins by forfeit (their opponent withdrew).",
+                    player=f"<@{winner}>",
+                )
+            )
+    return "\n".join(lines)
 
 
 async def send(

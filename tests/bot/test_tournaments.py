@@ -172,7 +172,7 @@ async def test_the_sign_up_refuses_twice_full_started_and_bots(database, clock):
         await service.join(started, Person(D, "Di"))
     with pytest.raises(Refusal, match="has started"):
         await service.leave(started, A)
-    assert [entry.user_id for entry in await event.store.entries(started.id)] == [A, C]
+    assert [entry.user_id for entry in await event.store.entrants.entries(started.id)] == [A, C]
 
 
 async def test_a_round_robin_too_large_and_a_stranger_s_control_are_refused(database, clock):
@@ -352,8 +352,8 @@ async def test_an_odd_round_robin_rests_each_player_once(database, clock):
     for player in (A, B, C, D, 5):
         await event.service.join(tournament, Person(player, NAMES[player]))
     started = await event.service.start(tournament)
-    assert started.rounds == 5 and len(await event.store.entries(started.id)) == 5
-    assert {entry.rating for entry in await event.store.entries(started.id)} == {1500.0}
+    assert started.rounds == 5 and len(await event.store.entrants.entries(started.id)) == 5
+    assert {entry.rating for entry in await event.store.entrants.entries(started.id)} == {1500.0}
     resting = []
     while (paired := await event.next_round(started)) is not None:
         started = paired
