@@ -12,6 +12,8 @@ from .emulator import Channel, Emulator, Guild, Interaction, Member, Message
 
 _MENTION = re.compile(r"<@(\d+)>")
 HEADER, IMAGE, STATUS, FOOTER = 2, 3, 4, 5
+BOARD_IMAGE = re.compile(r"tholos-\d+-\d+\.png")
+"""A game board's image name: its game and version."""
 """The ids of a board layout's parts (``bot.layout.BoardPart``)."""
 
 

@@ -24,7 +24,7 @@ from tests.postgres import PostgresServer
 from .conftest import SpawnBot
 from .emulator import BotProcess, Channel, Emulator, Member, Message, RandomPlayer, rest
 from .emulator.model import DISCORD_EPOCH_MS
-from .table import Table, is_board
+from .table import BOARD_IMAGE, Table, is_board
 
 REMIND_AFTER = 2.0
 LONG_WAIT = 600.0
@@ -477,8 +477,12 @@ async def test_random_play_with_pauses_and_kills_brings_one_reminder_per_pause(
         ), reminder.content  # fmt: skip
         assert reminder.pinged[0] != bot.emulator.bot_user.id, "never the AI"
     places = [general, *emulator.threads(general), *(emulator.dm_channel(p) for p in everyone)]
-    boards = [m for place in places for m in emulator.messages(place) if m.attachments
-              and m.attachments[0].filename == "board.png"]  # fmt: skip
+    boards = [
+        m
+        for place in places
+        for m in emulator.messages(place)
+        if m.attachments and BOARD_IMAGE.fullmatch(m.attachments[0].filename)
+    ]
     assert boards and all(is_board(board) and board.media_items for board in boards)
     paused.assert_clean()
     assert emulator.violations == []
