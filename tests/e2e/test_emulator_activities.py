@@ -361,3 +361,27 @@ async def test_the_bot_registers_its_global_commands_beside_the_entry_point(
     assert await bot.stop() == 0
     bot.assert_clean_log()
     assert emulator.violations == []
+
+
+async def test_the_code_exchange_is_rate_limited_on_demand(
+    emulator: Emulator, raw_api: RawApi
+) -> None:
+    """``rate_limit_token`` answers the next exchanges 429 as Discord does (the wait in the
+    body to the millisecond, ``Retry-After`` in whole seconds); the code stays unused, so the
+    exchange tried again after the wait succeeds."""
+    emulator.enable_activities()
+    bob = emulator.member("bob")
+    code = emulator.authorize(bob)
+    emulator.rate_limit_token(0.25, 2.5)
+    url = raw_api.emu.api_base + "/oauth2/token"
+    for retry_after, header in ((0.25, "1"), (2.5, "3")):
+        async with raw_api.http.post(url, data=code_form(emulator, code)) as response:
+            assert (response.status, response.headers["Retry-After"]) == (429, header)
+            assert await response.json() == {
+                "message": "You are being rate limited.",
+                "retry_after": retry_after,
+                "global": False,
+            }
+    status, token = await exchange(raw_api, code_form(emulator, code))
+    assert status == 200 and (await me(raw_api, token["access_token"]))[1]["id"] == str(bob.id)
+    assert emulator.violations == []

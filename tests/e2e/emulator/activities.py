@@ -10,6 +10,7 @@ accepts.
 
 from __future__ import annotations
 
+import math
 import secrets
 from dataclasses import dataclass, field
 
@@ -74,6 +75,9 @@ class Activities:
         self.codes: dict[str, Grant] = {}
         self.access_tokens: dict[str, Grant] = {}
         self.refresh_tokens: dict[str, Grant] = {}
+        self.token_limits: list[float] = []
+        """Seconds the next ``POST /oauth2/token`` requests are asked to wait: each answered
+        429 (rate limited) with that ``Retry-After``, the code left unused."""
 
     def launch(self, user: User, channel: Channel) -> ActivityInstance:
         """``user`` launches the Activity in ``channel``: its new instance, or the one running
@@ -120,6 +124,13 @@ class Activities:
             "refresh_token": refresh,
             "scope": " ".join(grant.scopes),
         }
+
+
+def rate_limited(retry_after: float) -> tuple[JSON, dict[str, str]]:
+    """A 429's body and headers, as Discord answers a rate-limited request: the wait in the
+    body to the millisecond, in ``Retry-After`` in whole seconds."""
+    body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": False}
+    return body, {"Retry-After": str(max(1, math.ceil(retry_after)))}
 
 
 def instance_location_id(channel: Channel) -> str:

@@ -293,6 +293,12 @@ class Emulator:
             self.join_activity(member, instance)
         return self.state.activities.authorize(member.user, tuple(scopes))
 
+    def rate_limit_token(self, *retry_after: float) -> None:
+        """The next ``POST /oauth2/token`` requests, one a value, are answered 429 with that
+        ``Retry-After`` (seconds; the body's ``retry_after`` exact, the header rounded up), as
+        Discord answers an app that exchanges codes too fast; their codes stay unused."""
+        self.state.activities.token_limits.extend(retry_after)
+
     async def launch_entry_point(
         self, member: Member, channel: Channel | None = None, *, wait: bool = True
     ) -> Interaction | ActivityInstance:

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from aiohttp import BodyPartReader, web
 
 from . import interactions, openapi, threads
-from .activities import PRIMARY_ENTRY_POINT, Grant
+from .activities import PRIMARY_ENTRY_POINT, Grant, rate_limited
 from .interactions import Interaction
 from .journal import RequestRecord, Violation
 from .messages import Message, Upload, compose
@@ -436,6 +436,11 @@ class Rest:
             violation = Violation("oauth2.content-type", detail, 400, 0, "POST /oauth2/token")
             interactions.record(self.state, None, violation)
             return _oauth_error(400, "invalid_request", "Invalid content type")
+        if self.state.activities.token_limits:  # rate limited (on demand): the code stays unused
+            body, headers = rate_limited(self.state.activities.token_limits.pop(0))
+            response = _json(body, 429)
+            response.headers.update(headers)
+            return response
         form = await request.post()
         client_id, secret = form.get("client_id"), form.get("client_secret")
         if "Authorization" in request.headers:
