@@ -36,6 +36,7 @@ from .puzzles.feature import Puzzles
 from .settings import Settings
 from .storage import get_meta, open_database, set_meta
 from .tournaments.feature import Tournaments, tholos_tournament
+from .web.entry_point import EntryPoint
 from .web.server import WebServer
 
 log = logging.getLogger(__name__)
@@ -113,6 +114,8 @@ class TholosBot(discord.Client):
         if self.settings.web_port is not None and self.settings.client_secret is not None:
             self.web_server = WebServer(app, opponent, self.settings.client_secret)
             await self.web_server.start(self.settings.web_host, self.settings.web_port)
+        entry_point = EntryPoint(app, live=self.web_server is not None)
+        self.tree.interaction_check = entry_point.check  # type: ignore[method-assign]
         for name, loop in (
             ("housekeeping", housekeeping.run()), ("reviews", reviews.run()),
             ("ai-picker", opponent.run()), ("clocks", clocks.run()),

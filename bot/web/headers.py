@@ -1,14 +1,21 @@
 """The live board's HTTP headers: what the browser may load and from where (the page runs in
-Discord's frame, on Discord's proxy of this server)."""
+Discord's frame, on Discord's proxy of this server).
+
+No ``frame-ancestors``: the parents Discord frames the page in cannot all be named — the web
+client's ``discord.com``, the desktop client's ``discordapp.com``, and the opaque ``null``
+origin of some mobile clients, which no source matches — and the page is public anyway (it
+shows nothing without a session Discord vouched for)."""
 
 from __future__ import annotations
 
 HEADERS = {
     "Content-Security-Policy": (
         "default-src 'self'; connect-src 'self' wss: ws:; img-src 'self' data:; "
-        "style-src 'self'; script-src 'self'; frame-ancestors https://discord.com "
-        "https://*.discord.com https://*.discordsays.com 'self'"
+        "style-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; "
+        "form-action 'none'"
     ),
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
 }
+FOREVER = "public, max-age=31536000, immutable"
+"""The cache header of a page's file under its own version: it never changes."""

@@ -4,11 +4,19 @@ The page's Embedded App SDK gets an authorization code from Discord; the server 
 the member's access token (``POST /oauth2/token`` with the application's id and client secret),
 reads the member with that token (``GET /users/@me``), and reads the Activity's instance with the
 bot's token (``GET /applications/{app}/activity-instances/{instance}``): its channel, and whether
-the member is in it."""
+the member is in it.
+
+Discord may answer the member's requests 429 (rate limited): they are tried again after its
+``Retry-After`` while that is short (:data:`LONGEST_WAIT`, :data:`TRIES`); a longer wait is
+passed on to the page (:class:`RateLimited`), which asks again itself — the code is still
+unused."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import logging
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,14 +24,33 @@ import aiohttp
 import discord
 from discord.http import Route
 
+from ..background import discord_call
+
 log = logging.getLogger(__name__)
 
 TIMEOUT = aiohttp.ClientTimeout(total=10)
+TRIES = 3
+"""Tries of a request Discord answers 429, at most."""
+LONGEST_WAIT = 3.0
+"""The longest ``Retry-After`` the server waits for itself; a longer one goes to the page."""
+WAIT_BUDGET = 5.0
+"""Seconds the server waits after 429s in all, for one page (its answer must come well within
+the page's own patience, and Discord's proxy's)."""
 
 
 class NotVouched(Exception):
     """Discord did not vouch for the page: a bad or used code, an unknown instance, a member
     not in it. The text is for the log (no secret in it)."""
+
+
+class RateLimited(Exception):
+    """Discord asks to wait longer than the server waits itself: ``retry_after`` seconds."""
+
+    def __init__(self, what: str, retry_after: float) -> None:
+        super().__init__(what, retry_after)
+        self.what = what
+        """The request Discord limited (for the log)."""
+        self.retry_after = retry_after
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,31 +83,43 @@ class DiscordIdentity:
         application = self._client.application_id
         if application is None:
             raise NotVouched("the bot has not connected yet")
+        form = {
+            "client_id": str(application),
+            "client_secret": self._secret,
+            "grant_type": "authorization_code",
+            "code": code,
+        }
         async with aiohttp.ClientSession(timeout=TIMEOUT) as http:
-            token = await _discord_json(http.post(f"{Route.BASE}/oauth2/token", data={
-                "client_id": str(application), "client_secret": self._secret,
-                "grant_type": "authorization_code", "code": code,
-            }), "the code exchange")  # fmt: skip
+            waited = Waited()
+            token = await _discord_json(
+                http, "POST", f"{Route.BASE}/oauth2/token", "the code exchange", waited, data=form
+            )
             access = token.get("access_token")
             if not isinstance(access, str):
                 raise NotVouched("the code exchange gave no access token")
-            user = await _discord_json(http.get(f"{Route.BASE}/users/@me",
-                                        headers={"Authorization": f"Bearer {access}"}),
-                               "the member")  # fmt: skip
+            bearer = {"Authorization": f"Bearer {access}"}
+            user = await _discord_json(
+                http, "GET", f"{Route.BASE}/users/@me", "the member", waited, headers=bearer
+            )
         return Member(
             int(user["id"]), user.get("global_name") or user["username"], user.get("locale")
         )
 
     async def place(self, instance_id: str) -> Place:
-        """The channel of the Activity instance ``instance_id`` and who is in it."""
+        """The channel of the Activity instance ``instance_id`` and who is in it (asked with the
+        bot's token, within the time of every background Discord call)."""
         route = Route(
-            "GET", "/applications/{application_id}/activity-instances/{instance_id}",
-            application_id=self._client.application_id, instance_id=instance_id,
-        )  # fmt: skip
+            "GET",
+            "/applications/{application_id}/activity-instances/{instance_id}",
+            application_id=self._client.application_id,
+            instance_id=instance_id,
+        )
         try:
-            instance: dict[str, Any] = await self._client.http.request(route)
+            instance: dict[str, Any] = await discord_call(self._client.http.request(route))
         except discord.HTTPException as error:
             raise NotVouched(f"the activity instance: {error.status} {error.text}") from None
+        except TimeoutError:
+            raise NotVouched("the activity instance: no answer in time") from None
         location = instance.get("location") or {}
         channel = location.get("channel_id")
         if channel is None:
@@ -90,15 +129,59 @@ class DiscordIdentity:
         return Place(int(channel), int(guild) if guild else None, users)
 
 
-async def _discord_json(request: Any, what: str) -> dict[str, Any]:
+@dataclass
+class Waited:
+    """Seconds waited after 429s for one page so far."""
+
+    seconds: float = 0.0
+
+
+async def _discord_json(
+    http: aiohttp.ClientSession, method: str, url: str, what: str, waited: Waited, **options: Any
+) -> dict[str, Any]:
     """The JSON object a request answers, or :class:`NotVouched` (status and Discord's error
-    code in the text; nothing that was sent)."""
+    code in the text; nothing that was sent); a 429 is tried again after its ``Retry-After``
+    (:data:`TRIES`, :data:`LONGEST_WAIT`, :data:`WAIT_BUDGET`), else :class:`RateLimited`."""
+    for attempt in range(1, TRIES + 1):
+        try:
+            async with http.request(method, url, **options) as response:
+                text = await response.text()
+                status, headers = response.status, response.headers
+        except (aiohttp.ClientError, TimeoutError) as error:
+            raise NotVouched(f"{what}: {type(error).__name__}") from None
+        body = _object(text)
+        if status == 429:
+            wait = _retry_after(headers, body)
+            if attempt == TRIES or wait > LONGEST_WAIT or waited.seconds + wait > WAIT_BUDGET:
+                raise RateLimited(what, wait)
+            log.info("%s: rate limited, trying again in %.1f s", what, wait)
+            waited.seconds += wait
+            await asyncio.sleep(wait)
+            continue
+        if status != 200 or body is None:
+            error = body.get("error") if body is not None else None
+            raise NotVouched(f"{what}: HTTP {status} {error or ''}".strip())
+        return body
+    raise AssertionError("unreachable: the last try returns or raises")
+
+
+def _object(text: str) -> dict[str, Any] | None:
+    """The JSON object of a body (``None``: not one — an HTML error page, say)."""
     try:
-        async with request as response:
-            body = await response.json(content_type=None)
-            if response.status != 200 or not isinstance(body, dict):
-                error = body.get("error") if isinstance(body, dict) else None
-                raise NotVouched(f"{what}: HTTP {response.status} {error or ''}".strip())
-            return body
-    except (aiohttp.ClientError, TimeoutError, ValueError) as error:
-        raise NotVouched(f"{what}: {type(error).__name__}") from None
+        body = json.loads(text)
+    except ValueError:
+        return None
+    return body if isinstance(body, dict) else None
+
+
+def _retry_after(headers: Any, body: dict[str, Any] | None) -> float:
+    """Seconds a 429 asks to wait: its body's ``retry_after`` (Discord's, to the millisecond),
+    else its ``Retry-After`` header, else one."""
+    for value in ((body or {}).get("retry_after"), headers.get("Retry-After")):
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            continue
+        if math.isfinite(seconds) and seconds >= 0:
+            return seconds
+    return 1.0

@@ -3,7 +3,8 @@
 (the storage announces each change, :mod:`bot.storage.announcements`).
 
 A page says who it is with the session the server gave it (:mod:`.sessions`), nothing else; the
-game is the one played in the session's channel (:mod:`.talk`)."""
+game is the one played in the session's channel, or one played in a thread of it
+(:mod:`.talk`)."""
 
 from __future__ import annotations
 
@@ -13,17 +14,18 @@ import json
 import logging
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import web
 
+from .. import work
 from ..app import App
 from ..board import LastTurn, board_of, turn_steps
 from ..i18n import language_of, words
 from ..storage import GAMES_TOPIC, DatabaseUnavailable, Game
-from .frames import board_frame, geometry
+from .frames import board_frame, geometries
 from .sessions import Session, Sessions
 from .words import ERRORS
 
@@ -56,6 +58,8 @@ class Page:
     socket: web.WebSocketResponse
     session: Session
     game_id: int | None = None
+    place: int | None = None
+    """The channel or thread its game is played in."""
     tokens: float = BURST
     refill: float = field(default_factory=time.monotonic)
     refused: int = 0
@@ -65,6 +69,10 @@ class Page:
     @property
     def language(self) -> str:
         return language_of(self.session.locale)
+
+    def plays(self, game: Game) -> bool:
+        """Whether the page's member plays ``game``."""
+        return game.colour_of(self.session.user_id) is not None
 
     def allowed(self) -> bool:
         """Whether this message is within the page's rate (a token bucket)."""
@@ -92,6 +100,8 @@ class LiveBoards:
         self._dirty: set[int] = set()
         self._refreshing: dict[int, asyncio.Task[None]] = {}
         self._stop_listening: Callable[[], None] | None = None
+        self.relist: Callable[[Page], Awaitable[None]] | None = None
+        """Sends a page its lobby again (a game started in a thread of its channel)."""
 
     async def start(self) -> None:
         self._stop_listening = await self.app.database.listen(GAMES_TOPIC, self._heard)
@@ -107,15 +117,15 @@ class LiveBoards:
             for page in list(pages):
                 await page.socket.close(code=1012, message=b"restarting")
 
-    def watch(self, page: Page, game_id: int) -> None:
+    def watch(self, page: Page, game: Game) -> None:
         self.forget(page)
-        page.game_id = game_id
-        self.pages.setdefault(game_id, set()).add(page)
+        page.game_id, page.place, page.over = game.id, game.channel_id, False
+        self.pages.setdefault(game.id, set()).add(page)
 
     def wait(self, page: Page) -> None:
         """``page`` has no game: it watches for one starting in its channel (listed as game 0)."""
         self.forget(page)
-        page.game_id = None
+        page.game_id, page.place, page.over = None, None, False
         self.pages.setdefault(0, set()).add(page)
 
     def forget(self, page: Page) -> None:
@@ -135,9 +145,8 @@ class LiveBoards:
             return
         for game_id in games:
             self._dirty.add(game_id)
-            if game_id not in self._refreshing:
-                task = asyncio.get_running_loop().create_task(self._refresh(game_id))
-                self._refreshing[game_id] = task
+            if game_id not in self._refreshing:  # counted as work until every page has it
+                self._refreshing[game_id] = work.start(self._refresh(game_id))
 
     async def _refresh(self, game_id: int) -> None:
         """Send the game's board to its pages until no change is left unsent."""
@@ -148,7 +157,10 @@ class LiveBoards:
                 if game is None:
                     return
                 for page in self._waiting(game):  # a game started where they wait
-                    self.watch(page, game.id)
+                    self.watch(page, game)
+                if self.relist is not None:
+                    for page in self._listing(game):  # a game started in a thread they list
+                        await self.relist(page)
                 pages = list(self.pages.get(game_id, ()))
                 if pages:
                     await self.send_board(game, pages)
@@ -162,13 +174,37 @@ class LiveBoards:
         return 0 in self.pages or any(page.over for pages in self.pages.values() for page in pages)
 
     def _waiting(self, game: Game) -> list[Page]:
-        """The pages that should show ``game`` now that it changed: those waiting where it
-        started (a new game is active, its first board)."""
+        """The pages that should show ``game`` now that it changed (a new game is active, its
+        first board): those waiting in its channel, those whose game there ended (a rematch),
+        and those waiting in its thread's parent channel whose member plays it."""
         if not game.is_active or game.plies:
             return []
-        return [page for pages in list(self.pages.values()) for page in pages
-                if page.game_id != game.id and page.session.channel_id == game.channel_id
-                and (page.game_id is None or page.over)]  # fmt: skip
+        return [
+            page
+            for pages in list(self.pages.values())
+            for page in pages
+            if page.game_id != game.id
+            and (
+                (page.game_id is None and page.session.channel_id == game.channel_id)
+                or (page.over and page.place == game.channel_id)
+                or (
+                    page.game_id is None
+                    and page.session.channel_id == game.parent_id
+                    and page.plays(game)
+                )
+            )
+        ]
+
+    def _listing(self, game: Game) -> list[Page]:
+        """The pages listing the games of ``game``'s thread's parent channel, now that it
+        started there (its first board) and their member does not play it."""
+        if not game.is_active or game.plies or game.parent_id is None:
+            return []
+        return [
+            page
+            for page in list(self.pages.get(0, ()))
+            if page.session.channel_id == game.parent_id and not page.plays(game)
+        ]
 
     async def send_board(self, game: Game, pages: list[Page]) -> None:
         """The board of ``game`` to each page, in its language, with the turn's steps for the
@@ -179,12 +215,15 @@ class LiveBoards:
         for number, page in enumerate(pages, start=1):
             if number % SLICE == 0:
                 await asyncio.sleep(0)  # the slice before is sent meanwhile
-            moving = game.is_active and page.session.user_id == game.to_move and not (
-                game.is_ai_turn(self.app.bot_id))  # fmt: skip
+            moving = (
+                game.is_active
+                and page.session.user_id == game.to_move
+                and not game.is_ai_turn(self.app.bot_id)
+            )
             key = (page.language, moving)
             if key not in frames:
-                frames[key] = json.dumps(self._frame(game, last, page.language, moving),
-                                         ensure_ascii=False, separators=(",", ":"))  # fmt: skip
+                frame = self._frame(game, last, page.language, moving)
+                frames[key] = json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
             page.over = not game.is_active
             sends.append(asyncio.ensure_future(_send_text(page.socket, frames[key])))
         await asyncio.gather(*sends)
@@ -198,7 +237,7 @@ class LiveBoards:
 
         board = board_of(game, t, last=last, bot_id=self.app.bot_id, who=who)
         frame = board_frame(board, t, turn_steps(game, t) if moving else None, time.time())
-        frame["geometry"] = geometry(game.position)
+        frame["geometries"] = geometries(game.position)
         return frame
 
 
@@ -222,6 +261,13 @@ def named(text: str, game: Game) -> str:
     mentions)."""
     names = {game.white_id: game.white_name, game.black_id: game.black_name}
     return MENTION.sub(lambda match: names.get(int(match.group(1)), "?"), text)
+
+
+async def close(socket: web.WebSocketResponse, frame: JSON, code: int) -> None:
+    """Send ``frame`` (a refusal, in words the page shows), then close with ``code``."""
+    await send(socket, frame)
+    with contextlib.suppress(Exception):
+        await socket.close(code=code, message=frame.get("code", "").encode())
 
 
 async def send(socket: web.WebSocketResponse, frame: JSON) -> None:

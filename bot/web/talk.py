@@ -1,7 +1,8 @@
 """A conversation with one live page: its hello (the session it was given), then its messages
 — whole turns from the player to move, as the paths of the steps the buttons send one at a time
 — each played through the same :class:`~bot.services.PlayService` call as a press, with its
-compare-and-set on the version; anything else gets an error frame and changes nothing."""
+compare-and-set on the version; the games of its channel's threads, listed and opened; anything
+else gets an error frame and changes nothing."""
 
 from __future__ import annotations
 
@@ -9,18 +10,20 @@ import time
 
 from aiohttp import WSMsgType, web
 
+from .. import work
 from ..app import App
 from ..board import LastTurn
 from ..domain import Caller, GameOptions, Person, Refusal
 from ..i18n import language_of, words
 from ..opponent import Opponent
-from ..phrases import LEVEL_NAMES, board_url
+from ..phrases import LEVEL_NAMES
 from ..puzzle_board import verdict
 from ..services import StepShown, TimeUp
 from ..services.puzzles import AnswerShown, PuzzleService
 from ..storage import DatabaseUnavailable
 from ..storage.puzzles import Answered, PuzzleStore
-from .frames import palette, puzzle_frame
+from .frames import puzzle_frame
+from .limits import FULL_CLOSE, SESSION_CLOSE, TOO_MANY_PAGES_CLOSE, Doors
 from .live import (
     FLOOD_LIMIT,
     HELLO_TIMEOUT,
@@ -29,29 +32,53 @@ from .live import (
     PATH,
     LiveBoards,
     Page,
+    close,
     error,
     named,
     parsed,
     send,
 )
-from .words import PLAY_THE_AI, page_words
+from .places import Places
+from .sessions import Session, Sessions
 
 
 class PageTalk:
     """Answers the messages of the pages."""
 
-    def __init__(self, app: App, boards: LiveBoards, opponent: Opponent) -> None:
+    def __init__(
+        self, app: App, boards: LiveBoards, opponent: Opponent, doors: Doors | None = None
+    ) -> None:
         self.app = app
         self.boards = boards
         self.opponent = opponent
+        self.doors = doors or Doors()
         self.puzzles = PuzzleService(PuzzleStore(app.database))
+        self.places = Places(app, boards)
 
-    async def serve(self, socket: web.WebSocketResponse) -> None:
-        """Talk with one page until it goes: its hello, then its turns."""
-        page = await self._hello(socket)
-        if page is None:
-            return
+    async def serve(self, socket: web.WebSocketResponse, language: str = "en") -> None:
+        """Talk with one page until it goes: its hello, then its turns. ``language``: the
+        browser's, for a refusal before the page has said who it is. A page over the process's
+        share or its session's is told so and closed."""
+        with self.doors.socket() as fits:
+            session = await hello(socket, self.boards.sessions, language)
+            if session is None:
+                return
+            t = words(language_of(session.locale))
+            if not fits:
+                await close(socket, error(t, "full"), FULL_CLOSE)
+                return
+            key = f"{session.user_id}:{session.instance_id}:{session.expires_at}"
+            with self.doors.session(key) as fits_session:
+                if not fits_session:
+                    await close(socket, error(t, "too_many_pages"), TOO_MANY_PAGES_CLOSE)
+                    return
+                await self._talk(Page(socket, session))
+
+    async def _talk(self, page: Page) -> None:
+        socket = page.socket
         try:
+            with work.busy():
+                await self.places.greet(page)
             async for message in socket:
                 if message.type != WSMsgType.TEXT:
                     if message.type == WSMsgType.BINARY:
@@ -64,55 +91,10 @@ class PageTalk:
                         break
                     await self._refuse(page, "slow_down")
                     continue
-                await self._handle(page, message.data)
+                with work.busy():
+                    await self._handle(page, message.data)
         finally:
             self.boards.forget(page)
-
-    async def _hello(self, socket: web.WebSocketResponse) -> Page | None:
-        """The page's first message: its session; then the game of its channel."""
-        try:
-            message = await socket.receive(timeout=HELLO_TIMEOUT)
-        except TimeoutError:
-            await socket.close(code=1008, message=b"no hello")
-            return None
-        data = parsed(message.data) if message.type == WSMsgType.TEXT else None
-        session = None
-        if data is not None and data.get("type") == "hello":
-            session = self.boards.sessions.read(data.get("session"), time.time())
-        if session is None:
-            await send(socket, error(words("en"), "session"))
-            await socket.close(code=4001, message=b"session")
-            return None
-        page = Page(socket, session)
-        t = words(page.language)
-        await send(socket, {"type": "welcome", "user": str(session.user_id),
-                             "name": session.name, "language": page.language,
-                             "words": page_words(t), "palette": palette()})  # fmt: skip
-        game = await self.app.games.active_game(session.channel_id)
-        if game is None:
-            await self._lobby(page)
-            return page
-        self.boards.watch(page, game.id)
-        await self.boards.send_board(game, [page])
-        return page
-
-    async def _lobby(self, page: Page) -> None:
-        """No game here: the member's games on the server, with links."""
-        guild = page.session.guild_id
-        games = []
-        if guild is not None:
-            listed = await self.app.listings.playing_page(guild, page.session.user_id, 0, 10)
-            games = [game for game in listed if game.colour_of(page.session.user_id) is not None]
-        t = words(page.language)
-        await send(page.socket, {"type": "lobby", "games": [
-            {"id": game.id, "white": game.white_name, "black": game.black_name,
-             "your_turn": game.to_move == page.session.user_id, "url": board_url(game)}
-            for game in games
-        ], "levels": [] if guild is None else [
-            {"level": level, "label": t(PLAY_THE_AI, level=t(name))}
-            for level, name in LEVEL_NAMES.items()
-        ]})  # fmt: skip
-        self.boards.wait(page)
 
     async def _handle(self, page: Page, text: str) -> None:
         """One message of a page: a turn (anything else is refused)."""
@@ -120,17 +102,29 @@ class PageTalk:
             await self._refuse(page, "too_big")
             return
         data = parsed(text)
+        if data is not None and data.get("type") == "open":
+            if not await self.places.open(page, data.get("game")):
+                await self._refuse(page, "not_here")
+            return
+        if data is not None and data.get("type") == "lobby":
+            await self.places.lobby(page)
+            return
         if data is not None and data.get("type") == "play_ai":
             await self._play_ai(page, data.get("level"))
             return
         if data is not None and data.get("type") in ("puzzle", "puzzle_answer", "puzzle_reveal"):
             await self._puzzle(page, data)
             return
-        game, version, path = (data or {}).get("game"), (data or {}).get("version"), (
-            data or {}).get("path")  # fmt: skip
-        if (data is None or data.get("type") != "turn" or not isinstance(game, int)
-                or not isinstance(version, int) or not isinstance(path, str)
-                or not PATH.fullmatch(path)):  # fmt: skip
+        fields = data or {}
+        game, version, path = fields.get("game"), fields.get("version"), fields.get("path")
+        if (
+            data is None
+            or data.get("type") != "turn"
+            or not isinstance(game, int)
+            or not isinstance(version, int)
+            or not isinstance(path, str)
+            or not PATH.fullmatch(path)
+        ):
             await self._refuse(page, "malformed")
             return
         if game != page.game_id:
@@ -151,18 +145,19 @@ class PageTalk:
             )
         except Refusal as refusal:
             text = t(refusal.message, **refusal.values) if refusal.values else t(refusal.message)
-            await send(page.socket, {"type": "error", "code": "refused",
-                                      "message": named(text, current)})  # fmt: skip
+            refused = {"type": "error", "code": "refused", "message": named(text, current)}
+            await send(page.socket, refused)
             if isinstance(refusal, TimeUp):  # the game ended on time: its final board
                 self.boards.after_change(refusal.game, None)
             else:
                 await self.boards.send_board(current, [page])  # the board as it is now
             return
         except DatabaseUnavailable:
-            await send(page.socket, {"type": "error", "code": "database",
-                                      "message": t("I can't reach my database right now, so "
-                                                   "nothing was changed. Please try again in a "
-                                                   "minute.")})  # fmt: skip
+            message = t(
+                "I can't reach my database right now, so nothing was changed. Please try "
+                "again in a minute."
+            )
+            await send(page.socket, {"type": "error", "code": "database", "message": message})
             return
         if isinstance(result, StepShown):
             await self._refuse(page, "incomplete")
@@ -182,11 +177,13 @@ class PageTalk:
         language = language_of(session.locale)
         try:
             game = await self.app.lobby.start_ai_game(
-                guild_id=session.guild_id, channel_id=session.channel_id,
+                guild_id=session.guild_id,
+                channel_id=session.channel_id,
                 human=Person(session.user_id, session.name),
                 ai=self.opponent.person(language, level),  # type: ignore[arg-type]
-                level=level, options=GameOptions(language=language),  # type: ignore[arg-type]
-            )  # fmt: skip
+                level=level,  # type: ignore[arg-type]
+                options=GameOptions(language=language),
+            )
         except Refusal as refusal:
             t = words(page.language)
             text = t(refusal.message, **refusal.values) if refusal.values else t(refusal.message)
@@ -200,8 +197,11 @@ class PageTalk:
         service as ``/tholos puzzle`` and its buttons."""
         session, t, kind = page.session, words(page.language), data["type"]
         attempt, path = data.get("attempt"), data.get("path", "")
-        malformed = not isinstance(attempt, int) or not isinstance(path, str) or (
-            kind == "puzzle_answer" and not PATH.fullmatch(path))  # fmt: skip
+        malformed = (
+            not isinstance(attempt, int)
+            or not isinstance(path, str)
+            or (kind == "puzzle_answer" and not PATH.fullmatch(path))
+        )
         if kind != "puzzle" and malformed:
             await self._refuse(page, "malformed")
             return
@@ -212,8 +212,9 @@ class PageTalk:
                 return
             assert isinstance(attempt, int) and isinstance(path, str)
             if kind == "puzzle_reveal":
-                result: AnswerShown | Answered = await self.puzzles.give_up(attempt,
-                                                                            session.user_id)
+                result: AnswerShown | Answered = await self.puzzles.give_up(
+                    attempt, session.user_id
+                )
             else:
                 result = await self.puzzles.choose(attempt, session.user_id, path)
         except Refusal as refusal:
@@ -224,8 +225,25 @@ class PageTalk:
             await self._refuse(page, "incomplete")
             return
         said = verdict(t, result).replace("**", "").replace("`", "")
-        await send(page.socket, {"type": "verdict", "text": said,
-                                  "correct": bool(result.attempt.correct)})  # fmt: skip
+        correct = bool(result.attempt.correct)
+        await send(page.socket, {"type": "verdict", "text": said, "correct": correct})
 
     async def _refuse(self, page: Page, code: str) -> None:
         await send(page.socket, error(words(page.language), code))
+
+
+async def hello(socket: web.WebSocketResponse, sessions: Sessions, language: str) -> Session | None:
+    """A page's first message: its session (``None``: it has none, and is closed, told why in
+    ``language``)."""
+    try:
+        message = await socket.receive(timeout=HELLO_TIMEOUT)
+    except TimeoutError:
+        await socket.close(code=1008, message=b"no hello")
+        return None
+    data = parsed(message.data) if message.type == WSMsgType.TEXT else None
+    session = None
+    if data is not None and data.get("type") == "hello":
+        session = sessions.read(data.get("session"), time.time())
+    if session is None:
+        await close(socket, error(words(language), "session"), SESSION_CLOSE)
+    return session

@@ -24,6 +24,10 @@ PAGE: Final = {
     "puzzle": N_("Solve a puzzle"),
     "next_puzzle": N_("Next puzzle"),
     "reveal": N_("Show the answer"),
+    "games_here": N_("Games in this channel's threads"),
+    "watch": N_("Watch"),
+    "your_game": N_("Your game"),
+    "all_games": N_("All games here"),
 }
 """The page's labels and notices, by key."""
 PLAY_THE_AI: Final = N_("Play the AI ({level})")
@@ -36,6 +40,12 @@ ERRORS: Final = {
     "session": N_("This live board's session is not valid any more: open it again from Discord."),
     "incomplete": N_("That turn is not complete yet."),
     "no_game": N_("There is no game to play here."),
+    "not_here": N_("That game is not played in this channel or its threads."),
+    "too_many_pages": N_(
+        "This live board is open too many times at once: close the others, then open it again "
+        "from Discord."
+    ),
+    "full": N_("The live board is full right now: it tries again by itself in a moment."),
 }
 """What the page is told when the server refuses a message, by code (a refusal of the game's
 rules, such as an old version or another player's turn, comes in the bot's usual words)."""
@@ -45,10 +55,29 @@ def page_words(t: Words) -> dict[str, str]:
     """The page's words in the words ``t``."""
     return {key: t(text) for key, text in PAGE.items()}
 
+
 SESSION_ERRORS: Final = {
     "bad_request": N_("The live board could not start: open it again from Discord."),
-    "not_vouched": N_("Discord did not confirm who you are: open the live board again from "
-                      "Discord."),
+    "not_vouched": N_(
+        "Discord did not confirm who you are: open the live board again from Discord."
+    ),
     "not_in_activity": N_("You are not in this Activity: join it from Discord first."),
+    "busy": N_(
+        "Too many live boards are starting at once: open it again from Discord in a minute."
+    ),
 }
 """Why a page was given no session, by code."""
+
+STARTING: Final = {
+    "not_ready": N_("Discord did not start the live board in time: close it and open it again."),
+    "offline": N_("The live board's server did not answer: close it and open it again."),
+    "retrying": N_("Many live boards are starting at once — trying again in {seconds} s…"),
+    "failed": SESSION_ERRORS["bad_request"],
+}
+"""What the page may have to say before it has a session, in the browser's language (sent with
+``/api/config``; English in the page itself if even that fails)."""
+
+
+def starting_words(t: Words) -> dict[str, str]:
+    """The page's start-up words in the words ``t``."""
+    return {key: t(text) for key, text in STARTING.items()}

@@ -19,11 +19,13 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
+from bot import work
 from bot.app import App
 from bot.board import LastTurn
 from bot.domain import GameOptions, Person, TimeControl
 from bot.settings import Settings
 from bot.storage import Database, Game
+from bot.web.limits import FULL_CLOSE, TOO_MANY_PAGES_CLOSE, Doors
 from bot.web.live import BURST, MESSAGE_LIMIT, LiveBoards
 from bot.web.sessions import Session, Sessions, session_key
 from bot.web.talk import PageTalk
@@ -51,11 +53,14 @@ class Live:
     app: App
     sessions: Sessions
     url: str
+    boards: LiveBoards
+    talk: PageTalk
     posted: list[tuple[Game, LastTurn | None]] = field(default_factory=list)
 
     def session(self, user_id: int, channel_id: int = CHANNEL, **changes: Any) -> str:
-        fields = dict(user_id=user_id, name=NAMES[user_id], locale="en-US", channel_id=channel_id,
-                      guild_id=GUILD, instance_id="i-1", expires_at=time.time() + 600)  # fmt: skip
+        fields = dict(user_id=user_id, name=NAMES.get(user_id, "Dave"), locale="en-US",
+                      channel_id=channel_id, guild_id=GUILD, instance_id="i-1",
+                      expires_at=time.time() + 600)  # fmt: skip
         return self.sessions.issue(Session(**(fields | changes)))
 
 
@@ -80,7 +85,7 @@ async def live(database: Database, tmp_path: Path) -> AsyncIterator[Live]:
     server = TestServer(web_app)
     await server.start_server()
     await boards.start()
-    yield Live(app, sessions, str(server.make_url("/api/live")), posted)
+    yield Live(app, sessions, str(server.make_url("/api/live")), boards, talk, posted)
     await boards.close()
     await server.close()
     app.renderer.close()
@@ -184,9 +189,7 @@ async def test_malformed_and_oversized_messages_get_an_error_frame_and_change_no
     assert (await live.app.games.game(game.id)).version == game.version  # type: ignore[union-attr]
 
 
-async def test_refused_turns_change_nothing(
-    live: Live, http: aiohttp.ClientSession, seed: int
-):
+async def test_refused_turns_change_nothing(live: Live, http: aiohttp.ClientSession, seed: int):
     """A spectator's turn, a turn out of turn, one for an old version, an illegal one and an
     unfinished one: each refused with its reason, the game unchanged."""
     rng = random.Random(seed)
@@ -337,3 +340,156 @@ async def test_a_live_games_page_shows_the_clocks_and_a_late_turn_ends_it_on_tim
     over = await live.app.games.game(game.id)
     assert (over.outcome.result, over.outcome.reason, over.plies) == ("black", "timeout", 0)
     assert [(posted.id, posted.is_active) for posted, _ in live.posted] == [(game.id, False)]
+
+
+DAVE = 400
+
+
+async def thread_game(live: Live, white: int, black: int, thread: int) -> Game:
+    """``white`` against ``black`` (White first) in the thread ``thread`` of CHANNEL."""
+    made = await live.app.lobby.challenge(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        challenger=Person(white, NAMES.get(white, "Dave")),
+        opponent=Person(black, NAMES.get(black, "Dave")),
+        options=GameOptions(colour="white", first="me"),
+    )
+    answered = await live.app.lobby.answer(made.id, by(black), "accept", thread_id=thread)
+    assert answered.game is not None and answered.game.parent_id == CHANNEL
+    return answered.game
+
+
+async def wait_until(condition: Any, what: str) -> None:
+    """Wait (the event loop going on) until ``condition()`` holds."""
+    async with asyncio.timeout(PATIENCE):
+        while not condition():
+            await asyncio.sleep(0.01)
+    assert condition(), what
+
+
+async def test_a_page_in_the_threads_parent_channel_lists_their_games_and_opens_one(
+    live: Live, http: aiohttp.ClientSession, seed: int
+):
+    """Discord may launch the Activity in the channel whose threads hold the games: a page
+    there lists them (newest first) and opens one — watching it, a turn in it shown — but no
+    game of another channel, whatever it asks (the session's channel decides); and it goes back
+    to the list."""
+    rng = random.Random(seed)
+    first = await thread_game(live, ALICE, BOB, 11)
+    second = await thread_game(live, CAROL, BOB, 12)
+    elsewhere = await new_game(live, 999)
+    dave = await open_page(http, live, live.session(DAVE))
+    lobby = await dave.frame("lobby")
+    assert [(game["id"], game["yours"]) for game in lobby["here"]] == [
+        (second.id, False),
+        (first.id, False),
+    ]
+    for asked in (elsewhere.id, "1", None):
+        await dave.send({"type": "open", "game": asked})
+        assert (await dave.frame("error"))["code"] == "not_here"
+    await dave.send({"type": "open", "game": first.id})
+    assert await dave.frame() == {"type": "opened", "game": first.id, "listed": True}
+    board = await dave.frame("board")
+    assert (board["game"], board["steps"]) == (first.id, None)
+    path = path_of(first, rng)
+    await dave.send({"type": "turn", "game": first.id, "version": first.version, "path": path})
+    assert (await dave.frame("error"))["code"] == "spectator"
+    await live.app.play.choose(first.id, first.version, path, by(ALICE, 11))
+    board = await dave.frame("board")
+    assert (board["game"], board["version"]) == (first.id, first.version + 1)
+    await dave.send({"type": "lobby"})
+    assert len((await dave.frame("lobby"))["here"]) == 2
+    alice_elsewhere = await open_page(http, live, live.session(ALICE, channel_id=999))
+    await alice_elsewhere.frame("board")
+    await alice_elsewhere.send({"type": "open", "game": first.id})  # her game, not there
+    assert (await alice_elsewhere.frame("error"))["code"] == "not_here"
+
+
+async def test_the_player_of_one_game_in_the_threads_sees_it_at_once_and_plays_it(
+    live: Live, http: aiohttp.ClientSession, seed: int
+):
+    """Alice plays one of the games of the channel's threads: her page opens it at once, with
+    her steps, and her turn is played; Bob plays two of them: his page lists them as his."""
+    rng = random.Random(seed)
+    mine = await thread_game(live, ALICE, BOB, 11)
+    other = await thread_game(live, CAROL, BOB, 12)
+    alice = await open_page(http, live, live.session(ALICE))
+    assert await alice.frame("opened") == {"type": "opened", "game": mine.id, "listed": True}
+    board = await alice.frame("board")
+    assert board["game"] == mine.id and board["steps"]
+    path = path_of(mine, rng)
+    await alice.send({"type": "turn", "game": mine.id, "version": mine.version, "path": path})
+    assert (await alice.frame("board"))["version"] == mine.version + 1
+    assert [(game.id, last and last.player_id) for game, last in live.posted] == [(mine.id, ALICE)]
+    bob = await open_page(http, live, live.session(BOB))
+    lobby = await bob.frame("lobby")
+    assert [(game["id"], game["yours"]) for game in lobby["here"]] == [
+        (other.id, True),
+        (mine.id, True),
+    ]
+
+
+async def test_a_game_started_in_a_thread_reaches_the_pages_of_its_parent_channel(
+    live: Live, http: aiohttp.ClientSession
+):
+    """Alice and Carol wait in the channel (no game there or in its threads); Alice's game
+    starts in a thread of it: her page shows it, Carol's list shows it."""
+    alice = await open_page(http, live, live.session(ALICE))
+    carol = await open_page(http, live, live.session(CAROL))
+    for page in (alice, carol):
+        assert (await page.frame("lobby"))["here"] == []
+    game = await thread_game(live, ALICE, BOB, 11)
+    board = await alice.frame("board")
+    assert (board["game"], bool(board["steps"])) == (game.id, True)
+    lobby = await carol.frame("lobby")
+    assert [(listed["id"], listed["yours"]) for listed in lobby["here"]] == [(game.id, False)]
+
+
+async def test_a_session_holds_a_few_pages_and_the_process_a_bounded_number(
+    live: Live, http: aiohttp.ClientSession
+):
+    """Past its session's share a page is told why (in its member's language) and closed for
+    good (4029); past the process's — a socket that has not said who it is counts too — it
+    is told the board is full and closed to try again later (4503). A page that goes frees
+    its place."""
+    await new_game(live)
+    doors = live.talk.doors = Doors(per_session=2, per_process=3)
+    session = live.session(ALICE)
+    pages = [await open_page(http, live, session) for _ in range(2)]
+    for page in pages:
+        await page.frame("board")
+    third = await open_page(http, live, session)
+    refused = await third.frame()
+    assert (refused["type"], refused["code"]) == ("error", "too_many_pages")
+    assert refused["message"].startswith("This live board is open too many times")
+    await third.socket.receive()
+    assert third.socket.close_code == TOO_MANY_PAGES_CLOSE
+    await pages[0].socket.close()
+    await wait_until(lambda: doors.open == 1, "the closed pages are forgotten")
+    again = await open_page(http, live, session)
+    await again.frame("board")
+    silent = await http.ws_connect(live.url)  # says nothing (yet): it counts
+    await wait_until(lambda: doors.open == 3, "the silent socket is counted")
+    bob = await open_page(http, live, live.session(BOB, locale="es-ES"))
+    refused = await bob.frame()
+    assert (refused["type"], refused["code"]) == ("error", "full")
+    assert "lleno" in refused["message"]  # Spanish, Bob's language
+    await bob.socket.receive()
+    assert bob.socket.close_code == FULL_CLOSE
+    await silent.close()
+
+
+async def test_sending_a_change_to_the_pages_is_counted_as_work(
+    live: Live, http: aiohttp.ClientSession
+):
+    """A change of a game is sent to its pages by a task counted as work from the moment
+    the change is heard until every page has it (the shutdown and the tests wait on it)."""
+    game = await new_game(live)
+    carol = await open_page(http, live, live.session(CAROL))
+    await carol.frame("board")
+    await wait_until(lambda: not live.boards._refreshing, "the first board's refresh is done")
+    before = work.in_flight()  # (this process's other tests may have left work running)
+    live.boards._heard(str(game.id))  # as the storage announces a change of it
+    assert work.in_flight() == before + 1
+    await carol.frame("board")
+    await wait_until(lambda: work.in_flight() == before, "the refresh is done")

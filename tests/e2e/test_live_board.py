@@ -36,20 +36,31 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-async def open_page(
-    browser: Browser, emulator: Emulator, port: int, member: Member, table: Table,
-    size: tuple[int, int] = (1280, 900),
-) -> Page:  # fmt: skip
-    """``member`` opens the live board of ``table``'s channel, as the mock SDK would in
+def page_url(emulator: Emulator, port: int, member: Member, table: Table) -> str:
+    """The address ``member``'s page of ``table``'s channel opens, as the mock SDK would in
     Discord: its query string carries the instance, the place and the member's code."""
     instance = emulator.activity_instance(table.channel)
     assert instance is not None, "the Activity runs in the game's thread"
     query = {
-        "instance_id": instance.id, "guild_id": emulator.guild.id,
-        "channel_id": table.channel.id, "code": emulator.authorize(member, instance),
-    }  # fmt: skip
+        "instance_id": instance.id,
+        "guild_id": emulator.guild.id,
+        "channel_id": table.channel.id,
+        "code": emulator.authorize(member, instance),
+    }
+    return f"http://127.0.0.1:{port}/?{urlencode(query)}"
+
+
+async def open_page(
+    browser: Browser,
+    emulator: Emulator,
+    port: int,
+    member: Member,
+    table: Table,
+    size: tuple[int, int] = (1280, 900),
+) -> Page:
+    """``member`` opens the live board of ``table``'s channel (:func:`page_url`)."""
     page = await browser.new_page(viewport={"width": size[0], "height": size[1]})
-    await page.goto(f"http://127.0.0.1:{port}/?{urlencode(query)}")
+    await page.goto(page_url(emulator, port, member, table))
     return page
 
 

@@ -3,7 +3,11 @@
 // position, every step of every legal turn; the page offers the options of the current step and
 // sends the chosen path. Who the member is and where the page is open, only Discord tells the
 // server (the page passes on an authorization code and the Activity's instance id).
-import { DiscordSDK, DiscordSDKMock } from "/static/vendor/embedded-app-sdk/index.mjs";
+//
+// Nothing optional may stop it: storage that throws (a sandboxed frame), a Discord client that
+// never says it is ready (a timeout, and a message), a server that asks it to wait (429: it
+// waits as told, a few times).
+import { DiscordSDK, DiscordSDKMock } from "./vendor/embedded-app-sdk/index.mjs";
 
 const SVG = "http://www.w3.org/2000/svg";
 const COLOURS = { w: 0, b: 1, g: 2 };
@@ -13,41 +17,109 @@ const COLUMN_KINDS = new Set([
 const QUARRY_KINDS = new Set(["take-colour", "draw"]);
 const OWN_WORKSHOP_KINDS = new Set(["stone", "extra-stone"]);
 const RECONNECT_FIRST = 500, RECONNECT_LAST = 8000;
+const FULL_FIRST = 5000, FULL_LAST = 60000;  // the server was full: try again, slowly
+const READY_TIMEOUT_MS = 10000;  // Discord's client says it is ready within this, or never
+const SESSION_TRIES = 4, LONGEST_WAIT_S = 30;  // a 429 is honoured this often, this long
+const COMFORTABLE_PX = 11;  // the image's board is drawn when its smallest text is this large
+const CLOSE = { session: 4001, tooMany: 4029, full: 4503 };
+const STARTING = {  // in case the server cannot even say them in the member's language
+  not_ready: "Discord did not start the live board in time: close it and open it again.",
+  offline: "The live board's server did not answer: close it and open it again.",
+  retrying: "Many live boards are starting at once — trying again in {seconds} s…",
+  failed: "The live board could not start: open it again from Discord.",
+};
 
 const state = {
-  session: null, user: null, words: {}, palette: null,
-  frame: null, steps: new Map(), path: "", sent: false, socket: null, retry: RECONNECT_FIRST, tick: null,
+  session: null, user: null, words: {}, starting: STARTING, palette: null, sdk: null,
+  frame: null, geometry: null, steps: new Map(), path: "", sent: false, socket: null,
+  retry: RECONNECT_FIRST, tick: null, listed: false,
 };
 const $ = (id) => document.getElementById(id);
+const commands = ["back", "start-over", "confirm", "reveal"].map((id) => $(id));
+
+// -- storage that may not be there (sandboxed or partitioned frames throw) -----------------
+
+const store = {
+  get(key) {
+    try { return window.sessionStorage.getItem(key); } catch { return null; }
+  },
+  set(key, value) {
+    try { window.sessionStorage.setItem(key, value); } catch { /* the page goes on without */ }
+  },
+};
+
+function sleep(ms) {
+  return new Promise((done) => setTimeout(done, ms));
+}
+
+function within(promise, ms, message) {
+  let timer;
+  const late = new Promise((_, fail) => { timer = setTimeout(() => fail(new Error(message)), ms); });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
 
 // -- who and where: Discord, or the SDK's mock outside Discord -------------------------------
 
+async function config() {
+  try {
+    const answer = await fetch("/api/config");
+    if (!answer.ok) throw new Error(answer.statusText);
+    return await answer.json();
+  } catch {
+    throw new Error(STARTING.offline);
+  }
+}
+
 async function authorize() {
   const params = new URLSearchParams(location.search);
-  const config = await (await fetch("/api/config")).json();
+  const found = await config();
+  state.starting = { ...STARTING, ...found.words };
+  if (found.language) document.documentElement.lang = found.language;
   let sdk;
   if (params.has("frame_id")) {
-    sdk = new DiscordSDK(config.client_id);
-    await sdk.ready();
+    sdk = new DiscordSDK(found.client_id);
+    await within(sdk.ready(), READY_TIMEOUT_MS, state.starting.not_ready);
   } else {  // development and tests: what Discord would give, from the query string
-    sdk = new DiscordSDKMock(config.client_id, params.get("guild_id"), params.get("channel_id"), null);
+    sdk = new DiscordSDKMock(found.client_id, params.get("guild_id"), params.get("channel_id"), null);
     sdk.instanceId = params.get("instance_id");
     sdk._updateCommandMocks({ authorize: async () => ({ code: params.get("code") }) });
   }
   state.sdk = sdk;
   const { code } = await sdk.commands.authorize({
-    client_id: config.client_id, response_type: "code", state: "", prompt: "none",
+    client_id: found.client_id, response_type: "code", state: "", prompt: "none",
     scope: ["identify"],
   });
-  const answer = await fetch("/api/session", {
-    method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ code, instance_id: sdk.instanceId }),
-  });
-  if (!answer.ok) throw new Error((await answer.json()).message || answer.statusText);
-  const body = await answer.json();
+  const body = await exchange(code, sdk.instanceId);
   state.session = body.session;
   state.user = body.user;
-  sessionStorage.setItem("session", body.session);
+  store.set("session", body.session);
+}
+
+async function exchange(code, instanceId) {
+  // The code for a session; a 429 (too many pages starting, here or at Discord) is waited
+  // out as its Retry-After says, a few times.
+  for (let attempt = 1; ; attempt += 1) {
+    let answer;
+    try {
+      answer = await fetch("/api/session", {
+        method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ code, instance_id: instanceId }),
+      });
+    } catch {
+      throw new Error(state.starting.offline);
+    }
+    let body = {};
+    try { body = await answer.json(); } catch { /* no JSON: the status says it */ }
+    if (answer.ok) return body;
+    const seconds = Number(answer.headers.get("Retry-After")) || 1;
+    if (answer.status !== 429 || attempt >= SESSION_TRIES || seconds > LONGEST_WAIT_S) {
+      throw new Error(body.message || state.starting.failed);
+    }
+    notice(state.starting.retrying.replace("{seconds}", String(Math.ceil(seconds))));
+    document.body.dataset.connection = "waiting";
+    await sleep(seconds * 1000);
+    hideNotice();
+  }
 }
 
 // -- the connection: hello, frames, reconnects ---------------------------------------------
@@ -62,16 +134,20 @@ function connect() {
   socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
   socket.addEventListener("close", (event) => {
     if (state.socket !== socket) return;
-    if (event.code === 4001) {  // the session is not valid: only Discord can open it again
-      notice(state.words.ended || "This live board has ended: open it again from Discord.");
+    if (event.code === CLOSE.session || event.code === CLOSE.tooMany) {
+      // only Discord can open it again; the error frame before said why
+      if (event.code === CLOSE.session) notice(state.words.ended || state.starting.failed);
       document.body.dataset.connection = "ended";
+      showControls();
       return;
     }
-    document.body.dataset.connection = "lost";
-    $("status").textContent = state.words.reconnecting || "…";
+    const full = event.code === CLOSE.full;
+    document.body.dataset.connection = full ? "full" : "lost";
+    if (!full) $("status").textContent = state.words.reconnecting || "…";
     showControls();  // nothing can be sent until the connection is back
-    setTimeout(connect, state.retry);
-    state.retry = Math.min(state.retry * 2, RECONNECT_LAST);
+    const wait = full ? Math.max(state.retry, FULL_FIRST) : state.retry;
+    setTimeout(connect, wait);
+    state.retry = Math.min(wait * 2, full ? FULL_LAST : RECONNECT_LAST);
   });
 }
 
@@ -84,17 +160,23 @@ function receive(frame) {
       state.retry = RECONNECT_FIRST;
       document.documentElement.lang = frame.language;
       document.body.dataset.connection = "open";
+      hideNotice();
       $("back").textContent = state.words.back;
       $("start-over").textContent = state.words.start_over;
       $("confirm").textContent = state.words.confirm;
       $("puzzle").textContent = state.words.puzzle;
       $("next-puzzle").textContent = state.words.next_puzzle;
       $("reveal").textContent = state.words.reveal;
+      $("all-games").textContent = state.words.all_games;
+      break;
+    case "opened":  // a game of this channel's threads: the way back to their list
+      state.listed = frame.listed;
       break;
     case "board":
       showBoard(frame);
       break;
     case "lobby":
+      state.listed = false;
       showLobby(frame);
       break;
     case "error":
@@ -124,7 +206,9 @@ function showBoard(frame) {
   if (newPosition) { state.path = ""; state.sent = false; hideNotice(); }
   $("lobby").hidden = true;
   $("next-puzzle").hidden = true;
+  $("all-games").hidden = !state.listed || !!frame.puzzle;
   delete document.body.dataset.verdict;
+  document.body.dataset.view = "board";
   $("board").hidden = false;
   document.body.dataset.game = frame.game;
   document.body.dataset.version = frame.version;
@@ -137,9 +221,53 @@ function showBoard(frame) {
   $("scoring").textContent = frame.scoring || "";
   $("small-print").textContent = frame.small_print;
   showClocks(frame);
-  draw(frame);
-  showControls();
+  showControls();  // first: the controls take their room, the board the rest
+  fitBoard(true);
 }
+
+// -- which board, how large: the frame's room decides -----------------------------------------
+
+function room() {
+  const board = $("board");
+  return [board.clientWidth, board.clientHeight];
+}
+
+function smallestText(geometry, [width, height]) {
+  const [x0, y0, x1, y1] = geometry.view;
+  const scale = Math.min(width / (x1 - x0), height / (y1 - y0));
+  return scale * Math.min(...Object.values(geometry.type));
+}
+
+function chooseGeometry(geometries, space) {
+  // The image's board when its smallest text is comfortable; else the board that draws its
+  // smallest text largest.
+  if (smallestText(geometries.wide, space) >= COMFORTABLE_PX) return geometries.wide;
+  return Object.values(geometries).reduce((best, candidate) =>
+    smallestText(candidate, space) > smallestText(best, space) ? candidate : best);
+}
+
+function fitBoard(redraw) {
+  const frame = state.frame;
+  if (!frame || $("board").hidden) return;
+  const space = room();
+  if (space[0] <= 0 || space[1] <= 0) return;
+  const chosen = chooseGeometry(frame.geometries, space);
+  if (redraw || !state.geometry || chosen.name !== state.geometry.name) {
+    state.geometry = chosen;
+    document.body.dataset.geometry = chosen.name;
+    draw(frame, chosen);
+    placeTargets();
+  }
+  const [x0, y0, x1, y1] = chosen.view;
+  const scale = Math.min(space[0] / (x1 - x0), space[1] / (y1 - y0));
+  const width = (x1 - x0) * scale, height = (y1 - y0) * scale;
+  Object.assign($("board-inner").style, {
+    width: `${width}px`, height: `${height}px`,
+    left: `${(space[0] - width) / 2}px`, top: `${(space[1] - height) / 2}px`,
+  });
+}
+
+new ResizeObserver(() => fitBoard(false)).observe($("board"));
 
 // -- live clocks: the running one counts down from the frame's receipt ----------------------
 
@@ -185,10 +313,12 @@ function isPlayer(frame) {
   return frame.sides.some((side) => side.user === state.user);
 }
 
-function draw(frame) {
-  const svg = $("drawing");
-  const g = frame.geometry, p = state.palette;
-  svg.setAttribute("viewBox", `0 0 ${g.size[0]} ${g.size[1]}`);
+// -- drawing ---------------------------------------------------------------------------------
+
+function draw(frame, g) {
+  const svg = $("drawing"), p = state.palette;
+  const [vx0, vy0, vx1, vy1] = g.view;
+  svg.setAttribute("viewBox", `${vx0} ${vy0} ${vx1 - vx0} ${vy1 - vy0}`);
   svg.replaceChildren();
   const add = (parent, name, attributes, text) => {
     const element = document.createElementNS(SVG, name);
@@ -197,23 +327,61 @@ function draw(frame) {
     parent.appendChild(element);
     return element;
   };
-  add(svg, "rect", { width: g.size[0], height: g.size[1], fill: p.background });
-  const [[cx, cy], [rx, ry]] = g.platform;
-  add(svg, "ellipse", { cx, cy: cy + 14, rx: rx + 6, ry: ry + 8, fill: "#78705e" });
-  add(svg, "ellipse", { cx, cy, rx, ry, fill: p.floor, stroke: p.floor_line, "stroke-width": 3 });
-  add(svg, "ellipse", { cx, cy, rx: rx * 0.55, ry: ry * 0.55, fill: "none", stroke: p.floor_line, "stroke-width": 2 });
+  add(svg, "rect", { x: vx0, y: vy0, width: vx1 - vx0, height: vy1 - vy0, fill: p.background });
+  if (g.platform) {
+    const [[cx, cy], [rx, ry]] = g.platform;
+    add(svg, "ellipse", { cx, cy: cy + 14, rx: rx + 6, ry: ry + 8, fill: "#78705e" });
+    add(svg, "ellipse", { cx, cy, rx, ry, fill: p.floor, stroke: p.floor_line, "stroke-width": 3 });
+    add(svg, "ellipse", { cx, cy, rx: rx * 0.55, ry: ry * 0.55, fill: "none", stroke: p.floor_line, "stroke-width": 2 });
+  }
+  for (const [x0, y0, x1, y1] of g.floors) {
+    add(svg, "rect", { x: x0, y: y0 + 6, width: x1 - x0, height: y1 - y0, rx: 14, fill: "#78705e" });
+    add(svg, "rect", { x: x0, y: y0, width: x1 - x0, height: y1 - y0, rx: 14, fill: p.floor, stroke: p.floor_line, "stroke-width": 2 });
+  }
   const highlighted = new Set((frame.marks?.stones || []).map(([l, i]) => `${l}:${i}`));
   frame.columns.forEach((column, index) => drawSite(add, svg, g, g.sites[index], column, index, highlighted, frame.marks));
-  const [sx0, sy0, sx1] = g.status;
-  let y = sy0 + 12;
-  const lines = [[frame.headline, 26, p.ink, "bold"], ...frame.turn_lines.map((line) => [line, 17, p.ink_soft, "normal"])];
-  for (const [text, size, fill, weight] of lines) {
-    y += size;
-    add(svg, "text", { x: (sx0 + sx1) / 2, y, fill, "font-size": size, "text-anchor": "middle", "font-weight": weight, class: "headline" }, text);
-    y += 8;
-  }
+  if (g.status) drawStatus(add, svg, g, frame);
   frame.sides.forEach((side, index) => drawCard(add, svg, g, g.cards[index], side, frame));
   drawQuarry(add, svg, g, frame.quarry);
+}
+
+function fit(text, width) {
+  // Keep a text within ``width`` (user units): cut it short with an ellipsis, then squeeze
+  // its glyphs a little; its font size stays (the smallest text must stay readable).
+  if (!width || text.getComputedTextLength() <= width) return;
+  const whole = text.textContent;
+  let kept = whole.length;
+  while (kept > 1 && text.getComputedTextLength() > width / 0.85) {
+    kept -= 1;
+    text.textContent = `${whole.slice(0, kept).trimEnd()}…`;
+  }
+  if (text.getComputedTextLength() > width) {
+    text.setAttribute("textLength", width);
+    text.setAttribute("lengthAdjust", "spacingAndGlyphs");
+  }
+  if (kept < whole.length) {  // the whole text, for a pointer resting on it
+    const title = document.createElementNS(SVG, "title");
+    title.textContent = whole;
+    text.appendChild(title);
+  }
+}
+
+function drawStatus(add, svg, g, frame) {
+  // The headline and the last turn in words: on the temple's floor (the image's board), or
+  // in a band over the columns (the tall board, whose page shows the headline already).
+  const p = state.palette, type = g.type, [sx0, sy0, sx1, sy1] = g.status;
+  const [strong, soft] = g.headline ? [p.ink, p.ink_soft] : [p.text, p.text_soft];
+  const lines = frame.turn_lines.map((line) => [line, type.line, soft, "normal"]);
+  if (g.headline || !lines.length) lines.unshift([frame.headline, type.headline, strong, "bold"]);
+  let y = sy0 + (g.headline ? 12 : 2);
+  for (const [text, size, fill, weight] of lines) {
+    y += size;
+    if (y > sy1 + 2) break;
+    const line = add(svg, "text", { x: (sx0 + sx1) / 2, y, fill, "font-size": size,
+      "text-anchor": "middle", "font-weight": weight, class: "headline" }, text);
+    fit(line, sx1 - sx0);
+    y += g.headline ? 8 : 5;
+  }
 }
 
 function drawStone(add, parent, box, colour, face, ring) {
@@ -229,8 +397,13 @@ function drawStone(add, parent, box, colour, face, ring) {
   }
 }
 
+function centred(box, size) {
+  // The baseline that centres a line of ``size`` in ``box`` (its capitals, roughly).
+  return (box[1] + box[3]) / 2 + size * 0.35;
+}
+
 function drawSite(add, svg, g, site, column, index, highlighted, marks) {
-  const p = state.palette, group = add(svg, "g", { "data-column": column.letter });
+  const p = state.palette, type = g.type, group = add(svg, "g", { "data-column": column.letter });
   const [c0, c1, c2, c3] = site.column;
   add(group, "rect", { x: c0, y: c1, width: c2 - c0, height: c3 - c1, rx: 14, fill: "rgba(255,255,255,0.10)", stroke: p.shaft_edge, "stroke-width": 2 });
   site.stones.forEach((box, slot) => {
@@ -249,14 +422,15 @@ function drawSite(add, svg, g, site, column, index, highlighted, marks) {
   }
   const [q0, q1, q2, q3] = site.plaque;
   add(group, "rect", { x: q0, y: q1, width: q2 - q0, height: q3 - q1, rx: 6, fill: p.marble, stroke: p.ink_soft, "stroke-width": 2 });
-  add(group, "text", { x: (q0 + q2) / 2, y: q1 + 26, fill: p.ink, "font-size": 24, "text-anchor": "middle",
-    "font-family": "Georgia, DejaVu Serif, serif", "font-weight": "bold" }, column.location);
-  add(group, "text", { x: (q0 + q2) / 2, y: q3 - 9, fill: p.ink, "font-size": 14, "text-anchor": "middle" }, column.bonus);
+  fit(add(group, "text", { x: (q0 + q2) / 2, y: q1 + 2 + type.location * 0.95, fill: p.ink, "font-size": type.location,
+    "text-anchor": "middle", "font-family": "Georgia, DejaVu Serif, serif", "font-weight": "bold" }, column.location), q2 - q0 - 6);
+  fit(add(group, "text", { x: (q0 + q2) / 2, y: q3 - type.bonus * 0.55 - 1, fill: p.ink, "font-size": type.bonus,
+    "text-anchor": "middle" }, column.bonus), q2 - q0 - 4);
   if (column.ornament) {
     const [t0, t1, t2, t3] = site.tag;
     add(group, "rect", { x: t0, y: t1, width: t2 - t0, height: t3 - t1, rx: 8, fill: p.terracotta, stroke: p.terracotta_edge, "stroke-width": 2 });
-    add(group, "text", { x: (t0 + t2) / 2, y: (t1 + t3) / 2 + 5, fill: p.cream, "font-size": 13,
-      "text-anchor": "middle", "font-weight": "bold" }, column.ornament.tag);
+    fit(add(group, "text", { x: (t0 + t2) / 2, y: centred(site.tag, type.tag), fill: p.cream, "font-size": type.tag,
+      "text-anchor": "middle", "font-weight": "bold" }, column.ornament.tag), t2 - t0 - 8);
   }
   if (column.badge === undefined || column.badge === null) return;
   const [b0, b1, b2, b3] = site.badge;
@@ -264,27 +438,29 @@ function drawSite(add, svg, g, site, column, index, highlighted, marks) {
   const edge = column.effect ? p.gold : look ? look.outline : p.tie_edge;
   add(group, "rect", { x: b0, y: b1, width: b2 - b0, height: b3 - b1, rx: (b3 - b1) / 2,
     fill: look ? look.side : p.tie, stroke: edge, "stroke-width": column.effect ? 3 : 2 });
-  add(group, "text", { x: (b0 + b2) / 2, y: (b1 + b3) / 2 + 6, fill: look ? look.outline : p.ink,
-    "font-size": 18, "text-anchor": "middle", "font-weight": "bold" }, column.badge);
+  fit(add(group, "text", { x: (b0 + b2) / 2, y: centred(site.badge, type.badge), fill: look ? look.outline : p.ink,
+    "font-size": type.badge, "text-anchor": "middle", "font-weight": "bold" }, column.badge), b2 - b0 - 6);
   if (column.effect) {
     const [e0, e1, e2, e3] = site.effect;
     add(group, "rect", { x: e0, y: e1, width: e2 - e0, height: e3 - e1, rx: 6, fill: p.terracotta, stroke: p.gold, "stroke-width": 1 });
-    add(group, "text", { x: (e0 + e2) / 2, y: (e1 + e3) / 2 + 4, fill: p.cream, "font-size": 12,
-      "text-anchor": "middle", "font-weight": "bold" }, column.effect);
+    fit(add(group, "text", { x: (e0 + e2) / 2, y: centred(site.effect, type.effect), fill: p.cream, "font-size": type.effect,
+      "text-anchor": "middle", "font-weight": "bold" }, column.effect), e2 - e0 - 4);
   }
 }
 
 function drawCard(add, svg, g, card, side, frame) {
-  const p = state.palette, [x0, y0, x1, y1] = card.box;
+  const p = state.palette, type = g.type, [x0, y0, x1, y1] = card.box;
   const toMove = frame.to_move === side.colour;
   add(svg, "rect", { x: x0, y: y0, width: x1 - x0, height: y1 - y0, rx: 12, fill: p.panel,
     stroke: toMove ? p.highlight : p.panel_edge, "stroke-width": toMove ? 4 : 2, "data-side": side.colour });
-  drawStone(add, svg, card.stone, COLOURS[side.colour[0]], 20, false);
-  add(svg, "text", { x: x0 + 90, y: y0 + 46, fill: p.text, "font-size": 28, "font-weight": "bold" }, side.name);
-  add(svg, "text", { x: x0 + 90, y: y0 + 74, fill: toMove ? p.highlight : p.text_soft, "font-size": 17 }, side.colour_name);
-  add(svg, "text", { x: x1 - 20, y: y0 + 72, fill: p.text, "font-size": 52, "text-anchor": "end",
+  const face = Math.round((card.stone[2] - card.stone[0]) * 0.36);
+  drawStone(add, svg, card.stone, COLOURS[side.colour[0]], face, false);
+  const [nx, ny, nw] = card.name, [rx, ry, rw] = card.role, [px, py] = card.points, [lx, ly, lw] = card.label;
+  fit(add(svg, "text", { x: nx, y: ny, fill: p.text, "font-size": type.name, "font-weight": "bold" }, side.name), nw);
+  fit(add(svg, "text", { x: rx, y: ry, fill: toMove ? p.highlight : p.text_soft, "font-size": type.role }, side.colour_name), rw);
+  add(svg, "text", { x: px, y: py, fill: p.text, "font-size": type.points, "text-anchor": "end",
     "font-family": "Georgia, DejaVu Serif, serif", "font-weight": "bold" }, String(side.points).replace("-", "−"));
-  add(svg, "text", { x: x0 + 20, y: y1 - 26, fill: p.text_soft, "font-size": 14, "font-weight": "bold" }, state.words.workshop);
+  fit(add(svg, "text", { x: lx, y: ly, fill: p.text_soft, "font-size": type.label, "font-weight": "bold" }, state.words.workshop), lw);
   const stones = side.workshop.flatMap((count, colour) => Array(count).fill(colour));
   const arrived = frame.marks && frame.marks.player === side.colour ? [...frame.marks.workshop] : [0, 0, 0];
   card.workshop.forEach((box, slot) => {
@@ -294,19 +470,21 @@ function drawCard(add, svg, g, card, side, frame) {
       drawStone(add, svg, box, colour, g.small[1], ring);
       return;
     }
-    const [s0, s1, s2, s3] = box;
+    const [s0, , s2, s3] = box;
     add(svg, "ellipse", { cx: (s0 + s2) / 2, cy: s3 - g.small[1] / 2, rx: (s2 - s0) / 2, ry: g.small[1] / 2,
       fill: "none", stroke: p.panel_edge, "stroke-width": 1.5 });
   });
 }
 
 function drawQuarry(add, svg, g, quarry) {
-  const p = state.palette, [x0, y0, x1, y1] = g.quarry.box;
+  const p = state.palette, type = g.type, q = g.quarry, [x0, y0, x1, y1] = q.box;
   add(svg, "rect", { x: x0, y: y0, width: x1 - x0, height: y1 - y0, rx: 12, fill: p.panel, stroke: p.panel_edge, "stroke-width": 2 });
-  add(svg, "text", { x: (x0 + x1) / 2, y: y0 + 26, fill: p.text_soft, "font-size": 14, "text-anchor": "middle", "font-weight": "bold" }, state.words.quarry);
-  g.quarry.piles.forEach((box, colour) => {
+  const [lx, ly, lw] = q.label;
+  fit(add(svg, "text", { x: lx, y: ly, fill: p.text_soft, "font-size": type.label, "text-anchor": "middle", "font-weight": "bold" }, state.words.quarry), lw);
+  q.piles.forEach((box, colour) => {
     if (quarry[colour] > 0) drawStone(add, svg, box, colour, g.small[1], false);
-    add(svg, "text", { x: (box[0] + box[2]) / 2, y: box[3] + 36, fill: p.text, "font-size": 24,
+    const [cx, cy] = q.counts[colour];
+    add(svg, "text", { x: cx, y: cy, fill: p.text, "font-size": type.count,
       "text-anchor": "middle", "font-weight": "bold" }, String(quarry[colour]));
   });
 }
@@ -315,11 +493,13 @@ function drawQuarry(add, svg, g, quarry) {
 
 function showControls() {
   const frame = state.frame;
-  const targets = $("targets"), options = $("options");
-  targets.replaceChildren();
+  const options = $("options");
   options.replaceChildren();
   const playing = frame && frame.steps && frame.steps.length > 0;
   $("controls").hidden = !playing;
+  if (playing) document.body.dataset.controls = "shown";
+  else delete document.body.dataset.controls;
+  placeTargets();
   if (!playing) return;
   const step = state.steps.get(state.path);
   const ready = !step;  // the path completes a turn
@@ -327,30 +507,47 @@ function showControls() {
   $("prompt").textContent = ready ? state.words.ready : step.prompt;
   $("back").disabled = waiting || state.path === "";
   $("start-over").disabled = waiting || state.path === "";
+  $("back").hidden = $("start-over").hidden = state.path === "";
   $("confirm").disabled = waiting || !ready;
   $("confirm").hidden = !ready;
   $("reveal").hidden = !frame.puzzle;  // a puzzle's answer, shown without answering: a miss
   $("reveal").disabled = waiting;
   if (ready) return;
   for (const option of step.options) {
-    const box = targetBox(frame, step.kind, option);
-    const button = document.createElement("button");
-    button.type = "button";
-    button.textContent = option.label;
-    button.disabled = waiting || option.enabled === false;
-    if (option.why_not) button.title = option.why_not;
-    button.dataset.path = option.path;
-    button.addEventListener("click", () => choose(option.path));
-    if (box) {
-      const [x0, y0, x1, y1] = box, [w, h] = frame.geometry.size;
-      Object.assign(button.style, {
-        left: `${(100 * x0) / w}%`, top: `${(100 * y0) / h}%`,
-        width: `${(100 * (x1 - x0)) / w}%`, height: `${(100 * (y1 - y0)) / h}%`,
-      });
-      targets.appendChild(button);
-    } else {
-      options.appendChild(button);
-    }
+    if (onBoard(frame, step.kind, option)) continue;  // a place: over the board, or not at all
+    options.appendChild(choiceButton(option, waiting));
+  }
+}
+
+function choiceButton(option, waiting) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.textContent = option.label;
+  button.disabled = waiting || option.enabled === false;
+  if (option.why_not) button.title = option.why_not;
+  button.dataset.path = option.path;
+  button.addEventListener("click", () => choose(option.path));
+  return button;
+}
+
+function placeTargets() {
+  // The choices that are places on the board, as buttons over them (on the board drawn now).
+  const frame = state.frame, g = state.geometry, targets = $("targets");
+  targets.replaceChildren();
+  const step = frame && frame.steps && frame.steps.length ? state.steps.get(state.path) : null;
+  if (!step || !g) return;
+  const waiting = state.sent || !connected();
+  const [vx0, vy0, vx1, vy1] = g.view, w = vx1 - vx0, h = vy1 - vy0;
+  for (const option of step.options) {
+    const box = targetBox(frame, g, step.kind, option);
+    if (!box) continue;
+    const button = choiceButton(option, waiting);
+    const [x0, y0, x1, y1] = box;
+    Object.assign(button.style, {
+      left: `${(100 * (x0 - vx0)) / w}%`, top: `${(100 * (y0 - vy0)) / h}%`,
+      width: `${(100 * (x1 - x0)) / w}%`, height: `${(100 * (y1 - y0)) / h}%`,
+    });
+    targets.appendChild(button);
   }
 }
 
@@ -358,17 +555,20 @@ function connected() {
   return state.socket !== null && state.socket.readyState === WebSocket.OPEN;
 }
 
-function targetBox(frame, kind, option) {
-  const g = frame.geometry, token = option.path.slice(-1);
+function onBoard(frame, kind, option) {
+  // Whether the option is a place on the board (a column, a pile, a workshop's stone): it is
+  // chosen there when it can be, and not offered when it cannot (the board shows why).
+  return targetBox(frame, frame.geometries.wide, kind, { ...option, enabled: true }) !== null;
+}
+
+function targetBox(frame, g, kind, option) {
+  const token = option.path.slice(-1);
   if (option.enabled === false) return null;  // only what can be chosen is on the board
   if (COLUMN_KINDS.has(kind) && /[A-G]/.test(token)) {
     const site = g.sites[token.charCodeAt(0) - 65];
     return union(site.column, site.plaque);
   }
-  if (QUARRY_KINDS.has(kind) && token in COLOURS) {
-    const [x0, y0, x1, y1] = g.quarry.piles[COLOURS[token]];
-    return [x0 - 6, y0 - 30, x1 + 6, y1 + 44];
-  }
+  if (QUARRY_KINDS.has(kind) && token in COLOURS) return g.quarry.targets[COLOURS[token]];
   const mover = frame.sides.findIndex((side) => side.colour === frame.to_move);
   const owner = OWN_WORKSHOP_KINDS.has(kind) ? mover : kind === "steal" ? 1 - mover : -1;
   if (owner >= 0 && token in COLOURS) {
@@ -417,15 +617,44 @@ for (const id of ["puzzle", "next-puzzle"]) {  // a puzzle for the member, on th
     if (connected()) state.socket.send(JSON.stringify({ type: "puzzle" }));
   });
 }
+$("all-games").addEventListener("click", () => {
+  if (connected()) state.socket.send(JSON.stringify({ type: "lobby" }));
+});
 
 // -- no game here ----------------------------------------------------------------------------
 
 function showLobby(frame) {
   state.frame = null;
+  state.geometry = null;
+  document.body.dataset.view = "lobby";
+  delete document.body.dataset.controls;
   $("board").hidden = true;
   $("controls").hidden = true;
+  $("all-games").hidden = true;
   $("lobby").hidden = false;
+  $("targets").replaceChildren();
+  $("clocks").hidden = true;
+  clearInterval(state.tick);
+  for (const id of ["last-turn", "projection", "scoring", "small-print"]) $(id).textContent = "";
+  $("title").textContent = "Tholos";
   $("status").textContent = state.words.no_game;
+  $("here-title").textContent = state.words.games_here;
+  $("here-title").hidden = !frame.here.length;
+  $("here").replaceChildren(...frame.here.map((game) => {
+    const item = document.createElement("li"), button = document.createElement("button");
+    button.type = "button";
+    button.dataset.game = game.id;
+    button.textContent = `${game.white} – ${game.black}${game.your_turn ? " ★" : ""}`;
+    const what = document.createElement("span");
+    what.className = "what";
+    what.textContent = game.yours ? state.words.your_game : state.words.watch;
+    button.appendChild(what);
+    button.addEventListener("click", () => {
+      if (connected()) state.socket.send(JSON.stringify({ type: "open", game: game.id }));
+    });
+    item.appendChild(button);
+    return item;
+  }));
   $("lobby-title").textContent = frame.games.length ? state.words.your_games : state.words.no_games;
   $("levels").replaceChildren(...frame.levels.map(({ level, label }) => {
     const button = document.createElement("button");

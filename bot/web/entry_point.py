@@ -1,0 +1,72 @@
+"""The Activity's Entry Point command (type 4, PRIMARY_ENTRY_POINT), when it reaches the bot.
+
+Discord makes the command when Activities are enabled, with the handler
+DISCORD_LAUNCH_ACTIVITY: Discord then launches the Activity itself and the bot hears nothing.
+A host may switch the handler to APP_HANDLER in the Developer Portal; each launch is then an
+APPLICATION_COMMAND interaction with ``data.type`` 4 for the bot to answer — which discord.py's
+command tree does not know (it has no such command type). The tree's check answers it first:
+the Activity is launched where the member is (LAUNCH_ACTIVITY, as the boards' **Open the live
+board** button does), or, where the bot does not serve the live board, the member is told so."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from engine.vocabulary import N_
+
+from ..answers import Interaction, answers, tell
+from ..app import App, Feature
+from ..phrases import command
+
+log = logging.getLogger(__name__)
+
+PRIMARY_ENTRY_POINT = 4
+"""The application command type of an Activity's Entry Point (discord.py has no name for it)."""
+LIVE_BOARD_OFF = N_(
+    "The live board isn't switched on for this bot, so there is nothing to launch. Games are "
+    "played with the buttons on their boards: start one with {challenge}."
+)
+NOT_LAUNCHED = N_(
+    "Discord did not launch the live board here. Games are played with the buttons on their "
+    "boards as always."
+)
+
+
+def is_entry_point(interaction: Interaction) -> bool:
+    """Whether ``interaction`` is a use of the app's Entry Point command."""
+    data: Any = interaction.data or {}
+    return (
+        interaction.type is discord.InteractionType.application_command
+        and data.get("type") == PRIMARY_ENTRY_POINT
+    )
+
+
+class EntryPoint(Feature):
+    """Answers the Entry Point command: launches the live board if the bot serves it."""
+
+    def __init__(self, app: App, live: bool) -> None:
+        super().__init__(app)
+        self.live = live
+
+    async def check(self, interaction: Interaction) -> bool:
+        """The command tree's ``interaction_check``: ``False`` (answered here, the tree goes no
+        further) for the Entry Point, ``True`` for every other command."""
+        if not is_entry_point(interaction):
+            return True
+        await self.launch(interaction)
+        return False
+
+    @answers()
+    async def launch(self, interaction: Interaction) -> None:
+        """Launch the Activity where the member used the Entry Point."""
+        if not self.live:
+            await tell(interaction, LIVE_BOARD_OFF, challenge=command("tholos challenge"))
+            return
+        try:
+            await interaction.response.launch_activity()
+        except discord.HTTPException as error:  # Activities switched off meanwhile, say
+            log.warning("could not launch the live board from the Entry Point: %s", error)
+            await tell(interaction, NOT_LAUNCHED)

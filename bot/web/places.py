@@ -1,0 +1,122 @@
+"""Where a page's game is: the one played in the page's channel, else one played in a thread of
+it — Discord may launch the Activity in the channel a game's thread started from — else none
+(a lobby: the games of the channel's threads to open, the member's games elsewhere, the AI).
+
+The session's channel, as Discord told it, decides which games a page may show; the page's word
+decides nothing."""
+
+from __future__ import annotations
+
+from ..app import App
+from ..i18n import words
+from ..phrases import LEVEL_NAMES, board_url
+from ..storage import Database, Game
+from ..storage.games import GAME_COLUMNS, game_from_row
+from .frames import palette
+from .live import JSON, LiveBoards, Page, send
+from .words import PLAY_THE_AI, page_words
+
+MOST_LISTED = 25
+"""Games of a channel's threads a lobby lists at most (the newest)."""
+
+
+async def games_in_threads(database: Database, channel_id: int) -> list[Game]:
+    """The active games played in threads of ``channel_id``, newest first."""
+    rows = await database.fetchall(
+        f"SELECT {GAME_COLUMNS} FROM games WHERE parent_id = ? AND status = 'active' "
+        "ORDER BY id DESC LIMIT ?",
+        (channel_id, MOST_LISTED),
+    )
+    return [game_from_row(row) for row in rows]
+
+
+class Places:
+    """Shows a page its game, or its lobby."""
+
+    def __init__(self, app: App, boards: LiveBoards) -> None:
+        self.app = app
+        self.boards = boards
+        boards.relist = self.lobby
+
+    async def greet(self, page: Page) -> None:
+        """Welcome the page, then show it the game of its channel; else the one game of its
+        member in the channel's threads; else its lobby."""
+        session, t = page.session, words(page.language)
+        await send(
+            page.socket,
+            {
+                "type": "welcome",
+                "user": str(session.user_id),
+                "name": session.name,
+                "language": page.language,
+                "words": page_words(t),
+                "palette": palette(),
+            },
+        )
+        game = await self.app.games.active_game(session.channel_id)
+        if game is not None:
+            self.boards.watch(page, game)
+            await self.boards.send_board(game, [page])
+            return
+        here = await games_in_threads(self.app.database, session.channel_id)
+        mine = [game for game in here if page.plays(game)]
+        if len(mine) == 1:
+            await self.show(page, mine[0])
+            return
+        await self.lobby(page, here)
+
+    async def show(self, page: Page, game: Game) -> None:
+        """Show ``game`` (of the page's channel or one of its threads) on the page."""
+        self.boards.watch(page, game)
+        listed = game.channel_id != page.session.channel_id
+        await send(page.socket, {"type": "opened", "game": game.id, "listed": listed})
+        await self.boards.send_board(game, [page])
+
+    async def open(self, page: Page, game_id: object) -> bool:
+        """The page asks to show a game: shown if it is played in the session's channel or in
+        a thread of it; ``False`` (refused) for any other."""
+        game = await self.app.games.game(game_id) if isinstance(game_id, int) else None
+        if game is None or page.session.channel_id not in (game.channel_id, game.parent_id):
+            return False
+        await self.show(page, game)
+        return True
+
+    async def lobby(self, page: Page, here: list[Game] | None = None) -> None:
+        """No game here: the games in the threads of the page's channel (to open), the
+        member's games on the server (with links), and the AI's levels."""
+        session = page.session
+        if here is None:
+            here = await games_in_threads(self.app.database, session.channel_id)
+        guild = session.guild_id
+        games = []
+        if guild is not None:
+            listed = await self.app.listings.playing_page(guild, session.user_id, 0, 10)
+            games = [game for game in listed if page.plays(game)]
+        t = words(page.language)
+        levels = [] if guild is None else LEVEL_NAMES.items()
+        await send(
+            page.socket,
+            {
+                "type": "lobby",
+                "here": [_listed(game, session.user_id) for game in here],
+                "games": [
+                    {**_listed(game, session.user_id), "url": board_url(game)} for game in games
+                ],
+                "levels": [
+                    {"level": level, "label": t(PLAY_THE_AI, level=t(name))}
+                    for level, name in levels
+                ],
+            },
+        )
+        self.boards.wait(page)
+
+
+def _listed(game: Game, user_id: int) -> JSON:
+    """A game as a lobby lists it."""
+    return {
+        "id": game.id,
+        "white": game.white_name,
+        "black": game.black_name,
+        "yours": game.colour_of(user_id) is not None,
+        "your_turn": game.to_move == user_id,
+    }
