@@ -359,19 +359,19 @@ def _card(box: tuple[int, int, int, int], look: Look) -> JSON:
     width, face, _ = look.small
     spacing = width + 6
     slots = [
-        stone_box(x0 + 12 + width // 2 + slot * spacing, y1 - 10 - face // 2, 0, look.small)
+        stone_box(x0 + 12 + width // 2 + slot * spacing, y1 - 8 - face // 2, 0, look.small)
         for slot in range(3)
     ]
-    stone = stone_box(x0 + 12 + look.card_stone[0] // 2, y0 + 42, 0, look.card_stone)
+    stone = stone_box(x0 + 12 + look.card_stone[0] // 2, y0 + 40, 0, look.card_stone)
     text = x0 + 24 + look.card_stone[0]
     return {
         "box": box,
         "stone": stone,
         "workshop": slots,
-        "name": [text, y0 + 26, x1 - 12 - text],
-        "role": [text, y0 + 50, x1 - 64 - text],
-        "points": [x1 - 12, y0 + 52],
-        "label": [x0 + 12, y0 + 72, x1 - x0 - 24],
+        "name": [text, y0 + 25, x1 - 12 - text],
+        "role": [text, y0 + 46, x1 - 64 - text],
+        "points": [x1 - 12, y0 + 48],
+        "label": [x0 + 12, y0 + 67, x1 - x0 - 24],
     }
 
 

@@ -261,9 +261,10 @@ function fitBoard(redraw) {
   const [x0, y0, x1, y1] = chosen.view;
   const scale = Math.min(space[0] / (x1 - x0), space[1] / (y1 - y0));
   const width = (x1 - x0) * scale, height = (y1 - y0) * scale;
+  const upright = innerHeight > innerWidth;  // right under the status; else centred
   Object.assign($("board-inner").style, {
     width: `${width}px`, height: `${height}px`,
-    left: `${(space[0] - width) / 2}px`, top: `${(space[1] - height) / 2}px`,
+    left: `${(space[0] - width) / 2}px`, top: `${upright ? 0 : (space[1] - height) / 2}px`,
   });
 }
 
@@ -637,7 +638,7 @@ function showLobby(frame) {
   clearInterval(state.tick);
   for (const id of ["last-turn", "projection", "scoring", "small-print"]) $(id).textContent = "";
   $("title").textContent = "Tholos";
-  $("status").textContent = state.words.no_game;
+  $("status").textContent = frame.here.length ? state.words.games_here : state.words.no_game;
   $("here-title").textContent = state.words.games_here;
   $("here-title").hidden = !frame.here.length;
   $("here").replaceChildren(...frame.here.map((game) => {
