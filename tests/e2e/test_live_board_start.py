@@ -103,7 +103,8 @@ async def test_a_discord_client_that_never_says_ready_is_told_on_the_page(
 ) -> None:
     """Opened as Discord opens it (``frame_id``, ``platform``) but with no Discord around it,
     the SDK never gets ready: after its timeout the page says so, in the browser's language
-    (German here), instead of waiting for ever."""
+    (German here), instead of waiting for ever; with half of Discord's query string, it says
+    it could not start."""
     bot, port = await live_bot(emulator, spawn_bot)
     query = urlencode({"frame_id": "f-1", "instance_id": "i-1", "platform": "desktop"})
     async with chromium() as browser:
@@ -116,6 +117,12 @@ async def test_a_discord_client_that_never_says_ready_is_told_on_the_page(
         said = await page.locator("#notice").inner_text()
         assert said == words("de")(STARTING["not_ready"]), said
         assert await page.locator("html").get_attribute("lang") == "de"
+        await page.goto(f"http://127.0.0.1:{port}/?frame_id=f-1")  # the rest not there
+        await page.wait_for_function(
+            "() => document.body.dataset.connection === 'refused'", timeout=PATIENCE_MS
+        )
+        said = await page.locator("#notice").inner_text()
+        assert said == words("de")(STARTING["failed"]), said
     assert await bot.stop() == 0
     bot.assert_clean_log()
 

@@ -77,7 +77,11 @@ async function authorize() {
   if (found.language) document.documentElement.lang = found.language;
   let sdk;
   if (params.has("frame_id")) {
-    sdk = new DiscordSDK(found.client_id);
+    try {
+      sdk = new DiscordSDK(found.client_id);
+    } catch {  // Discord's query string is not all there
+      throw new Error(state.starting.failed);
+    }
     await within(sdk.ready(), READY_TIMEOUT_MS, state.starting.not_ready);
   } else {  // development and tests: what Discord would give, from the query string
     sdk = new DiscordSDKMock(found.client_id, params.get("guild_id"), params.get("channel_id"), null);
