@@ -21,6 +21,7 @@ from bot import background, work
 from bot.app import App
 from bot.settings import Settings
 from bot.storage import Game, open_database
+from bot.web import limits as limits_module
 from bot.web.headers import FOREVER
 from bot.web.identity import DiscordIdentity, NotVouched
 from bot.web.limits import SessionLimits, TokenBucket, client_address
@@ -239,3 +240,30 @@ async def test_the_activity_instance_is_asked_within_a_background_calls_time(
     with pytest.raises(NotVouched, match="no answer in time"):
         await identity.place("i-1")
     assert asked.is_set()
+
+
+def test_the_process_asks_for_the_open_files_its_pages_need(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each page is an open file: the soft limit is raised to fit the pages and the rest;
+    a hard limit too low for them lowers how many pages the process takes."""
+    asked: list[tuple[int, int]] = []
+    limits = {"soft": 1024, "hard": 1_048_576}
+
+    def getrlimit(which: int) -> tuple[int, int]:
+        return limits["soft"], limits["hard"]
+
+    def setrlimit(which: int, wanted: tuple[int, int]) -> None:
+        asked.append(wanted)
+        limits["soft"] = wanted[0]
+
+    monkeypatch.setattr(limits_module.resource, "getrlimit", getrlimit)
+    monkeypatch.setattr(limits_module.resource, "setrlimit", setrlimit)
+    room = limits_module.RESERVED_DESCRIPTORS
+    assert limits_module.descriptors_for(2000) == 2000
+    assert asked == [(2000 + room, 1_048_576)]
+    limits.update(soft=512, hard=600)
+    assert limits_module.descriptors_for(2000) == 600 - room
+    assert asked[-1] == (600, 600)
+    assert limits_module.descriptors_for(100) == 100  # enough already: nothing asked
+    assert len(asked) == 2
