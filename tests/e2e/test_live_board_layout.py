@@ -70,6 +70,7 @@ MEASURE = """() => {
         scroll: [root.scrollWidth, root.scrollHeight],
         viewport: [innerWidth, innerHeight],
         board: box("drawing"), controls: box("controls"), status: box("status"),
+        position: [box("small-print"), document.getElementById("small-print").textContent],
         options: [...document.querySelectorAll("#options button, .commands button")]
             .filter((b) => b.getClientRects().length)
             .map(edges),
@@ -87,9 +88,10 @@ def in_view(box: list[float] | None, viewport: list[int]) -> bool:
     )
 
 
-def check_fits(measured: dict[str, Any], frame: Frame, player: bool) -> None:
-    """Nothing scrolls; board, status (and the player's controls, every button) in view; the
-    smallest text of the board at least :data:`SMALLEST_TEXT` px."""
+def check_fits(measured: dict[str, Any], frame: Frame, player: bool, position: str) -> None:
+    """Nothing scrolls; board, status, the small print with the ``position`` string (and the
+    player's controls, every button) in view; the smallest text of the board at least
+    :data:`SMALLEST_TEXT` px."""
     what = f"{frame.name} {'player' if player else 'spectator'}: {measured}"
     viewport = measured["viewport"]
     assert viewport == [frame.width, frame.height], what
@@ -104,6 +106,8 @@ def check_fits(measured: dict[str, Any], frame: Frame, player: bool) -> None:
     else:
         assert measured["controls"] is None, what
     assert measured["texts"] > 20, what  # the board is drawn
+    small_print, text = measured["position"]
+    assert in_view(small_print, viewport) and text.endswith(position), what
     assert measured["smallest"][0] >= SMALLEST_TEXT, what
 
 
@@ -197,7 +201,7 @@ async def test_the_live_board_fits_every_frame(
         height, smallest = figures["scroll"][1], figures["smallest"] or [0.0, ""]
         print(f"{frame.name} {state}: page {height} px tall, smallest text {smallest[0]:.1f} px")
     for (frame, state), figures in measured.items():
-        check_fits(figures, frame, player=state != "spectator")
+        check_fits(figures, frame, player=state != "spectator", position=str(table.position()))
     table.assert_clean()
     assert await bot.stop() == 0
     bot.assert_clean_log()
