@@ -20,20 +20,20 @@ from typing import Any
 
 import discord
 
-from . import logs
-from .client import TholosBot, make_bot
-from .discord_api import use_api_base
-from .settings import Settings, SettingsError, database_url
-from .storage import (
+from bot.base import logs
+from bot.base.settings import Settings, SettingsError, database_url
+from bot.client import TholosBot, make_bot
+from bot.face.discord_api import use_api_base
+from bot.storage import (
     DatabaseTooNewError,
     DatabaseUnavailable,
     RatingStore,
     is_postgres_url,
     open_database,
 )
-from .storage.backup import BackupError, backup, restore
-from .storage.copy import TargetNotEmptyError, copy_database
-from .storage.db import redact, url_passwords
+from bot.storage.backup import BackupError, backup, restore
+from bot.storage.copy import TargetNotEmptyError, copy_database
+from bot.storage.db import redact, url_passwords
 
 USAGE = (
     "usage: tholos-bot [--help | rebuild-ratings | copy-db SQLITE_PATH POSTGRES_URL"

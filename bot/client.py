@@ -12,32 +12,32 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from .answers import USERS_ONLY, tell
-from .app import App, Feature, feature_of
-from .background import stop_tasks
-from .commands import on_command_error, tholos
-from .controls import Button, Router, has_component
-from .custom_ids import PREFIX
-from .features.admin import Admin, tholos_admin
-from .features.challenges import Challenges, ai_command
-from .features.clocks import Clocks
-from .features.games import Games
-from .features.history import History
-from .features.housekeeping import Chores, Housekeeping
-from .features.play import Play
-from .features.ratings import Ratings, leaderboard_command
-from .features.reminders import Reminders
-from .features.review import Reviews
-from .i18n import CommandTranslator
-from .metrics import MetricsServer
-from .opponent import Opponent
-from .phrases import command, know_commands
-from .puzzles.feature import Puzzles
-from .settings import Settings
-from .storage import get_meta, open_database, set_meta
-from .tournaments.feature import Tournaments, tholos_tournament
-from .web.entry_point import EntryPoint
-from .web.server import WebServer
+from bot.base.custom_ids import PREFIX
+from bot.base.settings import Settings
+from bot.face.answers import USERS_ONLY, tell
+from bot.face.app import App, Feature, feature_of
+from bot.face.background import stop_tasks
+from bot.face.commands import on_command_error, tholos
+from bot.face.controls import Button, Router, has_component
+from bot.face.health import MetricsServer
+from bot.face.opponent import Opponent
+from bot.face.translator import CommandTranslator
+from bot.features.admin import Admin, tholos_admin
+from bot.features.challenges import Challenges, ai_command
+from bot.features.clocks import Clocks
+from bot.features.games import Games
+from bot.features.history import History
+from bot.features.housekeeping import Chores, Housekeeping
+from bot.features.play import Play
+from bot.features.puzzles.feature import Puzzles
+from bot.features.ratings import Ratings, leaderboard_command
+from bot.features.reminders import Reminders
+from bot.features.review import Reviews
+from bot.features.tournaments.feature import Tournaments, tholos_tournament
+from bot.storage import get_meta, open_database, set_meta
+from bot.web.entry_point import EntryPoint
+from bot.web.server import WebServer
+from bot.words.phrases import command, know_commands
 
 log = logging.getLogger(__name__)
 

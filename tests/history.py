@@ -18,7 +18,7 @@ import sys
 import time
 from dataclasses import dataclass
 
-from bot.glicko2 import Rating, rate
+from bot.base.glicko2 import Rating, rate
 from bot.storage import RatingStore, open_database
 from bot.storage.copy import continue_identities
 from bot.storage.db import Database, redact

@@ -4,8 +4,8 @@
 ``docs/architecture.md`` between its markers. ``tests/test_layering.py`` fails when an import
 goes against the layers, or when the committed diagram is not what this draws.
 
-A module belongs to the layer of the first pattern of :data:`LAYERS` that matches it (a pattern
-matches a module and the modules inside it; ``*`` as in :mod:`fnmatch`). A module may import
+A module belongs to the layer of its folder (:data:`LAYERS`; a module outside them is an error).
+A module may import
 modules of its own layer and of the layers below it (:data:`ORDER`), except that a feature
 imports no other feature, and the layers below Discord import no Discord library.
 """
@@ -15,7 +15,6 @@ from __future__ import annotations
 import ast
 import sys
 import textwrap
-from fnmatch import fnmatchcase
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,42 +39,31 @@ LAYERS: dict[str, str] = {
     "bot.__main__": "client",
     "bot.features": "features",
     "bot.web": "features",
-    "bot.tournaments": "features",
-    "bot.puzzles": "features",
+    "bot.face": "shared",
     "bot.services": "services",
-    "bot.ai": "services",
+    "bot.words": "words",
     "bot.metrics": "metrics",
     "bot.storage": "storage",
-    "bot.domain": "base",
-    "bot.glicko2": "base",
-    "bot.stats": "base",
-    "bot.shards": "base",
-    "bot.settings": "base",
-    "bot.logs": "base",
-    "bot.custom_ids": "base",
-    "bot.work": "base",
-    "bot.pairing": "base",
-    "bot.standings": "base",
-    "bot.matching": "base",
-    "bot.phrases": "words",
-    "bot.board": "words",
-    "bot.*": "shared",
-    "bot": "base",
+    "bot.base": "base",
 }
-"""Module pattern → layer; the first that matches wins (a new module is shared unless told)."""
+"""Folder → layer: a module is in the layer of the folder it is in (the package ``bot`` itself
+is base). A module in no folder of the table is in no layer, and the test fails."""
 ISOLATED = frozenset({"features"})
 """Layers whose modules import none of their layer's other modules."""
-NO_DISCORD = frozenset({"base", "storage", "words", "services"})
-"""Layers that import no Discord library (``discord``, ``aiohttp``)."""
+NO_DISCORD = frozenset({"base", "storage", "metrics", "words", "services"})
+"""Layers that import no Discord library (``discord``, ``aiohttp``), not even through the
+modules they import."""
 DISCORD = frozenset({"discord", "aiohttp"})
 
 
 def layer_of(module: str) -> str:
-    """The layer of a module of ``bot``."""
-    for pattern, layer in LAYERS.items():
-        if fnmatchcase(module, pattern) or module.startswith(f"{pattern}."):
+    """The layer of a module of ``bot``: its folder's."""
+    if module == "bot":
+        return "base"
+    for folder, layer in LAYERS.items():
+        if module == folder or module.startswith(f"{folder}."):
             return layer
-    raise ValueError(f"{module} is in no layer: add it to LAYERS")
+    raise ValueError(f"{module} is in no layer: put it in a folder of LAYERS")
 
 
 def module_name(path: Path) -> str:
@@ -136,7 +124,7 @@ def violation(importer: str, imported: str) -> str | None:
     return None
 
 
-PACKAGED = ("bot.web", "bot.tournaments", "bot.puzzles")
+PACKAGED = ("bot.web", "bot.features.tournaments", "bot.features.puzzles")
 """Features that are packages (the live board: its server, sessions, frames and page;
 tournaments: their commands and the loop of their rounds): their
 modules are one feature and import one another."""
@@ -157,12 +145,28 @@ def violations(graph: dict[str, set[str]]) -> dict[tuple[str, str], str]:
     return found
 
 
-def discord_imports(external: dict[str, set[str]]) -> dict[str, set[str]]:
-    """The modules of the layers below Discord that import a Discord library, and which."""
+def discord_imports(
+    graph: dict[str, set[str]], external: dict[str, set[str]]
+) -> dict[str, set[str]]:
+    """The modules of the layers below Discord that import a Discord library, themselves or
+    through any module they import (transitively), and which."""
+    reached: dict[str, set[str]] = {}
+
+    def libraries(module: str, seen: set[str]) -> set[str]:
+        if module in reached:
+            return reached[module]
+        seen.add(module)
+        found = external.get(module, set()) & DISCORD
+        for target in graph.get(module, ()):
+            if target not in seen:
+                found |= libraries(target, seen)
+        reached[module] = found
+        return found
+
     return {
-        module: names & DISCORD
-        for module, names in sorted(external.items())
-        if layer_of(module) in NO_DISCORD and names & DISCORD
+        module: found
+        for module in sorted(graph)
+        if layer_of(module) in NO_DISCORD and (found := libraries(module, set()))
     }
 
 

@@ -57,26 +57,43 @@ def test_no_import_cycle(package):
 def test_the_import_graph_resolves_relative_imports():
     """``from .db import …`` and ``from ..domain import …`` are edges of the graph."""
     graph, external = import_graph("bot")
-    assert graph["bot.storage.sweeps"] >= {"bot.storage.db", "bot.storage.games", "bot.shards"}
-    assert "bot.domain" in graph["bot.storage.games"]
+    assert graph["bot.storage.sweeps"] >= {"bot.storage.db", "bot.storage.games", "bot.base.shards"}
+    assert "bot.base.domain" in graph["bot.storage.games"]
     assert "engine.core" in import_graph("engine")[0]["engine.position"]
-    assert "discord" in external["bot.answers"]
+    assert "discord" in external["bot.face.answers"]
 
 
 def test_the_layer_rules_themselves():
-    """Down is allowed, up is not, a feature may not use another, a new module is shared."""
-    assert violation("bot.storage.games", "bot.domain") is None
-    assert violation("bot.features.play", "bot.answers") is None
-    assert violation("bot.storage.sqlite", "bot.metrics") is not None
-    assert violation("bot.stats", "bot.storage") is not None
-    assert violation("bot.services.play", "bot.presenter") is not None
+    """Down is allowed, up is not, a feature may not use another, a module's folder is its
+    layer and a module outside the layers' folders is an error."""
+    assert violation("bot.storage.games", "bot.base.domain") is None
+    assert violation("bot.features.play", "bot.face.answers") is None
+    assert violation("bot.storage.sqlite", "bot.metrics.counters") is not None
+    assert violation("bot.base.stats", "bot.storage") is not None
+    assert violation("bot.services.play", "bot.face.presenter") is not None
     assert violation("bot.features.play", "bot.features.opponent") is not None
     assert violation("bot.client", "bot.features.play") is None
     assert violation("bot.web.live", "bot.web.frames") is None  # one packaged feature
+    assert violation("bot.features.puzzles.face", "bot.features.puzzles.daily") is None
+    assert violation("bot.features.puzzles.face", "bot.features.tournaments.rounds") is not None
     assert violation("bot.web.live", "bot.features.play") is not None
     assert violation("bot.features.play", "bot.web.live") is not None
-    assert layer_of("bot.board") == "words" and layer_of("bot.storage.new") == "storage"
-    assert layer_of("bot.new") == "shared"
+    assert layer_of("bot.words.board") == "words" and layer_of("bot.storage.new") == "storage"
+    assert layer_of("bot.face.new") == "shared" and layer_of("bot") == "base"
+    with pytest.raises(ValueError, match="in no layer"):
+        layer_of("bot.new")
+
+
+def test_every_module_of_bot_is_in_a_layer():
+    """Every module lives in a layer's folder (``bot/`` itself holds only the entry points)."""
+    graph, _ = import_graph("bot")
+    homeless = []
+    for module in graph:
+        try:
+            layer_of(module)
+        except ValueError:
+            homeless.append(module)
+    assert homeless == []
 
 
 def test_imports_follow_the_layers():
@@ -90,9 +107,19 @@ def test_imports_follow_the_layers():
 
 
 def test_the_layers_below_discord_do_not_import_it():
-    """Values, storage, words (the board value every face takes its words from) and services
-    import neither discord nor aiohttp."""
-    assert discord_imports(import_graph("bot")[1]) == {}
+    """Values, storage, metrics, words (the board value every face takes its words from) and
+    services import neither discord nor aiohttp — nor any module that does, however far
+    down the imports."""
+    assert discord_imports(*import_graph("bot")) == {}
+
+
+def test_a_discord_import_is_found_however_far_down():
+    """The transitive check itself: a service importing a module that imports discord."""
+    graph = {"bot.services.a": {"bot.words.b"}, "bot.words.b": {"bot.base.c"}, "bot.base.c": set()}
+    external = {"bot.base.c": {"discord"}}
+    assert discord_imports(graph, external) == {
+        "bot.base.c": {"discord"}, "bot.services.a": {"discord"}, "bot.words.b": {"discord"}
+    }
 
 
 def test_the_architecture_diagram_is_the_import_graph():

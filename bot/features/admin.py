@@ -10,17 +10,17 @@ from typing import Literal
 import discord
 from discord import app_commands
 
+from bot.base.domain import CLOCKS, Mode, Pace, Refusal, ServerRules, offered_clocks, offers
+from bot.face.answers import REQUIRED_PERMISSIONS, Interaction, answers
+from bot.face.app import Feature, feature_of
+from bot.face.commands import CHOICES_SHOWN, GUILD_INSTALL, SERVERS_ONLY, game_choices
+from bot.face.translator import reader
+from bot.storage.reminders import ReminderStore
+from bot.storage.servers import ServerSettings
+from bot.words.i18n import NC_
+from bot.words.phrases import MODE_NAMES, SANDSTONE, command, minutes_text, pace_name
 from engine.vocabulary import N_
 from rendering.words import Words
-
-from ..answers import REQUIRED_PERMISSIONS, Interaction, answers
-from ..app import Feature, feature_of
-from ..commands import CHOICES_SHOWN, GUILD_INSTALL, SERVERS_ONLY, game_choices
-from ..domain import CLOCKS, Mode, Pace, Refusal, ServerRules, offered_clocks, offers
-from ..i18n import NC_, reader
-from ..phrases import MODE_NAMES, SANDSTONE, command, minutes_text, pace_name
-from ..storage.reminders import ReminderStore
-from ..storage.servers import ServerSettings
 
 ADMINS_ONLY = N_("Only members with the **Manage Server** permission can use {admin}.")
 OPTION_NAMES = (

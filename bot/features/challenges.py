@@ -10,16 +10,8 @@ from dataclasses import replace
 import discord
 from discord import app_commands
 
-from engine.vocabulary import N_
-from rendering.words import Words
-
-from .. import custom_ids, work
-from ..answers import USERS_ONLY, Interaction, answers, caller, require_permissions, tell
-from ..app import App, Feature, feature_of
-from ..background import discord_call
-from ..commands import GAME_OPTIONS, tholos
-from ..controls import Button, Router, view_of
-from ..domain import (
+from bot.base import custom_ids, work
+from bot.base.domain import (
     DIRECT_MESSAGES,
     Answer,
     ColourChoice,
@@ -33,13 +25,21 @@ from ..domain import (
     TimeControl,
     mention,
 )
-from ..i18n import NC_, reader, server_language, words
-from ..opponent import Opponent
-from ..phrases import LEVEL_NAMES, command, pace_name
-from ..places import THREAD_FAILED, Opened, game_line, open_thread, place_for, thread_name
-from ..services import ExpiredChallengeError
-from ..storage import Challenge, Game
-from ..storage.leases import Lease, taking_lease
+from bot.face.answers import USERS_ONLY, Interaction, answers, caller, require_permissions, tell
+from bot.face.app import App, Feature, feature_of
+from bot.face.background import discord_call
+from bot.face.commands import GAME_OPTIONS, tholos
+from bot.face.controls import Button, Router, view_of
+from bot.face.opponent import Opponent
+from bot.face.places import THREAD_FAILED, Opened, game_line, open_thread, place_for, thread_name
+from bot.face.translator import reader, server_language
+from bot.services import ExpiredChallengeError
+from bot.storage import Challenge, Game
+from bot.storage.leases import Lease, taking_lease
+from bot.words.i18n import NC_, words
+from bot.words.phrases import LEVEL_NAMES, command, pace_name
+from engine.vocabulary import N_
+from rendering.words import Words
 
 log = logging.getLogger(__name__)
 

@@ -8,11 +8,11 @@ import contextlib
 import logging
 import time
 
-from .. import work
-from ..app import App, Feature
-from ..background import discord_call, stop_tasks
-from ..services import OutdatedBoardError
-from ..storage import DatabaseUnavailable, Game
+from bot.base import work
+from bot.face.app import App, Feature
+from bot.face.background import discord_call, stop_tasks
+from bot.services import OutdatedBoardError
+from bot.storage import DatabaseUnavailable, Game
 
 log = logging.getLogger(__name__)
 

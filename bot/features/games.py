@@ -7,18 +7,18 @@ import time
 
 import discord
 
+from bot.base import custom_ids
+from bot.base.domain import mention
+from bot.face.answers import Interaction, answers
+from bot.face.app import Feature, feature_of
+from bot.face.commands import tholos
+from bot.face.controls import Router, pager
+from bot.face.translator import reader
+from bot.storage import Challenge, Game
+from bot.words.i18n import NC_
+from bot.words.phrases import MODE_NAMES, SANDSTONE, board_url, channel_url
 from engine.vocabulary import N_
 from rendering.words import Words
-
-from .. import custom_ids
-from ..answers import Interaction, answers
-from ..app import Feature, feature_of
-from ..commands import tholos
-from ..controls import Router, pager
-from ..domain import mention
-from ..i18n import NC_, reader
-from ..phrases import MODE_NAMES, SANDSTONE, board_url, channel_url
-from ..storage import Challenge, Game
 
 
 class Games(Feature):

@@ -12,22 +12,18 @@ from datetime import UTC, datetime
 import discord
 from discord import app_commands
 
-from engine import BLACK, WHITE, parse_turn
-from engine.record import GameRecord, write_record
-from engine.vocabulary import N_, points
-from rendering import BoardView
-from rendering.replay import render_replay
-from rendering.words import Words
-
-from .. import custom_ids
-from ..answers import Interaction, answers
-from ..app import App, Feature, feature_of
-from ..board import board_note
-from ..commands import game_choices, tholos
-from ..controls import Router, pager
-from ..domain import DIRECT_MESSAGES, Refusal, clock_text, mention
-from ..i18n import NC_, reader
-from ..phrases import (
+from bot.base import custom_ids
+from bot.base.domain import DIRECT_MESSAGES, Refusal, clock_text, mention
+from bot.face.answers import Interaction, answers
+from bot.face.app import App, Feature, feature_of
+from bot.face.commands import game_choices, tholos
+from bot.face.controls import Router, pager
+from bot.face.translator import reader
+from bot.storage import Game, TurnRecord
+from bot.storage.tournaments import PairingStore
+from bot.words.board import board_note
+from bot.words.i18n import NC_
+from bot.words.phrases import (
     LEVEL_NAMES,
     OUTCOME_MARK,
     SANDSTONE,
@@ -35,8 +31,12 @@ from ..phrases import (
     colour_name,
     reason_text,
 )
-from ..storage import Game, TurnRecord
-from ..storage.tournaments import PairingStore
+from engine import BLACK, WHITE, parse_turn
+from engine.record import GameRecord, write_record
+from engine.vocabulary import N_, points
+from rendering import BoardView
+from rendering.replay import render_replay
+from rendering.words import Words
 
 RECENT_GAMES = 25
 """How many of the caller's recent games the ``game`` option suggests."""

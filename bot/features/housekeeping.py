@@ -13,12 +13,12 @@ from dataclasses import dataclass
 
 import discord
 
-from .. import work
-from ..app import App, Feature
-from ..background import Backoff, Retries, discord_call, stop_tasks
-from ..opponent import Opponent
-from ..storage import DatabaseUnavailable, Game
-from ..storage.leases import board_lease
+from bot.base import work
+from bot.face.app import App, Feature
+from bot.face.background import Backoff, Retries, discord_call, stop_tasks
+from bot.face.opponent import Opponent
+from bot.storage import DatabaseUnavailable, Game
+from bot.storage.leases import board_lease
 
 log = logging.getLogger(__name__)
 

@@ -8,22 +8,23 @@ import logging
 import discord
 from discord import app_commands
 
+from bot.base import custom_ids
+from bot.base.domain import Refusal, mention
+from bot.face import layout
+from bot.face.answers import USERS_ONLY, Interaction, answers, caller, tell
+from bot.face.app import App, Feature, feature_of
+from bot.face.commands import game_choices, tholos
+from bot.face.controls import Button, Router, rows_view, view_of
+from bot.face.opponent import Opponent
+from bot.face.translator import reader
+from bot.services import StepShown, TimeUp
+from bot.storage import Game
+from bot.words.board import LastTurn, board_of
+from bot.words.i18n import NC_
+from bot.words.phrases import SANDSTONE, command, describe_turn, ornaments_text
 from engine import LOCATIONS, Position
 from engine.vocabulary import N_, ORNAMENT_EFFECTS, ORNAMENT_NAMES, bonus_description, location_name
 from rendering.words import Words
-
-from .. import custom_ids, layout
-from ..answers import USERS_ONLY, Interaction, answers, caller, tell
-from ..app import App, Feature, feature_of
-from ..board import LastTurn, board_of
-from ..commands import game_choices, tholos
-from ..controls import Button, Router, rows_view, view_of
-from ..domain import Refusal, mention
-from ..i18n import NC_, reader
-from ..opponent import Opponent
-from ..phrases import SANDSTONE, command, describe_turn, ornaments_text
-from ..services import StepShown, TimeUp
-from ..storage import Game
 
 LIVE_UNAVAILABLE = N_(
     "The live board can't be opened here right now. The buttons on this board work as always."

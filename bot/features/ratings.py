@@ -5,20 +5,20 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
+from bot.base import custom_ids
+from bot.base.domain import Refusal, mention
+from bot.base.stats import Played, Record, Stats, player_stats
+from bot.face.answers import Interaction, answers
+from bot.face.app import Feature, feature_of
+from bot.face.commands import tholos
+from bot.face.controls import Router, pager
+from bot.face.translator import reader
+from bot.storage.puzzles import PuzzlePlayer, PuzzleStore
+from bot.storage.ratings import PAGE_SIZE, Mark, PlayerRating
+from bot.words.i18n import NC_
+from bot.words.phrases import LEVEL_NAMES, OUTCOME_MARK, SANDSTONE, command, reason_text
 from engine.vocabulary import N_, points
 from rendering.words import Words
-
-from .. import custom_ids
-from ..answers import Interaction, answers
-from ..app import Feature, feature_of
-from ..commands import tholos
-from ..controls import Router, pager
-from ..domain import Refusal, mention
-from ..i18n import NC_, reader
-from ..phrases import LEVEL_NAMES, OUTCOME_MARK, SANDSTONE, command, reason_text
-from ..stats import Played, Record, Stats, player_stats
-from ..storage.puzzles import PuzzlePlayer, PuzzleStore
-from ..storage.ratings import PAGE_SIZE, Mark, PlayerRating
 
 
 class Ratings(Feature):

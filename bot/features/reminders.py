@@ -23,19 +23,19 @@ from typing import Final, Literal
 import discord
 from discord import app_commands
 
+from bot.base.domain import DIRECT_MESSAGES, ReminderChoice, ServerRules, mention
+from bot.face.answers import Interaction, answers
+from bot.face.app import App, Feature, feature_of
+from bot.face.background import Backoff, Retries, discord_call, nonce
+from bot.face.commands import tholos
+from bot.face.translator import reader
+from bot.storage import DatabaseUnavailable, Game
+from bot.storage.leases import reminder_lease
+from bot.storage.reminders import DueReminder, ReminderStore
+from bot.words.i18n import NC_, words
+from bot.words.phrases import board_url, channel_url, command, minutes_text
 from engine.vocabulary import N_
 from rendering.words import Words
-
-from ..answers import Interaction, answers
-from ..app import App, Feature, feature_of
-from ..background import Backoff, Retries, discord_call, nonce
-from ..commands import tholos
-from ..domain import DIRECT_MESSAGES, ReminderChoice, ServerRules, mention
-from ..i18n import NC_, reader, words
-from ..phrases import board_url, channel_url, command, minutes_text
-from ..storage import DatabaseUnavailable, Game
-from ..storage.leases import reminder_lease
-from ..storage.reminders import DueReminder, ReminderStore
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +48,7 @@ games gone idle at once, or a restart after a long outage) neither takes the dat
 presses being played nor spends the bot's share of Discord's global rate limit (50 requests a
 second) that their boards need."""
 REMINDER_BACKOFF = Backoff(first=60.0, tries=3)
-"""A reminder Discord does not answer in time (:data:`~bot.background.DISCORD_CALL_SECONDS`)
+"""A reminder Discord does not answer in time (:data:`~bot.face.background.DISCORD_CALL_SECONDS`)
 is tried again 1 and 2 min later (the nonce keeps one that did arrive from showing twice), then
 given up."""
 CLOSED_DMS = 50007

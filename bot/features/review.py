@@ -16,24 +16,24 @@ import time
 
 import discord
 
+from bot.base import custom_ids, work
+from bot.base.domain import Refusal
+from bot.face.answers import Interaction, answers, tell
+from bot.face.app import App, Feature
+from bot.face.background import Backoff, discord_call, stop_tasks, wait_for_event
+from bot.face.controls import Router
+from bot.face.translator import reader
+from bot.services.workers import Reviewer
+from bot.storage import DatabaseUnavailable, Game
+from bot.storage.leases import review_lease
+from bot.storage.reviews import ReviewRecord, ReviewStore
+from bot.words.i18n import words
+from bot.words.phrases import SANDSTONE, STONE_EMOJI, channel_url
 from engine import BLACK, WHITE, Turn, parse_turn
 from engine.review import GameReview
 from rendering.chart import render_chart
 from rendering.describe import turn_lines
 from rendering.words import Words
-
-from .. import custom_ids, work
-from ..ai import Reviewer
-from ..answers import Interaction, answers, tell
-from ..app import App, Feature
-from ..background import Backoff, discord_call, stop_tasks, wait_for_event
-from ..controls import Router
-from ..domain import Refusal
-from ..i18n import reader, words
-from ..phrases import SANDSTONE, STONE_EMOJI, channel_url
-from ..storage import DatabaseUnavailable, Game
-from ..storage.leases import review_lease
-from ..storage.reviews import ReviewRecord, ReviewStore
 
 log = logging.getLogger(__name__)
 

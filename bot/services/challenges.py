@@ -7,14 +7,18 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from engine import BLACK, WHITE, Colour, Position
-from engine.newgame import new_game
-from engine.vocabulary import N_
-
-from ..domain import Answer, Caller, GameOptions, Level, Person, Refusal, ReminderDefaults, mention
-from ..metrics import METRICS
-from ..phrases import command
-from ..storage import (
+from bot.base.domain import (
+    Answer,
+    Caller,
+    GameOptions,
+    Level,
+    Person,
+    Refusal,
+    ReminderDefaults,
+    mention,
+)
+from bot.metrics.counters import METRICS
+from bot.storage import (
     Challenge,
     ChallengeStore,
     ChannelBusyError,
@@ -23,8 +27,12 @@ from ..storage import (
     StaleGameError,
     Sweeps,
 )
-from ..storage.challenges import MAX_OPEN_CHALLENGES, PENDING_OPEN, PENDING_PAIR, TOO_MANY_OPEN
-from ..storage.games import IN_CHANNEL, SAME_PAIR
+from bot.storage.challenges import MAX_OPEN_CHALLENGES, PENDING_OPEN, PENDING_PAIR, TOO_MANY_OPEN
+from bot.storage.games import IN_CHANNEL, SAME_PAIR
+from bot.words.phrases import command
+from engine import BLACK, WHITE, Colour, Position
+from engine.newgame import new_game
+from engine.vocabulary import N_
 
 EXPIRED = N_("This challenge has expired — start a new one with {challenge}.")
 TAKEN = N_(

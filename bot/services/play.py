@@ -10,16 +10,10 @@ from dataclasses import dataclass
 from typing import Literal
 from weakref import WeakValueDictionary
 
-from engine import BLACK, WHITE, Colour, IllegalTurnError, Position, Turn
-from engine.builder import TurnBuilder
-from engine.scoring import score
-from engine.vocabulary import N_
-
-from ..domain import Caller, Refusal, ReminderDefaults, mention
-from ..logs import GAME_ID
-from ..metrics import METRICS
-from ..phrases import board_url, command
-from ..storage import (
+from bot.base.domain import Caller, Refusal, ReminderDefaults, mention
+from bot.base.logs import GAME_ID
+from bot.metrics.counters import METRICS
+from bot.storage import (
     Game,
     GameStore,
     Outcome,
@@ -28,8 +22,13 @@ from ..storage import (
     Transaction,
     rate_game,
 )
-from ..storage.leases import LeaseStore, board_lease
-from ..storage.ratings import RATINGS_LOCK
+from bot.storage.leases import LeaseStore, board_lease
+from bot.storage.ratings import RATINGS_LOCK
+from bot.words.phrases import board_url, command
+from engine import BLACK, WHITE, Colour, IllegalTurnError, Position, Turn
+from engine.builder import TurnBuilder
+from engine.scoring import score
+from engine.vocabulary import N_
 
 Reason = Literal["resignation", "timeout"]
 """How a game ends without a last turn."""

@@ -7,13 +7,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bot.base.domain import Refusal
+from bot.storage.puzzles import Answered, Attempt, PuzzleStore
+from bot.words.phrases import command
 from engine import IllegalTurnError
 from engine.builder import TurnBuilder
 from engine.vocabulary import N_
-
-from ..domain import Refusal
-from ..phrases import command
-from ..storage.puzzles import Answered, Attempt, PuzzleStore
 
 NO_PUZZLES = N_("There are no puzzles yet — please try again later.")
 NOT_YOURS = N_("That puzzle is someone else's: {puzzle} gives you one of your own.")

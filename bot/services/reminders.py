@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from ..work import Wakeup
+from bot.base.work import Wakeup
 
 
 class Alarm:

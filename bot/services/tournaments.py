@@ -9,16 +9,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine import WHITE
-from engine.newgame import new_game
-from engine.vocabulary import N_
-
-from ..domain import Caller, Mode, Person, Refusal, ReminderDefaults, TimeControl
-from ..glicko2 import Rating
-from ..pairing import NoPairingError, round_robin, swiss_round
-from ..standings import Format, Pairing, Standing, entrants, standings
-from ..storage import Game, GameStore
-from ..storage.tournaments import (
+from bot.base.domain import Caller, Mode, Person, Refusal, ReminderDefaults, TimeControl
+from bot.base.glicko2 import Rating
+from bot.base.pairing import NoPairingError, round_robin, swiss_round
+from bot.base.standings import Format, Pairing, Standing, entrants, standings
+from bot.services.play import OutdatedBoardError, PlayService
+from bot.storage import Game, GameStore
+from bot.storage.tournaments import (
     FULL,
     JOINED,
     VOID,
@@ -29,7 +26,9 @@ from ..storage.tournaments import (
     TournamentStore,
     Why,
 )
-from .play import OutdatedBoardError, PlayService
+from engine import WHITE
+from engine.newgame import new_game
+from engine.vocabulary import N_
 
 MAX_ROUNDS = 15
 """The most rounds a tournament may have: each round waits for its slowest game (in

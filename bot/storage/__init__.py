@@ -1,8 +1,8 @@
 """Storage: one database interface over two backends (``db``: SQLite in ``sqlite``, PostgreSQL
 in ``postgres``), their migrations, and one repository per kind of record."""
 
-from .challenges import Challenge, ChallengeStore
-from .db import (
+from bot.storage.challenges import Challenge, ChallengeStore
+from bot.storage.db import (
     Database,
     DatabaseBusy,
     DatabaseTooNewError,
@@ -13,7 +13,7 @@ from .db import (
     is_postgres_url,
     set_meta,
 )
-from .games import (
+from bot.storage.games import (
     GAMES_TOPIC,
     ChannelBusyError,
     Game,
@@ -22,10 +22,10 @@ from .games import (
     StaleGameError,
     TurnRecord,
 )
-from .listings import GameListings
-from .ratings import FinishedGame, PlayerRating, RatedResult, RatingStore, rate_game
-from .sqlite import SqliteDatabase
-from .sweeps import Sweeps
+from bot.storage.listings import GameListings
+from bot.storage.ratings import FinishedGame, PlayerRating, RatedResult, RatingStore, rate_game
+from bot.storage.sqlite import SqliteDatabase
+from bot.storage.sweeps import Sweeps
 
 
 async def open_database(url: str) -> Database:
@@ -36,7 +36,7 @@ async def open_database(url: str) -> Database:
     :class:`DatabaseUnavailable` if it cannot be reached.
     """
     if is_postgres_url(url):
-        from .postgres import PostgresDatabase  # asyncpg is the optional "postgres" extra
+        from bot.storage.postgres import PostgresDatabase
 
         return await PostgresDatabase.open(url)
 

@@ -31,8 +31,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import quote
 
-from .locks import DatabaseLockedError, lock_database, locks_supported
-from .migrations import MIGRATIONS
+from bot.storage.locks import DatabaseLockedError, lock_database, locks_supported
+from bot.storage.migrations import MIGRATIONS
 
 PAGES_PER_STEP = 4096
 """Pages copied a step: 16 MiB at SQLite's default page size."""

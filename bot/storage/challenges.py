@@ -10,9 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from engine import Position
-
-from ..domain import (
+from bot.base.domain import (
     ChallengeStatus,
     ColourChoice,
     FirstChoice,
@@ -21,8 +19,8 @@ from ..domain import (
     ReminderDefaults,
     TimeControl,
 )
-from .db import Database, Row, UniqueViolation, scalar
-from .games import (
+from bot.storage.db import Database, Row, UniqueViolation, scalar
+from bot.storage.games import (
     ChannelBusyError,
     Game,
     StaleGameError,
@@ -30,6 +28,7 @@ from .games import (
     ensure_pair_free,
     insert_game,
 )
+from engine import Position
 
 PENDING_PAIR = "pending-pair"
 """Why a challenge can't be made: one between the two is waiting in the channel."""

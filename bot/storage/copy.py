@@ -3,7 +3,7 @@ the embedded SQLite file into a shared PostgreSQL, typically)."""
 
 from __future__ import annotations
 
-from .db import Database, Transaction, scalar
+from bot.storage.db import Database, Transaction, scalar
 
 TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("meta", ("key", "value")),

@@ -16,7 +16,7 @@ from contextlib import AbstractAsyncContextManager, contextmanager
 from typing import Any, Literal, Protocol
 from urllib.parse import unquote, unquote_plus, urlsplit, urlunsplit
 
-from .announcements import ChangeListener
+from bot.storage.announcements import ChangeListener
 
 Dialect = Literal["sqlite", "postgresql"]
 Event = Literal["failed", "retried"]

@@ -12,9 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from engine import BLACK, WHITE, Colour, Position
-
-from ..domain import (
+from bot.base.domain import (
     Arithmetic,
     Language,
     Level,
@@ -25,8 +23,9 @@ from ..domain import (
     TimeControl,
     reminder_time,
 )
-from .db import Database, Row, Transaction, UniqueViolation
-from .leases import board_lease, end
+from bot.storage.db import Database, Row, Transaction, UniqueViolation
+from bot.storage.leases import board_lease, end
+from engine import BLACK, WHITE, Colour, Position
 
 
 class ChannelBusyError(Exception):
@@ -255,7 +254,7 @@ STOPPED_CLOCK = {"clock_started_at": NULL, "flag_at": NULL}
 
 
 class _SqlArithmetic:
-    """:class:`~bot.domain.Arithmetic` written out as SQL (``NULL`` unset), for SQLite and
+    """:class:`~bot.base.domain.Arithmetic` written out as SQL (``NULL`` unset), for SQLite and
     PostgreSQL alike."""
 
     def first_set(self, *values: Sql) -> Sql:
@@ -270,7 +269,7 @@ class _SqlArithmetic:
 
 
 SQL: Arithmetic[Sql] = _SqlArithmetic()
-"""The settings' rules (``bot.domain``) as SQL expressions."""
+"""The settings' rules (``bot.base.domain``) as SQL expressions."""
 
 
 def reminder_due(
@@ -279,7 +278,7 @@ def reminder_due(
     """The SQL value of ``games.reminder_due_at`` for a change made at ``now`` that leaves a
     human to move, and its parameters: ``now`` (``None``: the row's ``last_move_at``) plus the
     reminder time in force on the game's server, resolved in the statement itself by the rule
-    :meth:`ReminderDefaults.resolve` applies (:func:`~bot.domain.reminder_time`, written out
+    :meth:`ReminderDefaults.resolve` applies (:func:`~bot.base.domain.reminder_time`, written out
     as SQL); ``NULL`` when that is 0 (reminders off), and without ``reminders`` (the AI is to
     move, or the game ended). The server is the row's (``guild_id`` ``None``) or
     ``guild_id``."""

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .db import Database, Transaction, scalar
+from bot.storage.db import Database, Transaction, scalar
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,10 +4,10 @@
 
 from __future__ import annotations
 
-from ..domain import DIRECT_MESSAGES
-from .challenges import CHALLENGE_COLUMNS, WAITING_OPEN, Challenge, challenge_from_row
-from .db import Database, scalar
-from .games import GAME_COLUMNS, Game, game_from_row
+from bot.base.domain import DIRECT_MESSAGES
+from bot.storage.challenges import CHALLENGE_COLUMNS, WAITING_OPEN, Challenge, challenge_from_row
+from bot.storage.db import Database, scalar
+from bot.storage.games import GAME_COLUMNS, Game, game_from_row
 
 
 class GameListings:

@@ -16,8 +16,8 @@ from typing import Any
 
 import asyncpg
 
-from .announcements import CHANNEL_PREFIX, ChangeListener, Listeners
-from .db import (
+from bot.storage.announcements import CHANNEL_PREFIX, ChangeListener, Listeners
+from bot.storage.db import (
     WRITE_PATIENCE,
     DatabaseBusy,
     DatabaseTooNewError,
@@ -29,7 +29,7 @@ from .db import (
     redact,
     report,
 )
-from .migrations import POSTGRES_MIGRATIONS, postgres_version, statements
+from bot.storage.migrations import POSTGRES_MIGRATIONS, postgres_version, statements
 
 log = logging.getLogger(__name__)
 

@@ -14,14 +14,13 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.base.domain import Language
+from bot.base.glicko2 import Rating, rate
+from bot.base.shards import EVERY_SERVER, Shards
+from bot.storage.db import Database, Row, Transaction, scalar
 from engine import Position
 from engine.puzzles import Puzzle
 from engine.turns import parse_turn
-
-from ..domain import Language
-from ..glicko2 import Rating, rate
-from ..shards import EVERY_SERVER, Shards
-from .db import Database, Row, Transaction, scalar
 
 PUZZLE_LOCK = "puzzle-player"
 """A member's attempts are served and answered one at a time (their cycle and rating)."""

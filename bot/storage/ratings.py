@@ -15,10 +15,10 @@ from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
-from ..domain import Result
-from ..glicko2 import Rating, rate
-from ..stats import FinishedGame
-from .db import Database, Row, Transaction, scalar
+from bot.base.domain import Result
+from bot.base.glicko2 import Rating, rate
+from bot.base.stats import FinishedGame
+from bot.storage.db import Database, Row, Transaction, scalar
 
 PAGE_SIZE = 10
 RATINGS_LOCK = "ratings"

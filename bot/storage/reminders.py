@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..domain import ReminderChoice, ReminderDefaults
-from ..shards import EVERY_SERVER, Shards
-from .db import Database, scalar
-from .games import reminder_due
-from .leases import Lease, end
+from bot.base.domain import ReminderChoice, ReminderDefaults
+from bot.base.shards import EVERY_SERVER, Shards
+from bot.storage.db import Database, scalar
+from bot.storage.games import reminder_due
+from bot.storage.leases import Lease, end
 
 DEFAULT_CHOICE: ReminderChoice = "here"
 """Where a player who chose nothing gets their reminders: in the game's thread or channel."""

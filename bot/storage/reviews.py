@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from ..shards import EVERY_SERVER, Shards
-from .db import Database, Row, UniqueViolation
+from bot.base.shards import EVERY_SERVER, Shards
+from bot.storage.db import Database, Row, UniqueViolation
 
 ReviewStatus = Literal["queued", "running", "done", "failed"]
 _COLUMNS = (

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..domain import Mode
-from .db import Database
+from bot.base.domain import Mode
+from bot.storage.db import Database
 
 SETTINGS_TOPIC = "settings"
 """Announced with the server's id when its admins change its settings."""

@@ -33,8 +33,8 @@ from contextlib import (
 from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
 
-from .announcements import ChangeListener, Listeners
-from .db import (
+from bot.storage.announcements import ChangeListener, Listeners
+from bot.storage.db import (
     WRITE_PATIENCE,
     DatabaseBusy,
     DatabaseTooNewError,
@@ -44,8 +44,8 @@ from .db import (
     UniqueViolation,
     report,
 )
-from .locks import DatabaseLockedError, lock_database
-from .migrations import MIGRATIONS, SQLITE_TABLE_REBUILDS, statements
+from bot.storage.locks import DatabaseLockedError, lock_database
+from bot.storage.migrations import MIGRATIONS, SQLITE_TABLE_REBUILDS, statements
 
 log = logging.getLogger(__name__)
 

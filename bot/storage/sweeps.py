@@ -4,10 +4,10 @@ time is up."""
 
 from __future__ import annotations
 
-from ..shards import EVERY_SERVER, Shards
-from .challenges import CHALLENGE_COLUMNS, Challenge, challenge_from_row
-from .db import Database, scalar
-from .games import GAME_COLUMNS, NEEDS_A_BOARD, Game, game_from_row
+from bot.base.shards import EVERY_SERVER, Shards
+from bot.storage.challenges import CHALLENGE_COLUMNS, Challenge, challenge_from_row
+from bot.storage.db import Database, scalar
+from bot.storage.games import GAME_COLUMNS, NEEDS_A_BOARD, Game, game_from_row
 
 
 class Sweeps:

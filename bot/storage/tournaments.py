@@ -14,13 +14,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from bot.base.domain import Language, Mode, Person, ReminderDefaults, TimeControl
+from bot.base.shards import EVERY_SERVER, Shards
+from bot.base.standings import Format, Pairing
+from bot.storage.db import Database, Row, Transaction, scalar
+from bot.storage.games import Game, insert_game
 from engine import Position
-
-from ..domain import Language, Mode, Person, ReminderDefaults, TimeControl
-from ..shards import EVERY_SERVER, Shards
-from ..standings import Format, Pairing
-from .db import Database, Row, Transaction, scalar
-from .games import Game, insert_game
 
 Status = Literal["signup", "running", "paused", "finished", "cancelled"]
 Why = Literal["withdrew", "removed", "absent"]

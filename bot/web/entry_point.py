@@ -15,11 +15,10 @@ from typing import Any
 
 import discord
 
+from bot.face.answers import Interaction, answers, tell
+from bot.face.app import App, Feature
+from bot.words.phrases import command
 from engine.vocabulary import N_
-
-from ..answers import Interaction, answers, tell
-from ..app import App, Feature
-from ..phrases import command
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """The live board's face of the board value: the JSON frames the page draws.
 
-Like the Discord layout, a thin translation of :class:`~bot.board.Board`; it adds what a page
+Like the Discord layout, a thin translation of :class:`~bot.words.board.Board`; it adds what a page
 that draws the board itself needs: the image's geometry and colours (the same
 :mod:`rendering.layout` and :mod:`rendering.style` the picture is made from), the workshops and
 the quarry, where the last turn shows, and — for the player to move — every step of every legal
@@ -12,6 +12,9 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Final
 
+from bot.storage.puzzles import Attempt
+from bot.words.board import Board, Choice, TurnStep, turn_steps
+from bot.words.puzzle import puzzle_board, puzzle_game
 from engine import COLOUR_LETTERS, LOCATION_LETTERS, Position
 from engine.core import BONUS_OF
 from engine.scoring import ColumnScore, score
@@ -21,10 +24,6 @@ from rendering.describe import badge_text, effect_text, headline, turn_lines
 from rendering.layout import COLUMN_STONE, SMALL_STONE, board_layout, stone_box
 from rendering.view import last_player, last_turn_marks
 from rendering.words import Words
-
-from ..board import Board, Choice, TurnStep, turn_steps
-from ..puzzle_board import puzzle_board, puzzle_game
-from ..storage.puzzles import Attempt
 
 COLOURS = ("white", "black", "gray")
 JSON = dict[str, Any]

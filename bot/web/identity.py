@@ -24,7 +24,7 @@ import aiohttp
 import discord
 from discord.http import Route
 
-from ..background import discord_call
+from bot.face.background import discord_call
 
 log = logging.getLogger(__name__)
 

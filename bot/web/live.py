@@ -20,14 +20,14 @@ from typing import Any
 
 from aiohttp import web
 
-from .. import work
-from ..app import App
-from ..board import LastTurn, board_of, turn_steps
-from ..i18n import language_of, words
-from ..storage import GAMES_TOPIC, DatabaseUnavailable, Game
-from .frames import board_frame, geometries
-from .sessions import Session, Sessions
-from .words import ERRORS
+from bot.base import work
+from bot.face.app import App
+from bot.storage import GAMES_TOPIC, DatabaseUnavailable, Game
+from bot.web.frames import board_frame, geometries
+from bot.web.sessions import Session, Sessions
+from bot.web.words import ERRORS
+from bot.words.board import LastTurn, board_of, turn_steps
+from bot.words.i18n import language_of, words
 
 log = logging.getLogger(__name__)
 

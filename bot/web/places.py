@@ -7,14 +7,14 @@ decides nothing."""
 
 from __future__ import annotations
 
-from ..app import App
-from ..i18n import words
-from ..phrases import LEVEL_NAMES, board_url
-from ..storage import Database, Game
-from ..storage.games import GAME_COLUMNS, game_from_row
-from .frames import palette
-from .live import JSON, LiveBoards, Page, send
-from .words import PLAY_THE_AI, page_words
+from bot.face.app import App
+from bot.storage import Database, Game
+from bot.storage.games import GAME_COLUMNS, game_from_row
+from bot.web.frames import palette
+from bot.web.live import JSON, LiveBoards, Page, send
+from bot.web.words import PLAY_THE_AI, page_words
+from bot.words.i18n import words
+from bot.words.phrases import LEVEL_NAMES, board_url
 
 MOST_LISTED = 25
 """Games of a channel's threads a lobby lists at most (the newest)."""

@@ -22,16 +22,14 @@ from typing import Any
 
 from aiohttp import web
 
-from .. import work
-from ..app import App
-from ..background import discord_call, stop_tasks
-from ..board import LastTurn
-from ..i18n import LANGUAGES, words
-from ..opponent import Opponent
-from ..storage import Game
-from .headers import FOREVER, HEADERS
-from .identity import DiscordIdentity, NotVouched, RateLimited
-from .limits import (
+from bot.base import work
+from bot.face.app import App
+from bot.face.background import discord_call, stop_tasks
+from bot.face.opponent import Opponent
+from bot.storage import Game
+from bot.web.headers import FOREVER, HEADERS
+from bot.web.identity import DiscordIdentity, NotVouched, RateLimited
+from bot.web.limits import (
     PAGES_PER_PROCESS,
     Doors,
     SessionLimits,
@@ -39,10 +37,12 @@ from .limits import (
     descriptors_for,
     retry_after,
 )
-from .live import LiveBoards
-from .sessions import SESSION_LIFETIME, Session, Sessions, session_key
-from .talk import PageTalk
-from .words import SESSION_ERRORS, starting_words
+from bot.web.live import LiveBoards
+from bot.web.sessions import SESSION_LIFETIME, Session, Sessions, session_key
+from bot.web.talk import PageTalk
+from bot.web.words import SESSION_ERRORS, starting_words
+from bot.words.board import LastTurn
+from bot.words.i18n import LANGUAGES, words
 
 log = logging.getLogger(__name__)
 

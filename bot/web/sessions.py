@@ -16,7 +16,7 @@ import json
 import secrets
 from dataclasses import asdict, dataclass
 
-from ..storage import Database, UniqueViolation, get_meta
+from bot.storage import Database, UniqueViolation, get_meta
 
 SESSION_LIFETIME = 4 * 3600.0
 """Seconds a session lasts from when Discord vouched for it (a long game's evening)."""

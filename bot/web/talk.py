@@ -10,21 +10,17 @@ import time
 
 from aiohttp import WSMsgType, web
 
-from .. import work
-from ..app import App
-from ..board import LastTurn
-from ..domain import Caller, GameOptions, Person, Refusal
-from ..i18n import language_of, words
-from ..opponent import Opponent
-from ..phrases import LEVEL_NAMES
-from ..puzzle_board import verdict
-from ..services import StepShown, TimeUp
-from ..services.puzzles import AnswerShown, PuzzleService
-from ..storage import DatabaseUnavailable
-from ..storage.puzzles import Answered, PuzzleStore
-from .frames import puzzle_frame
-from .limits import FULL_CLOSE, SESSION_CLOSE, TOO_MANY_PAGES_CLOSE, Doors
-from .live import (
+from bot.base import work
+from bot.base.domain import Caller, GameOptions, Person, Refusal
+from bot.face.app import App
+from bot.face.opponent import Opponent
+from bot.services import StepShown, TimeUp
+from bot.services.puzzles import AnswerShown, PuzzleService
+from bot.storage import DatabaseUnavailable
+from bot.storage.puzzles import Answered, PuzzleStore
+from bot.web.frames import puzzle_frame
+from bot.web.limits import FULL_CLOSE, SESSION_CLOSE, TOO_MANY_PAGES_CLOSE, Doors
+from bot.web.live import (
     FLOOD_LIMIT,
     HELLO_TIMEOUT,
     JSON,
@@ -38,8 +34,12 @@ from .live import (
     parsed,
     send,
 )
-from .places import Places
-from .sessions import Session, Sessions
+from bot.web.places import Places
+from bot.web.sessions import Session, Sessions
+from bot.words.board import LastTurn
+from bot.words.i18n import language_of, words
+from bot.words.phrases import LEVEL_NAMES
+from bot.words.puzzle import verdict
 
 
 class PageTalk:

@@ -11,8 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.app import App
-from bot.settings import Settings
+from bot.base.settings import Settings
+from bot.face.app import App
 from bot.storage import Database
 
 BOT_ID = 999_000

@@ -3,7 +3,7 @@ the recent ones of a channel), and reviews queued once per game, run, stored."""
 
 from __future__ import annotations
 
-from bot.domain import GameOptions, Person
+from bot.base.domain import GameOptions, Person
 from bot.storage import GameListings
 from bot.storage.leases import Lease, LeaseStore
 from bot.storage.reviews import ReviewStore

@@ -8,10 +8,10 @@ from __future__ import annotations
 import asyncio
 import random
 
-import bot.opponent as opponent_module
-from bot.background import Backoff, stop_tasks
-from bot.domain import GameOptions, Person
-from bot.opponent import Opponent
+import bot.face.opponent as opponent_module
+from bot.base.domain import GameOptions, Person
+from bot.face.background import Backoff, stop_tasks
+from bot.face.opponent import Opponent
 from bot.storage.leases import ai_lease
 from engine import Position, Turn
 from tests.bot.discord_fakes import BOT_ID, FakeDiscord, eventually, fake_app

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.domain import Caller
+from bot.base.domain import Caller
 from bot.services.play import OutdatedBoardError
 from bot.storage import GAMES_TOPIC, Database, open_database
 from tests.postgres import PostgresServer

@@ -10,7 +10,7 @@ import math
 
 import pytest
 
-from bot.background import Backoff, Retries, discord_call, stop_tasks, wait_for_event
+from bot.face.background import Backoff, Retries, discord_call, stop_tasks, wait_for_event
 from bot.storage import get_meta, set_meta
 from bot.storage.db import scalar
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
-from bot.domain import Caller, GameOptions, Person
+from bot.base.domain import Caller, GameOptions, Person
 from bot.services import StepShown, TurnPlayed
 from bot.storage import DatabaseUnavailable, open_database
 from bot.storage.backup import BackupError, backup, restore

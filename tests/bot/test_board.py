@@ -7,10 +7,10 @@ import random
 
 import pytest
 
-from bot.board import Board, LastTurn, board_of, turn_steps
-from bot.i18n import words
 from bot.storage import Game
 from bot.storage.games import Outcome
+from bot.words.board import Board, LastTurn, board_of, turn_steps
+from bot.words.i18n import words
 from engine import Position
 from engine.builder import SKIP, TurnBuilder
 from engine.newgame import new_game

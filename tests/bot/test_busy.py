@@ -11,8 +11,8 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.domain import Caller, GameOptions, Person
-from bot.metrics import METRICS
+from bot.base.domain import Caller, GameOptions, Person
+from bot.metrics.counters import METRICS
 from bot.storage import DatabaseBusy, GameStore, RatingStore, open_database
 from bot.storage.db import WRITE_PATIENCE, listen, lock_key
 from bot.storage.ratings import RATINGS_LOCK

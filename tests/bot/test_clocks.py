@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from bot.domain import Caller, GameOptions, Person, Refusal, TimeControl
+from bot.base.domain import Caller, GameOptions, Person, Refusal, TimeControl
 from bot.services import OutdatedBoardError, StepShown, TimeUp, TurnPlayed
 from bot.storage import Sweeps
 from engine.builder import turn_path

@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from bot.domain import Caller, GameOptions, Person, Refusal
+from bot.base.domain import Caller, GameOptions, Person, Refusal
 from bot.services import OutdatedBoardError, TurnPlayed
 from bot.storage import RatingStore
 from engine.builder import TurnBuilder, turn_path

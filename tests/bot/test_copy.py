@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.domain import Caller, GameOptions, Person
+from bot.base.domain import Caller, GameOptions, Person
 from bot.storage import GameStore, RatingStore, copy, open_database
 from bot.storage.copy import TargetNotEmptyError, copy_database
 from tests.bot.conftest import services_on

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot import custom_ids
-from bot.controls import Button, Router
+from bot.base import custom_ids
+from bot.face.controls import Button, Router
 
 POSTED_BEFORE = {
     custom_ids.STEP: r"tholos:s:(?P<game>\d{1,18}):(?P<version>\d{1,9}):"

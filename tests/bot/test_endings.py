@@ -17,7 +17,7 @@ from typing import Literal
 
 import pytest
 
-from bot.domain import Caller, GameOptions, Person, Refusal, TimeControl
+from bot.base.domain import Caller, GameOptions, Person, Refusal, TimeControl
 from bot.services import OutdatedBoardError, StepShown, TimeUp
 from bot.storage import Database, Game, RatingStore, Sweeps
 from engine.builder import turn_path

@@ -19,16 +19,16 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
-from bot import work
-from bot.app import App
-from bot.board import LastTurn
-from bot.domain import GameOptions, Person, TimeControl
-from bot.settings import Settings
+from bot.base import work
+from bot.base.domain import GameOptions, Person, TimeControl
+from bot.base.settings import Settings
+from bot.face.app import App
 from bot.storage import Database, Game
 from bot.web.limits import FULL_CLOSE, TOO_MANY_PAGES_CLOSE, Doors
 from bot.web.live import BURST, MESSAGE_LIMIT, LiveBoards
 from bot.web.sessions import Session, Sessions, session_key
 from bot.web.talk import PageTalk
+from bot.words.board import LastTurn
 from engine.builder import SKIP, TurnBuilder, turn_path
 
 from .conftest import Services

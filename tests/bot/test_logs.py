@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.logs import GAME_ID, INTERACTION_ID, Context, JsonFormatter, Secrets
+from bot.base.logs import GAME_ID, INTERACTION_ID, Context, JsonFormatter, Secrets
 
 TOKEN = "MTAx.secret-token.xyz"
 PASSWORD = "hunter2-db"

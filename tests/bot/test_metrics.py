@@ -9,8 +9,9 @@ import discord
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot import metrics
-from bot.metrics import Metrics, database_health, shard_health
+from bot.face import health
+from bot.face.health import database_health, shard_health
+from bot.metrics.counters import Metrics
 
 
 class FakeDatabase:
@@ -41,7 +42,7 @@ def test_each_metrics_has_its_own_registry():
 
 
 async def test_database_health_names_the_failure_not_the_url(monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(metrics, "DATABASE_TIMEOUT", 0.05)
+    monkeypatch.setattr(health, "DATABASE_TIMEOUT", 0.05)
     assert await database_health(FakeDatabase()) == "ok"
     assert await database_health(FakeDatabase(delay=1)) == "no answer within 0.05 s"
     failing = FakeDatabase(error=ConnectionRefusedError("postgresql://u:pw@db/x refused"))

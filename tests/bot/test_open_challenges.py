@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from bot.domain import GameOptions, Person, Refusal
+from bot.base.domain import GameOptions, Person, Refusal
 from bot.services import ChallengeService
 from bot.storage import ChallengeStore, Database, GameListings, GameStore, RatingStore
 from bot.storage.challenges import MAX_OPEN_CHALLENGES

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import re
 
-from bot.board import board_of, scoring_lines
+from bot.base.stats import player_stats
+from bot.face.layout import status_text
 from bot.features.history import history_line
 from bot.features.ratings import stats_embed
-from bot.layout import status_text
-from bot.phrases import result_text
-from bot.stats import player_stats
 from bot.storage import FinishedGame, Game
 from bot.storage.games import Outcome
+from bot.words.board import board_of, scoring_lines
+from bot.words.phrases import result_text
 from engine import Position
 from engine.scoring import score
 from rendering.words import ENGLISH

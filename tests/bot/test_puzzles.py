@@ -10,14 +10,14 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.ai import SEARCH_NODE_LIMIT, PuzzleFinder
-from bot.puzzle_board import caption, verdict, why
-from bot.puzzles.daily import day_of, seconds_to_next_day
-from bot.puzzles.feature import shipped_puzzles
-from bot.puzzles.harvest import Harvest
+from bot.features.puzzles.daily import day_of, seconds_to_next_day
+from bot.features.puzzles.feature import shipped_puzzles
+from bot.features.puzzles.harvest import Harvest
+from bot.services.workers import SEARCH_NODE_LIMIT, PuzzleFinder
 from bot.storage import Database, GameStore
 from bot.storage.puzzles import PuzzleStore, starting_rating
 from bot.storage.servers import ServerSettings, ServerSettingsStore
+from bot.words.puzzle import caption, verdict, why
 from engine import parse_turn
 from engine.puzzles import DRAW, MIN_CHOICES, WIN, Puzzle, first_puzzle, game_positions, verify
 from rendering.words import ENGLISH

@@ -10,8 +10,8 @@ from contextlib import asynccontextmanager
 
 import pytest
 
-from bot.domain import Caller, GameOptions, Person
-from bot.glicko2 import Rating, rate
+from bot.base.domain import Caller, GameOptions, Person
+from bot.base.glicko2 import Rating, rate
 from bot.storage import RatingStore
 from bot.storage import ratings as ratings_module
 from bot.storage.ratings import Mark

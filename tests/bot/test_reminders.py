@@ -10,19 +10,19 @@ import re
 
 import pytest
 
-from bot.background import nonce
-from bot.domain import GameOptions, Person, ReminderDefaults
+from bot.base.domain import GameOptions, Person, ReminderDefaults
+from bot.base.shards import Shards
+from bot.face.background import nonce
 from bot.features.reminders import reminder_text
-from bot.i18n import words
 from bot.services import ChallengeService, PlayService, TurnPlayed
 from bot.services.reminders import Alarm
-from bot.shards import Shards
 from bot.storage import ChallengeStore, GameStore
 from bot.storage.db import scalar
 from bot.storage.games import reminder_due
 from bot.storage.leases import LeaseStore, reminder_lease
 from bot.storage.reminders import ReminderStore
 from bot.storage.servers import ServerSettings, ServerSettingsStore
+from bot.words.i18n import words
 from tests.bot.conftest import Clock, Services
 from tests.bot.test_service import ALICE, BOB, CHANNEL, GUILD, by, play, started
 
@@ -122,7 +122,7 @@ async def test_sql_and_python_resolve_the_reminder_time_alike_in_every_case(data
     """For every combination of the server's reminder and idle-claim times and the bot's
     (each unset, 0 or a time; also a server without a settings row), the reminder the SQL of
     the write that stores a turn schedules is :meth:`ReminderDefaults.resolve`'s time (none
-    when it is 0: off), on both backends: one rule, in ``bot.domain``, in both languages."""
+    when it is 0: off), on both backends: one rule, in ``bot.base.domain``, in both languages."""
     servers, unset = ServerSettingsStore(database), GUILD + 1
     checked = set()
     for server_after, server_idle in itertools.product(SETTINGS, SETTINGS):

@@ -14,11 +14,11 @@ import time
 
 import pytest
 
-from bot.ai import Reviewer
-from bot.background import Backoff, stop_tasks
-from bot.domain import GameOptions, Person, Refusal
+from bot.base.domain import GameOptions, Person, Refusal
+from bot.face.background import Backoff, stop_tasks
 from bot.features.review import Reviews
 from bot.services import StepShown, TurnPlayed
+from bot.services.workers import Reviewer
 from bot.storage.leases import LeaseStore, review_lease
 from engine import Position, Turn
 from engine.ai import Budget

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from bot.domain import Caller, GameOptions, Person, Refusal
+from bot.base.domain import Caller, GameOptions, Person, Refusal
 from bot.services import ExpiredChallengeError, OutdatedBoardError, StepShown, TurnPlayed
 from bot.storage import GameListings, RatingStore
 from engine import Position

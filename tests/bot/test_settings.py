@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.settings import Settings, SettingsError
+from bot.base.settings import Settings, SettingsError
 
 TOKEN = {"DISCORD_TOKEN": "x"}
 
@@ -111,9 +111,9 @@ VARIABLE = re.compile(r"(?:DISCORD|THOLOS|LOG)_[A-Z_]+")
 
 
 def read_by_the_bot() -> set[str]:
-    """The environment variables ``bot/settings.py`` reads: its string constants that name
+    """The environment variables ``bot/base/settings.py`` reads: its string constants that name
     one (every setting is read there and nowhere else)."""
-    tree = ast.parse((ROOT / "bot" / "settings.py").read_text())
+    tree = ast.parse((ROOT / "bot" / "base" / "settings.py").read_text())
     return {
         node.value
         for node in ast.walk(tree)
@@ -132,7 +132,7 @@ README = ROOT / "README.md"
 
 
 def test_every_setting_is_in_env_example_and_in_the_table():
-    """``.env.example``, ``bot/settings.py`` and the configuration table name the same
+    """``.env.example``, ``bot/base/settings.py`` and the configuration table name the same
     settings: a newcomer who copies the example sees every one."""
     example = set(re.findall(r"^([A-Z_]+)=", (ROOT / ".env.example").read_text(), re.M))
     code = read_by_the_bot()

@@ -1,4 +1,4 @@
-"""Shard ownership, defined once (``bot.shards``): the SQL condition the sweeps select with
+"""Shard ownership, defined once (``bot.base.shards``): the SQL condition the sweeps select with
 agrees with the Python test on both backends, and every sweep of a sharded process reads only
 its own servers' rows."""
 
@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from bot.domain import DIRECT_MESSAGES, GameOptions, Person
-from bot.shards import EVERY_SERVER, Shards
+from bot.base.domain import DIRECT_MESSAGES, GameOptions, Person
+from bot.base.shards import EVERY_SERVER, Shards
 from bot.storage import GameStore, Sweeps
 from bot.storage.reminders import ReminderStore
 from bot.storage.reviews import ReviewStore

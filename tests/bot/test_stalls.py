@@ -11,17 +11,17 @@ import time
 
 import pytest
 
-import bot.background
-from bot.background import Backoff
+import bot.face.background
+from bot.base.domain import GameOptions, Person, ReminderDefaults
+from bot.base.settings import Settings
 from bot.client import TholosBot
-from bot.domain import GameOptions, Person, ReminderDefaults
+from bot.face.background import Backoff
+from bot.face.opponent import Opponent
 from bot.features.challenges import Challenges
 from bot.features.housekeeping import Chores, Housekeeping
+from bot.features.puzzles.feature import Puzzles
 from bot.features.reminders import Reminders
 from bot.features.review import Reviews
-from bot.opponent import Opponent
-from bot.puzzles.feature import Puzzles
-from bot.settings import Settings
 from bot.storage import open_database
 from tests.bot.conftest import Clock
 from tests.bot.discord_fakes import FakeDiscord, eventually, fake_app
@@ -36,7 +36,7 @@ HANGS, ANSWERS = CHANNEL, CHANNEL + 1
 @pytest.fixture
 def quick_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
     """Discord calls time out after a hundredth of a second."""
-    monkeypatch.setattr(bot.background, "DISCORD_CALL_SECONDS", 0.01)
+    monkeypatch.setattr(bot.face.background, "DISCORD_CALL_SECONDS", 0.01)
 
 
 async def games_due_for_reminders(database) -> list:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.stats import Record, player_stats
+from bot.base.stats import Record, player_stats
 from bot.storage import FinishedGame
 
 ME, RIVAL, OTHER, BOT = 1, 2, 3, 4

@@ -10,7 +10,8 @@ import random
 
 import pytest
 
-from bot.domain import Caller, Person, Refusal, TimeControl
+from bot.base.domain import Caller, Person, Refusal, TimeControl
+from bot.base.standings import Pairing, Standing, standings
 from bot.services import PlayService
 from bot.services.tournaments import (
     MAX_ROUNDS,
@@ -21,7 +22,6 @@ from bot.services.tournaments import (
     live_round_seconds,
     standings_of,
 )
-from bot.standings import Pairing, Standing, standings
 from bot.storage import Database, GameStore
 from bot.storage.tournaments import Tournament, TournamentStore
 from tests.bot.conftest import Clock

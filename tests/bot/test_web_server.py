@@ -17,9 +17,10 @@ import discord
 import pytest
 from yarl import URL
 
-from bot import background, work
-from bot.app import App
-from bot.settings import Settings
+from bot.base import work
+from bot.base.settings import Settings
+from bot.face import background
+from bot.face.app import App
 from bot.storage import Game, open_database
 from bot.web import limits as limits_module
 from bot.web.headers import FOREVER

@@ -12,7 +12,7 @@ import signal
 import sqlite3
 from pathlib import Path
 
-from bot.ai import REVIEW_NICENESS
+from bot.services.workers import REVIEW_NICENESS
 from engine.newgame import new_game
 from engine.play import random_game
 

@@ -10,14 +10,14 @@ import pytest
 from babel.messages.pofile import read_po
 from discord import app_commands
 
-from bot.commands import tholos
+from bot.face.commands import tholos
+from bot.face.translator import CommandTranslator
 from bot.features.admin import tholos_admin
 from bot.features.ratings import leaderboard_command
-from bot.i18n import (
+from bot.words.i18n import (
     COMMAND_NAME,
     TEMPLATE,
     TRANSLATED,
-    CommandTranslator,
     catalogue_path,
     extract,
     language_of,
@@ -42,7 +42,7 @@ def load(language: str):
 
 
 def test_the_template_holds_exactly_the_marked_messages():
-    """``python -m bot.i18n`` was run after the last change to a message."""
+    """``python -m bot.words.i18n`` was run after the last change to a message."""
     with TEMPLATE.open("rb") as source:
         template = read_po(source)
     assert keys(template) == keys(extract())

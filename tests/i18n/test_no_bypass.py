@@ -45,11 +45,12 @@ SQL = re.compile(r"^\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|WITH|PRAGM
                  r"\b(WHERE|SELECT|INSERT INTO|UPDATE|VALUES|ORDER BY|RETURNING)\b")  # fmt: skip
 NOT_FOR_READERS = (
     "bot/__main__.py",  # the operator's command line
-    "bot/settings.py",  # the operator's configuration errors
-    "bot/i18n.py",  # the catalogue's own header and command line
+    "bot/base/settings.py",  # the operator's configuration errors
+    "bot/words/i18n.py",  # the catalogue's own header and command line
     "bot/storage/",  # SQL; the database layer says nothing to members
-    "bot/logs.py",  # the log's format, for the operator
-    "bot/metrics.py",  # the metrics' help texts and health answers, for the operator's tools
+    "bot/base/logs.py",  # the log's format, for the operator
+    "bot/metrics/",  # the metrics' help texts, for the operator's tools
+    "bot/face/health.py",  # the health answers, for the operator's tools
     "rendering/__main__.py",  # the command line that draws a board to a file
     "bot/web/headers.py",  # the live board's HTTP headers, for browsers
 )

@@ -15,25 +15,26 @@ from typing import Any
 
 import discord
 
+from bot.base import custom_ids
+from bot.base.domain import Refusal
+from bot.face import layout
+from bot.face.answers import USERS_ONLY, Interaction, answers, tell
+from bot.face.app import App, Feature, feature_of
+from bot.face.commands import tholos
+from bot.face.controls import Router
+from bot.face.translator import reader
+from bot.features.puzzles import face
+from bot.features.puzzles.daily import Daily
+from bot.features.puzzles.harvest import Harvest
+from bot.services.puzzles import AnswerShown, PuzzleService
+from bot.storage.puzzles import Answered, Attempt, PuzzleStore
+from bot.words.board import step_prompt
+from bot.words.i18n import NC_
+from bot.words.phrases import command
+from bot.words.puzzle import image_view, puzzle_title, verdict
 from engine.builder import TurnBuilder
 from engine.puzzles import Puzzle
 from engine.vocabulary import N_
-
-from .. import custom_ids, layout
-from ..answers import USERS_ONLY, Interaction, answers, tell
-from ..app import App, Feature, feature_of
-from ..board import step_prompt
-from ..commands import tholos
-from ..controls import Router
-from ..domain import Refusal
-from ..i18n import NC_, reader
-from ..phrases import command
-from ..puzzle_board import image_view, puzzle_title, verdict
-from ..services.puzzles import AnswerShown, PuzzleService
-from ..storage.puzzles import Answered, Attempt, PuzzleStore
-from . import face
-from .daily import Daily
-from .harvest import Harvest
 
 log = logging.getLogger(__name__)
 

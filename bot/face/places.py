@@ -9,15 +9,14 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.base.domain import mention
+from bot.face.answers import USERS_ONLY, Interaction
+from bot.face.background import discord_call
+from bot.storage import Game, GameStore
+from bot.words.i18n import words
+from bot.words.phrases import result_text
 from engine.vocabulary import N_
 from rendering.words import Words
-
-from .answers import USERS_ONLY, Interaction
-from .background import discord_call
-from .domain import mention
-from .i18n import words
-from .phrases import result_text
-from .storage import Game, GameStore
 
 log = logging.getLogger(__name__)
 
@@ -130,7 +129,7 @@ async def open_thread(
     already (a process opened it and was killed before recording its game: the message says
     so, or Discord's refusal does), that thread — its id is the message's — is named and
     used. Every request is under the background calls' timeout
-    (:func:`~bot.background.discord_call`)."""
+    (:func:`~bot.face.background.discord_call`)."""
     if isinstance(message, discord.Message) and message.flags.has_thread:
         opened = await _existing_thread(client, message.id, name)
     else:

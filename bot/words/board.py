@@ -2,7 +2,7 @@
 the image and its alt text, the live web board — made by one pure function from the game, its
 last turn, the turn being composed and the reader's words. The faces only translate it.
 
-No I/O and no Discord objects: a player is named by the face's own :data:`~bot.phrases.Who`
+No I/O and no Discord objects: a player is named by the face's own :data:`~bot.words.phrases.Who`
 (a mention on Discord, a plain name on the web).
 """
 
@@ -11,6 +11,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from bot.base.domain import clock_text, mention
+from bot.storage import Game
+from bot.words.phrases import (
+    MODE_NAMES,
+    SANDSTONE,
+    STONE_EMOJI,
+    Who,
+    colour_name,
+    describe_turn,
+    ornaments_text,
+    result_text,
+)
 from engine import (
     BLACK,
     COLOUR_LETTERS,
@@ -28,19 +40,6 @@ from engine.vocabulary import N_, ORNAMENT_NAMES, bonus_name, location_name, poi
 from rendering.describe import ornament_change
 from rendering.view import BoardView
 from rendering.words import Words
-
-from .domain import clock_text, mention
-from .phrases import (
-    MODE_NAMES,
-    SANDSTONE,
-    STONE_EMOJI,
-    Who,
-    colour_name,
-    describe_turn,
-    ornaments_text,
-    result_text,
-)
-from .storage import Game
 
 ACCENT: Final = {WHITE: 0xECE6D6, BLACK: 0x2E2B28}
 """The accent of a game being played: the colour of the player to move (marble, basalt)."""

@@ -11,9 +11,7 @@ from typing import Any, TypeVar
 
 import discord
 
-from .answers import Interactions
-from .controls import Router
-from .domain import (
+from bot.base.domain import (
     CORRESPONDENCE,
     PYTHON,
     ReminderDefaults,
@@ -22,15 +20,17 @@ from .domain import (
     offers,
     time_in_force,
 )
-from .places import Places
-from .poster import BoardPoster
-from .renderer import Renderer
-from .services import ChallengeService, PlayService
-from .services.reminders import Alarm
-from .settings import Settings
-from .storage import ChallengeStore, Database, GameListings, GameStore, RatingStore, Sweeps
-from .storage.leases import LeaseStore
-from .storage.servers import ServerSettings, ServerSettingsStore
+from bot.base.settings import Settings
+from bot.face.answers import Interactions
+from bot.face.controls import Router
+from bot.face.places import Places
+from bot.face.poster import BoardPoster
+from bot.services import ChallengeService, PlayService
+from bot.services.reminders import Alarm
+from bot.services.renderer import Renderer
+from bot.storage import ChallengeStore, Database, GameListings, GameStore, RatingStore, Sweeps
+from bot.storage.leases import LeaseStore
+from bot.storage.servers import ServerSettings, ServerSettingsStore
 
 T = TypeVar("T")
 
@@ -151,7 +151,7 @@ class Feature:
 
     @property
     def interactions(self) -> Interactions:
-        """The interactions under way (see :func:`bot.answers.answers`)."""
+        """The interactions under way (see :func:`bot.face.answers.answers`)."""
         return self.app.interactions
 
 

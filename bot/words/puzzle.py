@@ -1,24 +1,23 @@
 """What a puzzle says, for every face (its Discord messages and the live page): its caption
 ("White to play and win"), the image's view, the answer explained in a sentence, the verdict,
-the puzzle of the day's tally; and the puzzle as a :class:`~bot.board.Board`, for a face that
+the puzzle of the day's tally; and the puzzle as a :class:`~bot.words.board.Board`, for a face that
 draws boards. Pure: no I/O, no Discord."""
 
 from __future__ import annotations
 
 import dataclasses
 
+from bot.base.domain import mention
+from bot.storage import Game
+from bot.storage.puzzles import Answered, Attempt, DailyPuzzle, StoredPuzzle
+from bot.words.board import Board, board_of
+from bot.words.phrases import Who, colour_name, describe_turn, rating_change
 from engine import BLACK, WHITE, Turn
 from engine.puzzles import DRAW, WIN, Puzzle
 from engine.turns import parse_turn
 from engine.vocabulary import N_
 from rendering.view import BoardView
 from rendering.words import Words
-
-from .board import Board, board_of
-from .domain import mention
-from .phrases import Who, colour_name, describe_turn, rating_change
-from .storage import Game
-from .storage.puzzles import Answered, Attempt, DailyPuzzle, StoredPuzzle
 
 CAPTIONS = {
     (WHITE, WIN): N_("White to play and win"),

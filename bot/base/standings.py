@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from .pairing import BLACK, WHITE, Entrant
+from bot.base.pairing import BLACK, WHITE, Entrant
 
 Format = Literal["swiss", "round_robin"]
 Result = Literal["white", "black", "draw"]

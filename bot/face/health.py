@@ -1,15 +1,7 @@
-"""Health and metrics, off by default: with ``THOLOS_METRICS_PORT`` set, each bot process
-serves Prometheus metrics at ``/metrics`` and its health at ``/healthz`` (an ``aiohttp`` server
-in the bot's own event loop).
-
-The metrics live in one per-process :class:`Metrics` (:data:`METRICS`), in a registry of its
-own rather than ``prometheus_client``'s global one; the choke points that feed them
-(``answers``, ``BoardPoster.post_after_change``, ``PlayService``, the AI) only increment a
-counter or observe a number; the storage backends report their failures and retries to whoever
-listens (``storage.db.listen``), and this module counts them. What is costly or asynchronous
-is read when Prometheus scrapes: the active games (one ``COUNT`` with a timeout) and the
-gateway latency per shard (``client.latencies``).
-"""
+"""Health and metrics over HTTP, off by default: with ``THOLOS_METRICS_PORT`` set, each bot
+process serves Prometheus metrics at ``/metrics`` and its health at ``/healthz`` (an
+``aiohttp`` server in the bot's own event loop); the gateway latency of each shard is read
+from the client when scraped."""
 
 from __future__ import annotations
 
@@ -21,22 +13,16 @@ from typing import Any, Protocol
 
 import discord
 from aiohttp import web
-from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client import CONTENT_TYPE_LATEST
 from prometheus_client.core import GaugeMetricFamily
-from prometheus_client.exposition import generate_latest
 from prometheus_client.registry import Collector
 
-from . import work
-from .storage.db import Dialect, Event, listen
+from bot.metrics.counters import METRICS, Metrics
 
 log = logging.getLogger(__name__)
 
 DATABASE_TIMEOUT = 2.0
 """Seconds the health check and the active-games count wait for the database."""
-LATENCY_BUCKETS = (0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0, 30.0)
-"""Press → new board, in seconds (drawing the board and posting it dominate)."""
-THINK_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
-"""The AI's search, in seconds (easy is instant, hard takes seconds)."""
 
 
 class Queryable(Protocol):
@@ -45,75 +31,12 @@ class Queryable(Protocol):
     async def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> Any: ...
 
 
-class Metrics:
-    """The metrics of one bot process, in a registry of their own."""
-
-    def __init__(self) -> None:
-        self.registry = registry = CollectorRegistry(auto_describe=True)
-        self.interactions = Counter(
-            "tholos_interactions", "Interactions answered, by handler and outcome.",
-            ["kind", "outcome"], registry=registry,
-        )  # fmt: skip
-        self.board_latency = Histogram(
-            "tholos_board_latency_seconds",
-            "From an interaction that changed a game (its creation) to the new board posted.",
-            buckets=LATENCY_BUCKETS, registry=registry,
-        )  # fmt: skip
-        self.turns = Counter(
-            "tholos_turns_stored", "Turns stored, by who played them (human or ai).",
-            ["by"], registry=registry,
-        )  # fmt: skip
-        self.games_started = Counter(
-            "tholos_games_started", "Games started, by opponent (members or ai).",
-            ["against"], registry=registry,
-        )  # fmt: skip
-        self.database_errors = Counter(
-            "tholos_database_errors",
-            "Database operations that failed as unavailable (down, connection lost, locked).",
-            ["backend"], registry=registry,
-        )  # fmt: skip
-        self.database_retries = Counter(
-            "tholos_database_retries",
-            "Writes that found the database busy with another writer and tried again.",
-            ["backend"], registry=registry,
-        )  # fmt: skip
-        self.ai_think = Histogram(
-            "tholos_ai_think_seconds", "The AI's search for one turn, by level.",
-            ["level"], buckets=THINK_BUCKETS, registry=registry,
-        )  # fmt: skip
-        self.active_games = Gauge(
-            "tholos_active_games", "Games being played (all processes: read from the database "
-            "at scrape time; NaN when it does not answer).", registry=registry,
-        )  # fmt: skip
-        self.work_in_flight = Gauge(
-            "tholos_work_in_flight", "Work under way in this process (bot/work.py): interactions "
-            "being answered, background rounds, AI turns; 0 when idle.", registry=registry,
-        )  # fmt: skip
-        self.work_in_flight.set_function(work.in_flight)
-        self._gateway = _GatewayLatency()
-        registry.register(self._gateway)
-
-    def count_database_event(self, event: Event, dialect: Dialect) -> None:
-        """Count what a storage backend reported."""
-        counter = self.database_errors if event == "failed" else self.database_retries
-        counter.labels(dialect).inc()
-
-    def watch(self, client: discord.Client) -> None:
-        """Read the gateway latency of ``client``'s shards at each scrape."""
-        self._gateway.client = client
-
-    def exposition(self, names: Sequence[str] = ()) -> bytes:
-        """The metrics in Prometheus' text format (only ``names``, when given)."""
-        registry = self.registry.restricted_registry(names) if names else self.registry
-        return generate_latest(registry)
-
-
-class _GatewayLatency(Collector):
+class GatewayLatency(Collector):
     """``tholos_gateway_latency_seconds{shard}``: the heartbeat latency of each shard, read
     from the client when scraped (no loop of its own)."""
 
-    def __init__(self) -> None:
-        self.client: discord.Client | None = None
+    def __init__(self, client: discord.Client) -> None:
+        self.client = client
 
     def describe(self) -> list[GaugeMetricFamily]:
         return [self._family()]
@@ -133,11 +56,6 @@ class _GatewayLatency(Collector):
             "tholos_gateway_latency_seconds", "Gateway heartbeat latency, by shard.",
             labels=["shard"],
         )  # fmt: skip
-
-
-METRICS = Metrics()
-"""This process's metrics."""
-listen(METRICS.count_database_event)  # the storage backends report, the metrics count
 
 
 def _latencies(client: discord.Client) -> list[tuple[int, float]]:
@@ -178,7 +96,7 @@ class MetricsServer:
         self.client = client
         self.database = database
         self.metrics = metrics
-        metrics.watch(client)
+        metrics.registry.register(GatewayLatency(client))
         app = web.Application()
         app.router.add_get("/metrics", self._metrics)
         app.router.add_get("/healthz", self._healthz)

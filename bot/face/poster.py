@@ -11,21 +11,20 @@ from typing import Any
 
 import discord
 
+from bot.base.logs import GAME_ID
+from bot.face import layout
+from bot.face.answers import Interaction, tell
+from bot.face.controls import has_controls
+from bot.face.places import GONE_THREAD, Places
+from bot.metrics.counters import METRICS
+from bot.services.renderer import Renderer
+from bot.storage import DatabaseUnavailable, Game, GameStore
+from bot.storage.leases import LeaseStore, board_lease
+from bot.words.board import LastTurn, board_of
+from bot.words.i18n import words
+from bot.words.phrases import command
 from engine import parse_turn
 from engine.vocabulary import N_
-
-from . import layout
-from .answers import Interaction, tell
-from .board import LastTurn, board_of
-from .controls import has_controls
-from .i18n import words
-from .logs import GAME_ID
-from .metrics import METRICS
-from .phrases import command
-from .places import GONE_THREAD, Places
-from .renderer import Renderer
-from .storage import DatabaseUnavailable, Game, GameStore
-from .storage.leases import LeaseStore, board_lease
 
 log = logging.getLogger(__name__)
 

@@ -9,13 +9,12 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
+from bot.words.board import Board
 from engine import Position
 from engine.newgame import new_game
 from rendering.board import render_board
 from rendering.describe import describe_board
 from rendering.view import BoardView
-
-from .board import Board
 
 T = TypeVar("T")
 

@@ -3,14 +3,15 @@
 ``bot/locales/tholos.pot`` holds every message marked in the code (``t("…")``,
 ``t.plural("…", "…", n)``, ``N_("…")``, and command names as ``NC_("command", "…")``);
 ``bot/locales/<language>/LC_MESSAGES/tholos.po`` their translations, read with Babel and
-compiled in memory when first used. ``python -m bot.i18n`` extracts the messages again and
+compiled in memory when first used. ``python -m bot.words.i18n`` extracts the messages again and
 merges them into the catalogues (new ones untranslated, changed ones fuzzy) — run it after
-changing a message, then translate what it reports; ``python -m bot.i18n samples docs/boards``
+changing a message, then translate what it reports; ``python -m bot.words.i18n samples docs/boards``
 draws the sample boards of every language.
 
 Discord tells each interaction the reader's locale and the server's; :func:`words_for` maps
 any Discord locale onto one of ours (``es-ES`` and ``es-419`` → Spanish, ``de`` → German,
-everything else English).
+everything else English). The slash commands' translations, and the words of the one who
+pressed, are the Discord face's (:mod:`bot.face.translator`).
 """
 
 from __future__ import annotations
@@ -22,21 +23,18 @@ from functools import cache
 from pathlib import Path
 from typing import Final
 
-import discord
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
-from discord import app_commands
 
+from bot.base.domain import Language
 from rendering.words import ENGLISH, Words
-
-from .domain import Language
 
 LANGUAGES: Final[tuple[Language, ...]] = ("en", "es", "de")
 TRANSLATED: Final[tuple[Language, ...]] = ("es", "de")
 DOMAIN: Final = "tholos"
-LOCALES: Final = Path(__file__).parent / "locales"
+LOCALES: Final = Path(__file__).parent.parent / "locales"
 TEMPLATE: Final = LOCALES / f"{DOMAIN}.pot"
 SOURCES: Final = ("bot", "rendering", "engine")
 """The packages whose messages the catalogue holds."""
@@ -65,13 +63,14 @@ def catalogue_path(language: str) -> Path:
     return LOCALES / language / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-def language_of(locale: discord.Locale | str | None) -> Language:
-    """Our language for a Discord locale (English for every locale we don't speak).
+def language_of(locale: object) -> Language:
+    """Our language for a Discord locale — a ``discord.Locale`` or its text — (English for
+    every locale we don't speak; none: English).
 
-    >>> language_of("es-419"), language_of(discord.Locale.german), language_of("fr")
-    ('es', 'de', 'en')
+    >>> language_of("es-419"), language_of("de"), language_of("fr"), language_of(None)
+    ('es', 'de', 'en', 'en')
     """
-    code = str(locale.value if isinstance(locale, discord.Locale) else locale or "")
+    code = str(getattr(locale, "value", locale) or "")
     prefix = code.split("-")[0].lower()
     return prefix if prefix in TRANSLATED else "en"  # type: ignore[return-value]
 
@@ -89,56 +88,15 @@ def words(language: str) -> Words:
     return Words(language, gettext.GNUTranslations(compiled))
 
 
-def words_for(locale: discord.Locale | str | None) -> Words:
+def words_for(locale: object) -> Words:
     """The words for a Discord locale."""
     return words(language_of(locale))
-
-
-def reader(interaction: discord.Interaction) -> Words:
-    """The words of the member who typed or pressed (their Discord client's language)."""
-    return words_for(interaction.locale)
-
-
-def server_language(interaction: discord.Interaction) -> Language:
-    """The server's language (its community locale), as a new game or challenge keeps it; in a
-    direct message, the member's own."""
-    if interaction.guild_id is None:
-        return language_of(interaction.locale)
-    return language_of(interaction.guild_locale)
-
-
-class CommandTranslator(app_commands.Translator):
-    """Slash commands in Spanish and German: names from the ``command`` context, descriptions
-    and choices from the plain messages (a name the same in both languages is sent too);
-    ``None`` (Discord shows English) for other locales."""
-
-    async def translate(
-        self,
-        string: app_commands.locale_str,
-        locale: discord.Locale,
-        context: app_commands.TranslationContextTypes,
-    ) -> str | None:
-        language = language_of(locale)
-        if language == "en":
-            return None
-        translations = words(language).translations
-        message = string.message
-        if context.location in _NAMES:
-            return translations.pgettext(COMMAND_NAME, message)
-        return translations.gettext(message)
-
-
-_NAMES = {
-    app_commands.TranslationContextLocation.command_name,
-    app_commands.TranslationContextLocation.group_name,
-    app_commands.TranslationContextLocation.parameter_name,
-}
 
 
 def extract() -> Catalog:
     """Every marked message of the sources, as a template catalogue."""
     template = Catalog(domain=DOMAIN, project="Tholos for Discord", fuzzy=False)
-    root = Path(__file__).parent.parent
+    root = Path(__file__).parent.parent.parent
     for package in SOURCES:
         for filename, line, message, comments, context in extract_from_dir(
             root / package, method_map=[("**.py", "python")], keywords=KEYWORDS

@@ -9,13 +9,12 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.face.answers import SOMETHING_WENT_WRONG, tell
+from bot.storage import Game
+from bot.words.i18n import NC_
+from bot.words.phrases import game_label
 from engine.vocabulary import N_
 from rendering.words import Words
-
-from .answers import SOMETHING_WENT_WRONG, tell
-from .i18n import NC_
-from .phrases import game_label
-from .storage import Game
 
 log = logging.getLogger(__name__)
 

@@ -21,27 +21,20 @@ from dataclasses import replace
 
 import discord
 
+from bot.base import work
+from bot.base.standings import Standing
+from bot.face.answers import USERS_ONLY
+from bot.face.app import App
+from bot.face.background import Backoff, Retries, discord_call, nonce, sweep_until_closed
+from bot.face.places import open_thread, thread_name
+from bot.services.tournaments import Plan, TournamentService, expected_length, standings_of
+from bot.storage import GAMES_TOPIC, ChannelBusyError, DatabaseUnavailable, Game
+from bot.storage.tournaments import Board, Entry, Tournament
+from bot.words.i18n import words
+from bot.words.phrases import rating_change
 from engine.vocabulary import N_
 from rendering.standings import render_standings
 from rendering.words import Words
-
-from .. import work
-from ..answers import USERS_ONLY
-from ..app import App
-from ..background import (
-    Backoff,
-    Retries,
-    discord_call,
-    nonce,
-    sweep_until_closed,
-)
-from ..i18n import words
-from ..phrases import rating_change
-from ..places import open_thread, thread_name
-from ..services.tournaments import Plan, TournamentService, expected_length, standings_of
-from ..standings import Standing
-from ..storage import GAMES_TOPIC, ChannelBusyError, DatabaseUnavailable, Game
-from ..storage.tournaments import Board, Entry, Tournament
 
 log = logging.getLogger(__name__)
 

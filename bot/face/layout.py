@@ -1,4 +1,4 @@
-"""The board's Discord face: a :class:`~bot.board.Board` as one Components V2 container —
+"""The board's Discord face: a :class:`~bot.words.board.Board` as one Components V2 container —
 header, the image (its alt text as the description), status, the controls, the small print —
 and the same layout read back from a posted message, so that an edit keeps it."""
 
@@ -12,9 +12,9 @@ from typing import Any
 
 import discord
 
-from . import custom_ids
-from .board import Board, Choice
-from .controls import Button, Row
+from bot.base import custom_ids
+from bot.face.controls import Button, Row
+from bot.words.board import Board, Choice
 
 IMAGE_NAME = "board.png"
 """The image's name where no game version is shown (a puzzle's board)."""

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
+from bot.base.domain import CORRESPONDENCE, mention
+from bot.storage import Game
 from engine import COLOUR_NAMES, Colour, Position, Turn
 from engine.vocabulary import (
     N_,
@@ -21,9 +23,6 @@ from engine.vocabulary import (
 )
 from rendering.describe import turn_lines
 from rendering.words import Words
-
-from .domain import CORRESPONDENCE, mention
-from .storage import Game
 
 STONE_EMOJI: Final = ("⚪", "⚫", "🔘")
 """Stone colours as emoji (white, black, gray): told apart by lightness, not hue."""

@@ -13,8 +13,8 @@ from collections.abc import Awaitable, Callable, Collection, Hashable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from . import work
-from .storage import DatabaseUnavailable
+from bot.base import work
+from bot.storage import DatabaseUnavailable
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

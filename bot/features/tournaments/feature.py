@@ -12,29 +12,16 @@ from typing import Literal
 import discord
 from discord import app_commands
 
-from engine.vocabulary import N_
-from rendering.words import Words
-
-from .. import custom_ids
-from ..answers import Interaction, answers, caller
-from ..app import App, Feature, feature_of
-from ..background import discord_call
-from ..commands import GAME_OPTIONS, GUILD_INSTALL, SERVERS_ONLY, tholos
-from ..controls import Button, Router, view_of
-from ..domain import GameOptions, Mode, Pace, Person, Refusal
-from ..i18n import NC_, reader, server_language, words
-from ..phrases import MODE_NAMES, command, pace_name
-from ..places import place_for
-from ..services.tournaments import (
-    MAX_PLAYERS,
-    MAX_ROUNDS,
-    Setup,
-    TournamentService,
-    check_organiser,
-    largest_round_robin,
-)
-from ..storage.tournaments import Tournament, TournamentStore
-from .rounds import (
+from bot.base import custom_ids
+from bot.base.domain import GameOptions, Mode, Pace, Person, Refusal
+from bot.face.answers import Interaction, answers, caller
+from bot.face.app import App, Feature, feature_of
+from bot.face.background import discord_call
+from bot.face.commands import GAME_OPTIONS, GUILD_INSTALL, SERVERS_ONLY, tholos
+from bot.face.controls import Button, Router, view_of
+from bot.face.places import place_for
+from bot.face.translator import reader, server_language
+from bot.features.tournaments.rounds import (
     Rounds,
     drop_event,
     format_text,
@@ -42,6 +29,19 @@ from .rounds import (
     schedule_event,
     standings_file,
 )
+from bot.services.tournaments import (
+    MAX_PLAYERS,
+    MAX_ROUNDS,
+    Setup,
+    TournamentService,
+    check_organiser,
+    largest_round_robin,
+)
+from bot.storage.tournaments import Tournament, TournamentStore
+from bot.words.i18n import NC_, words
+from bot.words.phrases import MODE_NAMES, command, pace_name
+from engine.vocabulary import N_
+from rendering.words import Words
 
 log = logging.getLogger(__name__)
 

@@ -2,8 +2,8 @@
 
 Every feature handler is decorated with :func:`answers`: it refuses new work while the bot
 shuts down, checks that the interaction comes from a server (and that the bot may post boards
-in its channel) when asked, and turns a :class:`~bot.domain.Refusal` or an unexpected error into
-an ephemeral answer, so that no interaction is left unanswered.
+in its channel) when asked, and turns a :class:`~bot.base.domain.Refusal` or an unexpected
+error into an ephemeral answer, so that no interaction is left unanswered.
 """
 
 from __future__ import annotations
@@ -17,15 +17,14 @@ from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 import discord
 
+from bot.base import work
+from bot.base.domain import Caller, Refusal
+from bot.base.logs import INTERACTION_ID
+from bot.face.translator import reader
+from bot.metrics.counters import METRICS
+from bot.storage import DatabaseBusy, DatabaseUnavailable
+from bot.words.phrases import command
 from engine.vocabulary import N_
-
-from . import work
-from .domain import Caller, Refusal
-from .i18n import reader
-from .logs import INTERACTION_ID
-from .metrics import METRICS
-from .phrases import command
-from .storage import DatabaseBusy, DatabaseUnavailable
 
 log = logging.getLogger(__name__)
 

@@ -9,15 +9,14 @@ from __future__ import annotations
 import logging
 import time
 
+from bot.base import work
+from bot.face.app import App
+from bot.face.background import wait_for_event
+from bot.services.workers import PuzzleFinder
+from bot.storage import DatabaseUnavailable
+from bot.storage.puzzles import PuzzleStore
 from engine import parse_turn
 from engine.puzzles import LATE
-
-from .. import work
-from ..ai import PuzzleFinder
-from ..app import App
-from ..background import wait_for_event
-from ..storage import DatabaseUnavailable
-from ..storage.puzzles import PuzzleStore
 
 log = logging.getLogger(__name__)
 

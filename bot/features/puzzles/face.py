@@ -1,18 +1,17 @@
 """A puzzle's Discord face: the message around its image (header, caption, prompt, small
 print) and its buttons — the answer's steps, Next, the puzzle of the day's Solve it. Its words
-are :mod:`bot.puzzle_board`'s."""
+are :mod:`bot.words.puzzle`'s."""
 
 from __future__ import annotations
 
+from bot.base import custom_ids
+from bot.face.controls import Button, Row
+from bot.face.layout import IMAGE_NAME, STEP_KINDS, BoardLook, choice_rows
+from bot.storage.puzzles import DailyPuzzle, StoredPuzzle
+from bot.words.board import ACCENT, Choice, step_choices, step_prompt
+from bot.words.puzzle import caption, small_print
 from engine.builder import TurnBuilder
 from rendering.words import Words
-
-from .. import custom_ids
-from ..board import ACCENT, Choice, step_choices, step_prompt
-from ..controls import Button, Row
-from ..layout import IMAGE_NAME, STEP_KINDS, BoardLook, choice_rows
-from ..puzzle_board import caption, small_print
-from ..storage.puzzles import DailyPuzzle, StoredPuzzle
 
 
 def look(t: Words, stored: StoredPuzzle, title: str, intro: str, alt: str) -> BoardLook:

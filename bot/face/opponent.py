@@ -15,20 +15,20 @@ import time
 
 import discord
 
-from . import work
-from .ai import AiPlayer
-from .answers import Interaction
-from .app import App, Feature
-from .background import Backoff, Retries, discord_call, stop_tasks, wait_for_event
-from .board import LastTurn
-from .domain import Language, Level, Person
-from .i18n import words
-from .logs import GAME_ID
-from .metrics import METRICS
-from .phrases import LEVEL_NAMES
-from .services import TurnPlayed
-from .storage import DatabaseUnavailable, Game
-from .storage.leases import Lease, ai_lease
+from bot.base import work
+from bot.base.domain import Language, Level, Person
+from bot.base.logs import GAME_ID
+from bot.face.answers import Interaction
+from bot.face.app import App, Feature
+from bot.face.background import Backoff, Retries, discord_call, stop_tasks, wait_for_event
+from bot.metrics.counters import METRICS
+from bot.services import TurnPlayed
+from bot.services.workers import AiPlayer
+from bot.storage import DatabaseUnavailable, Game
+from bot.storage.leases import Lease, ai_lease
+from bot.words.board import LastTurn
+from bot.words.i18n import words
+from bot.words.phrases import LEVEL_NAMES
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """Buttons: one persistent ``DynamicItem`` for every ``tholos:`` control, and the router that
 hands a press to the handler its feature registered for the control's ``custom_id`` format.
 
-A control's ``custom_id`` format is defined once in :mod:`bot.custom_ids`; its words and its
+A control's ``custom_id`` format is defined once in :mod:`bot.base.custom_ids`; its words and its
 handler live in the feature that owns it. Every button of a message is this dynamic item
 (disabled ones too), so discord.py keeps no per-message view in memory, and a press after a
 restart is rebuilt from its ``custom_id``.
@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from .custom_ids import PREFIX, CustomId
+from bot.base.custom_ids import PREFIX, CustomId
 
 Interaction = discord.Interaction[Any]
 Handler = Callable[..., Awaitable[None]]

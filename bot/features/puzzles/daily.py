@@ -16,16 +16,17 @@ from collections.abc import Callable
 
 import discord
 
-from .. import layout, work
-from ..answers import REQUIRED_PERMISSIONS
-from ..app import App
-from ..background import discord_call, nonce, stop_tasks, sweep_until_closed
-from ..i18n import language_of, words
-from ..puzzle_board import DAILY_INTRO, daily_status, image_view, puzzle_title
-from ..storage import DatabaseUnavailable
-from ..storage.puzzles import DailyPuzzle, PuzzleStore
-from ..storage.servers import SETTINGS_TOPIC
-from . import face
+from bot.base import work
+from bot.face import layout
+from bot.face.answers import REQUIRED_PERMISSIONS
+from bot.face.app import App
+from bot.face.background import discord_call, nonce, stop_tasks, sweep_until_closed
+from bot.features.puzzles import face
+from bot.storage import DatabaseUnavailable
+from bot.storage.puzzles import DailyPuzzle, PuzzleStore
+from bot.storage.servers import SETTINGS_TOPIC
+from bot.words.i18n import language_of, words
+from bot.words.puzzle import DAILY_INTRO, daily_status, image_view, puzzle_title
 
 log = logging.getLogger(__name__)
 

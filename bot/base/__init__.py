@@ -1,0 +1,1 @@
+"""Values, pure rules, settings and logging: no database, no Discord."""

@@ -1,0 +1,1 @@
+"""The Discord face every feature shares: answers, controls, boards, the App."""

@@ -1,0 +1,1 @@
+"""The process's counters (no Discord; served by :mod:`bot.face.health`)."""
