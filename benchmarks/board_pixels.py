@@ -52,9 +52,13 @@ def fingerprints(games: int) -> list[str]:
                 continue
             over = position.is_over()
             view = BoardView(
-                white, black, last_turn=turn, final=over and seed % 5 == 0,
-                note="Bob resigned" if over and seed % 4 == 3 else None, words=words(language),
-            )  # fmt: skip
+                white,
+                black,
+                last_turn=turn,
+                final=over and seed % 5 == 0,
+                note="Bob resigned" if over and seed % 4 == 3 else None,
+                words=words(language),
+            )
             png = render_board(position, view)
             pixels = Image.open(io.BytesIO(png)).convert("RGB").tobytes()
             lines.append(f"{seed} {ply} {hashlib.sha256(pixels).hexdigest()[:16]} {len(png)}")

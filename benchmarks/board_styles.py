@@ -35,8 +35,11 @@ def run(tree: Path, load: list[str]) -> tuple[int, int, int]:
     """One latency benchmark of the bot in ``tree``: (n, p50, p95) of press → new board."""
     done = subprocess.run(
         [sys.executable, "-m", "benchmarks.bot_latency", *load],
-        cwd=tree, capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     found = ROW.search(done.stdout)
     if found is None:
         sys.stderr.write(done.stdout[-3000:] + done.stderr[-3000:])
@@ -57,8 +60,9 @@ def main(argv: list[str] | None = None) -> int:
         embed_tree = Path(tmp) / "tree"
         subprocess.run(
             ["git", "worktree", "add", "--detach", "-q", str(embed_tree), args.embed_rev],
-            cwd=REPO_ROOT, check=True,
-        )  # fmt: skip
+            cwd=REPO_ROOT,
+            check=True,
+        )
         try:
             trees = {"embed": embed_tree, "layout": REPO_ROOT}
             for number in range(args.rounds):
@@ -66,18 +70,23 @@ def main(argv: list[str] | None = None) -> int:
                 for style in order:
                     n, p50, p95 = run(trees[style], load)
                     p95s[style].append(p95)
-                    print(f"round {number + 1} {style:>6}: n {n}, p50 {p50} ms, p95 {p95} ms",
-                          flush=True)  # fmt: skip
+                    print(
+                        f"round {number + 1} {style:>6}: n {n}, p50 {p50} ms, p95 {p95} ms",
+                        flush=True,
+                    )
         finally:
             subprocess.run(
-                ["git", "worktree", "remove", "--force", str(embed_tree)], cwd=REPO_ROOT,
+                ["git", "worktree", "remove", "--force", str(embed_tree)],
+                cwd=REPO_ROOT,
                 check=False,
-            )  # fmt: skip
+            )
     embed, layout = (statistics.median(p95s[style]) for style in ("embed", "layout"))
     ratio = layout / embed
     verdict = "PASS" if ratio <= TARGET_RATIO else "FAIL"
-    print(f"median p95: embed {embed:.0f} ms, layout {layout:.0f} ms: {ratio:.2f}× "
-          f"[{verdict}: ≤ {TARGET_RATIO}×]")  # fmt: skip
+    print(
+        f"median p95: embed {embed:.0f} ms, layout {layout:.0f} ms: {ratio:.2f}× "
+        f"[{verdict}: ≤ {TARGET_RATIO}×]"
+    )
     return 0 if ratio <= TARGET_RATIO else 1
 
 

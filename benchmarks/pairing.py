@@ -44,21 +44,30 @@ def main() -> None:
         for white, black in paired.games:
             result = rng.choice((0.0, 0.5, 1.0))
             w, b = entrants[white], entrants[black]
-            entrants[white] = Entrant(w.id, w.rating, w.score + result, w.opponents | {black},
-                                      w.colours + "w", w.had_bye)  # fmt: skip
-            entrants[black] = Entrant(b.id, b.rating, b.score + 1 - result,
-                                      b.opponents | {white}, b.colours + "b",
-                                      b.had_bye)  # fmt: skip
+            entrants[white] = Entrant(
+                w.id, w.rating, w.score + result, w.opponents | {black}, w.colours + "w", w.had_bye
+            )
+            entrants[black] = Entrant(
+                b.id,
+                b.rating,
+                b.score + 1 - result,
+                b.opponents | {white},
+                b.colours + "b",
+                b.had_bye,
+            )
         if paired.bye is not None:
             e = entrants[paired.bye]
-            entrants[paired.bye] = Entrant(e.id, e.rating, e.score + 1, e.opponents, e.colours,
-                                           True)  # fmt: skip
+            entrants[paired.bye] = Entrant(
+                e.id, e.rating, e.score + 1, e.opponents, e.colours, True
+            )
     for label, times in (("quick", quick), ("exact", exact)):
         if times:
             ordered = sorted(times)
             p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
-            print(f"{label}: mean {1000 * statistics.mean(times):.1f} ms, p95 {1000 * p95:.1f} "
-                  f"ms, max {1000 * max(times):.1f} ms")  # fmt: skip
+            print(
+                f"{label}: mean {1000 * statistics.mean(times):.1f} ms, p95 {1000 * p95:.1f} "
+                f"ms, max {1000 * max(times):.1f} ms"
+            )
 
 
 if __name__ == "__main__":

@@ -68,8 +68,11 @@ class Solver:
 
     async def solve(self, rounds: int) -> None:
         try:
-            board = await self._board(lambda: self.emu.slash(self.member, "tholos puzzle",
-                                                             channel=self.channel, wait=False))
+            board = await self._board(
+                lambda: self.emu.slash(
+                    self.member, "tholos puzzle", channel=self.channel, wait=False
+                )
+            )
             for number in range(rounds):
                 board = await self._answer(board, last=number == rounds - 1)
         except (BenchmarkError, AssertionError, ValueError) as error:
@@ -87,8 +90,9 @@ class Solver:
         return message
 
     def _puzzles(self) -> list[Message]:
-        return [m for m in self.emu.messages(self.channel, self.member)
-                if m.ephemeral and m.attachments]  # fmt: skip
+        return [
+            m for m in self.emu.messages(self.channel, self.member) if m.ephemeral and m.attachments
+        ]
 
     async def _answer(self, board: Message, *, last: bool) -> Message:
         footer = next(c["content"] for c in board.all_components() if c.get("id") == FOOTER_ID)
@@ -98,8 +102,9 @@ class Solver:
         path = turn_path(position, turn)
         if TurnBuilder(position, path).turn is None:
             path = (*path, SKIP)
-        prefix = next(b["custom_id"] for b in board.buttons
-                      if b["custom_id"].startswith("tholos:pz:")).split(":")[2]  # fmt: skip
+        prefix = next(
+            b["custom_id"] for b in board.buttons if b["custom_id"].startswith("tholos:pz:")
+        ).split(":")[2]
         for depth in range(1, len(path) + 1):
             await self._pause()
             custom_id = f"tholos:pz:{prefix}:{''.join(path[:depth])}:n"
@@ -121,8 +126,12 @@ def add_solvers(emu: Emulator, count: int) -> list[tuple[Member, Channel]]:
     """A channel and a member for each solver (before the bot starts)."""
     guild, added = emu.guild, []
     for number in range(1, count + 1):
-        channel = Channel(id=snowflake(), name=f"puzzles-{number:02d}", guild_id=guild.id,
-                          position=len(guild.channels))  # fmt: skip
+        channel = Channel(
+            id=snowflake(),
+            name=f"puzzles-{number:02d}",
+            guild_id=guild.id,
+            position=len(guild.channels),
+        )
         guild.channels[channel.id] = channel
         name = f"solver-{number:02d}"
         member = Member(User(id=snowflake(), username=name, global_name=name.title()))
@@ -137,33 +146,51 @@ async def main_async(args: argparse.Namespace) -> bool:
     with tempfile.TemporaryDirectory(prefix="tholos-puzzles-") as tmp:
         async with Emulator() as emu:
             tables = add_tables(emu, args.games)
-            solvers = [Solver(emu, member, channel, args.seed * 100 + number, args.think)
-                       for number, (member, channel) in enumerate(add_solvers(emu, args.solvers))]
+            solvers = [
+                Solver(emu, member, channel, args.seed * 100 + number, args.think)
+                for number, (member, channel) in enumerate(add_solvers(emu, args.solvers))
+            ]
             db = Path(tmp) / "bot.db"
-            bot = BotProcess("bot", emu, db, Path(tmp) / "bot.log",
-                             env={"THOLOS_DB": str(db), "THOLOS_THREADS": "off"})  # fmt: skip
+            bot = BotProcess(
+                "bot",
+                emu,
+                db,
+                Path(tmp) / "bot.log",
+                env={"THOLOS_DB": str(db), "THOLOS_THREADS": "off"},
+            )
             samples, problems = Samples(), []
             await bot.start(sync=True)
             try:
                 await bot.settle(0.3)
-                players = [Player(emu, table, args.seed * 1000 + n, args.think, samples)
-                           for n, table in enumerate(tables)]  # fmt: skip
+                players = [
+                    Player(emu, table, args.seed * 1000 + n, args.think, samples)
+                    for n, table in enumerate(tables)
+                ]
                 await asyncio.gather(*(p.start() for p in players))
-                await asyncio.gather(*(p.play(args.turns) for p in players),
-                                     *(s.solve(args.rounds) for s in solvers))  # fmt: skip
+                await asyncio.gather(
+                    *(p.play(args.turns) for p in players), *(s.solve(args.rounds) for s in solvers)
+                )
                 problems += [p.problem for p in (*players, *solvers) if p.problem]
             finally:
                 code = await stop_cleanly(bot, problems)
             return report(samples, solvers, emu, problems, code, args)
 
 
-def report(samples: Samples, solvers: list[Solver], emu: Emulator, problems: list[str],
-           code: int | None, args: argparse.Namespace) -> bool:  # fmt: skip
+def report(
+    samples: Samples,
+    solvers: list[Solver],
+    emu: Emulator,
+    problems: list[str],
+    code: int | None,
+    args: argparse.Namespace,
+) -> bool:
     boards = [value for s in solvers for value in s.boards]
     steps = [value for s in solvers for value in s.steps]
     verdicts = [value for s in solvers for value in s.verdicts]
-    print(f"{args.games} games and {args.solvers} members solving puzzles at once "
-          f"(think {args.think} s, seed {args.seed})")  # fmt: skip
+    print(
+        f"{args.games} games and {args.solvers} members solving puzzles at once "
+        f"(think {args.think} s, seed {args.seed})"
+    )
     print(latency_row("turn: last step press → new board", samples.new_board))
     print(latency_row("puzzle: command or Next → its board", boards))
     print(latency_row("puzzle: step press → acknowledged", steps))
@@ -173,14 +200,19 @@ def report(samples: Samples, solvers: list[Solver], emu: Emulator, problems: lis
     turn_p95 = percentile(samples.new_board, 95) * 1000
     puzzle_p95 = percentile(boards, 95) * 1000
     checks = [
-        (puzzle_p95 <= turn_p95 + SLACK_MS,
-         f"puzzle press→board p95 {puzzle_p95:.0f} ms ≤ turn's {turn_p95:.0f} ms + {SLACK_MS:.0f}"),
-        (not unproven and len(served) == len(boards),
-         f"every puzzle served ({len(served)}) proven again: not {unproven[:3]}"),
+        (
+            puzzle_p95 <= turn_p95 + SLACK_MS,
+            f"puzzle press→board p95 {puzzle_p95:.0f} ms ≤ turn's {turn_p95:.0f} ms "
+            f"+ {SLACK_MS:.0f}",
+        ),
+        (
+            not unproven and len(served) == len(boards),
+            f"every puzzle served ({len(served)}) proven again: not {unproven[:3]}",
+        ),
         (not emu.violations, f"emulator violations: {len(emu.violations)}"),
         (not problems, f"problems: {problems[:3]}"),
         (code == 0, f"bot exit code {code}"),
-    ]  # fmt: skip
+    ]
     for ok, text in checks:
         print(("✓ " if ok else "✗ ") + text)
     return all(ok for ok, _ in checks)

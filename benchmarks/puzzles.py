@@ -22,8 +22,10 @@ def summary(seconds: list[float]) -> str:
         return "none"
     ordered = sorted(seconds)
     p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
-    return (f"mean {statistics.fmean(ordered):.2f} s, p95 {p95:.2f} s, max {ordered[-1]:.2f} s "
-            f"({len(ordered)})")  # fmt: skip
+    return (
+        f"mean {statistics.fmean(ordered):.2f} s, p95 {p95:.2f} s, max {ordered[-1]:.2f} s "
+        f"({len(ordered)})"
+    )
 
 
 def main() -> None:
@@ -44,15 +46,21 @@ def main() -> None:
         proofs.append(time.perf_counter() - began)
     total = sum(games)
     puzzles = [total / len(found)] if found else []
-    print(f"{args.games} self-play games (seeds {args.first_seed}–"
-          f"{args.first_seed + args.games - 1}), at most {args.late} places left")  # fmt: skip
+    print(
+        f"{args.games} self-play games (seeds {args.first_seed}–"
+        f"{args.first_seed + args.games - 1}), at most {args.late} places left"
+    )
     print(f"  searching a game:   {summary(games)}")
-    print(f"  puzzles found:      {len(found)} ({len(found) / args.games:.0%} of the games; "
-          f"{puzzles[0] if puzzles else float('nan'):.2f} s of search a puzzle)")
+    print(
+        f"  puzzles found:      {len(found)} ({len(found) / args.games:.0%} of the games; "
+        f"{puzzles[0] if puzzles else float('nan'):.2f} s of search a puzzle)"
+    )
     print(f"  proving a puzzle:   {summary(proofs)}")
     wins = sum(1 for puzzle in found if puzzle.best == 1.0)
-    print(f"  kinds:              {wins} to win, {len(found) - wins} to save a draw; "
-          f"choices (difficulty) {sorted(p.difficulty for p in found)}")
+    print(
+        f"  kinds:              {wins} to win, {len(found) - wins} to save a draw; "
+        f"choices (difficulty) {sorted(p.difficulty for p in found)}"
+    )
 
 
 if __name__ == "__main__":

@@ -55,10 +55,15 @@ async def rebuild(url: str) -> tuple[float, int, int, int]:
     changed, longest write (ms)."""
     began = time.perf_counter()
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", "rebuild-ratings", cwd=REPO_ROOT,
+        sys.executable,
+        "-m",
+        "bot",
+        "rebuild-ratings",
+        cwd=REPO_ROOT,
         env={"PATH": os.environ.get("PATH", ""), "THOLOS_DB": url},
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-    )  # fmt: skip
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
     out, err = await process.communicate()
     if process.returncode != 0:
         raise SystemExit(f"rebuild-ratings failed: {err.decode()}")
@@ -89,16 +94,25 @@ async def measure(args: argparse.Namespace, workdir: Path, url: str) -> bool:
         tables = add_tables(emu, args.games)
         database = await open_database(url)
         history = await write_history(
-            database, games=args.history, players=args.players, guild_id=emu.guild.id,
-            channel_id=tables[0].channel.id, seed=args.seed,
-        )  # fmt: skip
+            database,
+            games=args.history,
+            players=args.players,
+            guild_id=emu.guild.id,
+            channel_id=tables[0].channel.id,
+            seed=args.seed,
+        )
         await database.close()
-        print(f"history: {history.games} games, {history.turns} turns, {history.players} "
-              f"players written in {history.seconds:.0f} s into {redact(url)}")  # fmt: skip
+        print(
+            f"history: {history.games} games, {history.turns} turns, {history.players} "
+            f"players written in {history.seconds:.0f} s into {redact(url)}"
+        )
         bot = BotProcess(
-            "bot", emu, Path(url) if args.backend == "sqlite" else workdir / "unused.db",
-            workdir / "bot.log", env={"THOLOS_THREADS": "off", "THOLOS_DB": url},
-        )  # fmt: skip
+            "bot",
+            emu,
+            Path(url) if args.backend == "sqlite" else workdir / "unused.db",
+            workdir / "bot.log",
+            env={"THOLOS_THREADS": "off", "THOLOS_DB": url},
+        )
         await bot.start(sync=True)
         live = LiveGames(emu, tables, args.seed, args.think)
         live.start()
@@ -126,14 +140,20 @@ async def measure(args: argparse.Namespace, workdir: Path, url: str) -> bool:
     pressed = list(zip(live.samples.new_board_at, live.samples.new_board, strict=True))
     quiet = [latency for at, latency in pressed if quiet_from <= at < rebuilds_from]
     during = [latency for at, latency in pressed if rebuilds_from <= at <= rebuilds_to]
-    print(f"Tholos rebuild benchmark: {args.backend}, {args.history} games' history, "
-          f"{args.games} live games, --think {args.think:g} s")  # fmt: skip
+    print(
+        f"Tholos rebuild benchmark: {args.backend}, {args.history} games' history, "
+        f"{args.games} live games, --think {args.think:g} s"
+    )
     for number, (seconds, caught_up, changed, longest) in enumerate(rebuilds, start=1):
-        print(f"    rebuild {number}: {seconds:.1f} s, {caught_up} games caught up, {changed} "
-              f"rows changed, longest write {longest} ms")  # fmt: skip
+        print(
+            f"    rebuild {number}: {seconds:.1f} s, {caught_up} games caught up, {changed} "
+            f"rows changed, longest write {longest} ms"
+        )
     caught_up = sum(r[1] for r in rebuilds)
-    print(f"    {len(rebuilds)} rebuilds, {caught_up} games that ended during one caught up, "
-          f"longest write {max(r[3] for r in rebuilds)} ms")  # fmt: skip
+    print(
+        f"    {len(rebuilds)} rebuilds, {caught_up} games that ended during one caught up, "
+        f"longest write {max(r[3] for r in rebuilds)} ms"
+    )
     print(f"    {'last step press → new board (ms)':<40}{'n':>6}{'p50':>8}{'p95':>8}{'max':>8}")
     print(latency_row("without maintenance", quiet))
     print(latency_row("while rebuilds ran", during))
@@ -147,8 +167,12 @@ async def measure(args: argparse.Namespace, workdir: Path, url: str) -> bool:
     ]
     if quiet and during:
         ratio = percentile(during, 95) / percentile(quiet, 95)
-        checks.append((ratio <= TARGET_RATIO, f"p95 during the rebuilds {ratio:.2f}× without "
-                                              f"(≤ {TARGET_RATIO}×)"))  # fmt: skip
+        checks.append(
+            (
+                ratio <= TARGET_RATIO,
+                f"p95 during the rebuilds {ratio:.2f}× without (≤ {TARGET_RATIO}×)",
+            )
+        )
     return verdict(checks)
 
 
@@ -159,8 +183,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=2000, help="their players (2000)")
     parser.add_argument("--games", type=int, default=20, help="live games (20)")
     parser.add_argument("--think", type=float, default=0.5, help="mean pause per press (0.5 s)")
-    parser.add_argument("--seconds", type=float, default=40.0,
-                        help="seconds of play without, then with rebuilds (40)")
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=40.0,
+        help="seconds of play without, then with rebuilds (40)",
+    )
     parser.add_argument("--warmup", type=float, default=10.0, help="seconds before measuring")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)

@@ -52,9 +52,11 @@ def add_idle_channels(emu: Emulator, count: int) -> list[Channel]:
     channels = []
     for number in range(count):
         channel = Channel(
-            id=snowflake(), name=f"idle-{number:04d}", guild_id=guild.id,
+            id=snowflake(),
+            name=f"idle-{number:04d}",
+            guild_id=guild.id,
             position=len(guild.channels),
-        )  # fmt: skip
+        )
         guild.channels[channel.id] = channel
         channels.append(channel)
     return channels
@@ -70,12 +72,25 @@ async def add_idle_games(
     rows = []
     for number, channel in enumerate(channels):
         table = tables[number % len(tables)]
-        rows.append((
-            channel.guild_id, channel.id, table.white.id, table.black.id,
-            table.white.user.global_name, table.black.user.global_name, "basic", number,
-            str(start), str(start), snowflake(), idle_since, idle_since, idle_since,
-            due_at + number * 0.001,
-        ))  # fmt: skip
+        rows.append(
+            (
+                channel.guild_id,
+                channel.id,
+                table.white.id,
+                table.black.id,
+                table.white.user.global_name,
+                table.black.user.global_name,
+                "basic",
+                number,
+                str(start),
+                str(start),
+                snowflake(),
+                idle_since,
+                idle_since,
+                idle_since,
+                due_at + number * 0.001,
+            )
+        )
     database = await open_database(url)
     try:
         async with database.transaction() as connection:
@@ -95,9 +110,10 @@ def reminders_in(emu: Emulator, channels: list[Channel]) -> list[Message]:
     asking per channel would cost the emulator, and so the players, as much as the bot's work)."""
     idle = {channel.id for channel in channels}
     return [
-        m for m in list(emu.state.messages.values())
+        m
+        for m in list(emu.state.messages.values())
         if m.channel_id in idle and not m.deleted and m.content.startswith("⏰")
-    ]  # fmt: skip
+    ]
 
 
 def posted_at(message: Message) -> float:
@@ -115,9 +131,12 @@ async def run(args: argparse.Namespace) -> bool:
             due_at = time.time() + args.due_after
             await add_idle_games(str(db_path), idle, tables, due_at)
             bot = BotProcess(
-                "bot", emu, db_path, Path(tmp) / "bot.log",
+                "bot",
+                emu,
+                db_path,
+                Path(tmp) / "bot.log",
                 env={"THOLOS_THREADS": "off", "THOLOS_REMINDER_AFTER": "3600"},
-            )  # fmt: skip
+            )
             await bot.start(sync=True)
             live = LiveGames(emu, tables, args.seed, args.think)
             live.start()
@@ -144,10 +163,14 @@ async def run(args: argparse.Namespace) -> bool:
     during = [latency for at, latency in pressed if first <= at <= last]
     once = sorted(m.channel_id for m in sent) == sorted(c.id for c in idle)
     pinged = all(len(m.pinged) == 1 and m.content.startswith(f"⏰ <@{m.pinged[0]}>") for m in sent)
-    print(f"Tholos reminders benchmark: {args.idle} idle games' reminders due at once, "
-          f"{args.games} live games, --think {args.think:g} s")  # fmt: skip
-    print(f"    reminders sent: {len(sent)} in {last - first:.1f} s (first one "
-          f"{first - due_at:+.2f} s from the due time; all found {swept:.1f} s after start)")
+    print(
+        f"Tholos reminders benchmark: {args.idle} idle games' reminders due at once, "
+        f"{args.games} live games, --think {args.think:g} s"
+    )
+    print(
+        f"    reminders sent: {len(sent)} in {last - first:.1f} s (first one "
+        f"{first - due_at:+.2f} s from the due time; all found {swept:.1f} s after start)"
+    )
     print(f"    {'last step press → new board (ms)':<40}{'n':>6}{'p50':>8}{'p95':>8}{'max':>8}")
     print(latency_row("before the reminders fell due", before))
     print(latency_row("while they were being sent", during))
@@ -162,8 +185,9 @@ async def run(args: argparse.Namespace) -> bool:
     ]
     if before and len(during) >= 10:
         ratio = percentile(during, 95) / percentile(before, 95)
-        checks.append((ratio <= TARGET_RATIO, f"p95 during the sweep {ratio:.2f}× before "
-                                              f"(≤ {TARGET_RATIO}×)"))  # fmt: skip
+        checks.append(
+            (ratio <= TARGET_RATIO, f"p95 during the sweep {ratio:.2f}× before (≤ {TARGET_RATIO}×)")
+        )
     return verdict(checks)
 
 
@@ -172,10 +196,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--idle", type=int, default=1000, help="idle games (1000)")
     parser.add_argument("--games", type=int, default=20, help="live games (20)")
     parser.add_argument("--think", type=float, default=0.5, help="mean pause per press (0.5 s)")
-    parser.add_argument("--due-after", type=float, default=40.0,
-                        help="seconds after the start when the reminders fall due (40)")
-    parser.add_argument("--after", type=float, default=5.0,
-                        help="seconds of play after the last reminder (5)")
+    parser.add_argument(
+        "--due-after",
+        type=float,
+        default=40.0,
+        help="seconds after the start when the reminders fall due (40)",
+    )
+    parser.add_argument(
+        "--after", type=float, default=5.0, help="seconds of play after the last reminder (5)"
+    )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     return 0 if asyncio.run(run(args)) else 1

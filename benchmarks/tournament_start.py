@@ -109,11 +109,22 @@ async def add_tournaments(
     tournaments = []
     for number in range(1, count + 1):
         tournament = await store.create(
-            guild_id=channel.guild_id, channel_id=channel.id, organiser_id=entrants[0].id,
-            name=f"Bench Open {number}", format="swiss", rounds=1, time_control=None,
-            round_hours=72.0, mode="basic", ornaments=0, language="en",
-            starts_at=now + 30 * 86400.0, max_players=len(entrants), rated=True, created_at=now,
-        )  # fmt: skip
+            guild_id=channel.guild_id,
+            channel_id=channel.id,
+            organiser_id=entrants[0].id,
+            name=f"Bench Open {number}",
+            format="swiss",
+            rounds=1,
+            time_control=None,
+            round_hours=72.0,
+            mode="basic",
+            ornaments=0,
+            language="en",
+            starts_at=now + 30 * 86400.0,
+            max_players=len(entrants),
+            rated=True,
+            created_at=now,
+        )
         for order, member in enumerate(entrants):
             name = member.user.global_name or member.user.username
             await store.join(tournament.id, member.id, name, now + order * 0.001)
@@ -208,9 +219,13 @@ def look(emu: Emulator, channel: Channel, start: Start) -> None:
 
 
 async def run_start(
-    emu: Emulator, store: TournamentStore, tournament: Tournament, channel: Channel,
-    watch: ProcessWatch, games: int,
-) -> Start:  # fmt: skip
+    emu: Emulator,
+    store: TournamentStore,
+    tournament: Tournament,
+    channel: Channel,
+    watch: ProcessWatch,
+    games: int,
+) -> Start:
     """Set ``tournament``'s start time to now; wait until the bot has started it and posted
     ``games`` boards; what it took."""
     start = Start(tournament.name, due=time.time())
@@ -228,8 +243,7 @@ async def run_start(
             break
         if time.monotonic() > deadline:
             raise SystemExit(
-                f"{tournament.name}: {len(start.boards)} boards of {games} in "
-                f"{START_TIMEOUT:.0f} s"
+                f"{tournament.name}: {len(start.boards)} boards of {games} in {START_TIMEOUT:.0f} s"
             )
         await asyncio.sleep(BOARD_POLL)
     # The start and the pairing may come before the poll notices: then from the announcement.
@@ -303,8 +317,9 @@ async def play(
                 baselines.append(Window(began, time.time(), (cpu, usage(watch))))
                 if tournament is None:
                     break
-                starts.append(await run_start(emu, store, tournament, channel, watch,
-                                              args.entrants // 2))  # fmt: skip
+                starts.append(
+                    await run_start(emu, store, tournament, channel, watch, args.entrants // 2)
+                )
                 await asyncio.sleep(args.gap)
             await live.stop()
             await bot.settle(0.3)
@@ -324,9 +339,10 @@ async def play(
 def within(at: list[float], values: list[float], windows: list[Window]) -> list[float]:
     """The ``values`` whose press time (``at``, the same index) falls in one of ``windows``."""
     return [
-        value for when, value in zip(at, values, strict=True)
+        value
+        for when, value in zip(at, values, strict=True)
         if any(w.begin <= when <= w.end for w in windows)
-    ]  # fmt: skip
+    ]
 
 
 def mean_shares(windows: list[Window]) -> tuple[float, float, float]:
@@ -341,9 +357,11 @@ def report(args: argparse.Namespace, run: Run, emu: Emulator, database: str) -> 
     """Print the report; whether every check (and the target, unless the machine was busy)
     holds."""
     games = args.entrants // 2
-    print(f"Tholos tournament start benchmark: {args.starts} starts of round 1 of "
-          f"{args.entrants} entrants ({games} games each) beside {args.games} live games "
-          f"(--think {args.think:g} s, a thread each), --seed {args.seed}")  # fmt: skip
+    print(
+        f"Tholos tournament start benchmark: {args.starts} starts of round 1 of "
+        f"{args.entrants} entrants ({games} games each) beside {args.games} live games "
+        f"(--think {args.think:g} s, a thread each), --seed {args.seed}"
+    )
     print(machine_line())
     print(f"code: {code_under_test()}")
     print(f"database: {database}")
@@ -353,14 +371,16 @@ def report(args: argparse.Namespace, run: Run, emu: Emulator, database: str) -> 
         spread = start.last_board - start.first_line
         each = [start.boards[thread] - line for thread, line in start.lines.items()]
         bot, own, other = start.window.shares()
-        print(f"start {number} ({start.name}): running {start.running - start.due:.1f} s "
-              f"after its start time was set; round announced "
-              f"{1000 * (start.announced - start.running):+.0f} ms from then; first line → "
-              f"last board {spread:.2f} s ({len(start.boards)} games, "
-              f"{len(start.boards) / spread:.1f} a second); a game's line → board p50 / max "
-              f"{1000 * percentile(each, 50):.0f} / {1000 * max(each):.0f} ms; CPU: bot "
-              f"{100 * bot:.0f}%, emulator and players {100 * own:.0f}%, others "
-              f"{100 * other:.0f}% of a core")  # fmt: skip
+        print(
+            f"start {number} ({start.name}): running {start.running - start.due:.1f} s "
+            f"after its start time was set; round announced "
+            f"{1000 * (start.announced - start.running):+.0f} ms from then; first line → "
+            f"last board {spread:.2f} s ({len(start.boards)} games, "
+            f"{len(start.boards) / spread:.1f} a second); a game's line → board p50 / max "
+            f"{1000 * percentile(each, 50):.0f} / {1000 * max(each):.0f} ms; CPU: bot "
+            f"{100 * bot:.0f}%, emulator and players {100 * own:.0f}%, others "
+            f"{100 * other:.0f}% of a core"
+        )
     samples = run.live.samples
     during = [start.window for start in run.starts if start.window is not None]
     kinds = (
@@ -378,39 +398,57 @@ def report(args: argparse.Namespace, run: Run, emu: Emulator, database: str) -> 
         print(latency_row(f"{label}, while games start", with_start, width=46))
     quiet_cpu, busy_cpu = mean_shares(run.baselines), mean_shares(during)
     for label, (bot, own, other) in (
-        ("without a start", quiet_cpu), ("while games start", busy_cpu),
-    ):  # fmt: skip
-        print(f"    CPU {label}: bot {100 * bot:.0f}%, emulator and players {100 * own:.0f}%, "
-              f"other processes {100 * other:.0f}% of a core")  # fmt: skip
+        ("without a start", quiet_cpu),
+        ("while games start", busy_cpu),
+    ):
+        print(
+            f"    CPU {label}: bot {100 * bot:.0f}%, emulator and players {100 * own:.0f}%, "
+            f"other processes {100 * other:.0f}% of a core"
+        )
     spreads = [start.last_board - start.first_line for start in run.starts]
-    print(f"    starting {games} games: {', '.join(f'{s:.2f}' for s in spreads)} s "
-          f"({', '.join(f'{games / s:.1f}' for s in spreads)} games a second)")
+    print(
+        f"    starting {games} games: {', '.join(f'{s:.2f}' for s in spreads)} s "
+        f"({', '.join(f'{games / s:.1f}' for s in spreads)} games a second)"
+    )
 
     busy = max(quiet_cpu[2], busy_cpu[2]) > OTHER_CPU_WARNING
     without, with_start = found["last step press → new board"]
     failed = [ix for ix in emu.interactions if ix.failed or not ix.acknowledged]
     checks: list[tuple[bool | None, str]] = [
-        (all(stored == (games, games) for stored in run.stored),
-         f"every pairing's game stored with its board: {run.stored}"),
-        (all(len(start.boards) == games for start in run.starts),
-         f"every game's line has a thread with a board ({games} a start)"),
+        (
+            all(stored == (games, games) for stored in run.stored),
+            f"every pairing's game stored with its board: {run.stored}",
+        ),
+        (
+            all(len(start.boards) == games for start in run.starts),
+            f"every game's line has a thread with a board ({games} a start)",
+        ),
         (run.thread_members_ok, "both players added to each game's thread"),
-        (not run.problems, f"the live players had no problem and the bot's log is clean "
-                           f"{run.problems[:2]}"),
+        (
+            not run.problems,
+            f"the live players had no problem and the bot's log is clean {run.problems[:2]}",
+        ),
         (run.exit_code == 0, f"the bot's exit code on SIGTERM: {run.exit_code}"),
         (not failed, f"failed or unanswered interactions: {len(failed)}"),
         (len(with_start) >= 20, f"enough presses while games start to judge ({len(with_start)})"),
-    ]  # fmt: skip
+    ]
     checks.append((not emu.violations, f"emulator violations: {len(emu.violations)}"))
     if without and len(with_start) >= 20:
         ratio = percentile(with_start, 95) / percentile(without, 95)
-        text = (f"p95 last step press → new board while games start {ratio:.2f}× without "
-                f"(≤ {TARGET_RATIO}×)")  # fmt: skip
+        text = (
+            f"p95 last step press → new board while games start {ratio:.2f}× without "
+            f"(≤ {TARGET_RATIO}×)"
+        )
         ok = ratio <= TARGET_RATIO
         checks.append((ok, text) if ok or not busy else (None, f"{text} — not judged: busy"))
     if busy:
-        checks.append((None, "WARNING: other processes used more than "
-                             f"{100 * OTHER_CPU_WARNING:.0f}% of a core: figures disturbed"))
+        checks.append(
+            (
+                None,
+                "WARNING: other processes used more than "
+                f"{100 * OTHER_CPU_WARNING:.0f}% of a core: figures disturbed",
+            )
+        )
     print("\nTargets and checks")
     for ok, text in checks:
         print(f"  [{'INFO' if ok is None else 'PASS' if ok else 'FAIL'}] {text}")
@@ -424,9 +462,10 @@ async def main_async(args: argparse.Namespace) -> bool:
     """Set up the database, run, report."""
     stop_on_signals()
     lighten_emulator()
-    with contextlib.ExitStack() as cleanup, tempfile.TemporaryDirectory(
-        prefix="tholos-tournament-"
-    ) as tmp:
+    with (
+        contextlib.ExitStack() as cleanup,
+        tempfile.TemporaryDirectory(prefix="tholos-tournament-") as tmp,
+    ):
         workdir = Path(tmp)
         db_path = workdir / "bench.db"
         url, database = str(db_path), "SQLite (WAL)"
@@ -442,18 +481,22 @@ async def main_async(args: argparse.Namespace) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     """Exit status 0 when every check and the target hold, 1 otherwise, 130 when interrupted."""
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.tournament_start",
-                                     description=__doc__.split("\n\n")[0])  # fmt: skip
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.tournament_start", description=__doc__.split("\n\n")[0]
+    )
     add = parser.add_argument
     add("--entrants", type=int, default=200, help="players in each tournament (200: 100 games)")
     add("--starts", type=int, default=5, help="tournaments started, one after another (5)")
     add("--games", type=int, default=20, help="live games, a channel each (20)")
     add("--think", type=float, default=0.5, help="mean pause before each press (0.5 s)")
     add("--warmup", type=float, default=10.0, help="seconds of play before the first window (10)")
-    add("--baseline", type=float, default=20.0,
-        help="seconds of each window without a start (20)")  # fmt: skip
-    add("--gap", type=float, default=2.0,
-        help="seconds after a start's last board before the next window (2)")  # fmt: skip
+    add("--baseline", type=float, default=20.0, help="seconds of each window without a start (20)")
+    add(
+        "--gap",
+        type=float,
+        default=2.0,
+        help="seconds after a start's last board before the next window (2)",
+    )
     add("--db", choices=("sqlite", "embedded-postgres"), default="sqlite")
     add("--seed", type=int, default=1, help="seed of the live players (1)")
     args = parser.parse_args(argv)

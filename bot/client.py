@@ -88,17 +88,33 @@ class TholosBot(discord.Client):
         opponent = Opponent(app)
         challenges = Challenges(app, opponent)
         reminders = Reminders(app)
-        housekeeping = Housekeeping(app, opponent, Chores(
-            expire_challenges=challenges.expire, challenge_posted=challenges.posted,
-            send_reminders=reminders.sweep,
-        ))  # fmt: skip
+        housekeeping = Housekeeping(
+            app,
+            opponent,
+            Chores(
+                expire_challenges=challenges.expire,
+                challenge_posted=challenges.posted,
+                send_reminders=reminders.sweep,
+            ),
+        )
         play, games, ratings = Play(app, opponent), Games(app), Ratings(app)
         reviews, clocks, tournaments = Reviews(app), Clocks(app), Tournaments(app)
         puzzles = Puzzles(app)
         features = (
-            opponent, play, challenges, games, ratings, History(app), reviews, Admin(app),
-            reminders, housekeeping, clocks, tournaments, puzzles,
-        )  # fmt: skip
+            opponent,
+            play,
+            challenges,
+            games,
+            ratings,
+            History(app),
+            reviews,
+            Admin(app),
+            reminders,
+            housekeeping,
+            clocks,
+            tournaments,
+            puzzles,
+        )
         for feature in features:
             self.features[type(feature)] = feature
             feature.register(self.router)
@@ -117,10 +133,13 @@ class TholosBot(discord.Client):
         entry_point = EntryPoint(app, live=self.web_server is not None)
         self.tree.interaction_check = entry_point.check  # type: ignore[method-assign]
         for name, loop in (
-            ("housekeeping", housekeeping.run()), ("reviews", reviews.run()),
-            ("ai-picker", opponent.run()), ("clocks", clocks.run()),
-            ("tournaments", tournaments.rounds.run()), *puzzles.loops(),
-        ):  # fmt: skip
+            ("housekeeping", housekeeping.run()),
+            ("reviews", reviews.run()),
+            ("ai-picker", opponent.run()),
+            ("clocks", clocks.run()),
+            ("tournaments", tournaments.rounds.run()),
+            *puzzles.loops(),
+        ):
             self._background.append(asyncio.create_task(loop, name=name))
 
     async def _sync_commands(self) -> None:
@@ -201,8 +220,11 @@ class TholosBot(discord.Client):
         if not custom_id.startswith(PREFIX):
             return
         if not self.router.knows(custom_id):
-            await tell(interaction, "This button is no longer in use. Try {board}.",
-                       board=command("tholos board"))  # fmt: skip
+            await tell(
+                interaction,
+                "This button is no longer in use. Try {board}.",
+                board=command("tholos board"),
+            )
         elif not has_component(interaction.message, custom_id):
             await self.router.route(interaction, custom_id)
 
@@ -243,6 +265,7 @@ def make_bot(settings: Settings) -> TholosBot:
     if not settings.sharded:
         return TholosBot(settings)
     return ShardedTholosBot(
-        settings, shard_count=settings.shard_count,
+        settings,
+        shard_count=settings.shard_count,
         shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,
-    )  # fmt: skip
+    )

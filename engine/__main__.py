@@ -86,13 +86,16 @@ def _cmd_puzzles(args: argparse.Namespace) -> None:
     known = _read_puzzles(path) if path.exists() else []
     if args.verify:
         wrong = [index for index, puzzle in enumerate(known, start=1) if not verify(puzzle)]
-        print(f"{len(known) - len(wrong)} of {len(known)} puzzles proven; wrong: "
-              f"{', '.join(map(str, wrong)) or 'none'}")  # fmt: skip
+        print(
+            f"{len(known) - len(wrong)} of {len(known)} puzzles proven; wrong: "
+            f"{', '.join(map(str, wrong)) or 'none'}"
+        )
         if wrong:
             raise ValueError(f"{len(wrong)} puzzles of {path} are not what they say")
         return
-    seeds = [int(p.source.split()[1].rstrip(",")) for p in known
-             if p.source.startswith("self-play ")]  # fmt: skip
+    seeds = [
+        int(p.source.split()[1].rstrip(",")) for p in known if p.source.startswith("self-play ")
+    ]
     first = max(seeds, default=args.first_seed - 1) + 1
     started, found = time.perf_counter(), 0
     with path.open("a", encoding="utf-8") as out:
@@ -102,8 +105,13 @@ def _cmd_puzzles(args: argparse.Namespace) -> None:
                 out.flush()
                 found += 1
             done = seed - first + 1
-            print(f"\rgame {done}/{args.games} (seed {seed}): {found} new puzzles, "
-                  f"{time.perf_counter() - started:.0f} s", end="", file=sys.stderr, flush=True)
+            print(
+                f"\rgame {done}/{args.games} (seed {seed}): {found} new puzzles, "
+                f"{time.perf_counter() - started:.0f} s",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
     print(file=sys.stderr)
     print(f"{found} new puzzles in {args.games} games; {len(known) + found} in {path}")
 
@@ -238,12 +246,23 @@ def _build_parser() -> _Parser:
     )
     command.add_argument("file", help="the puzzle file (JSON lines), appended to")
     command.add_argument("--games", type=_positive, default=100, metavar="N")
-    command.add_argument("--first-seed", type=int, default=1, metavar="S",
-                         help="the first game's seed (a file with puzzles goes on after its last)")
-    command.add_argument("--late", type=_positive, default=LATE, metavar="K",
-                         help="look at positions with at most K places left")
-    command.add_argument("--verify", action="store_true",
-                         help="prove every puzzle of the file again instead")
+    command.add_argument(
+        "--first-seed",
+        type=int,
+        default=1,
+        metavar="S",
+        help="the first game's seed (a file with puzzles goes on after its last)",
+    )
+    command.add_argument(
+        "--late",
+        type=_positive,
+        default=LATE,
+        metavar="K",
+        help="look at positions with at most K places left",
+    )
+    command.add_argument(
+        "--verify", action="store_true", help="prove every puzzle of the file again instead"
+    )
     command.set_defaults(run=_cmd_puzzles)
     return parser
 

@@ -256,8 +256,10 @@ def exact_values(position: Position, limit: int = 10**9) -> dict[Turn, float] | 
     all turns); ``None`` if it takes more than ``limit`` nodes."""
     solver = _Solver(limit, None)
     try:
-        return {turn: 1.0 - solver._value(position.apply_unchecked(turn), 0.0, 1.0)
-                for turn in _by_gain(position)}  # fmt: skip
+        return {
+            turn: 1.0 - solver._value(position.apply_unchecked(turn), 0.0, 1.0)
+            for turn in _by_gain(position)
+        }
     except _OutOfNodes:
         return None
 

@@ -46,11 +46,17 @@ class Puzzle:
 
     def to_json(self) -> str:
         """One line of a puzzle file."""
-        return json.dumps({
-            "position": str(self.position), "answer": str(self.answer), "best": self.best,
-            "alternative": self.alternative, "source": self.source,
-            "difficulty": self.difficulty,
-        }, ensure_ascii=False)  # fmt: skip
+        return json.dumps(
+            {
+                "position": str(self.position),
+                "answer": str(self.answer),
+                "best": self.best,
+                "alternative": self.alternative,
+                "source": self.source,
+                "difficulty": self.difficulty,
+            },
+            ensure_ascii=False,
+        )
 
     @classmethod
     def from_json(cls, line: str) -> Puzzle:
@@ -58,9 +64,14 @@ class Puzzle:
         :func:`verify`)."""
         data = json.loads(line)
         position = Position.parse(data["position"])
-        return cls(position, parse_turn(data["answer"]), float(data["best"]),
-                   float(data["alternative"]), str(data["source"]),
-                   int(data["difficulty"]))  # fmt: skip
+        return cls(
+            position,
+            parse_turn(data["answer"]),
+            float(data["best"]),
+            float(data["alternative"]),
+            str(data["source"]),
+            int(data["difficulty"]),
+        )
 
 
 def puzzle_in(position: Position, source: str, limit: int = NODE_LIMIT) -> Puzzle | None:
@@ -85,14 +96,19 @@ def verify(puzzle: Puzzle, limit: int = NODE_LIMIT) -> bool:
     only turn that keeps ``best``, and the best other turn keeps ``alternative``."""
     found = puzzle_in(puzzle.position, puzzle.source, limit)
     return found is not None and (found.answer, found.best, found.alternative) == (
-        puzzle.answer, puzzle.best, puzzle.alternative
+        puzzle.answer,
+        puzzle.best,
+        puzzle.alternative,
     )
 
 
 def first_puzzle(
-    positions: Iterable[tuple[int, Position]], source: str, *, late: int = LATE,
+    positions: Iterable[tuple[int, Position]],
+    source: str,
+    *,
+    late: int = LATE,
     limit: int = NODE_LIMIT,
-) -> Puzzle | None:  # fmt: skip
+) -> Puzzle | None:
     """Of a game's positions (each with its ply), the first with at most ``late`` places left
     that makes a puzzle (within ``limit`` nodes of search) — at most one a game, so that a set
     does not repeat one ending; its source is ``source`` and the ply. ``positions`` is read

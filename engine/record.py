@@ -103,11 +103,17 @@ def write_record(record: GameRecord) -> str:
         if ornament
     )
     tags = {
-        "Game": "Tholos", "White": record.white, "Black": record.black, "Date": record.date,
-        "Mode": record.mode, "Ornaments": ornaments or "none",
-        "Seed": "" if record.seed is None else str(record.seed), "Start": str(record.start),
-        "Termination": record.termination, "Result": record.result,
-    }  # fmt: skip
+        "Game": "Tholos",
+        "White": record.white,
+        "Black": record.black,
+        "Date": record.date,
+        "Mode": record.mode,
+        "Ornaments": ornaments or "none",
+        "Seed": "" if record.seed is None else str(record.seed),
+        "Start": str(record.start),
+        "Termination": record.termination,
+        "Result": record.result,
+    }
     if record.time_control is not None:
         tags["TimeControl"] = record.time_control
     if record.event is not None:
@@ -162,14 +168,20 @@ def read_record(text: str) -> GameRecord:
     if position is None:
         position = _start(tags, len(text.splitlines()), "")
     record = GameRecord(
-        white=_tag(tags, "White"), black=_tag(tags, "Black"), date=_tag(tags, "Date"),
-        mode=_tag(tags, "Mode"), seed=_seed(tags), start=Position.parse(_tag(tags, "Start")),
-        turns=tuple(turns), termination=_tag(tags, "Termination"), result=_tag(tags, "Result"),
+        white=_tag(tags, "White"),
+        black=_tag(tags, "Black"),
+        date=_tag(tags, "Date"),
+        mode=_tag(tags, "Mode"),
+        seed=_seed(tags),
+        start=Position.parse(_tag(tags, "Start")),
+        turns=tuple(turns),
+        termination=_tag(tags, "Termination"),
+        result=_tag(tags, "Result"),
         time_control=tags["TimeControl"][0] if "TimeControl" in tags else None,
         clocks=tuple(clocks) if any(clock is not None for clock in clocks) else (),
         event=tags["Event"][0] if "Event" in tags else None,
         round=int(tags["Round"][0]) if tags.get("Round", ("",))[0].isdigit() else None,
-    )  # fmt: skip
+    )
     _check_end(record, position, tags, ending)
     return record
 
@@ -234,12 +246,13 @@ def _check_end(
         if record.termination != outcome.decided_by or record.result != expected:
             white, black = outcome.points
             raise RecordError(
-                result_at, result_text,
+                result_at,
+                result_text,
                 # Plain ASCII, as the record itself (a hyphen minus: ``White -3``): the
                 # checker's words go to terminals and tools, not to players in Discord.
                 f"the final score (White {white}, Black {black}) gives {expected} by "
                 f"{outcome.decided_by}",
-            )  # fmt: skip
+            )
     elif record.termination in ("resignation", "timeout"):
         if record.result not in ("1-0", "0-1"):
             raise RecordError(result_at, result_text, "a resignation or timeout has a winner")

@@ -89,14 +89,20 @@ class GameReview:
         return json.dumps(
             {
                 "turns": [
-                    [turn.ply, turn.player, str(turn.played), str(turn.best),
-                     round(turn.expected_before, 4), round(turn.expected_after, 4),
-                     round(turn.expected_white, 4)]
+                    [
+                        turn.ply,
+                        turn.player,
+                        str(turn.played),
+                        str(turn.best),
+                        round(turn.expected_before, 4),
+                        round(turn.expected_after, 4),
+                        round(turn.expected_white, 4),
+                    ]
                     for turn in self.turns
                 ],
                 "final_white": round(self.final_white, 4),
             }
-        )  # fmt: skip
+        )
 
     @classmethod
     def from_json(cls, text: str) -> GameReview:
@@ -141,9 +147,7 @@ def review_game(
         following = verdicts[ply][0]
         expected_after = following if after.turn == player else 1.0 - following
         white = value if player == WHITE else 1.0 - value
-        reviews.append(
-            TurnReview(ply, player, turn, best or turn, value, expected_after, white)
-        )
+        reviews.append(TurnReview(ply, player, turn, best or turn, value, expected_after, white))
     last = verdicts[-1][0]
     final_white = last if positions[-1].turn == WHITE else 1.0 - last
     return GameReview(tuple(reviews), final_white)

@@ -36,8 +36,13 @@ def render_chart(
         (t("even"), middle, "rm"),
         (t("Black"), bottom - 4, "rb"),
     ):
-        draw.text((left - 6, y), fit(text, Face.BOLD, 13, left - 8), font=label_font,
-                  fill=style.TEXT_SOFT, anchor=anchor)  # fmt: skip
+        draw.text(
+            (left - 6, y),
+            fit(text, Face.BOLD, 13, left - 8),
+            font=label_font,
+            fill=style.TEXT_SOFT,
+            anchor=anchor,
+        )
     count = max(len(expected_white) - 1, 1)
 
     def point(ply: int) -> tuple[float, float]:
@@ -57,8 +62,9 @@ def render_chart(
             x, y = points[ply]
             draw.ellipse((x - 5, y - 5, x + 5, y + 5), fill=style.TERRACOTTA, outline=style.CREAM)
     axis = t("turns 1–{count}", count=count)
-    draw.text(((left + right) / 2, bottom + 8), axis, font=label_font, fill=style.TEXT_SOFT,
-              anchor="mt")  # fmt: skip
+    draw.text(
+        ((left + right) / 2, bottom + 8), axis, font=label_font, fill=style.TEXT_SOFT, anchor="mt"
+    )
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", optimize=True)
     return buffer.getvalue()

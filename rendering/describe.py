@@ -56,10 +56,14 @@ def describe_board(position: Position, view: BoardView | None = None) -> str:
         turn = ", ".join(turn_lines(view.last_turn, player, t))
         lines.append(t("Last turn: {turn}.", turn=turn))
     totals = "; ".join(
-        t("{colour}, {name}: {points}", colour=colour_name(player, t).capitalize(),
-          name=names[player], points=points(scores.totals[player]))
+        t(
+            "{colour}, {name}: {points}",
+            colour=colour_name(player, t).capitalize(),
+            name=names[player],
+            points=points(scores.totals[player]),
+        )
         for player in (WHITE, BLACK)
-    )  # fmt: skip
+    )
     if final:
         lines.append(t("Final points: {points}.", points=totals))
     else:
@@ -120,14 +124,21 @@ def turn_lines(turn: Turn, name: str, t: Words = ENGLISH) -> list[str]:
     if isinstance(turn, Take):
         colour = colour_name(turn.colour, t)
         took = t.plural(
-            "{name} took {count} {colour} stone", "{name} took {count} {colour} stones",
-            turn.count, name=name, colour=colour,
-        )  # fmt: skip
+            "{name} took {count} {colour} stone",
+            "{name} took {count} {colour} stones",
+            turn.count,
+            name=name,
+            colour=colour,
+        )
         return [took]
     lines = [
-        t("{name} placed {colour} on {location}", name=name,
-          colour=colour_name(turn.colour, t), location=location_name(turn.location))
-    ]  # fmt: skip
+        t(
+            "{name} placed {colour} on {location}",
+            name=name,
+            colour=colour_name(turn.colour, t),
+            location=location_name(turn.location),
+        )
+    ]
     match turn.bonus:
         case Remove(source):
             lines.append(t("removed the top of {location}", location=location_name(source)))
@@ -137,14 +148,20 @@ def turn_lines(turn: Turn, name: str, t: Words = ENGLISH) -> list[str]:
             lines.append(t("took {colour} from the rival", colour=colour_name(colour, t)))
         case Extra(colour, target):
             lines.append(
-                t("placed {colour} on {location}", colour=colour_name(colour, t),
-                  location=location_name(target))
-            )  # fmt: skip
+                t(
+                    "placed {colour} on {location}",
+                    colour=colour_name(colour, t),
+                    location=location_name(target),
+                )
+            )
         case Move(source, target):
             lines.append(
-                t("moved {source} → {target}", source=location_name(source),
-                  target=location_name(target))
-            )  # fmt: skip
+                t(
+                    "moved {source} → {target}",
+                    source=location_name(source),
+                    target=location_name(target),
+                )
+            )
         case GrayFromQuarry(target):
             lines.append(t("put quarry gray on {location}", location=location_name(target)))
     return lines
@@ -160,9 +177,13 @@ def result_line(scores: Score, names: tuple[str, str], t: Words = ENGLISH) -> st
     if outcome.decided_by == "columns":
         won = scores.columns_won
         return t(
-            "{name} wins {high}–{low} on columns {won}–{lost}", name=names[outcome.winner],
-            high=high, low=low, won=max(won), lost=min(won),
-        )  # fmt: skip
+            "{name} wins {high}–{low} on columns {won}–{lost}",
+            name=names[outcome.winner],
+            high=high,
+            low=low,
+            won=max(won),
+            lost=min(won),
+        )
     return t("{name} wins {high}–{low}", name=names[outcome.winner], high=high, low=low)
 
 

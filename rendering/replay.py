@@ -46,9 +46,13 @@ class Replay:
 
 
 def render_replay(
-    start: Position, turns: Sequence[Turn], view: BoardView, *, note: str | None = None,
+    start: Position,
+    turns: Sequence[Turn],
+    view: BoardView,
+    *,
+    note: str | None = None,
     clocks: Sequence[str] | None = None,
-) -> Replay:  # fmt: skip
+) -> Replay:
     """The replay of the game that ``turns`` play from ``start`` (names and language from
     ``view``; ``note``, such as a resignation, heads the final frame; ``clocks``, the clocks
     in words at the start and after each turn of a live game, follow each frame's caption)."""
@@ -76,9 +80,15 @@ def render_replay(
     durations.append(FINAL_MS)
     buffer = io.BytesIO()
     frames[0].save(
-        buffer, format="GIF", save_all=True, append_images=frames[1:], duration=durations,
-        loop=0, optimize=False, disposal=1,
-    )  # fmt: skip
+        buffer,
+        format="GIF",
+        save_all=True,
+        append_images=frames[1:],
+        duration=durations,
+        loop=0,
+        optimize=False,
+        disposal=1,
+    )
     return Replay(buffer.getvalue(), "gif", len(frames), sum(durations))
 
 
@@ -88,9 +98,12 @@ def _frame(position: Position, view: BoardView, caption: str, palette: Image.Ima
     with _LOCK:
         draw = ImageDraw.Draw(image)
         draw.text(
-            (image.width - 18, 34), caption, font=font(Face.BOLD, CAPTION_SIZE),
-            fill=style.GOLD, anchor="rs",
-        )  # fmt: skip
+            (image.width - 18, 34),
+            caption,
+            font=font(Face.BOLD, CAPTION_SIZE),
+            fill=style.GOLD,
+            anchor="rs",
+        )
     size = (round(image.width * SCALE), round(image.height * SCALE))
     return image.resize(size, Image.Resampling.BOX).quantize(
         palette=palette, dither=Image.Dither.NONE

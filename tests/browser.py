@@ -20,9 +20,14 @@ from playwright.async_api import Browser, async_playwright
 CHROMIUM = "chromium"
 LOCK = Path("/tmp/tholos-chromium-install.lock")
 ARGUMENTS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]  # fmt: skip
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 """Root needs no sandbox; the rest keep Chromium from calling home on a closed network."""
 
 
@@ -41,8 +46,9 @@ def chromium_path() -> str:
         if not shutil.which(CHROMIUM):
             environment = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
             subprocess.run(["apt-get", "update", "-q"], check=True, env=environment)
-            subprocess.run(["apt-get", "install", "-y", "-q", CHROMIUM], check=True,
-                           env=environment)  # fmt: skip
+            subprocess.run(
+                ["apt-get", "install", "-y", "-q", CHROMIUM], check=True, env=environment
+            )
     found = shutil.which(CHROMIUM)
     if not found:
         raise RuntimeError("apt-get installed chromium, but it is not on the PATH")

@@ -62,10 +62,16 @@ def templates(rng: random.Random, count: int) -> list[Template]:
             turns.append((mover, str(turn), str(position)))
         scored = score(played.final)
         assert scored.outcome is not None
-        made.append(Template(
-            str(played.start), str(played.final), scored.outcome.result,
-            scored.outcome.decided_by, scored.totals, tuple(turns),
-        ))  # fmt: skip
+        made.append(
+            Template(
+                str(played.start),
+                str(played.final),
+                scored.outcome.result,
+                scored.outcome.decided_by,
+                scored.totals,
+                tuple(turns),
+            )
+        )
     return made
 
 
@@ -80,9 +86,16 @@ class History:
 
 
 async def write_history(
-    database: Database, *, games: int, players: int, guild_id: int, channel_id: int,
-    seed: int = 1, with_turns: bool = True, rated: bool = False,
-) -> History:  # fmt: skip
+    database: Database,
+    *,
+    games: int,
+    players: int,
+    guild_id: int,
+    channel_id: int,
+    seed: int = 1,
+    with_turns: bool = True,
+    rated: bool = False,
+) -> History:
     """Write ``games`` finished, rated games between ``players`` players of ``guild_id``,
     played (as far as the database knows) in ``channel_id``, ending over the last year; then
     rate them with the bot's rebuild if ``rated``."""
@@ -101,12 +114,34 @@ async def write_history(
             white, black = rng.sample(range(players), 2)
             game_id, plies = first_id + number, len(template.turns)
             end = now + step
-            game_rows.append((
-                game_id, guild_id, channel_id, FIRST_PLAYER + white, FIRST_PLAYER + black,
-                f"player {white}", f"player {black}", "basic", 0, template.start,
-                template.final, plies, plies, "finished", template.result, template.reason,
-                *template.points, plies, now, end, end, end, True, first_seq + number,
-            ))  # fmt: skip
+            game_rows.append(
+                (
+                    game_id,
+                    guild_id,
+                    channel_id,
+                    FIRST_PLAYER + white,
+                    FIRST_PLAYER + black,
+                    f"player {white}",
+                    f"player {black}",
+                    "basic",
+                    0,
+                    template.start,
+                    template.final,
+                    plies,
+                    plies,
+                    "finished",
+                    template.result,
+                    template.reason,
+                    *template.points,
+                    plies,
+                    now,
+                    end,
+                    end,
+                    end,
+                    True,
+                    first_seq + number,
+                )
+            )
             if with_turns:
                 for ply, (mover, turn, after) in enumerate(template.turns, start=1):
                     player = FIRST_PLAYER + (white if mover == WHITE else black)
@@ -148,9 +183,12 @@ async def replayed_by_hand(database: Database) -> dict[Key, Standing]:
         for user, opponent, points in ((white, black, first), (black, white, 1.0 - first)):
             rating, games, wins, losses, draws = before[user]
             table[guild, user] = (
-                rate(rating, [(before[opponent][0], points)]), games + 1,
-                wins + (points == 1.0), losses + (points == 0.0), draws + (points == 0.5),
-            )  # fmt: skip
+                rate(rating, [(before[opponent][0], points)]),
+                games + 1,
+                wins + (points == 1.0),
+                losses + (points == 0.0),
+                draws + (points == 0.5),
+            )
     return table
 
 
@@ -179,10 +217,15 @@ def main(argv: list[str] | None = None) -> int:
         database = await open_database(args.database)
         try:
             return await write_history(
-                database, games=args.games, players=args.players, guild_id=args.guild,
-                channel_id=args.channel, seed=args.seed, with_turns=not args.no_turns,
+                database,
+                games=args.games,
+                players=args.players,
+                guild_id=args.guild,
+                channel_id=args.channel,
+                seed=args.seed,
+                with_turns=not args.no_turns,
                 rated=args.ratings == "rated",
-            )  # fmt: skip
+            )
         finally:
             await database.close()
 

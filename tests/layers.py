@@ -118,8 +118,12 @@ def violation(importer: str, imported: str) -> str | None:
     above, below = layer_of(importer), layer_of(imported)
     if ORDER.index(below) > ORDER.index(above):
         return f"{above} imports {below}, a layer above it"
-    if (above == below and above in ISOLATED and imported != "bot.features"
-            and unit_of(importer) != unit_of(imported)):  # fmt: skip
+    if (
+        above == below
+        and above in ISOLATED
+        and imported != "bot.features"
+        and unit_of(importer) != unit_of(imported)
+    ):
         return f"one {above[:-1]} imports another"
     return None
 

@@ -86,10 +86,23 @@ class PostgresServer:
         self._own(password_file)
         self._own(self.root)
         subprocess.run(
-            [str(self.bin / "initdb"), "-D", str(self.data), "-U", USER, "-E", "UTF8",
-             "--auth=scram-sha-256", f"--pwfile={password_file}", "--no-sync", "--no-instructions"],
-            check=True, capture_output=True, **self._run_as(),  # type: ignore[call-overload]
-        )  # fmt: skip
+            [
+                str(self.bin / "initdb"),
+                "-D",
+                str(self.data),
+                "-U",
+                USER,
+                "-E",
+                "UTF8",
+                "--auth=scram-sha-256",
+                f"--pwfile={password_file}",
+                "--no-sync",
+                "--no-instructions",
+            ],
+            check=True,
+            capture_output=True,
+            **self._run_as(),  # type: ignore[call-overload]
+        )
         password_file.unlink()
 
     @property
@@ -124,13 +137,30 @@ class PostgresServer:
         self.log.write_bytes(b"")
         log = self.log.open("ab")
         self.process = subprocess.Popen(
-            [str(self.bin / "postgres"), "-D", str(self.data), "-p", str(self.port),
-             "-k", str(self.root), "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off",
-             "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
-             "-c", "max_connections=300"],
-            stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+            [
+                str(self.bin / "postgres"),
+                "-D",
+                str(self.data),
+                "-p",
+                str(self.port),
+                "-k",
+                str(self.root),
+                "-c",
+                "listen_addresses=127.0.0.1",
+                "-c",
+                "fsync=off",
+                "-c",
+                "synchronous_commit=off",
+                "-c",
+                "full_page_writes=off",
+                "-c",
+                "max_connections=300",
+            ],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
             **self._run_as(),  # type: ignore[call-overload]
-        )  # fmt: skip
+        )
         log.close()
         deadline = time.monotonic() + START_TIMEOUT
         while self.process.poll() is None and time.monotonic() < deadline:

@@ -59,9 +59,13 @@ class CustomId:
 
 STEP = CustomId(
     "s",
-    (("game", _ID, int), ("version", _VERSION, int), ("path", r"[A-Za-z0-9-]{0,8}", str),
-     ("kind", "[nbc]", str)),
-)  # fmt: skip
+    (
+        ("game", _ID, int),
+        ("version", _VERSION, int),
+        ("path", r"[A-Za-z0-9-]{0,8}", str),
+        ("kind", "[nbc]", str),
+    ),
+)
 """A step of the turn being built: the path is the choices so far, one character each;
 ``n`` an option, ``b`` Back, ``c`` Cancel."""
 CLAIM = CustomId("claim", (("game", _ID, int),))
@@ -76,9 +80,13 @@ LEADERBOARD = CustomId("lb", (("page", r"\d{1,6}", int), ("way", "[pn]", str)))
 """Show that page of the server's leaderboard (Previous / Next; posted before keyset paging)."""
 LEADERBOARD_SEEK = CustomId(
     "lbs",
-    (("page", r"\d{1,6}", int), ("way", "[pn]", str), ("rating", _FLOAT, float),
-     ("user", _SNOWFLAKE, int)),
-)  # fmt: skip
+    (
+        ("page", r"\d{1,6}", int),
+        ("way", "[pn]", str),
+        ("rating", _FLOAT, float),
+        ("user", _SNOWFLAKE, int),
+    ),
+)
 """Previous / Next on the leaderboard: the page to show, and the first (Previous) or last (Next)
 row of the page shown — its exact rating and user id — to seek from."""
 GAMES = CustomId("games", (("page", r"\d{1,6}", int), ("way", "[pn]", str)))

@@ -183,8 +183,11 @@ class ServerRules:
         pace = chosen or self.default_pace
         if not offers(pace, self.clocks):
             offered = ", ".join((CORRESPONDENCE, *self.clocks))
-            raise Refusal("This server doesn't offer the {pace} clock — choose one of: "
-                          "{offered}.", pace=pace, offered=offered)  # fmt: skip
+            raise Refusal(
+                "This server doesn't offer the {pace} clock — choose one of: {offered}.",
+                pace=pace,
+                offered=offered,
+            )
         return TimeControl.of(pace)
 
 

@@ -136,14 +136,13 @@ def _pair(
     return None
 
 
-def _pair_exactly(
-    field: list[Entrant], first_round: bool
-) -> list[tuple[Entrant, Entrant]] | None:
+def _pair_exactly(field: list[Entrant], first_round: bool) -> list[tuple[Entrant, Entrant]] | None:
     """The same pairing as :func:`_pair`, found without search: a maximum matching of who may
     still meet whom (Edmonds) tells at once whether the rest can be paired once a pair is
     fixed — it must stay perfect, found again by one augmenting path."""
-    adjacent = {e.id: {o.id for o in field if o.id != e.id and o.id not in e.opponents}
-                for e in field}  # fmt: skip
+    adjacent = {
+        e.id: {o.id for o in field if o.id != e.id and o.id not in e.opponents} for e in field
+    }
     match = maximum_matching(adjacent)
     if any(partner is None for partner in match.values()):
         return None

@@ -144,9 +144,7 @@ class Settings:
         return logging.getLevelNamesMapping()[self.log_level]
 
 
-def database_url(
-    environ: Mapping[str, str] | None = None, env_file: Path | None = ENV_FILE
-) -> str:
+def database_url(environ: Mapping[str, str] | None = None, env_file: Path | None = ENV_FILE) -> str:
     """``THOLOS_DB`` alone (for maintenance commands that need no token)."""
     return _database(_values(environ, env_file))
 

@@ -150,8 +150,12 @@ def entrants(
     rating = dict(seeds)
     return [
         Entrant(
-            player, rating.get(player, 0.0), total[player], frozenset(opponents[player]),
-            colours[player], player in byes,
+            player,
+            rating.get(player, 0.0),
+            total[player],
+            frozenset(opponents[player]),
+            colours[player],
+            player in byes,
         )
         for player in playing
     ]

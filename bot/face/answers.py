@@ -39,8 +39,7 @@ DATABASE_BUSY = N_(
     "My database is busy for a moment (maintenance), so nothing was changed. Please try again."
 )
 DATABASE_UNAVAILABLE = N_(
-    "I can't reach my database right now, so nothing was changed. Please try again in a "
-    "minute."
+    "I can't reach my database right now, so nothing was changed. Please try again in a minute."
 )
 SERVER_ONLY = N_(
     "That works in server channels: run it in a channel of a server we share. Here, "
@@ -50,9 +49,14 @@ ALREADY_ANSWERED = 40060
 """Discord's error code for a second answer to an interaction: while two processes run the
 same shard (a handoff), both receive its interactions and the first answer wins."""
 OUTCOMES = (
-    "ok", "refused", "error", "database_busy", "database_unavailable", "closing",
+    "ok",
+    "refused",
+    "error",
+    "database_busy",
+    "database_unavailable",
+    "closing",
     "answered_elsewhere",
-)  # fmt: skip
+)
 """How an interaction ended (``tholos_interactions_total``'s ``outcome``)."""
 REQUIRED_PERMISSIONS = (
     ("view_channel", N_("View Channel")),
@@ -170,8 +174,9 @@ def answers(
 
 def caller(interaction: Interaction) -> Caller:
     """Who acts, and where."""
-    return Caller(interaction.user.id, interaction.channel_id or 0,
-                  interaction.created_at.timestamp())  # fmt: skip
+    return Caller(
+        interaction.user.id, interaction.channel_id or 0, interaction.created_at.timestamp()
+    )
 
 
 def require_permissions(interaction: Interaction) -> None:

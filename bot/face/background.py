@@ -104,13 +104,19 @@ class Retries(Generic[K]):
         once it is given up (it stays given up until forgotten)."""
         failures = self._failing.pop(key, _Failing(0, now)).failures + 1
         if self.backoff.gives_up(failures):
-            log.warning("gave up on the %s %s after %d tries: %s", self.what, key, failures,
-                        reason)  # fmt: skip
+            log.warning("gave up on the %s %s after %d tries: %s", self.what, key, failures, reason)
             retry_at = math.inf
         else:
             retry_at = now + self.backoff.delay(failures)
-            log.info("the %s %s failed (%d of %d tries), next try in %.0f s: %s", self.what,
-                     key, failures, self.backoff.tries, retry_at - now, reason)  # fmt: skip
+            log.info(
+                "the %s %s failed (%d of %d tries), next try in %.0f s: %s",
+                self.what,
+                key,
+                failures,
+                self.backoff.tries,
+                retry_at - now,
+                reason,
+            )
         self._failing[key] = _Failing(failures, retry_at)
         while len(self._failing) > self.capacity:
             self._failing.popitem(last=False)
@@ -153,9 +159,12 @@ def nonce(*parts: object) -> str:
 
 
 async def sweep_until_closed(
-    what: str, closed: Callable[[], bool], sweep: Callable[[], Awaitable[None]],
-    wakeup: asyncio.Event, pause: Callable[[], float],
-) -> None:  # fmt: skip
+    what: str,
+    closed: Callable[[], bool],
+    sweep: Callable[[], Awaitable[None]],
+    wakeup: asyncio.Event,
+    pause: Callable[[], float],
+) -> None:
     """A background loop: ``sweep`` (counted as work; a failure logged — a database outage as
     a warning — and the loop goes on), then sleep until ``wakeup`` is set or ``pause()``
     seconds have passed; until ``closed()``."""

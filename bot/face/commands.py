@@ -54,10 +54,20 @@ OPTION_NAMES = (
 )
 """The commands' option names (their Python parameters), for the catalogue."""
 CHOICE_NAMES = (
-    N_("basic"), N_("advanced"), N_("white"), N_("black"), N_("random"), N_("me"),
-    N_("opponent"), N_("easy"), N_("medium"), N_("hard"), N_("on"), N_("off"),
+    N_("basic"),
+    N_("advanced"),
+    N_("white"),
+    N_("black"),
+    N_("random"),
+    N_("me"),
+    N_("opponent"),
+    N_("easy"),
+    N_("medium"),
+    N_("hard"),
+    N_("on"),
+    N_("off"),
     N_("correspondence"),
-)  # fmt: skip
+)
 """The names of the options' choices (their values), for the catalogue."""
 
 
@@ -78,8 +88,9 @@ def game_choices(t: Words, games: list[Game], typed: str) -> list[app_commands.C
     """The choices of a ``game`` option: the ``games`` whose label holds what was typed."""
     labels = ((game_label(t, game), game.id) for game in games)
     typed = typed.lower()
-    shown = [app_commands.Choice(name=label, value=id) for label, id in labels
-             if typed in label.lower()]  # fmt: skip
+    shown = [
+        app_commands.Choice(name=label, value=id) for label, id in labels if typed in label.lower()
+    ]
     return shown[:CHOICES_SHOWN]
 
 
@@ -88,8 +99,11 @@ async def on_command_error(
 ) -> None:
     """Answer what a command could not do: a cooldown, a bad option, or a bug (logged)."""
     if isinstance(error, app_commands.CommandOnCooldown):
-        await tell(interaction, "Just a moment — try again in {seconds} s.",
-                   seconds=f"{error.retry_after:.0f}")  # fmt: skip
+        await tell(
+            interaction,
+            "Just a moment — try again in {seconds} s.",
+            seconds=f"{error.retry_after:.0f}",
+        )
         return
     log.error("command %s failed", interaction.command, exc_info=error)
     await tell(interaction, SOMETHING_WENT_WRONG)

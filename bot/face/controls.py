@@ -37,12 +37,23 @@ class Button(discord.ui.DynamicItem[discord.ui.Button[Any]], template=re.escape(
 
     @classmethod
     def of(
-        cls, format: CustomId, *, label: str, emoji: str | None = None,
-        emphasis: str = "secondary", enabled: bool = True, **fields: object,
-    ) -> Button:  # fmt: skip
+        cls,
+        format: CustomId,
+        *,
+        label: str,
+        emoji: str | None = None,
+        emphasis: str = "secondary",
+        enabled: bool = True,
+        **fields: object,
+    ) -> Button:
         """The button of ``format`` for ``fields``, with its look."""
-        return cls(format.build(**fields), label=label, emoji=emoji, style=STYLES[emphasis],
-                   disabled=not enabled)  # fmt: skip
+        return cls(
+            format.build(**fields),
+            label=label,
+            emoji=emoji,
+            style=STYLES[emphasis],
+            disabled=not enabled,
+        )
 
     @classmethod
     async def from_custom_id(
@@ -50,8 +61,12 @@ class Button(discord.ui.DynamicItem[discord.ui.Button[Any]], template=re.escape(
     ) -> Button:
         look: dict[str, Any] = {}
         if isinstance(item, discord.ui.Button):  # rebuilt as it arrived
-            look = {"label": item.label, "style": item.style, "emoji": item.emoji,
-                    "disabled": item.disabled}  # fmt: skip
+            look = {
+                "label": item.label,
+                "style": item.style,
+                "emoji": item.emoji,
+                "disabled": item.disabled,
+            }
         return cls(match.string, **look)
 
     async def callback(self, interaction: Interaction) -> None:
@@ -114,9 +129,7 @@ def rows_view(rows: Iterable[Row]) -> discord.ui.View:
     return view
 
 
-def pager(
-    t: Any, format: CustomId, page: int, pages: int, **fields: object
-) -> discord.ui.View:
+def pager(t: Any, format: CustomId, page: int, pages: int, **fields: object) -> discord.ui.View:
     """Previous / Next of kind ``format`` (with ``fields``, such as the member's) around
     ``page``, disabled at the ends; ``fields`` may be a callable of the way (``p``/``n``)
     giving the fields of that button."""
@@ -124,12 +137,19 @@ def pager(
     def button(way: str, to: int, enabled: bool) -> Button:
         extra = {name: value(way) if callable(value) else value for name, value in fields.items()}
         previous = way == "p"
-        return Button.of(format, **extra, page=to, way=way, enabled=enabled,
-                         label=t("Previous") if previous else t("Next"),
-                         emoji="◀️" if previous else "▶️")  # fmt: skip
+        return Button.of(
+            format,
+            **extra,
+            page=to,
+            way=way,
+            enabled=enabled,
+            label=t("Previous") if previous else t("Next"),
+            emoji="◀️" if previous else "▶️",
+        )
 
-    return view_of([button("p", max(page - 1, 0), page > 0),
-                    button("n", page + 1, page + 1 < pages)])  # fmt: skip
+    return view_of(
+        [button("p", max(page - 1, 0), page > 0), button("n", page + 1, page + 1 < pages)]
+    )
 
 
 def has_controls(message: discord.Message) -> bool:

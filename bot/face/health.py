@@ -53,9 +53,10 @@ class GatewayLatency(Collector):
     @staticmethod
     def _family() -> GaugeMetricFamily:
         return GaugeMetricFamily(
-            "tholos_gateway_latency_seconds", "Gateway heartbeat latency, by shard.",
+            "tholos_gateway_latency_seconds",
+            "Gateway heartbeat latency, by shard.",
             labels=["shard"],
-        )  # fmt: skip
+        )
 
 
 def _latencies(client: discord.Client) -> list[tuple[int, float]]:

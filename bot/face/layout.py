@@ -34,11 +34,18 @@ def image_name(game_id: int, version: int) -> str:
 CHOICES_PER_ROW = 4
 """A step's options in rows of four; the commands (at most five) share the last row."""
 FORMATS = {
-    "choose": custom_ids.STEP, "back": custom_ids.STEP, "cancel": custom_ids.STEP,
-    "claim": custom_ids.CLAIM, "resign": custom_ids.GIVE_UP, "rules": custom_ids.RULES,
-    "rematch": custom_ids.REMATCH, "replay": custom_ids.REPLAY, "record": custom_ids.RECORD,
-    "review": custom_ids.REVIEW, "live": custom_ids.LIVE,
-}  # fmt: skip
+    "choose": custom_ids.STEP,
+    "back": custom_ids.STEP,
+    "cancel": custom_ids.STEP,
+    "claim": custom_ids.CLAIM,
+    "resign": custom_ids.GIVE_UP,
+    "rules": custom_ids.RULES,
+    "rematch": custom_ids.REMATCH,
+    "replay": custom_ids.REPLAY,
+    "record": custom_ids.RECORD,
+    "review": custom_ids.REVIEW,
+    "live": custom_ids.LIVE,
+}
 """The ``custom_id`` format of each action."""
 STEP_KINDS = {"choose": "n", "back": "b", "cancel": "c"}
 
@@ -86,10 +93,15 @@ def button(board: Board, choice: Choice) -> Button:
     format = FORMATS[choice.action]
     fields: dict[str, object] = {"game": board.game_id}
     if format is custom_ids.STEP:
-        fields |= {"version": board.version, "path": choice.path,
-                   "kind": STEP_KINDS[choice.action]}  # fmt: skip
-    return Button.of(format, label=choice.label, emoji=choice.emoji, emphasis=choice.emphasis,
-                     enabled=choice.enabled, **fields)  # fmt: skip
+        fields |= {"version": board.version, "path": choice.path, "kind": STEP_KINDS[choice.action]}
+    return Button.of(
+        format,
+        label=choice.label,
+        emoji=choice.emoji,
+        emphasis=choice.emphasis,
+        enabled=choice.enabled,
+        **fields,
+    )
 
 
 def rows(board: Board) -> list[Row]:
@@ -120,10 +132,14 @@ def message(board: Board, png: bytes, alt: str, bot_id: int | None) -> dict[str,
     """The keyword arguments of a new board message: the layout and its image."""
     name = image_name(board.game_id, board.version)
     file = discord.File(io.BytesIO(png), filename=name, description=alt)
-    look = BoardLook(board.accent, header_text(board), name, alt, status_text(board),
-                     "-# " + board.small_print)  # fmt: skip
-    return {"view": look.layout(rows(board)), "file": file,
-            "allowed_mentions": mentions(board, bot_id)}  # fmt: skip
+    look = BoardLook(
+        board.accent, header_text(board), name, alt, status_text(board), "-# " + board.small_print
+    )
+    return {
+        "view": look.layout(rows(board)),
+        "file": file,
+        "allowed_mentions": mentions(board, bot_id),
+    }
 
 
 @dataclass(frozen=True, slots=True)

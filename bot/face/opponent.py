@@ -44,9 +44,7 @@ up (logged) until the bot restarts."""
 class Opponent(Feature):
     """Starts games against the AI and lets it move when it is its turn."""
 
-    def __init__(
-        self, app: App, ai: AiPlayer | None = None, backoff: Backoff = AI_BACKOFF
-    ) -> None:
+    def __init__(self, app: App, ai: AiPlayer | None = None, backoff: Backoff = AI_BACKOFF) -> None:
         super().__init__(app)
         self.ai = ai or AiPlayer()
         self.failing: Retries[tuple[int, int]] = Retries("AI turn (game, version)", backoff)
@@ -116,11 +114,7 @@ class Opponent(Feature):
         for game in waiting:
             if free <= 0:
                 break
-            if (
-                game.needs_a_board
-                or not game.is_ai_turn(self.app.bot_id)
-                or game.id in self._moves
-            ):
+            if game.needs_a_board or not game.is_ai_turn(self.app.bot_id) or game.id in self._moves:
                 continue
             again_at = self.failing.retry_at((game.id, game.version))
             if again_at is not None and again_at > time.time():  # failed lately: backing off

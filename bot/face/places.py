@@ -90,10 +90,19 @@ def game_line(t: Words, game: Game) -> str:
     white, black = mention(game.white_id), mention(game.black_id)
     where = f"<#{game.channel_id}>"
     if game.is_active:
-        return t("⚔️ {white} vs {black} — the game is on in {thread}.", white=white,
-                 black=black, thread=where)  # fmt: skip
-    return t("🏁 {white} vs {black} — {result} ({thread})", white=white, black=black,
-             result=result_text(t, game), thread=where)  # fmt: skip
+        return t(
+            "⚔️ {white} vs {black} — the game is on in {thread}.",
+            white=white,
+            black=black,
+            thread=where,
+        )
+    return t(
+        "🏁 {white} vs {black} — {result} ({thread})",
+        white=white,
+        black=black,
+        result=result_text(t, game),
+        thread=where,
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -80,8 +80,14 @@ class BoardPoster:
     ) -> dict[str, Any]:
         """The keyword arguments of a board message, in the game's language, to be posted at
         ``now`` by Discord's clock (default: this machine's): a live clock starts then."""
-        board = board_of(game, words(game.language), last=last, bot_id=self.bot_id,
-                         live=self.live, now=time.time() if now is None else now)  # fmt: skip
+        board = board_of(
+            game,
+            words(game.language),
+            last=last,
+            bot_id=self.bot_id,
+            live=self.live,
+            now=time.time() if now is None else now,
+        )
         png, alt = await self.renderer.board(board)
         return layout.message(board, png, alt, self.bot_id)
 

@@ -24,7 +24,8 @@ from rendering.words import Words
 
 ADMINS_ONLY = N_("Only members with the **Manage Server** permission can use {admin}.")
 OPTION_NAMES = (
-    NC_("command", "reminder_minutes"), NC_("command", "puzzle_channel"),
+    NC_("command", "reminder_minutes"),
+    NC_("command", "puzzle_channel"),
     NC_("command", "daily_puzzle"),
 )
 """The option names this module adds (their Python parameters), for the catalogue."""
@@ -51,10 +52,14 @@ class Admin(Feature):
         game = await self.app.play.abort(game_id, interaction.guild_id or 0, interaction.user.id)
         t = reader(interaction)
         await interaction.response.send_message(
-            t("Game #{id} ({white} vs {black}) ended: no result, not rated.", id=game.id,
-              white=game.white_name, black=game.black_name),
+            t(
+                "Game #{id} ({white} vs {black}) ended: no result, not rated.",
+                id=game.id,
+                white=game.white_name,
+                black=game.black_name,
+            ),
             ephemeral=True,
-        )  # fmt: skip
+        )
         last = await self.app.poster.last_turn(game)
         await self.app.poster.post_after_change(interaction, game, last, leased=True)
 
@@ -159,8 +164,11 @@ def _check_puzzle_channel(interaction: Interaction, channel_id: int) -> None:
     allowed = channel.permissions_for(guild.me)
     missing = [t(name) for flag, name in REQUIRED_PERMISSIONS if not getattr(allowed, flag)]
     if missing:
-        raise Refusal("I can't post the puzzle of the day in {channel}: I need **{permissions}** "
-                      "there.", channel=channel.mention, permissions=", ".join(missing))
+        raise Refusal(
+            "I can't post the puzzle of the day in {channel}: I need **{permissions}** there.",
+            channel=channel.mention,
+            permissions=", ".join(missing),
+        )
 
 
 def _check_paces(wanted: ServerSettings, bot_clocks: tuple[str, ...]) -> None:
@@ -170,13 +178,18 @@ def _check_paces(wanted: ServerSettings, bot_clocks: tuple[str, ...]) -> None:
         try:
             clocks = offered_clocks(wanted.clocks)
         except ValueError as error:
-            raise Refusal("I don't have these clocks: {unknown}. Choose among {clocks}, "
-                          "comma-separated, or none.", unknown=str(error),
-                          clocks=", ".join(CLOCKS)) from None  # fmt: skip
+            raise Refusal(
+                "I don't have these clocks: {unknown}. Choose among {clocks}, "
+                "comma-separated, or none.",
+                unknown=str(error),
+                clocks=", ".join(CLOCKS),
+            ) from None
     pace = wanted.default_pace
     if pace is not None and not offers(pace, clocks):
-        raise Refusal("The default pace must be correspondence or an offered clock "
-                      "({clocks}).", clocks=", ".join(clocks) or "—")  # fmt: skip
+        raise Refusal(
+            "The default pace must be correspondence or an offered clock ({clocks}).",
+            clocks=", ".join(clocks) or "—",
+        )
 
 
 async def server_games(interaction: Interaction, typed: str) -> list[app_commands.Choice[int]]:
@@ -221,6 +234,7 @@ def settings_embed(t: Words, rules: ServerRules, *, changed: bool) -> discord.Em
     )
     daily = f"<#{rules.puzzle_channel}>" if rules.puzzle_channel is not None else t("off")
     embed.add_field(name=t("Puzzle of the day"), value=daily, inline=True)
-    embed.description = t("Change them with {command} (Manage Server).",
-                          command=command("tholos-admin settings"))  # fmt: skip
+    embed.description = t(
+        "Change them with {command} (Manage Server).", command=command("tholos-admin settings")
+    )
     return embed

@@ -96,8 +96,7 @@ class Challenges(Feature):
         guild_id, channel_id = interaction.guild_id or 0, interaction.channel_id or 0
         me = Person(interaction.user.id, interaction.user.display_name)
         rules = await self.app.rules(guild_id)
-        options = replace(options, language=server_language(interaction),
-                          clock=rules.pace(pace))  # fmt: skip
+        options = replace(options, language=server_language(interaction), clock=rules.pace(pace))
         if options.mode is None and not options.ornaments:
             options = replace(options, mode=rules.default_mode)
         place = place_for(interaction, rules.threads)
@@ -108,18 +107,30 @@ class Challenges(Feature):
                 await self.ai_games.start_in_thread(interaction, me, ai, level, options)
                 return
             game = await self.app.lobby.start_ai_game(
-                guild_id=guild_id, channel_id=channel_id, human=me, ai=ai, level=level,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                human=me,
+                ai=ai,
+                level=level,
                 options=options,
-            )  # fmt: skip
+            )
             await self.opponent.start(interaction, game)
         else:
-            rival = None if opponent is None else Person(opponent.id, opponent.display_name,
-                                                         opponent.bot)  # fmt: skip
+            rival = (
+                None
+                if opponent is None
+                else Person(opponent.id, opponent.display_name, opponent.bot)
+            )
             challenge = await self.app.lobby.challenge(
-                guild_id=guild_id, channel_id=channel_id, challenger=me, opponent=rival,
-                options=options, in_channel=not place.thread, timeout=rules.challenge_timeout,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                challenger=me,
+                opponent=rival,
+                options=options,
+                in_channel=not place.thread,
+                timeout=rules.challenge_timeout,
                 rating_range=rating_range,
-            )  # fmt: skip
+            )
             await self._post(interaction, challenge)
         if place.note:
             await tell(interaction, place.note)
@@ -231,10 +242,13 @@ class Challenges(Feature):
         channel = self.app.client.get_partial_messageable(challenge.channel_id)
         t = words(challenge.language)
         try:
-            await discord_call(channel.get_partial_message(challenge.message_id).edit(
-                content=challenge_text(t, challenge), view=challenge_view(t, challenge),
-                allowed_mentions=USERS_ONLY,
-            ))  # fmt: skip
+            await discord_call(
+                channel.get_partial_message(challenge.message_id).edit(
+                    content=challenge_text(t, challenge),
+                    view=challenge_view(t, challenge),
+                    allowed_mentions=USERS_ONLY,
+                )
+            )
         except discord.HTTPException as error:
             log.info("could not update challenge message %s: %s", challenge.message_id, error)
         except TimeoutError:  # the next challenge's edit must not wait for this one
@@ -305,9 +319,13 @@ class AiGames:
         options = replace(options, language=server_language(interaction))
         me = Person(interaction.user.id, interaction.user.display_name)
         game = await self.app.lobby.start_ai_game(
-            guild_id=DIRECT_MESSAGES, channel_id=interaction.channel_id or 0, human=me,
-            ai=self.person(options, level), level=level, options=options,
-        )  # fmt: skip
+            guild_id=DIRECT_MESSAGES,
+            channel_id=interaction.channel_id or 0,
+            human=me,
+            ai=self.person(options, level),
+            level=level,
+            options=options,
+        )
         await self.opponent.start(interaction, game)
 
     async def start_in_thread(
@@ -316,10 +334,13 @@ class AiGames:
         """A game against the AI in a thread on a line of its own in the channel."""
         t = words(options.language)
         await interaction.response.send_message(
-            t("🤖 {player} takes on the Tholos AI ({level}).", player=mention(me.id),
-              level=t(LEVEL_NAMES[level])),
+            t(
+                "🤖 {player} takes on the Tholos AI ({level}).",
+                player=mention(me.id),
+                level=t(LEVEL_NAMES[level]),
+            ),
             allowed_mentions=USERS_ONLY,
-        )  # fmt: skip
+        )
         line = await interaction.original_response()
         name = thread_name(t, me.name, ai.name)
         opened = await open_thread(interaction.client, line, name, [me.id])
@@ -346,7 +367,6 @@ class AiGames:
             await interaction.edit_original_response(content=game_line(t, game))
             await self.app.poster.post(opened.thread.send, game, None)
         self.opponent.schedule(game)
-
 
 
 @tholos.command(
@@ -421,18 +441,25 @@ def challenge_text(t: Words, challenge: Challenge) -> str:
     if challenge.mode == "basic":
         mode = t("a basic game")
     else:
-        mode = t.plural("an advanced game with {count} ornament",
-                        "an advanced game with {count} ornaments", challenge.ornaments)  # fmt: skip
+        mode = t.plural(
+            "an advanced game with {count} ornament",
+            "an advanced game with {count} ornaments",
+            challenge.ornaments,
+        )
     if challenge.open_to_all:
-        invitation = t("{challenger} is looking for an opponent for {mode} of Tholos — anyone "
-                       "here may accept!", challenger=mention(challenge.challenger_id),
-                       mode=mode)  # fmt: skip
+        invitation = t(
+            "{challenger} is looking for an opponent for {mode} of Tholos — anyone "
+            "here may accept!",
+            challenger=mention(challenge.challenger_id),
+            mode=mode,
+        )
     else:
         invitation = t(
             "{opponent}, {challenger} challenges you to {mode} of Tholos!",
             opponent=mention(challenge.opponent_id or 0),
-            challenger=mention(challenge.challenger_id), mode=mode,
-        )  # fmt: skip
+            challenger=mention(challenge.challenger_id),
+            mode=mode,
+        )
     colours = {
         "white": N_("The challenger plays White"),
         "black": N_("The challenger plays Black"),
@@ -445,18 +472,24 @@ def challenge_text(t: Words, challenge: Challenge) -> str:
     }[challenge.first]
     text = f"{invitation}\n{t(colours)}; {t(first)}"
     if challenge.clock is not None:
-        text += "\n" + t("⏱️ Played on a {pace}: minutes each, plus seconds after every turn.",
-                         pace=pace_name(t, challenge.time_control))  # fmt: skip
+        text += "\n" + t(
+            "⏱️ Played on a {pace}: minutes each, plus seconds after every turn.",
+            pace=pace_name(t, challenge.time_control),
+        )
     if challenge.rating_range is not None:
-        text += "\n" + t("Open to members rated within {range} points of the challenger.",
-                         range=challenge.rating_range)  # fmt: skip
+        text += "\n" + t(
+            "Open to members rated within {range} points of the challenger.",
+            range=challenge.rating_range,
+        )
     status = challenge.status
     if status == "pending":
         when = f"<t:{int(challenge.expires_at)}:R>"
         return f"{text}\n" + t("This challenge expires {when}.", when=when)
     if status == "accepted" and challenge.open_to_all:
-        return f"{text}\n" + t("✅ Accepted by {opponent} — the game is on.",
-                               opponent=mention(challenge.opponent_id or 0))  # fmt: skip
+        return f"{text}\n" + t(
+            "✅ Accepted by {opponent} — the game is on.",
+            opponent=mention(challenge.opponent_id or 0),
+        )
     ending = {
         "accepted": N_("✅ Accepted — the game is on."),
         "declined": N_("❌ Declined."),
@@ -470,8 +503,14 @@ def challenge_view(t: Words, challenge: Challenge) -> discord.ui.View:
     """Accept / Decline / Withdraw (an open challenge: Accept / Withdraw), disabled once the
     challenge is answered."""
     return view_of(
-        Button.of(custom_ids.CHALLENGE, challenge=challenge.id, answer=answer, label=t(label),
-                  emphasis=emphasis, enabled=challenge.status == "pending")
+        Button.of(
+            custom_ids.CHALLENGE,
+            challenge=challenge.id,
+            answer=answer,
+            label=t(label),
+            emphasis=emphasis,
+            enabled=challenge.status == "pending",
+        )
         for answer, (label, emphasis) in ANSWERS.items()
         if not (challenge.open_to_all and answer == "decline")
-    )  # fmt: skip
+    )

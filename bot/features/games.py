@@ -78,14 +78,19 @@ def open_challenges_text(t: Words, challenges: list[Challenge], waiting: int) ->
         if challenge.rating_range is not None:
             mode += " · " + t("±{range} rating", range=challenge.rating_range)
         link = channel_url(challenge.guild_id, challenge.channel_id, challenge.message_id)
-        lines.append(t(
-            "{challenger} · {mode} · expires {when} · [challenge]({link})",
-            challenger=mention(challenge.challenger_id), mode=mode,
-            when=f"<t:{int(challenge.expires_at)}:R>", link=link,
-        ))  # fmt: skip
+        lines.append(
+            t(
+                "{challenger} · {mode} · expires {when} · [challenge]({link})",
+                challenger=mention(challenge.challenger_id),
+                mode=mode,
+                when=f"<t:{int(challenge.expires_at)}:R>",
+                link=link,
+            )
+        )
     if waiting > len(challenges):
-        lines.append(t.plural("… and {count} more", "… and {count} more",
-                              waiting - len(challenges)))  # fmt: skip
+        lines.append(
+            t.plural("… and {count} more", "… and {count} more", waiting - len(challenges))
+        )
     lines.append("**" + t("Games being played") + "**")
     return "\n".join(lines)
 
@@ -99,16 +104,26 @@ def games_embed(
     for game in games:
         mine = "★ " if caller_id in (game.white_id, game.black_id) else ""
         link = board_url(game)
-        lines.append(mine + t(
-            "{white} vs {black} · {mode} · ply {ply} · to move: {mover} · [board]({link})",
-            white=mention(game.white_id), black=mention(game.black_id),
-            mode=t(MODE_NAMES[game.mode]), ply=game.plies, mover=mention(game.to_move),
-            link=link,
-        ))  # fmt: skip
+        lines.append(
+            mine
+            + t(
+                "{white} vs {black} · {mode} · ply {ply} · to move: {mover} · [board]({link})",
+                white=mention(game.white_id),
+                black=mention(game.black_id),
+                mode=t(MODE_NAMES[game.mode]),
+                ply=game.plies,
+                mover=mention(game.to_move),
+                link=link,
+            )
+        )
     embed.description = "\n".join(lines) or t("No game is being played on this server.")
     embed.set_footer(
-        text=t.plural("Page {page} of {pages} · {count} game · ★ yours",
-                      "Page {page} of {pages} · {count} games · ★ yours", total,
-                      page=page + 1, pages=pages)
+        text=t.plural(
+            "Page {page} of {pages} · {count} game · ★ yours",
+            "Page {page} of {pages} · {count} games · ★ yours",
+            total,
+            page=page + 1,
+            pages=pages,
+        )
     )
     return embed

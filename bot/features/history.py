@@ -86,7 +86,6 @@ class History(Feature):
         else:
             await interaction.response.send_message(embed=embed, view=view)
 
-
     @answers()
     async def replay(self, interaction: Interaction, game_id: int | None = None) -> None:
         """The animated replay of a finished game (default: the caller's last one here)."""
@@ -100,25 +99,31 @@ class History(Feature):
         drawing = asyncio.ensure_future(
             self.app.renderer.slow(
                 functools.partial(render_replay, note=board_note(t, game), clocks=clocks),
-                game.start_position, turns, view,
+                game.start_position,
+                turns,
+                view,
             )
-        )  # fmt: skip
+        )
         note = None
         try:
             replay = await asyncio.wait_for(asyncio.shield(drawing), PROGRESS_AFTER_SECONDS)
         except TimeoutError:
             note = await interaction.followup.send(
-                t("🎞️ Drawing the replay of {turns} turns…", turns=len(turns)), ephemeral=True,
+                t("🎞️ Drawing the replay of {turns} turns…", turns=len(turns)),
+                ephemeral=True,
                 wait=True,
-            )  # fmt: skip
+            )
             replay = await drawing
         name = f"tholos-{game.id}.{replay.format}"
         await interaction.followup.send(
-            t("🎞️ {white} vs {black}: the whole game, turn by turn.", white=game.white_name,
-              black=game.black_name),
+            t(
+                "🎞️ {white} vs {black}: the whole game, turn by turn.",
+                white=game.white_name,
+                black=game.black_name,
+            ),
             file=discord.File(io.BytesIO(replay.data), filename=name),
             ephemeral=True,
-        )  # fmt: skip
+        )
         if note is not None:
             await note.delete()
 
@@ -130,13 +135,15 @@ class History(Feature):
         record = game_record(game, await self.app.games.turns(game.id), event)
         t = reader(interaction)
         await interaction.response.send_message(
-            t("📜 The record of game #{id}: check it with `python -m engine replay FILE`.",
-              id=game.id),
+            t(
+                "📜 The record of game #{id}: check it with `python -m engine replay FILE`.",
+                id=game.id,
+            ),
             file=discord.File(
                 io.BytesIO(write_record(record).encode()), filename=f"tholos-{game.id}.txt"
             ),
             ephemeral=True,
-        )  # fmt: skip
+        )
 
     async def game_choices(
         self, interaction: Interaction, typed: str
@@ -165,6 +172,7 @@ class History(Feature):
             raise Refusal("That isn't a finished game of this server.")
         return game
 
+
 def game_record(
     game: Game, records: list[TurnRecord], event: tuple[str, int] | None = None
 ) -> GameRecord:
@@ -178,14 +186,22 @@ def game_record(
         termination = "aborted" if game.status == "aborted" else "unfinished"
         result = "*"
     return GameRecord(
-        white=game.white_name, black=game.black_name, date=when.isoformat(timespec="seconds"),
-        mode=game.mode, seed=game.seed, start=game.start_position,
-        turns=tuple(parse_turn(record.turn) for record in records), termination=termination,
-        result=result, time_control=None if game.clock is None else game.clock.pgn,
+        white=game.white_name,
+        black=game.black_name,
+        date=when.isoformat(timespec="seconds"),
+        mode=game.mode,
+        seed=game.seed,
+        start=game.start_position,
+        turns=tuple(parse_turn(record.turn) for record in records),
+        termination=termination,
+        result=result,
+        time_control=None if game.clock is None else game.clock.pgn,
         clocks=tuple(None if r.clock is None else int(r.clock) for r in records)
-        if game.clock is not None else (),
-        event=event[0] if event else None, round=event[1] if event else None,
-    )  # fmt: skip
+        if game.clock is not None
+        else (),
+        event=event[0] if event else None,
+        round=event[1] if event else None,
+    )
 
 
 def replay_clocks(t: Words, game: Game, records: list[TurnRecord]) -> list[str] | None:
@@ -193,18 +209,23 @@ def replay_clocks(t: Words, game: Game, records: list[TurnRecord]) -> list[str] 
     clock = game.clock
     if clock is None:
         return None
-    left: list[float | None] = [None if game.white_clock is None else clock.seconds,
-                                None if game.black_clock is None else clock.seconds]  # fmt: skip
+    left: list[float | None] = [
+        None if game.white_clock is None else clock.seconds,
+        None if game.black_clock is None else clock.seconds,
+    ]
     shown = []
     position = game.start_position
     for record in [None, *records]:
         if record is not None:
             left[position.turn] = record.clock
             position = position.apply(parse_turn(record.turn))
-        shown.append(" · ".join(
-            f"{colour_name(t, colour).capitalize()} {clock_text(seconds)}"
-            for colour, seconds in enumerate(left) if seconds is not None
-        ))  # fmt: skip
+        shown.append(
+            " · ".join(
+                f"{colour_name(t, colour).capitalize()} {clock_text(seconds)}"
+                for colour, seconds in enumerate(left)
+                if seconds is not None
+            )
+        )
     return shown
 
 
@@ -255,9 +276,7 @@ async def history_command(interaction: Interaction, member: discord.User | None 
 HISTORY_PAGE = 10
 
 
-def history_line(
-    t: Words, game: Game, member_id: int, event: tuple[str, int] | None = None
-) -> str:
+def history_line(t: Words, game: Game, member_id: int, event: tuple[str, int] | None = None) -> str:
     """One finished game as ``member_id`` played it: outcome, opponent, score, how, when (and
     the tournament and round it was played in, ``event``)."""
     outcome = game.outcome
@@ -278,20 +297,28 @@ def history_line(
         opponent = mention(opponent_id)
     line = t(
         "{mark} vs {opponent} {scored}–{conceded} {reason} {date} · [final board]({link})",
-        mark=t(mark), opponent=opponent, scored=points(mine), conceded=points(theirs),
+        mark=t(mark),
+        opponent=opponent,
+        scored=points(mine),
+        conceded=points(theirs),
         reason=reason_text(t, outcome.reason, game.time_control),
         date=f"<t:{int(game.finished_at)}:d>",
         link=board_url(game),
-    )  # fmt: skip
+    )
     if event is not None:
         line = t("🏆 {name}, round {round}", name=event[0], round=event[1]) + f" · {line}"
     return line if game.time_control is None else f"⏱️ {game.time_control} · {line}"
 
 
 def history_embed(
-    t: Words, member_id: int, games: list[Game], page: int, pages: int, total: int,
+    t: Words,
+    member_id: int,
+    games: list[Game],
+    page: int,
+    pages: int,
+    total: int,
     events: dict[int, tuple[str, int]] | None = None,
-) -> discord.Embed:  # fmt: skip
+) -> discord.Embed:
     """One page of a member's finished games, newest first (``events``: the tournament and
     round of those played in one, by game id)."""
     lines = [history_line(t, game, member_id, (events or {}).get(game.id)) for game in games]

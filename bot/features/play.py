@@ -64,13 +64,21 @@ class Play(Feature):
             await self._edit_board(interaction, t(up.message, **up.values), [])
             pressed = interaction.message.id if interaction.message else None
             await self.app.poster.post_after_change(
-                interaction, up.game, await self.app.poster.last_turn(up.game),
-                stripped=pressed, leased=True,
-            )  # fmt: skip
+                interaction,
+                up.game,
+                await self.app.poster.last_turn(up.game),
+                stripped=pressed,
+                leased=True,
+            )
             return
         if isinstance(result, StepShown):
-            board = board_of(result.game, t, builder=result.builder, bot_id=self.app.bot_id,
-                             live=self.app.poster.live)  # fmt: skip
+            board = board_of(
+                result.game,
+                t,
+                builder=result.builder,
+                bot_id=self.app.bot_id,
+                live=self.app.poster.live,
+            )
             await self._edit_board(interaction, layout.status_text(board), layout.rows(board))
             return
         last = LastTurn(result.turn, interaction.user.id)
@@ -131,8 +139,13 @@ class Play(Feature):
         """``/tholos resign [game]``, or a board's Resign: ask to confirm with a button."""
         game = await self._channel_game(interaction, players_only=True, game_id=game_id)
         t = reader(interaction)
-        confirm = Button.of(custom_ids.RESIGN, game=game.id, version=game.version,
-                            label=t("Yes, resign"), emphasis="danger")  # fmt: skip
+        confirm = Button.of(
+            custom_ids.RESIGN,
+            game=game.id,
+            version=game.version,
+            label=t("Yes, resign"),
+            emphasis="danger",
+        )
         await interaction.response.send_message(
             t("Resign this game? Your opponent wins."), view=view_of([confirm]), ephemeral=True
         )
@@ -186,8 +199,10 @@ class Play(Feature):
         here, user = interaction.channel_id or 0, interaction.user.id
         if game_id is not None:
             chosen = await self.app.games.game(game_id)
-            if chosen is None or not chosen.is_active or here not in (
-                chosen.channel_id, chosen.parent_id
+            if (
+                chosen is None
+                or not chosen.is_active
+                or here not in (chosen.channel_id, chosen.parent_id)
             ):
                 raise Refusal("That game isn't being played in this channel.")
             if players_only and chosen.colour_of(user) is None:
@@ -198,7 +213,8 @@ class Play(Feature):
             if players_only and game.colour_of(user) is None:
                 raise Refusal(
                     "The game here is between {white} and {black}.",
-                    white=mention(game.white_id), black=mention(game.black_id),
+                    white=mention(game.white_id),
+                    black=mention(game.black_id),
                 )
             return game
         mine = await self.app.games.active_games(here, user)
@@ -210,7 +226,8 @@ class Play(Feature):
         raise Refusal(
             "You have {count} games going here — pick one with the command's `game` option, or "
             "use the command in the game's thread: {threads}.",
-            count=len(mine), threads=threads,
+            count=len(mine),
+            threads=threads,
         )
 
 
@@ -251,17 +268,21 @@ def rules_embed(t: Words, position: Position | None) -> discord.Embed:
         )
         embed.add_field(
             name=t("Advanced mode"),
-            value=t("Adds 1–5 ornaments that change their column's rules: {ornaments}",
-                    ornaments=ornaments),
+            value=t(
+                "Adds 1–5 ornaments that change their column's rules: {ornaments}",
+                ornaments=ornaments,
+            ),
             inline=False,
         )
     embed.add_field(
         name=t("Start a game"),
-        value=t("Board game by Perro Loko Games (2021). Start with {challenge}: name a member, "
-                "or name me to play my AI (easy, medium or hard).",
-                challenge=command("tholos challenge")),
+        value=t(
+            "Board game by Perro Loko Games (2021). Start with {challenge}: name a member, "
+            "or name me to play my AI (easy, medium or hard).",
+            challenge=command("tholos challenge"),
+        ),
         inline=False,
-    )  # fmt: skip
+    )
     return embed
 
 

@@ -33,13 +33,20 @@ class Ratings(Feature):
         router.add(
             custom_ids.LEADERBOARD_SEEK,
             lambda interaction, page, way, rating, user: self.leaderboard(
-                interaction, page, edit=True, seek=(way, Mark(rating, user)),
+                interaction,
+                page,
+                edit=True,
+                seek=(way, Mark(rating, user)),
             ),
-        )  # fmt: skip
+        )
 
     @answers()
     async def leaderboard(
-        self, interaction: Interaction, page: int, *, edit: bool,
+        self,
+        interaction: Interaction,
+        page: int,
+        *,
+        edit: bool,
         seek: tuple[str, Mark] | None = None,
     ) -> None:
         """``/leaderboard`` (a new message) or its Previous / Next buttons (the same message).
@@ -48,11 +55,13 @@ class Ratings(Feature):
         shows the rows next to that row, found in the rank index at the same cost on every
         page; their ranks are counted from the page number. Without one, or when the seek
         comes back short (the ratings changed since), the page is read by its number.
-        """  # fmt: skip
+        """
         guild_id = interaction.guild_id
         if guild_id is None:
-            raise Refusal("Leaderboards belong to servers — run {leaderboard} in a server.",
-                          leaderboard=command("leaderboard"))  # fmt: skip
+            raise Refusal(
+                "Leaderboards belong to servers — run {leaderboard} in a server.",
+                leaderboard=command("leaderboard"),
+            )
         ratings = self.app.ratings
         players = await ratings.players(guild_id)
         if not players:
@@ -70,8 +79,14 @@ class Ratings(Feature):
         embed = leaderboard_embed(t, rows, page, pages, interaction.user.id, me)
         first, last = Mark.of(rows[0][1]), Mark.of(rows[-1][1])
         seek = {"p": first, "n": last}  # Previous seeks back from the first row, Next on
-        view = pager(t, custom_ids.LEADERBOARD_SEEK, page, pages,  # from the last
-                     rating=lambda way: seek[way].rating, user=lambda way: seek[way].user_id)
+        view = pager(
+            t,
+            custom_ids.LEADERBOARD_SEEK,
+            page,
+            pages,  # from the last
+            rating=lambda way: seek[way].rating,
+            user=lambda way: seek[way].user_id,
+        )
         if edit:
             await interaction.response.edit_message(embed=embed, view=view)
         else:
@@ -101,8 +116,7 @@ class Ratings(Feature):
         embed = stats_embed(t, user.id, rated, players, stats)
         puzzles = await PuzzleStore(self.app.database).player(user.id)
         if puzzles.attempts:
-            embed.insert_field_at(1, name=t("Puzzles"), value=puzzle_text(t, puzzles),
-                                  inline=False)  # fmt: skip
+            embed.insert_field_at(1, name=t("Puzzles"), value=puzzle_text(t, puzzles), inline=False)
         await interaction.response.send_message(embed=embed)
 
 
@@ -150,24 +164,23 @@ def leaderboard_embed(
 ) -> discord.Embed:
     """One page of the server's leaderboard, and where the caller stands."""
     embed = discord.Embed(title=t("Tholos leaderboard"), colour=SANDSTONE)
-    embed.description = (
-        "\n".join(
-            f"`#{rank}` {mention(player.user_id)} {rating_text(t, player)} · "
-            + t.plural("{count} game", "{count} games", player.games)
-            + f" · {player.wins}–{player.losses}–{player.draws}"
-            for rank, player in rows
-        )
-        or t("Nobody on this page.")
-    )
+    embed.description = "\n".join(
+        f"`#{rank}` {mention(player.user_id)} {rating_text(t, player)} · "
+        + t.plural("{count} game", "{count} games", player.games)
+        + f" · {player.wins}–{player.losses}–{player.draws}"
+        for rank, player in rows
+    ) or t("Nobody on this page.")
     if caller is None:
-        you = t("{member}: not rated yet — finish a game to join the board.",
-                member=mention(caller_id))  # fmt: skip
+        you = t(
+            "{member}: not rated yet — finish a game to join the board.", member=mention(caller_id)
+        )
     else:
         rank, player = caller
         you = f"{mention(caller_id)}: #{rank} · {rating_text(t, player)}"
     embed.add_field(name=t("You"), value=you, inline=False)
     embed.set_footer(
-        text=t("Page {page} of {pages}", page=page + 1, pages=pages) + " · "
+        text=t("Page {page} of {pages}", page=page + 1, pages=pages)
+        + " · "
         + t("Glicko-2 ratings; ± is one rating deviation; W–L–D counts rated games")
     )
     return embed
@@ -197,26 +210,29 @@ def streak_text(t: Words, outcome: str, length: int) -> str:
 
 def puzzle_text(t: Words, player: PuzzlePlayer) -> str:
     """A member's puzzles in a line: rating, solved of tried, streaks."""
-    return t("Rating {rating} · solved {solved} of {attempts} · streak {streak} (best "
-             "{best})", rating=round(player.rating.rating), solved=player.solved,
-             attempts=player.attempts, streak=player.streak,
-             best=player.best_streak)  # fmt: skip
+    return t(
+        "Rating {rating} · solved {solved} of {attempts} · streak {streak} (best {best})",
+        rating=round(player.rating.rating),
+        solved=player.solved,
+        attempts=player.attempts,
+        streak=player.streak,
+        best=player.best_streak,
+    )
 
 
 def stats_embed(
     t: Words, user_id: int, rated: tuple[int, PlayerRating] | None, players: int, stats: Stats
 ) -> discord.Embed:
     """``/tholos stats``: rating and rank, records, points, streak, the last games."""
-    embed = discord.Embed(
-        title=t("Tholos stats"), colour=SANDSTONE, description=mention(user_id)
-    )
+    embed = discord.Embed(title=t("Tholos stats"), colour=SANDSTONE, description=mention(user_id))
     if rated is None:
         embed.add_field(name=t("Rating"), value=t("Not rated yet."), inline=False)
     else:
         rank, player = rated
         embed.add_field(
             name=t("Rating"),
-            value=t("#{rank} of {players}", rank=rank, players=players) + " · "
+            value=t("#{rank} of {players}", rank=rank, players=players)
+            + " · "
             + rating_text(t, player),
             inline=False,
         )
@@ -229,9 +245,13 @@ def stats_embed(
     if overall.games:
         embed.add_field(
             name=t("Record"),
-            value=t("{wins} W · {losses} L · {draws} D · win rate {rate}", wins=overall.wins,
-                    losses=overall.losses, draws=overall.draws,
-                    rate=f"{overall.win_rate:.0%}"),
+            value=t(
+                "{wins} W · {losses} L · {draws} D · win rate {rate}",
+                wins=overall.wins,
+                losses=overall.losses,
+                draws=overall.draws,
+                rate=f"{overall.win_rate:.0%}",
+            ),
             inline=False,
         )
         mean_for, mean_against = stats.mean_points_for, stats.mean_points_against
@@ -240,8 +260,11 @@ def stats_embed(
             embed.add_field(name=t(name), value=record_text(record), inline=True)
         embed.add_field(
             name=t("Points per game"),
-            value=t("{scored} for · {conceded} against",
-                    scored=points(mean_for, digits=1), conceded=points(mean_against, digits=1)),
+            value=t(
+                "{scored} for · {conceded} against",
+                scored=points(mean_for, digits=1),
+                conceded=points(mean_against, digits=1),
+            ),
             inline=False,
         )
     if stats.against_ai:
@@ -257,9 +280,13 @@ def stats_embed(
         best = stats.biggest_win
         embed.add_field(
             name=t("Biggest win"),
-            value=t("{scored}–{conceded} vs {opponent} {date}", scored=points(best.points_for),
-                    conceded=points(best.points_against), opponent=mention(best.opponent_id),
-                    date=f"<t:{int(best.game.finished_at)}:d>"),
+            value=t(
+                "{scored}–{conceded} vs {opponent} {date}",
+                scored=points(best.points_for),
+                conceded=points(best.points_against),
+                opponent=mention(best.opponent_id),
+                date=f"<t:{int(best.game.finished_at)}:d>",
+            ),
             inline=False,
         )
     if stats.streak is not None:
@@ -270,11 +297,15 @@ def stats_embed(
     embed.add_field(
         name=t("Last games"),
         value="\n".join(
-            t("{mark} vs {opponent} {scored}–{conceded} {reason} {date}",
-              mark=t(OUTCOME_MARK[game.outcome]), opponent=opponent_text(t, game),
-              scored=points(game.points_for), conceded=points(game.points_against),
-              reason=reason_text(t, game.game.reason, game.game.time_control),
-              date=f"<t:{int(game.game.finished_at)}:d>")
+            t(
+                "{mark} vs {opponent} {scored}–{conceded} {reason} {date}",
+                mark=t(OUTCOME_MARK[game.outcome]),
+                opponent=opponent_text(t, game),
+                scored=points(game.points_for),
+                conceded=points(game.points_against),
+                reason=reason_text(t, game.game.reason, game.game.time_control),
+                date=f"<t:{int(game.game.finished_at)}:d>",
+            )
             for game in stats.recent
         ),
         inline=False,

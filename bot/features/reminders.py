@@ -132,9 +132,11 @@ class Reminders(Feature):
         try:
             game = await self.app.games.game(reminder.game_id)
             if (
-                game is None or not game.is_active or game.version != reminder.version
+                game is None
+                or not game.is_active
+                or game.version != reminder.version
                 or game.reminder_due_at is None
-            ):  # fmt: skip
+            ):
                 await leases.release(lease)  # moved, ended or sent meanwhile
                 return None
             delivered = await self._deliver(game)
@@ -171,8 +173,9 @@ class Reminders(Feature):
             return "skipped"
         rules = await self.app.rules(game.guild_id)
         if rules.reminder_after <= 0:
-            log.debug("reminders are off on server %s: game %s not reminded", game.guild_id,
-                      game.id)  # fmt: skip
+            log.debug(
+                "reminders are off on server %s: game %s not reminded", game.guild_id, game.id
+            )
             return "skipped"
         due_at = game.last_move_at + rules.reminder_after
         if due_at > time.time():  # the sweep's next look finds its new time
@@ -193,20 +196,30 @@ class Reminders(Feature):
         client = self.app.client
         guild = client.get_guild(game.guild_id)
         text = reminder_text(
-            words(game.language), game, self._claim_at(game, rules), time.time(), direct=True,
+            words(game.language),
+            game,
+            self._claim_at(game, rules),
+            time.time(),
+            direct=True,
             server=guild.name if guild is not None else str(game.guild_id),
-        )  # fmt: skip
+        )
         try:
             channel = await discord_call(client.create_dm(discord.Object(game.to_move)))
-            await discord_call(channel.send(
-                text, allowed_mentions=only(game.to_move),
-                nonce=nonce("rd", game.id, game.version),
-            ))  # fmt: skip
+            await discord_call(
+                channel.send(
+                    text,
+                    allowed_mentions=only(game.to_move),
+                    nonce=nonce("rd", game.id, game.version),
+                )
+            )
         except discord.HTTPException as error:
             if error.code != CLOSED_DMS:
                 raise
-            log.info("player %s's DMs are closed: game %s's reminder goes to its channel",
-                     game.to_move, game.id)  # fmt: skip
+            log.info(
+                "player %s's DMs are closed: game %s's reminder goes to its channel",
+                game.to_move,
+                game.id,
+            )
             return False
         log.info("reminded player %s of game %s v%s by DM", game.to_move, game.id, game.version)
         return True
@@ -215,10 +228,13 @@ class Reminders(Feature):
         """The reminder in the game's thread or channel."""
         channel = self.app.client.get_partial_messageable(game.channel_id)
         text = reminder_text(words(game.language), game, self._claim_at(game, rules), time.time())
-        await discord_call(channel.send(
-            text, allowed_mentions=only(game.to_move),
-            nonce=nonce("rt", game.id, game.version),
-        ))  # fmt: skip
+        await discord_call(
+            channel.send(
+                text,
+                allowed_mentions=only(game.to_move),
+                nonce=nonce("rt", game.id, game.version),
+            )
+        )
         log.info("reminded player %s of game %s v%s", game.to_move, game.id, game.version)
 
     @staticmethod
@@ -255,9 +271,14 @@ REMINDER_CHOICES: Final = {
 
 
 def reminder_text(
-    t: Words, game: Game, claim_at: float | None, now: float, *, direct: bool = False,
+    t: Words,
+    game: Game,
+    claim_at: float | None,
+    now: float,
+    *,
+    direct: bool = False,
     server: str = "?",
-) -> str:  # fmt: skip
+) -> str:
     """The turn reminder of the player to move: the game, a link to its board, and when the
     opponent may claim the win (``claim_at``, a Discord timestamp every reader sees in their
     own time; ``None`` against the AI, which never claims; by ``now``, they may already).
@@ -269,25 +290,35 @@ def reminder_text(
         text = t(
             "⏰ {player}, your game against {opponent} is waiting for your move: "
             "[go to the board]({link}).",
-            player=player, opponent=opponent, link=link,
-        )  # fmt: skip
+            player=player,
+            opponent=opponent,
+            link=link,
+        )
     elif claim_at <= now:
         text = t(
             "⏰ {player}, it's your turn against {opponent}: [go to the board]({link}). They "
             "may already claim the win.",
-            player=player, opponent=opponent, link=link,
-        )  # fmt: skip
+            player=player,
+            opponent=opponent,
+            link=link,
+        )
     else:
         text = t(
             "⏰ {player}, it's your turn against {opponent}: [go to the board]({link}). They "
             "may claim the win {when} if you haven't moved by then.",
-            player=player, opponent=opponent, link=link, when=f"<t:{int(claim_at) + 1}:R>",
-        )  # fmt: skip
+            player=player,
+            opponent=opponent,
+            link=link,
+            when=f"<t:{int(claim_at) + 1}:R>",
+        )
     if direct:
         place = channel_url(game.guild_id, game.channel_id)
-        text += "\n" + t("The game is played on {server}: {place}. {settings} changes where "
-                         "your reminders go.", server=server, place=place,
-                         settings=command("tholos settings"))  # fmt: skip
+        text += "\n" + t(
+            "The game is played on {server}: {place}. {settings} changes where your reminders go.",
+            server=server,
+            place=place,
+            settings=command("tholos settings"),
+        )
     return text
 
 
@@ -304,11 +335,17 @@ def reminder_settings_text(
     ]
     if reminder_after is not None and choice != "off":
         lines.append(
-            t("On this server they come after {time} without a move.",
-              time=minutes_text(t, reminder_after))
+            t(
+                "On this server they come after {time} without a move.",
+                time=minutes_text(t, reminder_after),
+            )
             if reminder_after > 0
             else t("This server has turned turn reminders off.")
-        )  # fmt: skip
-    lines.append(t("Choose with {settings} (reminders: off, here or dm).",
-                   settings=command("tholos settings")))  # fmt: skip
+        )
+    lines.append(
+        t(
+            "Choose with {settings} (reminders: off, here or dm).",
+            settings=command("tholos settings"),
+        )
+    )
     return "\n".join(lines)

@@ -228,19 +228,29 @@ class Reviews(Feature):
         reason = f"{type(error).__name__}: {error}"[:FAILURE_LIMIT]
         now = time.time()
         if self.backoff.gives_up(attempts):
-            log.error("gave up reviewing game %s after %d tries: %s", game.id, attempts, reason,
-                      exc_info=error)  # fmt: skip
+            log.error(
+                "gave up reviewing game %s after %d tries: %s",
+                game.id,
+                attempts,
+                reason,
+                exc_info=error,
+            )
             await self.store.fail(game.id, now, reason, attempts)
             t = words(game.language)
             await self.message.edit(record, content=t("The AI could not review this game."))
             return None
         again_at = now + self.backoff.delay(attempts)
-        log.warning("reviewing game %s failed (try %d of %d; next in %.0f s): %s", game.id,
-                    attempts, self.backoff.tries, again_at - now, reason,
-                    exc_info=error)  # fmt: skip
+        log.warning(
+            "reviewing game %s failed (try %d of %d; next in %.0f s): %s",
+            game.id,
+            attempts,
+            self.backoff.tries,
+            again_at - now,
+            reason,
+            exc_info=error,
+        )
         await self.store.retry(game.id, attempts, again_at, reason)
         return again_at
-
 
 
 class ReviewMessage:
@@ -251,9 +261,7 @@ class ReviewMessage:
         self.app = app
         self.store = store
 
-    async def show_stored(
-        self, interaction: Interaction, game: Game, record: ReviewRecord
-    ) -> None:
+    async def show_stored(self, interaction: Interaction, game: Game, record: ReviewRecord) -> None:
         """A review asked for before: the finished one (only to the presser), or where the one
         under way is."""
         if record.status == "done" and record.review is not None:
@@ -339,8 +347,9 @@ def review_progress(t: Words, done: int, total: int) -> str:
     """The review's message while the AI works."""
     if not total:
         return t("🔍 The AI will review this game as soon as it can.")
-    return t("🔍 The AI is reviewing this game… {done} of {total} positions.", done=done,
-             total=total)  # fmt: skip
+    return t(
+        "🔍 The AI is reviewing this game… {done} of {total} positions.", done=done, total=total
+    )
 
 
 def review_embed(t: Words, game: Game, review: GameReview, chart_name: str) -> discord.Embed:
@@ -357,15 +366,22 @@ def review_embed(t: Words, game: Game, review: GameReview, chart_name: str) -> d
     for colour in (WHITE, BLACK):
         name = game.name(colour)
         lines = [
-            t("**{ply}.** {played} — better: {best}", ply=turn.ply,
-              played=", ".join(turn_lines(turn.played, name, t)),
-              best=", ".join(turn_lines(turn.best, name, t)))
+            t(
+                "**{ply}.** {played} — better: {best}",
+                ply=turn.ply,
+                played=", ".join(turn_lines(turn.played, name, t)),
+                best=", ".join(turn_lines(turn.best, name, t)),
+            )
             for turn in review.mistakes(colour, 3)
         ]
         accuracy = f"{review.accuracy[colour]:.0%}"
         embed.add_field(
-            name=t("{stone} {name}: accuracy {accuracy}", stone=STONE_EMOJI[colour], name=name,
-                   accuracy=accuracy),
+            name=t(
+                "{stone} {name}: accuracy {accuracy}",
+                stone=STONE_EMOJI[colour],
+                name=name,
+                accuracy=accuracy,
+            ),
             value=("\n".join(lines) or t("No mistakes found."))[:1024],
             inline=False,
         )

@@ -35,44 +35,60 @@ class Metrics:
     def __init__(self) -> None:
         self.registry = registry = CollectorRegistry(auto_describe=True)
         self.interactions = Counter(
-            "tholos_interactions", "Interactions answered, by handler and outcome.",
-            ["kind", "outcome"], registry=registry,
-        )  # fmt: skip
+            "tholos_interactions",
+            "Interactions answered, by handler and outcome.",
+            ["kind", "outcome"],
+            registry=registry,
+        )
         self.board_latency = Histogram(
             "tholos_board_latency_seconds",
             "From an interaction that changed a game (its creation) to the new board posted.",
-            buckets=LATENCY_BUCKETS, registry=registry,
-        )  # fmt: skip
+            buckets=LATENCY_BUCKETS,
+            registry=registry,
+        )
         self.turns = Counter(
-            "tholos_turns_stored", "Turns stored, by who played them (human or ai).",
-            ["by"], registry=registry,
-        )  # fmt: skip
+            "tholos_turns_stored",
+            "Turns stored, by who played them (human or ai).",
+            ["by"],
+            registry=registry,
+        )
         self.games_started = Counter(
-            "tholos_games_started", "Games started, by opponent (members or ai).",
-            ["against"], registry=registry,
-        )  # fmt: skip
+            "tholos_games_started",
+            "Games started, by opponent (members or ai).",
+            ["against"],
+            registry=registry,
+        )
         self.database_errors = Counter(
             "tholos_database_errors",
             "Database operations that failed as unavailable (down, connection lost, locked).",
-            ["backend"], registry=registry,
-        )  # fmt: skip
+            ["backend"],
+            registry=registry,
+        )
         self.database_retries = Counter(
             "tholos_database_retries",
             "Writes that found the database busy with another writer and tried again.",
-            ["backend"], registry=registry,
-        )  # fmt: skip
+            ["backend"],
+            registry=registry,
+        )
         self.ai_think = Histogram(
-            "tholos_ai_think_seconds", "The AI's search for one turn, by level.",
-            ["level"], buckets=THINK_BUCKETS, registry=registry,
-        )  # fmt: skip
+            "tholos_ai_think_seconds",
+            "The AI's search for one turn, by level.",
+            ["level"],
+            buckets=THINK_BUCKETS,
+            registry=registry,
+        )
         self.active_games = Gauge(
-            "tholos_active_games", "Games being played (all processes: read from the database "
-            "at scrape time; NaN when it does not answer).", registry=registry,
-        )  # fmt: skip
+            "tholos_active_games",
+            "Games being played (all processes: read from the database "
+            "at scrape time; NaN when it does not answer).",
+            registry=registry,
+        )
         self.work_in_flight = Gauge(
-            "tholos_work_in_flight", "Work under way in this process (bot/base/work.py): interactions "
-            "being answered, background rounds, AI turns; 0 when idle.", registry=registry,
-        )  # fmt: skip
+            "tholos_work_in_flight",
+            "Work under way in this process (bot/base/work.py): interactions "
+            "being answered, background rounds, AI turns; 0 when idle.",
+            registry=registry,
+        )
         self.work_in_flight.set_function(work.in_flight)
 
     def count_database_event(self, event: Event, dialect: Dialect) -> None:
@@ -89,5 +105,3 @@ class Metrics:
 METRICS = Metrics()
 """This process's metrics."""
 listen(METRICS.count_database_event)  # the storage backends report, the metrics count
-
-

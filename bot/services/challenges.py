@@ -90,10 +90,17 @@ class ChallengeService:
         self._rng = rng or random.SystemRandom()
 
     async def challenge(
-        self, *, guild_id: int, channel_id: int, challenger: Person, opponent: Person | None,
-        options: GameOptions, in_channel: bool = False, timeout: float | None = None,
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        challenger: Person,
+        opponent: Person | None,
+        options: GameOptions,
+        in_channel: bool = False,
+        timeout: float | None = None,
         rating_range: int | None = None,
-    ) -> Challenge:  # fmt: skip
+    ) -> Challenge:
         """Store a challenge (``opponent`` ``None``: an open one, which any member may accept;
         only those rated within ``rating_range`` of the challenger, if given); raises
         :class:`Refusal` saying why it cannot be made.
@@ -129,9 +136,13 @@ class ChallengeService:
             raise _channel_busy(error) from None
 
     async def answer(
-        self, challenge_id: int, caller: Caller, answer: Answer, thread_id: int | None = None,
+        self,
+        challenge_id: int,
+        caller: Caller,
+        answer: Answer,
+        thread_id: int | None = None,
         name: str = "",
-    ) -> ChallengeAnswered:  # fmt: skip
+    ) -> ChallengeAnswered:
         """Accept (its game played in the thread ``thread_id``, or in the challenge's channel),
         decline or withdraw a challenge; raises :class:`Refusal`. ``name``: the caller's, the
         opponent's name if they take an open challenge."""
@@ -140,8 +151,10 @@ class ChallengeService:
             status = "declined" if answer == "decline" else "withdrawn"
             closed = await self.challenges.close(challenge.id, status)
             if closed is None:
-                raise Refusal(TAKEN if challenge.is_open else ALREADY_ANSWERED,
-                              challenge=command("tholos challenge"))  # fmt: skip
+                raise Refusal(
+                    TAKEN if challenge.is_open else ALREADY_ANSWERED,
+                    challenge=command("tholos challenge"),
+                )
             return ChallengeAnswered(closed, None)
         game = await self._start_game(challenge, thread_id, Person(caller.user_id, name))
         return ChallengeAnswered(await self.challenges.challenge(challenge_id) or challenge, game)
@@ -163,12 +176,15 @@ class ChallengeService:
         elif challenge.is_open:
             await _check_open(challenge, user_id, answer, self.rating, self.games)
         elif user_id == challenge.challenger_id:
-            raise Refusal("This challenge is for {opponent} — use Withdraw to take it back.",
-                          opponent=mention(challenge.opponent_id or 0))  # fmt: skip
+            raise Refusal(
+                "This challenge is for {opponent} — use Withdraw to take it back.",
+                opponent=mention(challenge.opponent_id or 0),
+            )
         elif user_id != challenge.opponent_id:
             raise Refusal(
                 "This challenge is for {opponent}; you can start your own with {challenge}.",
-                opponent=mention(challenge.opponent_id or 0), challenge=command("tholos challenge"),
+                opponent=mention(challenge.opponent_id or 0),
+                challenge=command("tholos challenge"),
             )
         if self._clock() >= challenge.expires_at:
             expired = await self.challenges.close(challenge.id, "expired")
@@ -196,8 +212,9 @@ class ChallengeService:
         self, challenge: Challenge, thread_id: int | None, accepter: Person
     ) -> Game:
         """Start the accepted challenge's game (``accepter``: who takes an open challenge)."""
-        options = GameOptions(challenge.mode, None, challenge.colour, challenge.first,
-                              clock=challenge.clock)  # fmt: skip
+        options = GameOptions(
+            challenge.mode, None, challenge.colour, challenge.first, clock=challenge.clock
+        )
         challenger_colour, seed, start = game_setup(options, challenge.ornaments, self._rng)
         opponent = challenge.opponent_id if challenge.opponent_id is not None else accepter.id
         white, black = challenge.challenger_id, opponent
@@ -205,10 +222,19 @@ class ChallengeService:
             white, black = black, white
         taker = (accepter.id, accepter.name) if challenge.is_open else None
         try:
-            return self._started(await self.challenges.accept(
-                challenge.id, white_id=white, black_id=black, seed=seed, start=start,
-                now=self._clock(), thread_id=thread_id, reminders=self.reminders, accepter=taker,
-            ))  # fmt: skip
+            return self._started(
+                await self.challenges.accept(
+                    challenge.id,
+                    white_id=white,
+                    black_id=black,
+                    seed=seed,
+                    start=start,
+                    now=self._clock(),
+                    thread_id=thread_id,
+                    reminders=self.reminders,
+                    accepter=taker,
+                )
+            )
         except StaleGameError:
             if challenge.is_open:
                 raise Refusal(TAKEN, challenge=command("tholos challenge")) from None
@@ -217,9 +243,17 @@ class ChallengeService:
             raise _channel_busy(error) from None
 
     async def start_ai_game(
-        self, *, guild_id: int, channel_id: int, human: Person, ai: Person, level: Level,
-        options: GameOptions, parent_id: int | None = None, parent_message_id: int | None = None,
-    ) -> Game:  # fmt: skip
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        human: Person,
+        ai: Person,
+        level: Level,
+        options: GameOptions,
+        parent_id: int | None = None,
+        parent_message_id: int | None = None,
+    ) -> Game:
         """Start a game against the AI (``ai``: the bot, by the name it plays under) at once
         (no acceptance), in ``channel_id`` (a thread of ``parent_id``, or a channel); never
         rated."""
@@ -228,13 +262,24 @@ class ChallengeService:
         white, black = players if human_colour == WHITE else players[::-1]
         human_first = start.turn == human_colour
         try:
-            return self._started(await self.games.create_ai_game(
-                guild_id=guild_id, channel_id=channel_id, white=white, black=black,
-                seed=seed, start=start, level=level, now=self._clock(), parent_id=parent_id,
-                parent_message_id=parent_message_id, language=options.language,
-                reminders=self.reminders if human_first else None, clock=options.clock,
-                ai_id=ai.id,
-            ))  # fmt: skip
+            return self._started(
+                await self.games.create_ai_game(
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    white=white,
+                    black=black,
+                    seed=seed,
+                    start=start,
+                    level=level,
+                    now=self._clock(),
+                    parent_id=parent_id,
+                    parent_message_id=parent_message_id,
+                    language=options.language,
+                    reminders=self.reminders if human_first else None,
+                    clock=options.clock,
+                    ai_id=ai.id,
+                )
+            )
         except ChannelBusyError as error:
             raise _channel_busy(error) from None
 
@@ -253,10 +298,12 @@ class ChallengeService:
         assert game is not None  # else refused
         home = {"guild_id": game.guild_id, "channel_id": game.channel_id}
         if game.ai_level is not None:
-            return await self.start_ai_game(**home, human=me, ai=rival, level=game.ai_level,
-                                            options=options)  # fmt: skip
-        return await self.challenge(**home, challenger=me, opponent=rival, options=options,
-                                    in_channel=True)  # fmt: skip
+            return await self.start_ai_game(
+                **home, human=me, ai=rival, level=game.ai_level, options=options
+            )
+        return await self.challenge(
+            **home, challenger=me, opponent=rival, options=options, in_channel=True
+        )
 
 
 def rematch_of(game: Game | None, caller: Caller) -> tuple[Person, Person, GameOptions]:
@@ -297,9 +344,12 @@ def _check_opponent(challenger: Person, opponent: Person, rating_range: int | No
 
 
 async def _check_open(
-    challenge: Challenge, user_id: int, answer: Answer, rating: RatingOf | None,
+    challenge: Challenge,
+    user_id: int,
+    answer: Answer,
+    rating: RatingOf | None,
     games: GameStore,
-) -> None:  # fmt: skip
+) -> None:
     """Refuse an answer to an open challenge but an accept by a member other than the
     challenger, who plays no game against them in the channel yet, within its rating range
     (checked before the accept is tried, so that it never holds the challenge up for others:
@@ -320,10 +370,13 @@ async def _check_open(
         raise Refusal(
             "This challenge is open to ratings from {low} to {high} (within {range} of "
             "{challenger}'s); yours is {rating}. You can start your own with {challenge}.",
-            low=round(theirs - limit), high=round(theirs + limit), range=limit,
-            challenger=mention(challenge.challenger_id), rating=round(mine),
+            low=round(theirs - limit),
+            high=round(theirs + limit),
+            range=limit,
+            challenger=mention(challenge.challenger_id),
+            rating=round(mine),
             challenge=command("tholos challenge"),
-        )  # fmt: skip
+        )
 
 
 def game_setup(

@@ -137,7 +137,8 @@ class PlayService:
         if game.colour_of(caller.user_id) is None:
             raise Refusal(
                 "This is a game between {white} and {black} — start your own with {challenge}.",
-                white=mention(game.white_id), black=mention(game.black_id),
+                white=mention(game.white_id),
+                black=mention(game.black_id),
                 challenge=command("tholos challenge"),
             )
         if not game.is_active:
@@ -161,8 +162,9 @@ class PlayService:
             if version != game.version:
                 raise OutdatedBoardError(game)
             if game.to_move != caller.user_id:
-                raise Refusal("It's not your turn — waiting for {player}.",
-                              player=mention(game.to_move))  # fmt: skip
+                raise Refusal(
+                    "It's not your turn — waiting for {player}.", player=mention(game.to_move)
+                )
             try:
                 builder = TurnBuilder(game.position, tuple(path))
             except IllegalTurnError:
@@ -204,9 +206,16 @@ class PlayService:
 
         def change(transaction: Transaction) -> Awaitable[Game]:
             return self.games.record_turn(
-                transaction, game, player_id=game.to_move, turn=str(turn), position_after=after,
-                outcome=outcome, now=now, reminders=reminders, clock_after=clock_after,
-            )  # fmt: skip
+                transaction,
+                game,
+                player_id=game.to_move,
+                turn=str(turn),
+                position_after=after,
+                outcome=outcome,
+                now=now,
+                reminders=reminders,
+                clock_after=clock_after,
+            )
 
         changed = await self._change(change, ends=game.rated and outcome is not None)
         if changed.reminder_due_at is not None and self.alarm is not None:
@@ -247,8 +256,10 @@ class PlayService:
         async with self._lock(game_id):
             game = await self._playable(game_id, caller)
             if game.clock is not None:
-                raise Refusal("This game is played on a clock: it ends by itself when a clock "
-                              "runs out, no claim needed.")  # fmt: skip
+                raise Refusal(
+                    "This game is played on a clock: it ends by itself when a clock "
+                    "runs out, no claim needed."
+                )
             if game.to_move == caller.user_id:
                 raise Refusal("It's your turn — you can only claim while your opponent is idle.")
             due = game.last_move_at + (timeout or self.inactivity_timeout)
@@ -256,7 +267,8 @@ class PlayService:
                 raise Refusal(
                     "{player} still has time to move: you can claim the win {when} if they "
                     "haven't moved by then.",
-                    player=mention(game.to_move), when=f"<t:{int(due) + 1}:R>",
+                    player=mention(game.to_move),
+                    when=f"<t:{int(due) + 1}:R>",
                 )
             return await self._finish(game, _rival(game, game.to_move), "timeout")
 
@@ -314,6 +326,10 @@ def _rival(game: Game, user_id: int) -> Colour:
 def _rated_result(game: Game) -> RatedResult:
     assert game.outcome is not None and game.finished_at is not None
     return RatedResult(
-        game.id, game.guild_id, game.white_id, game.black_id, game.outcome.result,
+        game.id,
+        game.guild_id,
+        game.white_id,
+        game.black_id,
+        game.outcome.result,
         game.finished_at,
-    )  # fmt: skip
+    )

@@ -113,10 +113,15 @@ class TournamentService:
     """Tournaments: their sign-up, control and rounds."""
 
     def __init__(
-        self, store: TournamentStore, games: GameStore, play: PlayService, *,
-        clock: Callable[[], float] = time.time, rng: random.Random | None = None,
+        self,
+        store: TournamentStore,
+        games: GameStore,
+        play: PlayService,
+        *,
+        clock: Callable[[], float] = time.time,
+        rng: random.Random | None = None,
         reminders: ReminderDefaults | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.store = store
         self.games = games
         self.play = play
@@ -133,15 +138,31 @@ class TournamentService:
             rounds = round_robin_rounds(setup.max_players, setup.rounds)
             if rounds > MAX_ROUNDS:
                 most, twice = (largest_round_robin(cycles) for cycles in (1, 2))
-                raise Refusal(_TOO_LARGE, players=setup.max_players, rounds=rounds,
-                              limit=MAX_ROUNDS, most=most, twice=twice)  # fmt: skip
+                raise Refusal(
+                    _TOO_LARGE,
+                    players=setup.max_players,
+                    rounds=rounds,
+                    limit=MAX_ROUNDS,
+                    most=most,
+                    twice=twice,
+                )
         return await self.store.create(
-            guild_id=guild_id, channel_id=channel_id, organiser_id=organiser, name=setup.name,
-            format=setup.format, rounds=setup.rounds, time_control=setup.pace,
-            round_hours=setup.round_hours, mode=setup.mode, ornaments=setup.ornaments,
-            language=language, starts_at=setup.starts_at, max_players=setup.max_players,
-            rated=setup.rated, created_at=self._clock(),
-        )  # fmt: skip
+            guild_id=guild_id,
+            channel_id=channel_id,
+            organiser_id=organiser,
+            name=setup.name,
+            format=setup.format,
+            rounds=setup.rounds,
+            time_control=setup.pace,
+            round_hours=setup.round_hours,
+            mode=setup.mode,
+            ornaments=setup.ornaments,
+            language=language,
+            starts_at=setup.starts_at,
+            max_players=setup.max_players,
+            rated=setup.rated,
+            created_at=self._clock(),
+        )
 
     async def get(self, tournament_id: int, guild_id: int) -> Tournament:
         """The server's tournament; raises :class:`Refusal`."""
@@ -163,8 +184,10 @@ class TournamentService:
     async def leave(self, tournament: Tournament, user_id: int) -> None:
         """Take a member off the sign-up; raises :class:`Refusal`."""
         if tournament.status != "signup":
-            raise Refusal("This tournament has started: use {withdraw} to stop playing in it.",
-                          withdraw="`/tholos tournament withdraw`")  # fmt: skip
+            raise Refusal(
+                "This tournament has started: use {withdraw} to stop playing in it.",
+                withdraw="`/tholos tournament withdraw`",
+            )
         if not await self.store.entrants.leave(tournament.id, user_id):
             raise Refusal("You aren't in this tournament.")
 
@@ -211,9 +234,15 @@ class TournamentService:
         return Plan([(white, black, None) for white, black in paired.games] + byes, playing)
 
     async def start_game(
-        self, tournament: Tournament, board: Board, names: dict[int, str], *, channel_id: int,
-        parent_id: int | None, parent_message_id: int | None,
-    ) -> Game | None:  # fmt: skip
+        self,
+        tournament: Tournament,
+        board: Board,
+        names: dict[int, str],
+        *,
+        channel_id: int,
+        parent_id: int | None,
+        parent_message_id: int | None,
+    ) -> Game | None:
         """Store a pairing's game (White moves first; the mode and ornaments of the
         tournament; ``names``: the entrants' by id); ``None`` if it was started already."""
         seed = self._rng.randrange(2**31)
@@ -221,10 +250,17 @@ class TournamentService:
         assert board.black_id is not None
         reminders = self.reminders if tournament.clock is None else None
         return await self.store.pairings.start_game(
-            tournament, board, names=(names[board.white_id], names[board.black_id]), seed=seed,
-            start=start, now=self._clock(), channel_id=channel_id, parent_id=parent_id,
-            parent_message_id=parent_message_id, reminders=reminders,
-        )  # fmt: skip
+            tournament,
+            board,
+            names=(names[board.white_id], names[board.black_id]),
+            seed=seed,
+            start=start,
+            now=self._clock(),
+            channel_id=channel_id,
+            parent_id=parent_id,
+            parent_message_id=parent_message_id,
+            reminders=reminders,
+        )
 
     async def decide_at_deadline(self, tournament: Tournament, boards: list[Board]) -> list[Game]:
         """The round's deadline passed: its games still being played end by the idle rule
@@ -286,8 +322,11 @@ class TournamentService:
                 tournament.id, board.round, board.board, winner
             ):
                 continue
-            (now,) = [b for b in await self.store.pairings.boards(tournament.id, board.round)
-                      if b.board == board.board]  # its game may have started meanwhile
+            (now,) = [
+                b
+                for b in await self.store.pairings.boards(tournament.id, board.round)
+                if b.board == board.board
+            ]  # its game may have started meanwhile
             if now.game_status == "active" and now.game_id is not None:
                 lost = await _lose(self.play, self.games, now.game_id, user_id)
                 ended += [lost] if lost is not None else []
@@ -303,9 +342,12 @@ class TournamentService:
             raise Refusal("This tournament is over already.")
         else:
             changed = await self.store.change(
-                tournament, status="running", rounds=tournament.round, ended_by=by,
+                tournament,
+                status="running",
+                rounds=tournament.round,
+                ended_by=by,
                 round_deadline=self._clock(),
-            )  # fmt: skip
+            )
         if changed is None:
             raise Refusal("This tournament just changed — try again.")
         return changed
@@ -340,8 +382,9 @@ async def standings_of(
 
 def _seeds(entries: list[Entry]) -> list[tuple[int, float]]:
     """``(id, rating)`` of each entrant (1500 before the start: unrated)."""
-    return [(entry.user_id, entry.rating if entry.rating is not None else 1500.0)
-            for entry in entries]  # fmt: skip
+    return [
+        (entry.user_id, entry.rating if entry.rating is not None else 1500.0) for entry in entries
+    ]
 
 
 def _round_robin_round(

@@ -44,9 +44,11 @@ def new_pool(
     """A pool of one worker process that ends with the bot process however the bot ends
     (see :func:`_start_worker`), at ``niceness`` below the bot's priority."""
     return ProcessPoolExecutor(
-        1, mp_context=SPAWN, initializer=_start_worker,
+        1,
+        mp_context=SPAWN,
+        initializer=_start_worker,
         initargs=(os.getpid(), niceness, progress),
-    )  # fmt: skip
+    )
 
 
 def _start_worker(
@@ -65,8 +67,7 @@ def _start_worker(
     Once the bot and its workers are gone, multiprocessing's resource tracker reads the end
     of its pipe and exits too."""
     global _progress
-    threading.Thread(target=_watch_parent, args=(parent,), name="parent-watch",
-                     daemon=True).start()  # fmt: skip
+    threading.Thread(target=_watch_parent, args=(parent,), name="parent-watch", daemon=True).start()
     if niceness:
         with contextlib.suppress(OSError, AttributeError):
             os.nice(niceness)
@@ -154,8 +155,6 @@ class AiPlayer:
 def _choose(position: str, level: str, seed: int) -> str:
     """Runs in the worker: notation in, notation out (cheap to pass between processes)."""
     return str(choose_turn(Position.parse(position), level, seed=seed))
-
-
 
 
 class Reviewer:

@@ -268,9 +268,14 @@ def restore(backup_file: Path, database: Path, *, stamp: Callable[[], str] = _ut
         if lock is not None:
             lock.close()
     return Copied(
-        database, games, turns, database.stat().st_size, schema,
-        time.perf_counter() - started, kept,
-    )  # fmt: skip
+        database,
+        games,
+        turns,
+        database.stat().st_size,
+        schema,
+        time.perf_counter() - started,
+        kept,
+    )
 
 
 def _keep(database: Path, stamp: str) -> Path | None:

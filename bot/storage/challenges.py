@@ -174,10 +174,25 @@ class ChallengeStore:
                     "expires_at, language, open_to_all, rating_range, time_control) "
                     f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                     f"RETURNING {CHALLENGE_COLUMNS}",
-                    (guild_id, channel_id, challenger_id, other, challenger_name,
-                     opponent_name or "", mode, ornaments, colour, first, now, expires_at,
-                     language, is_open, rating_range, None if clock is None else str(clock)),
-                )  # fmt: skip
+                    (
+                        guild_id,
+                        channel_id,
+                        challenger_id,
+                        other,
+                        challenger_name,
+                        opponent_name or "",
+                        mode,
+                        ornaments,
+                        colour,
+                        first,
+                        now,
+                        expires_at,
+                        language,
+                        is_open,
+                        rating_range,
+                        None if clock is None else str(clock),
+                    ),
+                )
                 assert row is not None  # INSERT … RETURNING gives the row
                 return challenge_from_row(row)
         except UniqueViolation as error:  # the same challenge, made twice at once
@@ -270,14 +285,21 @@ class ChallengeStore:
             names = {challenge.challenger_id: challenge.challenger_name, opponent_id: opponent_name}
             in_thread = thread_id is not None
             game = await insert_game(
-                transaction, guild_id=challenge.guild_id,
+                transaction,
+                guild_id=challenge.guild_id,
                 channel_id=thread_id if in_thread else challenge.channel_id,
-                white=(white_id, names[white_id]), black=(black_id, names[black_id]), seed=seed,
-                start=start, now=now, ai_level=None,
+                white=(white_id, names[white_id]),
+                black=(black_id, names[black_id]),
+                seed=seed,
+                start=start,
+                now=now,
+                ai_level=None,
                 parent_id=challenge.channel_id if in_thread else None,
                 parent_message_id=challenge.message_id if in_thread else None,
-                language=challenge.language, reminders=reminders, clock=challenge.clock,
-            )  # fmt: skip
+                language=challenge.language,
+                reminders=reminders,
+                clock=challenge.clock,
+            )
             await transaction.execute(
                 "UPDATE challenges SET game_id = ? WHERE id = ?", (game.id, challenge_id)
             )

@@ -184,14 +184,43 @@ class TurnRecord:
 
 GAME_COLUMNS = ", ".join(
     (
-        "id", "guild_id", "channel_id", "white_id", "black_id", "white_name", "black_name",
-        "mode", "seed", "start_position", "position", "version", "plies", "status", "result",
-        "reason", "white_points", "black_points", "board_message_id", "board_version",
-        "created_at", "last_move_at", "finished_at", "rated", "ai_level", "parent_id",
-        "parent_message_id", "ended_by", "language", "reminder_due_at", "time_control",
-        "white_clock", "black_clock", "clock_started_at", "flag_at",
+        "id",
+        "guild_id",
+        "channel_id",
+        "white_id",
+        "black_id",
+        "white_name",
+        "black_name",
+        "mode",
+        "seed",
+        "start_position",
+        "position",
+        "version",
+        "plies",
+        "status",
+        "result",
+        "reason",
+        "white_points",
+        "black_points",
+        "board_message_id",
+        "board_version",
+        "created_at",
+        "last_move_at",
+        "finished_at",
+        "rated",
+        "ai_level",
+        "parent_id",
+        "parent_message_id",
+        "ended_by",
+        "language",
+        "reminder_due_at",
+        "time_control",
+        "white_clock",
+        "black_clock",
+        "clock_started_at",
+        "flag_at",
     )
-)  # fmt: skip
+)
 GAMES_TOPIC = "games"
 """What a transaction announces (:mod:`.announcements`) with a game's id once it started, a turn
 was stored, or it ended: the game's version changed."""
@@ -291,9 +320,12 @@ def reminder_due(
         return Sql(f"(SELECT s.{column} FROM guild_settings s WHERE s.guild_id = {guild})", server)
 
     after = reminder_time(
-        SQL, chosen("reminder_after"), chosen("inactivity_timeout"),
-        Sql("?", (reminders.after,)), Sql("?", (reminders.inactivity_timeout,)),
-    )  # fmt: skip
+        SQL,
+        chosen("reminder_after"),
+        chosen("inactivity_timeout"),
+        Sql("?", (reminders.after,)),
+        Sql("?", (reminders.inactivity_timeout,)),
+    )
     since = Sql("last_move_at") if now is None else Sql("?", (now,))
     due = SQL.unset_if_zero(after)
     return f"{since.text} + {due.text}", (*since.values, *due.values)
@@ -333,11 +365,22 @@ class GameStore:
             await transaction.lock("channel", home)
             await ensure_pair_free(transaction, home, white[0], black[0])
             return await insert_game(
-                transaction, guild_id=guild_id, channel_id=channel_id, white=white, black=black,
-                seed=seed, start=start, now=now, ai_level=level, parent_id=parent_id,
-                parent_message_id=parent_message_id, language=language, reminders=reminders,
-                clock=clock, ai_id=ai_id,
-            )  # fmt: skip
+                transaction,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                white=white,
+                black=black,
+                seed=seed,
+                start=start,
+                now=now,
+                ai_level=level,
+                parent_id=parent_id,
+                parent_message_id=parent_message_id,
+                language=language,
+                reminders=reminders,
+                clock=clock,
+                ai_id=ai_id,
+            )
 
     async def game(self, game_id: int) -> Game | None:
         """The game with this id."""
@@ -357,9 +400,13 @@ class GameStore:
         return [game_from_row(row) for row in rows]
 
     async def move(
-        self, game: Game, *, channel_id: int, parent_id: int | None,
+        self,
+        game: Game,
+        *,
+        channel_id: int,
+        parent_id: int | None,
         parent_message_id: int | None,
-    ) -> Game:  # fmt: skip
+    ) -> Game:
         """Play ``game`` elsewhere from now on (its thread was deleted): a new thread of
         ``parent_id``, or the channel itself; its board there is still to be posted.
 
@@ -549,8 +596,10 @@ async def insert_game(
     ``ai_id``, has none); their clocks start as the boards of their turns are posted."""
     await ensure_no_active_game(transaction, channel_id)
     due, due_values = reminder_due(reminders if clock is None else None, now, guild_id)
-    clocks = [None if clock is None or player == ai_id else clock.seconds
-              for player in (white[0], black[0])]  # fmt: skip
+    clocks = [
+        None if clock is None or player == ai_id else clock.seconds
+        for player in (white[0], black[0])
+    ]
     try:
         row = await transaction.fetchone(
             "INSERT INTO games (guild_id, channel_id, white_id, black_id, white_name, black_name, "
@@ -559,12 +608,30 @@ async def insert_game(
             "black_clock, reminder_due_at) "
             f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, {due}) "
             f"RETURNING {GAME_COLUMNS}",
-            (guild_id, channel_id, white[0], black[0], white[1], black[1], start.mode, seed,
-             str(start), str(start), now, now, now, ai_level is None if rated is None else rated,
-             ai_level, parent_id,
-             parent_message_id, language, None if clock is None else str(clock), *clocks,
-             *due_values),
-        )  # fmt: skip
+            (
+                guild_id,
+                channel_id,
+                white[0],
+                black[0],
+                white[1],
+                black[1],
+                start.mode,
+                seed,
+                str(start),
+                str(start),
+                now,
+                now,
+                now,
+                ai_level is None if rated is None else rated,
+                ai_level,
+                parent_id,
+                parent_message_id,
+                language,
+                None if clock is None else str(clock),
+                *clocks,
+                *due_values,
+            ),
+        )
     except UniqueViolation:  # another process started one first
         raise ChannelBusyError(IN_CHANNEL) from None
     assert row is not None  # INSERT … RETURNING gives the row

@@ -22,8 +22,9 @@ class GameListings:
         """How many open challenges wait on the server at ``now``, and the ``limit`` that
         expire first."""
         mine = f"guild_id = ? AND {WAITING_OPEN}"
-        count = await scalar(self.database, f"SELECT COUNT(*) FROM challenges WHERE {mine}",
-                             (guild_id, now))  # fmt: skip
+        count = await scalar(
+            self.database, f"SELECT COUNT(*) FROM challenges WHERE {mine}", (guild_id, now)
+        )
         rows = await self.database.fetchall(
             f"SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE {mine} "
             "ORDER BY expires_at, id LIMIT ?",
@@ -39,9 +40,7 @@ class GameListings:
             (guild_id,),
         )
 
-    async def playing_page(
-        self, guild_id: int, user_id: int, page: int, size: int
-    ) -> list[Game]:
+    async def playing_page(self, guild_id: int, user_id: int, page: int, size: int) -> list[Game]:
         """The ``page``-th (from 0) ``size`` games the server is playing: ``user_id``'s first,
         then the others, each part by the newest move."""
         rows = await self.database.fetchall(
@@ -91,9 +90,9 @@ class GameListings:
     async def playing_named(self, guild_id: int, typed: str, limit: int) -> list[Game]:
         """The server's games whose players' names contain ``typed`` (any case), or whose id
         it is; by the newest move."""
-        pattern = "%" + typed.lower().replace("\\", "\\\\").replace("%", "\\%").replace(
-            "_", "\\_"
-        ) + "%"
+        pattern = (
+            "%" + typed.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        )
         rows = await self.database.fetchall(
             f"SELECT {GAME_COLUMNS} FROM games WHERE guild_id = ? AND status = 'active' AND ("
             "LOWER(white_name) LIKE ? ESCAPE '\\' OR LOWER(black_name) LIKE ? ESCAPE '\\' "

@@ -130,10 +130,13 @@ class PostgresDatabase:
         """
         try:
             pool = await asyncpg.create_pool(
-                url, min_size=0, max_size=POOL_SIZE, timeout=CONNECT_TIMEOUT,
+                url,
+                min_size=0,
+                max_size=POOL_SIZE,
+                timeout=CONNECT_TIMEOUT,
                 command_timeout=STATEMENT_TIMEOUT,
                 server_settings={"lock_timeout": f"{WRITE_PATIENCE * 1000:.0f}ms"},
-            )  # fmt: skip
+            )
         except (*_UNAVAILABLE, asyncpg.PostgresError) as error:
             raise DatabaseUnavailable(
                 f"cannot connect to {redact(url)}: {type(error).__name__}"

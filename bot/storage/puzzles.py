@@ -28,6 +28,8 @@ PUZZLE_RATING_LOCK = "puzzle-rating"
 """A puzzle's rating is moved by one answer at a time (taken after the member's lock)."""
 NEAREST = 5
 """A member gets one of the five unseen puzzles rated nearest to them, at random."""
+
+
 def starting_rating(difficulty: int) -> float:
     """A new puzzle's rating, before anyone tried it, from its choices: 1500 for 8 legal
     turns, 150 more for each doubling (1200 for 2, 1800 for 32), within 1200-1800; then the
@@ -123,26 +125,55 @@ class DailyPuzzle:
 
 
 def _stored(row: Row, at: int = 0) -> StoredPuzzle:
-    puzzle = Puzzle(Position.parse(row[at + 1]), parse_turn(row[at + 2]), float(row[at + 3]),
-                    float(row[at + 4]), row[at + 5], int(row[at + 6]))  # fmt: skip
+    puzzle = Puzzle(
+        Position.parse(row[at + 1]),
+        parse_turn(row[at + 2]),
+        float(row[at + 3]),
+        float(row[at + 4]),
+        row[at + 5],
+        int(row[at + 6]),
+    )
     rating = Rating(float(row[at + 7]), float(row[at + 8]), float(row[at + 9]))
     return StoredPuzzle(int(row[at]), puzzle, rating, int(row[at + 10]), int(row[at + 11]))
 
 
 def _attempt(row: Row) -> Attempt:
     correct = None if row[7] is None else bool(row[7])
-    return Attempt(int(row[0]), int(row[1]), _stored(row, 9), int(row[2]), row[3], row[4],
-                   row[5], row[6], correct, bool(row[8]))  # fmt: skip
+    return Attempt(
+        int(row[0]),
+        int(row[1]),
+        _stored(row, 9),
+        int(row[2]),
+        row[3],
+        row[4],
+        row[5],
+        row[6],
+        correct,
+        bool(row[8]),
+    )
 
 
 def _player(row: Row) -> PuzzlePlayer:
-    return PuzzlePlayer(int(row[0]), Rating(float(row[1]), float(row[2]), float(row[3])),
-                        *(int(value) for value in row[4:9]))  # fmt: skip
+    return PuzzlePlayer(
+        int(row[0]),
+        Rating(float(row[1]), float(row[2]), float(row[3])),
+        *(int(value) for value in row[4:9]),
+    )
 
 
 def _daily(row: Row) -> DailyPuzzle:
-    return DailyPuzzle(int(row[0]), row[1], int(row[2]), int(row[3]), row[4], row[5], row[6],
-                       int(row[7]), int(row[8]), bool(row[9]))  # fmt: skip
+    return DailyPuzzle(
+        int(row[0]),
+        row[1],
+        int(row[2]),
+        int(row[3]),
+        row[4],
+        row[5],
+        row[6],
+        int(row[7]),
+        int(row[8]),
+        bool(row[9]),
+    )
 
 
 class PuzzleStore:
@@ -163,9 +194,20 @@ class PuzzleStore:
                 "INSERT INTO puzzles (position, answer, best, alternative, source, difficulty, "
                 "rating, added_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (position) DO NOTHING",
-                [(str(p.position), str(p.answer), p.best, p.alternative, p.source, p.difficulty,
-                  starting_rating(p.difficulty), now) for p in puzzles],
-            )  # fmt: skip
+                [
+                    (
+                        str(p.position),
+                        str(p.answer),
+                        p.best,
+                        p.alternative,
+                        p.source,
+                        p.difficulty,
+                        starting_rating(p.difficulty),
+                        now,
+                    )
+                    for p in puzzles
+                ],
+            )
             after = await scalar(transaction, "SELECT COUNT(*) FROM puzzles")
         return int(after) - int(before)
 
@@ -238,8 +280,7 @@ class PuzzleStore:
         async with self.database.transaction() as transaction:
             await transaction.lock(PUZZLE_LOCK, user_id)
             row = await transaction.fetchone(
-                "SELECT puzzle_id, guild_id, day FROM puzzle_attempts WHERE id = ? "
-                "AND user_id = ?",
+                "SELECT puzzle_id, guild_id, day FROM puzzle_attempts WHERE id = ? AND user_id = ?",
                 (attempt_id, user_id),
             )
             if row is None:
@@ -385,8 +426,9 @@ class SearchedGames:
         """The next finished game to search (its id), the mark moved past it; ``None`` when
         none is left, or another process moved the mark first."""
         async with self.database.transaction() as transaction:
-            mark = await scalar(transaction, "SELECT value FROM meta WHERE key = ?",
-                                (SEARCHED_KEY,))  # fmt: skip
+            mark = await scalar(
+                transaction, "SELECT value FROM meta WHERE key = ?", (SEARCHED_KEY,)
+            )
             at, last = (float(mark.split(":")[0]), int(mark.split(":")[1])) if mark else (-1.0, 0)
             row = await transaction.fetchone(
                 "SELECT id, finished_at FROM games WHERE status = 'finished' AND "
@@ -436,9 +478,12 @@ async def _unseen(transaction: Transaction, player: PuzzlePlayer, rng: random.Ra
 
 
 async def _rate(
-    transaction: Transaction, attempt_id: int, player: PuzzlePlayer, puzzle_id: int,
+    transaction: Transaction,
+    attempt_id: int,
+    player: PuzzlePlayer,
+    puzzle_id: int,
     correct: bool,
-) -> Rating | None:  # fmt: skip
+) -> Rating | None:
     """Move the member's and the puzzle's ratings for a first answer (a member's first answer
     to this puzzle: a puzzle of the day they had met, or met again in a new cycle, moves
     nothing); the member's rating before, or ``None``."""
@@ -464,9 +509,14 @@ async def _rate(
     await transaction.execute(
         "UPDATE puzzles SET rating = ?, deviation = ?, volatility = ?, attempts = attempts + 1, "
         "solved = solved + ? WHERE id = ?",
-        (rated_puzzle.rating, rated_puzzle.deviation, rated_puzzle.volatility, int(correct),
-         puzzle_id),
-    )  # fmt: skip
+        (
+            rated_puzzle.rating,
+            rated_puzzle.deviation,
+            rated_puzzle.volatility,
+            int(correct),
+            puzzle_id,
+        ),
+    )
     await transaction.execute(
         "UPDATE puzzle_attempts SET rated = ? WHERE id = ?", (True, attempt_id)
     )

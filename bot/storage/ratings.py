@@ -67,9 +67,13 @@ class Mark:
 
 def _player(row: Row) -> PlayerRating:
     return PlayerRating(
-        row["user_id"], Rating(row["rating"], row["deviation"], row["volatility"]),
-        row["games"], row["wins"], row["losses"], row["draws"],
-    )  # fmt: skip
+        row["user_id"],
+        Rating(row["rating"], row["deviation"], row["volatility"]),
+        row["games"],
+        row["wins"],
+        row["losses"],
+        row["draws"],
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,10 +106,13 @@ class Standing:
     def after(self, opponent: Rating, score: float, at: float) -> Standing:
         """This standing after one more rated game against ``opponent``, ending at ``at``."""
         return Standing(
-            rate(self.rating, [(opponent, score)]), self.games + 1,
-            self.wins + (score == 1.0), self.losses + (score == 0.0), self.draws + (score == 0.5),
+            rate(self.rating, [(opponent, score)]),
+            self.games + 1,
+            self.wins + (score == 1.0),
+            self.losses + (score == 0.0),
+            self.draws + (score == 0.5),
             at,
-        )  # fmt: skip
+        )
 
 
 Key = tuple[int, int]
@@ -141,9 +148,16 @@ def _standing(row: Row) -> Standing:
 def _row(key: Key, standing: Standing) -> tuple[object, ...]:
     rating = standing.rating
     return (
-        *key, rating.rating, rating.deviation, rating.volatility, standing.games,
-        standing.wins, standing.losses, standing.draws, standing.updated_at,
-    )  # fmt: skip
+        *key,
+        rating.rating,
+        rating.deviation,
+        rating.volatility,
+        standing.games,
+        standing.wins,
+        standing.losses,
+        standing.draws,
+        standing.updated_at,
+    )
 
 
 async def _write(transaction: Transaction, standings: Standings, keys: Iterable[Key]) -> None:
@@ -358,10 +372,11 @@ class RatingStore:
             seen, _ = self._catch_up(standings, rows[start : start + REBUILD_BATCH], seen)
             await asyncio.sleep((time.perf_counter() - began) * REBUILD_PAUSE)
         stored = {
-            (row[0], row[1]): _standing(tuple(row)[2:]) for row in await self.database.fetchall(
+            (row[0], row[1]): _standing(tuple(row)[2:])
+            for row in await self.database.fetchall(
                 f"SELECT guild_id, user_id, {_STANDING_COLUMNS} FROM ratings"
             )
-        }  # fmt: skip
+        }
         writes = _Writes(self.database)
         await writes.write(standings, [k for k, v in standings.items() if stored.get(k) != v])
         await writes.delete([key for key in stored if key not in standings])

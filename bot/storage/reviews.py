@@ -109,16 +109,20 @@ class ReviewStore:
     async def retry(self, game_id: int, attempts: int, at: float, failure: str) -> None:
         """A try failed (``failure``, the ``attempts``-th): the review is due again ``at``."""
         await self._update(
-            game_id, "status = 'queued', attempts = ?, next_attempt_at = ?, failure = ?",
-            (attempts, at, failure), waiting=True,
-        )  # fmt: skip
+            game_id,
+            "status = 'queued', attempts = ?, next_attempt_at = ?, failure = ?",
+            (attempts, at, failure),
+            waiting=True,
+        )
 
     async def fail(self, game_id: int, now: float, failure: str, attempts: int) -> None:
         """Give up on a review (``failure``: why its last try failed)."""
         await self._update(
-            game_id, "status = 'failed', finished_at = ?, failure = ?, attempts = ?",
-            (now, failure, attempts), waiting=True,
-        )  # fmt: skip
+            game_id,
+            "status = 'failed', finished_at = ?, failure = ?, attempts = ?",
+            (now, failure, attempts),
+            waiting=True,
+        )
 
     async def _update(
         self, game_id: int, assignments: str, values: tuple[object, ...], *, waiting: bool = False

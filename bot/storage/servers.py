@@ -65,8 +65,18 @@ class ServerSettingsStore:
                 "default_pace = excluded.default_pace, clocks = excluded.clocks, "
                 "puzzle_channel = excluded.puzzle_channel, "
                 "updated_by = excluded.updated_by, updated_at = excluded.updated_at",
-                (guild_id, settings.threads, settings.inactivity_timeout,
-                 settings.challenge_timeout, settings.default_mode, settings.reminder_after,
-                 settings.default_pace, settings.clocks, settings.puzzle_channel, by, now),
-            )  # fmt: skip
+                (
+                    guild_id,
+                    settings.threads,
+                    settings.inactivity_timeout,
+                    settings.challenge_timeout,
+                    settings.default_mode,
+                    settings.reminder_after,
+                    settings.default_pace,
+                    settings.clocks,
+                    settings.puzzle_channel,
+                    by,
+                    now,
+                ),
+            )
             await transaction.announce(SETTINGS_TOPIC, str(guild_id))

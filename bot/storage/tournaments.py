@@ -139,8 +139,13 @@ class Board:
     def pairing(self) -> Pairing:
         """As the standings count it (a void pairing counts nothing)."""
         result = None if self.result == VOID else self.result
-        return Pairing(self.round, self.white_id, self.black_id, result,  # type: ignore[arg-type]
-                       played=self.game_id is not None)  # fmt: skip
+        return Pairing(
+            self.round,
+            self.white_id,
+            self.black_id,
+            result,  # type: ignore[arg-type]
+            played=self.game_id is not None,
+        )
 
 
 COLUMNS = (
@@ -235,9 +240,10 @@ class TournamentStore:
         async with self.database.transaction() as transaction:
             await transaction.lock("tournament", tournament_id)
             count = await scalar(
-                transaction, "SELECT COUNT(*) FROM tournament_players WHERE tournament_id = ?",
+                transaction,
+                "SELECT COUNT(*) FROM tournament_players WHERE tournament_id = ?",
                 (tournament_id,),
-            )  # fmt: skip
+            )
             rounds = rounds_for(count)
             status = "cancelled" if rounds is None else "running"
             row = await transaction.fetchone(
@@ -273,9 +279,12 @@ class TournamentStore:
         return None if row is None else _tournament(row)
 
     async def pair(
-        self, tournament: Tournament, pairings: Sequence[tuple[int, int | None, str | None]],
-        deadline: float, playing: frozenset[int],
-    ) -> Tournament | None:  # fmt: skip
+        self,
+        tournament: Tournament,
+        pairings: Sequence[tuple[int, int | None, str | None]],
+        deadline: float,
+        playing: frozenset[int],
+    ) -> Tournament | None:
         """Store the next round's pairings (``(white, black, result)``: ``black`` ``None`` a
         bye, ``result`` a forfeit), planned for the players ``playing``, if nobody paired it
         yet, it is still to be played (not after an end), and nobody withdrew since the plan;
@@ -301,9 +310,11 @@ class TournamentStore:
             await transaction.executemany(
                 "INSERT INTO tournament_games (tournament_id, round, board, white_id, black_id, "
                 "result) VALUES (?, ?, ?, ?, ?, ?)",
-                [(tournament.id, next_round, board, *pairing)
-                 for board, pairing in enumerate(pairings, start=1)],
-            )  # fmt: skip
+                [
+                    (tournament.id, next_round, board, *pairing)
+                    for board, pairing in enumerate(pairings, start=1)
+                ],
+            )
         return _tournament(row)
 
     async def said(self, tournament: Tournament, what: Said) -> bool:
@@ -448,10 +459,19 @@ class PairingStore:
         return [Board(*row) for row in rows]
 
     async def start_game(
-        self, tournament: Tournament, board: Board, *, names: tuple[str, str], seed: int,
-        start: Position, now: float, channel_id: int, parent_id: int | None,
-        parent_message_id: int | None, reminders: ReminderDefaults | None,
-    ) -> Game | None:  # fmt: skip
+        self,
+        tournament: Tournament,
+        board: Board,
+        *,
+        names: tuple[str, str],
+        seed: int,
+        start: Position,
+        now: float,
+        channel_id: int,
+        parent_id: int | None,
+        parent_message_id: int | None,
+        reminders: ReminderDefaults | None,
+    ) -> Game | None:
         """Store a pairing's game, played in ``channel_id``; ``None`` if it was started
         already (by another process, or before a restart)."""
         assert board.black_id is not None
@@ -459,12 +479,22 @@ class PairingStore:
             async with self.database.transaction() as transaction:
                 await transaction.lock("channel", parent_id or channel_id)
                 game = await insert_game(
-                    transaction, guild_id=tournament.guild_id, channel_id=channel_id,
-                    white=(board.white_id, names[0]), black=(board.black_id, names[1]), seed=seed,
-                    start=start, now=now, ai_level=None, parent_id=parent_id,
-                    parent_message_id=parent_message_id, language=tournament.language,
-                    reminders=reminders, clock=tournament.clock, rated=tournament.rated,
-                )  # fmt: skip
+                    transaction,
+                    guild_id=tournament.guild_id,
+                    channel_id=channel_id,
+                    white=(board.white_id, names[0]),
+                    black=(board.black_id, names[1]),
+                    seed=seed,
+                    start=start,
+                    now=now,
+                    ai_level=None,
+                    parent_id=parent_id,
+                    parent_message_id=parent_message_id,
+                    language=tournament.language,
+                    reminders=reminders,
+                    clock=tournament.clock,
+                    rated=tournament.rated,
+                )
                 attached = await transaction.execute(
                     "UPDATE tournament_games SET game_id = ? WHERE tournament_id = ? AND round = ? "
                     "AND board = ? AND game_id IS NULL AND result IS NULL",
@@ -480,15 +510,21 @@ class PairingStore:
         """Decide a pairing whose game has not started: a forfeit (a player withdrew) or
         :data:`VOID`; ``False`` if its game started (or it was decided) first."""
         async with self.database.transaction() as transaction:
-            return bool(await transaction.execute(
-                "UPDATE tournament_games SET result = ? WHERE tournament_id = ? AND round = ? "
-                "AND board = ? AND game_id IS NULL AND result IS NULL",
-                (result, tournament_id, round, board),
-            ))  # fmt: skip
+            return bool(
+                await transaction.execute(
+                    "UPDATE tournament_games SET result = ? WHERE tournament_id = ? AND round = ? "
+                    "AND board = ? AND game_id IS NULL AND result IS NULL",
+                    (result, tournament_id, round, board),
+                )
+            )
 
     async def turns_by(self, game_id: int, user_id: int) -> int:
         """How many turns ``user_id`` made in a game."""
-        return await scalar(
-            self.database, "SELECT COUNT(*) FROM turns WHERE game_id = ? AND player_id = ?",
-            (game_id, user_id),
-        ) or 0  # fmt: skip
+        return (
+            await scalar(
+                self.database,
+                "SELECT COUNT(*) FROM turns WHERE game_id = ? AND player_id = ?",
+                (game_id, user_id),
+            )
+            or 0
+        )

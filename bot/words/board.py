@@ -47,9 +47,19 @@ LAST_TURN, SCORING, IF_IT_ENDED_NOW = N_("Last turn"), N_("Scoring"), N_("If it 
 """The board's headings."""
 
 Action = Literal[
-    "choose", "back", "cancel", "claim", "resign", "rules", "rematch", "replay", "record",
-    "review", "live", "reveal",
-]  # fmt: skip
+    "choose",
+    "back",
+    "cancel",
+    "claim",
+    "resign",
+    "rules",
+    "rematch",
+    "replay",
+    "record",
+    "review",
+    "live",
+    "reveal",
+]
 """What a control does: make a choice of the turn (or go back, or start over); claim the win
 from an idle opponent; resign (against the AI, where no command may be at hand); read the
 rules; after the game, challenge again, replay, get the record, ask the AI's review; open the
@@ -215,10 +225,17 @@ def board_of(
     if live:
         commands += (Choice("live", t(OPEN_LIVE_BOARD), "🔴", "primary"),)
     sides = tuple(
-        Side(colour, game.player(colour), game.name(colour), who(game.player(colour)),
-             colour_name(t, colour), STONE_EMOJI[colour], projected.totals[colour])
+        Side(
+            colour,
+            game.player(colour),
+            game.name(colour),
+            who(game.player(colour)),
+            colour_name(t, colour),
+            STONE_EMOJI[colour],
+            projected.totals[colour],
+        )
         for colour in (WHITE, BLACK)
-    )  # fmt: skip
+    )
     assert len(sides) == 2
     last_words = describe_turn(t, last.turn, who(last.player_id)) if last else None
     return Board(
@@ -234,24 +251,31 @@ def board_of(
         status=_status(t, game, phase, prompt, who),
         prompt=prompt,
         projection=" · ".join(f"{side.colour_name} {points(side.points)}" for side in sides)
-        if phase != "over" else None,
+        if phase != "over"
+        else None,
         scoring=scoring_lines(t, projected) if game.outcome is not None else None,
         columns=_columns(t, position, projected),
         position=str(position),
         small_print=t("Ply {ply}", ply=game.plies) + f" · {position}",
-        headings={"last_turn": t(LAST_TURN), "scoring": t(SCORING),
-                  "projection": t(IF_IT_ENDED_NOW)},
+        headings={
+            "last_turn": t(LAST_TURN),
+            "scoring": t(SCORING),
+            "projection": t(IF_IT_ENDED_NOW),
+        },
         options=options or (),
         commands=commands,
         pings={"turn": (game.to_move,), "ai": (), "over": (game.white_id, game.black_id)}[phase],
         image=BoardView(
-            white_name=game.white_name, black_name=game.black_name,
-            last_turn=last.turn if last else None, final=not game.is_active,
-            note=board_note(t, game), words=t,
+            white_name=game.white_name,
+            black_name=game.black_name,
+            last_turn=last.turn if last else None,
+            final=not game.is_active,
+            note=board_note(t, game),
+            words=t,
         ),
         position_value=position,
         clocks=clocks_of(t, game, now),
-    )  # fmt: skip
+    )
 
 
 def clocks_of(t: Words, game: Game, now: float | None = None) -> Clocks | None:
@@ -294,10 +318,16 @@ def _status(t: Words, game: Game, phase: Phase, prompt: str | None, who: Who) ->
 def _columns(t: Words, position: Position, projected: Score) -> tuple[Column, ...]:
     lines = scoring_lines(t, projected).split("\n")
     return tuple(
-        Column(location_name(column.location), position.columns[column.location],
-               position.capacities[column.location], column.winner, column.points, line)
+        Column(
+            location_name(column.location),
+            position.columns[column.location],
+            position.capacities[column.location],
+            column.winner,
+            column.points,
+            line,
+        )
         for column, line in zip(projected.columns, lines, strict=True)
-    )  # fmt: skip
+    )
 
 
 def board_note(t: Words, game: Game) -> str | None:
@@ -309,8 +339,9 @@ def board_note(t: Words, game: Game) -> str | None:
         return None
     winner = WHITE if outcome.result == "white" else BLACK
     if outcome.reason == "resignation":
-        return t("{loser} resigned: {winner} wins", loser=game.name(1 - winner),
-                 winner=game.name(winner))  # fmt: skip
+        return t(
+            "{loser} resigned: {winner} wins", loser=game.name(1 - winner), winner=game.name(winner)
+        )
     return t("{winner} wins on time", winner=game.name(winner))
 
 
@@ -321,9 +352,12 @@ def scoring_lines(t: Words, result: Score) -> str:
         if column.winner is None:
             line = t("{location}: nobody", location=location_name(column.location))
         else:
-            line = t("{location}: {colour} {points}", location=location_name(column.location),
-                     colour=colour_name(t, column.winner),
-                     points=signed(column.points))  # fmt: skip
+            line = t(
+                "{location}: {colour} {points}",
+                location=location_name(column.location),
+                colour=colour_name(t, column.winner),
+                points=signed(column.points),
+            )
         change = ornament_change(column, t)
         if change is not None and column.ornament is not None:
             ornament = t(ORNAMENT_NAMES[column.ornament])
@@ -361,12 +395,17 @@ def step_choices(
         if option.token == SKIP:
             commands.append(Choice("choose", label, emoji, "success", path=path + SKIP))
             continue
-        options.append(Choice(
-            "choose", label, emoji, "primary" if option.enabled else "secondary",
-            enabled=option.enabled,
-            why_not=None if option.enabled else why_not(t, builder, step.kind, option.token),
-            path=path + option.token,
-        ))  # fmt: skip
+        options.append(
+            Choice(
+                "choose",
+                label,
+                emoji,
+                "primary" if option.enabled else "secondary",
+                enabled=option.enabled,
+                why_not=None if option.enabled else why_not(t, builder, step.kind, option.token),
+                path=path + option.token,
+            )
+        )
     if builder.path:
         commands.append(Choice("back", t("Back"), "↩️", path=path[:-1]))
         commands.append(Choice("cancel", t("Cancel"), "✖️"))
@@ -397,8 +436,11 @@ def turn_steps(game: Game, t: Words) -> tuple[TurnStep, ...]:
             continue
         options, commands = _step_choices(t, game, builder, step)
         skip = tuple(choice for choice in commands if choice.action == "choose")
-        found.append(TurnStep("".join(builder.path), step.kind, step_prompt(t, builder, step),
-                              options + skip))  # fmt: skip
+        found.append(
+            TurnStep(
+                "".join(builder.path), step.kind, step_prompt(t, builder, step), options + skip
+            )
+        )
         waiting += [builder.choose(token) for token in step.enabled_tokens()]
     return tuple(found)
 
@@ -440,26 +482,35 @@ def step_prompt(t: Words, builder: TurnBuilder, step: Step) -> str:
             location=here,
         )
     if kind == "remove":
-        return t("Bonus of {location}: send the top stone of which column to the quarry?",
-                 location=here)  # fmt: skip
+        return t(
+            "Bonus of {location}: send the top stone of which column to the quarry?", location=here
+        )
     if kind == "draw":
         return t("Bonus of {location}: draw which colour from the quarry?", location=here)
     if kind == "steal":
         rival = colour_name(t, 1 - builder.position.turn)
-        return t("Bonus of {location}: take which stone from {rival}'s workshop?",
-                 location=here, rival=rival)  # fmt: skip
+        return t(
+            "Bonus of {location}: take which stone from {rival}'s workshop?",
+            location=here,
+            rival=rival,
+        )
     if kind == "extra-stone":
-        return t("Bonus of {location}: place which other stone from your workshop?",
-                 location=here)  # fmt: skip
+        return t("Bonus of {location}: place which other stone from your workshop?", location=here)
     if kind == "extra-location" and builder.extra_colour is not None:
-        return t("Where does the extra stone of {colour} go?",
-                 colour=t(COLOUR_NAMES[builder.extra_colour]))  # fmt: skip
+        return t(
+            "Where does the extra stone of {colour} go?",
+            colour=t(COLOUR_NAMES[builder.extra_colour]),
+        )
     if kind == "move-source":
-        return t("Bonus of {location}: move a top stone of {colour} — from which column?",
-                 location=here, colour=t(COLOUR_NAMES[MOVER_COLOUR[location]]))  # fmt: skip
+        return t(
+            "Bonus of {location}: move a top stone of {colour} — from which column?",
+            location=here,
+            colour=t(COLOUR_NAMES[MOVER_COLOUR[location]]),
+        )
     if kind == "move-target" and builder.source is not None:
-        return t("Move the top of {location} onto which column?",
-                 location=location_name(builder.source))  # fmt: skip
+        return t(
+            "Move the top of {location} onto which column?", location=location_name(builder.source)
+        )
     return t("Put the gray quarry stone on which column?")
 
 

@@ -102,9 +102,12 @@ def extract() -> Catalog:
             root / package, method_map=[("**.py", "python")], keywords=KEYWORDS
         ):
             template.add(
-                message, None, [(f"{package}/{filename}", line)], auto_comments=comments,
+                message,
+                None,
+                [(f"{package}/{filename}", line)],
+                auto_comments=comments,
                 context=context,
-            )  # fmt: skip
+            )
     return template
 
 
@@ -125,8 +128,14 @@ def update() -> dict[str, int]:
             catalog = Catalog(locale=language, domain=DOMAIN, project="Tholos for Discord")
         catalog.update(template, no_fuzzy_matching=False)
         with path.open("wb") as out:
-            write_po(out, catalog, width=100, sort_output=True, ignore_obsolete=True,
-                     include_previous=True)  # fmt: skip
+            write_po(
+                out,
+                catalog,
+                width=100,
+                sort_output=True,
+                ignore_obsolete=True,
+                include_previous=True,
+            )
         missing[language] = len(untranslated(catalog))
     return missing
 

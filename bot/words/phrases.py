@@ -62,16 +62,19 @@ def result_text(t: Words, game: Game, who: Who = mention) -> str:
     """The result in a sentence, e.g. ``<@1> wins 25–19 on points`` (``19–−1``: a negative
     score has a minus sign)."""
     if game.ended_by is not None:
-        return t("Ended by {admin} (an admin): no result, not rated.",
-                 admin=who(game.ended_by))  # fmt: skip
+        return t("Ended by {admin} (an admin): no result, not rated.", admin=who(game.ended_by))
     outcome = game.outcome
     assert outcome is not None
     pair = score_pair(outcome.white_points, outcome.black_points)
     if outcome.result == "draw":
         return t("Draw, {points} with as many columns each.", points=pair)
     winner = game.white_id if outcome.result == "white" else game.black_id
-    return t("{winner} wins {points} {reason}.", winner=who(winner), points=pair,
-             reason=reason_text(t, outcome.reason, game.time_control))  # fmt: skip
+    return t(
+        "{winner} wins {points} {reason}.",
+        winner=who(winner),
+        points=pair,
+        reason=reason_text(t, outcome.reason, game.time_control),
+    )
 
 
 CLOCK_RAN_OUT = N_("on time — the clock ran out")
@@ -102,8 +105,12 @@ def reason_text(t: Words, reason: str, time_control: str | None) -> str:
 def minutes_text(t: Words, seconds: float) -> str:
     """A duration in minutes, e.g. ``5 minutes``."""
     minutes = seconds / 60
-    return t.plural("{minutes} minute", "{minutes} minutes", round(minutes) if minutes >= 1 else 2,
-                    minutes=f"{minutes:g}")  # fmt: skip
+    return t.plural(
+        "{minutes} minute",
+        "{minutes} minutes",
+        round(minutes) if minutes >= 1 else 2,
+        minutes=f"{minutes:g}",
+    )
 
 
 def pace_name(t: Words, pace: str | None) -> str:
@@ -115,8 +122,13 @@ def pace_name(t: Words, pace: str | None) -> str:
 
 def game_label(t: Words, game: Game) -> str:
     """A game in a list of choices (≤ 100 characters), e.g. ``#7 Ariadne vs Theseus · ply 12``."""
-    return t("#{id} {white} vs {black} · ply {ply}", id=game.id, white=game.white_name,
-             black=game.black_name, ply=game.plies)[:100]  # fmt: skip
+    return t(
+        "#{id} {white} vs {black} · ply {ply}",
+        id=game.id,
+        white=game.white_name,
+        black=game.black_name,
+        ply=game.plies,
+    )[:100]
 
 
 # -- links ----------------------------------------------------------------------------------------

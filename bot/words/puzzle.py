@@ -51,13 +51,22 @@ def why(t: Words, puzzle: Puzzle) -> str:
     """Why the answer is the one: what it keeps, and the best any other turn keeps."""
     colour = colour_name(t, puzzle.position.turn)
     if puzzle.best == WIN and puzzle.alternative == DRAW:
-        return t("It is the only turn that wins: after it {colour} wins against any defence, "
-                 "after any other the best {colour} can get is a draw.", colour=colour)
+        return t(
+            "It is the only turn that wins: after it {colour} wins against any defence, "
+            "after any other the best {colour} can get is a draw.",
+            colour=colour,
+        )
     if puzzle.best == WIN:
-        return t("It is the only turn that wins: after it {colour} wins against any defence, "
-                 "after any other {colour} loses against best play.", colour=colour)
-    return t("It is the only turn that holds the draw: after any other, {colour} loses "
-             "against best play.", colour=colour)  # fmt: skip
+        return t(
+            "It is the only turn that wins: after it {colour} wins against any defence, "
+            "after any other {colour} loses against best play.",
+            colour=colour,
+        )
+    return t(
+        "It is the only turn that holds the draw: after any other, {colour} loses "
+        "against best play.",
+        colour=colour,
+    )
 
 
 def verdict(t: Words, answered: Answered) -> str:
@@ -71,8 +80,9 @@ def verdict(t: Words, answered: Answered) -> str:
         lines = [t("💡 **The answer:** {answer}.", answer=answer)]
     else:
         yours = named_turn(t, puzzle, parse_turn(attempt.answer or ""))
-        lines = [t("❌ **Not this one:** {yours}. The answer: {answer}.", yours=yours,
-                   answer=answer)]  # fmt: skip
+        lines = [
+            t("❌ **Not this one:** {yours}. The answer: {answer}.", yours=yours, answer=answer)
+        ]
     lines.append(why(t, puzzle))
     after = round(player.rating.rating)
     if answered.before is not None:
@@ -81,8 +91,9 @@ def verdict(t: Words, answered: Answered) -> str:
     elif not answered.first:
         lines.append(t("You had answered it already: an answer counts once."))
     else:
-        lines.append(t("You had met this puzzle before, so your rating stays {rating}.",
-                       rating=after))  # fmt: skip
+        lines.append(
+            t("You had met this puzzle before, so your rating stays {rating}.", rating=after)
+        )
     if player.streak > 1:
         lines.append(t("{count} solved in a row!", count=player.streak))
     return "\n".join(lines)
@@ -124,12 +135,29 @@ def puzzle_game(attempt: Attempt, t: Words, who: Who) -> Game:
     white, black = (mover, rival) if position.turn == WHITE else (rival, mover)
     names = {mover: who(mover), rival: t("Rival")}
     return Game(
-        id=0, guild_id=attempt.guild_id or 0, channel_id=0, white_id=white, black_id=black,
-        white_name=names[white], black_name=names[black], mode=position.mode, seed=0,
-        start_position=position, position=position, version=attempt.id, plies=0,
-        status="active", outcome=None, board_message_id=None, board_version=None,
-        created_at=0.0, last_move_at=0.0, finished_at=None, rated=False, ai_level=None,
-    )  # fmt: skip
+        id=0,
+        guild_id=attempt.guild_id or 0,
+        channel_id=0,
+        white_id=white,
+        black_id=black,
+        white_name=names[white],
+        black_name=names[black],
+        mode=position.mode,
+        seed=0,
+        start_position=position,
+        position=position,
+        version=attempt.id,
+        plies=0,
+        status="active",
+        outcome=None,
+        board_message_id=None,
+        board_version=None,
+        created_at=0.0,
+        last_move_at=0.0,
+        finished_at=None,
+        rated=False,
+        ai_level=None,
+    )
 
 
 def puzzle_board(attempt: Attempt, game: Game, t: Words) -> Board:
@@ -138,7 +166,8 @@ def puzzle_board(attempt: Attempt, game: Game, t: Words) -> Board:
     names = {game.white_id: game.white_name, game.black_id: game.black_name}
     board = board_of(game, t, who=lambda user: names.get(user, "?"))
     return dataclasses.replace(
-        board, title=puzzle_title(t, attempt.puzzle, attempt.day),
+        board,
+        title=puzzle_title(t, attempt.puzzle, attempt.day),
         small_print=small_print(t, attempt.puzzle),
         image=dataclasses.replace(board.image, note=caption(t, attempt.puzzle.puzzle)),
-    )  # fmt: skip
+    )

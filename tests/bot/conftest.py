@@ -63,11 +63,14 @@ def services_on(database: Database, clock: Clock, seed: int = 4) -> Services:
     games = GameStore(database)
     return Services(
         ChallengeService(
-            ChallengeStore(database), games, challenge_timeout=600, clock=clock,
+            ChallengeStore(database),
+            games,
+            challenge_timeout=600,
+            clock=clock,
             rng=random.Random(seed),
         ),
         PlayService(games, inactivity_timeout=86400, clock=clock),
-    )  # fmt: skip
+    )
 
 
 @pytest.fixture

@@ -14,9 +14,12 @@ async def finished(service, clock, opponent: int = BOB, channel: int = CHANNEL):
     """A game Alice starts against ``opponent`` in ``channel`` and resigns at once."""
     clock.now += 10
     made = await service.lobby.challenge(
-        guild_id=GUILD, channel_id=channel, challenger=Person(ALICE, "Alice"),
-        opponent=Person(opponent, "Opponent"), options=GameOptions(),
-    )  # fmt: skip
+        guild_id=GUILD,
+        channel_id=channel,
+        challenger=Person(ALICE, "Alice"),
+        opponent=Person(opponent, "Opponent"),
+        options=GameOptions(),
+    )
     game = (await service.lobby.answer(made.id, by(opponent, channel), "accept")).game
     return await service.play.resign(game.id, game.version, by(ALICE, channel))
 
@@ -31,8 +34,10 @@ async def test_history_pages_a_members_finished_games_newest_first(service, cloc
     second = await store.finished_page(GUILD, ALICE, 1, 3)
     assert [g.id for g in first + second] == [g.id for g in reversed(games)]
     assert [g.id for g in await store.finished_page(GUILD, BOB, 0, 10)] == [
-        games[3].id, games[2].id, games[0].id,
-    ]  # fmt: skip
+        games[3].id,
+        games[2].id,
+        games[0].id,
+    ]
     recent = await store.recent_finished(CHANNEL, ALICE, 2)
     assert [g.id for g in recent] == [games[2].id, games[1].id]
     assert await store.recent_finished(CHANNEL, CAROL + 1, 5) == []

@@ -56,11 +56,16 @@ async def ai_games(app, count: int):
     """``count`` games against the AI, each in a channel of its own, the AI to move first."""
     games = []
     for number in range(count):
-        games.append(await app.lobby.start_ai_game(
-            guild_id=GUILD, channel_id=CHANNEL + number, human=Person(ALICE + number, "Human"),
-            ai=Person(BOT_ID, "Tholos AI"), level="easy",
-            options=GameOptions(colour="white", first="opponent"),
-        ))  # fmt: skip
+        games.append(
+            await app.lobby.start_ai_game(
+                guild_id=GUILD,
+                channel_id=CHANNEL + number,
+                human=Person(ALICE + number, "Human"),
+                ai=Person(BOT_ID, "Tholos AI"),
+                level="easy",
+                options=GameOptions(colour="white", first="opponent"),
+            )
+        )
     assert all(game.is_ai_turn(BOT_ID) for game in games)
     return games
 

@@ -47,8 +47,9 @@ async def test_a_game_started_played_and_ended_is_announced_after_commit(
     assert await heard.next() == str(game.id)
     with pytest.raises(OutdatedBoardError):  # the old version: refused, not announced
         await service.play.resign(game.id, game.version, Caller(game.white_id, game.channel_id))
-    ended = await service.play.resign(played.game.id, played.game.version,
-                                      Caller(game.white_id, game.channel_id))  # fmt: skip
+    ended = await service.play.resign(
+        played.game.id, played.game.version, Caller(game.white_id, game.channel_id)
+    )
     assert ended.status == "finished"
     assert await heard.next() == str(game.id)
     assert heard.payloads.empty()

@@ -55,9 +55,12 @@ def replayed(path: Path) -> dict[int, int]:
 async def new_game(service: Services, channel: int):
     """Alice challenges Bob in ``channel``; Bob accepts; the game."""
     made = await service.lobby.challenge(
-        guild_id=GUILD, channel_id=channel, challenger=Person(ALICE, "Alice"),
-        opponent=Person(BOB, "Bob"), options=GameOptions(colour="white", first="me"),
-    )  # fmt: skip
+        guild_id=GUILD,
+        channel_id=channel,
+        challenger=Person(ALICE, "Alice"),
+        opponent=Person(BOB, "Bob"),
+        options=GameOptions(colour="white", first="me"),
+    )
     game = (await service.lobby.answer(made.id, Caller(BOB, channel), "accept")).game
     assert game is not None
     return game
@@ -202,8 +205,12 @@ async def test_restore_refuses_while_the_database_is_in_use(tmp_path, clock):
     await database.close()
     assert plain_count(live) == 3
     assert sorted(path.name for path in tmp_path.iterdir()) == [
-        "backup.db", "old.db", "old.db.lock", "tholos.db", "tholos.db.lock",
-    ]  # fmt: skip
+        "backup.db",
+        "old.db",
+        "old.db.lock",
+        "tholos.db",
+        "tholos.db.lock",
+    ]
     restoring = lock_database(live, exclusive=True)
     assert restoring is not None
     with pytest.raises(DatabaseUnavailable, match="being restored"):
@@ -233,9 +240,14 @@ async def test_restore_keeps_the_database_it_replaces_with_its_wal(tmp_path, clo
     assert restored.kept == kept and restored.games == 1 and restored.turns == 6
     assert replayed(kept) == {1: 6, 2: 6, 3: 0}, "the -wal's turns are in the kept database"
     assert replayed(live) == {1: 6}
-    assert not any(Path(f"{path}{suffix}").exists() for path in (live, kept) for suffix in (
-        "-wal", "-shm",
-    ))  # fmt: skip
+    assert not any(
+        Path(f"{path}{suffix}").exists()
+        for path in (live, kept)
+        for suffix in (
+            "-wal",
+            "-shm",
+        )
+    )
     assert restore(tmp_path / "backup.db", live, stamp=lambda: "T1").kept == Path(f"{kept}-2")
     database = await open_database(str(live))
     service = services_on(database, clock)

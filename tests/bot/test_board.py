@@ -23,12 +23,29 @@ ANA, BOB, BOT = 11, 22, 99
 def game(position: Position, **changes: object) -> Game:
     """Ana (White) against Bob, at ``position``."""
     values: dict[str, object] = dict(
-        id=7, guild_id=5, channel_id=6, white_id=ANA, black_id=BOB, white_name="Ana",
-        black_name="Bob", mode="advanced" if any(position.ornaments) else "basic", seed=1,
-        start_position=position, position=position, version=3, plies=2, status="active",
-        outcome=None, board_message_id=None, board_version=None, created_at=0.0,
-        last_move_at=0.0, finished_at=None, rated=True, ai_level=None,
-    )  # fmt: skip
+        id=7,
+        guild_id=5,
+        channel_id=6,
+        white_id=ANA,
+        black_id=BOB,
+        white_name="Ana",
+        black_name="Bob",
+        mode="advanced" if any(position.ornaments) else "basic",
+        seed=1,
+        start_position=position,
+        position=position,
+        version=3,
+        plies=2,
+        status="active",
+        outcome=None,
+        board_message_id=None,
+        board_version=None,
+        created_at=0.0,
+        last_move_at=0.0,
+        finished_at=None,
+        rated=True,
+        ai_level=None,
+    )
     values.update(changes)
     return Game(**values)  # type: ignore[arg-type]
 
@@ -43,8 +60,10 @@ def test_a_fresh_game_asks_the_first_choice_of_the_player_to_move():
     start = new_game()
     board = board_of(game(start), ENGLISH)
     assert board.phase == "turn"
-    assert [(c.label, c.enabled) for c in board.options] == [("Take stones", True),
-                                                              ("Place a stone", True)]  # fmt: skip
+    assert [(c.label, c.enabled) for c in board.options] == [
+        ("Take stones", True),
+        ("Place a stone", True),
+    ]
     assert actions(board) == ["claim", "rules"]
     assert board.pings == (ANA,)
     assert board.status.startswith(f"<@{ANA}>, your turn.") and board.prompt in board.status
@@ -59,8 +78,9 @@ def test_a_face_names_the_players_its_own_way():
     start = new_game()
     turn = start.legal_turns()[0]
     last = LastTurn(turn, ANA)
-    named = board_of(game(start.apply(turn)), ENGLISH, last=last,
-                     who={ANA: "Ana", BOB: "Bob"}.__getitem__)  # fmt: skip
+    named = board_of(
+        game(start.apply(turn)), ENGLISH, last=last, who={ANA: "Ana", BOB: "Bob"}.__getitem__
+    )
     assert named.status.startswith("Bob, your turn.")
     assert named.last_turn is not None and named.last_turn.startswith("Ana ")
     assert "<@" not in named.status + named.last_turn + "".join(s.called for s in named.sides)
@@ -142,13 +162,17 @@ def test_a_full_column_says_why_it_cannot_be_chosen():
 
 def test_the_ai_to_move_shows_it_thinking_without_controls_or_pings():
     position = new_game()
-    board = board_of(game(position, white_id=BOT, white_name="Tholos AI (hard)", ai_level="hard",
-                          rated=False), ENGLISH, bot_id=BOT)  # fmt: skip
+    board = board_of(
+        game(position, white_id=BOT, white_name="Tholos AI (hard)", ai_level="hard", rated=False),
+        ENGLISH,
+        bot_id=BOT,
+    )
     assert board.phase == "ai"
     assert board.options == () and board.commands == () and board.pings == ()
     assert "thinking" in board.status
-    assert actions(board_of(game(position, black_id=BOT, ai_level="easy"), ENGLISH,
-                            bot_id=BOT)) == ["resign", "rules"]  # fmt: skip
+    assert actions(
+        board_of(game(position, black_id=BOT, ai_level="easy"), ENGLISH, bot_id=BOT)
+    ) == ["resign", "rules"]
 
 
 def test_the_end_shows_the_result_the_scoring_and_the_after_game_controls(seed):
@@ -160,8 +184,12 @@ def test_the_end_shows_the_result_the_scoring_and_the_after_game_controls(seed):
         position = position.apply_unchecked(rng.choice(turns))
     white, black = score(position).totals
     result = "white" if white > black else "black" if black > white else "draw"
-    over = game(position, status="finished", plies=40,
-                outcome=Outcome(result, "points" if result != "draw" else "tie", white, black))
+    over = game(
+        position,
+        status="finished",
+        plies=40,
+        outcome=Outcome(result, "points" if result != "draw" else "tie", white, black),
+    )
     board = board_of(over, ENGLISH)
     assert board.phase == "over" and board.options == () and board.projection is None
     assert actions(board) == ["rematch", "replay", "record", "review"]
@@ -182,8 +210,11 @@ def test_an_aborted_game_without_turns_has_no_review_and_a_note():
 def test_a_game_in_a_direct_message_speaks_the_players_language():
     """A DM game (server 0) against the AI in Spanish: Resign instead of Claim, the words in
     Spanish."""
-    board = board_of(game(new_game(), guild_id=0, black_id=BOT, ai_level="medium",
-                          language="es"), words("es"), bot_id=BOT)  # fmt: skip
+    board = board_of(
+        game(new_game(), guild_id=0, black_id=BOT, ai_level="medium", language="es"),
+        words("es"),
+        bot_id=BOT,
+    )
     assert actions(board) == ["resign", "rules"]
     assert board.sides[0].colour_name == "Blanco"
     assert board.title == "Tholos · Básico"

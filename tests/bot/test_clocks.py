@@ -21,10 +21,12 @@ FIVE_PLUS_THREE = TimeControl(5, 3)
 async def live_game(service: Services, clock: TimeControl = FIVE_PLUS_THREE):
     """Alice (White, first) and Bob on ``clock``."""
     made = await service.lobby.challenge(
-        guild_id=GUILD, channel_id=CHANNEL, challenger=Person(ALICE, "Alice"),
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        challenger=Person(ALICE, "Alice"),
         opponent=Person(BOB, "Bob"),
         options=GameOptions(colour="white", first="me", clock=clock),
-    )  # fmt: skip
+    )
     assert made.time_control == "5+3"
     return (await service.lobby.answer(made.id, by(BOB), "accept")).game
 
@@ -32,8 +34,9 @@ async def live_game(service: Services, clock: TimeControl = FIVE_PLUS_THREE):
 async def board_out(service: Services, game, at: float):
     """The board of ``game``'s turn is posted at ``at``: the mover's clock starts."""
     left = game.clock_of(game.position.turn)
-    await service.play.games.set_board_message(game.id, 10_000 + game.version, game.version,
-                                               (at, at + left))  # fmt: skip
+    await service.play.games.set_board_message(
+        game.id, 10_000 + game.version, game.version, (at, at + left)
+    )
     return await service.play.games.game(game.id)
 
 
@@ -107,10 +110,12 @@ async def test_the_sweep_ends_a_game_once_however_many_processes_sweep(
     games = []
     for channel in range(3):
         made = await service.lobby.challenge(
-            guild_id=GUILD, channel_id=CHANNEL + channel, challenger=Person(ALICE, "Alice"),
+            guild_id=GUILD,
+            channel_id=CHANNEL + channel,
+            challenger=Person(ALICE, "Alice"),
             opponent=Person(BOB, "Bob"),
             options=GameOptions(colour="white", first="me", clock=FIVE_PLUS_THREE),
-        )  # fmt: skip
+        )
         game = (await service.lobby.answer(made.id, by(BOB, CHANNEL + channel), "accept")).game
         games.append(await board_out(service, game, clock.now + channel))
     sweeps = Sweeps(service.play.games.database)
@@ -137,9 +142,13 @@ async def test_the_sweep_ends_a_game_once_however_many_processes_sweep(
 
 async def test_against_the_ai_only_the_humans_clock_runs(service):
     game = await service.lobby.start_ai_game(
-        guild_id=GUILD, channel_id=CHANNEL, human=Person(ALICE, "Alice"), ai=Person(9, "AI"),
-        level="easy", options=GameOptions(colour="white", first="me", clock=FIVE_PLUS_THREE),
-    )  # fmt: skip
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        human=Person(ALICE, "Alice"),
+        ai=Person(9, "AI"),
+        level="easy",
+        options=GameOptions(colour="white", first="me", clock=FIVE_PLUS_THREE),
+    )
     assert (game.white_clock, game.black_clock, game.time_control) == (300.0, None, "5+3")
 
 

@@ -19,9 +19,12 @@ GUILD = 1
 async def start(service: Services, white: int, black: int, channel: int):
     """A started basic game between ``white`` (moving first) and ``black`` in ``channel``."""
     made = await service.lobby.challenge(
-        guild_id=GUILD, channel_id=channel, challenger=Person(white, f"p{white}"),
-        opponent=Person(black, f"p{black}"), options=GameOptions(colour="white", first="me"),
-    )  # fmt: skip
+        guild_id=GUILD,
+        channel_id=channel,
+        challenger=Person(white, f"p{white}"),
+        opponent=Person(black, f"p{black}"),
+        options=GameOptions(colour="white", first="me"),
+    )
     game = (await service.lobby.answer(made.id, Caller(black, channel), "accept")).game
     assert game is not None
     return game
@@ -79,9 +82,7 @@ async def test_games_ending_at_once_in_two_processes_are_each_rated_once(
 
 
 @pytest.mark.parametrize("rounds", [range(5)])
-async def test_one_game_per_place_and_pair_holds_across_processes(
-    service, other_process, rounds
-):
+async def test_one_game_per_place_and_pair_holds_across_processes(service, other_process, rounds):
     """Two processes start games at once: two in the same channel itself (no thread), or the
     same two players in two threads of one channel; exactly one of each pair starts, the
     other is refused politely."""
@@ -91,8 +92,12 @@ async def test_one_game_per_place_and_pair_holds_across_processes(
         same_place = await asyncio.gather(
             *(
                 process.lobby.start_ai_game(
-                    guild_id=GUILD, channel_id=channel, human=human, ai=Person(9, "AI"),
-                    level="easy", options=GameOptions(),
+                    guild_id=GUILD,
+                    channel_id=channel,
+                    human=human,
+                    ai=Person(9, "AI"),
+                    level="easy",
+                    options=GameOptions(),
                 )
                 for process, human in zip((service, other_process), people, strict=True)
             ),
@@ -101,8 +106,12 @@ async def test_one_game_per_place_and_pair_holds_across_processes(
         same_pair = await asyncio.gather(
             *(
                 process.lobby.start_ai_game(
-                    guild_id=GUILD, channel_id=thread, human=Person(400, "p400"),
-                    ai=Person(9, "AI"), level="easy", options=GameOptions(),
+                    guild_id=GUILD,
+                    channel_id=thread,
+                    human=Person(400, "p400"),
+                    ai=Person(9, "AI"),
+                    level="easy",
+                    options=GameOptions(),
                     parent_id=channel + 100,
                 )
                 for process, thread in ((service, 1000 + number), (other_process, 2000 + number))
@@ -119,9 +128,12 @@ async def test_accepting_in_two_processes_starts_one_game(service, other_process
     """The opponent's Accept arrives twice, in two processes: one game starts; the other
     press hears the challenge was already answered."""
     made = await service.lobby.challenge(
-        guild_id=GUILD, channel_id=30, challenger=Person(100, "a"), opponent=Person(200, "b"),
+        guild_id=GUILD,
+        channel_id=30,
+        challenger=Person(100, "a"),
+        opponent=Person(200, "b"),
         options=GameOptions(),
-    )  # fmt: skip
+    )
     results = await asyncio.gather(
         service.lobby.answer(made.id, Caller(200, 30), "accept"),
         other_process.lobby.answer(made.id, Caller(200, 30), "accept"),
@@ -138,9 +150,7 @@ async def test_accepting_in_two_processes_starts_one_game(service, other_process
     assert not isinstance(refused[0], OutdatedBoardError | TurnPlayed)
 
 
-async def test_a_rebuild_and_a_game_ending_at_once_both_complete(
-    service, other_process, database
-):
+async def test_a_rebuild_and_a_game_ending_at_once_both_complete(service, other_process, database):
     """One process rebuilds the ratings while another ends a game: neither waits on the other
     forever (the same lock order), and the ratings then equal a fresh rebuild."""
     first = await start(service, 100, 200, channel=40)

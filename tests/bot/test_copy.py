@@ -24,17 +24,23 @@ async def sqlite_history(path: Path, clock) -> None:
     for number, (white, black) in enumerate([(1, 2), (3, 4), (1, 3), (2, 4), (4, 1), (2, 3)]):
         channel = 100 + number
         made = await service.lobby.challenge(
-            guild_id=7, channel_id=channel, challenger=Person(white, f"p{white}"),
-            opponent=Person(black, f"p{black}"), options=GameOptions(colour="white", first="me"),
-        )  # fmt: skip
+            guild_id=7,
+            channel_id=channel,
+            challenger=Person(white, f"p{white}"),
+            opponent=Person(black, f"p{black}"),
+            options=GameOptions(colour="white", first="me"),
+        )
         game = (await service.lobby.answer(made.id, Caller(black, channel), "accept")).game
         assert game is not None
         clock.now += 60
         await service.play.resign(game.id, game.version, Caller(black, channel))
     made = await service.lobby.challenge(
-        guild_id=7, channel_id=200, challenger=Person(1, "p1"), opponent=Person(2, "p2"),
+        guild_id=7,
+        channel_id=200,
+        challenger=Person(1, "p1"),
+        opponent=Person(2, "p2"),
         options=GameOptions(),
-    )  # fmt: skip
+    )
     await service.lobby.answer(made.id, Caller(2, 200), "accept")
     await database.close()
 
@@ -99,9 +105,12 @@ async def test_copy_db_moves_everything_and_ratings_rebuild_the_same(
     assert (await contents(target))["ratings"] == before["ratings"]
     service = services_on(target, clock)
     made = await service.lobby.challenge(
-        guild_id=7, channel_id=300, challenger=Person(3, "p3"), opponent=Person(4, "p4"),
+        guild_id=7,
+        channel_id=300,
+        challenger=Person(3, "p3"),
+        opponent=Person(4, "p4"),
         options=GameOptions(),
-    )  # fmt: skip
+    )
     game = (await service.lobby.answer(made.id, Caller(4, 300), "accept")).game
     assert game is not None and game.id == 8 and made.id == 8
     with pytest.raises(TargetNotEmptyError):
@@ -121,9 +130,13 @@ async def test_the_copy_db_command(tmp_path, clock, postgres_server):
     assert "7 games" in done.stdout and "4 ratings" in done.stdout
     assert postgres_server.password not in done.stdout + done.stderr
     rebuild = subprocess.run(
-        [sys.executable, "-m", "bot", "rebuild-ratings"], cwd=tmp_path, capture_output=True,
-        text=True, timeout=60, env={"PATH": "/usr/bin:/bin", "THOLOS_DB": url},
-    )  # fmt: skip
+        [sys.executable, "-m", "bot", "rebuild-ratings"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"PATH": "/usr/bin:/bin", "THOLOS_DB": url},
+    )
     assert rebuild.returncode == 0, rebuild.stderr
     assert "from 6 rated games" in rebuild.stdout
     assert postgres_server.password not in rebuild.stdout + rebuild.stderr

@@ -16,7 +16,7 @@ POSTED_BEFORE = {
     custom_ids.REMATCH: r"tholos:rematch:(?P<game>\d{1,18})",
     custom_ids.RESIGN: r"tholos:resign:(?P<game>\d{1,18}):(?P<version>\d{1,9})",
     custom_ids.LEADERBOARD: r"tholos:lb:(?P<page>\d{1,6}):(?P<way>[pn])",
-}  # fmt: skip
+}
 
 
 @pytest.mark.parametrize("format", list(POSTED_BEFORE), ids=lambda f: f.kind)
@@ -35,8 +35,10 @@ def test_templates_match_the_buttons_already_posted(format):
         (custom_ids.RESIGN, {"game": 5, "version": 41}),
         (custom_ids.LEADERBOARD, {"page": 2, "way": "p"}),
         (custom_ids.LEADERBOARD_SEEK, {"page": 19_999, "way": "n", "rating": 0.1 + 0.2, "user": 7}),
-        (custom_ids.LEADERBOARD_SEEK,
-         {"page": 999_999, "way": "p", "rating": -1.2345678901234567e-300, "user": 10**20 - 1}),
+        (
+            custom_ids.LEADERBOARD_SEEK,
+            {"page": 999_999, "way": "p", "rating": -1.2345678901234567e-300, "user": 10**20 - 1},
+        ),
         (custom_ids.LEADERBOARD_SEEK, {"page": 0, "way": "n", "rating": 1500.0, "user": 1}),
     ],
 )

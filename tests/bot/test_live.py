@@ -58,9 +58,15 @@ class Live:
     posted: list[tuple[Game, LastTurn | None]] = field(default_factory=list)
 
     def session(self, user_id: int, channel_id: int = CHANNEL, **changes: Any) -> str:
-        fields = dict(user_id=user_id, name=NAMES.get(user_id, "Dave"), locale="en-US",
-                      channel_id=channel_id, guild_id=GUILD, instance_id="i-1",
-                      expires_at=time.time() + 600)  # fmt: skip
+        fields = dict(
+            user_id=user_id,
+            name=NAMES.get(user_id, "Dave"),
+            locale="en-US",
+            channel_id=channel_id,
+            guild_id=GUILD,
+            instance_id="i-1",
+            expires_at=time.time() + 600,
+        )
         return self.sessions.issue(Session(**(fields | changes)))
 
 
@@ -169,14 +175,17 @@ async def test_players_and_spectators_see_each_turn_and_only_the_player_to_move_
     ]
 
 
-@pytest.mark.parametrize("message, code", [
-    ("not json", "malformed"),
-    ('["a", "list"]', "malformed"),
-    ({"type": "turn", "game": "1", "version": 1, "path": "T"}, "malformed"),
-    ({"type": "turn", "game": 0, "version": 1, "path": "x;DROP"}, "malformed"),
-    ({"type": "resign"}, "malformed"),
-    ("x" * (MESSAGE_LIMIT + 1), "too_big"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "message, code",
+    [
+        ("not json", "malformed"),
+        ('["a", "list"]', "malformed"),
+        ({"type": "turn", "game": "1", "version": 1, "path": "T"}, "malformed"),
+        ({"type": "turn", "game": 0, "version": 1, "path": "x;DROP"}, "malformed"),
+        ({"type": "resign"}, "malformed"),
+        ("x" * (MESSAGE_LIMIT + 1), "too_big"),
+    ],
+)
 async def test_malformed_and_oversized_messages_get_an_error_frame_and_change_nothing(
     live: Live, http: aiohttp.ClientSession, message: object, code: str
 ):
@@ -220,10 +229,10 @@ async def test_forged_expired_and_foreign_sessions_are_refused(
     await new_game(live)
     good = live.session(ALICE)
     version, body, signature = good.split(".")
-    forged = ".".join((version, body[:-4] + ("AAAA" if body[-4:] != "AAAA" else "BBBB"),
-                       signature))  # fmt: skip
-    other_key = Sessions(b"k" * 32).issue(Session(ALICE, "Alice", None, CHANNEL, GUILD, "i",
-                                                   time.time() + 600))  # fmt: skip
+    forged = ".".join((version, body[:-4] + ("AAAA" if body[-4:] != "AAAA" else "BBBB"), signature))
+    other_key = Sessions(b"k" * 32).issue(
+        Session(ALICE, "Alice", None, CHANNEL, GUILD, "i", time.time() + 600)
+    )
     expired = live.session(ALICE, expires_at=time.time() - 1)
     for session in (forged, other_key, expired, "", None):
         page = await open_page(http, live, session)  # type: ignore[arg-type]
@@ -317,22 +326,29 @@ async def test_a_live_games_page_shows_the_clocks_and_a_late_turn_ends_it_on_tim
     after her clock ran out is refused, the game ends on time, and its final board is posted."""
     rng = random.Random(seed)
     made = await live.app.lobby.challenge(
-        guild_id=GUILD, channel_id=CHANNEL, challenger=Person(ALICE, "Alice"),
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        challenger=Person(ALICE, "Alice"),
         opponent=Person(BOB, "Bob"),
         options=GameOptions(colour="white", first="me", clock=TimeControl(3, 2)),
-    )  # fmt: skip
+    )
     game = (await live.app.lobby.answer(made.id, by(BOB), "accept")).game
     alice = await open_page(http, live, live.session(ALICE))
     clocks = (await alice.frame("board"))["clocks"]
-    assert clocks == {"control": "3+2", "left": [180.0, 180.0], "running": None,
-                      "runs_out_in": None}  # fmt: skip
+    assert clocks == {
+        "control": "3+2",
+        "left": [180.0, 180.0],
+        "running": None,
+        "runs_out_in": None,
+    }
     posted = time.time() - 181.0  # her board went out over three minutes ago
     await live.app.games.set_board_message(game.id, 1, game.version, (posted, posted + 180.0))
     clocks = (await alice.frame("board"))["clocks"]  # the clock's start is announced
     assert clocks["running"] == "white" and clocks["runs_out_in"] == 0  # and it has run out
     game = await live.app.games.game(game.id)
-    await alice.send({"type": "turn", "game": game.id, "version": game.version,
-                      "path": path_of(game, rng)})  # fmt: skip
+    await alice.send(
+        {"type": "turn", "game": game.id, "version": game.version, "path": path_of(game, rng)}
+    )
     error = await alice.frame("error")
     assert error["code"] == "refused" and "Time's up" in error["message"]
     final = await alice.frame("board")

@@ -18,15 +18,19 @@ DAVE = 400
 NAMES = NAMES | {DAVE: "Dave"}
 
 
-async def open_challenge(service: Services, challenger: int = ALICE, channel: int = CHANNEL,
-                         **options):  # fmt: skip
+async def open_challenge(
+    service: Services, challenger: int = ALICE, channel: int = CHANNEL, **options
+):
     """``challenger`` (Alice) posts an open challenge in ``channel``: White, moving first."""
     rating_range = options.pop("rating_range", None)
     return await service.lobby.challenge(
-        guild_id=GUILD, channel_id=channel, challenger=Person(challenger, NAMES[challenger]),
-        opponent=None, options=GameOptions(**({"colour": "white", "first": "me"} | options)),
+        guild_id=GUILD,
+        channel_id=channel,
+        challenger=Person(challenger, NAMES[challenger]),
+        opponent=None,
+        options=GameOptions(**({"colour": "white", "first": "me"} | options)),
         rating_range=rating_range,
-    )  # fmt: skip
+    )
 
 
 async def test_anyone_but_the_challenger_may_take_an_open_challenge(service):
@@ -44,11 +48,16 @@ async def test_anyone_but_the_challenger_may_take_an_open_challenge(service):
     game = taken.game
     assert game is not None
     assert (game.white_id, game.black_id, game.white_name, game.black_name) == (
-        ALICE, CAROL, "Alice", "Carol"
+        ALICE,
+        CAROL,
+        "Alice",
+        "Carol",
     )
     challenge = taken.challenge
     assert (challenge.status, challenge.opponent_id, challenge.opponent_name) == (
-        "accepted", CAROL, "Carol"
+        "accepted",
+        CAROL,
+        "Carol",
     )
     assert challenge.open_to_all and not challenge.is_open
     with pytest.raises(Refusal, match="Someone was faster"):
@@ -62,12 +71,14 @@ async def test_members_racing_for_an_open_challenge_get_one_game(service, other_
         made = await open_challenge(service, channel=CHANNEL + round_)
         racers = rng.sample([BOB, CAROL, DAVE], 2)
         results = await asyncio.gather(
-            service.lobby.answer(made.id, by(racers[0], made.channel_id), "accept",
-                                 name=NAMES[racers[0]]),
-            other_process.lobby.answer(made.id, by(racers[1], made.channel_id), "accept",
-                                       name=NAMES[racers[1]]),
+            service.lobby.answer(
+                made.id, by(racers[0], made.channel_id), "accept", name=NAMES[racers[0]]
+            ),
+            other_process.lobby.answer(
+                made.id, by(racers[1], made.channel_id), "accept", name=NAMES[racers[1]]
+            ),
             return_exceptions=True,
-        )  # fmt: skip
+        )
         won = [r for r in results if not isinstance(r, BaseException)]
         lost = [r for r in results if isinstance(r, BaseException)]
         assert len(won) == 1 and len(lost) == 1, results
@@ -104,9 +115,12 @@ async def test_the_servers_open_challenges_are_listed_soonest_to_expire_first(se
         made.append(await open_challenge(service, member, channel=CHANNEL + index))
         clock.now += 10
     named = await service.lobby.challenge(
-        guild_id=GUILD, channel_id=CHANNEL, challenger=Person(DAVE, "Dave"),
-        opponent=Person(ALICE, "Alice"), options=GameOptions(),
-    )  # fmt: skip
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        challenger=Person(DAVE, "Dave"),
+        opponent=Person(ALICE, "Alice"),
+        options=GameOptions(),
+    )
     assert not named.is_open and not named.open_to_all
     count, shown = await listings.open_challenges(GUILD, clock.now, 2)
     assert count == 3 and [c.id for c in shown] == [made[0].id, made[1].id]
@@ -128,9 +142,12 @@ async def _rate(database: Database, user_id: int, rating: float) -> None:
 async def test_a_rating_range_admits_only_members_rated_within_it(database: Database, clock):
     ratings = RatingStore(database)
     lobby = ChallengeService(
-        ChallengeStore(database), GameStore(database), challenge_timeout=600, clock=clock,
+        ChallengeStore(database),
+        GameStore(database),
+        challenge_timeout=600,
+        clock=clock,
         rating=ratings.rating,
-    )  # fmt: skip
+    )
     service = Services(lobby, None)  # type: ignore[arg-type]  # no turns are played here
     await _rate(database, ALICE, 1600.0)
     await _rate(database, BOB, 1851.0)
@@ -147,6 +164,10 @@ async def test_a_rating_range_admits_only_members_rated_within_it(database: Data
         await lobby.answer(newcomer.id, by(DAVE, CHANNEL + 1), "accept", name="Dave")
     with pytest.raises(Refusal, match="rating range is for open challenges"):
         await lobby.challenge(
-            guild_id=GUILD, channel_id=CHANNEL, challenger=Person(ALICE, "Alice"),
-            opponent=Person(BOB, "Bob"), options=GameOptions(), rating_range=100,
-        )  # fmt: skip
+            guild_id=GUILD,
+            channel_id=CHANNEL,
+            challenger=Person(ALICE, "Alice"),
+            opponent=Person(BOB, "Bob"),
+            options=GameOptions(),
+            rating_range=100,
+        )

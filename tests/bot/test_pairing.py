@@ -18,10 +18,12 @@ def play(entrants: dict[int, Entrant], paired: Round, results: list[float]) -> N
     """Record ``paired``'s games with White's ``results`` (1, ½ or 0) and its bye (a point)."""
     for (white, black), result in zip(paired.games, results, strict=False):
         w, b = entrants[white], entrants[black]
-        entrants[white] = Entrant(w.id, w.rating, w.score + result, w.opponents | {black},
-                                  w.colours + "w", w.had_bye)  # fmt: skip
-        entrants[black] = Entrant(b.id, b.rating, b.score + 1 - result, b.opponents | {white},
-                                  b.colours + "b", b.had_bye)  # fmt: skip
+        entrants[white] = Entrant(
+            w.id, w.rating, w.score + result, w.opponents | {black}, w.colours + "w", w.had_bye
+        )
+        entrants[black] = Entrant(
+            b.id, b.rating, b.score + 1 - result, b.opponents | {white}, b.colours + "b", b.had_bye
+        )
     if paired.bye is not None:
         e = entrants[paired.bye]
         entrants[paired.bye] = Entrant(e.id, e.rating, e.score + 1, e.opponents, e.colours, True)
@@ -35,7 +37,7 @@ def pairings(field: list[Entrant]) -> Iterator[list[tuple[int, int]]]:
     first, rest = field[0], field[1:]
     for index, other in enumerate(rest):
         if other.id not in first.opponents:
-            for more in pairings(rest[:index] + rest[index + 1:]):
+            for more in pairings(rest[:index] + rest[index + 1 :]):
                 yield [(first.id, other.id), *more]
 
 
@@ -64,8 +66,13 @@ def test_swiss_rounds_never_repeat_a_game_and_give_each_at_most_one_bye(size, da
         if paired.bye is not None:
             assert not entrants[paired.bye].had_bye, "a second bye"
             byes.append(paired.bye)
-        results = data.draw(st.lists(st.sampled_from([0.0, 0.5, 1.0]),
-                                     min_size=len(paired.games), max_size=len(paired.games)))
+        results = data.draw(
+            st.lists(
+                st.sampled_from([0.0, 0.5, 1.0]),
+                min_size=len(paired.games),
+                max_size=len(paired.games),
+            )
+        )
         play(entrants, paired, results)
     assert len(byes) == len(set(byes))
 
@@ -76,8 +83,7 @@ def test_the_best_ranked_player_meets_the_nearest_score_a_pairing_allows(size, d
     """Against every possible pairing of the field (brute force): the best-ranked player's
     opponent is as near in score as any pairing could give them, and the first round pairs the
     top half against the bottom half."""
-    ratings = data.draw(st.lists(st.integers(800, 2400), min_size=size, max_size=size,
-                                 unique=True))  # fmt: skip
+    ratings = data.draw(st.lists(st.integers(800, 2400), min_size=size, max_size=size, unique=True))
     entrants = {i: Entrant(i, float(r)) for i, r in enumerate(ratings)}
     first = swiss_round(list(entrants.values()))
     ranked = sorted(entrants.values(), key=lambda e: -e.rating)
@@ -87,16 +93,29 @@ def test_the_best_ranked_player_meets_the_nearest_score_a_pairing_allows(size, d
         assert (white in top) != (black in top), "top half against bottom half"
     for _ in range(data.draw(st.integers(0, max(0, size // 2 - 1)))):
         paired = swiss_round(list(entrants.values()))
-        play(entrants, paired, data.draw(st.lists(st.sampled_from([0.0, 0.5, 1.0]),
-             min_size=len(paired.games), max_size=len(paired.games))))  # fmt: skip
+        play(
+            entrants,
+            paired,
+            data.draw(
+                st.lists(
+                    st.sampled_from([0.0, 0.5, 1.0]),
+                    min_size=len(paired.games),
+                    max_size=len(paired.games),
+                )
+            ),
+        )
     paired = swiss_round(list(entrants.values()))
-    field = sorted((e for e in entrants.values() if e.id != paired.bye),
-                   key=lambda e: (-e.score, -e.rating, e.id))  # fmt: skip
+    field = sorted(
+        (e for e in entrants.values() if e.id != paired.bye),
+        key=lambda e: (-e.score, -e.rating, e.id),
+    )
     best = field[0]
     partner = next(b if a == best.id else a for a, b in paired.games if best.id in (a, b))
     nearest = min(
         abs(best.score - entrants[b if a == best.id else a].score)
-        for option in pairings(field) for a, b in option if best.id in (a, b)
+        for option in pairings(field)
+        for a, b in option
+        if best.id in (a, b)
     )
     assert abs(best.score - entrants[partner].score) == nearest
 
@@ -136,7 +155,7 @@ def brute_force_pairs(adjacent: dict[int, set[int]]) -> int:
         best = most(rest)
         for index, other in enumerate(rest):
             if other in adjacent[first]:
-                best = max(best, 1 + most(rest[:index] + rest[index + 1:]))
+                best = max(best, 1 + most(rest[:index] + rest[index + 1 :]))
         return best
 
     return most(vertices)
@@ -145,8 +164,9 @@ def brute_force_pairs(adjacent: dict[int, set[int]]) -> int:
 @settings(max_examples=300, deadline=None)
 @given(size=st.integers(0, 11), data=st.data())
 def test_the_matching_is_maximum(size, data):
-    edges = data.draw(st.sets(st.tuples(st.integers(0, max(0, size - 1)),
-                                        st.integers(0, max(0, size - 1)))))  # fmt: skip
+    edges = data.draw(
+        st.sets(st.tuples(st.integers(0, max(0, size - 1)), st.integers(0, max(0, size - 1))))
+    )
     adjacent: dict[int, set[int]] = {v: set() for v in range(size)}
     for a, b in edges:
         if a != b and a < size and b < size:
@@ -166,8 +186,17 @@ def test_the_exact_search_pairs_as_the_quick_one(size, data):
     entrants = {i: Entrant(i, float(r)) for i, r in enumerate(ratings)}
     for _ in range(data.draw(st.integers(0, max(0, size // 2 - 1)))):
         paired = swiss_round(list(entrants.values()))
-        play(entrants, paired, data.draw(st.lists(st.sampled_from([0.0, 0.5, 1.0]),
-             min_size=len(paired.games), max_size=len(paired.games))))  # fmt: skip
+        play(
+            entrants,
+            paired,
+            data.draw(
+                st.lists(
+                    st.sampled_from([0.0, 0.5, 1.0]),
+                    min_size=len(paired.games),
+                    max_size=len(paired.games),
+                )
+            ),
+        )
     quick = swiss_round(list(entrants.values()))
     budget = pairing.QUICK_BUDGET
     pairing.QUICK_BUDGET = 0

@@ -28,12 +28,29 @@ def finished(position: Position = FINAL) -> Game:
     """Ana (White) and Bob's game, over at ``position``, with its score stored."""
     white, black = score(position).totals
     return Game(
-        id=5, guild_id=9, channel_id=8, white_id=ANA, black_id=BOB, white_name="Ana",
-        black_name="Bob", mode="basic", seed=1, start_position=position, position=position,
-        version=30, plies=29, status="finished",
-        outcome=Outcome("black", "points", white, black), board_message_id=77, board_version=30,
-        created_at=0.0, last_move_at=100.0, finished_at=100.0, rated=True, ai_level=None,
-    )  # fmt: skip
+        id=5,
+        guild_id=9,
+        channel_id=8,
+        white_id=ANA,
+        black_id=BOB,
+        white_name="Ana",
+        black_name="Bob",
+        mode="basic",
+        seed=1,
+        start_position=position,
+        position=position,
+        version=30,
+        plies=29,
+        status="finished",
+        outcome=Outcome("black", "points", white, black),
+        board_message_id=77,
+        board_version=30,
+        created_at=0.0,
+        last_move_at=100.0,
+        finished_at=100.0,
+        rated=True,
+        ai_level=None,
+    )
 
 
 def assert_minus(text: str, *expected: str) -> None:

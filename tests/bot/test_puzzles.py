@@ -124,9 +124,9 @@ async def test_streaks_and_best_streak(database: Database):
 async def test_concurrent_answers_to_one_attempt_count_once(database: Database):
     store = await stocked(database)
     attempt = await store.serve(ANA, NOW)
-    results = await asyncio.gather(*(
-        store.answer(attempt.id, ANA, "x", index % 2 == 0, NOW) for index in range(6)
-    ))  # fmt: skip
+    results = await asyncio.gather(
+        *(store.answer(attempt.id, ANA, "x", index % 2 == 0, NOW) for index in range(6))
+    )
     assert sum(result.first for result in results) == 1
     player = await store.player(ANA)
     assert player.attempts == 1
@@ -149,9 +149,9 @@ async def test_the_puzzle_of_the_day_is_claimed_once(database: Database):
     servers = ServerSettingsStore(database)
     await servers.set(5 << 22, ServerSettings(puzzle_channel=77), by=1, now=NOW)
     assert await store.dailies.wanted() == [(5 << 22, 77)]
-    claims = await asyncio.gather(*(
-        PuzzleStore(database).dailies.claim(5 << 22, "2026-11-26", 77, "en") for _ in range(4)
-    ))  # fmt: skip
+    claims = await asyncio.gather(
+        *(PuzzleStore(database).dailies.claim(5 << 22, "2026-11-26", 77, "en") for _ in range(4))
+    )
     assert len({claim.puzzle_id for claim in claims}) == 1
     daily = claims[0]
     assert await store.dailies.posted(daily.guild_id, daily.day, 900)
@@ -172,7 +172,13 @@ async def test_the_puzzle_of_the_day_is_claimed_once(database: Database):
 
 def test_a_new_puzzle_is_rated_by_its_choices():
     assert [starting_rating(n) for n in (2, 4, 8, 16, 32, 64)] == [
-        1200.0, 1350.0, 1500.0, 1650.0, 1800.0, 1800.0]
+        1200.0,
+        1350.0,
+        1500.0,
+        1650.0,
+        1800.0,
+        1800.0,
+    ]
 
 
 def test_days_turn_at_utc_midnight():
@@ -210,8 +216,12 @@ async def test_finished_games_are_searched_for_their_puzzle_once(database: Datab
     while len(expected) < 3 or not any(expected.values()):
         game = await finished_game(service, CHANNEL, MOST_PLIES, rng)
         turns = [parse_turn(r.turn) for r in await app.games.turns(game.id)]
-        found = first_puzzle(game_positions(game.start_position, turns), f"game {game.id}",
-                             late=SEARCHED, limit=SEARCH_NODE_LIMIT)  # fmt: skip
+        found = first_puzzle(
+            game_positions(game.start_position, turns),
+            f"game {game.id}",
+            late=SEARCHED,
+            limit=SEARCH_NODE_LIMIT,
+        )
         expected[game.id] = found
     store = PuzzleStore(database)
     finder = PuzzleFinder()

@@ -36,13 +36,18 @@ def reminding(database, clock: Clock, defaults: ReminderDefaults, rung: list[flo
     games = GameStore(database)
     return Services(
         ChallengeService(
-            ChallengeStore(database), games, challenge_timeout=600, clock=clock,
-            rng=random.Random(4), reminders=defaults, alarm=rung.append,
+            ChallengeStore(database),
+            games,
+            challenge_timeout=600,
+            clock=clock,
+            rng=random.Random(4),
+            reminders=defaults,
+            alarm=rung.append,
         ),
         PlayService(
             games, inactivity_timeout=DAY, clock=clock, reminders=defaults, alarm=rung.append
         ),
-    )  # fmt: skip
+    )
 
 
 @pytest.fixture
@@ -133,9 +138,9 @@ async def test_sql_and_python_resolve_the_reminder_time_alike_in_every_case(data
             for guild in (GUILD, unset):
                 due, values = reminder_due(defaults, 0.0, guild)
                 in_sql = await scalar(database, f"SELECT {due}", values)
-                resolved = defaults.resolve(*(
-                    (server_after, server_idle) if guild == GUILD else (None, None)
-                ))  # fmt: skip
+                resolved = defaults.resolve(
+                    *((server_after, server_idle) if guild == GUILD else (None, None))
+                )
                 assert in_sql == (resolved or None), (guild, settings, defaults)
                 checked.add(resolved)
     assert checked == {0.0, 90.0, 120.0, 45.0, 25.0, DAY / 2}  # every branch of the rule
@@ -146,9 +151,13 @@ async def test_the_ai_is_never_reminded(service, clock):
     turn); after the human's turn the AI is to move, and nothing is due."""
     human, ai = Person(ALICE, "Alice"), Person(AI, "Tholos AI", bot=True)
     first = await service.lobby.start_ai_game(
-        guild_id=GUILD, channel_id=CHANNEL, human=human, ai=ai, level="easy",
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        human=human,
+        ai=ai,
+        level="easy",
         options=GameOptions(colour="white", first="me"),
-    )  # fmt: skip
+    )
     assert first.reminder_due_at == clock.now + DAY / 2
     played = await play(service, first, "+w1")
     assert played.game.to_move == AI and played.game.reminder_due_at is None
@@ -158,9 +167,13 @@ async def test_the_ai_is_never_reminded(service, clock):
     assert after_ai is not None and after_ai.game.to_move == ALICE
     assert after_ai.game.reminder_due_at == clock.now + DAY / 2
     second = await service.lobby.start_ai_game(
-        guild_id=GUILD, channel_id=CHANNEL + 1, human=Person(BOB, "Bob"), ai=ai, level="easy",
+        guild_id=GUILD,
+        channel_id=CHANNEL + 1,
+        human=Person(BOB, "Bob"),
+        ai=ai,
+        level="easy",
         options=GameOptions(colour="white", first="opponent"),
-    )  # fmt: skip
+    )
     assert second.to_move == AI and second.reminder_due_at is None
 
 
@@ -173,9 +186,12 @@ async def test_the_sweep_finds_due_reminders_oldest_first_and_clears_them_once(
     games = []
     for number in range(3):
         made = await service.lobby.challenge(
-            guild_id=GUILD, channel_id=CHANNEL + number, challenger=Person(ALICE, "Alice"),
-            opponent=Person(BOB + number, "Bob"), options=GameOptions(colour="white", first="me"),
-        )  # fmt: skip
+            guild_id=GUILD,
+            channel_id=CHANNEL + number,
+            challenger=Person(ALICE, "Alice"),
+            opponent=Person(BOB + number, "Bob"),
+            options=GameOptions(colour="white", first="me"),
+        )
         answered = await service.lobby.answer(made.id, by(BOB + number, CHANNEL + number), "accept")
         assert answered.game is not None
         games.append(answered.game)
@@ -213,9 +229,12 @@ async def test_the_sweep_sees_only_its_shards(service, database, clock):
     guilds = {0: 4 << 22, 1: 7 << 22}
     for shard, guild in guilds.items():
         made = await service.lobby.challenge(
-            guild_id=guild, channel_id=CHANNEL + shard, challenger=Person(ALICE, "Alice"),
-            opponent=Person(BOB, "Bob"), options=GameOptions(colour="white", first="me"),
-        )  # fmt: skip
+            guild_id=guild,
+            channel_id=CHANNEL + shard,
+            challenger=Person(ALICE, "Alice"),
+            opponent=Person(BOB, "Bob"),
+            options=GameOptions(colour="white", first="me"),
+        )
         await service.lobby.answer(made.id, by(BOB, CHANNEL + shard), "accept")
     later = clock.now + DAY
     for shard, guild in guilds.items():

@@ -75,9 +75,12 @@ async def finished_game(app, channel: int, plies: int, rng: random.Random):
     """A game between Alice and Bob in ``channel``: ``plies`` random turns (fewer if it ends),
     then Bob resigns (if it is still on)."""
     made = await app.lobby.challenge(
-        guild_id=GUILD, channel_id=channel, challenger=Person(ALICE, "Alice"),
-        opponent=Person(BOB, "Bob"), options=GameOptions(colour="white", first="me"),
-    )  # fmt: skip
+        guild_id=GUILD,
+        channel_id=channel,
+        challenger=Person(ALICE, "Alice"),
+        opponent=Person(BOB, "Bob"),
+        options=GameOptions(colour="white", first="me"),
+    )
     game = (await app.lobby.answer(made.id, by(BOB, channel), "accept")).game
     for _ in range(plies):
         if not game.is_active:

@@ -114,9 +114,13 @@ async def test_accept_starts_a_game_with_the_chosen_colours(service):
         await challenge(service)  # the same two, in the same channel
     with pytest.raises(Refusal, match="already being played in this channel"):
         await service.lobby.challenge(
-            guild_id=GUILD, channel_id=CHANNEL, challenger=Person(CAROL, "Carol"),
-            opponent=Person(ALICE, "Alice"), options=GameOptions(), in_channel=True,
-        )  # fmt: skip
+            guild_id=GUILD,
+            channel_id=CHANNEL,
+            challenger=Person(CAROL, "Carol"),
+            opponent=Person(ALICE, "Alice"),
+            options=GameOptions(),
+            in_channel=True,
+        )
     assert await challenge(service, CAROL, ALICE)  # its game will get a thread of its own
 
 
@@ -273,9 +277,12 @@ async def test_the_servers_games_list_the_callers_first(service):
     others = []
     for number, (white, black) in enumerate([(CAROL, BOB), (CAROL, 400), (500, 600)]):
         made = await service.lobby.challenge(
-            guild_id=GUILD, channel_id=50 + number, challenger=Person(white, "w"),
-            opponent=Person(black, "b"), options=GameOptions(colour="white", first="me"),
-        )  # fmt: skip
+            guild_id=GUILD,
+            channel_id=50 + number,
+            challenger=Person(white, "w"),
+            opponent=Person(black, "b"),
+            options=GameOptions(colour="white", first="me"),
+        )
         others.append((await service.lobby.answer(made.id, by(black, 50 + number), "accept")).game)
     games = GameListings(service.play.games.database)
     assert await games.playing(GUILD) == 4

@@ -83,14 +83,18 @@ def test_the_reminder_time_is_seconds_zero_for_off_or_unset():
 def test_metrics_and_log_format_are_off_and_text_by_default():
     default = load()
     assert (default.metrics_port, default.metrics_host, default.log_format) == (
-        None, "127.0.0.1", "text",
-    )  # fmt: skip
+        None,
+        "127.0.0.1",
+        "text",
+    )
     chosen = load(
         THOLOS_METRICS_PORT="9108", THOLOS_METRICS_HOST="0.0.0.0", THOLOS_LOG_FORMAT="JSON"
     )
     assert (chosen.metrics_port, chosen.metrics_host, chosen.log_format) == (
-        9108, "0.0.0.0", "json",
-    )  # fmt: skip
+        9108,
+        "0.0.0.0",
+        "json",
+    )
 
 
 @pytest.mark.parametrize(

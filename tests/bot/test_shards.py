@@ -78,14 +78,23 @@ async def test_every_sweep_reads_only_its_own_servers_rows(database, service, cl
     for number, guild in enumerate(guild for guilds in SERVERS.values() for guild in guilds):
         channel = 100 + number
         ai_game = await games.create_ai_game(
-            guild_id=guild, channel_id=channel, white=(ALICE, "Alice"), black=(AI, "AI"),
-            seed=number, start=new_game("basic", seed=number), level="easy", now=clock.now,
-        )  # fmt: skip
+            guild_id=guild,
+            channel_id=channel,
+            white=(ALICE, "Alice"),
+            black=(AI, "AI"),
+            seed=number,
+            start=new_game("basic", seed=number),
+            level="easy",
+            now=clock.now,
+        )
         await ReviewStore(database).request(ai_game.id, guild, channel, ALICE, clock.now, 1)
         await service.lobby.challenge(
-            guild_id=guild, channel_id=channel + 50, challenger=Person(ALICE, "Alice"),
-            opponent=Person(BOB, "Bob"), options=GameOptions(),
-        )  # fmt: skip
+            guild_id=guild,
+            channel_id=channel + 50,
+            challenger=Person(ALICE, "Alice"),
+            opponent=Person(BOB, "Bob"),
+            options=GameOptions(),
+        )
         async with database.transaction() as transaction:  # a reminder due now
             await transaction.execute(
                 "UPDATE games SET reminder_due_at = ? WHERE id = ?", (clock.now, ai_game.id)

@@ -45,9 +45,12 @@ async def games_due_for_reminders(database) -> list:
     games = []
     for channel in (HANGS, ANSWERS):
         made = await service.lobby.challenge(
-            guild_id=GUILD, channel_id=channel, challenger=Person(ALICE, "Alice"),
-            opponent=Person(BOB, "Bob"), options=GameOptions(colour="white", first="me"),
-        )  # fmt: skip
+            guild_id=GUILD,
+            channel_id=channel,
+            challenger=Person(ALICE, "Alice"),
+            opponent=Person(BOB, "Bob"),
+            options=GameOptions(colour="white", first="me"),
+        )
         games.append((await service.lobby.answer(made.id, by(BOB, channel), "accept")).game)
     assert all(game.reminder_due_at < time.time() for game in games)
     return games
@@ -85,9 +88,12 @@ async def test_a_challenge_expiry_discord_hangs_on_times_out_and_the_next_is_sho
     messages = {}
     for channel in (HANGS, ANSWERS):
         made = await service.lobby.challenge(
-            guild_id=GUILD, channel_id=channel, challenger=Person(ALICE, "Alice"),
-            opponent=Person(BOB, "Bob"), options=GameOptions(),
-        )  # fmt: skip
+            guild_id=GUILD,
+            channel_id=channel,
+            challenger=Person(ALICE, "Alice"),
+            opponent=Person(BOB, "Bob"),
+            options=GameOptions(),
+        )
         message = await discord.get_partial_messageable(channel).send("challenge")
         await app.challenges.set_message(made.id, message.id)
         messages[channel] = message
@@ -113,18 +119,28 @@ async def test_shutdown_waits_for_every_background_task(database_url):
     opponent = Opponent(app, ai)  # type: ignore[arg-type]
     reviews = Reviews(app, reviewer)  # type: ignore[arg-type]
     challenges, reminders = Challenges(app, opponent), Reminders(app)
-    housekeeping = Housekeeping(app, opponent, Chores(
-        expire_challenges=challenges.expire, challenge_posted=challenges.posted,
-        send_reminders=reminders.sweep,
-    ))  # fmt: skip
+    housekeeping = Housekeeping(
+        app,
+        opponent,
+        Chores(
+            expire_challenges=challenges.expire,
+            challenge_posted=challenges.posted,
+            send_reminders=reminders.sweep,
+        ),
+    )
     await requested(reviews, discord, game, time.time())
     client = TholosBot(Settings(token="test", database=database_url))
     client.app = app
     for feature in (opponent, reviews, challenges, reminders, housekeeping, Puzzles(app)):
         client.features[type(feature)] = feature
-    loops = [asyncio.create_task(loop) for loop in (
-        housekeeping.run(), reviews.run(), opponent.run(),
-    )]  # fmt: skip
+    loops = [
+        asyncio.create_task(loop)
+        for loop in (
+            housekeeping.run(),
+            reviews.run(),
+            opponent.run(),
+        )
+    ]
     client._background.extend(loops)
     await eventually(reviewer.started.is_set, "the review under way")
     await eventually(lambda: ai.running == 1, "the AI's search under way")

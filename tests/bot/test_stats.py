@@ -71,7 +71,9 @@ def test_games_against_the_ai_have_their_own_records():
     assert list(stats.against_ai) == ["easy", "hard"]
     members = player_stats(ME, HISTORY)
     assert (stats.overall, stats.streak, stats.biggest_win) == (
-        members.overall, members.streak, members.biggest_win
+        members.overall,
+        members.streak,
+        members.biggest_win,
     )
     assert [played.game.id for played in stats.recent] == [9, 8, 7, 6, 5]
     assert player_stats(ME, ai).overall.games == 0

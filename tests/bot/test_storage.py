@@ -99,12 +99,15 @@ async def test_rebuilding_the_games_table_keeps_every_game_and_turn(tmp_path):
                 "black_name, mode, seed, start_position, position, status, result, reason, "
                 "created_at, updated_at, last_move_at, parent_id) "
                 "VALUES (?, 1, ?, 100, 200, 'A', 'B', 'basic', 7, 's', 'p', ?, ?, ?, 0, 0, 0, 9)",
-                (game_id, 10 + game_id, status, "white" if finished else None,
-                 "points" if finished else None),
-            )  # fmt: skip
-            connection.execute(
-                "INSERT INTO turns VALUES (?, 1, 100, 't', 'p', 0)", (game_id,)
+                (
+                    game_id,
+                    10 + game_id,
+                    status,
+                    "white" if finished else None,
+                    "points" if finished else None,
+                ),
             )
+            connection.execute("INSERT INTO turns VALUES (?, 1, 100, 't', 'p', 0)", (game_id,))
         connection.execute(
             "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, "
             "challenger_name, opponent_name, mode, ornaments, colour, first, status, "
@@ -193,9 +196,7 @@ async def postgres_schema(url: str) -> dict[str, set[tuple[object, ...]]]:
 
 
 @pytest.mark.parametrize("recorded", sorted(LEGACY_POSTGRES_VERSIONS))
-async def test_a_postgres_database_numbered_the_old_way_migrates_forward(
-    postgres_server, recorded
-):
+async def test_a_postgres_database_numbered_the_old_way_migrates_forward(postgres_server, recorded):
     """A PostgreSQL database migrated by an older bot (its own numbering: 1-7, migration by
     migration) opens at the newest version in the shared numbering, its rows kept, with
     exactly the schema of a new database."""
@@ -289,26 +290,39 @@ async def test_an_unreachable_postgres_is_reported_without_its_password(postgres
 @pytest.mark.parametrize(
     ("url", "redacted", "passwords"),
     [
-        ("postgresql://ana:s3cret@db:5432/tholos", "postgresql://ana:***@db:5432/tholos",
-         ("s3cret",)),
+        (
+            "postgresql://ana:s3cret@db:5432/tholos",
+            "postgresql://ana:***@db:5432/tholos",
+            ("s3cret",),
+        ),
         ("postgres://ana:s3cret@db/tholos", "postgres://ana:***@db/tholos", ("s3cret",)),
         ("postgresql://ana@db/tholos", "postgresql://ana@db/tholos", ()),
         ("postgresql://db/tholos", "postgresql://db/tholos", ()),
         ("postgresql://ana:@db/tholos", "postgresql://ana:@db/tholos", ()),
-        ("postgresql://ana:p%40ss:w@[::1]:5433/tholos", "postgresql://ana:***@[::1]:5433/tholos",
-         ("p%40ss:w", "p@ss:w")),
-        ("postgresql://ana:pw@[2001:db8::7]/tholos?sslmode=require&application_name=bot",
-         "postgresql://ana:***@[2001:db8::7]/tholos?sslmode=require&application_name=bot",
-         ("pw",)),
-        ("postgresql://ana@db/tholos?sslmode=require&password=a+b%26c&port=5432",
-         "postgresql://ana@db/tholos?sslmode=require&password=***&port=5432",
-         ("a+b%26c", "a b&c")),
-        ("postgresql://ana:one@db/tholos?password=two", "postgresql://ana:***@db/tholos?password=***",
-         ("one", "two")),
+        (
+            "postgresql://ana:p%40ss:w@[::1]:5433/tholos",
+            "postgresql://ana:***@[::1]:5433/tholos",
+            ("p%40ss:w", "p@ss:w"),
+        ),
+        (
+            "postgresql://ana:pw@[2001:db8::7]/tholos?sslmode=require&application_name=bot",
+            "postgresql://ana:***@[2001:db8::7]/tholos?sslmode=require&application_name=bot",
+            ("pw",),
+        ),
+        (
+            "postgresql://ana@db/tholos?sslmode=require&password=a+b%26c&port=5432",
+            "postgresql://ana@db/tholos?sslmode=require&password=***&port=5432",
+            ("a+b%26c", "a b&c"),
+        ),
+        (
+            "postgresql://ana:one@db/tholos?password=two",
+            "postgresql://ana:***@db/tholos?password=***",
+            ("one", "two"),
+        ),
         ("./tholos.db", "./tholos.db", ()),
         ("/var/lib/tholos/ana:s3cret@home.db", "/var/lib/tholos/ana:s3cret@home.db", ()),
     ],
-)  # fmt: skip
+)
 def test_a_database_url_keeps_everything_but_its_passwords(url, redacted, passwords):
     """Database URLs in messages keep the user, host (IPv6 too), port, database and the other
     parameters, never a password (in the user info or a ``password=`` parameter); the logs

@@ -35,9 +35,11 @@ GUILD, CHANNEL = 10, 20
 def test_swiss_standings_by_hand():
     """Round 1: A beats D, B draws C; round 2: C beats A, B beats D."""
     played = [
-        Pairing(1, A, D, "white"), Pairing(1, B, C, "draw"),
-        Pairing(2, C, A, "white"), Pairing(2, B, D, "white"),
-    ]  # fmt: skip
+        Pairing(1, A, D, "white"),
+        Pairing(1, B, C, "draw"),
+        Pairing(2, C, A, "white"),
+        Pairing(2, B, D, "white"),
+    ]
     seeds = [(A, 1900.0), (B, 1800.0), (C, 1700.0), (D, 1600.0)]
     # points A 1, B 1½, C 1½, D 0; Buchholz A 0+1½, B 1½+0, C 1½+1, D 1+1½;
     # Sonneborn-Berger A 1×0, B ½×1½ + 1×0, C ½×1½ + 1×1, D 0
@@ -62,10 +64,13 @@ def test_a_bye_is_a_point_without_a_game_and_equal_players_share_a_rank():
 def test_round_robin_standings_by_hand():
     """A beats B, C beats A, A draws D, B beats C, B beats D, C beats D."""
     played = [
-        Pairing(1, A, B, "white"), Pairing(1, C, D, "white"),
-        Pairing(2, C, A, "white"), Pairing(2, B, D, "white"),
-        Pairing(3, A, D, "draw"), Pairing(3, B, C, "white"),
-    ]  # fmt: skip
+        Pairing(1, A, B, "white"),
+        Pairing(1, C, D, "white"),
+        Pairing(2, C, A, "white"),
+        Pairing(2, B, D, "white"),
+        Pairing(3, A, D, "draw"),
+        Pairing(3, B, C, "white"),
+    ]
     seeds = [(A, 1500.0), (B, 1500.0), (C, 1500.0), (D, 1500.0)]
     # points A 1½, B 2, C 2, D ½; Sonneborn-Berger B 2+½, C 1½+½, A 2+¼, D ¾;
     # head-to-head between B and C (tied on 2): B beat C
@@ -81,7 +86,10 @@ def test_undecided_and_aborted_games_count_nothing():
     played = [Pairing(1, A, B, None), Pairing(1, C, D, "black")]
     lines = standings("swiss", [(A, 1.0), (B, 1.0), (C, 1.0), (D, 1.0)], played)
     assert {line.player: (line.points, line.played) for line in lines} == {
-        A: (0.0, 0), B: (0.0, 0), C: (0.0, 1), D: (1.0, 1)
+        A: (0.0, 0),
+        B: (0.0, 0),
+        C: (0.0, 1),
+        D: (1.0, 1),
     }
 
 
@@ -90,10 +98,17 @@ def test_undecided_and_aborted_games_count_nothing():
 
 def swiss(rounds: int = 3, **changes) -> Setup:
     fields = {
-        "name": "Spring Cup", "format": "swiss", "rounds": rounds, "pace": None,
-        "round_hours": 24.0, "mode": "basic", "ornaments": 0, "starts_at": 2_000_000.0,
-        "max_players": 16, "rated": True,
-    } | changes  # fmt: skip
+        "name": "Spring Cup",
+        "format": "swiss",
+        "rounds": rounds,
+        "pace": None,
+        "round_hours": 24.0,
+        "mode": "basic",
+        "ornaments": 0,
+        "starts_at": 2_000_000.0,
+        "max_players": 16,
+        "rated": True,
+    } | changes
     return Setup(**fields)
 
 
@@ -105,9 +120,12 @@ class Event:
         self.play = PlayService(games, inactivity_timeout=86400, clock=clock)
         self.store = TournamentStore(database)
         self.service = TournamentService(
-            self.store, games, self.play, clock=clock,
+            self.store,
+            games,
+            self.play,
+            clock=clock,
             rng=random.Random(seed),
-        )  # fmt: skip
+        )
         self.clock = clock
         self.threads = itertools.count(1000)
 
@@ -133,9 +151,13 @@ class Event:
         for board in await self.store.pairings.boards(paired.id, paired.round):
             if board.black_id is not None and board.result is None:
                 game = await self.service.start_game(
-                    paired, board, NAMES, channel_id=next(self.threads), parent_id=CHANNEL,
+                    paired,
+                    board,
+                    NAMES,
+                    channel_id=next(self.threads),
+                    parent_id=CHANNEL,
                     parent_message_id=None,
-                )  # fmt: skip
+                )
                 assert game is not None and game.rated
         return paired
 
@@ -151,8 +173,9 @@ class Event:
 async def test_the_sign_up_refuses_twice_full_started_and_bots(database, clock):
     event = Event(database, clock)
     service = event.service
-    tournament = await service.create(swiss(max_players=2), guild_id=GUILD, channel_id=CHANNEL,
-                                      organiser=A, language="en")  # fmt: skip
+    tournament = await service.create(
+        swiss(max_players=2), guild_id=GUILD, channel_id=CHANNEL, organiser=A, language="en"
+    )
     assert await service.join(tournament, Person(A, "Ann")) == 1
     with pytest.raises(Refusal, match="already in"):
         await service.join(tournament, Person(A, "Ann"))
@@ -182,8 +205,9 @@ async def test_a_round_robin_too_large_and_a_stranger_s_control_are_refused(data
         await service.create(swiss(format="round_robin", rounds=1, max_players=17), **home)
     with pytest.raises(Refusal, match="Lower the player limit to 16 \\(or 8 playing twice\\)"):
         await service.create(swiss(format="round_robin", rounds=2, max_players=9), **home)
-    tournament = await service.create(swiss(), guild_id=GUILD, channel_id=CHANNEL, organiser=A,
-                                      language="en")  # fmt: skip
+    tournament = await service.create(
+        swiss(), guild_id=GUILD, channel_id=CHANNEL, organiser=A, language="en"
+    )
     with pytest.raises(Refusal, match="Only the organiser"):
         check_organiser(tournament, Caller(B, CHANNEL), manages_server=False)
     check_organiser(tournament, Caller(B, CHANNEL), manages_server=True)
@@ -211,8 +235,10 @@ async def test_a_swiss_of_seven_is_played_to_the_end(database, clock, seed):
                 assert pair not in met, "no one meets the same opponent twice"
                 met.add(pair)
         await event.finish_round(tournament, rng)
-        assert all(board.settled for board in
-                   await event.store.pairings.boards(tournament.id, tournament.round))  # fmt: skip
+        assert all(
+            board.settled
+            for board in await event.store.pairings.boards(tournament.id, tournament.round)
+        )
     assert tournament.round == 5 and len(byes) == 5 and len(set(byes)) == 5
     entries, lines = await standings_of(event.store, tournament)
     assert sum(line.points for line in lines) == 5 * 3 + 5  # three games and a bye a round
@@ -275,18 +301,23 @@ async def test_a_round_is_paired_once_and_a_game_started_once(database, clock):
     event, other = Event(database, clock), Event(database, clock, seed=2)
     tournament = await event.create(swiss(rounds=2), players=4)
     plans = [await event.service.plan(tournament), await other.service.plan(tournament)]
-    paired = await asyncio.gather(*(
-        service.store.pair(tournament, plan.pairings, 3e6, plan.playing)
-        for service, plan in zip((event, other), plans, strict=True)
-    ))  # fmt: skip
+    paired = await asyncio.gather(
+        *(
+            service.store.pair(tournament, plan.pairings, 3e6, plan.playing)
+            for service, plan in zip((event, other), plans, strict=True)
+        )
+    )
     assert sum(result is not None for result in paired) == 1
     winner = next(result for result in paired if result is not None)
     board = (await event.store.pairings.boards(winner.id, 1))[0]
-    started = await asyncio.gather(*(
-        e.service.start_game(winner, board, NAMES, channel_id=channel, parent_id=CHANNEL,
-                             parent_message_id=None)
-        for e, channel in ((event, 501), (other, 502))
-    ))  # fmt: skip
+    started = await asyncio.gather(
+        *(
+            e.service.start_game(
+                winner, board, NAMES, channel_id=channel, parent_id=CHANNEL, parent_message_id=None
+            )
+            for e, channel in ((event, 501), (other, 502))
+        )
+    )
     assert sum(game is not None for game in started) == 1
     assert len(await event.store.pairings.boards(winner.id)) == 2
     assert await event.store.pair(tournament, plans[0].pairings, 3e6, plans[0].playing) is None
@@ -335,8 +366,9 @@ async def test_a_pairing_not_opened_by_the_deadline_is_void(database, clock):
     assert await event.service.decide_at_deadline(paired, boards) == []
     boards = await event.store.pairings.boards(paired.id, 1)
     assert all(board.settled and board.result == "void" for board in boards)
-    late = await event.service.start_game(paired, boards[0], NAMES, channel_id=900,
-                                          parent_id=CHANNEL, parent_message_id=None)  # fmt: skip
+    late = await event.service.start_game(
+        paired, boards[0], NAMES, channel_id=900, parent_id=CHANNEL, parent_message_id=None
+    )
     assert late is None, "a void pairing's game never starts"
     _, lines = await standings_of(event.store, paired)
     assert {line.points for line in lines} == {0.0} and {line.played for line in lines} == {0}
@@ -347,8 +379,9 @@ async def test_an_odd_round_robin_rests_each_player_once(database, clock):
     (5 players: 5 rounds, one resting each), every newcomer seeded at 1500."""
     event = Event(database, clock)
     setup = swiss(format="round_robin", rounds=1, max_players=5)
-    tournament = await event.service.create(setup, guild_id=GUILD, channel_id=CHANNEL,
-                                            organiser=A, language="en")  # fmt: skip
+    tournament = await event.service.create(
+        setup, guild_id=GUILD, channel_id=CHANNEL, organiser=A, language="en"
+    )
     for player in (A, B, C, D, 5):
         await event.service.join(tournament, Person(player, NAMES[player]))
     started = await event.service.start(tournament)
@@ -369,9 +402,30 @@ def test_a_live_round_lasts_both_clocks_of_a_long_game_and_a_margin():
     clock = TimeControl(5, 5)
     assert live_round_seconds(clock) == 2 * (300 + 60 * 5) + 15 * 60
     tournament = Tournament(
-        1, GUILD, CHANNEL, None, A, "Blitz", "swiss", 4, "5+5", 72.0, "basic", 0, "en", 0.0, 8,
-        True, "running", 1, None, 0, 0.0, None, None,
-    )  # fmt: skip
+        1,
+        GUILD,
+        CHANNEL,
+        None,
+        A,
+        "Blitz",
+        "swiss",
+        4,
+        "5+5",
+        72.0,
+        "basic",
+        0,
+        "en",
+        0.0,
+        8,
+        True,
+        "running",
+        1,
+        None,
+        0,
+        0.0,
+        None,
+        None,
+    )
     assert expected_length(tournament) == 4 * live_round_seconds(clock)
 
 

@@ -136,8 +136,14 @@ class Table:
         which the bot draws a while after the press)."""
 
         def found() -> Message | None:
-            return next((m for m in self.emu.messages(self.channel, member)
-                         if m.ephemeral and m.attachments), None)  # fmt: skip
+            return next(
+                (
+                    m
+                    for m in self.emu.messages(self.channel, member)
+                    if m.ephemeral and m.attachments
+                ),
+                None,
+            )
 
         await self.emu.wait_for(lambda: found() is not None, what="a private file")
         message = found()

@@ -27,10 +27,13 @@ async def test_admins_change_the_servers_settings_and_they_apply(
     assert fields["Default mode"] == "basic" and fields["Threads"] == "off"
     saved = (
         await table.slash(
-            alice, "tholos-admin settings", idle_claim_minutes=0.02, challenge_minutes=5,
+            alice,
+            "tholos-admin settings",
+            idle_claim_minutes=0.02,
+            challenge_minutes=5,
             default_mode="advanced",
         )
-    ).original  # fmt: skip
+    ).original
     assert saved is not None and saved.ephemeral
     assert saved.embeds[0]["title"] == "Tholos settings saved"
     fields = {f["name"]: f["value"] for f in saved.embeds[0]["fields"]}

@@ -88,9 +88,12 @@ async def test_replay_and_record_of_a_finished_game(
     assert [str(turn) for turn in record.turns] == turns
     assert record.termination == "resignation" and record.result == "1-0"
     checked = subprocess.run(
-        [sys.executable, "-m", "engine", "replay", "-"], input=text, capture_output=True,
-        text=True, check=False,
-    )  # fmt: skip
+        [sys.executable, "-m", "engine", "replay", "-"],
+        input=text,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert checked.returncode == 0, checked.stderr
     assert checked.stdout.splitlines()[0] == str(table.position(final))
     table.assert_clean()
@@ -108,8 +111,11 @@ async def test_review_shows_progress_survives_a_kill_and_is_stored(
     await play_and_resign(table, alice, bob, turns)
     final = table.board
     await table.click(carol, final, table.labelled(final, "Review"))
-    progress = next(m for m in emulator.messages(table.channel) if "reviewing" in m.content
-                    or "as soon as it can" in m.content)  # fmt: skip
+    progress = next(
+        m
+        for m in emulator.messages(table.channel)
+        if "reviewing" in m.content or "as soon as it can" in m.content
+    )
     assert not progress.ephemeral
 
     def shown_on(message_id: int) -> bool:
@@ -124,8 +130,9 @@ async def test_review_shows_progress_survives_a_kill_and_is_stored(
     await tholos_bot.start()
     await emulator.wait_for(
         lambda: progress.embeds and progress.embeds[0]["title"].startswith("AI review"),
-        timeout=300, what="the review on its message",  # at low priority
-    )  # fmt: skip
+        timeout=300,
+        what="the review on its message",  # at low priority
+    )
     embed = progress.embeds[0]
     assert embed["title"] == f"AI review: {table_name(alice)} vs {table_name(bob)}"
 
@@ -143,10 +150,17 @@ async def test_review_shows_progress_survives_a_kill_and_is_stored(
     assert stored and stored[-1].embeds[0]["title"] == embed["title"]
     with sqlite3.connect(tholos_bot.db_path) as db:
         assert db.execute("SELECT status, done, total FROM reviews").fetchone() == (
-            "done", len(turns) + 1, len(turns) + 1,
-        )  # fmt: skip
-    assert sum("AI review" in (m.embeds[0]["title"] if m.embeds else "")
-               for m in emulator.messages(table.channel)) == 1  # fmt: skip
+            "done",
+            len(turns) + 1,
+            len(turns) + 1,
+        )
+    assert (
+        sum(
+            "AI review" in (m.embeds[0]["title"] if m.embeds else "")
+            for m in emulator.messages(table.channel)
+        )
+        == 1
+    )
     table.assert_clean()
 
 

@@ -18,10 +18,15 @@ async def tholos_bot_command(cwd: Path, database: Path, *arguments: str) -> tupl
     """``python -m bot ARGUMENTS`` as its own process with ``THOLOS_DB=database`` (no token),
     from ``cwd``: the exit status, stdout and stderr."""
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", *arguments, cwd=cwd,
+        sys.executable,
+        "-m",
+        "bot",
+        *arguments,
+        cwd=cwd,
         env={"PATH": os.environ.get("PATH", ""), "THOLOS_DB": str(database)},
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-    )  # fmt: skip
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
     out, err = await process.communicate()
     assert process.returncode is not None
     return process.returncode, out.decode(), err.decode()

@@ -39,9 +39,7 @@ async def wait_for_alice(table: Table) -> None:
     await table.emu.wait_for(ready, what="the AI's turn")
 
 
-async def test_a_full_game_against_the_ai(
-    emulator: Emulator, tholos_bot: BotProcess, seed: int
-):
+async def test_a_full_game_against_the_ai(emulator: Emulator, tholos_bot: BotProcess, seed: int):
     """Alice plays random turns against the easy AI to the end; every AI turn was legal (each
     board's position follows from the previous by a legal turn), and ratings are untouched."""
     table = Table(emulator)

@@ -180,9 +180,7 @@ async def test_restart_mid_game_then_finish_on_the_old_buttons(
     table.assert_clean()
 
 
-async def test_kill_mid_game_then_finish(
-    emulator: Emulator, tholos_bot: BotProcess, seed: int
-):
+async def test_kill_mid_game_then_finish(emulator: Emulator, tholos_bot: BotProcess, seed: int):
     """SIGKILL between turns loses nothing: the game goes on from the same board."""
     table = Table(emulator)
     alice, bob = table.people_named("alice", "bob")
@@ -211,7 +209,7 @@ async def test_kill_while_a_turn_is_being_posted(emulator: Emulator, tholos_bot:
     await emulator.wait_for(  # at once, or once the killed poster's lease runs out (10 s)
         lambda: str(table.position()) == "-/-/-/-/-/-/- www bb b -",
         what="the stored turn's board",
-    )  # fmt: skip
+    )
     await tholos_bot.settle()
     shown = table.position()
     await table.play(shown.legal_turns()[0])
@@ -227,9 +225,7 @@ async def test_resign(emulator: Emulator, tholos_bot: BotProcess):
     ask = await table.slash(bob, "tholos resign")
     assert ask.original is not None and ask.original.ephemeral
     await table.click(bob, ask.original, table.labelled(ask.original, "Yes, resign"))
-    await emulator.wait_for(
-        lambda: table.status().startswith("Game over."), what="final board"
-    )
+    await emulator.wait_for(lambda: table.status().startswith("Game over."), what="final board")
     assert "by resignation" in table.status() and f"<@{alice.id}> wins" in table.status()
     table.assert_clean()
 
@@ -255,9 +251,7 @@ async def test_timeout_claim(emulator: Emulator, spawn_bot: SpawnBot):
     assert any("your turn" in text for text in table.ephemeral(alice))
     await emulator.wait_for(lambda: idle_for(bot) >= 1, what="alice idle for 1 s")
     await table.click(bob, board, claim)
-    await emulator.wait_for(
-        lambda: table.status().startswith("Game over."), what="final board"
-    )
+    await emulator.wait_for(lambda: table.status().startswith("Game over."), what="final board")
     assert "on time" in table.status() and f"<@{bob.id}> wins" in table.status()
     table.assert_clean()
     assert await bot.stop() == 0

@@ -125,8 +125,7 @@ async def test_servers_choose_their_default_pace_and_clocks(
     assert any("don't have these clocks: 7+1" in m.text for m in refused.messages)
     refused = await table.slash(alice, "tholos-admin settings", clocks="10+5", default_pace="5+5")
     assert any("must be correspondence or an offered clock" in m.text for m in refused.messages)
-    saved = await table.slash(alice, "tholos-admin settings", clocks="5+5,10+5",
-                              default_pace="5+5")  # fmt: skip
+    saved = await table.slash(alice, "tholos-admin settings", clocks="5+5,10+5", default_pace="5+5")
     fields = {f["name"]: f["value"] for f in saved.original.embeds[0]["fields"]}
     assert fields["Default pace"] == "live clock 5+5"
     assert fields["Live clocks offered"] == "5+5, 10+5"

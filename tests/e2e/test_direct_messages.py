@@ -34,9 +34,7 @@ def dm_boards(emulator: Emulator, member: Member) -> list:
     return [m for m in emulator.messages(emulator.dm_channel(member), member) if is_board(m)]
 
 
-async def test_commands_are_offered_only_where_they_work(
-    emulator: Emulator, spawn_bot: SpawnBot
-):
+async def test_commands_are_offered_only_where_they_work(emulator: Emulator, spawn_bot: SpawnBot):
     """The registered commands' contexts and install types: the server commands in servers
     only, with the bot added to a server; /tholos-ai in servers and in the DM with the bot,
     installed either way. The app declares both installs. Discord's client offers no server
@@ -72,17 +70,20 @@ async def test_a_game_against_the_ai_in_a_direct_message(
     await emulator.wait_for(lambda: dm_boards(emulator, alice), what="the first board in the DM")
     board = dm_boards(emulator, alice)[-1]
     assert f"<@{alice.id}>, your turn" in board.text, "the player moves first, as asked"
-    rules = await emulator.click(alice, board, next(
-        b["custom_id"] for b in board.buttons if b.get("label") == "How to play"))  # fmt: skip
+    rules = await emulator.click(
+        alice, board, next(b["custom_id"] for b in board.buttons if b.get("label") == "How to play")
+    )
     assert rules.original is not None and rules.original.ephemeral
     rng = random.Random(seed)
     killed = False
     while True:
         await emulator.wait_for(
-            lambda: "your turn" in dm_boards(emulator, alice)[-1].text
-            or "Game over" in dm_boards(emulator, alice)[-1].text,
+            lambda: (
+                "your turn" in dm_boards(emulator, alice)[-1].text
+                or "Game over" in dm_boards(emulator, alice)[-1].text
+            ),
             what="Alice's turn",
-        )  # fmt: skip
+        )
         board = dm_boards(emulator, alice)[-1]
         if "Game over" in board.text:
             break
@@ -90,8 +91,11 @@ async def test_a_game_against_the_ai_in_a_direct_message(
         path = path_of(position, rng.choice(position.legal_turns()))
         count = len(dm_boards(emulator, alice))
         for depth in range(1, len(path) + 1):
-            custom_id = next(b["custom_id"] for b in board.buttons
-                             if b["custom_id"].endswith(f":{path[:depth]}:n"))  # fmt: skip
+            custom_id = next(
+                b["custom_id"]
+                for b in board.buttons
+                if b["custom_id"].endswith(f":{path[:depth]}:n")
+            )
             ix = await emulator.click(alice, board, custom_id)
             assert not ix.failed
         await emulator.wait_for(
@@ -104,8 +108,9 @@ async def test_a_game_against_the_ai_in_a_direct_message(
     assert killed
     final = dm_boards(emulator, alice)[-1]
     assert [b["label"] for b in final.buttons] == ["Rematch", "Replay", "Record", "Review"]
-    record = await emulator.click(alice, final, next(
-        b["custom_id"] for b in final.buttons if b["label"] == "Record"))  # fmt: skip
+    record = await emulator.click(
+        alice, final, next(b["custom_id"] for b in final.buttons if b["label"] == "Record")
+    )
     assert record.original is not None and record.original.attachments
     text = record.original.attachments[0].data.decode()
     assert board_part(final, FOOTER).rsplit(" · ", 1)[1] in text

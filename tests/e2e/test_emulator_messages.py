@@ -121,8 +121,9 @@ async def test_who_a_message_pings(emulator: Emulator, raw_api: RawApi) -> None:
     both = f"<@{alice.id}> and <@!{bob.id}>"
     code, _ = await raw_api.call("POST", path, json={"content": both})
     assert code == 200 and emulator.last_message(emulator.channel("general")).pinged == [
-        alice.id, bob.id,
-    ]  # fmt: skip
+        alice.id,
+        bob.id,
+    ]
     only_bob = {"parse": [], "users": [str(bob.id)]}
     await raw_api.call("POST", path, json={"content": both, "allowed_mentions": only_bob})
     assert emulator.last_message(emulator.channel("general")).pinged == [bob.id]
@@ -137,11 +138,16 @@ async def test_who_a_message_pings(emulator: Emulator, raw_api: RawApi) -> None:
     embedded = {"embeds": [{"description": f"<@{alice.id}>"}], "allowed_mentions": {"parse": []}}
     await raw_api.call("POST", path, json=embedded)
     assert emulator.last_message(emulator.channel("general")).pinged == []
-    code, _ = await raw_api.call("PATCH", f"{path}/{posted['id']}", json={
-        "components": [{"type": 17, "components": [{"type": 10, "content": f"<@{alice.id}>"}]}],
-        "allowed_mentions": {"parse": ["users"]},
-    })  # fmt: skip
-    edited = next(m for m in emulator.messages(emulator.channel("general"))
-                  if m.id == int(posted["id"]))  # fmt: skip
+    code, _ = await raw_api.call(
+        "PATCH",
+        f"{path}/{posted['id']}",
+        json={
+            "components": [{"type": 17, "components": [{"type": 10, "content": f"<@{alice.id}>"}]}],
+            "allowed_mentions": {"parse": ["users"]},
+        },
+    )
+    edited = next(
+        m for m in emulator.messages(emulator.channel("general")) if m.id == int(posted["id"])
+    )
     assert code == 200 and edited.mentions == [alice.id] and edited.pinged == [carol.id]
     assert emulator.violations == []

@@ -140,17 +140,24 @@ async def test_a_whole_game_in_the_servers_language(
     final = game.board
     _, replay, record, review = (button["custom_id"] for button in final.buttons)
     assert (replay.split(":")[1], record.split(":")[1], review.split(":")[1]) == (
-        "replay", "record", "review",
-    )  # fmt: skip
+        "replay",
+        "record",
+        "review",
+    )
     await game.click(alice, final, replay)
     await game.click(bob, final, record)
     await game.click(carol, final, review)
     await emulator.wait_for(
-        lambda: any(m.embeds and m.attachments and m.embeds[0].get("image")
-                    and "review" in m.attachments[0].filename
-                    for m in emulator.messages(game.channel)),
-        timeout=300, what="the AI's review",  # a whole game, at low priority
-    )  # fmt: skip
+        lambda: any(
+            m.embeds
+            and m.attachments
+            and m.embeds[0].get("image")
+            and "review" in m.attachments[0].filename
+            for m in emulator.messages(game.channel)
+        ),
+        timeout=300,
+        what="the AI's review",  # a whole game, at low priority
+    )
     reader.everything(emulator, game, [alice, bob, carol])
     reader.everything(emulator, table, [alice, bob, carol])
     assert reader.read > 500

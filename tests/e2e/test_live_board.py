@@ -69,8 +69,9 @@ async def shows(page: Page, position: str) -> None:
     await page.wait_for_function(
         "position => document.body.dataset.position === position"
         " && document.body.dataset.connection === 'open'",
-        arg=position, timeout=PATIENCE_MS,
-    )  # fmt: skip
+        arg=position,
+        timeout=PATIENCE_MS,
+    )
     assert (await page.locator("#small-print").inner_text()).endswith(position)
 
 
@@ -134,9 +135,11 @@ async def forged_messages_change_nothing(bot: BotProcess, spectator: Page) -> No
             socket.close();
             return got.filter((f) => f.type === "error").map((f) => f.code);
         }""",
-        [json.dumps({"type": "turn", "game": game_id, "version": version, "path": "Tw1"}),
-         "{not json"],
-    )  # fmt: skip
+        [
+            json.dumps({"type": "turn", "game": game_id, "version": version, "path": "Tw1"}),
+            "{not json",
+        ],
+    )
     assert answers == ["spectator", "malformed"]
     assert versions(bot) == stored
 
@@ -156,8 +159,10 @@ async def test_two_players_and_a_spectator_play_on_the_live_board(
     launched = await table.click(alice, table.board, opening)
     assert emulator.activity_instance(table.channel) is not None, launched
     async with chromium() as browser:
-        pages = {member.id: await open_page(browser, emulator, port, member, table)
-                 for member in (alice, bob)}  # fmt: skip
+        pages = {
+            member.id: await open_page(browser, emulator, port, member, table)
+            for member in (alice, bob)
+        }
         spectator = await open_page(browser, emulator, port, carol, table, size=(390, 844))
         everyone = [*pages.values(), spectator]
         for page in everyone:
@@ -187,8 +192,9 @@ async def test_two_players_and_a_spectator_play_on_the_live_board(
                 assert await other.locator("#controls").is_hidden()
                 await click_a_turn(pages[mover.id], rng)
                 clicked += 1
-                await emulator.wait_for(lambda b=before: table.position() != b,
-                                        what="the thread's next board")  # fmt: skip
+                await emulator.wait_for(
+                    lambda b=before: table.position() != b, what="the thread's next board"
+                )
             turns += 1
             for page in everyone:
                 await shows(page, str(table.position()))
@@ -232,7 +238,8 @@ async def test_a_session_only_for_a_fresh_code_of_a_member_in_the_activity(
             status, body = await ask(code)
             assert status == 403 and body["error"] in ("not_vouched", "not_in_activity"), body
             assert ("Discord" in body["message"] and "vuelve" in body["message"]) or (
-                "únete" in body["message"])  # fmt: skip
+                "únete" in body["message"]
+            )
         async with http.post(url, data=b"{") as answer:
             assert answer.status == 400
     assert await bot.stop() == 0
@@ -252,10 +259,17 @@ async def test_a_turn_stored_by_one_process_reaches_a_page_served_by_another(
     guild = emulator.add_guild("Shard 0", shard=(0, 2))
     ports = [free_port(), free_port()]
     bots = [
-        spawn_bot(emulator, env={**shard_env(url, shard), "THOLOS_THREADS": "off",
-                                 "THOLOS_WEB_PORT": str(ports[shard])}, guild_commands=False)
+        spawn_bot(
+            emulator,
+            env={
+                **shard_env(url, shard),
+                "THOLOS_THREADS": "off",
+                "THOLOS_WEB_PORT": str(ports[shard]),
+            },
+            guild_commands=False,
+        )
         for shard in (0, 1)
-    ]  # fmt: skip
+    ]
     await bots[0].start(sync=True)
     await bots[1].start()
     table = Table(emulator, "games", guild=guild)
@@ -271,8 +285,10 @@ async def test_a_turn_stored_by_one_process_reaches_a_page_served_by_another(
             if table.mover() == alice:  # through the page on the second process
                 await click_a_turn(on_second, rng)
                 through_page += 1
-                await emulator.wait_for(lambda b=before: table.position() != b,
-                                        what="the board the second process posts")  # fmt: skip
+                await emulator.wait_for(
+                    lambda b=before: table.position() != b,
+                    what="the board the second process posts",
+                )
             else:  # through Discord, which sends the presses to the first process
                 await table.play(rng.choice(before.legal_turns()))
             for page in (on_second, on_first):
@@ -305,8 +321,9 @@ async def test_a_live_games_clocks_run_on_the_page(
         assert 240 < seconds(shown) <= 300, shown
         await page.wait_for_function(  # it ticks: a second later it shows less
             "shown => document.querySelector('#clocks .clock.running').textContent !== shown",
-            arg=shown, timeout=PATIENCE_MS,
-        )  # fmt: skip
+            arg=shown,
+            timeout=PATIENCE_MS,
+        )
         before = table.position()
         ticked = seconds(await page.locator(running).inner_text())
         await click_a_turn(page, rng)
@@ -315,7 +332,7 @@ async def test_a_live_games_clocks_run_on_the_page(
         await page.wait_for_function(  # Bob's clock starts once his board's start is stored
             "() => document.querySelector('#clocks .clock.running')?.dataset.colour === 'black'",
             timeout=PATIENCE_MS,
-        )  # fmt: skip
+        )
         white = await page.locator("#clocks .clock[data-colour=white]").inner_text()
         assert 240 < seconds(white) <= ticked + 6, white  # her time at the press, plus 5 s
         await page.screenshot(path=tmp_path / "clocks.png", full_page=True)

@@ -31,8 +31,12 @@ def first_board_out(emulator: Emulator, challenge) -> bool:
 
 def playing_against(bot: BotProcess, user_id: int) -> set[int]:
     """Who plays a game against ``user_id`` now."""
-    found = rows(bot, "SELECT white_id, black_id FROM games WHERE status = 'active' "
-                      "AND ? IN (white_id, black_id)", user_id)  # fmt: skip
+    found = rows(
+        bot,
+        "SELECT white_id, black_id FROM games WHERE status = 'active' "
+        "AND ? IN (white_id, black_id)",
+        user_id,
+    )
     return {player for pair in found for player in pair} - {user_id}
 
 
@@ -62,8 +66,9 @@ async def test_raced_open_challenges_and_live_games_across_restarts(
         if all(m.id in busy for m in racers):
             racers.append(next(m for m in others if m.id not in busy))
         presses = await asyncio.gather(*(lobby.click(m, posted, accept) for m in racers))
-        await emulator.wait_for(lambda p=posted: first_board_out(emulator, p),
-                                what="the game's first board")  # fmt: skip
+        await emulator.wait_for(
+            lambda p=posted: first_board_out(emulator, p), what="the game's first board"
+        )
         game = Table(emulator, emulator.thread_of(posted))
         winner = game.header()
         for member, press in zip(racers, presses, strict=True):
@@ -71,8 +76,10 @@ async def test_raced_open_challenges_and_live_games_across_restarts(
             if f"<@{member.id}>" in winner:
                 assert member.id not in busy and not told, told
             else:
-                assert "Someone was faster" in told or BEING_TAKEN in told or (
-                    member.id in busy and "already have a game going" in told
+                assert (
+                    "Someone was faster" in told
+                    or BEING_TAKEN in told
+                    or (member.id in busy and "already have a game going" in told)
                 ), told
         for _ in range(rng.randint(1, 4)):  # a few turns at the players' pace
             if game.status().startswith("Game over."):
@@ -84,14 +91,16 @@ async def test_raced_open_challenges_and_live_games_across_restarts(
             emulator.clock_offset = 0.0
             (game_id,) = rows(bot, "SELECT id FROM games WHERE channel_id = ?", game.channel.id)[0]
             flagged_expected.add(game_id)
-            await emulator.wait_for(lambda i=game_id: rows(bot, FLAG, i) != [(None,)],
-                                    what="the clock started")  # fmt: skip
+            await emulator.wait_for(
+                lambda i=game_id: rows(bot, FLAG, i) != [(None,)], what="the clock started"
+            )
             if rng.random() < 0.5:  # and the bot dies around its flag (a board posted but not
                 # yet recorded when it dies is posted again, and its clock starts then)
                 assert await bot.kill() == -9
                 await bot.start()
-            await emulator.wait_for(lambda g=game: g.status().startswith("Game over."),
-                                    what="the flag")  # fmt: skip
+            await emulator.wait_for(
+                lambda g=game: g.status().startswith("Game over."), what="the flag"
+            )
         elif round_ % 2:
             assert await bot.kill() == -9
             await bot.start()
@@ -106,15 +115,21 @@ def check_the_stored_games(bot: BotProcess, flagged_expected: set[int]) -> None:
     """Every game replays from its start; those that ended on time are exactly those whose
     clock was made to run out, the loser at 0; every turn's stored clock is what the player
     had before it, less some thinking time, plus the increment."""
-    games = rows(bot, "SELECT id, start_position, position, status, reason, result, "
-                      "white_clock, black_clock, time_control FROM games ORDER BY id")  # fmt: skip
+    games = rows(
+        bot,
+        "SELECT id, start_position, position, status, reason, result, "
+        "white_clock, black_clock, time_control FROM games ORDER BY id",
+    )
     assert len(games) == ROUNDS
     timed_out = {game[0] for game in games if game[4] == "timeout"}
     assert timed_out == flagged_expected
     for game_id, start, position, status, reason, result, white, black, pace in games:
         assert pace == "3+2"
-        turns = rows(bot, "SELECT ply, turn, position_after, clock FROM turns WHERE game_id = ? "
-                          "ORDER BY ply", game_id)  # fmt: skip
+        turns = rows(
+            bot,
+            "SELECT ply, turn, position_after, clock FROM turns WHERE game_id = ? ORDER BY ply",
+            game_id,
+        )
         replay = Position.parse(start)
         left = [PACE_SECONDS, PACE_SECONDS]
         for ply, turn, after, clock in turns:

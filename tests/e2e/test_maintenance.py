@@ -36,9 +36,13 @@ _REPORT = re.compile(
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 async def test_rebuilds_beside_random_play_lose_no_press_and_equal_a_rebuild_at_rest(
-    emulator: Emulator, spawn_bot: SpawnBot, tmp_path: Path, backend: str, seed: int,
+    emulator: Emulator,
+    spawn_bot: SpawnBot,
+    tmp_path: Path,
+    backend: str,
+    seed: int,
     request: pytest.FixtureRequest,
-) -> None:  # fmt: skip
+) -> None:
     """A history of 20,000 rated games whose ratings are missing; the bot runs; a random player
     clicks in one channel while two members play and resign game after game in another, and
     ``rebuild-ratings`` runs again and again beside them until a rebuild has caught up games
@@ -120,9 +124,13 @@ async def large_history(url: str, emulator: Emulator) -> None:
     database = await open_database(url)
     try:
         await write_history(
-            database, games=HISTORY_GAMES, players=HISTORY_PLAYERS, guild_id=emulator.guild.id,
-            channel_id=emulator.channel("games").id, with_turns=False,
-        )  # fmt: skip
+            database,
+            games=HISTORY_GAMES,
+            players=HISTORY_PLAYERS,
+            guild_id=emulator.guild.id,
+            channel_id=emulator.channel("games").id,
+            with_turns=False,
+        )
     finally:
         await database.close()
 
@@ -187,9 +195,13 @@ async def test_a_hosts_night_rebuild_and_backup_beside_play_and_kill_9(
     await bot.start(sync=True)
     people = [emulator.member(name) for name in ("alice", "bob", "carol")]
     player = RandomPlayer(
-        emulator, people, emulator.channel("general"), seed=seed, command_rate=0.2,
+        emulator,
+        people,
+        emulator.channel("general"),
+        seed=seed,
+        command_rate=0.2,
         settle=bot.settle,
-    )  # fmt: skip
+    )
 
     async def host(*command: str) -> str:
         status, out, err = await tholos_bot_command(tmp_path, db_path, *command)
@@ -241,8 +253,9 @@ async def test_a_hosts_night_rebuild_and_backup_beside_play_and_kill_9(
     database = await open_database(str(db_path))
     try:
         games = (await database.fetchone("SELECT COUNT(*) FROM games"))[0]
-        assert games >= HISTORY_GAMES and (
-            await database.fetchone("PRAGMA integrity_check")
-        )[0] == "ok"
+        assert (
+            games >= HISTORY_GAMES
+            and (await database.fetchone("PRAGMA integrity_check"))[0] == "ok"
+        )
     finally:
         await database.close()

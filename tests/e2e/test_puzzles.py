@@ -45,14 +45,12 @@ def stored(bot: BotProcess, sql: str, *parameters: object) -> list[tuple]:
 
 def puzzles_seen(table: Table, member: Member) -> list[Message]:
     """The puzzle boards ``member`` was shown here, oldest first."""
-    return [m for m in table.emu.messages(table.channel, member)
-            if m.ephemeral and is_board(m)]  # fmt: skip
+    return [m for m in table.emu.messages(table.channel, member) if m.ephemeral and is_board(m)]
 
 
 async def next_puzzle(table: Table, member: Member, count: int) -> Message:
     """Wait for ``member``'s puzzle number ``count + 1`` here."""
-    await table.emu.wait_for(lambda: len(puzzles_seen(table, member)) > count,
-                             what="a puzzle")  # fmt: skip
+    await table.emu.wait_for(lambda: len(puzzles_seen(table, member)) > count, what="a puzzle")
     return puzzles_seen(table, member)[-1]
 
 
@@ -84,9 +82,13 @@ async def answer(table: Table, member: Member, message: Message, turn: str) -> s
     """``member`` builds ``turn`` with the puzzle's buttons; the verdict shown."""
     position = Position.parse(board_part(message, FOOTER).split(" · ", 1)[1])
     await table.click_path(member, message, path_of(position, turn))
-    await table.emu.wait_for(lambda: "puzzle rating" in board_part(message, STATUS)
-                             or "counts once" in board_part(message, STATUS),
-                             what="the verdict")  # fmt: skip
+    await table.emu.wait_for(
+        lambda: (
+            "puzzle rating" in board_part(message, STATUS)
+            or "counts once" in board_part(message, STATUS)
+        ),
+        what="the verdict",
+    )
     return board_part(message, STATUS)
 
 
@@ -132,8 +134,9 @@ async def test_a_member_solves_and_fails_puzzles_across_a_kill(
         correct = number not in (1, 4) if number != 3 else rng.random() < 0.5
         if number == 4:  # she asks for the answer: a miss
             await table.click(alice, shown, table.labelled(shown, "Show the answer"))
-            await emulator.wait_for(lambda s=shown: "puzzle rating" in board_part(s, STATUS),
-                                    what="the answer shown")  # fmt: skip
+            await emulator.wait_for(
+                lambda s=shown: "puzzle rating" in board_part(s, STATUS), what="the answer shown"
+            )
             said = board_part(shown, STATUS)
             assert said.startswith("💡 **The answer:**"), said
         else:
@@ -180,8 +183,11 @@ async def test_the_puzzle_of_the_day_once_per_server_across_processes_and_a_kill
         await table.slash(alice, "tholos-admin settings", daily_puzzle="on")
 
     def dailies(table: Table) -> list[Message]:
-        return [m for m in emulator.messages(table.channel)
-                if is_board(m) and "Puzzle of the day" in board_part(m, HEADER)]  # fmt: skip
+        return [
+            m
+            for m in emulator.messages(table.channel)
+            if is_board(m) and "Puzzle of the day" in board_part(m, HEADER)
+        ]
 
     for table in tables:
         await emulator.wait_for(lambda table=table: len(dailies(table)) == 1, what="the post")
@@ -196,8 +202,9 @@ async def test_the_puzzle_of_the_day_once_per_server_across_processes_and_a_kill
         assert await second.kill() == -9
         third = spawn_bot(emulator, env=shard_env(url, 1), guild_commands=False)
         await third.start()
-        recorded = await polled(connection, "SELECT message_id FROM daily_puzzles "
-                                "WHERE guild_id = $1", other.id)  # fmt: skip
+        recorded = await polled(
+            connection, "SELECT message_id FROM daily_puzzles WHERE guild_id = $1", other.id
+        )
         assert recorded == dailies(tables[1])[0].id, "the resend was answered with the first"
         assert [len(dailies(table)) for table in tables] == [1, 1], "once per server and day"
         daily = dailies(home)[0]
@@ -209,8 +216,9 @@ async def test_the_puzzle_of_the_day_once_per_server_across_processes_and_a_kill
             assert board_part(shown, FOOTER) == board_part(daily, FOOTER)
             await answer(home, member, shown, turn)
         await first.settle()
-        await emulator.wait_for(lambda: "Solved by 1 of 2." in board_part(daily, STATUS),
-                                what="the tally")  # fmt: skip
+        await emulator.wait_for(
+            lambda: "Solved by 1 of 2." in board_part(daily, STATUS), what="the tally"
+        )
         assert f"First to solve it: <@{bob.id}>." in board_part(daily, STATUS)
         await home.click(bob, daily, home.labelled(daily, "Solve it"))
         assert "✅ **Right!**" in home.ephemeral(bob)[-1], "answered already: the first answer"
@@ -218,8 +226,9 @@ async def test_the_puzzle_of_the_day_once_per_server_across_processes_and_a_kill
         await connection.execute("UPDATE daily_puzzles SET day = '2000-01-01'")
         await home.slash(alice, "tholos-admin settings", daily_puzzle="on")
         await emulator.wait_for(lambda: len(dailies(home)) == 2, what="the next day's post")
-        await emulator.wait_for(lambda: "The answer:" in board_part(daily, STATUS),
-                                what="yesterday's answer")  # fmt: skip
+        await emulator.wait_for(
+            lambda: "The answer:" in board_part(daily, STATUS), what="yesterday's answer"
+        )
         assert f"`{right}`" in board_part(daily, STATUS) and not daily.buttons
         assert board_part(dailies(home)[1], FOOTER) != board_part(daily, FOOTER)
     finally:
@@ -251,7 +260,7 @@ async def test_puzzles_on_the_live_board(emulator: Emulator, spawn_bot: SpawnBot
                 "() => document.body.dataset.game === '0' && !document.body.dataset.verdict"
                 " && document.querySelector('#small-print').textContent.startsWith('Puzzle')",
                 timeout=PATIENCE_MS,
-            )  # fmt: skip
+            )
             small = await page.locator("#small-print").inner_text()
             position = Position.parse(small.split(" · ", 1)[1])
             found = await solved(position)
@@ -268,19 +277,20 @@ async def test_puzzles_on_the_live_board(emulator: Emulator, spawn_bot: SpawnBot
                 for depth in range(1, len(path) + 1):
                     await page.locator(f'button[data-path="{path[:depth]}"]').click()
                 await page.locator("#confirm").click()
-            await page.wait_for_function("() => document.body.dataset.verdict",
-                                         timeout=PATIENCE_MS)  # fmt: skip
+            await page.wait_for_function("() => document.body.dataset.verdict", timeout=PATIENCE_MS)
             verdict = await page.locator("#notice").inner_text()
             assert await page.evaluate("document.body.dataset.verdict") == (
-                "right" if correct else "wrong"), verdict
+                "right" if correct else "wrong"
+            ), verdict
             heard = "✅ Right!" if correct else "❌ Not this one:"
             assert verdict.startswith(heard if number < 2 else "💡 The answer:"), verdict
             assert right in verdict and "Your puzzle rating: " in verdict
             answered.append(correct)
             await page.screenshot(path=str(PUZZLE_SEEN))
             await page.locator("#next-puzzle").click()
-    rows = stored(bot, "SELECT correct, answer FROM puzzle_attempts WHERE answered_at IS NOT "
-                       "NULL ORDER BY id")  # fmt: skip
+    rows = stored(
+        bot, "SELECT correct, answer FROM puzzle_attempts WHERE answered_at IS NOT NULL ORDER BY id"
+    )
     assert [bool(row[0]) for row in rows] == [True, answered[1], False]
     assert rows[2][1] is None and rows[1][1] is not None
     table.assert_clean()
@@ -304,14 +314,16 @@ async def test_a_channel_the_bot_cannot_post_in_gets_no_puzzle_of_the_day(
     assert stored(tholos_bot, "SELECT puzzle_channel FROM guild_settings") in ([], [(None,)])
     games = emulator.channel("games")
     await table.slash(alice, "tholos-admin settings", puzzle_channel=games)
-    await emulator.wait_for(lambda: any(is_board(m) for m in emulator.messages(games)),
-                            what="the day's post in #games")  # fmt: skip
+    await emulator.wait_for(
+        lambda: any(is_board(m) for m in emulator.messages(games)), what="the day's post in #games"
+    )
     emulator.deny(games, SEND_MESSAGES)
     with sqlite3.connect(tholos_bot.db_path) as db:  # the next day: no post allowed
         db.execute("UPDATE daily_puzzles SET day = '2000-01-01'")
     await table.slash(alice, "tholos-admin settings", challenge_minutes=60)  # wakes the loop
-    await emulator.wait_for(lambda: "cannot post server" in tholos_bot.log(),
-                            what="the refusal in the log")  # fmt: skip
+    await emulator.wait_for(
+        lambda: "cannot post server" in tholos_bot.log(), what="the refusal in the log"
+    )
     await tholos_bot.settle()
     assert sum(is_board(m) for m in emulator.messages(games)) == 1
     assert tholos_bot.log().count("cannot post server") == 1

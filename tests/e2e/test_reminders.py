@@ -151,8 +151,11 @@ async def test_a_reminder_comes_once_after_the_set_time_for_the_player_to_move(
     await table.start_game(alice, bob)
     await table.play(table.position().legal_turns()[0])
     _, _, bobs_turn = the_game(bot)
-    await emulator.wait_for(lambda: reminded_from(emulator, table.channel, bobs_turn),
-                            timeout=PATIENCE, what="Bob's reminder")  # fmt: skip
+    await emulator.wait_for(
+        lambda: reminded_from(emulator, table.channel, bobs_turn),
+        timeout=PATIENCE,
+        what="Bob's reminder",
+    )
     (reminder,) = reminded_from(emulator, table.channel, bobs_turn)
     _, last_move, _ = the_game(bot)
     check_reminder(sent, reminder, bob, last_move)
@@ -164,8 +167,11 @@ async def test_a_reminder_comes_once_after_the_set_time_for_the_player_to_move(
     await emulator.wait_for(lambda: not due(bot), what="Bob's reminder cleared")
     assert len(reminded_from(emulator, table.channel, bobs_turn)) == 1, "one reminder per turn"
     await table.play(table.position().legal_turns()[0])
-    await emulator.wait_for(lambda: len(reminded_from(emulator, table.channel, bobs_turn)) == 2,
-                            timeout=PATIENCE, what="Alice's reminder")  # fmt: skip
+    await emulator.wait_for(
+        lambda: len(reminded_from(emulator, table.channel, bobs_turn)) == 2,
+        timeout=PATIENCE,
+        what="Alice's reminder",
+    )
     _, last_move, _ = the_game(bot)
     check_reminder(sent, reminders(emulator, table.channel)[-1], alice, last_move)
     await emulator.wait_for(lambda: not due(bot), what="Alice's reminder cleared")
@@ -193,8 +199,11 @@ async def test_against_the_ai_only_the_human_is_reminded_in_the_games_thread(
     game = table.in_thread(emulator.thread_of(ix.original))
     await emulator.wait_for(lambda: game.boards(), what="the first board")
     for turn in (1, 2):
-        await emulator.wait_for(lambda n=turn: len(reminders(emulator, game.channel)) == n,
-                                timeout=PATIENCE, what=f"Alice's reminder {turn}")  # fmt: skip
+        await emulator.wait_for(
+            lambda n=turn: len(reminders(emulator, game.channel)) == n,
+            timeout=PATIENCE,
+            what=f"Alice's reminder {turn}",
+        )
         reminder = reminders(emulator, game.channel)[-1]
         _, last_move, _ = the_game(bot)
         check_reminder(sent, reminder, alice, last_move)
@@ -202,8 +211,9 @@ async def test_against_the_ai_only_the_human_is_reminded_in_the_games_thread(
         await emulator.wait_for(lambda: not due(bot), what="the reminder cleared")
         count = len(game.boards())
         await game.play(game.position().legal_turns()[0])  # the AI answers: a board more
-        await emulator.wait_for(lambda c=count: len(game.boards()) >= c + 2, timeout=PATIENCE,
-                                what="the AI's turn")  # fmt: skip
+        await emulator.wait_for(
+            lambda c=count: len(game.boards()) >= c + 2, timeout=PATIENCE, what="the AI's turn"
+        )
     assert all(pinged(m) == [alice.id] for m in reminders(emulator, game.channel))
     assert reminders(emulator, table.channel) == [], "in the game's thread, not its channel"
     table.assert_clean()
@@ -235,12 +245,16 @@ async def test_no_reminder_is_lost_or_sent_twice_across_kill_9(
         )
     reminder_due, last_move, _ = the_game(bot)
     await bot.start()
-    await emulator.wait_for(lambda: reminders(emulator, table.channel), timeout=PATIENCE,
-                            what="the reminder, after the restart")  # fmt: skip
+    await emulator.wait_for(
+        lambda: reminders(emulator, table.channel),
+        timeout=PATIENCE,
+        what="the reminder, after the restart",
+    )
     assert await bot.kill() == -9  # right after it appeared: perhaps before it was cleared
     await bot.start()
-    await emulator.wait_for(lambda: not due(bot), timeout=LEASE_PATIENCE,
-                            what="the reminder cleared")  # fmt: skip
+    await emulator.wait_for(
+        lambda: not due(bot), timeout=LEASE_PATIENCE, what="the reminder cleared"
+    )
     (reminder,) = reminders(emulator, table.channel)
     check_reminder(sent, reminder, alice, last_move, LONG_WAIT)
     assert await bot.stop() == 0
@@ -273,12 +287,14 @@ async def test_reminders_by_dm_fall_back_to_the_channel_when_dms_are_closed(
     assert "dm" in chose.original.content
     await table.slash(alice, "tholos settings", reminders="off")
     await table.start_game(alice, bob)
-    await emulator.wait_for(lambda: not due(bot), timeout=PATIENCE,
-                            what="Alice's reminder dropped: she chose off")  # fmt: skip
+    await emulator.wait_for(
+        lambda: not due(bot), timeout=PATIENCE, what="Alice's reminder dropped: she chose off"
+    )
     await table.play(table.position().legal_turns()[0])
     dms = emulator.dm_channel(bob)
-    await emulator.wait_for(lambda: reminders(emulator, dms), timeout=PATIENCE,
-                            what="Bob's reminder by DM")  # fmt: skip
+    await emulator.wait_for(
+        lambda: reminders(emulator, dms), timeout=PATIENCE, what="Bob's reminder by DM"
+    )
     (direct,) = reminders(emulator, dms)
     _, last_move, _ = the_game(bot)
     check_reminder(sent, direct, bob, last_move)
@@ -286,12 +302,16 @@ async def test_reminders_by_dm_fall_back_to_the_channel_when_dms_are_closed(
     assert emulator.guild.name in direct.content
     await emulator.wait_for(lambda: not due(bot), what="Bob's reminder cleared")
     await table.play(table.position().legal_turns()[0])
-    await emulator.wait_for(lambda: not due(bot), timeout=PATIENCE,
-                            what="Alice's reminder dropped again")  # fmt: skip
+    await emulator.wait_for(
+        lambda: not due(bot), timeout=PATIENCE, what="Alice's reminder dropped again"
+    )
     emulator.close_dms(bob)
     await table.play(table.position().legal_turns()[0])
-    await emulator.wait_for(lambda: reminders(emulator, table.channel), timeout=PATIENCE,
-                            what="Bob's reminder in the channel")  # fmt: skip
+    await emulator.wait_for(
+        lambda: reminders(emulator, table.channel),
+        timeout=PATIENCE,
+        what="Bob's reminder in the channel",
+    )
     (fallback,) = reminders(emulator, table.channel)
     _, last_move, _ = the_game(bot)
     check_reminder(sent, fallback, bob, last_move)
@@ -333,9 +353,11 @@ async def test_a_server_that_turns_reminders_off_gets_none(
 
 
 async def test_with_shards_only_the_owner_sends_and_two_processes_send_once(
-    emulator: Emulator, spawn_bot: SpawnBot, postgres_server: PostgresServer,
+    emulator: Emulator,
+    spawn_bot: SpawnBot,
+    postgres_server: PostgresServer,
     sent: Sent,
-) -> None:  # fmt: skip
+) -> None:
     """Two shards in two processes on one PostgreSQL, and a second process for shard 1 (a
     handoff) started while its reminder is pending: each server's reminder comes once, sent by
     a process running its shard."""
@@ -343,8 +365,13 @@ async def test_with_shards_only_the_owner_sends_and_two_processes_send_once(
     guilds = [emulator.add_guild(f"Shard {shard}", shard=(shard, 2)) for shard in (0, 1)]
 
     def shard(number: int) -> BotProcess:
-        env = {**REMINDING, "THOLOS_REMINDER_AFTER": "8", "THOLOS_DB": url,
-               "THOLOS_SHARD_COUNT": "2", "THOLOS_SHARD_IDS": str(number)}  # fmt: skip
+        env = {
+            **REMINDING,
+            "THOLOS_REMINDER_AFTER": "8",
+            "THOLOS_DB": url,
+            "THOLOS_SHARD_COUNT": "2",
+            "THOLOS_SHARD_IDS": str(number),
+        }
         return spawn_bot(emulator, env=env, guild_commands=False)
 
     zero, one = shard(0), shard(1)
@@ -356,8 +383,9 @@ async def test_with_shards_only_the_owner_sends_and_two_processes_send_once(
     handoff = shard(1)  # no interaction while two processes run shard 1: both would answer
     await handoff.start()
     for table in tables:
-        await emulator.wait_for(lambda t=table: reminders(emulator, t.channel),
-                                timeout=PATIENCE, what="the reminder")  # fmt: skip
+        await emulator.wait_for(
+            lambda t=table: reminders(emulator, t.channel), timeout=PATIENCE, what="the reminder"
+        )
     await nothing_pending(url)
     for table in tables:
         assert [pinged(m) for m in reminders(emulator, table.channel)] == [[alice.id]]
@@ -380,8 +408,9 @@ async def test_a_game_against_the_ai_in_a_dm_is_reminded_there(
     dm = emulator.dm_channel(alice)
     started = await emulator.slash(alice, "tholos-ai", channel=dm, level="easy", first="me")
     assert started.acknowledged and not started.failed
-    await emulator.wait_for(lambda: reminders(emulator, dm), timeout=PATIENCE,
-                            what="the reminder in the DM")  # fmt: skip
+    await emulator.wait_for(
+        lambda: reminders(emulator, dm), timeout=PATIENCE, what="the reminder in the DM"
+    )
     (reminder,) = reminders(emulator, dm)
     _, last_move, _ = the_game(bot)
     check_reminder(sent, reminder, alice, last_move)
@@ -408,10 +437,18 @@ def waiting_for_a_human(bot: BotProcess) -> dict[tuple[int, int], int]:
     reminder) whose mover is a human (not the bot's AI) who did not turn reminders off, on a
     server that did not turn them off."""
     with closing(sqlite3.connect(bot.db_path)) as database:
-        off = {row[0] for row in database.execute(
-            "SELECT user_id FROM player_settings WHERE reminders = 'off'")}  # fmt: skip
-        silent = {row[0] for row in database.execute(
-            "SELECT guild_id FROM guild_settings WHERE reminder_after = 0")}  # fmt: skip
+        off = {
+            row[0]
+            for row in database.execute(
+                "SELECT user_id FROM player_settings WHERE reminders = 'off'"
+            )
+        }
+        silent = {
+            row[0]
+            for row in database.execute(
+                "SELECT guild_id FROM guild_settings WHERE reminder_after = 0"
+            )
+        }
         rows = database.execute(
             "SELECT id, version, guild_id, position, white_id, black_id FROM games "
             "WHERE status = 'active' AND time_control IS NULL"
@@ -474,7 +511,7 @@ async def test_random_play_with_pauses_and_kills_brings_one_reminder_per_pause(
         (reminder,) = sent
         assert len(reminder.pinged) == 1 and reminder.content.startswith(
             f"⏰ <@{reminder.pinged[0]}>"
-        ), reminder.content  # fmt: skip
+        ), reminder.content
         assert reminder.pinged[0] != bot.emulator.bot_user.id, "never the AI"
     places = [general, *emulator.threads(general), *(emulator.dm_channel(p) for p in everyone)]
     boards = [

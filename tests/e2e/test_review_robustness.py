@@ -93,24 +93,31 @@ async def test_every_review_that_can_complete_completes(
     os.kill(worker, signal.SIGKILL)
     for final in finals[1:]:
         await table.click(carol, final, table.labelled(final, "Review"))
-    await emulator.wait_for(lambda: reviews(bot)[first][0] == "done", timeout=PATIENCE,
-                            what="the first review, done by a new worker")  # fmt: skip
+    await emulator.wait_for(
+        lambda: reviews(bot)[first][0] == "done",
+        timeout=PATIENCE,
+        what="the first review, done by a new worker",
+    )
     assert review_worker(bot) not in (None, worker), "a new review worker"
     assert "the review worker died; a new one takes its task" in bot.log()
 
     for tries in range(1, TRIES + 1):
-        await emulator.wait_for(lambda n=tries: reviews(bot)[spoiled][3] >= n, timeout=PATIENCE,
-                                what=f"try {tries} of the spoiled review")  # fmt: skip
+        await emulator.wait_for(
+            lambda n=tries: reviews(bot)[spoiled][3] >= n,
+            timeout=PATIENCE,
+            what=f"try {tries} of the spoiled review",
+        )
         if reviews(bot)[spoiled][0] == "failed":
             break
         assert await bot.kill() == -9  # its backoff is put forward, as time would
         with sqlite3.connect(bot.db_path) as database:
-            database.execute("UPDATE reviews SET next_attempt_at = 0 WHERE game_id = ?",
-                             (spoiled,))  # fmt: skip
+            database.execute("UPDATE reviews SET next_attempt_at = 0 WHERE game_id = ?", (spoiled,))
         await bot.start()
-    await emulator.wait_for(lambda: all(status in ("done", "failed") for status, *_ in
-                                        reviews(bot).values()),
-                            timeout=PATIENCE, what="every review ended")  # fmt: skip
+    await emulator.wait_for(
+        lambda: all(status in ("done", "failed") for status, *_ in reviews(bot).values()),
+        timeout=PATIENCE,
+        what="every review ended",
+    )
 
     ended = reviews(bot)
     assert sorted(ended) == games
@@ -127,10 +134,13 @@ async def test_every_review_that_can_complete_completes(
         (m.content, m.embeds[0]["title"] if m.embeds else None) for m in shown
     ]
     await emulator.wait_for(  # stored as failed first, then said on its message
-        lambda: any(m.content == "The AI could not review this game."
-                    for m in emulator.messages(table.channel)),
-        timeout=PATIENCE, what="the failed review's message",
-    )  # fmt: skip
+        lambda: any(
+            m.content == "The AI could not review this game."
+            for m in emulator.messages(table.channel)
+        ),
+        timeout=PATIENCE,
+        what="the failed review's message",
+    )
     await table.click(alice, finals[1], table.labelled(finals[1], "Review"))
     answer = emulator.messages(table.channel, alice)[-1]
     assert answer.ephemeral and "could not review" in answer.content

@@ -105,9 +105,7 @@ async def test_two_shards_in_two_processes_share_one_postgres(
     await tables[0].play("w@D")  # the other shard goes on meanwhile
     third = spawn_bot(emulator, env=shard_env(url, 1), guild_commands=False)
     await third.start()
-    await emulator.wait_for(
-        lambda: table.position() != before, what="the stored turn's board"
-    )
+    await emulator.wait_for(lambda: table.position() != before, what="the stored turn's board")
     assert table.mover().id == bob.id
 
     # The handoff: a fourth process joins shard 1, then the third stops on SIGTERM; right
@@ -143,9 +141,7 @@ async def test_two_shards_in_two_processes_share_one_postgres(
     await first.settle()
     asked_again = 0
     if press.acknowledged or zero.position() != before:
-        await emulator.wait_for(
-            lambda: zero.position() != before, what="the stored turn's board"
-        )
+        await emulator.wait_for(lambda: zero.position() != before, what="the stored turn's board")
     else:  # lost before it was stored: the player asks for the board again
         count = len(zero.boards())
         await zero.slash(zero.mover(), "tholos board")

@@ -70,9 +70,7 @@ async def test_random_play_across_a_restart(
     rng = random.Random(seed)
     if threads == "on":
         await a_turn_in_a_thread(emulator, rng)
-    player = RandomPlayer(
-        emulator, people, general, seed=seed, command_rate=0.2, settle=bot.settle
-    )
+    player = RandomPlayer(emulator, people, general, seed=seed, command_rate=0.2, settle=bot.settle)
     made = await player.play(30)
     no_failures(emulator, made, player)
     await bot.settle()

@@ -50,8 +50,10 @@ async def test_three_games_at_once_each_in_its_thread(emulator: Emulator, spawn_
     )
     threads = [emulator.thread_of(line) for line in lines]
     assert [thread.name for thread in threads] == [
-        "Alice vs Bob · Tholos", "Carol vs Dave · Tholos", "Erin vs Frank · Tholos",
-    ]  # fmt: skip
+        "Alice vs Bob · Tholos",
+        "Carol vs Dave · Tholos",
+        "Erin vs Frank · Tholos",
+    ]
     for (first, second), thread, line in zip(pairs, threads, lines, strict=True):
         assert {first.id, second.id} <= emulator.thread_members(thread)
         assert line.content.startswith("⚔️") and f"<#{thread.id}>" in line.content
@@ -97,8 +99,9 @@ async def test_commands_in_the_channel_act_on_the_callers_game(
     )
     await challenge_and_accept(table, carol, bob)
     await emulator.wait_for(
-        lambda: sum(bool(Table(emulator, t).boards()) for t in emulator.threads(table.channel))
-        == 2,
+        lambda: (
+            sum(bool(Table(emulator, t).boards()) for t in emulator.threads(table.channel)) == 2
+        ),
         what="the second game's board",
     )
     await table.slash(bob, "tholos claim")
@@ -207,9 +210,13 @@ async def test_a_game_against_the_ai_gets_a_thread(emulator: Emulator, spawn_bot
     table = Table(emulator)
     (alice,) = table.people_named("alice")
     started = await table.slash(
-        alice, "tholos challenge", opponent=emulator.bot_user, level="easy", colour="white",
+        alice,
+        "tholos challenge",
+        opponent=emulator.bot_user,
+        level="easy",
+        colour="white",
         first="me",
-    )  # fmt: skip
+    )
     assert started.original is not None and not started.original.ephemeral
     line = started.original
     await emulator.wait_for(lambda: emulator.thread_of(line) is not None, what="a thread")

@@ -46,9 +46,12 @@ class Event:
     """A tournament in ``general``, seen as its players see it."""
 
     def __init__(
-        self, emulator: Emulator, bot: BotProcess, players: list[Member],
+        self,
+        emulator: Emulator,
+        bot: BotProcess,
+        players: list[Member],
         table: Table | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.emu = emulator
         self.bot = bot
         self.table = table or Table(emulator)
@@ -62,8 +65,10 @@ class Event:
         assert announcement is not None and "Sign-up open" in announcement.content
         for player in self.players:
             await self.table.click(player, announcement, self.table.labelled(announcement, "Join"))
-        await self.emu.wait_for(lambda: f"({len(self.players)}/" in announcement.content,
-                                what="every player on the announcement")  # fmt: skip
+        await self.emu.wait_for(
+            lambda: f"({len(self.players)}/" in announcement.content,
+            what="every player on the announcement",
+        )
         return announcement
 
     def games_of(self, round: int) -> list[Table]:
@@ -78,8 +83,10 @@ class Event:
 
     async def round_started(self, round: int, games: int) -> list[Table]:
         await self.emu.wait_for(
-            lambda: len(self.games_of(round)) == games
-            and all(table.boards() for table in self.games_of(round)),
+            lambda: (
+                len(self.games_of(round)) == games
+                and all(table.boards() for table in self.games_of(round))
+            ),
             what=f"round {round}'s {games} games, each with its board",
         )
         return self.games_of(round)
@@ -95,8 +102,11 @@ class Event:
         await self.emu.wait_for(lambda: game.status().startswith("Game over."), what="the end")
 
     def standings_messages(self) -> list[Message]:
-        return [m for m in self.emu.messages(self.table.channel)
-                if m.attachments and m.attachments[0].filename == "standings.png"]  # fmt: skip
+        return [
+            m
+            for m in self.emu.messages(self.table.channel)
+            if m.attachments and m.attachments[0].filename == "standings.png"
+        ]
 
 
 def LINE_PLAYERS(game: Table) -> tuple[int, int]:
@@ -110,9 +120,11 @@ def recomputed(bot: BotProcess, tournament: int) -> dict[int, float]:
     standings: a win 1, a bye 1, a forfeit 1."""
     points: dict[int, float] = defaultdict(float)
     for white, black, result, game_result in stored(
-        bot, "SELECT p.white_id, p.black_id, p.result, g.result FROM tournament_games p "
-        "LEFT JOIN games g ON g.id = p.game_id WHERE p.tournament_id = ?", tournament,
-    ):  # fmt: skip
+        bot,
+        "SELECT p.white_id, p.black_id, p.result, g.result FROM tournament_games p "
+        "LEFT JOIN games g ON g.id = p.game_id WHERE p.tournament_id = ?",
+        tournament,
+    ):
         outcome = result or game_result
         points[white] += 0
         if black is None:
@@ -160,8 +172,10 @@ async def test_a_swiss_of_seven_to_the_podium_across_a_kill(
                 await bot.start()
             await event.decide(game, rng)
         await bot.settle()
-    await emulator.wait_for(lambda: "Finished after 3 rounds" in announcement.content,
-                            what="the announcement to say it is over")  # fmt: skip
+    await emulator.wait_for(
+        lambda: "Finished after 3 rounds" in announcement.content,
+        what="the announcement to say it is over",
+    )
     pairings = stored(bot, "SELECT round, white_id, black_id, game_id FROM tournament_games")
     met, byes = set(), []
     for round in (1, 2, 3):
@@ -238,8 +252,9 @@ async def test_a_round_robin_of_four_with_a_withdrawal_and_a_kill(
     await bot.settle()
     await event.table.slash(bob, "tholos tournament standings")
     shown = await event.table.private_file(bob)
-    assert shown.content == ("📊 **Pythia Cup** — Standings so far, with round 2 of 3 under "
-                             "way."), shown.content  # fmt: skip
+    assert shown.content == (
+        "📊 **Pythia Cup** — Standings so far, with round 2 of 3 under way."
+    ), shown.content
     assert shown.attachments[0].filename == "standings.png"
     assert shown.attachments[0].description.count("; ") == 3, "four players listed"
     leaver = dave
@@ -251,18 +266,22 @@ async def test_a_round_robin_of_four_with_a_withdrawal_and_a_kill(
             await event.decide(game, rng)
     (last,) = await event.round_started(3, 1)
     await event.table.slash(carol, "tholos-tournament pause", tournament=tournament)
-    await emulator.wait_for(lambda: "Paused in round 3 of 3" in announcement.content,
-                            what="the pause on the announcement")  # fmt: skip
+    await emulator.wait_for(
+        lambda: "Paused in round 3 of 3" in announcement.content,
+        what="the pause on the announcement",
+    )
     await event.decide(last, rng)  # games under way go on while it is paused
     await bot.settle()
     assert len(event.standings_messages()) == 2, "no standings while paused"
     await event.table.slash(carol, "tholos-tournament resume", tournament=tournament)
     assert "under way again" in event.table.ephemeral(carol)[-1]
     await bot.settle()
-    await emulator.wait_for(lambda: "Finished after 3 rounds" in announcement.content,
-                            what="the end")  # fmt: skip
-    forfeits = stored(bot, "SELECT round, white_id, black_id, result FROM tournament_games "
-                           "WHERE game_id IS NULL")  # fmt: skip
+    await emulator.wait_for(
+        lambda: "Finished after 3 rounds" in announcement.content, what="the end"
+    )
+    forfeits = stored(
+        bot, "SELECT round, white_id, black_id, result FROM tournament_games WHERE game_id IS NULL"
+    )
     assert len(forfeits) == 1 and forfeits[0][0] == 3 and dave.id in forfeits[0][1:3]
     assert (forfeits[0][3] == "white") == (forfeits[0][2] == dave.id), "the other one wins"
     assert stored(bot, "SELECT DISTINCT rated FROM games") == [(0,)], "an unrated tournament"
@@ -350,7 +369,10 @@ async def test_the_process_of_the_server_s_shard_runs_its_tournament(
     finally:
         await connection.close()
     assert sorted((r["round"], r["black_id"] is None) for r in rows) == [
-        (1, False), (1, True), (2, False), (2, True)
+        (1, False),
+        (1, True),
+        (2, False),
+        (2, True),
     ], "a game and a bye a round, paired once"
     assert games == 2 and status == "finished", "each game started once"
     lines = [m for m in emulator.messages(event.table.channel) if emulator.thread_of(m)]

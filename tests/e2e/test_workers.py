@@ -27,16 +27,22 @@ async def test_a_killed_bot_leaves_no_worker_behind(emulator: Emulator, spawn_bo
     await play_and_resign(table, alice, bob, ["+w1", "+b1"])  # searched for a puzzle
     count = len(emulator.messages(table.channel))
     await table.click(alice, table.board, table.labelled(table.board, "Review"))
-    await emulator.wait_for(lambda: len(emulator.messages(table.channel)) > count,
-                            what="the review's message")  # fmt: skip
+    await emulator.wait_for(
+        lambda: len(emulator.messages(table.channel)) > count, what="the review's message"
+    )
 
     def workers() -> list[str]:
-        return [command for command in bot.left_behind().values()
-                if WORKER in command or TRACKER in command]  # fmt: skip
+        return [
+            command
+            for command in bot.left_behind().values()
+            if WORKER in command or TRACKER in command
+        ]
 
     await emulator.wait_for(
-        lambda: sum(WORKER in command for command in workers()) == 3
-        and sum(TRACKER in command for command in workers()) == 1,
+        lambda: (
+            sum(WORKER in command for command in workers()) == 3
+            and sum(TRACKER in command for command in workers()) == 1
+        ),
         what="the AI's, the review's and the puzzle search's workers, and the tracker",
     )
     assert await bot.kill() == -9  # fails if any of them is alive 5 s later

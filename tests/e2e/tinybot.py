@@ -723,9 +723,11 @@ class TinyBot(discord.Client):
 
 
 HANDLERS = (
-    "CommandTree-invoker", "discord-ui-view-dispatch", "discord-ui-dynamic-item",
+    "CommandTree-invoker",
+    "discord-ui-view-dispatch",
+    "discord-ui-dynamic-item",
     "discord-ui-modal-dispatch",
-)  # fmt: skip
+)
 """The names discord.py gives the task it runs each command, autocomplete, component or modal
 handler in."""
 

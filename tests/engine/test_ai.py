@@ -312,8 +312,10 @@ def test_arena_alternates_colours_and_summarises(seed):
     summary = summarise(records)
     results = [record.result for record in records]
     assert (summary.wins, summary.losses, summary.draws) == (
-        results.count(1.0), results.count(0.0), results.count(0.5),
-    )  # fmt: skip
+        results.count(1.0),
+        results.count(0.0),
+        results.count(0.5),
+    )
     assert summary.rate == sum(results) / 4
     assert (summary.low, summary.high) == wilson(summary.rate, 4)
     a_times = sorted(time for record in records for time in record.a_times)
@@ -324,8 +326,7 @@ def test_arena_alternates_colours_and_summarises(seed):
 def test_arena_command_prints_the_results(capsys, seed):
     """The CLI's arena prints the wins, the score rate with its interval and the move times of
     the same games as ``run_arena`` with that seed."""
-    status = main(["arena", "--a", "random", "--b", "greedy", "--games", "2",
-                   "--seed", str(seed)])  # fmt: skip
+    status = main(["arena", "--a", "random", "--b", "greedy", "--games", "2", "--seed", str(seed)])
     out, err = capsys.readouterr()
     expected = summarise(run_arena("random", "greedy", games=2, seed=seed))
     assert status == 0

@@ -14,15 +14,24 @@ START = "-/-/-/-/-/-/- ww bb w -"
 # their turns use every bonus kind, every ornament and a gray stone triggering graytrigger.
 PERFT = {
     START: [20, 521, 11117, 258622],
-    "wbbb/bbw/bg/wb/b/wwb/bb wb bbg b A=grayloss,B=minority,E=grayquarry,F=plus3,G=graytrigger":
-        [88, 5523, 362652],
-    "b/b/wb/b/-/ggg/ww w bg b B=minority,C=grayquarry,E=graygain,F=grayloss,G=graytrigger":
-        [88, 4731, 168698],
-    "ggw/wgwb/wbbb/wbgg/w/ww/g g bg b A=tall,B=plus3,C=grayquarry,F=grayloss,G=graytrigger":
-        [84, 1770, 51932],
+    "wbbb/bbw/bg/wb/b/wwb/bb wb bbg b A=grayloss,B=minority,E=grayquarry,F=plus3,G=graytrigger": [
+        88,
+        5523,
+        362652,
+    ],
+    "b/b/wb/b/-/ggg/ww w bg b B=minority,C=grayquarry,E=graygain,F=grayloss,G=graytrigger": [
+        88,
+        4731,
+        168698,
+    ],
+    "ggw/wgwb/wbbb/wbgg/w/ww/g g bg b A=tall,B=plus3,C=grayquarry,F=grayloss,G=graytrigger": [
+        84,
+        1770,
+        51932,
+    ],
     "wbwbw/bwbwb/ggggg/wbwb/ggggg/wbwb/bwbwb ww - w -": [7, 22, 90],
     "wwwwww/bbbbb/ggggg/bbbb/ggggg/bbbbb/wwww w b w A=tall": [15, 107, 433, 976],
-}  # fmt: skip
+}
 
 _ALL_TURNS = well_formed_turns()
 

@@ -38,8 +38,11 @@ def endgames(rng: random.Random, places: int) -> Iterator[Position]:
     """Positions with at most ``places`` places left and a choice, from random games."""
     while True:
         mode = rng.choice(("basic", "advanced"))
-        start = new_game(mode, ornaments=rng.randint(1, 5) if mode == "advanced" else 0,
-                         seed=rng.randrange(2**31))  # fmt: skip
+        start = new_game(
+            mode,
+            ornaments=rng.randint(1, 5) if mode == "advanced" else 0,
+            seed=rng.randrange(2**31),
+        )
         position = start
         for turn in random_game(start, rng).turns:
             if 1 <= position.places_left() <= places and len(position.legal_turns()) > 1:
@@ -67,8 +70,7 @@ def test_a_puzzle_is_exactly_a_unique_best_turn_by_plain_minimax(seed: int):
     found: list[Puzzle] = []
     for checked, position in enumerate(endgames(random.Random(seed), places=2), start=1):
         assert checked <= 1000, "fewer than 3 puzzles in 1,000 endgames"
-        values = {turn: 1.0 - plain_value(position.apply(turn))
-                  for turn in position.legal_turns()}  # fmt: skip
+        values = {turn: 1.0 - plain_value(position.apply(turn)) for turn in position.legal_turns()}
         best = max(values.values())
         unique = [turn for turn, value in values.items() if value == best]
         puzzle = puzzle_in(position, f"endgame {checked}")
@@ -87,8 +89,16 @@ def test_a_puzzle_is_exactly_a_unique_best_turn_by_plain_minimax(seed: int):
         again = Puzzle.from_json(puzzle.to_json())
         assert again == puzzle and verify(again)
         other = next(turn for turn in puzzle.position.legal_turns() if turn != puzzle.answer)
-        assert not verify(Puzzle(puzzle.position, other, puzzle.best, puzzle.alternative,
-                                 puzzle.source, puzzle.difficulty))  # fmt: skip
+        assert not verify(
+            Puzzle(
+                puzzle.position,
+                other,
+                puzzle.best,
+                puzzle.alternative,
+                puzzle.source,
+                puzzle.difficulty,
+            )
+        )
 
 
 def test_self_play_yields_at_most_one_proven_puzzle_a_game(seed: int):
@@ -105,8 +115,9 @@ def test_the_command_line_appends_goes_on_and_verifies(tmp_path, capsys, seed: i
     path = tmp_path / "puzzles.jsonl"
     first = random.Random(seed).randrange(10**6)
     capsys.readouterr()  # (the seed's line)
-    assert main(["puzzles", str(path), "--games", "4", "--first-seed", str(first),
-                 "--late", "3"]) == 0  # fmt: skip
+    assert (
+        main(["puzzles", str(path), "--games", "4", "--first-seed", str(first), "--late", "3"]) == 0
+    )
     made = path.read_text().splitlines() if path.exists() else []
     assert capsys.readouterr().out.startswith(f"{len(made)} new puzzles in 4 games")
     assert main(["puzzles", str(path), "--verify"]) == 0
@@ -115,8 +126,14 @@ def test_the_command_line_appends_goes_on_and_verifies(tmp_path, capsys, seed: i
         assert int(Puzzle.from_json(line).source.split()[1].rstrip(",")) in range(first, first + 4)
     (puzzle,) = [p for p in found_puzzles(seed)][:1]
     other = next(turn for turn in puzzle.position.legal_turns() if turn != puzzle.answer)
-    wrong = Puzzle(puzzle.position, other, puzzle.best, puzzle.alternative, "self-play 1, ply 1",
-                   puzzle.difficulty)  # fmt: skip
+    wrong = Puzzle(
+        puzzle.position,
+        other,
+        puzzle.best,
+        puzzle.alternative,
+        "self-play 1, ply 1",
+        puzzle.difficulty,
+    )
     path.write_text("\n".join([*made, wrong.to_json()]) + "\n")
     assert main(["puzzles", str(path), "--verify"]) == 2
     assert f"wrong: {len(made) + 1}" in capsys.readouterr().out

@@ -23,9 +23,16 @@ def finished(seed: int, mode: str = "basic") -> GameRecord:
     assert outcome is not None
     result = {0: "1-0", 1: "0-1", None: "1/2-1/2"}[outcome.winner]
     return GameRecord(
-        "Ana \"the Bold\"", "Bob", "2026-11-24T10:00:00+00:00", mode, seed, start,
-        tuple(game.turns), outcome.decided_by, result,
-    )  # fmt: skip
+        'Ana "the Bold"',
+        "Bob",
+        "2026-11-24T10:00:00+00:00",
+        mode,
+        seed,
+        start,
+        tuple(game.turns),
+        outcome.decided_by,
+        result,
+    )
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -38,8 +45,9 @@ def test_unfinished_resigned_and_aborted_games_round_trip():
     start = new_game()
     turns = tuple(random_game(start, random.Random(3)).turns[:9])
     for termination, result in (("resignation", "0-1"), ("aborted", "*"), ("unfinished", "*")):
-        record = GameRecord("Ana", "Bob", "2026-11-24", "basic", None, start, turns,
-                            termination, result)  # fmt: skip
+        record = GameRecord(
+            "Ana", "Bob", "2026-11-24", "basic", None, start, turns, termination, result
+        )
         assert read_record(write_record(record)) == record
 
 
@@ -61,12 +69,13 @@ def broken(replace: tuple[str, str], seed: int = 4) -> tuple[str, int]:
     text = write_record(finished(seed))
     old, new = replace
     index = text.index(old)
-    return text[:index] + new + text[index + len(old):], text[:index].count("\n") + 1
+    return text[:index] + new + text[index + len(old) :], text[:index].count("\n") + 1
 
 
 def turn_line(seed: int, ply: int) -> str:
-    return next(line for line in write_record(finished(seed)).splitlines()
-                if line.startswith(f"{ply}. "))  # fmt: skip
+    return next(
+        line for line in write_record(finished(seed)).splitlines() if line.startswith(f"{ply}. ")
+    )
 
 
 @pytest.mark.parametrize(
@@ -76,7 +85,7 @@ def turn_line(seed: int, ply: int) -> str:
 def test_an_invalid_record_names_its_first_bad_line(why: str):
     line = turn_line(4, 3)
     if why == "an illegal turn":
-        text, number = broken((line, "3. +g9" + line[line.index("  "):]))
+        text, number = broken((line, "3. +g9" + line[line.index("  ") :]))
     elif why == "a wrong position after a turn":
         text, number = broken((line, line[: line.index("  ")] + "  -/-/-/-/-/-/- ww bb w -"))
     elif why == "a missing tag":
@@ -95,9 +104,12 @@ def test_an_invalid_record_names_its_first_bad_line(why: str):
 
 def replay(text: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "engine", "replay", "-"], input=text, capture_output=True,
-        text=True, check=False,
-    )  # fmt: skip
+        [sys.executable, "-m", "engine", "replay", "-"],
+        input=text,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
 
 
 def test_the_replay_command_prints_the_final_position_and_score():
@@ -111,15 +123,17 @@ def test_the_replay_command_prints_the_final_position_and_score():
 
 def test_the_replay_command_exits_2_with_the_bad_line():
     line = turn_line(4, 2)
-    text, number = broken((line, "2. +g9" + line[line.index("  "):]))
+    text, number = broken((line, "2. +g9" + line[line.index("  ") :]))
     done = replay(text)
     assert done.returncode == 2 and done.stdout == ""
-    assert f"line {number}: \"2. +g9" in done.stderr
+    assert f'line {number}: "2. +g9' in done.stderr
 
 
 def test_a_missing_file_exits_2():
     done = subprocess.run(
         [sys.executable, "-m", "engine", "replay", "/nonexistent/game.txt"],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 2 and "cannot read" in done.stderr

@@ -16,11 +16,21 @@ ONE_OPEN = "wbwbw/bwbwb/ggggg/wbwb/ggggg/wbwbw/bwbwb"
 def test_takes_respect_colour_limits():
     """Own colour up to 3, gray up to 2, the rival's colour 1."""
     assert starting_with("-/-/-/-/-/-/- - bb w -", "+") == {
-        "+w1", "+w2", "+w3", "+g1", "+g2", "+b1",
-    }  # fmt: skip
+        "+w1",
+        "+w2",
+        "+w3",
+        "+g1",
+        "+g2",
+        "+b1",
+    }
     assert starting_with("-/-/-/-/-/-/- ww - b -", "+") == {
-        "+b1", "+b2", "+b3", "+g1", "+g2", "+w1",
-    }  # fmt: skip
+        "+b1",
+        "+b2",
+        "+b3",
+        "+g1",
+        "+g2",
+        "+w1",
+    }
 
 
 def test_takes_respect_free_slots_and_quarry():
@@ -72,8 +82,13 @@ def test_e_takes_a_colour_from_the_rivals_workshop():
 def test_f_places_a_second_stone_from_the_workshop_elsewhere():
     """F places a stone left in the workshop on another valid location; it does not chain."""
     assert starting_with("-/-/-/wwbbg/-/-/- wg - w -", "w@F") == {
-        "w@F", "w@F/g@A", "w@F/g@B", "w@F/g@C", "w@F/g@E", "w@F/g@G",
-    }  # fmt: skip
+        "w@F",
+        "w@F/g@A",
+        "w@F/g@B",
+        "w@F/g@C",
+        "w@F/g@E",
+        "w@F/g@G",
+    }
     assert "w@F/w@A" in legal("-/-/-/-/-/-/- ww - w -")
     after = Position.parse("-/-/-/-/-/-/- ww bb w -").apply("w@F/w@D")
     assert str(after) == "-/-/-/w/-/w/- - bb b -"  # no D bonus followed
@@ -136,9 +151,12 @@ def test_graytrigger_lets_gray_trigger_its_location_only():
 def test_grayquarry_offers_a_gray_quarry_stone_instead():
     """The grayquarry location offers its own bonus or a gray quarry stone elsewhere."""
     assert starting_with("-/-/-/-/-/-/- w - w D=grayquarry", "w@D") == {
-        "w@D", "w@D/+w", "w@D/+b", "w@D/+g",
+        "w@D",
+        "w@D/+w",
+        "w@D/+b",
+        "w@D/+g",
         *(f"w@D/q>{target}" for target in "ABCEFG"),
-    }  # fmt: skip
+    }
     no_gray_left = "ggggg/ggggg/-/-/-/-/- w - w D=grayquarry"
     assert starting_with(no_gray_left, "w@D") == {"w@D", "w@D/+w", "w@D/+b"}
     after = Position.parse("-/-/-/-/-/-/- w - w D=grayquarry").apply("w@D/q>G")

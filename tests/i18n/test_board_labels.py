@@ -44,8 +44,12 @@ def test_the_games_show_every_ornament_and_kind_of_turn():
     ornaments = {o for game in GAMES for o in game[0][0].ornaments if o}
     assert len(ornaments) == 7
     kinds = {type(turn).__name__ for game in GAMES for _, turn in game[1:]}
-    kinds |= {type(turn.bonus).__name__ for game in GAMES for _, turn in game[1:]
-              if getattr(turn, "bonus", None) is not None}  # fmt: skip
+    kinds |= {
+        type(turn.bonus).__name__
+        for game in GAMES
+        for _, turn in game[1:]
+        if getattr(turn, "bonus", None) is not None
+    }
     assert {"Take", "Place", "Remove", "Draw", "Steal", "Extra", "Move", "GrayFromQuarry"} <= kinds
 
 
@@ -58,11 +62,12 @@ def labels_cut(t: Words) -> list[str]:
             if index % 7 and index != len(game) - 1:
                 continue  # every 7th position, and the end
             notes = (
-                (False, None), (True, None),
+                (False, None),
+                (True, None),
                 (True, t("{loser} resigned: {winner} wins", loser="Ana", winner="Bob")),
                 (True, t("{winner} wins on time", winner="Bob")),
                 (True, t("Ended by an admin: no result")),
-            )  # fmt: skip
+            )
             for final, note in notes:
                 view = BoardView("Ana", "Bob", last_turn=turn, final=final, note=note, words=t)
                 with recording_cuts() as cuts:

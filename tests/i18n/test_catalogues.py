@@ -103,8 +103,13 @@ def test_plural_forms_follow_each_language():
 
 def test_discord_locales_map_onto_our_languages():
     assert [language_of(code) for code in ("es-ES", "es-419", "de", "en-GB", "fr", None)] == [
-        "es", "es", "de", "en", "en", "en",
-    ]  # fmt: skip
+        "es",
+        "es",
+        "de",
+        "en",
+        "en",
+        "en",
+    ]
     assert words_for("es-419") is words("es") and words_for("ja") is words("en")
 
 
@@ -160,9 +165,8 @@ def test_no_message_names_a_command_by_hand(language: str):
         text
         for message in catalog
         if message.id
-        for text in (
-            message.id if isinstance(message.id, tuple) else (message.id,)
-        ) + (message.string if isinstance(message.string, tuple) else (message.string,))
+        for text in (message.id if isinstance(message.id, tuple) else (message.id,))
+        + (message.string if isinstance(message.string, tuple) else (message.string,))
         if text and SLASH_COMMAND.search(text)
     ]
     assert named == []

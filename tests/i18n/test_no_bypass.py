@@ -22,27 +22,56 @@ MARKERS = {"t", "plural", "N_", "NC_", "tell", "Refusal", "_"}
 """Calls whose string arguments are messages (or translations of them)."""
 QUIET_CALLS = {
     # logging
-    "debug", "info", "warning", "error", "exception", "critical", "log", "getLogger",
+    "debug",
+    "info",
+    "warning",
+    "error",
+    "exception",
+    "critical",
+    "log",
+    "getLogger",
     # errors for programmers and operators
-    "ValueError", "TypeError", "RuntimeError", "AssertionError", "KeyError", "SystemExit",
-    "DatabaseTooNewError", "DatabaseUnavailable", "ChannelBusyError", "StaleGameError",
+    "ValueError",
+    "TypeError",
+    "RuntimeError",
+    "AssertionError",
+    "KeyError",
+    "SystemExit",
+    "DatabaseTooNewError",
+    "DatabaseUnavailable",
+    "ChannelBusyError",
+    "StaleGameError",
     # SQL
-    "execute", "fetchone", "fetchall", "fetchval", "scalar",
+    "execute",
+    "fetchone",
+    "fetchall",
+    "fetchval",
+    "scalar",
     # a command's name: Discord shows the mention in the reader's language
     "command",
     # what background work is about, and why it failed: for the log and the database
-    "Retries", "fail", "failed", "sweep_until_closed",
+    "Retries",
+    "fail",
+    "failed",
+    "sweep_until_closed",
     # what a request to Discord was, for the log when Discord refuses it
-    "NotVouched", "_discord_json",
+    "NotVouched",
+    "_discord_json",
     # plumbing
-    "ContextVar", "Lock", "ThreadPoolExecutor", "create_task", "getenv",
-}  # fmt: skip
+    "ContextVar",
+    "Lock",
+    "ThreadPoolExecutor",
+    "create_task",
+    "getenv",
+}
 """Calls whose strings no member reads: logs, errors for programmers and operators, SQL,
 the command line of the bot's operator."""
 PROSE = re.compile(r"[A-Za-z]{2,}[^\n]*\s[^\n]*[A-Za-z]{2,}")
-SQL = re.compile(r"^\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|WITH|PRAGMA|BEGIN|"
-                 r"COMMIT|ROLLBACK|SET|FROM|WHERE|ORDER|AND|OR|VALUES|RETURNING|ON|LIMIT)\b|"
-                 r"\b(WHERE|SELECT|INSERT INTO|UPDATE|VALUES|ORDER BY|RETURNING)\b")  # fmt: skip
+SQL = re.compile(
+    r"^\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|WITH|PRAGMA|BEGIN|"
+    r"COMMIT|ROLLBACK|SET|FROM|WHERE|ORDER|AND|OR|VALUES|RETURNING|ON|LIMIT)\b|"
+    r"\b(WHERE|SELECT|INSERT INTO|UPDATE|VALUES|ORDER BY|RETURNING)\b"
+)
 NOT_FOR_READERS = (
     "bot/__main__.py",  # the operator's command line
     "bot/base/settings.py",  # the operator's configuration errors
@@ -145,9 +174,13 @@ def marked_inside_f_strings(path: Path) -> list[int]:
     for node in ast.walk(tree):
         if isinstance(node, ast.JoinedStr):
             for inner in ast.walk(node):
-                if isinstance(inner, ast.Call) and call_name(inner) in MARKERS and any(
-                    isinstance(argument, ast.Constant) and isinstance(argument.value, str)
-                    for argument in inner.args
+                if (
+                    isinstance(inner, ast.Call)
+                    and call_name(inner) in MARKERS
+                    and any(
+                        isinstance(argument, ast.Constant) and isinstance(argument.value, str)
+                        for argument in inner.args
+                    )
                 ):
                     found.append(inner.lineno)
     return found

@@ -41,8 +41,9 @@ def test_a_frame_per_turn_plus_the_start_and_the_final_scoring():
 
 
 def test_the_longest_random_game_stays_under_discords_limit():
-    games = [random_game(new_game("advanced", ornaments=5, seed=s), random.Random(s))
-             for s in range(30)]  # fmt: skip
+    games = [
+        random_game(new_game("advanced", ornaments=5, seed=s), random.Random(s)) for s in range(30)
+    ]
     longest = max(games, key=lambda game: len(game.turns))
     start = new_game("advanced", ornaments=5, seed=games.index(longest))
     replay = render_replay(start, longest.turns, BoardView("Ana", "Bob"))

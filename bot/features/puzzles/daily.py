@@ -68,9 +68,12 @@ class Daily:
         )
         try:
             await sweep_until_closed(
-                "puzzle of the day", client.is_closed, self.sweep, self._wakeup,
+                "puzzle of the day",
+                client.is_closed,
+                self.sweep,
+                self._wakeup,
                 lambda: min(LOOK_AGAIN_SECONDS, seconds_to_next_day(self.clock()) + 1.0),
-            )  # fmt: skip
+            )
         finally:
             stop_listening()
             self._wakeup.clear()
@@ -85,8 +88,9 @@ class Daily:
             try:
                 daily = await self.store.dailies.get(guild_id, day)
                 if daily is None:
-                    daily = await self.store.dailies.claim(guild_id, day, channel_id,
-                                                         self._language(guild_id))  # fmt: skip
+                    daily = await self.store.dailies.claim(
+                        guild_id, day, channel_id, self._language(guild_id)
+                    )
                 if daily is not None and daily.message_id is None:
                     await self._post(daily)
             except (DatabaseUnavailable, asyncio.CancelledError):
@@ -113,9 +117,13 @@ class Daily:
             missing = [flag for flag, _ in REQUIRED_PERMISSIONS if not getattr(allowed, flag)]
         if missing and (daily.guild_id, daily.day) not in self._warned:
             self._warned.add((daily.guild_id, daily.day))
-            log.warning("cannot post server %s's puzzle of %s in channel %s: missing %s",
-                        daily.guild_id, daily.day, daily.channel_id,
-                        ", ".join(missing))  # fmt: skip
+            log.warning(
+                "cannot post server %s's puzzle of %s in channel %s: missing %s",
+                daily.guild_id,
+                daily.day,
+                daily.channel_id,
+                ", ".join(missing),
+            )
         return not missing
 
     async def _post(self, daily: DailyPuzzle) -> None:
@@ -134,13 +142,18 @@ class Daily:
         file = discord.File(io.BytesIO(png), filename=layout.IMAGE_NAME, description=alt)
         channel = self.app.client.get_partial_messageable(daily.channel_id)
         try:
-            message = await discord_call(channel.send(
-                view=view, file=file, allowed_mentions=NO_PINGS,
-                nonce=nonce("pd", daily.guild_id, daily.day, daily.puzzle_id),
-            ))  # fmt: skip
+            message = await discord_call(
+                channel.send(
+                    view=view,
+                    file=file,
+                    allowed_mentions=NO_PINGS,
+                    nonce=nonce("pd", daily.guild_id, daily.day, daily.puzzle_id),
+                )
+            )
         except (discord.HTTPException, TimeoutError) as error:
-            log.warning("could not post server %s's puzzle of %s: %s", daily.guild_id,
-                        daily.day, error)  # fmt: skip
+            log.warning(
+                "could not post server %s's puzzle of %s: %s", daily.guild_id, daily.day, error
+            )
             return
         if await self.store.dailies.posted(daily.guild_id, daily.day, message.id):
             log.info("posted server %s's puzzle of %s", daily.guild_id, daily.day)
@@ -178,9 +191,11 @@ class Daily:
             if look is None:
                 return
             status = daily_status(t, daily, stored.puzzle)
-            await discord_call(message.edit(
-                view=look.layout(face.daily_row(t, daily), status=status),
-                allowed_mentions=NO_PINGS,
-            ))  # fmt: skip
+            await discord_call(
+                message.edit(
+                    view=look.layout(face.daily_row(t, daily), status=status),
+                    allowed_mentions=NO_PINGS,
+                )
+            )
         except (discord.HTTPException, TimeoutError) as error:
             log.warning("could not update server %s's puzzle of %s: %s", guild_id, day, error)

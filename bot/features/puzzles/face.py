@@ -37,24 +37,54 @@ def answer_rows(t: Words, attempt_id: int, builder: TurnBuilder) -> list[Row]:
 
     def button(choice: Choice) -> Button:
         if choice.action == "reveal":
-            return Button.of(custom_ids.PUZZLE_GIVE_UP, attempt=attempt_id, label=choice.label,
-                             emoji=choice.emoji)  # fmt: skip
-        return Button.of(custom_ids.PUZZLE_STEP, attempt=attempt_id, path=choice.path,
-                         kind=STEP_KINDS[choice.action], label=choice.label, emoji=choice.emoji,
-                         emphasis=choice.emphasis, enabled=choice.enabled)  # fmt: skip
+            return Button.of(
+                custom_ids.PUZZLE_GIVE_UP,
+                attempt=attempt_id,
+                label=choice.label,
+                emoji=choice.emoji,
+            )
+        return Button.of(
+            custom_ids.PUZZLE_STEP,
+            attempt=attempt_id,
+            path=choice.path,
+            kind=STEP_KINDS[choice.action],
+            label=choice.label,
+            emoji=choice.emoji,
+            emphasis=choice.emphasis,
+            enabled=choice.enabled,
+        )
 
     return choice_rows(options, (*commands, reveal), button)
 
 
 def next_row(t: Words, attempt_id: int) -> list[Row]:
     """Next, after an answer."""
-    return [[Button.of(custom_ids.PUZZLE_NEXT, attempt=attempt_id, label=t("Next puzzle"),
-                       emoji="🧩", emphasis="primary")]]  # fmt: skip
+    return [
+        [
+            Button.of(
+                custom_ids.PUZZLE_NEXT,
+                attempt=attempt_id,
+                label=t("Next puzzle"),
+                emoji="🧩",
+                emphasis="primary",
+            )
+        ]
+    ]
 
 
 def daily_row(t: Words, daily: DailyPuzzle) -> list[Row]:
     """Solve, while the answer is not out."""
     if daily.revealed:
         return []
-    return [[Button.of(custom_ids.DAILY_PUZZLE, guild=daily.guild_id, day=daily.day,
-                       label=t("Solve it"), emoji="🧩", emphasis="primary")]]  # fmt: skip
+    return [
+        [
+            Button.of(
+                custom_ids.DAILY_PUZZLE,
+                guild=daily.guild_id,
+                day=daily.day,
+                label=t("Solve it"),
+                emoji="🧩",
+                emphasis="primary",
+            )
+        ]
+    ]

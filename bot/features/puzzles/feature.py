@@ -143,17 +143,22 @@ class Puzzles(Feature):
         """Send the attempt's puzzle to the member alone (the interaction is deferred)."""
         t = reader(interaction)
         stored = attempt.puzzle
-        png, alt = await self.app.renderer.image(stored.puzzle.position,
-                                                 image_view(t, stored.puzzle))  # fmt: skip
+        png, alt = await self.app.renderer.image(
+            stored.puzzle.position, image_view(t, stored.puzzle)
+        )
         title = puzzle_title(t, stored, attempt.day)
         player = await self.store.player(attempt.user_id)
-        intro = t("Find the one turn that does it and build it with the buttons. Your puzzle "
-                  "rating: {rating}.", rating=round(player.rating.rating))  # fmt: skip
+        intro = t(
+            "Find the one turn that does it and build it with the buttons. Your puzzle "
+            "rating: {rating}.",
+            rating=round(player.rating.rating),
+        )
         look = face.look(t, stored, title, intro, alt)
         rows = face.answer_rows(t, attempt.id, TurnBuilder(stored.puzzle.position))
         file = discord.File(io.BytesIO(png), filename=layout.IMAGE_NAME, description=alt)
-        await interaction.followup.send(view=look.layout(rows), file=file, ephemeral=True,
-                                        allowed_mentions=USERS_ONLY)  # fmt: skip
+        await interaction.followup.send(
+            view=look.layout(rows), file=file, ephemeral=True, allowed_mentions=USERS_ONLY
+        )
 
     @staticmethod
     async def _edit(interaction: Interaction, status: str, rows: list[layout.Row]) -> None:
@@ -161,10 +166,13 @@ class Puzzles(Feature):
         assert interaction.message is not None  # a press comes from a message
         look = layout.BoardLook.of(interaction.message)
         if look is None:
-            raise Refusal("That puzzle's message is out of date: {puzzle} shows it again.",
-                          puzzle=command("tholos puzzle"))  # fmt: skip
-        await interaction.response.edit_message(view=look.layout(rows, status=status),
-                                                allowed_mentions=USERS_ONLY)  # fmt: skip
+            raise Refusal(
+                "That puzzle's message is out of date: {puzzle} shows it again.",
+                puzzle=command("tholos puzzle"),
+            )
+        await interaction.response.edit_message(
+            view=look.layout(rows, status=status), allowed_mentions=USERS_ONLY
+        )
 
 
 @tholos.command(

@@ -54,11 +54,19 @@ NEEDS_THREADS = N_(
     "**Send Messages in Threads** in this channel (and the server's threads setting on)."
 )
 OPTION_NAMES = (
-    NC_("command", "name"), NC_("command", "format"), NC_("command", "rounds"),
-    NC_("command", "twice"), NC_("command", "deadline_hours"), NC_("command", "starts_in"),
-    NC_("command", "max_players"), NC_("command", "rated"), NC_("command", "tournament"),
-    NC_("command", "player"), N_("swiss"), N_("round_robin"),
-)  # fmt: skip
+    NC_("command", "name"),
+    NC_("command", "format"),
+    NC_("command", "rounds"),
+    NC_("command", "twice"),
+    NC_("command", "deadline_hours"),
+    NC_("command", "starts_in"),
+    NC_("command", "max_players"),
+    NC_("command", "rated"),
+    NC_("command", "tournament"),
+    NC_("command", "player"),
+    N_("swiss"),
+    N_("round_robin"),
+)
 """The option and choice names this module adds, for the catalogue."""
 
 tholos_tournament = app_commands.Group(
@@ -105,19 +113,24 @@ class Tournaments(Feature):
         if setup.pace is not None and setup.pace not in rules.clocks:
             raise Refusal("This server doesn't offer the live clock {pace}.", pace=setup.pace)
         tournament = await self.service.create(
-            setup, guild_id=interaction.guild_id or 0, channel_id=interaction.channel_id or 0,
-            organiser=interaction.user.id, language=server_language(interaction),
-        )  # fmt: skip
+            setup,
+            guild_id=interaction.guild_id or 0,
+            channel_id=interaction.channel_id or 0,
+            organiser=interaction.user.id,
+            language=server_language(interaction),
+        )
         t = words(tournament.language)
         await interaction.response.send_message(
-            announcement(t, tournament, []), view=signup_view(t, tournament),
+            announcement(t, tournament, []),
+            view=signup_view(t, tournament),
             allowed_mentions=NO_PINGS,
-        )  # fmt: skip
+        )
         message = await interaction.original_response()
         await self.store.set_message(tournament.id, message.id)
         if interaction.guild is not None and isinstance(interaction.channel, discord.TextChannel):
-            event = await schedule_event(interaction.guild, interaction.channel, tournament,
-                                         interaction.app_permissions)  # fmt: skip
+            event = await schedule_event(
+                interaction.guild, interaction.channel, tournament, interaction.app_permissions
+            )
             await self.store.set_message(tournament.id, message.id, event)
         if await self.store.entrants.entries(tournament.id):  # joined before it was known
             await self.refresh(tournament.id)
@@ -131,8 +144,12 @@ class Tournaments(Feature):
             me = Person(interaction.user.id, interaction.user.display_name, interaction.user.bot)
             count = await self.service.join(found, me)
             when = f"<t:{int(found.starts_at)}:R>"
-            text = t("You're in **{name}** ({count} players so far). It starts {when}.",
-                     name=found.name, count=count, when=when)  # fmt: skip
+            text = t(
+                "You're in **{name}** ({count} players so far). It starts {when}.",
+                name=found.name,
+                count=count,
+                when=when,
+            )
         else:
             await self.service.leave(found, interaction.user.id)
             text = t("You've left **{name}**.", name=found.name)
@@ -170,7 +187,7 @@ class Tournaments(Feature):
         await interaction.response.send_message(
             t(done, name=tournament.name, when=f"<t:{int(changed.round_deadline or 0)}:R>"),
             ephemeral=True,
-        )  # fmt: skip
+        )
         await self.refresh(tournament.id)
         self.rounds.wake()  # (after an end, it decides the round's unfinished games)
 
@@ -187,19 +204,27 @@ class Tournaments(Feature):
         await self._withdraw(interaction, tournament, interaction.user.id, "withdrew")
 
     async def _withdraw(
-        self, interaction: Interaction, tournament: Tournament, player: int,
+        self,
+        interaction: Interaction,
+        tournament: Tournament,
+        player: int,
         why: Literal["withdrew", "removed"],
-    ) -> None:  # fmt: skip
+    ) -> None:
         done, ended = await self.service.withdraw(tournament, player, why)
         if not done:
-            raise Refusal("{player} isn't playing in **{name}**.", player=f"<@{player}>",
-                          name=tournament.name)  # fmt: skip
+            raise Refusal(
+                "{player} isn't playing in **{name}**.", player=f"<@{player}>", name=tournament.name
+            )
         t = reader(interaction)
         await interaction.response.send_message(
-            t("{player} is out of **{name}**: they play no more rounds, and their game of this "
-              "round is lost.", player=f"<@{player}>", name=tournament.name),
+            t(
+                "{player} is out of **{name}**: they play no more rounds, and their game of this "
+                "round is lost.",
+                player=f"<@{player}>",
+                name=tournament.name,
+            ),
             ephemeral=True,
-        )  # fmt: skip
+        )
         await post_finals(self.app, ended)
         await self.refresh(tournament.id)
         self.rounds.wake()
@@ -209,8 +234,9 @@ class Tournaments(Feature):
         """The standings now, as an image only the caller sees."""
         tournament = await self._chosen(interaction, tournament_id)
         if tournament.status in ("signup", "cancelled"):
-            raise Refusal("**{name}** hasn't started: there are no standings yet.",
-                          name=tournament.name)  # fmt: skip
+            raise Refusal(
+                "**{name}** hasn't started: there are no standings yet.", name=tournament.name
+            )
         await interaction.response.defer(ephemeral=True, thinking=True)
         file, text = await standings_file(self.app, self.service, tournament, reader(interaction))
         await interaction.followup.send(text, file=file, ephemeral=True, allowed_mentions=NO_PINGS)
@@ -254,25 +280,28 @@ class Tournaments(Feature):
                 return
         await self.store.shown(tournament)
 
-    async def choices(
-        self, interaction: Interaction, typed: str
-    ) -> list[app_commands.Choice[int]]:
+    async def choices(self, interaction: Interaction, typed: str) -> list[app_commands.Choice[int]]:
         """The server's tournaments whose name holds what was typed."""
         found = await self.store.in_guild(interaction.guild_id or 0)
         typed = typed.lower()
-        return [app_commands.Choice(name=f"#{t.id} {t.name}"[:100], value=t.id)
-                for t in found if typed in t.name.lower()][:25]  # fmt: skip
+        return [
+            app_commands.Choice(name=f"#{t.id} {t.name}"[:100], value=t.id)
+            for t in found
+            if typed in t.name.lower()
+        ][:25]
 
 
 _DONE = {
     "start": N_("**{name}** starts now."),
-    "pause": N_("**{name}** is paused: no new round is paired until you resume it. Games under "
-                "way go on."),
+    "pause": N_(
+        "**{name}** is paused: no new round is paired until you resume it. Games under way go on."
+    ),
     "resume": N_("**{name}** is under way again: this round's deadline is {when}."),
-    "end": N_("**{name}** ends with this round: its unfinished games are decided as at a "
-              "deadline."),
+    "end": N_(
+        "**{name}** ends with this round: its unfinished games are decided as at a deadline."
+    ),
     "cancel": N_("**{name}** is cancelled."),
-}  # fmt: skip
+}
 """What the organiser hears after each control."""
 
 
@@ -283,19 +312,28 @@ def announcement(t: Words, tournament: Tournament, players: list[int]) -> str:
     """The tournament's public message: what, how, when, who, and where it stands."""
     pace = pace_name(t, tournament.time_control)
     if tournament.clock is None:
-        pace += " · " + t.plural("{count} hour a round", "{count} hours a round",
-                                 round(tournament.round_hours))  # fmt: skip
+        pace += " · " + t.plural(
+            "{count} hour a round", "{count} hours a round", round(tournament.round_hours)
+        )
     mode = t(MODE_NAMES[tournament.mode])
     if tournament.mode == "advanced":
         mode += " · " + t.plural("{count} ornament", "{count} ornaments", tournament.ornaments)
     rated = t("rated") if tournament.rated else t("unrated")
     lines = [
-        t("🏆 **{name}** — {format}, organised by {organiser}.", name=tournament.name,
-          format=format_text(t, tournament), organiser=f"<@{tournament.organiser_id}>"),
+        t(
+            "🏆 **{name}** — {format}, organised by {organiser}.",
+            name=tournament.name,
+            format=format_text(t, tournament),
+            organiser=f"<@{tournament.organiser_id}>",
+        ),
         f"{pace} · {mode} · {rated}",
-        t("Players ({count}/{limit}): {players}", count=len(players), limit=tournament.max_players,
-          players=", ".join(f"<@{p}>" for p in players) or "—"),
-    ]  # fmt: skip
+        t(
+            "Players ({count}/{limit}): {players}",
+            count=len(players),
+            limit=tournament.max_players,
+            players=", ".join(f"<@{p}>" for p in players) or "—",
+        ),
+    ]
     when = f"<t:{int(tournament.starts_at)}:R>"
     status = {
         "signup": N_("Sign-up open: press **Join**. It starts {when}."),
@@ -311,12 +349,25 @@ def announcement(t: Words, tournament: Tournament, players: list[int]) -> str:
 def signup_view(t: Words, tournament: Tournament) -> discord.ui.View:
     """Join / Leave, enabled while the sign-up is open."""
     open_ = tournament.status == "signup"
-    return view_of([
-        Button.of(custom_ids.TOURNAMENT, tournament=tournament.id, answer="join",
-                  label=t("Join"), emphasis="success", enabled=open_),
-        Button.of(custom_ids.TOURNAMENT, tournament=tournament.id, answer="leave",
-                  label=t("Leave"), enabled=open_),
-    ])  # fmt: skip
+    return view_of(
+        [
+            Button.of(
+                custom_ids.TOURNAMENT,
+                tournament=tournament.id,
+                answer="join",
+                label=t("Join"),
+                emphasis="success",
+                enabled=open_,
+            ),
+            Button.of(
+                custom_ids.TOURNAMENT,
+                tournament=tournament.id,
+                answer="leave",
+                label=t("Leave"),
+                enabled=open_,
+            ),
+        ]
+    )
 
 
 # -- commands -----------------------------------------------------------------------------------
@@ -357,11 +408,15 @@ async def create_command(
     if max_players is None:
         max_players = 16 if format == "swiss" else largest_round_robin(cycles)
     fields = {
-        "name": " ".join(name.split()), "format": format,
+        "name": " ".join(name.split()),
+        "format": format,
         "rounds": rounds if format == "swiss" else cycles,
-        "pace": None if pace == "correspondence" else pace, "round_hours": float(deadline_hours),
-        "starts_at": time.time() + 60 * starts_in, "max_players": max_players, "rated": rated,
-    }  # fmt: skip
+        "pace": None if pace == "correspondence" else pace,
+        "round_hours": float(deadline_hours),
+        "starts_at": time.time() + 60 * starts_in,
+        "max_players": max_players,
+        "rated": rated,
+    }
     options = GameOptions(mode=mode, ornaments=ornaments)
     await feature_of(interaction, Tournaments).create(interaction, fields, options)
 

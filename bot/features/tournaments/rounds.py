@@ -90,8 +90,13 @@ class Rounds:
         await client.wait_until_ready()
         stop_listening = await self.app.database.listen(GAMES_TOPIC, self._heard)
         try:
-            await sweep_until_closed("tournaments", client.is_closed, self.sweep, self._wakeup,
-                                     lambda: LOOK_AGAIN_SECONDS)  # fmt: skip
+            await sweep_until_closed(
+                "tournaments",
+                client.is_closed,
+                self.sweep,
+                self._wakeup,
+                lambda: LOOK_AGAIN_SECONDS,
+            )
         finally:
             stop_listening()
             self._wakeup.clear()
@@ -243,15 +248,21 @@ class Rounds:
             return
         try:
             game = await open_game(self.app, self.service, tournament, board, names)
-        except (discord.HTTPException, discord.ClientException, TimeoutError,
-                ChannelBusyError) as error:  # fmt: skip
+        except (
+            discord.HTTPException,
+            discord.ClientException,
+            TimeoutError,
+            ChannelBusyError,
+        ) as error:
             self._retries.failed(key, time.time(), error)  # (logged)
             return
         self._retries.succeeded(key)
         if game is not None:
-            await discord_call(self.app.poster.post(
-                self.app.client.get_partial_messageable(game.channel_id).send, game, None
-            ))  # fmt: skip
+            await discord_call(
+                self.app.poster.post(
+                    self.app.client.get_partial_messageable(game.channel_id).send, game, None
+                )
+            )
 
 
 async def post_standings(
@@ -301,8 +312,11 @@ async def send(
     """Post in the tournament's channel; whether Discord took it (a failure is logged)."""
     channel = app.client.get_partial_messageable(tournament.channel_id)
     try:
-        await discord_call(channel.send(text, file=file or discord.utils.MISSING,
-                                        allowed_mentions=USERS_ONLY, nonce=once))  # fmt: skip
+        await discord_call(
+            channel.send(
+                text, file=file or discord.utils.MISSING, allowed_mentions=USERS_ONLY, nonce=once
+            )
+        )
     except (discord.HTTPException, TimeoutError) as error:
         log.warning("tournament %s: could not post %s: %s", tournament.id, once, error)
         return False
@@ -322,9 +336,12 @@ async def post_finals(app: App, games: list[Game]) -> None:
 
 
 async def open_game(
-    app: App, service: TournamentService, tournament: Tournament, board: Board,
+    app: App,
+    service: TournamentService,
+    tournament: Tournament,
+    board: Board,
     names: dict[int, str],
-) -> Game | None:  # fmt: skip
+) -> Game | None:
     """Post a pairing's line in the channel (pinging both players; Discord shows its thread
     under it), open its thread and store its game there; ``None`` if it was started already.
     The line's nonce and the thread's id (the line's) find both again after a restart."""
@@ -335,11 +352,19 @@ async def open_game(
     if not isinstance(channel, discord.TextChannel):  # not cached: ask Discord
         channel = await discord_call(client.fetch_channel(tournament.channel_id))
     assert isinstance(channel, discord.TextChannel)  # tournaments are made in text channels
-    line = await discord_call(channel.send(
-        t("🏆 **{name}**, round {round}: {white} vs {black}.", name=tournament.name,
-          round=board.round, white=f"<@{board.white_id}>", black=f"<@{board.black_id}>"),
-        allowed_mentions=USERS_ONLY, nonce=nonce("tg", tournament.id, board.round, board.board),
-    ))  # fmt: skip
+    line = await discord_call(
+        channel.send(
+            t(
+                "🏆 **{name}**, round {round}: {white} vs {black}.",
+                name=tournament.name,
+                round=board.round,
+                white=f"<@{board.white_id}>",
+                black=f"<@{board.black_id}>",
+            ),
+            allowed_mentions=USERS_ONLY,
+            nonce=nonce("tg", tournament.id, board.round, board.board),
+        )
+    )
     name = thread_name(t, names.get(board.white_id, "?"), names.get(board.black_id, "?"))
     opened = await open_thread(client, line, name, [board.white_id, board.black_id])
     if opened is None:  # refused: tried again later
@@ -355,9 +380,11 @@ async def open_game(
 
 
 async def schedule_event(
-    guild: discord.Guild, channel: discord.abc.GuildChannel, tournament: Tournament,
+    guild: discord.Guild,
+    channel: discord.abc.GuildChannel,
+    tournament: Tournament,
     permissions: discord.Permissions,
-) -> int | None:  # fmt: skip
+) -> int | None:
     """A scheduled event of the server for the tournament's start, where the bot may make one
     (its ``permissions``: Create Events or Manage Events); its id, or ``None``."""
     if not (permissions.create_events or permissions.manage_events):
@@ -366,13 +393,21 @@ async def schedule_event(
     start = datetime.datetime.fromtimestamp(tournament.starts_at, datetime.UTC)
     end = start + datetime.timedelta(seconds=expected_length(tournament))
     try:
-        event = await discord_call(guild.create_scheduled_event(
-            name=tournament.name, start_time=start, end_time=end,
-            entity_type=discord.EntityType.external, location=f"#{channel.name}"[:100],
-            privacy_level=discord.PrivacyLevel.guild_only,
-            description=t("A Tholos tournament: {format}. Join it in #{channel}.",
-                          format=format_text(t, tournament), channel=channel.name)[:1000],
-        ))  # fmt: skip
+        event = await discord_call(
+            guild.create_scheduled_event(
+                name=tournament.name,
+                start_time=start,
+                end_time=end,
+                entity_type=discord.EntityType.external,
+                location=f"#{channel.name}"[:100],
+                privacy_level=discord.PrivacyLevel.guild_only,
+                description=t(
+                    "A Tholos tournament: {format}. Join it in #{channel}.",
+                    format=format_text(t, tournament),
+                    channel=channel.name,
+                )[:1000],
+            )
+        )
     except (discord.HTTPException, TimeoutError) as error:
         log.info("no scheduled event for tournament %s: %s", tournament.id, error)
         return None
@@ -384,9 +419,9 @@ async def drop_event(app: App, tournament: Tournament) -> None:
     if tournament.event_id is None:
         return
     try:
-        await discord_call(app.client.http.delete_scheduled_event(
-            tournament.guild_id, tournament.event_id
-        ))  # fmt: skip
+        await discord_call(
+            app.client.http.delete_scheduled_event(tournament.guild_id, tournament.event_id)
+        )
     except (discord.HTTPException, TimeoutError) as error:
         log.info("could not delete tournament %s's event: %s", tournament.id, error)
 
@@ -401,9 +436,14 @@ def format_text(t: Words, tournament: Tournament) -> str:
 
 
 async def standings_file(
-    app: App, service: TournamentService, tournament: Tournament, t: Words, *,
-    final: bool = False, over: bool = False,
-) -> tuple[discord.File, str]:  # fmt: skip
+    app: App,
+    service: TournamentService,
+    tournament: Tournament,
+    t: Words,
+    *,
+    final: bool = False,
+    over: bool = False,
+) -> tuple[discord.File, str]:
     """The standings image (drawn off the loop) and the words that go with it; ``final`` (or
     a finished tournament): the podium and each player's rating change. Before the loop
     posts a round's standings, the round counts as under way."""
@@ -411,23 +451,45 @@ async def standings_file(
     by_id = {entry.user_id: entry for entry in entries}
     final = final or tournament.status == "finished"
     swiss = tournament.format == "swiss"
-    headers = [t("#"), t("Player"), t("Points"), t("Buchholz") if swiss else t("S-B"),
-               t("S-B") if swiss else t("Head-to-head"), t("Games")]  # fmt: skip
-    rows = [[str(line.rank), _name(t, by_id[line.player]), points_text(line.points),
-             f"{line.tiebreaks[0]:g}", f"{line.tiebreaks[1]:g}", str(line.played)]
-            for line in lines]  # fmt: skip
+    headers = [
+        t("#"),
+        t("Player"),
+        t("Points"),
+        t("Buchholz") if swiss else t("S-B"),
+        t("S-B") if swiss else t("Head-to-head"),
+        t("Games"),
+    ]
+    rows = [
+        [
+            str(line.rank),
+            _name(t, by_id[line.player]),
+            points_text(line.points),
+            f"{line.tiebreaks[0]:g}",
+            f"{line.tiebreaks[1]:g}",
+            str(line.played),
+        ]
+        for line in lines
+    ]
     if final:
         subtitle = t("Final standings after {round} rounds", round=tournament.round)
     elif over or tournament.announced_round >= tournament.round:
-        subtitle = t("Standings after round {round} of {rounds}", round=tournament.round,
-                     rounds=tournament.rounds)  # fmt: skip
+        subtitle = t(
+            "Standings after round {round} of {rounds}",
+            round=tournament.round,
+            rounds=tournament.rounds,
+        )
     else:
-        subtitle = t("Standings so far, with round {round} of {rounds} under way",
-                     round=tournament.round, rounds=tournament.rounds)  # fmt: skip
-    png = await app.renderer.slow(render_standings, tournament.name, subtitle, headers, rows,
-                                  [line.rank for line in lines])  # fmt: skip
-    alt = "; ".join(f"{line.rank}. {_name(t, by_id[line.player])} {points_text(line.points)}"
-                    for line in lines)[:1000]  # fmt: skip
+        subtitle = t(
+            "Standings so far, with round {round} of {rounds} under way",
+            round=tournament.round,
+            rounds=tournament.rounds,
+        )
+    png = await app.renderer.slow(
+        render_standings, tournament.name, subtitle, headers, rows, [line.rank for line in lines]
+    )
+    alt = "; ".join(
+        f"{line.rank}. {_name(t, by_id[line.player])} {points_text(line.points)}" for line in lines
+    )[:1000]
     file = discord.File(io.BytesIO(png), filename="standings.png", description=alt)
     text = t("📊 **{name}** — {what}.", name=tournament.name, what=subtitle)
     if final:
@@ -440,8 +502,11 @@ async def _podium(
 ) -> str:
     """The final words: the podium, and each player's rating change (a rated tournament)."""
     text = [t("🏁 **{name}** is over!", name=tournament.name)]
-    podium = [f"{MEDALS[line.rank - 1]} <@{line.player}> ({points_text(line.points)})"
-              for line in lines if line.rank <= len(MEDALS)]  # fmt: skip
+    podium = [
+        f"{MEDALS[line.rank - 1]} <@{line.player}> ({points_text(line.points)})"
+        for line in lines
+        if line.rank <= len(MEDALS)
+    ]
     text.append(" · ".join(podium))
     if tournament.rated:
         changes = []

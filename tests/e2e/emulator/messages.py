@@ -393,8 +393,9 @@ def mentioned(content: str, components: list[Any], allowed: object) -> list[int]
     """The users a message's text mentions (content and v2 text displays; embeds never ping),
     in order, as ``allowed`` (its ``allowed_mentions``; absent: Discord parses every mention)
     lets them be."""
-    texts = [content] + [c.get("content") or "" for _, c in walk_components(components)
-                         if c.get("type") == 10]  # fmt: skip
+    texts = [content] + [
+        c.get("content") or "" for _, c in walk_components(components) if c.get("type") == 10
+    ]
     found = list(dict.fromkeys(int(i) for text in texts for i in _USER_MENTION.findall(text)))
     if not isinstance(allowed, dict):
         return found

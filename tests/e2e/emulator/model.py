@@ -60,10 +60,39 @@ PUBLIC_THREAD = 11
 PEOPLE = ("alice", "bob", "carol")
 
 LOCALES = (
-    "id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "it", "lt", "hu",
-    "nl", "no", "pl", "pt-BR", "ro", "fi", "sv-SE", "vi", "tr", "cs", "el", "bg", "ru", "uk",
-    "hi", "th", "zh-CN", "ja", "zh-TW", "ko",
-)  # fmt: skip
+    "id",
+    "da",
+    "de",
+    "en-GB",
+    "en-US",
+    "es-ES",
+    "es-419",
+    "fr",
+    "hr",
+    "it",
+    "lt",
+    "hu",
+    "nl",
+    "no",
+    "pl",
+    "pt-BR",
+    "ro",
+    "fi",
+    "sv-SE",
+    "vi",
+    "tr",
+    "cs",
+    "el",
+    "bg",
+    "ru",
+    "uk",
+    "hi",
+    "th",
+    "zh-CN",
+    "ja",
+    "zh-TW",
+    "ko",
+)
 """Discord's locales (https://discord.com/developers/docs/reference#locales): a user's client
 language, a guild's preferred locale, the keys of command localizations."""
 

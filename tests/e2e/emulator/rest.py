@@ -946,26 +946,46 @@ class Rest:
             raise Rejection(404, 0, "404: Not Found", "http.unknown-route", detail=detail)
         location = (body.get("entity_metadata") or {}).get("location")
         if not location or not body.get("scheduled_end_time"):
-            raise Rejection.form([FormError(
-                ("entity_metadata",), "BASE_TYPE_REQUIRED", "This field is required",
-                "events.external", "an external event needs a location and an end time",
-            )])  # fmt: skip
+            raise Rejection.form(
+                [
+                    FormError(
+                        ("entity_metadata",),
+                        "BASE_TYPE_REQUIRED",
+                        "This field is required",
+                        "events.external",
+                        "an external event needs a location and an end time",
+                    )
+                ]
+            )
         start = datetime.datetime.fromisoformat(body["scheduled_start_time"])
         if start < datetime.datetime.now(datetime.UTC):
-            raise Rejection.form([FormError(
-                ("scheduled_start_time",), "GUILD_SCHEDULED_EVENT_SCHEDULE_PAST",
-                "Cannot schedule event in the past.", "events.past",
-            )])  # fmt: skip
+            raise Rejection.form(
+                [
+                    FormError(
+                        ("scheduled_start_time",),
+                        "GUILD_SCHEDULED_EVENT_SCHEDULE_PAST",
+                        "Cannot schedule event in the past.",
+                        "events.past",
+                    )
+                ]
+            )
         event = {
-            "id": str(snowflake()), "guild_id": str(guild.id), "channel_id": None,
-            "creator_id": str(self.state.world.bot.id), "name": body["name"],
+            "id": str(snowflake()),
+            "guild_id": str(guild.id),
+            "channel_id": None,
+            "creator_id": str(self.state.world.bot.id),
+            "name": body["name"],
             "description": body.get("description"),
             "scheduled_start_time": body["scheduled_start_time"],
             "scheduled_end_time": body["scheduled_end_time"],
-            "privacy_level": body.get("privacy_level", 2), "status": 1, "entity_type": 3,
-            "entity_id": None, "entity_metadata": {"location": location}, "user_count": 0,
+            "privacy_level": body.get("privacy_level", 2),
+            "status": 1,
+            "entity_type": 3,
+            "entity_id": None,
+            "entity_metadata": {"location": location},
+            "user_count": 0,
             "image": None,
-        }  # fmt: skip
+        }
         guild.scheduled_events[int(event["id"])] = event
         return _json(event)
 
