@@ -121,13 +121,15 @@ def violation(importer: str, imported: str) -> str | None:
     if (
         above == below
         and above in ISOLATED
-        and imported != "bot.features"
+        and REGISTRY not in (importer, imported)
         and unit_of(importer) != unit_of(imported)
     ):
         return f"one {above[:-1]} imports another"
     return None
 
 
+REGISTRY = "bot.features"
+"""The list of features (:data:`bot.features.FEATURES`): it imports every feature."""
 PACKAGED = ("bot.web", "bot.features.tournaments", "bot.features.puzzles")
 """Features that are packages (the live board: its server, sessions, frames and page;
 tournaments: their commands and the loop of their rounds): their

@@ -73,6 +73,7 @@ def test_the_layer_rules_themselves():
     assert violation("bot.services.play", "bot.face.presenter") is not None
     assert violation("bot.features.play", "bot.features.opponent") is not None
     assert violation("bot.client", "bot.features.play") is None
+    assert violation("bot.features", "bot.web.feature") is None  # the list of features
     assert violation("bot.web.live", "bot.web.frames") is None  # one packaged feature
     assert violation("bot.features.puzzles.face", "bot.features.puzzles.daily") is None
     assert violation("bot.features.puzzles.face", "bot.features.tournaments.rounds") is not None

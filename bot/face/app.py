@@ -1,5 +1,5 @@
-"""What every feature of one bot process shares: settings, storage, services, boards, and the
-interactions under way; and how a handler finds its feature."""
+"""What every feature of one bot process shares: settings, the stores, the services, boards,
+the AI opponent and the interactions under way — built once, by :func:`build`."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import os
 import secrets
 import socket
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 import discord
 
@@ -22,17 +22,59 @@ from bot.base.domain import (
 )
 from bot.base.settings import Settings
 from bot.face.answers import Interactions
-from bot.face.controls import Router
+from bot.face.loops import Loop
+from bot.face.opponent import Opponent
 from bot.face.places import Places
 from bot.face.poster import BoardPoster
 from bot.services import ChallengeService, PlayService
 from bot.services.reminders import Alarm
 from bot.services.renderer import Renderer
+from bot.services.workers import AiPlayer
 from bot.storage import ChallengeStore, Database, GameListings, GameStore, RatingStore, Sweeps
 from bot.storage.leases import LeaseStore
+from bot.storage.puzzles import PuzzleStore
+from bot.storage.reminders import ReminderStore
+from bot.storage.reviews import ReviewStore
 from bot.storage.servers import ServerSettings, ServerSettingsStore
+from bot.storage.tournaments import TournamentStore
 
-T = TypeVar("T")
+
+@dataclass(frozen=True, slots=True)
+class Stores:
+    """The database's repositories, each built once (the sweeps over this process's
+    servers)."""
+
+    games: GameStore
+    listings: GameListings
+    """Pages and choices of games for members to browse."""
+    challenges: ChallengeStore
+    sweeps: Sweeps
+    """What this process's background loops look for, on its own servers."""
+    ratings: RatingStore
+    leases: LeaseStore
+    servers: ServerSettingsStore
+    puzzles: PuzzleStore
+    tournaments: TournamentStore
+    reviews: ReviewStore
+    reminders: ReminderStore
+
+    @classmethod
+    def over(cls, database: Database, settings: Settings) -> Stores:
+        shards = settings.shards
+        holder = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        return cls(
+            games=GameStore(database),
+            listings=GameListings(database),
+            challenges=ChallengeStore(database),
+            sweeps=Sweeps(database, shards),
+            ratings=RatingStore(database),
+            leases=LeaseStore(database, holder),
+            servers=ServerSettingsStore(database),
+            puzzles=PuzzleStore(database, shards),
+            tournaments=TournamentStore(database, shards),
+            reviews=ReviewStore(database, shards),
+            reminders=ReminderStore(database, shards),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,28 +84,22 @@ class App:
     client: discord.Client
     settings: Settings
     database: Database
-    games: GameStore
-    listings: GameListings
-    """Pages and choices of games for members to browse."""
-    challenges: ChallengeStore
-    sweeps: Sweeps
-    """What this process's background loops look for, on its own servers."""
-    ratings: RatingStore
+    stores: Stores
     play: PlayService
-    lobby: ChallengeService
-    """How games start: challenges, rematches, games against the AI."""
+    matchmaking: ChallengeService
+    """How games start: challenges, open challenges, rematches, games against the AI."""
     renderer: Renderer
     """Draws boards, replays and charts off the event loop."""
     places: Places
     """Where games live: threads, the channel's line, moving a game whose thread is gone."""
     poster: BoardPoster
     """Posts and records board messages."""
-    leases: LeaseStore
-    servers: ServerSettingsStore
+    opponent: Opponent
+    """The AI: starts games against it and plays its turns."""
     interactions: Interactions
     alarm: Alarm
-    """Rung with the due time of every reminder a change stores (the housekeeping loop
-    sleeps on it)."""
+    """Rung with the due time of every reminder a change stores (the reminders' loop sleeps
+    on it)."""
     flag_alarm: Alarm
     """Rung when a live clock starts, with when it runs out (the clocks' loop sleeps on
     it)."""
@@ -98,84 +134,77 @@ class App:
             puzzle_channel=chosen.puzzle_channel,
         )
 
-    @classmethod
-    def build(cls, client: discord.Client, settings: Settings, database: Database) -> App:
-        """Wire the stores and services over ``database``."""
-        games, challenges = GameStore(database), ChallengeStore(database)
-        sweeps = Sweeps(database, settings.shards)
-        holder = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
-        leases = LeaseStore(database, holder)
-        alarm, flag_alarm = Alarm(), Alarm()
-        reminders = ReminderDefaults(settings.reminder_after, settings.inactivity_timeout)
-        renderer, places = Renderer(), Places(client, games)
-        ratings = RatingStore(database)
-        return cls(
-            client=client,
-            settings=settings,
-            database=database,
-            games=games,
-            listings=GameListings(database),
-            sweeps=sweeps,
-            challenges=challenges,
-            ratings=ratings,
-            play=PlayService(
-                games,
-                inactivity_timeout=settings.inactivity_timeout,
-                leases=leases,
-                reminders=reminders,
-                alarm=alarm.ring,
-            ),
-            lobby=ChallengeService(
-                challenges,
-                games,
-                challenge_timeout=settings.challenge_timeout,
-                reminders=reminders,
-                alarm=alarm.ring,
-                rating=ratings.rating,
-                sweeps=sweeps,
-            ),
-            renderer=renderer,
-            places=places,
-            poster=BoardPoster(
-                client,
-                games,
-                leases,
-                renderer,
-                places,
-                live=settings.web_port is not None,
-                alarm=flag_alarm.ring,
-            ),
-            leases=leases,
-            servers=ServerSettingsStore(database),
-            interactions=Interactions(),
-            alarm=alarm,
-            flag_alarm=flag_alarm,
-        )
+    def loops(self) -> list[Loop]:
+        """The loops of the shared parts: the AI opponent's picker."""
+        return [self.opponent.loop()]
+
+    async def close(self) -> None:
+        """Stop what the shared parts run: the boards being posted, the AI, the renderer."""
+        await self.poster.drain(CLOSE_SECONDS)
+        await self.opponent.close()
+        self.renderer.close()
+
+    # The stores, by their names (every feature reads them from the App).
+    games = property(lambda self: self.stores.games)
+    listings = property(lambda self: self.stores.listings)
+    challenges = property(lambda self: self.stores.challenges)
+    sweeps = property(lambda self: self.stores.sweeps)
+    ratings = property(lambda self: self.stores.ratings)
+    leases = property(lambda self: self.stores.leases)
+    servers = property(lambda self: self.stores.servers)
+    puzzles = property(lambda self: self.stores.puzzles)
+    tournaments = property(lambda self: self.stores.tournaments)
+    reviews = property(lambda self: self.stores.reviews)
+    reminders = property(lambda self: self.stores.reminders)
 
 
-class Feature:
-    """One feature of the bot: its handlers and flows, over the shared :class:`App`."""
-
-    def __init__(self, app: App) -> None:
-        self.app = app
-
-    def register(self, router: Router) -> None:
-        """Route this feature's buttons to its handlers (it has none unless it says so)."""
-
-    @property
-    def interactions(self) -> Interactions:
-        """The interactions under way (see :func:`bot.face.answers.answers`)."""
-        return self.app.interactions
+CLOSE_SECONDS = 10.0
+"""How long a shutdown waits for the boards being posted from the background."""
 
 
-def feature_of(source: discord.Interaction[Any] | discord.Client, kind: type[T]) -> T:
-    """The running bot's feature of class ``kind`` (slash-command handlers find theirs from
-    the interaction)."""
-    client = source.client if isinstance(source, discord.Interaction) else source
-    features = getattr(client, "features", {})
-    feature = features.get(kind)
-    assert isinstance(feature, kind), f"the client has no {kind.__name__} feature"
-    return feature
+def build(
+    client: discord.Client, settings: Settings, database: Database, ai: AiPlayer | None = None
+) -> App:
+    """Wire the stores, services and shared parts of one process over ``database`` (``ai``:
+    the AI's search, by default in a worker process of its own)."""
+    stores = Stores.over(database, settings)
+    alarm, flag_alarm = Alarm(), Alarm()
+    reminders = ReminderDefaults(settings.reminder_after, settings.inactivity_timeout)
+    renderer, places = Renderer(), Places(client, stores.games)
+    play = PlayService(
+        stores.games,
+        inactivity_timeout=settings.inactivity_timeout,
+        leases=stores.leases,
+        reminders=reminders,
+        alarm=alarm.ring,
+    )
+    live = settings.web_port is not None
+    poster = BoardPoster(
+        client, stores.games, stores.leases, renderer, places, live=live, alarm=flag_alarm.ring
+    )
+    return App(
+        client=client,
+        settings=settings,
+        database=database,
+        stores=stores,
+        play=play,
+        matchmaking=ChallengeService(
+            stores.challenges,
+            stores.games,
+            challenge_timeout=settings.challenge_timeout,
+            reminders=reminders,
+            alarm=alarm.ring,
+            rating=stores.ratings.rating,
+            sweeps=stores.sweeps,
+        ),
+        renderer=renderer,
+        places=places,
+        poster=poster,
+        opponent=Opponent(client, stores.sweeps, stores.leases, play, poster, ai=ai),
+        interactions=Interactions(),
+        alarm=alarm,
+        flag_alarm=flag_alarm,
+    )
 
 
 def paces_in_force(chosen: ServerSettings, settings: Settings) -> dict[str, Any]:

@@ -9,12 +9,9 @@ import hashlib
 import logging
 import math
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Collection, Hashable
+from collections.abc import Awaitable, Collection, Hashable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
-
-from bot.base import work
-from bot.storage import DatabaseUnavailable
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -156,25 +153,3 @@ def nonce(*parts: object) -> str:
     if len(text) <= NONCE_LIMIT:
         return text
     return hashlib.sha256(text.encode()).hexdigest()[:NONCE_LIMIT]
-
-
-async def sweep_until_closed(
-    what: str,
-    closed: Callable[[], bool],
-    sweep: Callable[[], Awaitable[None]],
-    wakeup: asyncio.Event,
-    pause: Callable[[], float],
-) -> None:
-    """A background loop: ``sweep`` (counted as work; a failure logged — a database outage as
-    a warning — and the loop goes on), then sleep until ``wakeup`` is set or ``pause()``
-    seconds have passed; until ``closed()``."""
-    while not closed():
-        wakeup.clear()
-        try:
-            with work.busy():
-                await sweep()
-        except DatabaseUnavailable as error:
-            log.warning("%s: database unavailable: %s", what, error)
-        except Exception:
-            log.exception("%s: the sweep failed", what)
-        await wait_for_event(wakeup, pause())

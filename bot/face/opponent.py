@@ -19,13 +19,14 @@ from bot.base import work
 from bot.base.domain import Language, Level, Person
 from bot.base.logs import GAME_ID
 from bot.face.answers import Interaction
-from bot.face.app import App, Feature
-from bot.face.background import Backoff, Retries, discord_call, stop_tasks, wait_for_event
+from bot.face.background import Backoff, Retries, stop_tasks
+from bot.face.loops import Loop
+from bot.face.poster import BoardPoster
 from bot.metrics.counters import METRICS
-from bot.services import TurnPlayed
+from bot.services import PlayService, TurnPlayed
 from bot.services.workers import AiPlayer
-from bot.storage import DatabaseUnavailable, Game
-from bot.storage.leases import Lease, ai_lease
+from bot.storage import DatabaseUnavailable, Game, Sweeps
+from bot.storage.leases import Lease, LeaseStore, ai_lease
 from bot.words.board import LastTurn
 from bot.words.i18n import words
 from bot.words.phrases import LEVEL_NAMES
@@ -41,11 +42,27 @@ AI_BACKOFF = Backoff(first=5.0, tries=5)
 up (logged) until the bot restarts."""
 
 
-class Opponent(Feature):
+class Opponent:
     """Starts games against the AI and lets it move when it is its turn."""
 
-    def __init__(self, app: App, ai: AiPlayer | None = None, backoff: Backoff = AI_BACKOFF) -> None:
-        super().__init__(app)
+    def __init__(
+        self,
+        client: discord.Client,
+        sweeps: Sweeps,
+        leases: LeaseStore,
+        play: PlayService,
+        poster: BoardPoster,
+        *,
+        ai: AiPlayer | None = None,
+        backoff: Backoff = AI_BACKOFF,
+    ) -> None:
+        self.client = client
+        self.sweeps = sweeps
+        """The games waiting for the AI (this process's servers)."""
+        self.leases = leases
+        """Keep two processes from playing one AI turn."""
+        self.play = play
+        self.poster = poster
         self.ai = ai or AiPlayer()
         self.failing: Retries[tuple[int, int]] = Retries("AI turn (game, version)", backoff)
         """AI turns that failed lately, by game and version."""
@@ -55,13 +72,24 @@ class Opponent(Feature):
         self._searching: set[int] = set()
         """The games whose search is running (at most one per worker)."""
 
-    def close(self) -> None:
-        """Stop the worker process."""
+    @property
+    def bot_id(self) -> int | None:
+        """The bot's user id, the AI's (once connected)."""
+        return self.client.user.id if self.client.user else None
+
+    def loop(self) -> Loop:
+        """The picker: starts the AI's searches as workers free up; sleeps until woken, or a
+        held lease runs out."""
+        return Loop("AI opponent", self.resume, PICK_SECONDS, self._wake)
+
+    async def close(self) -> None:
+        """Stop the turns under way and the worker process."""
+        await stop_tasks(list(self._moves.values()))
         self.ai.close()
 
     def person(self, language: Language, level: Level) -> Person:
         """The bot as the AI opponent, by the name it plays under in ``language``."""
-        user = self.app.client.user
+        user = self.client.user
         assert user is not None  # games start once connected
         t = words(language)
         return Person(user.id, t("Tholos AI ({level})", level=t(LEVEL_NAMES[level])), bot=True)
@@ -69,7 +97,7 @@ class Opponent(Feature):
     async def start(self, interaction: Interaction, game: Game) -> None:
         """Show a new game against the AI; the AI moves if it plays first."""
         await interaction.response.defer()
-        await self.app.poster.post_after_change(interaction, game, None)
+        await self.poster.post_after_change(interaction, game, None)
         self.schedule(game)
 
     def schedule(self, game: Game | None = None) -> None:
@@ -77,28 +105,9 @@ class Opponent(Feature):
         picker, which finds it in the database once its board is shown. A change that leaves
         the AI nothing to do in its game (a turn between two members, the AI's opponent still
         to move) wakes nothing: it cannot free another game for the AI."""
-        if game is not None and not game.is_ai_turn(self.app.bot_id):
+        if game is not None and not game.is_ai_turn(self.bot_id):
             return
         self._wake.set()
-
-    async def run(self) -> None:
-        """The picker: start the AI's searches as workers free up, sleep until woken (or a
-        held lease runs out); on the way out, stop the turns under way."""
-        try:
-            while not self.app.client.is_closed():
-                retry = None
-                try:
-                    with work.busy():
-                        self._wake.clear()
-                        retry = await self.resume()
-                except DatabaseUnavailable as error:
-                    log.warning("the AI waits: database unavailable: %s", error)
-                except Exception:
-                    log.exception("the AI's picker failed")
-                delay = PICK_SECONDS if retry is None else max(0.05, retry - time.time())
-                await wait_for_event(self._wake, min(delay, PICK_SECONDS))
-        finally:
-            await stop_tasks(list(self._moves.values()))
 
     async def resume(self) -> float | None:
         """Start the AI's search in the games waiting for it longest, one per free worker, on
@@ -110,19 +119,19 @@ class Opponent(Feature):
         if free <= 0:
             return None  # a search that ends wakes the picker
         retry = math.inf
-        waiting = sorted(await self.app.sweeps.ai_games(), key=lambda g: g.last_move_at)
+        waiting = sorted(await self.sweeps.ai_games(), key=lambda g: g.last_move_at)
         for game in waiting:
             if free <= 0:
                 break
-            if game.needs_a_board or not game.is_ai_turn(self.app.bot_id) or game.id in self._moves:
+            if game.needs_a_board or not game.is_ai_turn(self.bot_id) or game.id in self._moves:
                 continue
             again_at = self.failing.retry_at((game.id, game.version))
             if again_at is not None and again_at > time.time():  # failed lately: backing off
                 retry = min(retry, again_at)
                 continue
             lease = ai_lease(game.id, game.version)
-            if not await self.app.leases.acquire(lease, time.time()):
-                retry = min(retry, await self.app.leases.expires_at(lease) or time.time())
+            if not await self.leases.acquire(lease, time.time()):
+                retry = min(retry, await self.leases.expires_at(lease) or time.time())
                 continue
             self._searching.add(game.id)  # the search starts now: the worker is free
             self._moves[game.id] = work.start(self._move(game, lease))
@@ -164,19 +173,11 @@ class Opponent(Feature):
             finally:
                 self._searching.discard(game.id)
                 self._wake.set()
-            return await self.app.play.ai_turn(game, turn)
+            return await self.play.ai_turn(game, turn)
         finally:
-            await self.app.leases.release(lease)
+            await self.leases.release(lease)
 
     async def _show(self, played: TurnPlayed, before: Game) -> None:
         """Post the board after the AI's turn; if that fails, the repost shows it later."""
         last = LastTurn(played.turn, before.to_move)
-        try:
-            await discord_call(
-                self.app.poster.post_in_channel(played.game, last, leased=True, bare=True),
-                POST_SECONDS,
-            )
-        except (DatabaseUnavailable, TimeoutError, discord.HTTPException) as error:
-            log.warning("the board of game %s is left to the repost: %r", before.id, error)
-        except Exception:
-            log.exception("could not post the board of game %s", before.id)
+        await self.poster.post_stored(played.game, last, bare=True, seconds=POST_SECONDS)

@@ -4,6 +4,7 @@ board it replaces stripped."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -11,9 +12,11 @@ from typing import Any
 
 import discord
 
+from bot.base import work
 from bot.base.logs import GAME_ID
 from bot.face import layout
 from bot.face.answers import Interaction, tell
+from bot.face.background import discord_call
 from bot.face.controls import has_controls
 from bot.face.places import GONE_THREAD, Places
 from bot.metrics.counters import METRICS
@@ -35,6 +38,13 @@ SAVED_BUT_NOT_SHOWN = N_(
 BEING_POSTED = N_("Saved — the new board is on its way.")
 
 Send = Callable[..., Awaitable[discord.Message]]
+
+
+class AsStored:
+    """The last turn of a board posted from the background: the game's, as stored."""
+
+
+AS_STORED = AsStored()
 FIND_POSTED_LIMIT = 20
 """How many of a channel's newest messages are searched for a board posted but not recorded
 (it is the newest, unless the players wrote since)."""
@@ -62,6 +72,7 @@ class BoardPoster:
         self.places = places
         self.live = live
         """Whether the bot serves the live board: the boards offer to open it."""
+        self._soon: set[asyncio.Task[None]] = set()
 
     @property
     def bot_id(self) -> int | None:
@@ -185,6 +196,60 @@ class BoardPoster:
         channel = self.client.get_partial_messageable(game.channel_id)
         stripped = game.board_message_id if bare else None
         return await self.post(channel.send, game, last, leased=leased, stripped=stripped)
+
+    async def post_stored(
+        self,
+        game: Game,
+        last: LastTurn | AsStored | None = AS_STORED,
+        *,
+        leased: bool = True,
+        bare: bool = False,
+        seconds: float | None = None,
+    ) -> discord.Message | None:
+        """Post, from the background, the board of a change already stored (its transaction
+        took the board's lease unless ``leased`` is false), in the game's channel, under the
+        background calls' timeout (``seconds``, else :func:`~bot.face.background.discord_call`'s);
+        a failure is logged and the board left to the repost (``None``). ``last``: the turn
+        the board shows as the last (by default the game's last turn as stored)."""
+        try:
+            if isinstance(last, AsStored):
+                last = await self.last_turn(game)
+            return await discord_call(
+                self.post_in_channel(game, last, leased=leased, bare=bare), seconds
+            )
+        except (DatabaseUnavailable, TimeoutError, discord.HTTPException) as error:
+            log.warning("the board of game %s is left to the repost: %r", game.id, error)
+        except Exception:
+            log.exception("could not post the board of game %s", game.id)
+        return None
+
+    def post_soon(
+        self,
+        game: Game,
+        last: LastTurn | AsStored | None = AS_STORED,
+        *,
+        leased: bool = True,
+        then: Callable[[], None] | None = None,
+    ) -> asyncio.Task[None]:
+        """:meth:`post_stored` beside the caller, in a task counted as work (the shutdown
+        waits for it: :meth:`drain`); ``then`` runs once it is done, whatever became of it."""
+
+        async def post() -> None:
+            try:
+                await self.post_stored(game, last, leased=leased)
+            finally:
+                if then is not None:
+                    then()
+
+        task = work.start(post())
+        self._soon.add(task)
+        task.add_done_callback(self._soon.discard)
+        return task
+
+    async def drain(self, seconds: float) -> None:
+        """Wait (at most ``seconds``) for the boards being posted beside their callers."""
+        if self._soon:
+            await asyncio.wait(list(self._soon), timeout=seconds)
 
     async def post_after_change(
         self,

@@ -1,11 +1,51 @@
-"""The bot's features, one module each: its slash commands, the handlers of its buttons and
-its flows. :mod:`bot.client` builds them and registers their buttons with the router.
+"""The bot's features, one module (or package) each: its slash commands, the handlers of its
+buttons, its background loops, its flows (:class:`~bot.face.feature.Feature`). The client
+builds every feature of :data:`FEATURES`, in this order: adding a feature is adding it here.
 
 - :mod:`.play` — the turn: the board's buttons, ``/tholos board|resign|claim|rules``;
-- :mod:`.challenges` — ``/tholos challenge|cancel``, Accept/Decline/Withdraw, Rematch;
-- :mod:`.opponent` — the AI opponent: its turns searched in a worker process;
+- :mod:`.challenges` — ``/tholos challenge|cancel``, ``/tholos-ai``, Accept/Decline/Withdraw,
+  Rematch, and challenges expiring on time;
 - :mod:`.games` — ``/tholos games``: the server's games being played;
 - :mod:`.ratings` — ``/leaderboard`` and ``/tholos stats``;
-- :mod:`.housekeeping` — what runs on its own: expiring challenges, reposting boards that a
-  crash left unposted, resuming the AI.
+- :mod:`.history` — ``/tholos history|replay|record``, the final board's Replay and Record;
+- :mod:`.review` — the AI's review of a finished game;
+- :mod:`.admin` — ``/tholos-admin``: a server's settings, ending a stuck game;
+- :mod:`.reminders` — turn reminders and ``/tholos settings``;
+- :mod:`.housekeeping` — boards a crash left unposted, posted (or recorded);
+- :mod:`.clocks` — live games ended on time;
+- :mod:`.tournaments` — ``/tholos-tournament``, ``/tholos tournament``, and their rounds;
+- :mod:`.puzzles` — ``/tholos puzzle``, the puzzle of the day, puzzles from finished games;
+- :mod:`bot.web` — the live board (a Discord Activity) and the Entry Point command.
 """
+
+from bot.face.feature import Feature
+from bot.features.admin import Admin
+from bot.features.challenges import Challenges
+from bot.features.clocks import Clocks
+from bot.features.games import Games
+from bot.features.history import History
+from bot.features.housekeeping import Housekeeping
+from bot.features.play import Play
+from bot.features.puzzles.feature import Puzzles
+from bot.features.ratings import Ratings
+from bot.features.reminders import Reminders
+from bot.features.review import Reviews
+from bot.features.tournaments.feature import Tournaments
+from bot.web.feature import LiveBoard
+
+FEATURES: tuple[type[Feature], ...] = (
+    Play,
+    Challenges,
+    Games,
+    Ratings,
+    History,
+    Reviews,
+    Admin,
+    Reminders,
+    Housekeeping,
+    Clocks,
+    Tournaments,
+    Puzzles,
+    LiveBoard,
+)
+"""Every feature of the bot."""

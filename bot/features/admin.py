@@ -12,10 +12,9 @@ from discord import app_commands
 
 from bot.base.domain import CLOCKS, Mode, Pace, Refusal, ServerRules, offered_clocks, offers
 from bot.face.answers import REQUIRED_PERMISSIONS, Interaction, answers
-from bot.face.app import Feature, feature_of
 from bot.face.commands import CHOICES_SHOWN, GUILD_INSTALL, SERVERS_ONLY, game_choices
+from bot.face.feature import Command, Feature, feature_of
 from bot.face.translator import reader
-from bot.storage.reminders import ReminderStore
 from bot.storage.servers import ServerSettings
 from bot.words.i18n import NC_
 from bot.words.phrases import MODE_NAMES, SANDSTONE, command, minutes_text, pace_name
@@ -43,6 +42,9 @@ tholos_admin = app_commands.Group(
 
 class Admin(Feature):
     """The handlers of a server's settings."""
+
+    def commands(self) -> list[Command]:
+        return [tholos_admin]
 
     @answers(server_only=True)
     async def end_game(self, interaction: Interaction, game_id: int) -> None:
@@ -97,7 +99,7 @@ class Admin(Feature):
     async def _reschedule_reminders(self, guild_id: int) -> None:
         """The server's reminder or idle-claim time changed: its pending reminders follow (and
         the housekeeping loop wakes for the first)."""
-        reminders = ReminderStore(self.app.database)
+        reminders = self.app.reminders
         first = await reminders.reschedule_server(guild_id, self.app.reminder_defaults)
         if first is not None:
             self.app.alarm.ring(first)

@@ -26,11 +26,12 @@ from bot.base.domain import (
     mention,
 )
 from bot.face.answers import USERS_ONLY, Interaction, answers, caller, require_permissions, tell
-from bot.face.app import App, Feature, feature_of
+from bot.face.app import App
 from bot.face.background import discord_call
 from bot.face.commands import GAME_OPTIONS, tholos
 from bot.face.controls import Button, Router, view_of
-from bot.face.opponent import Opponent
+from bot.face.feature import Command, Feature, feature_of
+from bot.face.loops import Loop
 from bot.face.places import THREAD_FAILED, Opened, game_line, open_thread, place_for, thread_name
 from bot.face.translator import reader, server_language
 from bot.services import ExpiredChallengeError
@@ -42,6 +43,10 @@ from engine.vocabulary import N_
 from rendering.words import Words
 
 log = logging.getLogger(__name__)
+
+EXPIRY_SECONDS = 30.0
+"""The longest the expiry loop sleeps (a challenge another process posted is timed within
+it)."""
 
 BEING_TAKEN = N_(
     "Someone is accepting this challenge right now. If no game starts in a few seconds, "
@@ -66,12 +71,29 @@ RATING_RANGE = (50, 1000)
 class Challenges(Feature):
     """The handlers that start games."""
 
-    def __init__(self, app: App, opponent: Opponent) -> None:
+    def __init__(self, app: App) -> None:
         super().__init__(app)
-        self.opponent = opponent
-        self.ai_games = AiGames(app, opponent)
+        self.opponent = app.opponent
+        self.ai_games = AiGames(app)
         self.posted = work.Wakeup()
-        """Set when a challenge is posted: the housekeeping loop wakes to time its expiry."""
+        """Set when a challenge is posted: the expiry loop wakes to time its expiry."""
+
+    def commands(self) -> list[Command]:
+        return [ai_command]
+
+    def loops(self) -> list[Loop]:
+        """Challenges expire on time: the loop sleeps until the next is due (or one is
+        posted)."""
+        return [Loop("challenges", self.expire_due, EXPIRY_SECONDS, self.posted)]
+
+    async def start(self) -> None:
+        """Expire what expired while the bot was away."""
+        await self.expire()
+
+    async def expire_due(self) -> float | None:
+        """Expire what is due; when the next challenge expires."""
+        await self.expire()
+        return await self.app.sweeps.next_expiry()
 
     def register(self, router: Router) -> None:
         """Route the challenge's buttons and Rematch here."""
@@ -106,7 +128,7 @@ class Challenges(Feature):
             if place.thread:
                 await self.ai_games.start_in_thread(interaction, me, ai, level, options)
                 return
-            game = await self.app.lobby.start_ai_game(
+            game = await self.app.matchmaking.start_ai_game(
                 guild_id=guild_id,
                 channel_id=channel_id,
                 human=me,
@@ -121,7 +143,7 @@ class Challenges(Feature):
                 if opponent is None
                 else Person(opponent.id, opponent.display_name, opponent.bot)
             )
-            challenge = await self.app.lobby.challenge(
+            challenge = await self.app.matchmaking.challenge(
                 guild_id=guild_id,
                 channel_id=channel_id,
                 challenger=me,
@@ -194,7 +216,7 @@ class Challenges(Feature):
         try:
             if answer == "accept":
                 require_permissions(interaction)
-                checked = await self.app.lobby.check(challenge, caller(interaction), "accept")
+                checked = await self.app.matchmaking.check(challenge, caller(interaction), "accept")
                 if checked.is_open:
                     taking = taking_lease(checked.id)
                     if not await self.app.leases.acquire(taking, time.time()):
@@ -204,7 +226,7 @@ class Challenges(Feature):
                 if place_for(interaction, rules.threads).thread:
                     await interaction.response.defer()  # opening a thread takes a request
                     opened = await _open_thread(interaction, checked)
-            answered = await self.app.lobby.answer(
+            answered = await self.app.matchmaking.answer(
                 challenge,
                 caller(interaction),
                 answer,
@@ -230,7 +252,7 @@ class Challenges(Feature):
     @answers(server_only=True)
     async def cancel(self, interaction: Interaction) -> None:
         """``/tholos cancel``: the challenger withdraws the channel's pending challenge."""
-        challenge = await self.app.lobby.withdraw_pending(caller(interaction))
+        challenge = await self.app.matchmaking.withdraw_pending(caller(interaction))
         t = reader(interaction)
         await interaction.response.send_message(t("Your challenge is withdrawn."), ephemeral=True)
         await self.refresh(challenge)
@@ -258,7 +280,7 @@ class Challenges(Feature):
     async def rematch(self, interaction: Interaction, game_id: int) -> None:
         """The Rematch button of a finished game."""
         await self.expire()
-        rematch = await self.app.lobby.rematch(game_id, caller(interaction))
+        rematch = await self.app.matchmaking.rematch(game_id, caller(interaction))
         if isinstance(rematch, Game):
             await self.opponent.start(interaction, rematch)
         else:
@@ -266,7 +288,7 @@ class Challenges(Feature):
 
     async def expire(self) -> None:
         """Close the challenges whose time is up and say so on their messages."""
-        for challenge in await self.app.lobby.expire_due():
+        for challenge in await self.app.matchmaking.expire_due():
             await self.refresh(challenge)
 
 
@@ -303,9 +325,9 @@ class AiGames:
     """How games against the AI start: in a direct message, in a thread of their own, or in
     the channel."""
 
-    def __init__(self, app: App, opponent: Opponent) -> None:
+    def __init__(self, app: App) -> None:
         self.app = app
-        self.opponent = opponent
+        self.opponent = app.opponent
 
     def person(self, options: GameOptions, level: Level) -> Person:
         """The bot as the AI opponent, in the game's language."""
@@ -318,7 +340,7 @@ class AiGames:
         the player's own language, kept like any other game."""
         options = replace(options, language=server_language(interaction))
         me = Person(interaction.user.id, interaction.user.display_name)
-        game = await self.app.lobby.start_ai_game(
+        game = await self.app.matchmaking.start_ai_game(
             guild_id=DIRECT_MESSAGES,
             channel_id=interaction.channel_id or 0,
             human=me,
@@ -345,7 +367,7 @@ class AiGames:
         name = thread_name(t, me.name, ai.name)
         opened = await open_thread(interaction.client, line, name, [me.id])
         try:
-            game = await self.app.lobby.start_ai_game(
+            game = await self.app.matchmaking.start_ai_game(
                 guild_id=interaction.guild_id or 0,
                 channel_id=opened.thread.id if opened else interaction.channel_id or 0,
                 human=me,

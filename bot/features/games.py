@@ -10,9 +10,9 @@ import discord
 from bot.base import custom_ids
 from bot.base.domain import mention
 from bot.face.answers import Interaction, answers
-from bot.face.app import Feature, feature_of
 from bot.face.commands import tholos
 from bot.face.controls import Router, pager
+from bot.face.feature import Feature, feature_of
 from bot.face.translator import reader
 from bot.storage import Challenge, Game
 from bot.words.i18n import NC_

@@ -15,9 +15,10 @@ from discord import app_commands
 from bot.base import custom_ids
 from bot.base.domain import DIRECT_MESSAGES, Refusal, clock_text, mention
 from bot.face.answers import Interaction, answers
-from bot.face.app import App, Feature, feature_of
+from bot.face.app import App
 from bot.face.commands import game_choices, tholos
 from bot.face.controls import Router, pager
+from bot.face.feature import Feature, feature_of
 from bot.face.translator import reader
 from bot.storage import Game, TurnRecord
 from bot.storage.tournaments import PairingStore

@@ -12,10 +12,10 @@ from bot.base import custom_ids
 from bot.base.domain import Refusal, mention
 from bot.face import layout
 from bot.face.answers import USERS_ONLY, Interaction, answers, caller, tell
-from bot.face.app import App, Feature, feature_of
+from bot.face.app import App
 from bot.face.commands import game_choices, tholos
 from bot.face.controls import Button, Router, rows_view, view_of
-from bot.face.opponent import Opponent
+from bot.face.feature import Feature, feature_of
 from bot.face.translator import reader
 from bot.services import StepShown, TimeUp
 from bot.storage import Game
@@ -38,9 +38,9 @@ BOARD_COOLDOWN_SECONDS = 10.0
 class Play(Feature):
     """The handlers of a game being played."""
 
-    def __init__(self, app: App, opponent: Opponent) -> None:
+    def __init__(self, app: App) -> None:
         super().__init__(app)
-        self.opponent = opponent
+        self.opponent = app.opponent
 
     def register(self, router: Router) -> None:
         """Route the board's buttons and the resignation's confirmation here."""

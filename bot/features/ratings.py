@@ -9,11 +9,11 @@ from bot.base import custom_ids
 from bot.base.domain import Refusal, mention
 from bot.base.stats import Played, Record, Stats, player_stats
 from bot.face.answers import Interaction, answers
-from bot.face.app import Feature, feature_of
 from bot.face.commands import tholos
 from bot.face.controls import Router, pager
+from bot.face.feature import Command, Feature, feature_of
 from bot.face.translator import reader
-from bot.storage.puzzles import PuzzlePlayer, PuzzleStore
+from bot.storage.puzzles import PuzzlePlayer
 from bot.storage.ratings import PAGE_SIZE, Mark, PlayerRating
 from bot.words.i18n import NC_
 from bot.words.phrases import LEVEL_NAMES, OUTCOME_MARK, SANDSTONE, command, reason_text
@@ -23,6 +23,9 @@ from rendering.words import Words
 
 class Ratings(Feature):
     """The handlers of the server's ratings."""
+
+    def commands(self) -> list[Command]:
+        return [leaderboard_command]
 
     def register(self, router: Router) -> None:
         """Route Previous / Next here (and those posted before keyset paging, by page)."""
@@ -114,7 +117,7 @@ class Ratings(Feature):
         stats = player_stats(user.id, history)
         t = reader(interaction)
         embed = stats_embed(t, user.id, rated, players, stats)
-        puzzles = await PuzzleStore(self.app.database).player(user.id)
+        puzzles = await self.app.puzzles.player(user.id)
         if puzzles.attempts:
             embed.insert_field_at(1, name=t("Puzzles"), value=puzzle_text(t, puzzles), inline=False)
         await interaction.response.send_message(embed=embed)

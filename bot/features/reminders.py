@@ -25,13 +25,15 @@ from discord import app_commands
 
 from bot.base.domain import DIRECT_MESSAGES, ReminderChoice, ServerRules, mention
 from bot.face.answers import Interaction, answers
-from bot.face.app import App, Feature, feature_of
+from bot.face.app import App
 from bot.face.background import Backoff, Retries, discord_call, nonce
 from bot.face.commands import tholos
+from bot.face.feature import Feature, feature_of
+from bot.face.loops import Loop
 from bot.face.translator import reader
 from bot.storage import DatabaseUnavailable, Game
 from bot.storage.leases import reminder_lease
-from bot.storage.reminders import DueReminder, ReminderStore
+from bot.storage.reminders import DueReminder
 from bot.words.i18n import NC_, words
 from bot.words.phrases import board_url, channel_url, command, minutes_text
 from engine.vocabulary import N_
@@ -39,6 +41,9 @@ from rendering.words import Words
 
 log = logging.getLogger(__name__)
 
+SWEEP_SECONDS = 30.0
+"""The longest the reminders' loop sleeps (a reminder another process stored is seen within
+it)."""
 BATCH = 50
 """Reminders sent per housekeeping round; with more due, the next round follows at once (so a
 thousand idle games' reminders never hold up the loop's other work for long)."""
@@ -53,7 +58,6 @@ is tried again 1 and 2 min later (the nonce keeps one that did arrive from showi
 given up."""
 CLOSED_DMS = 50007
 """Discord's code for "Cannot send messages to this user" (DMs closed, or no server shared)."""
-"""Discord's longest message nonce."""
 MARKED = (NC_("command", "reminders"), N_("here"), N_("dm"))
 """The option's name and choices of ``/tholos settings``, for the catalogue."""
 
@@ -74,11 +78,16 @@ class Reminders(Feature):
 
     def __init__(self, app: App, backoff: Backoff = REMINDER_BACKOFF) -> None:
         super().__init__(app)
-        self.store = ReminderStore(app.database, app.settings.shards)
+        self.store = app.reminders
         self._sent: set[tuple[int, int]] = set()
         """Reminders sent whose clearing failed (a database outage): cleared, never resent."""
         self.timeouts: Retries[tuple[int, int]] = Retries("reminder (game, version)", backoff)
         """Reminders Discord did not answer in time, by game and version."""
+
+    def loops(self) -> list[Loop]:
+        """Sends the reminders that are due; sleeps until the next (a change that stores one
+        due sooner rings the alarm)."""
+        return [Loop("reminders", self.sweep, SWEEP_SECONDS, alarm=self.app.alarm)]
 
     @answers()
     async def settings(self, interaction: Interaction, choice: ReminderChoice | None) -> None:

@@ -19,9 +19,11 @@ import discord
 from bot.base import custom_ids, work
 from bot.base.domain import Refusal
 from bot.face.answers import Interaction, answers, tell
-from bot.face.app import App, Feature
-from bot.face.background import Backoff, discord_call, stop_tasks, wait_for_event
+from bot.face.app import App
+from bot.face.background import Backoff, discord_call
 from bot.face.controls import Router
+from bot.face.feature import Feature
+from bot.face.loops import Loop
 from bot.face.translator import reader
 from bot.services.workers import Reviewer
 from bot.storage import DatabaseUnavailable, Game
@@ -59,7 +61,7 @@ class Reviews(Feature):
         self, app: App, reviewer: Reviewer | None = None, backoff: Backoff = REVIEW_BACKOFF
     ) -> None:
         super().__init__(app)
-        self.store = ReviewStore(app.database, app.settings.shards)
+        self.store = app.reviews
         self.reviewer = reviewer or Reviewer()
         self.backoff = backoff
         self.progress_seconds = PROGRESS_SECONDS
@@ -72,8 +74,13 @@ class Reviews(Feature):
         """Route the Review button here."""
         router.add(custom_ids.REVIEW, lambda interaction, game: self.review(interaction, game))
 
-    def close(self) -> None:
-        """Stop the worker process."""
+    def loops(self) -> list[Loop]:
+        """Runs the reviews due on this process's servers, one at a time, the first due first;
+        sleeps until the next one is due or a new request comes."""
+        return [Loop("reviews", self.run_due, IDLE_SECONDS, self.requested)]
+
+    async def stop(self) -> None:
+        """Stop the worker process (a review under way runs again after a restart)."""
         self.reviewer.close()
 
     @answers(posts_boards=True)
@@ -97,31 +104,6 @@ class Reviews(Feature):
         message = await interaction.original_response()
         await self.store.set_message(game.id, message.id)
         self.requested.set()
-
-    async def run(self) -> None:
-        """Run the reviews due on this process's servers, one at a time, the first due first;
-        sleep until the next one is due or a new request comes."""
-        client = self.app.client
-        await client.wait_until_ready()
-        log.info("review loop started")
-        progress = asyncio.create_task(self.reports.watch(), name="review progress")
-        try:
-            while not client.is_closed():
-                wake_at = None
-                try:
-                    with work.busy():
-                        wake_at = await self.run_due()
-                except DatabaseUnavailable as error:
-                    log.warning("reviews postponed: database unavailable: %s", error)
-                except Exception:
-                    log.exception("the review loop failed")
-                if wake_at is None:
-                    wake_at = time.time() + IDLE_SECONDS
-                delay = min(IDLE_SECONDS, max(0.05, wake_at - time.time()))
-                await wait_for_event(self.requested, delay)
-                self.requested.clear()
-        finally:
-            await stop_tasks([progress])
 
     async def run_due(self) -> float | None:
         """Run every review now due on this process's servers, one after the other; return
@@ -212,6 +194,7 @@ class Reviews(Feature):
             try:
                 if not await self.app.leases.renew(lease, time.time()):
                     return
+                self.reports.read()
                 done, total = self.reports.done.get(game.id, (0, 0))
                 await self.store.progress(game.id, done, total)
             except DatabaseUnavailable as error:  # held until it runs out: try again
@@ -323,21 +306,19 @@ class ProgressReports:
         self.done: dict[int, tuple[int, int]] = {}
         """Each review under way: positions done, and in all."""
 
-    async def watch(self) -> None:
-        """Move the worker's progress reports into :attr:`done` (polled, never blocking the
-        loop)."""
-        while True:
-            reports = self.reviewer.progress  # a new worker brings a new queue
-            try:
-                while True:
-                    game_id, done, total = reports.get_nowait()
-                    if game_id in self.done:
-                        self.done[game_id] = (done, total)
-            except queue.Empty:
-                pass
-            except (OSError, ValueError, EOFError) as error:  # a queue a dead worker broke
-                log.info("review progress unreadable: %s", error)
-            await asyncio.sleep(0.5)
+    def read(self) -> None:
+        """Move the worker's progress reports into :attr:`done` (never blocking: read when the
+        progress is shown)."""
+        reports = self.reviewer.progress  # a new worker brings a new queue
+        try:
+            while True:
+                game_id, done, total = reports.get_nowait()
+                if game_id in self.done:
+                    self.done[game_id] = (done, total)
+        except queue.Empty:
+            pass
+        except (OSError, ValueError, EOFError) as error:  # a queue a dead worker broke
+            log.info("review progress unreadable: %s", error)
 
 
 # -- what it says -------------------------------------------------------------------------------

@@ -15,9 +15,7 @@ from typing import Any
 
 import discord
 
-from bot.face.answers import Interaction, answers, tell
-from bot.face.app import App, Feature
-from bot.words.phrases import command
+from bot.face.answers import Interaction
 from engine.vocabulary import N_
 
 log = logging.getLogger(__name__)
@@ -41,31 +39,3 @@ def is_entry_point(interaction: Interaction) -> bool:
         interaction.type is discord.InteractionType.application_command
         and data.get("type") == PRIMARY_ENTRY_POINT
     )
-
-
-class EntryPoint(Feature):
-    """Answers the Entry Point command: launches the live board if the bot serves it."""
-
-    def __init__(self, app: App, live: bool) -> None:
-        super().__init__(app)
-        self.live = live
-
-    async def check(self, interaction: Interaction) -> bool:
-        """The command tree's ``interaction_check``: ``False`` (answered here, the tree goes no
-        further) for the Entry Point, ``True`` for every other command."""
-        if not is_entry_point(interaction):
-            return True
-        await self.launch(interaction)
-        return False
-
-    @answers()
-    async def launch(self, interaction: Interaction) -> None:
-        """Launch the Activity where the member used the Entry Point."""
-        if not self.live:
-            await tell(interaction, LIVE_BOARD_OFF, challenge=command("tholos challenge"))
-            return
-        try:
-            await interaction.response.launch_activity()
-        except discord.HTTPException as error:  # Activities switched off meanwhile, say
-            log.warning("could not launch the live board from the Entry Point: %s", error)
-            await tell(interaction, NOT_LAUNCHED)

@@ -13,7 +13,6 @@ for good (``immutable``); the page itself, which names the version, never
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import logging
 import time
@@ -22,9 +21,7 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.base import work
 from bot.face.app import App
-from bot.face.background import discord_call, stop_tasks
 from bot.face.opponent import Opponent
 from bot.storage import Game
 from bot.web.headers import FOREVER, HEADERS
@@ -81,7 +78,6 @@ class WebServer:
             .read_text(encoding="utf-8")
             .replace('="/static/', f'="/static/{self.version}/')
         )
-        self._posting: set[asyncio.Task[None]] = set()
         web_app = web.Application(middlewares=[_headers])
         web_app.router.add_get("/", self._page)
         web_app.router.add_get(f"/static/{{version:{VERSION}}}/{{path:.+}}", self._versioned)
@@ -108,10 +104,10 @@ class WebServer:
         return int(self._runner.addresses[0][1])
 
     async def stop(self) -> None:
-        """Close the pages (they reconnect elsewhere or later), finish posting, stop listening."""
+        """Close the pages (they reconnect elsewhere or later), stop listening (the boards
+        being posted are the poster's to finish)."""
         if self.live is not None:
             await self.live.close()
-        await stop_tasks(self._posting)
         await self._runner.cleanup()
 
     async def _page(self, request: web.Request) -> web.Response:
@@ -212,19 +208,13 @@ class WebServer:
 
     def _after_change(self, game: Game, last: LastTurn | None) -> None:
         """A turn played on a page (``last``), a game started there, or one that ended on time
-        at a page's late turn: post the Discord board as after a press, and let the AI move if
-        it is its turn (counted as work from now until it is posted)."""
-        task = work.start(self._post(game, last))
-        self._posting.add(task)
-        task.add_done_callback(self._posting.discard)
-
-    async def _post(self, game: Game, last: LastTurn | None) -> None:
-        try:  # a turn's or a flag's transaction took the board's lease; a new game's takes it now
-            leased = last is not None or not game.is_active
-            await discord_call(self.app.poster.post_in_channel(game, last, leased=leased))
-        except Exception as error:  # stored: housekeeping posts it later
-            log.warning("could not post the board of game %s: %s", game.id, type(error).__name__)
-        self.opponent.schedule(game)
+        at a page's late turn: post the Discord board as after a press (a turn's or a flag's
+        transaction took the board's lease; a new game's poster takes it), then let the AI
+        move if it is its turn."""
+        leased = last is not None or not game.is_active
+        self.app.poster.post_soon(
+            game, last, leased=leased, then=lambda: self.opponent.schedule(game)
+        )
 
 
 def static_version(folder: Path) -> str:

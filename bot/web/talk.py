@@ -17,7 +17,7 @@ from bot.face.opponent import Opponent
 from bot.services import StepShown, TimeUp
 from bot.services.puzzles import AnswerShown, PuzzleService
 from bot.storage import DatabaseUnavailable
-from bot.storage.puzzles import Answered, PuzzleStore
+from bot.storage.puzzles import Answered
 from bot.web.frames import puzzle_frame
 from bot.web.limits import FULL_CLOSE, SESSION_CLOSE, TOO_MANY_PAGES_CLOSE, Doors
 from bot.web.live import (
@@ -52,7 +52,7 @@ class PageTalk:
         self.boards = boards
         self.opponent = opponent
         self.doors = doors or Doors()
-        self.puzzles = PuzzleService(PuzzleStore(app.database))
+        self.puzzles = PuzzleService(app.puzzles)
         self.places = Places(app, boards)
 
     async def serve(self, socket: web.WebSocketResponse, language: str = "en") -> None:
@@ -176,7 +176,7 @@ class PageTalk:
             return
         language = language_of(session.locale)
         try:
-            game = await self.app.lobby.start_ai_game(
+            game = await self.app.matchmaking.start_ai_game(
                 guild_id=session.guild_id,
                 channel_id=session.channel_id,
                 human=Person(session.user_id, session.name),

@@ -54,7 +54,7 @@ async def database(database_url: str) -> AsyncIterator[Database]:
 class Services:
     """The bot's two services over one database: how games start, and how they are played."""
 
-    lobby: ChallengeService
+    matchmaking: ChallengeService
     play: PlayService
 
 

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.base.settings import Settings
-from bot.face.app import App
+from bot.face.app import App, build
+from bot.face.opponent import Opponent
 from bot.storage import Database
 
 BOT_ID = 999_000
@@ -102,9 +103,15 @@ class FakeDiscord:
         return None
 
 
-def fake_app(database: Database, discord: FakeDiscord | None = None) -> App:
-    """The shared parts of a bot process over ``database``, talking to a fake Discord."""
-    return App.build(discord or FakeDiscord(), Settings(token="test"), database)  # type: ignore[arg-type]
+def fake_app(database: Database, discord: FakeDiscord | None = None, ai: Any = None) -> App:
+    """The shared parts of a bot process over ``database``, talking to a fake Discord (and
+    searching the AI's turns with ``ai``, a fake search, if given)."""
+    return build(discord or FakeDiscord(), Settings(token="test"), database, ai)  # type: ignore[arg-type]
+
+
+def opponent_of(app: App, ai: Any, **options: Any) -> Opponent:
+    """The AI opponent over ``app``'s parts, searching with ``ai`` (a fake search)."""
+    return Opponent(app.client, app.sweeps, app.leases, app.play, app.poster, ai=ai, **options)
 
 
 async def eventually(

@@ -13,14 +13,14 @@ from tests.bot.test_service import ALICE, BOB, CAROL, CHANNEL, GUILD, by
 async def finished(service, clock, opponent: int = BOB, channel: int = CHANNEL):
     """A game Alice starts against ``opponent`` in ``channel`` and resigns at once."""
     clock.now += 10
-    made = await service.lobby.challenge(
+    made = await service.matchmaking.challenge(
         guild_id=GUILD,
         channel_id=channel,
         challenger=Person(ALICE, "Alice"),
         opponent=Person(opponent, "Opponent"),
         options=GameOptions(),
     )
-    game = (await service.lobby.answer(made.id, by(opponent, channel), "accept")).game
+    game = (await service.matchmaking.answer(made.id, by(opponent, channel), "accept")).game
     return await service.play.resign(game.id, game.version, by(ALICE, channel))
 
 

@@ -11,10 +11,9 @@ import random
 import bot.face.opponent as opponent_module
 from bot.base.domain import GameOptions, Person
 from bot.face.background import Backoff, stop_tasks
-from bot.face.opponent import Opponent
 from bot.storage.leases import ai_lease
 from engine import Position, Turn
-from tests.bot.discord_fakes import BOT_ID, FakeDiscord, eventually, fake_app
+from tests.bot.discord_fakes import BOT_ID, FakeDiscord, eventually, fake_app, opponent_of
 from tests.bot.test_service import ALICE, CHANNEL, GUILD
 
 GAMES = 5
@@ -57,7 +56,7 @@ async def ai_games(app, count: int):
     games = []
     for number in range(count):
         games.append(
-            await app.lobby.start_ai_game(
+            await app.matchmaking.start_ai_game(
                 guild_id=GUILD,
                 channel_id=CHANNEL + number,
                 human=Person(ALICE + number, "Human"),
@@ -99,8 +98,8 @@ async def test_the_ai_takes_its_lease_when_its_search_starts_and_waits_in_the_da
     for game in shown:  # the first board of each game is out, but for one game
         assert await app.games.set_board_message(game.id, next(discord.ids), game.version)
     ai = GatedAi(seeded())
-    opponent = Opponent(app, ai)  # type: ignore[arg-type]
-    picker = asyncio.create_task(opponent.run())
+    opponent = opponent_of(app, ai)
+    picker = asyncio.create_task(opponent.loop().run(app.client.is_closed))
     seed_of = {ai_lease(game.id, game.version).name: game.seed * 1000 for game in games}
     try:
         for searched in range(1, len(shown) + 1):
@@ -136,8 +135,8 @@ async def test_an_ai_turn_that_fails_is_tried_again_after_a_backoff(database, ca
     assert await app.games.set_board_message(game.id, next(discord.ids), game.version)
     ai = GatedAi(seeded())
     ai.failures = 1
-    opponent = Opponent(app, ai, backoff=Backoff(first=0.01, tries=3))  # type: ignore[arg-type]
-    picker = asyncio.create_task(opponent.run())
+    opponent = opponent_of(app, ai, backoff=Backoff(first=0.01, tries=3))
+    picker = asyncio.create_task(opponent.loop().run(app.client.is_closed))
     try:
         await eventually(lambda: len(ai.started) == 1, "the first search")
         ai.gate.release()
@@ -162,8 +161,8 @@ async def test_an_ai_board_discord_hangs_on_is_left_to_the_repost(database, monk
     discord.hanging.add(game.channel_id)
     ai = GatedAi(seeded())
     ai.gate.release()
-    opponent = Opponent(app, ai)  # type: ignore[arg-type]
-    picker = asyncio.create_task(opponent.run())
+    opponent = opponent_of(app, ai)
+    picker = asyncio.create_task(opponent.loop().run(app.client.is_closed))
     try:
         left = f"the board of game {game.id} is left to the repost: TimeoutError"
         await eventually(lambda: left in caplog.text, "the board's post given up")

@@ -54,14 +54,14 @@ def replayed(path: Path) -> dict[int, int]:
 
 async def new_game(service: Services, channel: int):
     """Alice challenges Bob in ``channel``; Bob accepts; the game."""
-    made = await service.lobby.challenge(
+    made = await service.matchmaking.challenge(
         guild_id=GUILD,
         channel_id=channel,
         challenger=Person(ALICE, "Alice"),
         opponent=Person(BOB, "Bob"),
         options=GameOptions(colour="white", first="me"),
     )
-    game = (await service.lobby.answer(made.id, Caller(BOB, channel), "accept")).game
+    game = (await service.matchmaking.answer(made.id, Caller(BOB, channel), "accept")).game
     assert game is not None
     return game
 

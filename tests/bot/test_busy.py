@@ -23,14 +23,14 @@ GUILD = 1
 
 async def started(service, channel: int = 7):
     """A rated game between 100 (White, to move) and 200."""
-    made = await service.lobby.challenge(
+    made = await service.matchmaking.challenge(
         guild_id=GUILD,
         channel_id=channel,
         challenger=Person(100, "a"),
         opponent=Person(200, "b"),
         options=GameOptions(colour="white", first="me"),
     )
-    return (await service.lobby.answer(made.id, Caller(200, channel), "accept")).game
+    return (await service.matchmaking.answer(made.id, Caller(200, channel), "accept")).game
 
 
 @pytest.fixture

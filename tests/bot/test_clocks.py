@@ -20,7 +20,7 @@ FIVE_PLUS_THREE = TimeControl(5, 3)
 
 async def live_game(service: Services, clock: TimeControl = FIVE_PLUS_THREE):
     """Alice (White, first) and Bob on ``clock``."""
-    made = await service.lobby.challenge(
+    made = await service.matchmaking.challenge(
         guild_id=GUILD,
         channel_id=CHANNEL,
         challenger=Person(ALICE, "Alice"),
@@ -28,7 +28,7 @@ async def live_game(service: Services, clock: TimeControl = FIVE_PLUS_THREE):
         options=GameOptions(colour="white", first="me", clock=clock),
     )
     assert made.time_control == "5+3"
-    return (await service.lobby.answer(made.id, by(BOB), "accept")).game
+    return (await service.matchmaking.answer(made.id, by(BOB), "accept")).game
 
 
 async def board_out(service: Services, game, at: float):
@@ -109,14 +109,16 @@ async def test_the_sweep_ends_a_game_once_however_many_processes_sweep(
 ):
     games = []
     for channel in range(3):
-        made = await service.lobby.challenge(
+        made = await service.matchmaking.challenge(
             guild_id=GUILD,
             channel_id=CHANNEL + channel,
             challenger=Person(ALICE, "Alice"),
             opponent=Person(BOB, "Bob"),
             options=GameOptions(colour="white", first="me", clock=FIVE_PLUS_THREE),
         )
-        game = (await service.lobby.answer(made.id, by(BOB, CHANNEL + channel), "accept")).game
+        game = (
+            await service.matchmaking.answer(made.id, by(BOB, CHANNEL + channel), "accept")
+        ).game
         games.append(await board_out(service, game, clock.now + channel))
     sweeps = Sweeps(service.play.games.database)
     assert await sweeps.next_flag() == pytest.approx(clock.now + 300)
@@ -141,7 +143,7 @@ async def test_the_sweep_ends_a_game_once_however_many_processes_sweep(
 
 
 async def test_against_the_ai_only_the_humans_clock_runs(service):
-    game = await service.lobby.start_ai_game(
+    game = await service.matchmaking.start_ai_game(
         guild_id=GUILD,
         channel_id=CHANNEL,
         human=Person(ALICE, "Alice"),

@@ -18,14 +18,14 @@ GUILD = 1
 
 async def start(service: Services, white: int, black: int, channel: int):
     """A started basic game between ``white`` (moving first) and ``black`` in ``channel``."""
-    made = await service.lobby.challenge(
+    made = await service.matchmaking.challenge(
         guild_id=GUILD,
         channel_id=channel,
         challenger=Person(white, f"p{white}"),
         opponent=Person(black, f"p{black}"),
         options=GameOptions(colour="white", first="me"),
     )
-    game = (await service.lobby.answer(made.id, Caller(black, channel), "accept")).game
+    game = (await service.matchmaking.answer(made.id, Caller(black, channel), "accept")).game
     assert game is not None
     return game
 
@@ -91,7 +91,7 @@ async def test_one_game_per_place_and_pair_holds_across_processes(service, other
         people = (Person(100, "p100"), Person(300, "p300"))
         same_place = await asyncio.gather(
             *(
-                process.lobby.start_ai_game(
+                process.matchmaking.start_ai_game(
                     guild_id=GUILD,
                     channel_id=channel,
                     human=human,
@@ -105,7 +105,7 @@ async def test_one_game_per_place_and_pair_holds_across_processes(service, other
         )
         same_pair = await asyncio.gather(
             *(
-                process.lobby.start_ai_game(
+                process.matchmaking.start_ai_game(
                     guild_id=GUILD,
                     channel_id=thread,
                     human=Person(400, "p400"),
@@ -127,7 +127,7 @@ async def test_one_game_per_place_and_pair_holds_across_processes(service, other
 async def test_accepting_in_two_processes_starts_one_game(service, other_process):
     """The opponent's Accept arrives twice, in two processes: one game starts; the other
     press hears the challenge was already answered."""
-    made = await service.lobby.challenge(
+    made = await service.matchmaking.challenge(
         guild_id=GUILD,
         channel_id=30,
         challenger=Person(100, "a"),
@@ -135,8 +135,8 @@ async def test_accepting_in_two_processes_starts_one_game(service, other_process
         options=GameOptions(),
     )
     results = await asyncio.gather(
-        service.lobby.answer(made.id, Caller(200, 30), "accept"),
-        other_process.lobby.answer(made.id, Caller(200, 30), "accept"),
+        service.matchmaking.answer(made.id, Caller(200, 30), "accept"),
+        other_process.matchmaking.answer(made.id, Caller(200, 30), "accept"),
         return_exceptions=True,
     )
     started = [result for result in results if not isinstance(result, Exception)]

@@ -131,7 +131,7 @@ async def start(
         clock=LIVE if pace == "live" else None,
     )
     if against == "ai":
-        game = await services.lobby.start_ai_game(
+        game = await services.matchmaking.start_ai_game(
             guild_id=GUILD,
             channel_id=CHANNEL,
             human=Person(ALICE, "Alice"),
@@ -140,14 +140,14 @@ async def start(
             options=options,
         )
     else:
-        made = await services.lobby.challenge(
+        made = await services.matchmaking.challenge(
             guild_id=GUILD,
             channel_id=CHANNEL,
             challenger=Person(ALICE, "Alice"),
             opponent=Person(BOB, "Bob"),
             options=options,
         )
-        game = (await services.lobby.answer(made.id, Caller(BOB, CHANNEL), "accept")).game
+        game = (await services.matchmaking.answer(made.id, Caller(BOB, CHANNEL), "accept")).game
     assert game is not None and game.time_control == (None if pace == "correspondence" else "5+3")
     return Table(services, clock, game, rng)
 
@@ -161,7 +161,7 @@ async def in_a_tournament(database: Database, clock: Clock, rng: random.Random, 
     tournament = await event.next_round(tournament)
     (board,) = await event.store.pairings.boards(tournament.id, 1)
     game = await event.service.games.game(board.game_id)
-    services = Services(services_on(database, clock).lobby, event.play)
+    services = Services(services_on(database, clock).matchmaking, event.play)
     return event, tournament, Table(services, clock, game, rng)
 
 

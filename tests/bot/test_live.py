@@ -22,7 +22,7 @@ from aiohttp.test_utils import TestServer
 from bot.base import work
 from bot.base.domain import GameOptions, Person, TimeControl
 from bot.base.settings import Settings
-from bot.face.app import App
+from bot.face.app import App, build
 from bot.storage import Database, Game
 from bot.web.limits import FULL_CLOSE, TOO_MANY_PAGES_CLOSE, Doors
 from bot.web.live import BURST, MESSAGE_LIMIT, LiveBoards
@@ -74,7 +74,7 @@ class Live:
 async def live(database: Database, tmp_path: Path) -> AsyncIterator[Live]:
     settings = Settings(token="unused", database=str(tmp_path / "unused.db"))
     client = discord.Client(intents=discord.Intents.none())
-    app = App.build(client, settings, database)
+    app = build(client, settings, database)
     sessions = Sessions(await session_key(database))
     posted: list[tuple[Game, LastTurn | None]] = []
     boards = LiveBoards(app, sessions, lambda game, last: posted.append((game, last)))
@@ -140,8 +140,8 @@ def path_of(game: Game, rng: random.Random) -> str:
 
 async def new_game(live: Live, channel: int = CHANNEL) -> Game:
     """Alice (White, first) against Bob in ``channel``."""
-    made = await challenge(Services(live.app.lobby, live.app.play), channel=channel)
-    answered = await live.app.lobby.answer(made.id, by(BOB, channel), "accept")
+    made = await challenge(Services(live.app.matchmaking, live.app.play), channel=channel)
+    answered = await live.app.matchmaking.answer(made.id, by(BOB, channel), "accept")
     assert answered.game is not None
     return answered.game
 
@@ -325,14 +325,14 @@ async def test_a_live_games_page_shows_the_clocks_and_a_late_turn_ends_it_on_tim
     """The frames carry the clocks (the mover's running once her board is out); a turn sent
     after her clock ran out is refused, the game ends on time, and its final board is posted."""
     rng = random.Random(seed)
-    made = await live.app.lobby.challenge(
+    made = await live.app.matchmaking.challenge(
         guild_id=GUILD,
         channel_id=CHANNEL,
         challenger=Person(ALICE, "Alice"),
         opponent=Person(BOB, "Bob"),
         options=GameOptions(colour="white", first="me", clock=TimeControl(3, 2)),
     )
-    game = (await live.app.lobby.answer(made.id, by(BOB), "accept")).game
+    game = (await live.app.matchmaking.answer(made.id, by(BOB), "accept")).game
     alice = await open_page(http, live, live.session(ALICE))
     clocks = (await alice.frame("board"))["clocks"]
     assert clocks == {
@@ -363,14 +363,14 @@ DAVE = 400
 
 async def thread_game(live: Live, white: int, black: int, thread: int) -> Game:
     """``white`` against ``black`` (White first) in the thread ``thread`` of CHANNEL."""
-    made = await live.app.lobby.challenge(
+    made = await live.app.matchmaking.challenge(
         guild_id=GUILD,
         channel_id=CHANNEL,
         challenger=Person(white, NAMES.get(white, "Dave")),
         opponent=Person(black, NAMES.get(black, "Dave")),
         options=GameOptions(colour="white", first="me"),
     )
-    answered = await live.app.lobby.answer(made.id, by(black), "accept", thread_id=thread)
+    answered = await live.app.matchmaking.answer(made.id, by(black), "accept", thread_id=thread)
     assert answered.game is not None and answered.game.parent_id == CHANNEL
     return answered.game
 

@@ -23,7 +23,7 @@ async def open_challenge(
 ):
     """``challenger`` (Alice) posts an open challenge in ``channel``: White, moving first."""
     rating_range = options.pop("rating_range", None)
-    return await service.lobby.challenge(
+    return await service.matchmaking.challenge(
         guild_id=GUILD,
         channel_id=channel,
         challenger=Person(challenger, NAMES[challenger]),
@@ -37,14 +37,14 @@ async def test_anyone_but_the_challenger_may_take_an_open_challenge(service):
     made = await open_challenge(service)
     assert made.is_open and made.open_to_all and made.opponent_id is None
     with pytest.raises(Refusal, match="your own challenge"):
-        await service.lobby.answer(made.id, by(ALICE), "accept", name="Alice")
+        await service.matchmaking.answer(made.id, by(ALICE), "accept", name="Alice")
     with pytest.raises(Refusal, match="can't be declined"):
-        await service.lobby.answer(made.id, by(BOB), "decline", name="Bob")
+        await service.matchmaking.answer(made.id, by(BOB), "decline", name="Bob")
     with pytest.raises(Refusal, match="Only the challenger"):
-        await service.lobby.answer(made.id, by(CAROL), "withdraw", name="Carol")
-    assert (await service.lobby.challenges.challenge(made.id)).status == "pending"
+        await service.matchmaking.answer(made.id, by(CAROL), "withdraw", name="Carol")
+    assert (await service.matchmaking.challenges.challenge(made.id)).status == "pending"
 
-    taken = await service.lobby.answer(made.id, by(CAROL), "accept", name="Carol")
+    taken = await service.matchmaking.answer(made.id, by(CAROL), "accept", name="Carol")
     game = taken.game
     assert game is not None
     assert (game.white_id, game.black_id, game.white_name, game.black_name) == (
@@ -61,7 +61,7 @@ async def test_anyone_but_the_challenger_may_take_an_open_challenge(service):
     )
     assert challenge.open_to_all and not challenge.is_open
     with pytest.raises(Refusal, match="Someone was faster"):
-        await service.lobby.answer(made.id, by(BOB), "accept", name="Bob")
+        await service.matchmaking.answer(made.id, by(BOB), "accept", name="Bob")
 
 
 async def test_members_racing_for_an_open_challenge_get_one_game(service, other_process, seed):
@@ -71,10 +71,10 @@ async def test_members_racing_for_an_open_challenge_get_one_game(service, other_
         made = await open_challenge(service, channel=CHANNEL + round_)
         racers = rng.sample([BOB, CAROL, DAVE], 2)
         results = await asyncio.gather(
-            service.lobby.answer(
+            service.matchmaking.answer(
                 made.id, by(racers[0], made.channel_id), "accept", name=NAMES[racers[0]]
             ),
-            other_process.lobby.answer(
+            other_process.matchmaking.answer(
                 made.id, by(racers[1], made.channel_id), "accept", name=NAMES[racers[1]]
             ),
             return_exceptions=True,
@@ -84,7 +84,7 @@ async def test_members_racing_for_an_open_challenge_get_one_game(service, other_
         assert len(won) == 1 and len(lost) == 1, results
         assert isinstance(lost[0], Refusal) and "faster" in str(lost[0])
         winner = racers[results.index(won[0])]
-        stored = await service.lobby.challenges.challenge(made.id)
+        stored = await service.matchmaking.challenges.challenge(made.id)
         assert stored.opponent_id == winner and stored.game_id == won[0].game.id
         assert {won[0].game.white_id, won[0].game.black_id} == {ALICE, winner}
 
@@ -98,7 +98,7 @@ async def test_a_member_holds_one_open_challenge_a_channel_and_a_few_a_server(se
     assert MAX_OPEN_CHALLENGES == 3
     with pytest.raises(Refusal, match="3 open challenges"):
         await open_challenge(service, channel=CHANNEL + 3)
-    await service.lobby.answer(first.id, by(ALICE), "withdraw")
+    await service.matchmaking.answer(first.id, by(ALICE), "withdraw")
     fourth = await open_challenge(service, channel=CHANNEL + 3)
     assert fourth.is_open
     assert await open_challenge(service, BOB)  # others have their own allowance
@@ -108,13 +108,13 @@ async def test_a_member_holds_one_open_challenge_a_channel_and_a_few_a_server(se
 
 
 async def test_the_servers_open_challenges_are_listed_soonest_to_expire_first(service, clock):
-    listings = GameListings(service.lobby.challenges.database)
+    listings = GameListings(service.matchmaking.challenges.database)
     assert await listings.open_challenges(GUILD, clock.now, 5) == (0, [])
     made = []
     for index, member in enumerate((ALICE, BOB, CAROL)):
         made.append(await open_challenge(service, member, channel=CHANNEL + index))
         clock.now += 10
-    named = await service.lobby.challenge(
+    named = await service.matchmaking.challenge(
         guild_id=GUILD,
         channel_id=CHANNEL,
         challenger=Person(DAVE, "Dave"),
@@ -124,7 +124,9 @@ async def test_the_servers_open_challenges_are_listed_soonest_to_expire_first(se
     assert not named.is_open and not named.open_to_all
     count, shown = await listings.open_challenges(GUILD, clock.now, 2)
     assert count == 3 and [c.id for c in shown] == [made[0].id, made[1].id]
-    await service.lobby.answer(made[1].id, by(DAVE, made[1].channel_id), "accept", name="Dave")
+    await service.matchmaking.answer(
+        made[1].id, by(DAVE, made[1].channel_id), "accept", name="Dave"
+    )
     clock.now += 600 - 15  # the first has expired, the third not yet
     count, shown = await listings.open_challenges(GUILD, clock.now, 5)
     assert count == 1 and [c.id for c in shown] == [made[2].id]

@@ -150,7 +150,7 @@ async def test_the_ai_is_never_reminded(service, clock):
     """Against the AI: the human is reminded when they are to move (first, or after the AI's
     turn); after the human's turn the AI is to move, and nothing is due."""
     human, ai = Person(ALICE, "Alice"), Person(AI, "Tholos AI", bot=True)
-    first = await service.lobby.start_ai_game(
+    first = await service.matchmaking.start_ai_game(
         guild_id=GUILD,
         channel_id=CHANNEL,
         human=human,
@@ -166,7 +166,7 @@ async def test_the_ai_is_never_reminded(service, clock):
     after_ai = await service.play.ai_turn(played.game, answer)
     assert after_ai is not None and after_ai.game.to_move == ALICE
     assert after_ai.game.reminder_due_at == clock.now + DAY / 2
-    second = await service.lobby.start_ai_game(
+    second = await service.matchmaking.start_ai_game(
         guild_id=GUILD,
         channel_id=CHANNEL + 1,
         human=Person(BOB, "Bob"),
@@ -185,14 +185,16 @@ async def test_the_sweep_finds_due_reminders_oldest_first_and_clears_them_once(
     store = ReminderStore(database)
     games = []
     for number in range(3):
-        made = await service.lobby.challenge(
+        made = await service.matchmaking.challenge(
             guild_id=GUILD,
             channel_id=CHANNEL + number,
             challenger=Person(ALICE, "Alice"),
             opponent=Person(BOB + number, "Bob"),
             options=GameOptions(colour="white", first="me"),
         )
-        answered = await service.lobby.answer(made.id, by(BOB + number, CHANNEL + number), "accept")
+        answered = await service.matchmaking.answer(
+            made.id, by(BOB + number, CHANNEL + number), "accept"
+        )
         assert answered.game is not None
         games.append(answered.game)
         clock.now += 10
@@ -228,14 +230,14 @@ async def test_the_sweep_sees_only_its_shards(service, database, clock):
     """A process running shard 1 of 2 sees the reminders of shard 1's servers only."""
     guilds = {0: 4 << 22, 1: 7 << 22}
     for shard, guild in guilds.items():
-        made = await service.lobby.challenge(
+        made = await service.matchmaking.challenge(
             guild_id=guild,
             channel_id=CHANNEL + shard,
             challenger=Person(ALICE, "Alice"),
             opponent=Person(BOB, "Bob"),
             options=GameOptions(colour="white", first="me"),
         )
-        await service.lobby.answer(made.id, by(BOB, CHANNEL + shard), "accept")
+        await service.matchmaking.answer(made.id, by(BOB, CHANNEL + shard), "accept")
     later = clock.now + DAY
     for shard, guild in guilds.items():
         store = ReminderStore(database, Shards(2, (shard,)))

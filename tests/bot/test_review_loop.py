@@ -74,14 +74,14 @@ class StuckReviewer(ScriptedReviewer):
 async def finished_game(app, channel: int, plies: int, rng: random.Random):
     """A game between Alice and Bob in ``channel``: ``plies`` random turns (fewer if it ends),
     then Bob resigns (if it is still on)."""
-    made = await app.lobby.challenge(
+    made = await app.matchmaking.challenge(
         guild_id=GUILD,
         channel_id=channel,
         challenger=Person(ALICE, "Alice"),
         opponent=Person(BOB, "Bob"),
         options=GameOptions(colour="white", first="me"),
     )
-    game = (await app.lobby.answer(made.id, by(BOB, channel), "accept")).game
+    game = (await app.matchmaking.answer(made.id, by(BOB, channel), "accept")).game
     for _ in range(plies):
         if not game.is_active:
             break
@@ -124,7 +124,7 @@ async def test_a_failing_review_is_retried_then_failed_and_delays_no_other(datab
     await requested(reviews, discord, failing, now - 10)  # asked for first
     await requested(reviews, discord, fine, now - 5)
     caplog.set_level(logging.INFO)
-    loop = asyncio.create_task(reviews.run())
+    loop = asyncio.create_task(reviews.loops()[0].run(app.client.is_closed))
     try:
 
         async def settled() -> bool:
@@ -207,7 +207,7 @@ async def test_the_review_worker_killed_mid_review_is_replaced_and_the_review_co
     await requested(reviews, discord, game, time.time())
     progress = (await reviews.store.review(game.id)).message_id
     caplog.set_level(logging.INFO)
-    loop = asyncio.create_task(reviews.run())
+    loop = asyncio.create_task(reviews.loops()[0].run(app.client.is_closed))
     try:
 
         async def under_way() -> bool:

@@ -88,7 +88,7 @@ async def test_every_sweep_reads_only_its_own_servers_rows(database, service, cl
             now=clock.now,
         )
         await ReviewStore(database).request(ai_game.id, guild, channel, ALICE, clock.now, 1)
-        await service.lobby.challenge(
+        await service.matchmaking.challenge(
             guild_id=guild,
             channel_id=channel + 50,
             challenger=Person(ALICE, "Alice"),

@@ -5,7 +5,6 @@ included."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 
@@ -16,9 +15,9 @@ from bot.base.domain import GameOptions, Person, ReminderDefaults
 from bot.base.settings import Settings
 from bot.client import TholosBot
 from bot.face.background import Backoff
-from bot.face.opponent import Opponent
+from bot.face.loops import Loops
 from bot.features.challenges import Challenges
-from bot.features.housekeeping import Chores, Housekeeping
+from bot.features.housekeeping import Housekeeping
 from bot.features.puzzles.feature import Puzzles
 from bot.features.reminders import Reminders
 from bot.features.review import Reviews
@@ -44,14 +43,14 @@ async def games_due_for_reminders(database) -> list:
     service = reminding(database, Clock(1_000.0), ReminderDefaults(None, DAY), [])
     games = []
     for channel in (HANGS, ANSWERS):
-        made = await service.lobby.challenge(
+        made = await service.matchmaking.challenge(
             guild_id=GUILD,
             channel_id=channel,
             challenger=Person(ALICE, "Alice"),
             opponent=Person(BOB, "Bob"),
             options=GameOptions(colour="white", first="me"),
         )
-        games.append((await service.lobby.answer(made.id, by(BOB, channel), "accept")).game)
+        games.append((await service.matchmaking.answer(made.id, by(BOB, channel), "accept")).game)
     assert all(game.reminder_due_at < time.time() for game in games)
     return games
 
@@ -87,7 +86,7 @@ async def test_a_challenge_expiry_discord_hangs_on_times_out_and_the_next_is_sho
     service = reminding(database, Clock(1_000.0), ReminderDefaults(None, DAY), [])
     messages = {}
     for channel in (HANGS, ANSWERS):
-        made = await service.lobby.challenge(
+        made = await service.matchmaking.challenge(
             guild_id=GUILD,
             channel_id=channel,
             challenger=Person(ALICE, "Alice"),
@@ -98,7 +97,7 @@ async def test_a_challenge_expiry_discord_hangs_on_times_out_and_the_next_is_sho
         await app.challenges.set_message(made.id, message.id)
         messages[channel] = message
     discord.hanging.add(HANGS)
-    await Challenges(app, Opponent(app)).expire()
+    await Challenges(app).expire()
     assert discord.hung == [HANGS]
     assert messages[HANGS].edits == []
     [shown] = messages[ANSWERS].edits
@@ -106,42 +105,26 @@ async def test_a_challenge_expiry_discord_hangs_on_times_out_and_the_next_is_sho
 
 
 async def test_shutdown_waits_for_every_background_task(database_url):
-    """The bot's close cancels the housekeeping loop, the review loop (a review under way) and
-    the AI's picker (a search under way) and waits for them: each has stopped its work and
+    """The bot's close cancels the loops — the boards', the reviews' (a review under way) and
+    the AI's picker (a search under way) — and waits for them: each has stopped its work and
     given back its lease before the database closes."""
     database = await open_database(database_url)
     discord = FakeDiscord()
-    app = fake_app(database, discord)
+    reviewer, ai = StuckReviewer(), GatedAi(seeded().randrange(2**32))
+    app = fake_app(database, discord, ai)
     game = await finished_game(app, CHANNEL, 2, seeded())
     [ai_game] = await ai_games(app, 1)
     await app.games.set_board_message(ai_game.id, next(discord.ids), ai_game.version)
-    reviewer, ai = StuckReviewer(), GatedAi(seeded().randrange(2**32))
-    opponent = Opponent(app, ai)  # type: ignore[arg-type]
     reviews = Reviews(app, reviewer)  # type: ignore[arg-type]
-    challenges, reminders = Challenges(app, opponent), Reminders(app)
-    housekeeping = Housekeeping(
-        app,
-        opponent,
-        Chores(
-            expire_challenges=challenges.expire,
-            challenge_posted=challenges.posted,
-            send_reminders=reminders.sweep,
-        ),
-    )
+    housekeeping = Housekeeping(app)
     await requested(reviews, discord, game, time.time())
     client = TholosBot(Settings(token="test", database=database_url))
     client.app = app
-    for feature in (opponent, reviews, challenges, reminders, housekeeping, Puzzles(app)):
+    for feature in (reviews, Challenges(app), Reminders(app), housekeeping, Puzzles(app)):
         client.features[type(feature)] = feature
-    loops = [
-        asyncio.create_task(loop)
-        for loop in (
-            housekeeping.run(),
-            reviews.run(),
-            opponent.run(),
-        )
-    ]
-    client._background.extend(loops)
+    client.loops = Loops(discord.wait_until_ready, discord.is_closed)
+    client.loops.start([*app.loops(), *housekeeping.loops(), *reviews.loops()])
+    loops = list(client.loops._tasks)
     await eventually(reviewer.started.is_set, "the review under way")
     await eventually(lambda: ai.running == 1, "the AI's search under way")
     await client.close()

@@ -20,7 +20,7 @@ from yarl import URL
 from bot.base import work
 from bot.base.settings import Settings
 from bot.face import background
-from bot.face.app import App
+from bot.face.app import build
 from bot.storage import Game, open_database
 from bot.web import limits as limits_module
 from bot.web.headers import FOREVER
@@ -58,7 +58,7 @@ async def serve(
 ) -> AsyncIterator[Served]:
     database = await open_database(str(tmp_path / "tholos.db"))
     settings = Settings(token="unused", database=str(tmp_path / "tholos.db"))
-    app = App.build(discord.Client(intents=discord.Intents.none()), settings, database)
+    app = build(discord.Client(intents=discord.Intents.none()), settings, database)
     opponent = Opponent()
     server = WebServer(app, opponent, "secret", static=static, limits=limits)  # type: ignore[arg-type]
     await server.start("127.0.0.1", 0)
@@ -211,8 +211,8 @@ async def test_the_post_after_a_pages_turn_is_counted_as_work(served: Served) ->
     counted as work from its creation until it is done (the shutdown and the tests wait for
     it); the AI is scheduled after it."""
     app = served.server.app
-    made = await challenge(Services(app.lobby, app.play))
-    game = (await app.lobby.answer(made.id, by(BOB), "accept")).game
+    made = await challenge(Services(app.matchmaking, app.play))
+    game = (await app.matchmaking.answer(made.id, by(BOB), "accept")).game
     before = work.in_flight()
     served.server._after_change(game, None)  # as a page's new game would
     assert work.in_flight() == before + 1

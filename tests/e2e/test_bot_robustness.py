@@ -85,14 +85,14 @@ async def test_a_board_that_fails_to_post_is_explained_and_repaired(
 async def test_an_expired_challenge_is_closed_on_time_and_frees_the_channel(
     emulator: Emulator, spawn_bot: SpawnBot
 ):
-    """Made while the housekeeping loop sleeps its long sleep, a 1-second challenge is marked
+    """Made while the challenges' loop sleeps its long sleep, a 1-second challenge is marked
     expired within seconds, and the channel then takes a new challenge."""
     bot = spawn_bot(emulator, env={"THOLOS_CHALLENGE_TIMEOUT": "1", "LOG_LEVEL": "DEBUG"})
     await bot.start(sync=True)
     table = Table(emulator)
     alice, bob, carol = table.people_named("alice", "bob", "carol")
     await emulator.wait_for(
-        lambda: "housekeeping: next round in 30.0 s" in bot.log(), what="housekeeping asleep"
+        lambda: "challenges: next round in 30.0 s" in bot.log(), what="the expiry loop asleep"
     )
     first = (await table.slash(alice, "tholos challenge", opponent=bob)).original
     assert first is not None and "expires" in first.content

@@ -53,7 +53,7 @@ QUIET_CALLS = {
     "Retries",
     "fail",
     "failed",
-    "sweep_until_closed",
+    "Loop",
     # what a request to Discord was, for the log when Discord refuses it
     "NotVouched",
     "_discord_json",

@@ -20,7 +20,8 @@ from bot.base import work
 from bot.face import layout
 from bot.face.answers import REQUIRED_PERMISSIONS
 from bot.face.app import App
-from bot.face.background import discord_call, nonce, stop_tasks, sweep_until_closed
+from bot.face.background import discord_call, nonce, stop_tasks
+from bot.face.loops import Loop
 from bot.features.puzzles import face
 from bot.storage import DatabaseUnavailable
 from bot.storage.puzzles import DailyPuzzle, PuzzleStore
@@ -58,31 +59,30 @@ class Daily:
         """Today's servers whose channel was found unusable (said once in the log; the days
         before are forgotten at each sweep)."""
         self._refreshing: dict[tuple[int, str], asyncio.Task[None]] = {}
+        self._stop_listening: Callable[[], None] = lambda: None
 
-    async def run(self) -> None:
-        """Post what is due, then sleep until woken, midnight or :data:`LOOK_AGAIN_SECONDS`."""
-        client = self.app.client
-        await client.wait_until_ready()
-        stop_listening = await self.app.database.listen(
+    def loop(self) -> Loop:
+        """Posts what is due, then sleeps until woken (a server's settings changed), UTC
+        midnight or :data:`LOOK_AGAIN_SECONDS`."""
+        return Loop("puzzle of the day", self.sweep, LOOK_AGAIN_SECONDS, self._wakeup)
+
+    async def listen(self) -> None:
+        """Wake the loop when a server's settings change, on any process."""
+        self._stop_listening = await self.app.database.listen(
             SETTINGS_TOPIC, lambda payload: self._wakeup.set()
         )
-        try:
-            await sweep_until_closed(
-                "puzzle of the day",
-                client.is_closed,
-                self.sweep,
-                self._wakeup,
-                lambda: min(LOOK_AGAIN_SECONDS, seconds_to_next_day(self.clock()) + 1.0),
-            )
-        finally:
-            stop_listening()
-            self._wakeup.clear()
-            await stop_tasks(list(self._refreshing.values()))
 
-    async def sweep(self) -> None:
+    async def close(self) -> None:
+        """Stop listening and the message edits under way."""
+        self._stop_listening()
+        await stop_tasks(list(self._refreshing.values()))
+
+    async def sweep(self) -> float:
         """Claim and post today's puzzle where it is wanted and not out yet; reveal the
-        answers of the days before (a failure stops only its own server)."""
-        day = day_of(self.clock())
+        answers of the days before (a failure stops only its own server); the next sweep is
+        due just after UTC midnight (or sooner: :data:`LOOK_AGAIN_SECONDS`)."""
+        now = self.clock()
+        day = day_of(now)
         self._warned = {warned for warned in self._warned if warned[1] == day}  # bounded
         for guild_id, channel_id in await self.store.dailies.wanted():
             try:
@@ -100,6 +100,7 @@ class Daily:
         for done in await self.store.dailies.unrevealed(day):
             await self.store.dailies.reveal(done.guild_id, done.day)
             self.refresh(done.guild_id, done.day)
+        return time.time() + seconds_to_next_day(now) + 1.0
 
     def _language(self, guild_id: int) -> str:
         guild = self.app.client.get_guild(guild_id)

@@ -9,9 +9,7 @@ from __future__ import annotations
 import io
 import logging
 import time
-from collections.abc import Coroutine
 from importlib import resources
-from typing import Any
 
 import discord
 
@@ -19,15 +17,17 @@ from bot.base import custom_ids
 from bot.base.domain import Refusal
 from bot.face import layout
 from bot.face.answers import USERS_ONLY, Interaction, answers, tell
-from bot.face.app import App, Feature, feature_of
+from bot.face.app import App
 from bot.face.commands import tholos
 from bot.face.controls import Router
+from bot.face.feature import Feature, feature_of
+from bot.face.loops import Loop
 from bot.face.translator import reader
 from bot.features.puzzles import face
 from bot.features.puzzles.daily import Daily
 from bot.features.puzzles.harvest import Harvest
 from bot.services.puzzles import AnswerShown, PuzzleService
-from bot.storage.puzzles import Answered, Attempt, PuzzleStore
+from bot.storage.puzzles import Answered, Attempt
 from bot.words.board import step_prompt
 from bot.words.i18n import NC_
 from bot.words.phrases import command
@@ -54,7 +54,7 @@ class Puzzles(Feature):
 
     def __init__(self, app: App) -> None:
         super().__init__(app)
-        self.store = PuzzleStore(app.database, app.settings.shards)
+        self.store = app.puzzles
         self.service = PuzzleService(self.store)
         self.daily = Daily(app, self.store)
         self.harvest = Harvest(app, self.store)
@@ -66,23 +66,26 @@ class Puzzles(Feature):
         router.add(custom_ids.PUZZLE_GIVE_UP, self.give_up)
         router.add(custom_ids.DAILY_PUZZLE, self.solve_daily)
 
-    def loops(self) -> list[tuple[str, Coroutine[Any, Any, None]]]:
-        """The background loops: the puzzle of the day, and (unless turned off) the search of
-        finished games for puzzles."""
-        loops = [("puzzle-of-the-day", self.daily.run())]
+    def loops(self) -> list[Loop]:
+        """The puzzle of the day, and (unless turned off) the search of finished games for
+        puzzles."""
+        loops = [self.daily.loop()]
         if self.app.settings.puzzles_from_games:
-            loops.append(("puzzles-from-games", self.harvest.run()))
+            loops.append(self.harvest.loop())
         return loops
 
-    def close(self) -> None:
-        """Stop the search's worker."""
-        self.harvest.close()
-
-    async def stock(self) -> None:
-        """Store the shipped puzzles the database does not have yet."""
+    async def start(self) -> None:
+        """Store the shipped puzzles the database does not have yet; listen to the servers'
+        settings (a new puzzle channel wakes the day's loop)."""
         added = await self.store.add(shipped_puzzles(), time.time())
         if added:
             log.info("stored %d shipped puzzles", added)
+        await self.daily.listen()
+
+    async def stop(self) -> None:
+        """Stop the day's message edits and the search's worker."""
+        await self.daily.close()
+        self.harvest.close()
 
     @answers()
     async def puzzle(self, interaction: Interaction) -> None:

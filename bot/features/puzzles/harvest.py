@@ -11,9 +11,8 @@ import time
 
 from bot.base import work
 from bot.face.app import App
-from bot.face.background import wait_for_event
+from bot.face.loops import Loop
 from bot.services.workers import PuzzleFinder
-from bot.storage import DatabaseUnavailable
 from bot.storage.puzzles import PuzzleStore
 from engine import parse_turn
 from engine.puzzles import LATE
@@ -37,20 +36,15 @@ class Harvest:
         """Positions with at most this many places left are searched."""
         self._wakeup = work.Wakeup()
 
-    async def run(self) -> None:
-        """Search the next finished game; rest when none is left."""
-        client = self.app.client
-        await client.wait_until_ready()
-        while not client.is_closed():
-            searched = False
-            try:
-                searched = await self.search_next()
-            except DatabaseUnavailable as error:
-                log.warning("puzzles from games: database unavailable: %s", error)
-            except Exception:
-                log.exception("puzzles from games: a search failed")
-            if not searched:
-                await wait_for_event(self._wakeup, LOOK_AGAIN_SECONDS)
+    def loop(self) -> Loop:
+        """Searches the next finished game, and the next; rests when none is left. Its rounds
+        are not counted as work in flight: a search takes seconds at a low priority, beside
+        everything else, and waits for nothing."""
+        return Loop("puzzles from games", self.search, LOOK_AGAIN_SECONDS, counted=False)
+
+    async def search(self) -> float | None:
+        """One game searched: the next is due at once; none left: after a rest."""
+        return time.time() if await self.search_next() else None
 
     async def search_next(self) -> bool:
         """Search the next finished game for a puzzle; whether there was one to search."""

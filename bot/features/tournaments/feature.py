@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from typing import Literal
 
 import discord
@@ -15,17 +16,18 @@ from discord import app_commands
 from bot.base import custom_ids
 from bot.base.domain import GameOptions, Mode, Pace, Person, Refusal
 from bot.face.answers import Interaction, answers, caller
-from bot.face.app import App, Feature, feature_of
+from bot.face.app import App
 from bot.face.background import discord_call
 from bot.face.commands import GAME_OPTIONS, GUILD_INSTALL, SERVERS_ONLY, tholos
 from bot.face.controls import Button, Router, view_of
+from bot.face.feature import Command, Feature, feature_of
+from bot.face.loops import Loop
 from bot.face.places import place_for
 from bot.face.translator import reader, server_language
 from bot.features.tournaments.rounds import (
     Rounds,
     drop_event,
     format_text,
-    post_finals,
     schedule_event,
     standings_file,
 )
@@ -37,7 +39,7 @@ from bot.services.tournaments import (
     check_organiser,
     largest_round_robin,
 )
-from bot.storage.tournaments import Tournament, TournamentStore
+from bot.storage.tournaments import Tournament
 from bot.words.i18n import NC_, words
 from bot.words.phrases import MODE_NAMES, command, pace_name
 from engine.vocabulary import N_
@@ -89,14 +91,28 @@ class Tournaments(Feature):
 
     def __init__(self, app: App) -> None:
         super().__init__(app)
-        self.store = TournamentStore(app.database, app.settings.shards)
+        self.store = app.tournaments
         self.service = TournamentService(
             self.store, app.games, app.play, reminders=app.reminder_defaults
         )
         self.rounds = Rounds(app, self.service, self.refresh)
+        self._stop_listening: Callable[[], None] = lambda: None
+
+    def commands(self) -> list[Command]:
+        return [tholos_tournament]
 
     def register(self, router: Router) -> None:
         router.add(custom_ids.TOURNAMENT, self.press)
+
+    def loops(self) -> list[Loop]:
+        return [self.rounds.loop()]
+
+    async def start(self) -> None:
+        """Listen to the games' changes (a round's end wakes the loop at once)."""
+        self._stop_listening = await self.rounds.listen()
+
+    async def stop(self) -> None:
+        self._stop_listening()
 
     @answers(server_only=True)
     async def create(
@@ -225,7 +241,8 @@ class Tournaments(Feature):
             ),
             ephemeral=True,
         )
-        await post_finals(self.app, ended)
+        for game in ended:
+            await self.app.poster.post_stored(game)
         await self.refresh(tournament.id)
         self.rounds.wake()
 

@@ -25,7 +25,8 @@ from bot.base import work
 from bot.base.standings import Standing
 from bot.face.answers import USERS_ONLY
 from bot.face.app import App
-from bot.face.background import Backoff, Retries, discord_call, nonce, sweep_until_closed
+from bot.face.background import Backoff, Retries, discord_call, nonce
+from bot.face.loops import Loop
 from bot.face.places import open_thread, thread_name
 from bot.services.tournaments import Plan, TournamentService, expected_length, standings_of
 from bot.storage import GAMES_TOPIC, ChannelBusyError, DatabaseUnavailable, Game
@@ -83,27 +84,19 @@ class Rounds:
         if payload is None or (payload.isdigit() and int(payload) in self._watched):
             self._wakeup.set()
 
-    async def run(self) -> None:
-        """Advance every tournament under way, then sleep until woken or
-        :data:`LOOK_AGAIN_SECONDS` passed."""
-        client = self.app.client
-        await client.wait_until_ready()
-        stop_listening = await self.app.database.listen(GAMES_TOPIC, self._heard)
-        try:
-            await sweep_until_closed(
-                "tournaments",
-                client.is_closed,
-                self.sweep,
-                self._wakeup,
-                lambda: LOOK_AGAIN_SECONDS,
-            )
-        finally:
-            stop_listening()
-            self._wakeup.clear()
+    def loop(self) -> Loop:
+        """Advances every tournament under way, then sleeps until a game of a round under way
+        changes (:meth:`listen`) or :data:`LOOK_AGAIN_SECONDS` passed."""
+        return Loop("tournaments", self.sweep, LOOK_AGAIN_SECONDS, self._wakeup)
+
+    async def listen(self) -> Callable[[], None]:
+        """Wake the loop when a game it waits for changes, on any process; stop listening."""
+        return await self.app.database.listen(GAMES_TOPIC, self._heard)
 
     async def sweep(self) -> None:
         """One step for each tournament under way (a failure stops only its own); then show
-        again the announcements a crash left stale."""
+        again the announcements a crash left stale. (The next sweep: after the longest
+        pause, or when woken.)"""
         watched: set[int] = set()
         for tournament in await self.store.under_way():
             try:
@@ -151,7 +144,8 @@ class Rounds:
                 await self._open_games(tournament, [b for b in boards if b.waiting])
             elif time.time() >= deadline:
                 ended = await self.service.decide_at_deadline(tournament, boards)
-                await post_finals(self.app, ended)
+                for game in ended:
+                    await self.app.poster.post_stored(game)
             boards = await self.store.pairings.boards(tournament.id, tournament.round)
             if not all(board.settled for board in boards):
                 return {board.game_id for board in boards if board.game_id is not None}
@@ -257,12 +251,8 @@ class Rounds:
             self._retries.failed(key, time.time(), error)  # (logged)
             return
         self._retries.succeeded(key)
-        if game is not None:
-            await discord_call(
-                self.app.poster.post(
-                    self.app.client.get_partial_messageable(game.channel_id).send, game, None
-                )
-            )
+        if game is not None:  # its insert took no lease: the first poster takes it
+            await self.app.poster.post_stored(game, None, leased=False)
 
 
 async def post_standings(
@@ -321,18 +311,6 @@ async def send(
         log.warning("tournament %s: could not post %s: %s", tournament.id, once, error)
         return False
     return True
-
-
-async def post_finals(app: App, games: list[Game]) -> None:
-    """Post the final boards of games a tournament step ended (the housekeeping loop posts
-    any that fail)."""
-    poster = app.poster
-    for game in games:
-        try:
-            last = await poster.last_turn(game)
-            await discord_call(poster.post_in_channel(game, last, leased=True))
-        except Exception as error:
-            log.warning("could not post game %s's final board: %s", game.id, error)
 
 
 async def open_game(

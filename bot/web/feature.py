@@ -1,0 +1,59 @@
+"""The live board as a feature: its web server (only with ``THOLOS_WEB_PORT`` and the client
+secret), started with the bot and stopped with it; and the Entry Point command, when a host set
+its handler to the app's (see :mod:`bot.web.entry_point`)."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from bot.face.answers import Interaction, answers, tell
+from bot.face.feature import Feature
+from bot.web.entry_point import LIVE_BOARD_OFF, NOT_LAUNCHED, is_entry_point
+from bot.web.server import WebServer
+from bot.words.phrases import command
+
+log = logging.getLogger(__name__)
+
+
+class LiveBoard(Feature):
+    """Serves the live board (where configured) and answers the Entry Point command."""
+
+    server: WebServer | None = None
+
+    @property
+    def live(self) -> bool:
+        """Whether this process serves the live board."""
+        return self.server is not None
+
+    async def start(self) -> None:
+        settings = self.app.settings
+        if settings.web_port is None or settings.client_secret is None:
+            return
+        self.server = WebServer(self.app, self.app.opponent, settings.client_secret)
+        await self.server.start(settings.web_host, settings.web_port)
+
+    async def stop(self) -> None:
+        if self.server is not None:
+            await self.server.stop()
+
+    async def check(self, interaction: Interaction) -> bool:
+        """``False`` (answered here, the command tree goes no further) for the Entry Point,
+        ``True`` for every other command."""
+        if not is_entry_point(interaction):
+            return True
+        await self.launch(interaction)
+        return False
+
+    @answers()
+    async def launch(self, interaction: Interaction) -> None:
+        """Launch the Activity where the member used the Entry Point."""
+        if not self.live:
+            await tell(interaction, LIVE_BOARD_OFF, challenge=command("tholos challenge"))
+            return
+        try:
+            await interaction.response.launch_activity()
+        except discord.HTTPException as error:  # Activities switched off meanwhile, say
+            log.warning("could not launch the live board from the Entry Point: %s", error)
+            await tell(interaction, NOT_LAUNCHED)
