@@ -167,6 +167,35 @@ def turn_lines(turn: Turn, name: str, t: Words = ENGLISH) -> list[str]:
     return lines
 
 
+def turn_text(turn: Turn, name: str, t: Words = ENGLISH) -> str:
+    """A turn in one line, ``name`` (a player's name or mention) doing it, e.g. ``Ariadne
+    placed white on γ C, removed the top of α A``."""
+    return ", ".join(turn_lines(turn, name, t))
+
+
+def scoring_lines(scores: Score, t: Words = ENGLISH) -> str:
+    """Each column's winner, points and ornament change, one line each."""
+    lines = []
+    for column in scores.columns:
+        location = location_name(column.location)
+        if column.winner is None:
+            line = t("{location}: nobody", location=location)
+        else:
+            colour = colour_name(column.winner, t).capitalize()
+            line = t(
+                "{location}: {colour} {points}",
+                location=location,
+                colour=colour,
+                points=signed(column.points),
+            )
+        change = ornament_change(column, t)
+        if change is not None and column.ornament is not None:
+            ornament = t(ORNAMENT_NAMES[column.ornament])
+            line += " — " + t("{ornament} ornament: {change}", ornament=ornament, change=change)
+        lines.append(line)
+    return "\n".join(lines)
+
+
 def result_line(scores: Score, names: tuple[str, str], t: Words = ENGLISH) -> str:
     """The result in one line, such as ``Ana wins 31–24``; ``names`` are White's and Black's."""
     white, black = scores.totals

@@ -69,6 +69,12 @@ REQUIRED_PERMISSIONS = (
 the reader's language, as Discord shows it)."""
 
 
+def missing_permissions(permissions: discord.Permissions) -> list[str]:
+    """What of :data:`REQUIRED_PERMISSIONS` ``permissions`` lack, by their names in Discord's
+    UI (English, marked for translation)."""
+    return [name for flag, name in REQUIRED_PERMISSIONS if not getattr(permissions, flag)]
+
+
 class Interactions:
     """The interactions under way, so that a shutdown lets them finish first."""
 
@@ -184,9 +190,8 @@ def require_permissions(interaction: Interaction) -> None:
     (a direct message with the bot needs none)."""
     if interaction.guild_id is None:
         return
-    permissions = interaction.app_permissions
     t = reader(interaction)
-    missing = [t(name) for flag, name in REQUIRED_PERMISSIONS if not getattr(permissions, flag)]
+    missing = [t(name) for name in missing_permissions(interaction.app_permissions)]
     if missing:
         raise Refusal(
             "I can't run a game here yet: I need these permissions in this channel: "

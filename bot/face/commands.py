@@ -4,6 +4,7 @@ when a command fails before its handler could answer."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from typing import Any
 
 import discord
@@ -84,14 +85,25 @@ CHOICES_SHOWN = 25
 """Discord shows at most 25 autocomplete choices."""
 
 
-def game_choices(t: Words, games: list[Game], typed: str) -> list[app_commands.Choice[int]]:
-    """The choices of a ``game`` option: the ``games`` whose label holds what was typed."""
-    labels = ((game_label(t, game), game.id) for game in games)
+CHOICE_NAME_LIMIT = 100
+"""Discord's longest choice name."""
+
+
+def choices(labelled: Iterable[tuple[str, int]], typed: str) -> list[app_commands.Choice[int]]:
+    """An autocomplete's answer: the ``(label, id)`` whose label holds what was typed (in any
+    case), as many as Discord shows, each label within Discord's limit."""
     typed = typed.lower()
     shown = [
-        app_commands.Choice(name=label, value=id) for label, id in labels if typed in label.lower()
+        app_commands.Choice(name=label[:CHOICE_NAME_LIMIT], value=id)
+        for label, id in labelled
+        if typed in label.lower()
     ]
     return shown[:CHOICES_SHOWN]
+
+
+def game_choices(t: Words, games: list[Game], typed: str) -> list[app_commands.Choice[int]]:
+    """The choices of a ``game`` option: the ``games`` whose label holds what was typed."""
+    return choices(((game_label(t, game), game.id) for game in games), typed)
 
 
 async def on_command_error(

@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 
 from bot.base.domain import CLOCKS, Mode, Pace, Refusal, ServerRules, offered_clocks, offers
-from bot.face.answers import REQUIRED_PERMISSIONS, Interaction, answers
+from bot.face.answers import Interaction, answers, missing_permissions
 from bot.face.commands import CHOICES_SHOWN, GUILD_INSTALL, SERVERS_ONLY, game_choices
 from bot.face.feature import Command, Feature, feature_of
 from bot.face.translator import reader
@@ -163,8 +163,7 @@ def _check_puzzle_channel(interaction: Interaction, channel_id: int) -> None:
     if guild is None or channel is None:
         raise Refusal("I can't see that channel.")
     t = reader(interaction)
-    allowed = channel.permissions_for(guild.me)
-    missing = [t(name) for flag, name in REQUIRED_PERMISSIONS if not getattr(allowed, flag)]
+    missing = [t(name) for name in missing_permissions(channel.permissions_for(guild.me))]
     if missing:
         raise Refusal(
             "I can't post the puzzle of the day in {channel}: I need **{permissions}** there.",

@@ -21,9 +21,10 @@ from bot.services import StepShown, TimeUp
 from bot.storage import Game
 from bot.words.board import LastTurn, board_of
 from bot.words.i18n import NC_
-from bot.words.phrases import SANDSTONE, command, describe_turn, ornaments_text
+from bot.words.phrases import SANDSTONE, command, ornaments_text
 from engine import LOCATIONS, Position
 from engine.vocabulary import N_, ORNAMENT_EFFECTS, ORNAMENT_NAMES, bonus_description, location_name
+from rendering.describe import turn_text
 from rendering.words import Words
 
 LIVE_UNAVAILABLE = N_(
@@ -82,7 +83,7 @@ class Play(Feature):
             await self._edit_board(interaction, layout.status_text(board), layout.rows(board))
             return
         last = LastTurn(result.turn, interaction.user.id)
-        played = describe_turn(t, last.turn, mention(last.player_id))
+        played = turn_text(last.turn, mention(last.player_id), t)
         await self._edit_board(interaction, t("Played: {turn}", turn=played), [])
         pressed = interaction.message.id if interaction.message else None
         await self.app.poster.post_after_change(

@@ -34,7 +34,7 @@ from bot.words.phrases import SANDSTONE, STONE_EMOJI, channel_url
 from engine import BLACK, WHITE, Turn, parse_turn
 from engine.review import GameReview
 from rendering.chart import render_chart
-from rendering.describe import turn_lines
+from rendering.describe import turn_text
 from rendering.words import Words
 
 log = logging.getLogger(__name__)
@@ -350,8 +350,8 @@ def review_embed(t: Words, game: Game, review: GameReview, chart_name: str) -> d
             t(
                 "**{ply}.** {played} — better: {best}",
                 ply=turn.ply,
-                played=", ".join(turn_lines(turn.played, name, t)),
-                best=", ".join(turn_lines(turn.best, name, t)),
+                played=turn_text(turn.played, name, t),
+                best=turn_text(turn.best, name, t),
             )
             for turn in review.mistakes(colour, 3)
         ]

@@ -19,7 +19,6 @@ from bot.words.phrases import (
     STONE_EMOJI,
     Who,
     colour_name,
-    describe_turn,
     ornaments_text,
     result_text,
 )
@@ -36,8 +35,8 @@ from engine import (
 from engine.builder import GRAY_FROM_QUARRY, OWN_BONUS, SKIP, Step, StepKind, TurnBuilder
 from engine.core import MOVER_COLOUR
 from engine.scoring import Score, score
-from engine.vocabulary import N_, ORNAMENT_NAMES, bonus_name, location_name, points, signed
-from rendering.describe import ornament_change
+from engine.vocabulary import N_, bonus_name, location_name, points
+from rendering.describe import scoring_lines, turn_text
 from rendering.view import BoardView
 from rendering.words import Words
 
@@ -237,7 +236,7 @@ def board_of(
         for colour in (WHITE, BLACK)
     )
     assert len(sides) == 2
-    last_words = describe_turn(t, last.turn, who(last.player_id)) if last else None
+    last_words = turn_text(last.turn, who(last.player_id), t) if last else None
     return Board(
         game_id=game.id,
         version=game.version,
@@ -253,7 +252,7 @@ def board_of(
         projection=" · ".join(f"{side.colour_name} {points(side.points)}" for side in sides)
         if phase != "over"
         else None,
-        scoring=scoring_lines(t, projected) if game.outcome is not None else None,
+        scoring=scoring_lines(projected, t) if game.outcome is not None else None,
         columns=_columns(t, position, projected),
         position=str(position),
         small_print=t("Ply {ply}", ply=game.plies) + f" · {position}",
@@ -316,7 +315,7 @@ def _status(t: Words, game: Game, phase: Phase, prompt: str | None, who: Who) ->
 
 
 def _columns(t: Words, position: Position, projected: Score) -> tuple[Column, ...]:
-    lines = scoring_lines(t, projected).split("\n")
+    lines = scoring_lines(projected, t).split("\n")
     return tuple(
         Column(
             location_name(column.location),
@@ -343,27 +342,6 @@ def board_note(t: Words, game: Game) -> str | None:
             "{loser} resigned: {winner} wins", loser=game.name(1 - winner), winner=game.name(winner)
         )
     return t("{winner} wins on time", winner=game.name(winner))
-
-
-def scoring_lines(t: Words, result: Score) -> str:
-    """Each column's winner, points and ornament change, one line each."""
-    lines = []
-    for column in result.columns:
-        if column.winner is None:
-            line = t("{location}: nobody", location=location_name(column.location))
-        else:
-            line = t(
-                "{location}: {colour} {points}",
-                location=location_name(column.location),
-                colour=colour_name(t, column.winner),
-                points=signed(column.points),
-            )
-        change = ornament_change(column, t)
-        if change is not None and column.ornament is not None:
-            ornament = t(ORNAMENT_NAMES[column.ornament])
-            line += " — " + t("{ornament} ornament: {change}", ornament=ornament, change=change)
-        lines.append(line)
-    return "\n".join(lines)
 
 
 # -- the turn being composed ----------------------------------------------------------------------

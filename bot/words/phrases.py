@@ -11,7 +11,7 @@ from typing import Final
 
 from bot.base.domain import CORRESPONDENCE, mention
 from bot.storage import Game
-from engine import COLOUR_NAMES, Colour, Position, Turn
+from engine import COLOUR_NAMES, Colour, Position
 from engine.vocabulary import (
     N_,
     ORNAMENT_EFFECTS,
@@ -21,7 +21,6 @@ from engine.vocabulary import (
     score_pair,
     signed,
 )
-from rendering.describe import turn_lines
 from rendering.words import Words
 
 STONE_EMOJI: Final = ("⚪", "⚫", "🔘")
@@ -39,12 +38,6 @@ Who = Callable[[int], str]
 def colour_name(t: Words, colour: Colour) -> str:
     """``White``, ``Black`` or ``Gray``."""
     return t(COLOUR_NAMES[colour]).capitalize()
-
-
-def describe_turn(t: Words, turn: Turn, player: str) -> str:
-    """A turn in words, ``player`` (a mention or a name) doing it, e.g. ``<@1> placed white
-    on γ C, …``."""
-    return ", ".join(turn_lines(turn, player, t))
 
 
 def ornaments_text(t: Words, position: Position) -> str:

@@ -11,11 +11,12 @@ from bot.base.domain import mention
 from bot.storage import Game
 from bot.storage.puzzles import Answered, Attempt, DailyPuzzle, StoredPuzzle
 from bot.words.board import Board, board_of
-from bot.words.phrases import Who, colour_name, describe_turn, rating_change
+from bot.words.phrases import Who, colour_name, rating_change
 from engine import BLACK, WHITE, Turn
 from engine.puzzles import DRAW, WIN, Puzzle
 from engine.turns import parse_turn
 from engine.vocabulary import N_
+from rendering.describe import turn_text
 from rendering.view import BoardView
 from rendering.words import Words
 
@@ -44,7 +45,7 @@ def image_view(t: Words, puzzle: Puzzle) -> BoardView:
 
 def named_turn(t: Words, puzzle: Puzzle, turn: Turn) -> str:
     """A turn of the side to move in words, with its notation."""
-    return f"{describe_turn(t, turn, colour_name(t, puzzle.position.turn))} (`{turn}`)"
+    return f"{turn_text(turn, colour_name(t, puzzle.position.turn), t)} (`{turn}`)"
 
 
 def why(t: Words, puzzle: Puzzle) -> str:

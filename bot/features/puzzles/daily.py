@@ -18,7 +18,7 @@ import discord
 
 from bot.base import work
 from bot.face import layout
-from bot.face.answers import REQUIRED_PERMISSIONS
+from bot.face.answers import missing_permissions
 from bot.face.app import App
 from bot.face.background import discord_call, nonce, stop_tasks
 from bot.face.loops import Loop
@@ -112,10 +112,10 @@ class Daily:
         day in the log instead of being refused by Discord every minute)."""
         guild = self.app.client.get_guild(daily.guild_id)
         channel = guild.get_channel(daily.channel_id) if guild is not None else None
-        missing = ["view_channel"]
+        allowed = discord.Permissions.none()  # the channel is gone
         if guild is not None and channel is not None:
             allowed = channel.permissions_for(guild.me)
-            missing = [flag for flag, _ in REQUIRED_PERMISSIONS if not getattr(allowed, flag)]
+        missing = missing_permissions(allowed)
         if missing and (daily.guild_id, daily.day) not in self._warned:
             self._warned.add((daily.guild_id, daily.day))
             log.warning(

@@ -18,7 +18,7 @@ from bot.base.domain import GameOptions, Mode, Pace, Person, Refusal
 from bot.face.answers import Interaction, answers, caller
 from bot.face.app import App
 from bot.face.background import discord_call
-from bot.face.commands import GAME_OPTIONS, GUILD_INSTALL, SERVERS_ONLY, tholos
+from bot.face.commands import GAME_OPTIONS, GUILD_INSTALL, SERVERS_ONLY, choices, tholos
 from bot.face.controls import Button, Router, view_of
 from bot.face.feature import Command, Feature, feature_of
 from bot.face.loops import Loop
@@ -300,12 +300,7 @@ class Tournaments(Feature):
     async def choices(self, interaction: Interaction, typed: str) -> list[app_commands.Choice[int]]:
         """The server's tournaments whose name holds what was typed."""
         found = await self.store.in_guild(interaction.guild_id or 0)
-        typed = typed.lower()
-        return [
-            app_commands.Choice(name=f"#{t.id} {t.name}"[:100], value=t.id)
-            for t in found
-            if typed in t.name.lower()
-        ][:25]
+        return choices(((f"#{t.id} {t.name}", t.id) for t in found), typed)
 
 
 _DONE = {

@@ -11,10 +11,11 @@ from bot.features.history import history_line
 from bot.features.ratings import stats_embed
 from bot.storage import FinishedGame, Game
 from bot.storage.games import Outcome
-from bot.words.board import board_of, scoring_lines
+from bot.words.board import board_of
 from bot.words.phrases import result_text
 from engine import Position
 from engine.scoring import score
+from rendering.describe import scoring_lines
 from rendering.words import ENGLISH
 
 ANA, BOB = 1, 2
@@ -65,7 +66,7 @@ def test_the_result_and_the_scoring_show_a_minus_sign():
     worth less than nothing, and the status of a finished board."""
     game = finished()
     assert_minus(result_text(ENGLISH, game), "wins \u22122–19 on points")
-    assert_minus(scoring_lines(ENGLISH, score(FINAL)), "γ C: White \u22121")
+    assert_minus(scoring_lines(score(FINAL), ENGLISH), "γ C: White \u22121")
     assert_minus(status_text(board_of(game, ENGLISH)), "\u22122–19")
 
 
