@@ -11,17 +11,73 @@ def augmenting_path(
     adj: dict[int, set[int]], match: dict[int, int | None], root: int
 ) -> list[int] | None:
     """An augmenting path from the exposed vertex ``root`` in the graph ``adj`` under the
-    matching ``match`` (each vertex's partner, ``None`` if exposed): its vertices from ``root``
-    to another exposed vertex, alternately joined by unmatched and matched edges; ``None`` if
+    matching ``match`` (each vertex's partner, ``None`` if exposed): its vertices from another
+    exposed vertex back to ``root``, alternately joined by unmatched and matched edges; ``None`` if
     there is none. Odd cycles (blossoms) are shrunk as they are met."""
-    vertices = list(adj)
-    base = {v: v for v in vertices}
-    parent: dict[int, int | None] = {v: None for v in vertices}
-    used = {v: False for v in vertices}
-    used[root] = True
-    queue = deque([root])
+    return _Search(adj, match, root).path()
 
-    def lca(a: int, b: int) -> int:
+
+class _Search:
+    """One search for an augmenting path from ``root``: the tree grown from it (each vertex's
+    ``parent``), the ``base`` of the blossom each vertex was shrunk into, the vertices reached
+    (``used``) and those still to grow the tree from (``queue``)."""
+
+    def __init__(self, adj: dict[int, set[int]], match: dict[int, int | None], root: int) -> None:
+        self.adj, self.match, self.root = adj, match, root
+        self.vertices = list(adj)
+        self.base = {v: v for v in self.vertices}
+        self.parent: dict[int, int | None] = {v: None for v in self.vertices}
+        self.used = {v: False for v in self.vertices}
+        self.used[root] = True
+        self.queue = deque([root])
+
+    def path(self) -> list[int] | None:
+        """Grow the tree breadth first until an edge reaches an exposed vertex."""
+        base, match, parent = self.base, self.match, self.parent
+        while self.queue:
+            v = self.queue.popleft()
+            for to in self.adj[v]:
+                if base[v] == base[to] or match[v] == to:
+                    continue
+                if to == self.root or (match[to] is not None and parent[match[to]] is not None):
+                    self.shrink(v, to)
+                elif parent[to] is None:
+                    parent[to] = v
+                    if match[to] is None:
+                        return self.back_to_root(to)
+                    nxt = match[to]
+                    self.used[nxt] = True  # type: ignore[index]
+                    self.queue.append(nxt)  # type: ignore[arg-type]
+        return None
+
+    def back_to_root(self, exposed: int) -> list[int]:
+        """The path from the exposed vertex just reached back to the root."""
+        path = [exposed]
+        while True:
+            p = self.parent[path[-1]]
+            path.append(p)  # type: ignore[arg-type]
+            nxt = self.match[p]  # type: ignore[index]
+            if nxt is None:
+                return path
+            path.append(nxt)
+
+    def shrink(self, v: int, to: int) -> None:
+        """The edge ``v``–``to`` closes an odd cycle: shrink it into its base, and grow the
+        tree from the vertices it adds."""
+        current = self.lca(v, to)
+        blossom: set[int] = set()
+        self.mark(v, current, to, blossom)
+        self.mark(to, current, v, blossom)
+        for u in self.vertices:
+            if self.base[u] in blossom:
+                self.base[u] = current
+                if not self.used[u]:
+                    self.used[u] = True
+                    self.queue.append(u)
+
+    def lca(self, a: int, b: int) -> int:
+        """The nearest common ancestor of ``a`` and ``b``'s blossoms in the tree."""
+        base, match, parent = self.base, self.match, self.parent
         seen = set()
         while True:
             a = base[a]
@@ -35,45 +91,16 @@ def augmenting_path(
                 return b
             b = parent[match[b]]  # type: ignore[index]
 
-    def mark(v: int, b: int, child: int, blossom: set[int]) -> None:
+    def mark(self, v: int, b: int, child: int, blossom: set[int]) -> None:
+        """Walk from ``v`` up to the base ``b``, adding each blossom met to ``blossom`` and
+        pointing the tree's parents around the cycle."""
+        base, match, parent = self.base, self.match, self.parent
         while base[v] != b:
             blossom.add(base[v])
             blossom.add(base[match[v]])  # type: ignore[index]
             parent[v] = child
             child = match[v]  # type: ignore[assignment]
             v = parent[match[v]]  # type: ignore[index,assignment]
-
-    while queue:
-        v = queue.popleft()
-        for to in adj[v]:
-            if base[v] == base[to] or match[v] == to:
-                continue
-            if to == root or (match[to] is not None and parent[match[to]] is not None):
-                current = lca(v, to)
-                blossom: set[int] = set()
-                mark(v, current, to, blossom)
-                mark(to, current, v, blossom)
-                for u in vertices:
-                    if base[u] in blossom:
-                        base[u] = current
-                        if not used[u]:
-                            used[u] = True
-                            queue.append(u)
-            elif parent[to] is None:
-                parent[to] = v
-                if match[to] is None:
-                    path = [to]
-                    while True:
-                        p = parent[path[-1]]
-                        path.append(p)  # type: ignore[arg-type]
-                        nxt = match[p]  # type: ignore[index]
-                        if nxt is None:
-                            return path
-                        path.append(nxt)
-                nxt = match[to]
-                used[nxt] = True  # type: ignore[index]
-                queue.append(nxt)  # type: ignore[arg-type]
-    return None
 
 
 def augment(match: dict[int, int | None], path: list[int]) -> None:
