@@ -6,7 +6,7 @@ feature answers with a polite ephemeral message.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal, Protocol, TypeVar, get_args
 
 from engine.newgame import DEFAULT_ORNAMENTS
@@ -154,6 +154,11 @@ class GameOptions:
                 "choose the advanced mode by themselves)."
             )
         return (self.ornaments or DEFAULT_ORNAMENTS) if self.game_mode == "advanced" else 0
+
+    def settled(self) -> GameOptions:
+        """These options with the mode and the number of ornaments the game gets; raises
+        :class:`Refusal` as :meth:`ornament_count` does."""
+        return replace(self, mode=self.game_mode, ornaments=self.ornament_count())
 
 
 @dataclass(frozen=True, slots=True)

@@ -128,7 +128,7 @@ class Challenges(Feature):
             if place.thread:
                 await self.ai_games.start_in_thread(interaction, me, ai, level, options)
                 return
-            game = await self.app.matchmaking.start_ai_game(
+            game = await self.app.matchmaking.new_games.start_ai_game(
                 guild_id=guild_id,
                 channel_id=channel_id,
                 human=me,
@@ -340,7 +340,7 @@ class AiGames:
         the player's own language, kept like any other game."""
         options = replace(options, language=server_language(interaction))
         me = Person(interaction.user.id, interaction.user.display_name)
-        game = await self.app.matchmaking.start_ai_game(
+        game = await self.app.matchmaking.new_games.start_ai_game(
             guild_id=DIRECT_MESSAGES,
             channel_id=interaction.channel_id or 0,
             human=me,
@@ -367,7 +367,7 @@ class AiGames:
         name = thread_name(t, me.name, ai.name)
         opened = await open_thread(interaction.client, line, name, [me.id])
         try:
-            game = await self.app.matchmaking.start_ai_game(
+            game = await self.app.matchmaking.new_games.start_ai_game(
                 guild_id=interaction.guild_id or 0,
                 channel_id=opened.thread.id if opened else interaction.channel_id or 0,
                 human=me,

@@ -27,8 +27,15 @@ from bot.storage import (
     StaleGameError,
     Sweeps,
 )
-from bot.storage.challenges import MAX_OPEN_CHALLENGES, PENDING_OPEN, PENDING_PAIR, TOO_MANY_OPEN
-from bot.storage.games import IN_CHANNEL, SAME_PAIR
+from bot.storage.challenges import (
+    MAX_OPEN_CHALLENGES,
+    PENDING_OPEN,
+    PENDING_PAIR,
+    TOO_MANY_OPEN,
+    Acceptance,
+    NewChallenge,
+)
+from bot.storage.games import IN_CHANNEL, SAME_PAIR, GamePlace, NewGame
 from bot.words.phrases import command
 from engine import BLACK, WHITE, Colour, Position
 from engine.newgame import new_game
@@ -59,7 +66,8 @@ class ChallengeAnswered:
 
 
 class ChallengeService:
-    """Challenges, their answers and expiry; rematches; games against the AI."""
+    """Challenges: made, answered, expired; rematches. Their games (and games against the AI)
+    start in ``new_games`` (:class:`NewGames`)."""
 
     def __init__(
         self,
@@ -75,19 +83,14 @@ class ChallengeService:
         sweeps: Sweeps | None = None,
     ) -> None:
         self.challenges = challenges
+        self.games = games
         self.sweeps = sweeps or Sweeps(challenges.database)
         """Which challenges are this process's to expire (its servers')."""
         self.rating = rating
         """Members' ratings, for open challenges with a rating range."""
-        self.games = games
         self.challenge_timeout = challenge_timeout
-        self.reminders = reminders
-        """With reminders, a new game whose first player is human stores when to remind them
-        (``None``: no reminders)."""
-        self.alarm = alarm
-        """Told the due time of every reminder a new game stores (the reminder loop wakes)."""
+        self.new_games = NewGames(challenges, games, clock, rng, reminders, alarm)
         self._clock = clock
-        self._rng = rng or random.SystemRandom()
 
     async def challenge(
         self,
@@ -103,35 +106,25 @@ class ChallengeService:
     ) -> Challenge:
         """Store a challenge (``opponent`` ``None``: an open one, which any member may accept;
         only those rated within ``rating_range`` of the challenger, if given); raises
-        :class:`Refusal` saying why it cannot be made.
-
-        ``in_channel``: its game would be played in the channel itself (no thread), so the
-        channel must be free of games. ``timeout``: seconds before it expires (default: the
-        service's).
-        """
+        :class:`Refusal` saying why it cannot be made. ``in_channel``: its game would be played
+        in the channel itself (no thread), which must be free of games. ``timeout``: seconds
+        before it expires (default: the service's)."""
         if opponent is not None:
             _check_opponent(challenger, opponent, rating_range)
-        count = options.ornament_count()
         now = self._clock()
+        expires_at = now + (timeout or self.challenge_timeout)
+        new = NewChallenge(
+            guild_id,
+            channel_id,
+            challenger,
+            opponent,
+            options.settled(),
+            expires_at,
+            rating_range,
+            in_channel,
+        )
         try:
-            return await self.challenges.create(
-                guild_id=guild_id,
-                channel_id=channel_id,
-                challenger_id=challenger.id,
-                opponent_id=None if opponent is None else opponent.id,
-                challenger_name=challenger.name,
-                opponent_name=None if opponent is None else opponent.name,
-                mode=options.game_mode,
-                ornaments=count,
-                colour=options.colour,
-                first=options.first,
-                now=now,
-                expires_at=now + (timeout or self.challenge_timeout),
-                in_channel=in_channel,
-                language=options.language,
-                rating_range=rating_range,
-                clock=options.clock,
-            )
+            return await self.challenges.create(new, now=now)
         except ChannelBusyError as error:
             raise _channel_busy(error) from None
 
@@ -151,12 +144,10 @@ class ChallengeService:
             status = "declined" if answer == "decline" else "withdrawn"
             closed = await self.challenges.close(challenge.id, status)
             if closed is None:
-                raise Refusal(
-                    TAKEN if challenge.is_open else ALREADY_ANSWERED,
-                    challenge=command("tholos challenge"),
-                )
+                raise _answered_meanwhile(challenge)
             return ChallengeAnswered(closed, None)
-        game = await self._start_game(challenge, thread_id, Person(caller.user_id, name))
+        accepter = Person(caller.user_id, name)
+        game = await self.new_games.accepted(challenge, thread_id, accepter)
         return ChallengeAnswered(await self.challenges.challenge(challenge_id) or challenge, game)
 
     async def check(self, challenge_id: int, caller: Caller, answer: Answer) -> Challenge:
@@ -165,27 +156,9 @@ class ChallengeService:
         challenge = await self.challenges.challenge(challenge_id)
         if challenge is None or challenge.channel_id != caller.channel_id:
             raise Refusal("This challenge no longer exists here.")
-        user_id = caller.user_id
-        if challenge.status != "pending":
-            if challenge.open_to_all and challenge.status == "accepted":
-                raise Refusal(TAKEN, challenge=command("tholos challenge"))
-            raise Refusal(_ANSWERED[challenge.status])
-        if answer == "withdraw":
-            if user_id != challenge.challenger_id:
-                raise Refusal("Only the challenger can withdraw this challenge.")
-        elif challenge.is_open:
-            await _check_open(challenge, user_id, answer, self.rating, self.games)
-        elif user_id == challenge.challenger_id:
-            raise Refusal(
-                "This challenge is for {opponent} — use Withdraw to take it back.",
-                opponent=mention(challenge.opponent_id or 0),
-            )
-        elif user_id != challenge.opponent_id:
-            raise Refusal(
-                "This challenge is for {opponent}; you can start your own with {challenge}.",
-                opponent=mention(challenge.opponent_id or 0),
-                challenge=command("tholos challenge"),
-            )
+        _check_answer(challenge, caller.user_id, answer)
+        if answer != "withdraw" and challenge.is_open:
+            await _check_open(challenge, caller.user_id, answer, self.rating, self.games)
         if self._clock() >= challenge.expires_at:
             expired = await self.challenges.close(challenge.id, "expired")
             raise ExpiredChallengeError(expired or challenge)
@@ -208,39 +181,63 @@ class ChallengeService:
                 expired.append(closed)
         return expired
 
-    async def _start_game(
-        self, challenge: Challenge, thread_id: int | None, accepter: Person
-    ) -> Game:
-        """Start the accepted challenge's game (``accepter``: who takes an open challenge)."""
-        options = GameOptions(
-            challenge.mode, None, challenge.colour, challenge.first, clock=challenge.clock
+    async def rematch(self, game_id: int, caller: Caller) -> Challenge | Game:
+        """Challenge the other player of a finished game again, colours swapped (against the
+        AI, the new game starts at once)."""
+        game = await self.games.game(game_id)
+        me, rival, options = rematch_of(game, caller)
+        assert game is not None  # else refused
+        home = {"guild_id": game.guild_id, "channel_id": game.channel_id}
+        if game.ai_level is not None:
+            return await self.new_games.start_ai_game(
+                **home, human=me, ai=rival, level=game.ai_level, options=options
+            )
+        return await self.challenge(
+            **home, challenger=me, opponent=rival, options=options, in_channel=True
         )
-        challenger_colour, seed, start = game_setup(options, challenge.ornaments, self._rng)
+
+
+class NewGames:
+    """Games that start: an accepted challenge's, and games against the AI; each counted, and
+    the reminder loop's alarm told of its first reminder."""
+
+    def __init__(
+        self,
+        challenges: ChallengeStore,
+        games: GameStore,
+        clock: Callable[[], float],
+        rng: random.Random | None,
+        reminders: ReminderDefaults | None,
+        alarm: Callable[[float], None] | None,
+    ) -> None:
+        self.challenges = challenges
+        self.games = games
+        self.reminders = reminders
+        """With reminders, a new game whose first player is human stores when to remind them
+        (``None``: no reminders)."""
+        self.alarm = alarm
+        """Told the due time of every reminder a new game stores (the reminder loop wakes)."""
+        self._clock = clock
+        self._rng = rng or random.SystemRandom()
+
+    async def accepted(self, challenge: Challenge, thread_id: int | None, accepter: Person) -> Game:
+        """Start the accepted challenge's game (``accepter``: who takes an open challenge)."""
+        challenger_colour, seed, start = game_setup(challenge.options, self._rng)
         opponent = challenge.opponent_id if challenge.opponent_id is not None else accepter.id
         white, black = challenge.challenger_id, opponent
         if challenger_colour == BLACK:
             white, black = black, white
-        taker = (accepter.id, accepter.name) if challenge.is_open else None
+        taker = accepter if challenge.is_open else None
+        acceptance = Acceptance(white, black, seed, start, thread_id, taker)
         try:
-            return self._started(
-                await self.challenges.accept(
-                    challenge.id,
-                    white_id=white,
-                    black_id=black,
-                    seed=seed,
-                    start=start,
-                    now=self._clock(),
-                    thread_id=thread_id,
-                    reminders=self.reminders,
-                    accepter=taker,
-                )
+            game = await self.challenges.accept(
+                challenge.id, acceptance, now=self._clock(), reminders=self.reminders
             )
         except StaleGameError:
-            if challenge.is_open:
-                raise Refusal(TAKEN, challenge=command("tholos challenge")) from None
-            raise Refusal(ALREADY_ANSWERED) from None
+            raise _answered_meanwhile(challenge) from None
         except ChannelBusyError as error:
             raise _channel_busy(error) from None
+        return self._started(game)
 
     async def start_ai_game(
         self,
@@ -257,31 +254,26 @@ class ChallengeService:
         """Start a game against the AI (``ai``: the bot, by the name it plays under) at once
         (no acceptance), in ``channel_id`` (a thread of ``parent_id``, or a channel); never
         rated."""
-        human_colour, seed, start = game_setup(options, options.ornament_count(), self._rng)
-        players = ((human.id, human.name), (ai.id, ai.name))
-        white, black = players if human_colour == WHITE else players[::-1]
-        human_first = start.turn == human_colour
+        human_colour, seed, start = game_setup(options, self._rng)
+        white, black = (human, ai) if human_colour == WHITE else (ai, human)
+        place = GamePlace(guild_id, channel_id, parent_id, parent_message_id)
+        new = NewGame(
+            place,
+            white,
+            black,
+            seed,
+            start,
+            language=options.language,
+            clock=options.clock,
+            ai_level=level,
+            ai_id=ai.id,
+        )
+        reminders = self.reminders if start.turn == human_colour else None
         try:
-            return self._started(
-                await self.games.create_ai_game(
-                    guild_id=guild_id,
-                    channel_id=channel_id,
-                    white=white,
-                    black=black,
-                    seed=seed,
-                    start=start,
-                    level=level,
-                    now=self._clock(),
-                    parent_id=parent_id,
-                    parent_message_id=parent_message_id,
-                    language=options.language,
-                    reminders=self.reminders if human_first else None,
-                    clock=options.clock,
-                    ai_id=ai.id,
-                )
-            )
+            game = await self.games.create_ai_game(new, now=self._clock(), reminders=reminders)
         except ChannelBusyError as error:
             raise _channel_busy(error) from None
+        return self._started(game)
 
     def _started(self, game: Game) -> Game:
         """A new game, once stored: count it, ring the alarm for its first reminder."""
@@ -289,21 +281,6 @@ class ChallengeService:
         if game.reminder_due_at is not None and self.alarm is not None:
             self.alarm(game.reminder_due_at)
         return game
-
-    async def rematch(self, game_id: int, caller: Caller) -> Challenge | Game:
-        """Challenge the other player of a finished game again, colours swapped (against the
-        AI, the new game starts at once)."""
-        game = await self.games.game(game_id)
-        me, rival, options = rematch_of(game, caller)
-        assert game is not None  # else refused
-        home = {"guild_id": game.guild_id, "channel_id": game.channel_id}
-        if game.ai_level is not None:
-            return await self.start_ai_game(
-                **home, human=me, ai=rival, level=game.ai_level, options=options
-            )
-        return await self.challenge(
-            **home, challenger=me, opponent=rival, options=options, in_channel=True
-        )
 
 
 def rematch_of(game: Game | None, caller: Caller) -> tuple[Person, Person, GameOptions]:
@@ -328,6 +305,39 @@ def rematch_of(game: Game | None, caller: Caller) -> tuple[Person, Person, GameO
     )
     me = Person(caller.user_id, game.name(old_colour))
     return me, Person(game.player(new_colour), game.name(new_colour)), options
+
+
+def _check_answer(challenge: Challenge, user_id: int, answer: Answer) -> None:
+    """Refuse an answer to a challenge no longer pending, a withdrawal by anyone but the
+    challenger, and an answer to a named challenge by anyone but its opponent (an open
+    challenge's other answers: :func:`_check_open`)."""
+    if challenge.status != "pending":
+        if challenge.open_to_all and challenge.status == "accepted":
+            raise Refusal(TAKEN, challenge=command("tholos challenge"))
+        raise Refusal(_ANSWERED[challenge.status])
+    if answer == "withdraw":
+        if user_id != challenge.challenger_id:
+            raise Refusal("Only the challenger can withdraw this challenge.")
+    elif challenge.is_open:
+        return
+    elif user_id == challenge.challenger_id:
+        raise Refusal(
+            "This challenge is for {opponent} — use Withdraw to take it back.",
+            opponent=mention(challenge.opponent_id or 0),
+        )
+    elif user_id != challenge.opponent_id:
+        raise Refusal(
+            "This challenge is for {opponent}; you can start your own with {challenge}.",
+            opponent=mention(challenge.opponent_id or 0),
+            challenge=command("tholos challenge"),
+        )
+
+
+def _answered_meanwhile(challenge: Challenge) -> Refusal:
+    """The refusal of an answer that came second: someone took the open challenge first, or
+    the challenge was answered."""
+    message = TAKEN if challenge.is_open else ALREADY_ANSWERED
+    return Refusal(message, challenge=command("tholos challenge"))
 
 
 def _check_opponent(challenger: Person, opponent: Person, rating_range: int | None) -> None:
@@ -379,10 +389,10 @@ async def _check_open(
         )
 
 
-def game_setup(
-    options: GameOptions, ornaments: int, rng: random.Random
-) -> tuple[Colour, int, Position]:
-    """The challenger's colour, the seed and the start position ``options`` ask for."""
+def game_setup(options: GameOptions, rng: random.Random) -> tuple[Colour, int, Position]:
+    """The challenger's colour, the seed and the start position ``options`` ask for; raises
+    :class:`Refusal` for ornaments asked for in the basic mode."""
+    ornaments = options.ornament_count()  # refused before anything is drawn
     challenger_colour = {"white": WHITE, "black": BLACK}.get(options.colour)
     if challenger_colour is None:
         challenger_colour = rng.choice((WHITE, BLACK))

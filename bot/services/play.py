@@ -20,7 +20,10 @@ from bot.storage import (
     RatedResult,
     StaleGameError,
     Transaction,
+    abort_game,
+    finish_game,
     rate_game,
+    record_turn,
 )
 from bot.storage.leases import LeaseStore, board_lease
 from bot.storage.ratings import RATINGS_LOCK
@@ -205,7 +208,7 @@ class PlayService:
         clock_after = _clock_after(game, now if at is None else at)
 
         def change(transaction: Transaction) -> Awaitable[Game]:
-            return self.games.record_turn(
+            return record_turn(
                 transaction,
                 game,
                 player_id=game.to_move,
@@ -282,7 +285,7 @@ class PlayService:
             now = self._clock()
 
             async def change(transaction: Transaction) -> Game:
-                aborted = await self.games.abort(transaction, game_id, admin_id, now)
+                aborted = await abort_game(transaction, game_id, admin_id, now)
                 if aborted is None:  # ended meanwhile (by a turn in another process)
                     raise Refusal("That game has just ended.")
                 return aborted
@@ -301,7 +304,7 @@ class PlayService:
         now = self._clock()
         try:
             return await self._change(
-                lambda transaction: self.games.finish_game(transaction, game, outcome, now),
+                lambda transaction: finish_game(transaction, game, outcome, now),
                 ends=game.rated,
             )
         except StaleGameError:

@@ -14,7 +14,7 @@ from bot.base.glicko2 import Rating
 from bot.base.pairing import NoPairingError, round_robin, swiss_round
 from bot.base.standings import Format, Pairing, Standing, entrants, standings
 from bot.services.play import OutdatedBoardError, PlayService
-from bot.storage import Game, GameStore
+from bot.storage import Game, GamePlace, GameStore, NewGame
 from bot.storage.tournaments import (
     FULL,
     JOINED,
@@ -248,18 +248,18 @@ class TournamentService:
         seed = self._rng.randrange(2**31)
         start = new_game(tournament.mode, ornaments=tournament.ornaments, seed=seed, first=WHITE)
         assert board.black_id is not None
-        reminders = self.reminders if tournament.clock is None else None
+        new = NewGame(
+            GamePlace(tournament.guild_id, channel_id, parent_id, parent_message_id),
+            Person(board.white_id, names[board.white_id]),
+            Person(board.black_id, names[board.black_id]),
+            seed,
+            start,
+            language=tournament.language,
+            clock=tournament.clock,
+            rated=tournament.rated,
+        )
         return await self.store.pairings.start_game(
-            tournament,
-            board,
-            names=(names[board.white_id], names[board.black_id]),
-            seed=seed,
-            start=start,
-            now=self._clock(),
-            channel_id=channel_id,
-            parent_id=parent_id,
-            parent_message_id=parent_message_id,
-            reminders=reminders,
+            tournament, board, new, now=self._clock(), reminders=self.reminders
         )
 
     async def decide_at_deadline(self, tournament: Tournament, boards: list[Board]) -> list[Game]:

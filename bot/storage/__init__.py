@@ -17,10 +17,15 @@ from bot.storage.games import (
     GAMES_TOPIC,
     ChannelBusyError,
     Game,
+    GamePlace,
     GameStore,
+    NewGame,
     Outcome,
     StaleGameError,
     TurnRecord,
+    abort_game,
+    finish_game,
+    record_turn,
 )
 from bot.storage.listings import GameListings
 from bot.storage.ratings import FinishedGame, PlayerRating, RatedResult, RatingStore, rate_game
@@ -55,7 +60,9 @@ __all__ = [
     "FinishedGame",
     "Game",
     "GameListings",
+    "GamePlace",
     "GameStore",
+    "NewGame",
     "Outcome",
     "PlayerRating",
     "RatedResult",
@@ -65,9 +72,12 @@ __all__ = [
     "Transaction",
     "TurnRecord",
     "UniqueViolation",
+    "abort_game",
+    "finish_game",
     "get_meta",
     "is_postgres_url",
     "open_database",
     "rate_game",
+    "record_turn",
     "set_meta",
 ]

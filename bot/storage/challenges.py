@@ -14,15 +14,19 @@ from bot.base.domain import (
     ChallengeStatus,
     ColourChoice,
     FirstChoice,
+    GameOptions,
     Language,
     Mode,
+    Person,
     ReminderDefaults,
     TimeControl,
 )
-from bot.storage.db import Database, Row, UniqueViolation, scalar
+from bot.storage.db import Database, Row, Transaction, UniqueViolation, insert, scalar
 from bot.storage.games import (
     ChannelBusyError,
     Game,
+    GamePlace,
+    NewGame,
     StaleGameError,
     ensure_no_active_game,
     ensure_pair_free,
@@ -87,6 +91,73 @@ class Challenge:
         """Waiting for anyone to accept it."""
         return self.opponent_id is None
 
+    @property
+    def options(self) -> GameOptions:
+        """What it asks for."""
+        return GameOptions(
+            self.mode, self.ornaments, self.colour, self.first, self.language, self.clock
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class NewChallenge:
+    """A challenge about to be made: where, by whom, to whom (``opponent`` ``None``: anyone —
+    only those rated within ``rating_range`` of the challenger, if given), the game it asks for
+    (``options``, settled: :meth:`~bot.base.domain.GameOptions.settled`), and when it
+    expires."""
+
+    guild_id: int
+    channel_id: int
+    challenger: Person
+    opponent: Person | None
+    options: GameOptions
+    expires_at: float
+    rating_range: int | None = None
+    in_channel: bool = False
+    """Its game would be played in the channel itself, not in a thread: the channel must have
+    no game."""
+
+    @property
+    def busy(self) -> str:
+        """Why it can't be made if one like it is waiting in the channel."""
+        return PENDING_PAIR if self.opponent is not None else PENDING_OPEN
+
+
+@dataclass(frozen=True, slots=True)
+class Acceptance:
+    """How an accepted challenge's game begins: who plays White and who Black (by id), its
+    seed and start position, where (``thread_id``: a thread of the challenge's channel;
+    ``None``: the channel itself), and who takes it if it is open (``None``: a named one)."""
+
+    white_id: int
+    black_id: int
+    seed: int
+    start: Position
+    thread_id: int | None = None
+    accepter: Person | None = None
+
+    def game(self, challenge: Challenge) -> NewGame:
+        """The game of ``challenge``, accepted (by someone: its opponent is set)."""
+        assert challenge.opponent_id is not None and challenge.opponent_name is not None
+        names = {
+            challenge.challenger_id: challenge.challenger_name,
+            challenge.opponent_id: challenge.opponent_name,
+        }
+        place = GamePlace(challenge.guild_id, challenge.channel_id)
+        if self.thread_id is not None:
+            place = GamePlace(
+                challenge.guild_id, self.thread_id, challenge.channel_id, challenge.message_id
+            )
+        return NewGame(
+            place,
+            Person(self.white_id, names[self.white_id]),
+            Person(self.black_id, names[self.black_id]),
+            self.seed,
+            self.start,
+            language=challenge.language,
+            clock=challenge.clock,
+        )
+
 
 CHALLENGE_COLUMNS = ", ".join(field.name for field in fields(Challenge))
 WAITING_OPEN = f"status = 'pending' AND opponent_id = {ANYONE} AND expires_at > ?"
@@ -110,93 +181,25 @@ class ChallengeStore:
     def __init__(self, database: Database) -> None:
         self.database = database
 
-    async def create(
-        self,
-        *,
-        guild_id: int,
-        channel_id: int,
-        challenger_id: int,
-        opponent_id: int | None,
-        challenger_name: str,
-        opponent_name: str | None,
-        mode: Mode,
-        ornaments: int,
-        colour: ColourChoice,
-        first: FirstChoice,
-        now: float,
-        expires_at: float,
-        in_channel: bool = False,
-        language: Language = "en",
-        rating_range: int | None = None,
-        clock: TimeControl | None = None,
-    ) -> Challenge:
-        """Store a pending challenge (``opponent_id`` ``None``: an open one, anyone may accept);
-        raises :class:`ChannelBusyError` if the two already have a game or a challenge going in
-        the channel, if the challenger's open challenge is waiting in the channel or they have
-        :data:`MAX_OPEN_CHALLENGES` open ones waiting on the server, or (``in_channel``: the
-        game would be played in the channel itself, not in a thread) a game is played in the
-        channel.
+    async def create(self, new: NewChallenge, *, now: float) -> Challenge:
+        """Store ``new``, pending from ``now``; raises :class:`ChannelBusyError` if the two
+        already have a game or a challenge going in the channel, if the challenger's open
+        challenge is waiting in the channel or they have :data:`MAX_OPEN_CHALLENGES` open ones
+        waiting on the server, or (``in_channel``) a game is played in the channel.
 
         A pending challenge of the channel that was never shown (its message was not recorded
         within :data:`UNSHOWN_CHALLENGE_SECONDS`: the bot died while posting it) is expired first.
         """
-        is_open = opponent_id is None
-        busy = PENDING_OPEN if is_open else PENDING_PAIR
         try:
             async with self.database.transaction() as transaction:
-                await transaction.lock("channel", channel_id)
-                if in_channel:
-                    await ensure_no_active_game(transaction, channel_id)
-                if opponent_id is not None:
-                    await ensure_pair_free(transaction, channel_id, challenger_id, opponent_id)
-                await transaction.execute(
-                    "UPDATE challenges SET status = 'expired' WHERE channel_id = ? "
-                    "AND status = 'pending' AND message_id IS NULL AND created_at <= ?",
-                    (channel_id, now - UNSHOWN_CHALLENGE_SECONDS),
+                await transaction.lock("channel", new.channel_id)
+                await _make_room(transaction, new, now)
+                row = await insert(
+                    transaction, "challenges", _new_challenge_row(new, now), CHALLENGE_COLUMNS
                 )
-                other = ANYONE if opponent_id is None else opponent_id
-                pending = await transaction.fetchone(
-                    "SELECT 1 FROM challenges WHERE channel_id = ? AND status = 'pending' AND "
-                    "((challenger_id = ? AND opponent_id = ?) OR "
-                    "(challenger_id = ? AND opponent_id = ?))",
-                    (channel_id, challenger_id, other, other, challenger_id),
-                )
-                if pending is not None:
-                    raise ChannelBusyError(busy)
-                if is_open:
-                    await transaction.lock("open-challenges", challenger_id)
-                    waiting = await scalar(transaction, _OPEN_RULE, (guild_id, challenger_id, now))
-                    if waiting >= MAX_OPEN_CHALLENGES:
-                        raise ChannelBusyError(TOO_MANY_OPEN)
-                row = await transaction.fetchone(
-                    "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, "
-                    "challenger_name, opponent_name, mode, ornaments, colour, first, created_at, "
-                    "expires_at, language, open_to_all, rating_range, time_control) "
-                    f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                    f"RETURNING {CHALLENGE_COLUMNS}",
-                    (
-                        guild_id,
-                        channel_id,
-                        challenger_id,
-                        other,
-                        challenger_name,
-                        opponent_name or "",
-                        mode,
-                        ornaments,
-                        colour,
-                        first,
-                        now,
-                        expires_at,
-                        language,
-                        is_open,
-                        rating_range,
-                        None if clock is None else str(clock),
-                    ),
-                )
-                assert row is not None  # INSERT … RETURNING gives the row
                 return challenge_from_row(row)
         except UniqueViolation as error:  # the same challenge, made twice at once
-            raise ChannelBusyError(busy) from error
+            raise ChannelBusyError(new.busy) from error
 
     async def set_message(self, challenge_id: int, message_id: int) -> None:
         """Remember the message that shows the challenge."""
@@ -238,69 +241,107 @@ class ChallengeStore:
     async def accept(
         self,
         challenge_id: int,
+        acceptance: Acceptance,
         *,
-        white_id: int,
-        black_id: int,
-        seed: int,
-        start: Position,
         now: float,
-        thread_id: int | None = None,
         reminders: ReminderDefaults | None = None,
-        accepter: tuple[int, str] | None = None,
     ) -> Game:
-        """Accept a pending challenge and start its game, in one transaction: in the thread
-        ``thread_id`` of the challenge's channel, or (``None``) in the channel itself; with
-        ``reminders``, the first player is reminded of their turn (see
-        :func:`~bot.storage.games.reminder_due`). An open challenge is ``accepter``'s (id,
-        name): the first to accept it has it.
+        """Accept a pending challenge and start its game as ``acceptance`` says, in one
+        transaction; with ``reminders``, the first player is reminded of their turn (see
+        :func:`~bot.storage.games.reminder_due`). An open challenge is the accepter's: the
+        first to accept it has it.
 
         Raises :class:`StaleGameError` if the challenge is no longer pending (or no longer
         open), and :class:`ChannelBusyError` if the place is taken or the two play each other
         there.
         """
         async with self.database.transaction() as transaction:
-            if accepter is None:
-                row = await transaction.fetchone(
-                    "UPDATE challenges SET status = 'accepted' WHERE id = ? "
-                    f"AND status = 'pending' AND opponent_id != {ANYONE} "
-                    f"RETURNING {CHALLENGE_COLUMNS}",
-                    (challenge_id,),
-                )
-            else:
-                row = await transaction.fetchone(
-                    "UPDATE challenges SET status = 'accepted', opponent_id = ?, "
-                    f"opponent_name = ? WHERE id = ? AND status = 'pending' "
-                    f"AND opponent_id = {ANYONE} RETURNING {CHALLENGE_COLUMNS}",
-                    (*accepter, challenge_id),
-                )
-            if row is None:
-                raise StaleGameError("the challenge is no longer open")
-            challenge = challenge_from_row(row)
-            opponent_id, opponent_name = challenge.opponent_id, challenge.opponent_name
-            assert opponent_id is not None and opponent_name is not None  # accepted: someone's
+            challenge = await _claim(transaction, challenge_id, acceptance.accepter)
             await transaction.lock("channel", challenge.channel_id)
+            opponent_id = challenge.opponent_id
+            assert opponent_id is not None  # accepted: someone's
             await ensure_pair_free(
                 transaction, challenge.channel_id, challenge.challenger_id, opponent_id
             )
-            names = {challenge.challenger_id: challenge.challenger_name, opponent_id: opponent_name}
-            in_thread = thread_id is not None
             game = await insert_game(
-                transaction,
-                guild_id=challenge.guild_id,
-                channel_id=thread_id if in_thread else challenge.channel_id,
-                white=(white_id, names[white_id]),
-                black=(black_id, names[black_id]),
-                seed=seed,
-                start=start,
-                now=now,
-                ai_level=None,
-                parent_id=challenge.channel_id if in_thread else None,
-                parent_message_id=challenge.message_id if in_thread else None,
-                language=challenge.language,
-                reminders=reminders,
-                clock=challenge.clock,
+                transaction, acceptance.game(challenge), now=now, reminders=reminders
             )
             await transaction.execute(
                 "UPDATE challenges SET game_id = ? WHERE id = ?", (game.id, challenge_id)
             )
         return game
+
+
+async def _make_room(transaction: Transaction, new: NewChallenge, now: float) -> None:
+    """Raise :class:`ChannelBusyError` if ``new`` can't be made now (see
+    :meth:`ChallengeStore.create`), once the channel's challenges never shown are expired."""
+    channel_id, challenger_id = new.channel_id, new.challenger.id
+    if new.in_channel:
+        await ensure_no_active_game(transaction, channel_id)
+    if new.opponent is not None:
+        await ensure_pair_free(transaction, channel_id, challenger_id, new.opponent.id)
+    await transaction.execute(
+        "UPDATE challenges SET status = 'expired' WHERE channel_id = ? "
+        "AND status = 'pending' AND message_id IS NULL AND created_at <= ?",
+        (channel_id, now - UNSHOWN_CHALLENGE_SECONDS),
+    )
+    other = ANYONE if new.opponent is None else new.opponent.id
+    pending = await transaction.fetchone(
+        "SELECT 1 FROM challenges WHERE channel_id = ? AND status = 'pending' AND "
+        "((challenger_id = ? AND opponent_id = ?) OR "
+        "(challenger_id = ? AND opponent_id = ?))",
+        (channel_id, challenger_id, other, other, challenger_id),
+    )
+    if pending is not None:
+        raise ChannelBusyError(new.busy)
+    if new.opponent is None:
+        await transaction.lock("open-challenges", challenger_id)
+        waiting = await scalar(transaction, _OPEN_RULE, (new.guild_id, challenger_id, now))
+        if waiting >= MAX_OPEN_CHALLENGES:
+            raise ChannelBusyError(TOO_MANY_OPEN)
+
+
+def _new_challenge_row(new: NewChallenge, now: float) -> dict[str, object]:
+    """The columns of ``new``'s row, made at ``now``."""
+    opponent, options = new.opponent, new.options
+    return {
+        "guild_id": new.guild_id,
+        "channel_id": new.channel_id,
+        "challenger_id": new.challenger.id,
+        "opponent_id": ANYONE if opponent is None else opponent.id,
+        "challenger_name": new.challenger.name,
+        "opponent_name": "" if opponent is None else opponent.name,
+        "mode": options.game_mode,
+        "ornaments": options.ornament_count(),
+        "colour": options.colour,
+        "first": options.first,
+        "created_at": now,
+        "expires_at": new.expires_at,
+        "language": options.language,
+        "open_to_all": opponent is None,
+        "rating_range": new.rating_range,
+        "time_control": None if options.clock is None else str(options.clock),
+    }
+
+
+async def _claim(transaction: Transaction, challenge_id: int, accepter: Person | None) -> Challenge:
+    """Mark a pending challenge accepted — an open one by ``accepter``, who becomes its
+    opponent; a named one (``accepter`` ``None``) by its opponent. Raises
+    :class:`StaleGameError` if it is no longer pending (or no longer open)."""
+    if accepter is None:
+        row = await transaction.fetchone(
+            "UPDATE challenges SET status = 'accepted' WHERE id = ? "
+            f"AND status = 'pending' AND opponent_id != {ANYONE} "
+            f"RETURNING {CHALLENGE_COLUMNS}",
+            (challenge_id,),
+        )
+    else:
+        row = await transaction.fetchone(
+            "UPDATE challenges SET status = 'accepted', opponent_id = ?, "
+            f"opponent_name = ? WHERE id = ? AND status = 'pending' "
+            f"AND opponent_id = {ANYONE} RETURNING {CHALLENGE_COLUMNS}",
+            (accepter.id, accepter.name, challenge_id),
+        )
+    if row is None:
+        raise StaleGameError("the challenge is no longer open")
+    return challenge_from_row(row)

@@ -13,6 +13,7 @@ import asyncio
 import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, contextmanager
+from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 from urllib.parse import unquote, unquote_plus, urlsplit, urlunsplit
 
@@ -167,6 +168,29 @@ class Ordered:
         """Wait for those under way now (not for those begun meanwhile)."""
         if self._under_way:
             await asyncio.wait(list(self._under_way))
+
+
+@dataclass(frozen=True, slots=True)
+class Sql:
+    """An SQL expression and its parameters, in the order of their ``?``."""
+
+    text: str
+    values: tuple[object, ...] = ()
+
+
+async def insert(
+    transaction: Transaction, table: str, values: Mapping[str, object], returning: str
+) -> Any:
+    """Insert one row into ``table`` (column → its value, or an :class:`Sql` expression written
+    into the statement); the ``returning`` columns of the row stored."""
+    written = [value if isinstance(value, Sql) else Sql("?", (value,)) for value in values.values()]
+    row = await transaction.fetchone(
+        f"INSERT INTO {table} ({', '.join(values)}) "
+        f"VALUES ({', '.join(value.text for value in written)}) RETURNING {returning}",
+        tuple(parameter for value in written for parameter in value.values),
+    )
+    assert row is not None  # INSERT … RETURNING gives the row
+    return row
 
 
 async def scalar(database: Database | Transaction, sql: str, parameters: Sequence[Any] = ()) -> Any:

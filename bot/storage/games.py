@@ -2,9 +2,10 @@
 
 Rows become domain values (:class:`Game`, :class:`TurnRecord`) before they leave this module.
 Every change to a game is guarded by its ``version``, so a double click or two racing presses
-change a game at most once. The changes that can end a game (:meth:`GameStore.record_turn`,
-:meth:`GameStore.finish_game`) run in a transaction the caller opened, so that the caller can
-rate the game in the same transaction.
+change a game at most once. The changes that can end a game (:func:`record_turn`,
+:func:`finish_game`, :func:`abort_game`) run in a transaction the caller opened, so that the
+caller can rate the game in the same transaction; so does :func:`insert_game`, for the callers
+that store more with a new game.
 """
 
 from __future__ import annotations
@@ -17,13 +18,14 @@ from bot.base.domain import (
     Language,
     Level,
     Mode,
+    Person,
     Reason,
     ReminderDefaults,
     Result,
     TimeControl,
     reminder_time,
 )
-from bot.storage.db import Database, Row, Transaction, UniqueViolation
+from bot.storage.db import Database, Row, Sql, Transaction, UniqueViolation, insert
 from bot.storage.leases import board_lease, end
 from engine import BLACK, WHITE, Colour, Position
 
@@ -182,6 +184,45 @@ class TurnRecord:
     """In a live game, the mover's time left after it (with the increment)."""
 
 
+@dataclass(frozen=True, slots=True)
+class GamePlace:
+    """Where a game is played: ``channel_id`` on the server ``guild_id`` — a thread of
+    ``parent_id`` opened on its message ``parent_message_id``, or (``parent_id`` ``None``) the
+    channel itself."""
+
+    guild_id: int
+    channel_id: int
+    parent_id: int | None = None
+    parent_message_id: int | None = None
+
+    @property
+    def home_id(self) -> int:
+        """The channel the game belongs to: its thread's parent, or its own channel."""
+        return self.parent_id or self.channel_id
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """A game about to start: where, who plays White and Black, its seed and start position,
+    the language of its public messages, its pace, and whether it is rated (``None``: unless
+    it is against the AI)."""
+
+    place: GamePlace
+    white: Person
+    black: Person
+    seed: int
+    start: Position
+    language: Language = "en"
+    clock: TimeControl | None = None
+    """A live game: each human's clock is set to its time (the AI has none); their clocks start
+    as the boards of their turns are posted."""
+    rated: bool | None = None
+    ai_level: Level | None = None
+    """``easy``, ``medium`` or ``hard`` in a game against the bot's AI, whose user id is
+    ``ai_id``."""
+    ai_id: int | None = None
+
+
 GAME_COLUMNS = ", ".join(
     (
         "id",
@@ -269,14 +310,6 @@ def game_from_row(row: Row) -> Game:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class Sql:
-    """An SQL expression and its parameters, in the order of their ``?``."""
-
-    text: str
-    values: tuple[object, ...] = ()
-
-
 NULL = Sql("NULL")
 STOPPED_CLOCK = {"clock_started_at": NULL, "flag_at": NULL}
 """No clock runs: until the board of the next turn is out, or ever again."""
@@ -338,49 +371,16 @@ class GameStore:
         self.database = database
 
     async def create_ai_game(
-        self,
-        *,
-        guild_id: int,
-        channel_id: int,
-        white: tuple[int, str],
-        black: tuple[int, str],
-        seed: int,
-        start: Position,
-        level: Level,
-        now: float,
-        parent_id: int | None = None,
-        parent_message_id: int | None = None,
-        language: Language = "en",
-        reminders: ReminderDefaults | None = None,
-        clock: TimeControl | None = None,
-        ai_id: int | None = None,
+        self, new: NewGame, *, now: float, reminders: ReminderDefaults | None = None
     ) -> Game:
-        """Start an unrated game against the AI (players as ``(id, name)``; the AI's id
-        ``ai_id``) in ``channel_id`` (a thread of ``parent_id``, or the channel itself); raises
-        :class:`ChannelBusyError` if that place has an active game or the human already plays
-        the AI there. ``reminders``: the human moves first and may be reminded (see
-        :func:`reminder_due`); ``clock``: the human plays on a live clock (the AI has none)."""
-        home = parent_id or channel_id
+        """Start ``new``, a game against the AI, at ``now``; raises :class:`ChannelBusyError` if
+        its place has an active game or the human already plays the AI there. ``reminders``:
+        the human moves first and may be reminded (see :func:`reminder_due`)."""
+        home = new.place.home_id
         async with self.database.transaction() as transaction:
             await transaction.lock("channel", home)
-            await ensure_pair_free(transaction, home, white[0], black[0])
-            return await insert_game(
-                transaction,
-                guild_id=guild_id,
-                channel_id=channel_id,
-                white=white,
-                black=black,
-                seed=seed,
-                start=start,
-                now=now,
-                ai_level=level,
-                parent_id=parent_id,
-                parent_message_id=parent_message_id,
-                language=language,
-                reminders=reminders,
-                clock=clock,
-                ai_id=ai_id,
-            )
+            await ensure_pair_free(transaction, home, new.white.id, new.black.id)
+            return await insert_game(transaction, new, now=now, reminders=reminders)
 
     async def game(self, game_id: int) -> Game | None:
         """The game with this id."""
@@ -441,66 +441,6 @@ class GameStore:
             (channel_id,),
         )
         return None if row is None else game_from_row(row)
-
-    async def record_turn(
-        self,
-        transaction: Transaction,
-        game: Game,
-        *,
-        player_id: int,
-        turn: str,
-        position_after: Position,
-        outcome: Outcome | None,
-        now: float,
-        reminders: ReminderDefaults | None = None,
-        clock_after: float | None = None,
-    ) -> Game:
-        """Store a turn in the caller's transaction: the position, the turn record, the version
-        and when the player now to move is reminded (``reminders``: a human is now to move; see
-        :func:`reminder_due`); ``outcome`` finishes the game. ``clock_after``: in a live game,
-        the mover's time left after the turn (with the increment); every clock stops until the
-        board of the next turn is out.
-
-        Raises :class:`StaleGameError` if the game changed since ``game`` was read.
-        """
-        due = Sql(*reminder_due(reminders if outcome is None else None, now))
-        changes = _turn_changes(game, position_after, now, due, clock_after)
-        updated = await _update_game(transaction, game, changes, outcome, now)
-        await transaction.execute(
-            "INSERT INTO turns (game_id, ply, player_id, turn, position_after, created_at, clock) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (game.id, updated.plies, player_id, turn, str(position_after), now, clock_after),
-        )
-        return updated
-
-    async def finish_game(
-        self, transaction: Transaction, game: Game, outcome: Outcome, now: float
-    ) -> Game:
-        """End a game without a turn (resignation, timeout) in the caller's transaction; raises
-        :class:`StaleGameError`. In a live game a player whose clock ran out (the outcome's
-        loser, by ``timeout``) keeps no time."""
-        changes = {"reminder_due_at": NULL}
-        if game.clock is not None and outcome.reason == "timeout":
-            loser = "white_clock" if outcome.result == "black" else "black_clock"
-            changes[loser] = Sql("0")
-        return await _update_game(transaction, game, changes, outcome, now)
-
-    async def abort(
-        self, transaction: Transaction, game_id: int, admin_id: int, now: float
-    ) -> Game | None:
-        """End an active game without a result (an admin's decision, whatever its version) in
-        the caller's transaction; ``None`` if it is not being played."""
-        row = await transaction.fetchone(
-            "UPDATE games SET status = 'aborted', ended_by = ?, finished_at = ?, updated_at = ?, "
-            "version = version + 1, reminder_due_at = NULL, clock_started_at = NULL, "
-            "flag_at = NULL WHERE id = ? AND status = 'active' "
-            f"RETURNING {GAME_COLUMNS}",
-            (admin_id, now, now, game_id),
-        )
-        if row is None:
-            return None
-        await transaction.announce(GAMES_TOPIC, str(game_id))
-        return game_from_row(row)
 
     async def set_board_message(
         self, game_id: int, message_id: int, version: int, clock: tuple[float, float] | None = None
@@ -570,74 +510,118 @@ SAME_PAIR = "same-pair"
 
 async def insert_game(
     transaction: Transaction,
+    new: NewGame,
     *,
-    guild_id: int,
-    channel_id: int,
-    white: tuple[int, str],
-    black: tuple[int, str],
-    seed: int,
-    start: Position,
     now: float,
-    ai_level: Level | None,
-    parent_id: int | None = None,
-    parent_message_id: int | None = None,
-    language: Language = "en",
     reminders: ReminderDefaults | None = None,
-    clock: TimeControl | None = None,
-    ai_id: int | None = None,
-    rated: bool | None = None,
 ) -> Game:
-    """Start a game (players as ``(id, name)``; rated unless against the AI at ``ai_level``,
-    or ``rated`` says)
-    in ``channel_id`` (a thread of ``parent_id``, or the channel itself); raises
-    :class:`ChannelBusyError` if a game is played there already. The caller holds the lock of
-    the game's home channel. ``reminders``: a human moves first and may be reminded (see
-    :func:`reminder_due`). ``clock``: a live game, each human's clock set to its time (the AI,
-    ``ai_id``, has none); their clocks start as the boards of their turns are posted."""
-    await ensure_no_active_game(transaction, channel_id)
-    due, due_values = reminder_due(reminders if clock is None else None, now, guild_id)
-    clocks = [
-        None if clock is None or player == ai_id else clock.seconds
-        for player in (white[0], black[0])
-    ]
+    """Start ``new`` at ``now`` in the caller's transaction; raises :class:`ChannelBusyError` if
+    a game is played in its channel already. The caller holds the lock of the game's home
+    channel. ``reminders``: a human moves first in a correspondence game and may be reminded
+    (see :func:`reminder_due`)."""
+    await ensure_no_active_game(transaction, new.place.channel_id)
+    due = Sql(*reminder_due(reminders if new.clock is None else None, now, new.place.guild_id))
     try:
-        row = await transaction.fetchone(
-            "INSERT INTO games (guild_id, channel_id, white_id, black_id, white_name, black_name, "
-            "mode, seed, start_position, position, created_at, updated_at, last_move_at, rated, "
-            "ai_level, parent_id, parent_message_id, language, time_control, white_clock, "
-            "black_clock, reminder_due_at) "
-            f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, {due}) "
-            f"RETURNING {GAME_COLUMNS}",
-            (
-                guild_id,
-                channel_id,
-                white[0],
-                black[0],
-                white[1],
-                black[1],
-                start.mode,
-                seed,
-                str(start),
-                str(start),
-                now,
-                now,
-                now,
-                ai_level is None if rated is None else rated,
-                ai_level,
-                parent_id,
-                parent_message_id,
-                language,
-                None if clock is None else str(clock),
-                *clocks,
-                *due_values,
-            ),
+        row = await insert(
+            transaction, "games", _new_game_row(new, now) | {"reminder_due_at": due}, GAME_COLUMNS
         )
     except UniqueViolation:  # another process started one first
         raise ChannelBusyError(IN_CHANNEL) from None
-    assert row is not None  # INSERT … RETURNING gives the row
     game = game_from_row(row)
     await transaction.announce(GAMES_TOPIC, str(game.id))
     return game
+
+
+def _new_game_row(new: NewGame, now: float) -> dict[str, object]:
+    """The columns of ``new``'s row (but its reminder), started at ``now``."""
+    place, start, clock = new.place, new.start, new.clock
+    clocks = [
+        None if clock is None or player.id == new.ai_id else clock.seconds
+        for player in (new.white, new.black)
+    ]
+    return {
+        "guild_id": place.guild_id,
+        "channel_id": place.channel_id,
+        "white_id": new.white.id,
+        "black_id": new.black.id,
+        "white_name": new.white.name,
+        "black_name": new.black.name,
+        "mode": start.mode,
+        "seed": new.seed,
+        "start_position": str(start),
+        "position": str(start),
+        "created_at": now,
+        "updated_at": now,
+        "last_move_at": now,
+        "rated": new.ai_level is None if new.rated is None else new.rated,
+        "ai_level": new.ai_level,
+        "parent_id": place.parent_id,
+        "parent_message_id": place.parent_message_id,
+        "language": new.language,
+        "time_control": None if clock is None else str(clock),
+        "white_clock": clocks[0],
+        "black_clock": clocks[1],
+    }
+
+
+async def record_turn(
+    transaction: Transaction,
+    game: Game,
+    *,
+    player_id: int,
+    turn: str,
+    position_after: Position,
+    outcome: Outcome | None,
+    now: float,
+    reminders: ReminderDefaults | None = None,
+    clock_after: float | None = None,
+) -> Game:
+    """Store a turn in the caller's transaction: the position, the turn record, the version
+    and when the player now to move is reminded (``reminders``: a human is now to move; see
+    :func:`reminder_due`); ``outcome`` finishes the game. ``clock_after``: in a live game,
+    the mover's time left after the turn (with the increment); every clock stops until the
+    board of the next turn is out.
+
+    Raises :class:`StaleGameError` if the game changed since ``game`` was read.
+    """
+    due = Sql(*reminder_due(reminders if outcome is None else None, now))
+    changes = _turn_changes(game, position_after, now, due, clock_after)
+    updated = await _update_game(transaction, game, changes, outcome, now)
+    await transaction.execute(
+        "INSERT INTO turns (game_id, ply, player_id, turn, position_after, created_at, clock) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (game.id, updated.plies, player_id, turn, str(position_after), now, clock_after),
+    )
+    return updated
+
+
+async def finish_game(transaction: Transaction, game: Game, outcome: Outcome, now: float) -> Game:
+    """End a game without a turn (resignation, timeout) in the caller's transaction; raises
+    :class:`StaleGameError`. In a live game a player whose clock ran out (the outcome's
+    loser, by ``timeout``) keeps no time."""
+    changes = {"reminder_due_at": NULL}
+    if game.clock is not None and outcome.reason == "timeout":
+        loser = "white_clock" if outcome.result == "black" else "black_clock"
+        changes[loser] = Sql("0")
+    return await _update_game(transaction, game, changes, outcome, now)
+
+
+async def abort_game(
+    transaction: Transaction, game_id: int, admin_id: int, now: float
+) -> Game | None:
+    """End an active game without a result (an admin's decision, whatever its version) in
+    the caller's transaction; ``None`` if it is not being played."""
+    row = await transaction.fetchone(
+        "UPDATE games SET status = 'aborted', ended_by = ?, finished_at = ?, updated_at = ?, "
+        "version = version + 1, reminder_due_at = NULL, clock_started_at = NULL, "
+        "flag_at = NULL WHERE id = ? AND status = 'active' "
+        f"RETURNING {GAME_COLUMNS}",
+        (admin_id, now, now, game_id),
+    )
+    if row is None:
+        return None
+    await transaction.announce(GAMES_TOPIC, str(game_id))
+    return game_from_row(row)
 
 
 def _turn_changes(

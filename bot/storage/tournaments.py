@@ -18,8 +18,7 @@ from bot.base.domain import Language, Mode, Person, ReminderDefaults, TimeContro
 from bot.base.shards import EVERY_SERVER, Shards
 from bot.base.standings import Format, Pairing
 from bot.storage.db import Database, Row, Transaction, scalar
-from bot.storage.games import Game, insert_game
-from engine import Position
+from bot.storage.games import Game, NewGame, insert_game
 
 Status = Literal["signup", "running", "paused", "finished", "cancelled"]
 Why = Literal["withdrew", "removed", "absent"]
@@ -462,39 +461,17 @@ class PairingStore:
         self,
         tournament: Tournament,
         board: Board,
+        new: NewGame,
         *,
-        names: tuple[str, str],
-        seed: int,
-        start: Position,
         now: float,
-        channel_id: int,
-        parent_id: int | None,
-        parent_message_id: int | None,
         reminders: ReminderDefaults | None,
     ) -> Game | None:
-        """Store a pairing's game, played in ``channel_id``; ``None`` if it was started
-        already (by another process, or before a restart)."""
-        assert board.black_id is not None
+        """Store ``new``, the game of ``tournament``'s pairing ``board``; ``None`` if it was
+        started already (by another process, or before a restart)."""
         try:
             async with self.database.transaction() as transaction:
-                await transaction.lock("channel", parent_id or channel_id)
-                game = await insert_game(
-                    transaction,
-                    guild_id=tournament.guild_id,
-                    channel_id=channel_id,
-                    white=(board.white_id, names[0]),
-                    black=(board.black_id, names[1]),
-                    seed=seed,
-                    start=start,
-                    now=now,
-                    ai_level=None,
-                    parent_id=parent_id,
-                    parent_message_id=parent_message_id,
-                    language=tournament.language,
-                    reminders=reminders,
-                    clock=tournament.clock,
-                    rated=tournament.rated,
-                )
+                await transaction.lock("channel", new.place.home_id)
+                game = await insert_game(transaction, new, now=now, reminders=reminders)
                 attached = await transaction.execute(
                     "UPDATE tournament_games SET game_id = ? WHERE tournament_id = ? AND round = ? "
                     "AND board = ? AND game_id IS NULL AND result IS NULL",

@@ -176,7 +176,7 @@ class PageTalk:
             return
         language = language_of(session.locale)
         try:
-            game = await self.app.matchmaking.start_ai_game(
+            game = await self.app.matchmaking.new_games.start_ai_game(
                 guild_id=session.guild_id,
                 channel_id=session.channel_id,
                 human=Person(session.user_id, session.name),

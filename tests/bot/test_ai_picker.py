@@ -56,7 +56,7 @@ async def ai_games(app, count: int):
     games = []
     for number in range(count):
         games.append(
-            await app.matchmaking.start_ai_game(
+            await app.matchmaking.new_games.start_ai_game(
                 guild_id=GUILD,
                 channel_id=CHANNEL + number,
                 human=Person(ALICE + number, "Human"),

@@ -143,7 +143,7 @@ async def test_the_sweep_ends_a_game_once_however_many_processes_sweep(
 
 
 async def test_against_the_ai_only_the_humans_clock_runs(service):
-    game = await service.matchmaking.start_ai_game(
+    game = await service.matchmaking.new_games.start_ai_game(
         guild_id=GUILD,
         channel_id=CHANNEL,
         human=Person(ALICE, "Alice"),

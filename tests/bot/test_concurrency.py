@@ -91,7 +91,7 @@ async def test_one_game_per_place_and_pair_holds_across_processes(service, other
         people = (Person(100, "p100"), Person(300, "p300"))
         same_place = await asyncio.gather(
             *(
-                process.matchmaking.start_ai_game(
+                process.matchmaking.new_games.start_ai_game(
                     guild_id=GUILD,
                     channel_id=channel,
                     human=human,
@@ -105,7 +105,7 @@ async def test_one_game_per_place_and_pair_holds_across_processes(service, other
         )
         same_pair = await asyncio.gather(
             *(
-                process.matchmaking.start_ai_game(
+                process.matchmaking.new_games.start_ai_game(
                     guild_id=GUILD,
                     channel_id=thread,
                     human=Person(400, "p400"),

@@ -131,7 +131,7 @@ async def start(
         clock=LIVE if pace == "live" else None,
     )
     if against == "ai":
-        game = await services.matchmaking.start_ai_game(
+        game = await services.matchmaking.new_games.start_ai_game(
             guild_id=GUILD,
             channel_id=CHANNEL,
             human=Person(ALICE, "Alice"),

@@ -66,7 +66,7 @@ async def test_unrated_games_and_challenges_change_nothing(service, database):
         options=GameOptions(),
     )
     await service.matchmaking.answer(made.id, Caller(200, 8), "decline")
-    game = await service.matchmaking.start_ai_game(
+    game = await service.matchmaking.new_games.start_ai_game(
         guild_id=GUILD,
         channel_id=9,
         human=Person(100, "a"),

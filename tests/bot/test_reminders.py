@@ -150,7 +150,7 @@ async def test_the_ai_is_never_reminded(service, clock):
     """Against the AI: the human is reminded when they are to move (first, or after the AI's
     turn); after the human's turn the AI is to move, and nothing is due."""
     human, ai = Person(ALICE, "Alice"), Person(AI, "Tholos AI", bot=True)
-    first = await service.matchmaking.start_ai_game(
+    first = await service.matchmaking.new_games.start_ai_game(
         guild_id=GUILD,
         channel_id=CHANNEL,
         human=human,
@@ -166,7 +166,7 @@ async def test_the_ai_is_never_reminded(service, clock):
     after_ai = await service.play.ai_turn(played.game, answer)
     assert after_ai is not None and after_ai.game.to_move == ALICE
     assert after_ai.game.reminder_due_at == clock.now + DAY / 2
-    second = await service.matchmaking.start_ai_game(
+    second = await service.matchmaking.new_games.start_ai_game(
         guild_id=GUILD,
         channel_id=CHANNEL + 1,
         human=Person(BOB, "Bob"),

@@ -10,7 +10,7 @@ import pytest
 
 from bot.base.domain import DIRECT_MESSAGES, GameOptions, Person
 from bot.base.shards import EVERY_SERVER, Shards
-from bot.storage import GameStore, Sweeps
+from bot.storage import GamePlace, GameStore, NewGame, Sweeps
 from bot.storage.reminders import ReminderStore
 from bot.storage.reviews import ReviewStore
 from engine.newgame import new_game
@@ -77,16 +77,12 @@ async def test_every_sweep_reads_only_its_own_servers_rows(database, service, cl
     games = GameStore(database)
     for number, guild in enumerate(guild for guilds in SERVERS.values() for guild in guilds):
         channel = 100 + number
-        ai_game = await games.create_ai_game(
-            guild_id=guild,
-            channel_id=channel,
-            white=(ALICE, "Alice"),
-            black=(AI, "AI"),
-            seed=number,
-            start=new_game("basic", seed=number),
-            level="easy",
-            now=clock.now,
+        place = GamePlace(guild, channel)
+        start = new_game("basic", seed=number)
+        new = NewGame(
+            place, Person(ALICE, "Alice"), Person(AI, "AI"), number, start, ai_level="easy"
         )
+        ai_game = await games.create_ai_game(new, now=clock.now)
         await ReviewStore(database).request(ai_game.id, guild, channel, ALICE, clock.now, 1)
         await service.matchmaking.challenge(
             guild_id=guild,
