@@ -99,7 +99,8 @@ def final_outcome(position: Position) -> Outcome | None:
 
 
 class PlayService:
-    """Turns, resignations and claims of the games being played."""
+    """Turns, resignations and claims of the games being played: who may make them, one press
+    of a game at a time; their writes are :class:`GameChanges` (``changes``)."""
 
     def __init__(
         self,
@@ -112,41 +113,10 @@ class PlayService:
         alarm: Callable[[float], None] | None = None,
     ) -> None:
         self.games = games
-        self.leases = leases
-        """With leases, every change takes the lease of posting its board, in its own
-        transaction: the process that stored a change posts its board."""
         self.inactivity_timeout = inactivity_timeout
-        self.reminders = reminders
-        """With reminders, every turn that leaves a human to move stores when to remind them,
-        in the same write (``None``: no reminders)."""
-        self.alarm = alarm
-        """Told the due time of every reminder a turn stores (the reminder loop wakes)."""
+        self.changes = GameChanges(games, clock, leases, reminders, alarm)
         self._clock = clock
-        self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
-
-    def _lock(self, game_id: int) -> asyncio.Lock:
-        """Serialises the presses on one game in this process (saves wasted work only: the
-        versioned writes are what keep a game consistent)."""
-        lock = self._locks.get(game_id)
-        if lock is None:
-            lock = self._locks[game_id] = asyncio.Lock()
-        return lock
-
-    async def _playable(self, game_id: int, caller: Caller) -> Game:
-        """The active game of this channel that the caller plays in; raises :class:`Refusal`."""
-        game = await self.games.game(game_id)
-        if game is None or caller.channel_id not in (game.channel_id, game.parent_id):
-            raise Refusal("This button doesn't belong to a game in this channel.")
-        if game.colour_of(caller.user_id) is None:
-            raise Refusal(
-                "This is a game between {white} and {black} — start your own with {challenge}.",
-                white=mention(game.white_id),
-                black=mention(game.black_id),
-                challenge=command("tholos challenge"),
-            )
-        if not game.is_active:
-            raise Refusal("This game is over.")
-        return game
+        self._locks = GameLocks()
 
     async def choose(
         self, game_id: int, version: int, path: str, caller: Caller
@@ -157,8 +127,8 @@ class PlayService:
         for an old board and :class:`Refusal` for the wrong person or an unavailable choice.
         """
         GAME_ID.set(game_id)  # the rest of this interaction's task is about this game
-        async with self._lock(game_id):
-            game = await self._playable(game_id, caller)
+        async with self._locks.of(game_id):
+            game = _playable(await self.games.game(game_id), caller)
             at = caller.at if caller.at is not None else self._clock()
             if game.flag_at is not None and at >= game.flag_at:
                 raise TimeUp(await self.flag(game), game.to_move)
@@ -177,26 +147,93 @@ class PlayService:
                 return StepShown(game, builder)
             try:
                 ai_next = game.ai_level is not None  # a human's turn passes the move to the AI
-                played = TurnPlayed(await self._record(game, turn, ai_next=ai_next, at=at), turn)
+                changed = await self.changes.turn(game, turn, ai_next=ai_next, at=at)
             except StaleGameError:
                 raise OutdatedBoardError(await self.games.game(game_id) or game) from None
             TURNS_BY_HUMANS.inc()
-            return played
+            return TurnPlayed(changed, turn)
 
     async def ai_turn(self, game: Game, turn: Turn) -> TurnPlayed | None:
         """Store the AI's ``turn`` if ``game`` is still as the AI saw it (else ``None``)."""
         game.position.apply(turn)  # checked: the worker's answer is input too
-        async with self._lock(game.id):
+        async with self._locks.of(game.id):
             try:
-                played = TurnPlayed(await self._record(game, turn, ai_next=False), turn)
+                changed = await self.changes.turn(game, turn, ai_next=False)
             except StaleGameError:
                 return None
             TURNS_BY_AI.inc()
-            return played
+            return TurnPlayed(changed, turn)
 
-    async def _record(
-        self, game: Game, turn: Turn, *, ai_next: bool, at: float | None = None
-    ) -> Game:
+    async def resign(self, game_id: int, version: int, caller: Caller) -> Game:
+        """Resign: the opponent wins. ``version`` (from the confirm button) must be current."""
+        GAME_ID.set(game_id)  # the rest of this interaction's task is about this game
+        async with self._locks.of(game_id):
+            game = _playable(await self.games.game(game_id), caller)
+            if version != game.version:
+                raise OutdatedBoardError(game)
+            return await self.changes.finish(game, _rival(game, caller.user_id), "resignation")
+
+    async def claim(self, game_id: int, caller: Caller, timeout: float | None = None) -> Game:
+        """Claim the win when the player to move has been inactive for ``timeout`` seconds
+        (default: the service's)."""
+        async with self._locks.of(game_id):
+            game = _playable(await self.games.game(game_id), caller)
+            if game.clock is not None:
+                raise Refusal(
+                    "This game is played on a clock: it ends by itself when a clock "
+                    "runs out, no claim needed."
+                )
+            if game.to_move == caller.user_id:
+                raise Refusal("It's your turn — you can only claim while your opponent is idle.")
+            due = game.last_move_at + (timeout or self.inactivity_timeout)
+            if self._clock() < due:
+                raise Refusal(
+                    "{player} still has time to move: you can claim the win {when} if they "
+                    "haven't moved by then.",
+                    player=mention(game.to_move),
+                    when=f"<t:{int(due) + 1}:R>",
+                )
+            return await self.changes.finish(game, _rival(game, game.to_move), "timeout")
+
+    async def abort(self, game_id: int, guild_id: int, admin_id: int) -> Game:
+        """An admin ends one of the server's games without a result (unrated, whoever is to
+        move); raises :class:`Refusal` if it is not being played in this server."""
+        async with self._locks.of(game_id):
+            game = await self.games.game(game_id)
+            if game is None or game.guild_id != guild_id or not game.is_active:
+                raise Refusal("That game isn't being played in this server (any more).")
+            return await self.changes.abort(game_id, admin_id)
+
+    async def flag(self, game: Game, loser: int | None = None, reason: Reason = "timeout") -> Game:
+        """End a live game whose running clock ran out: the player to move loses on time (or
+        ``loser`` by ``reason``: a tournament's withdrawal); raises :class:`OutdatedBoardError`
+        if it changed meanwhile (a turn came first)."""
+        return await self.changes.finish(game, _rival(game, loser or game.to_move), reason)
+
+
+class GameChanges:
+    """The changes of games being played, each in one transaction: a rated game it ends is
+    rated in it too, and it takes the lease of posting its board (the process that stored a
+    change posts its board); the reminder loop's alarm hears of every reminder a turn
+    stores."""
+
+    def __init__(
+        self,
+        games: GameStore,
+        clock: Callable[[], float],
+        leases: LeaseStore | None,
+        reminders: ReminderDefaults | None,
+        alarm: Callable[[float], None] | None,
+    ) -> None:
+        self.games = games
+        self.leases = leases
+        self.reminders = reminders
+        """With reminders, every turn that leaves a human to move stores when to remind them,
+        in the same write (``None``: no reminders)."""
+        self.alarm = alarm
+        self._clock = clock
+
+    async def turn(self, game: Game, turn: Turn, *, ai_next: bool, at: float | None = None) -> Game:
         """Store ``turn`` by the player to move (made at ``at``: their clock stops then), and
         the end if it ends the game, and when to remind the next player unless that is the AI
         (``ai_next``; every turn passes the move) or the game is live; raises
@@ -225,6 +262,33 @@ class PlayService:
             self.alarm(changed.reminder_due_at)
         return changed
 
+    async def finish(self, game: Game, winner: Colour, reason: Reason) -> Game:
+        """End ``game`` without a turn: ``winner`` wins by ``reason``; raises
+        :class:`OutdatedBoardError` if it changed meanwhile."""
+        white, black = score(game.position).totals
+        outcome = Outcome("white" if winner == WHITE else "black", reason, white, black)
+        now = self._clock()
+        try:
+            return await self._change(
+                lambda transaction: finish_game(transaction, game, outcome, now),
+                ends=game.rated,
+            )
+        except StaleGameError:
+            raise OutdatedBoardError(await self.games.game(game.id) or game) from None
+
+    async def abort(self, game_id: int, admin_id: int) -> Game:
+        """End an active game without a result (an admin's decision); raises
+        :class:`Refusal` if it has just ended."""
+        now = self._clock()
+
+        async def change(transaction: Transaction) -> Game:
+            aborted = await abort_game(transaction, game_id, admin_id, now)
+            if aborted is None:  # ended meanwhile (by a turn in another process)
+                raise Refusal("That game has just ended.")
+            return aborted
+
+        return await self._change(change, ends=False)
+
     async def _change(
         self, change: Callable[[Transaction], Awaitable[Game]], *, ends: bool
     ) -> Game:
@@ -244,71 +308,37 @@ class PlayService:
                 await self.leases.take(transaction, lease, self._clock())
         return game
 
-    async def resign(self, game_id: int, version: int, caller: Caller) -> Game:
-        """Resign: the opponent wins. ``version`` (from the confirm button) must be current."""
-        GAME_ID.set(game_id)  # the rest of this interaction's task is about this game
-        async with self._lock(game_id):
-            game = await self._playable(game_id, caller)
-            if version != game.version:
-                raise OutdatedBoardError(game)
-            return await self._finish(game, _rival(game, caller.user_id), "resignation")
 
-    async def claim(self, game_id: int, caller: Caller, timeout: float | None = None) -> Game:
-        """Claim the win when the player to move has been inactive for ``timeout`` seconds
-        (default: the service's)."""
-        async with self._lock(game_id):
-            game = await self._playable(game_id, caller)
-            if game.clock is not None:
-                raise Refusal(
-                    "This game is played on a clock: it ends by itself when a clock "
-                    "runs out, no claim needed."
-                )
-            if game.to_move == caller.user_id:
-                raise Refusal("It's your turn — you can only claim while your opponent is idle.")
-            due = game.last_move_at + (timeout or self.inactivity_timeout)
-            if self._clock() < due:
-                raise Refusal(
-                    "{player} still has time to move: you can claim the win {when} if they "
-                    "haven't moved by then.",
-                    player=mention(game.to_move),
-                    when=f"<t:{int(due) + 1}:R>",
-                )
-            return await self._finish(game, _rival(game, game.to_move), "timeout")
+class GameLocks:
+    """A lock per game in this process: the presses on one game take turns (it saves wasted
+    work only: the versioned writes are what keep a game consistent)."""
 
-    async def abort(self, game_id: int, guild_id: int, admin_id: int) -> Game:
-        """An admin ends one of the server's games without a result (unrated, whoever is to
-        move); raises :class:`Refusal` if it is not being played in this server."""
-        async with self._lock(game_id):
-            game = await self.games.game(game_id)
-            if game is None or game.guild_id != guild_id or not game.is_active:
-                raise Refusal("That game isn't being played in this server (any more).")
-            now = self._clock()
+    def __init__(self) -> None:
+        self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
 
-            async def change(transaction: Transaction) -> Game:
-                aborted = await abort_game(transaction, game_id, admin_id, now)
-                if aborted is None:  # ended meanwhile (by a turn in another process)
-                    raise Refusal("That game has just ended.")
-                return aborted
+    def of(self, game_id: int) -> asyncio.Lock:
+        """The lock of the presses on ``game_id``."""
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
 
-            return await self._change(change, ends=False)
 
-    async def flag(self, game: Game, loser: int | None = None, reason: Reason = "timeout") -> Game:
-        """End a live game whose running clock ran out: the player to move loses on time (or
-        ``loser`` by ``reason``: a tournament's withdrawal); raises :class:`OutdatedBoardError`
-        if it changed meanwhile (a turn came first)."""
-        return await self._finish(game, _rival(game, loser or game.to_move), reason)
-
-    async def _finish(self, game: Game, winner: Colour, reason: Reason) -> Game:
-        white, black = score(game.position).totals
-        outcome = Outcome("white" if winner == WHITE else "black", reason, white, black)
-        now = self._clock()
-        try:
-            return await self._change(
-                lambda transaction: finish_game(transaction, game, outcome, now),
-                ends=game.rated,
-            )
-        except StaleGameError:
-            raise OutdatedBoardError(await self.games.game(game.id) or game) from None
+def _playable(game: Game | None, caller: Caller) -> Game:
+    """``game``, if it is active in this channel and the caller plays in it; raises
+    :class:`Refusal`."""
+    if game is None or caller.channel_id not in (game.channel_id, game.parent_id):
+        raise Refusal("This button doesn't belong to a game in this channel.")
+    if game.colour_of(caller.user_id) is None:
+        raise Refusal(
+            "This is a game between {white} and {black} — start your own with {challenge}.",
+            white=mention(game.white_id),
+            black=mention(game.black_id),
+            challenge=command("tholos challenge"),
+        )
+    if not game.is_active:
+        raise Refusal("This game is over.")
+    return game
 
 
 def _clock_after(game: Game, at: float) -> float | None:
