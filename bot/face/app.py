@@ -25,7 +25,7 @@ from bot.face.answers import Interactions
 from bot.face.loops import Loop
 from bot.face.opponent import Opponent
 from bot.face.places import Places
-from bot.face.poster import BoardPoster
+from bot.face.poster import BoardPoster, bot_id_of
 from bot.services import ChallengeService, PlayService
 from bot.services.reminders import Alarm
 from bot.services.renderer import Renderer
@@ -107,7 +107,7 @@ class App:
     @property
     def bot_id(self) -> int | None:
         """The bot's own user id (the AI plays under it), once connected."""
-        return self.client.user.id if self.client.user else None
+        return bot_id_of(self.client)
 
     @property
     def reminder_defaults(self) -> ReminderDefaults:
@@ -140,7 +140,7 @@ class App:
 
     async def close(self) -> None:
         """Stop what the shared parts run: the boards being posted, the AI, the renderer."""
-        await self.poster.drain(CLOSE_SECONDS)
+        await self.poster.background.drain(CLOSE_SECONDS)
         await self.opponent.close()
         self.renderer.close()
 

@@ -21,7 +21,7 @@ from bot.base.logs import GAME_ID
 from bot.face.answers import Interaction
 from bot.face.background import Backoff, Retries, stop_tasks
 from bot.face.loops import Loop
-from bot.face.poster import BoardPoster
+from bot.face.poster import BoardPoster, bot_id_of
 from bot.metrics.counters import METRICS
 from bot.services import PlayService, TurnPlayed
 from bot.services.workers import AiPlayer
@@ -75,7 +75,7 @@ class Opponent:
     @property
     def bot_id(self) -> int | None:
         """The bot's user id, the AI's (once connected)."""
-        return self.client.user.id if self.client.user else None
+        return bot_id_of(self.client)
 
     def loop(self) -> Loop:
         """The picker: starts the AI's searches as workers free up; sleeps until woken, or a
@@ -180,4 +180,4 @@ class Opponent:
     async def _show(self, played: TurnPlayed, before: Game) -> None:
         """Post the board after the AI's turn; if that fails, the repost shows it later."""
         last = LastTurn(played.turn, before.to_move)
-        await self.poster.post_stored(played.game, last, bare=True, seconds=POST_SECONDS)
+        await self.poster.background.post_stored(played.game, last, bare=True, seconds=POST_SECONDS)

@@ -44,5 +44,5 @@ class Clocks(Feature):
             except OutdatedBoardError:
                 continue
             log.info("game %s ended on time", game.id)
-            self.app.poster.post_soon(flagged)
+            self.app.poster.background.post_soon(flagged)
         return await self.app.sweeps.next_flag()

@@ -61,10 +61,10 @@ class Housekeeping(Feature):
     async def _post_or_record(self, game: Game) -> None:
         """Post a missing board, or record it if its poster was killed after posting it."""
         poster = self.app.poster
-        found = await poster.find_posted(game)
+        found = await poster.posted.find(game)
         if found is not None:
             log.info("game %s: its board was posted before a restart; recording it", game.id)
-            await poster.record(game, found)
+            await poster.posted.record(game, found)
             return
         channel = self.app.client.get_partial_messageable(game.channel_id)
         await poster.post_now(channel.send, game, await poster.last_turn(game))

@@ -18,7 +18,7 @@ from bot.face.controls import Button, Router, rows_view, view_of
 from bot.face.feature import Feature, feature_of
 from bot.face.translator import reader
 from bot.services import StepShown, TimeUp
-from bot.storage import Game
+from bot.storage import Game, GameStore
 from bot.words.board import LastTurn, board_of
 from bot.words.i18n import NC_
 from bot.words.phrases import SANDSTONE, command, ornaments_text
@@ -42,6 +42,7 @@ class Play(Feature):
     def __init__(self, app: App) -> None:
         super().__init__(app)
         self.opponent = app.opponent
+        self.games = ChannelGames(app.games)
 
     def register(self, router: Router) -> None:
         """Route the board's buttons and the resignation's confirmation here."""
@@ -62,7 +63,7 @@ class Play(Feature):
         try:
             result = await self.app.play.choose(game, version, path, caller(interaction))
         except TimeUp as up:
-            await self._edit_board(interaction, t(up.message, **up.values), [])
+            await edit_pressed_board(interaction, t(up.message, **up.values), [])
             pressed = interaction.message.id if interaction.message else None
             await self.app.poster.post_after_change(
                 interaction,
@@ -78,13 +79,13 @@ class Play(Feature):
                 t,
                 builder=result.builder,
                 bot_id=self.app.bot_id,
-                live=self.app.poster.live,
+                live=self.app.poster.messages.live,
             )
-            await self._edit_board(interaction, layout.status_text(board), layout.rows(board))
+            await edit_pressed_board(interaction, layout.status_text(board), layout.rows(board))
             return
         last = LastTurn(result.turn, interaction.user.id)
         played = turn_text(last.turn, mention(last.player_id), t)
-        await self._edit_board(interaction, t("Played: {turn}", turn=played), [])
+        await edit_pressed_board(interaction, t("Played: {turn}", turn=played), [])
         pressed = interaction.message.id if interaction.message else None
         await self.app.poster.post_after_change(
             interaction, result.game, last, stripped=pressed, leased=True
@@ -100,30 +101,15 @@ class Play(Feature):
             log.warning("could not launch the live board: %s", error)
             await tell(interaction, LIVE_UNAVAILABLE)
 
-    @staticmethod
-    async def _edit_board(interaction: Interaction, status: str, rows: list[layout.Row]) -> None:
-        """Answer a press by showing ``status`` and ``rows`` on the pressed board (its layout
-        kept; a board posted before layouts keeps its embed)."""
-        assert interaction.message is not None  # a press comes from a message
-        look = layout.BoardLook.of(interaction.message)
-        if look is None:
-            await interaction.response.edit_message(
-                content=status, view=rows_view(rows), allowed_mentions=USERS_ONLY
-            )
-        else:
-            await interaction.response.edit_message(
-                view=look.layout(rows, status=status), allowed_mentions=USERS_ONLY
-            )
-
     @answers(server_only=True, posts_boards=True)
     async def claim(self, interaction: Interaction, game_id: int | None = None) -> None:
         """The Claim button on a board, or ``/tholos claim [game]`` (the channel's game)."""
         if game_id is None:
-            game_id = (await self._channel_game(interaction, players_only=True)).id
+            game_id = (await self.games.game_for(interaction, players_only=True)).id
         rules = await self.app.rules(interaction.guild_id or 0)
         game = await self.app.play.claim(game_id, caller(interaction), rules.inactivity_timeout)
         await interaction.response.defer()
-        last = await self._last(game)
+        last = await self.app.poster.last_turn(game)
         await self.app.poster.post_after_change(interaction, game, last, leased=True)
 
     @answers(posts_boards=True)
@@ -132,13 +118,13 @@ class Play(Feature):
         ended = await self.app.play.resign(game, version, caller(interaction))
         t = reader(interaction)
         await interaction.response.edit_message(content=t("You resigned."), view=None)
-        last = await self._last(ended)
+        last = await self.app.poster.last_turn(ended)
         await self.app.poster.post_after_change(interaction, ended, last, leased=True)
 
     @answers()
     async def ask_resign(self, interaction: Interaction, game_id: int | None = None) -> None:
         """``/tholos resign [game]``, or a board's Resign: ask to confirm with a button."""
-        game = await self._channel_game(interaction, players_only=True, game_id=game_id)
+        game = await self.games.game_for(interaction, players_only=True, game_id=game_id)
         t = reader(interaction)
         confirm = Button.of(
             custom_ids.RESIGN,
@@ -155,8 +141,8 @@ class Play(Feature):
     async def show_board(self, interaction: Interaction, game_id: int | None = None) -> None:
         """``/tholos board [game]``: post the current board again (its controls move with it),
         in the game's thread when asked from its channel."""
-        game = await self._channel_game(interaction, players_only=False, game_id=game_id)
-        last = await self._last(game)
+        game = await self.games.game_for(interaction, players_only=False, game_id=game_id)
+        last = await self.app.poster.last_turn(game)
         if game.channel_id == interaction.channel_id:
             await interaction.response.defer()
             await self.app.poster.post(interaction.followup.send, game, last, again=True)
@@ -180,18 +166,20 @@ class Play(Feature):
             ephemeral=True,
         )
 
-    async def _last(self, game: Game) -> LastTurn | None:
-        return await self.app.poster.last_turn(game)
 
-    async def game_choices(
-        self, interaction: Interaction, typed: str
-    ) -> list[app_commands.Choice[int]]:
+class ChannelGames:
+    """The game a command means, among the games of its channel and the channel's threads."""
+
+    def __init__(self, games: GameStore) -> None:
+        self.games = games
+
+    async def choices(self, interaction: Interaction, typed: str) -> list[app_commands.Choice[int]]:
         """The caller's games in this channel and its threads, for the ``game`` option."""
         here, user = interaction.channel_id or 0, interaction.user.id
-        games = await self.app.games.active_games(here, user)
+        games = await self.games.active_games(here, user)
         return game_choices(reader(interaction), games, typed)
 
-    async def _channel_game(
+    async def game_for(
         self, interaction: Interaction, *, players_only: bool, game_id: int | None = None
     ) -> Game:
         """The game a command means: ``game_id`` (one of this channel's), else the one played
@@ -199,7 +187,7 @@ class Play(Feature):
         raises :class:`Refusal` otherwise."""
         here, user = interaction.channel_id or 0, interaction.user.id
         if game_id is not None:
-            chosen = await self.app.games.game(game_id)
+            chosen = await self.games.game(game_id)
             if (
                 chosen is None
                 or not chosen.is_active
@@ -209,7 +197,7 @@ class Play(Feature):
             if players_only and chosen.colour_of(user) is None:
                 raise Refusal("That isn't one of your games.")
             return chosen
-        game = await self.app.games.active_game(here)
+        game = await self.games.active_game(here)
         if game is not None:
             if players_only and game.colour_of(user) is None:
                 raise Refusal(
@@ -218,7 +206,7 @@ class Play(Feature):
                     black=mention(game.black_id),
                 )
             return game
-        mine = await self.app.games.active_games(here, user)
+        mine = await self.games.active_games(here, user)
         if len(mine) == 1:
             return mine[0]
         if not mine:
@@ -229,6 +217,21 @@ class Play(Feature):
             "use the command in the game's thread: {threads}.",
             count=len(mine),
             threads=threads,
+        )
+
+
+async def edit_pressed_board(interaction: Interaction, status: str, rows: list[layout.Row]) -> None:
+    """Answer a press by showing ``status`` and ``rows`` on the pressed board (its layout
+    kept; a board posted before layouts keeps its embed)."""
+    assert interaction.message is not None  # a press comes from a message
+    look = layout.BoardLook.of(interaction.message)
+    if look is None:
+        await interaction.response.edit_message(
+            content=status, view=rows_view(rows), allowed_mentions=USERS_ONLY
+        )
+    else:
+        await interaction.response.edit_message(
+            view=look.layout(rows, status=status), allowed_mentions=USERS_ONLY
         )
 
 
@@ -292,7 +295,7 @@ GAME_OPTION = N_("Which of your games here (when you play several)")
 
 async def your_games(interaction: Interaction, typed: str) -> list[app_commands.Choice[int]]:
     """Autocomplete of the ``game`` option: the caller's games in this channel."""
-    return await feature_of(interaction, Play).game_choices(interaction, typed)
+    return await feature_of(interaction, Play).games.choices(interaction, typed)
 
 
 @tholos.command(

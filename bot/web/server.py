@@ -212,7 +212,7 @@ class WebServer:
         transaction took the board's lease; a new game's poster takes it), then let the AI
         move if it is its turn."""
         leased = last is not None or not game.is_active
-        self.app.poster.post_soon(
+        self.app.poster.background.post_soon(
             game, last, leased=leased, then=lambda: self.opponent.schedule(game)
         )
 

@@ -242,7 +242,7 @@ class Tournaments(Feature):
             ephemeral=True,
         )
         for game in ended:
-            await self.app.poster.post_stored(game)
+            await self.app.poster.background.post_stored(game)
         await self.refresh(tournament.id)
         self.rounds.wake()
 

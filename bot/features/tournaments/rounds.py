@@ -145,7 +145,7 @@ class Rounds:
             elif time.time() >= deadline:
                 ended = await self.service.decide_at_deadline(tournament, boards)
                 for game in ended:
-                    await self.app.poster.post_stored(game)
+                    await self.app.poster.background.post_stored(game)
             boards = await self.store.pairings.boards(tournament.id, tournament.round)
             if not all(board.settled for board in boards):
                 return {board.game_id for board in boards if board.game_id is not None}
@@ -252,7 +252,7 @@ class Rounds:
             return
         self._retries.succeeded(key)
         if game is not None:  # its insert took no lease: the first poster takes it
-            await self.app.poster.post_stored(game, None, leased=False)
+            await self.app.poster.background.post_stored(game, None, leased=False)
 
 
 async def post_standings(
