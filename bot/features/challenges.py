@@ -77,6 +77,8 @@ class Challenges(Feature):
         self.ai_games = AiGames(app)
         self.posted = work.Wakeup()
         """Set when a challenge is posted: the expiry loop wakes to time its expiry."""
+        self.messages = ChallengeMessages(app, self.posted)
+        self.answering = ChallengeAnswers(app, self.messages)
 
     def commands(self) -> list[Command]:
         return [ai_command]
@@ -124,19 +126,7 @@ class Challenges(Feature):
         place = place_for(interaction, rules.threads)
         client_user = self.app.client.user
         if client_user is not None and opponent is not None and opponent.id == client_user.id:
-            ai = self.ai_games.person(options, level)
-            if place.thread:
-                await self.ai_games.start_in_thread(interaction, me, ai, level, options)
-                return
-            game = await self.app.matchmaking.new_games.start_ai_game(
-                guild_id=guild_id,
-                channel_id=channel_id,
-                human=me,
-                ai=ai,
-                level=level,
-                options=options,
-            )
-            await self.opponent.start(interaction, game)
+            await self.ai_games.start_here(interaction, me, level, options, place.thread)
         else:
             rival = (
                 None
@@ -153,7 +143,7 @@ class Challenges(Feature):
                 timeout=rules.challenge_timeout,
                 rating_range=rating_range,
             )
-            await self._post(interaction, challenge)
+            await self.messages.post(interaction, challenge)
         if place.note:
             await tell(interaction, place.note)
 
@@ -178,7 +168,46 @@ class Challenges(Feature):
         """``/tholos-ai`` in a direct message: the game is played right there."""
         await self.ai_games.start_in_dm(interaction, options, level)
 
-    async def _post(self, interaction: Interaction, challenge: Challenge) -> None:
+    @answers()
+    async def answer(self, interaction: Interaction, challenge: int, answer: Answer) -> None:
+        """Accept / Decline / Withdraw on a challenge message (see
+        :meth:`ChallengeAnswers.answer`)."""
+        await self.answering.answer(interaction, challenge, answer)
+
+    @answers(server_only=True)
+    async def cancel(self, interaction: Interaction) -> None:
+        """``/tholos cancel``: the challenger withdraws the channel's pending challenge."""
+        challenge = await self.app.matchmaking.withdraw_pending(caller(interaction))
+        t = reader(interaction)
+        await interaction.response.send_message(t("Your challenge is withdrawn."), ephemeral=True)
+        await self.messages.refresh(challenge)
+
+    @answers(posts_boards=True)
+    async def rematch(self, interaction: Interaction, game_id: int) -> None:
+        """The Rematch button of a finished game."""
+        await self.expire()
+        rematch = await self.app.matchmaking.rematch(game_id, caller(interaction))
+        if isinstance(rematch, Game):
+            await self.opponent.start(interaction, rematch)
+        else:
+            await self.messages.post(interaction, rematch)
+
+    async def expire(self) -> None:
+        """Close the challenges whose time is up and say so on their messages."""
+        for challenge in await self.app.matchmaking.expire_due():
+            await self.messages.refresh(challenge)
+
+
+class ChallengeMessages:
+    """The public message of a challenge: posted with its buttons, and showing its state once
+    it is closed."""
+
+    def __init__(self, app: App, posted: work.Wakeup) -> None:
+        self.app = app
+        self.posted = posted
+        """Set when a challenge is posted (the expiry loop wakes to time its expiry)."""
+
+    async def post(self, interaction: Interaction, challenge: Challenge) -> None:
         """Answer ``interaction`` with the public challenge message and remember it."""
         t = words(challenge.language)
         sent = await interaction.response.send_message(
@@ -195,12 +224,37 @@ class Challenges(Feature):
             await self.refresh(now)
         self.posted.set()
 
-    @answers()
+    async def refresh(self, challenge: Challenge) -> None:
+        """Show a closed challenge's status on its message and disable its buttons."""
+        if challenge.message_id is None:
+            return
+        channel = self.app.client.get_partial_messageable(challenge.channel_id)
+        t = words(challenge.language)
+        try:
+            await discord_call(
+                channel.get_partial_message(challenge.message_id).edit(
+                    content=challenge_text(t, challenge),
+                    view=challenge_view(t, challenge),
+                    allowed_mentions=USERS_ONLY,
+                )
+            )
+        except discord.HTTPException as error:
+            log.info("could not update challenge message %s: %s", challenge.message_id, error)
+        except TimeoutError:  # the next challenge's edit must not wait for this one
+            log.warning("updating challenge message %s timed out", challenge.message_id)
+
+
+class ChallengeAnswers:
+    """Accept, Decline and Withdraw: the challenge answered, and the game it starts posted."""
+
+    def __init__(self, app: App, messages: ChallengeMessages) -> None:
+        self.app = app
+        self.messages = messages
+
     async def answer(self, interaction: Interaction, challenge: int, answer: Answer) -> None:
-        """Accept / Decline / Withdraw on a challenge message; an open challenge is taken by
-        the first member to press Accept (the lease on taking it keeps the others from opening
-        a second thread: they are told someone is accepting it, and once its game exists that
-        someone was faster)."""
+        """Answer a challenge; an open challenge is taken by the first member to press Accept
+        (the lease on taking it keeps the others from opening a second thread: they are told
+        someone is accepting it, and once its game exists that someone was faster)."""
         held: list[Lease] = []
         try:
             await self._answer(interaction, challenge, answer, held)
@@ -249,48 +303,6 @@ class Challenges(Feature):
         if game is not None:
             await self.app.poster.post_after_change(interaction, game, None)
 
-    @answers(server_only=True)
-    async def cancel(self, interaction: Interaction) -> None:
-        """``/tholos cancel``: the challenger withdraws the channel's pending challenge."""
-        challenge = await self.app.matchmaking.withdraw_pending(caller(interaction))
-        t = reader(interaction)
-        await interaction.response.send_message(t("Your challenge is withdrawn."), ephemeral=True)
-        await self.refresh(challenge)
-
-    async def refresh(self, challenge: Challenge) -> None:
-        """Show a closed challenge's status on its message and disable its buttons."""
-        if challenge.message_id is None:
-            return
-        channel = self.app.client.get_partial_messageable(challenge.channel_id)
-        t = words(challenge.language)
-        try:
-            await discord_call(
-                channel.get_partial_message(challenge.message_id).edit(
-                    content=challenge_text(t, challenge),
-                    view=challenge_view(t, challenge),
-                    allowed_mentions=USERS_ONLY,
-                )
-            )
-        except discord.HTTPException as error:
-            log.info("could not update challenge message %s: %s", challenge.message_id, error)
-        except TimeoutError:  # the next challenge's edit must not wait for this one
-            log.warning("updating challenge message %s timed out", challenge.message_id)
-
-    @answers(posts_boards=True)
-    async def rematch(self, interaction: Interaction, game_id: int) -> None:
-        """The Rematch button of a finished game."""
-        await self.expire()
-        rematch = await self.app.matchmaking.rematch(game_id, caller(interaction))
-        if isinstance(rematch, Game):
-            await self.opponent.start(interaction, rematch)
-        else:
-            await self._post(interaction, rematch)
-
-    async def expire(self) -> None:
-        """Close the challenges whose time is up and say so on their messages."""
-        for challenge in await self.app.matchmaking.expire_due():
-            await self.refresh(challenge)
-
 
 async def _open_thread(interaction: Interaction, challenge: Challenge) -> Opened | None:
     """The accepted challenge's thread (``None``, and a note, if Discord refused one)."""
@@ -332,6 +344,30 @@ class AiGames:
     def person(self, options: GameOptions, level: Level) -> Person:
         """The bot as the AI opponent, in the game's language."""
         return self.opponent.person(options.language, level)
+
+    async def start_here(
+        self,
+        interaction: Interaction,
+        me: Person,
+        level: Level,
+        options: GameOptions,
+        thread: bool,
+    ) -> None:
+        """A game against the AI in the server channel ``/tholos challenge`` named the bot in:
+        in a ``thread`` of its own, or in the channel itself."""
+        ai = self.person(options, level)
+        if thread:
+            await self.start_in_thread(interaction, me, ai, level, options)
+            return
+        game = await self.app.matchmaking.new_games.start_ai_game(
+            guild_id=interaction.guild_id or 0,
+            channel_id=interaction.channel_id or 0,
+            human=me,
+            ai=ai,
+            level=level,
+            options=options,
+        )
+        await self.opponent.start(interaction, game)
 
     async def start_in_dm(
         self, interaction: Interaction, options: GameOptions, level: Level
@@ -459,29 +495,7 @@ async def cancel_command(interaction: Interaction) -> None:
 
 
 def challenge_text(t: Words, challenge: Challenge) -> str:
-    """The public challenge message."""
-    if challenge.mode == "basic":
-        mode = t("a basic game")
-    else:
-        mode = t.plural(
-            "an advanced game with {count} ornament",
-            "an advanced game with {count} ornaments",
-            challenge.ornaments,
-        )
-    if challenge.open_to_all:
-        invitation = t(
-            "{challenger} is looking for an opponent for {mode} of Tholos — anyone "
-            "here may accept!",
-            challenger=mention(challenge.challenger_id),
-            mode=mode,
-        )
-    else:
-        invitation = t(
-            "{opponent}, {challenger} challenges you to {mode} of Tholos!",
-            opponent=mention(challenge.opponent_id or 0),
-            challenger=mention(challenge.challenger_id),
-            mode=mode,
-        )
+    """The public challenge message: the invitation, its terms, and where it stands."""
     colours = {
         "white": N_("The challenger plays White"),
         "black": N_("The challenger plays Black"),
@@ -492,7 +506,7 @@ def challenge_text(t: Words, challenge: Challenge) -> str:
         "opponent": N_("the opponent moves first."),
         "random": N_("a random player moves first."),
     }[challenge.first]
-    text = f"{invitation}\n{t(colours)}; {t(first)}"
+    text = f"{_invitation(t, challenge)}\n{t(colours)}; {t(first)}"
     if challenge.clock is not None:
         text += "\n" + t(
             "⏱️ Played on a {pace}: minutes each, plus seconds after every turn.",
@@ -503,12 +517,42 @@ def challenge_text(t: Words, challenge: Challenge) -> str:
             "Open to members rated within {range} points of the challenger.",
             range=challenge.rating_range,
         )
+    return f"{text}\n{_standing(t, challenge)}"
+
+
+def _invitation(t: Words, challenge: Challenge) -> str:
+    """Who challenges whom (or anyone here) to which game."""
+    if challenge.mode == "basic":
+        mode = t("a basic game")
+    else:
+        mode = t.plural(
+            "an advanced game with {count} ornament",
+            "an advanced game with {count} ornaments",
+            challenge.ornaments,
+        )
+    if challenge.open_to_all:
+        return t(
+            "{challenger} is looking for an opponent for {mode} of Tholos — anyone "
+            "here may accept!",
+            challenger=mention(challenge.challenger_id),
+            mode=mode,
+        )
+    return t(
+        "{opponent}, {challenger} challenges you to {mode} of Tholos!",
+        opponent=mention(challenge.opponent_id or 0),
+        challenger=mention(challenge.challenger_id),
+        mode=mode,
+    )
+
+
+def _standing(t: Words, challenge: Challenge) -> str:
+    """When a pending challenge expires, or how it was closed."""
     status = challenge.status
     if status == "pending":
         when = f"<t:{int(challenge.expires_at)}:R>"
-        return f"{text}\n" + t("This challenge expires {when}.", when=when)
+        return t("This challenge expires {when}.", when=when)
     if status == "accepted" and challenge.open_to_all:
-        return f"{text}\n" + t(
+        return t(
             "✅ Accepted by {opponent} — the game is on.",
             opponent=mention(challenge.opponent_id or 0),
         )
@@ -518,7 +562,7 @@ def challenge_text(t: Words, challenge: Challenge) -> str:
         "withdrawn": N_("↩️ Withdrawn by the challenger."),
         "expired": N_("⌛ Expired without an answer."),
     }[status]
-    return f"{text}\n{t(ending)}"
+    return t(ending)
 
 
 def challenge_view(t: Words, challenge: Challenge) -> discord.ui.View:
