@@ -7,7 +7,8 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from functools import partial
 
 from bot.base.domain import Caller, Mode, Person, Refusal, ReminderDefaults, TimeControl
 from bot.base.glicko2 import Rating
@@ -110,7 +111,8 @@ class Setup:
 
 
 class TournamentService:
-    """Tournaments: their sign-up, control and rounds."""
+    """Tournaments: their sign-up and control; the steps of their rounds are ``rounds``
+    (:class:`RoundSteps`)."""
 
     def __init__(
         self,
@@ -124,43 +126,23 @@ class TournamentService:
     ) -> None:
         self.store = store
         self.games = games
-        self.play = play
-        self.reminders = reminders
+        self.rounds = RoundSteps(store, games, play, clock, rng, reminders)
         self._clock = clock
-        self._rng = rng or random.SystemRandom()
 
     async def create(
         self, setup: Setup, *, guild_id: int, channel_id: int, organiser: int, language: str
     ) -> Tournament:
         """Store a tournament whose sign-up opens now; raises :class:`Refusal` for one too
         large to finish."""
-        if setup.format == "round_robin":
-            rounds = round_robin_rounds(setup.max_players, setup.rounds)
-            if rounds > MAX_ROUNDS:
-                most, twice = (largest_round_robin(cycles) for cycles in (1, 2))
-                raise Refusal(
-                    _TOO_LARGE,
-                    players=setup.max_players,
-                    rounds=rounds,
-                    limit=MAX_ROUNDS,
-                    most=most,
-                    twice=twice,
-                )
+        _check_length(setup)
+        columns = asdict(setup)
+        columns["time_control"] = columns.pop("pace")
         return await self.store.create(
+            **columns,
             guild_id=guild_id,
             channel_id=channel_id,
             organiser_id=organiser,
-            name=setup.name,
-            format=setup.format,
-            rounds=setup.rounds,
-            time_control=setup.pace,
-            round_hours=setup.round_hours,
-            mode=setup.mode,
-            ornaments=setup.ornaments,
             language=language,
-            starts_at=setup.starts_at,
-            max_players=setup.max_players,
-            rated=setup.rated,
             created_at=self._clock(),
         )
 
@@ -195,14 +177,7 @@ class TournamentService:
         """Close the sign-up and start with the entrants signed up then, seeded by their
         ratings (a Swiss has at most one round fewer than its players); cancelled with fewer
         than two players. ``None`` if someone else started it meanwhile."""
-
-        def rounds_for(players: int) -> int | None:
-            if players < MIN_PLAYERS:
-                return None
-            if tournament.format == "swiss":
-                return min(tournament.rounds, players - 1)
-            return round_robin_rounds(players, tournament.rounds)
-
+        rounds_for = partial(_rounds_for, tournament)
         return await self.store.start(tournament.id, rounds_for, Rating().rating)
 
     def deadline(self, tournament: Tournament) -> float:
@@ -210,6 +185,62 @@ class TournamentService:
         clock = tournament.clock
         length = tournament.round_hours * 3600 if clock is None else live_round_seconds(clock)
         return self._clock() + length
+
+    async def withdraw(
+        self, tournament: Tournament, user_id: int, why: Why
+    ) -> tuple[bool, list[Game]]:
+        """Withdraw a player: they play no more rounds, and their game of this round is lost
+        (a resignation; a game not started yet, a forfeit). ``(False, [])`` if they were not
+        playing; else the games it ended."""
+        if tournament.status == "signup":
+            raise Refusal("This tournament hasn't started: press **Leave** on its announcement.")
+        if tournament.status not in ("running", "paused"):
+            raise Refusal("This tournament isn't under way.")
+        if not await self.store.entrants.withdraw(tournament.id, user_id, tournament.round, why):
+            return False, []
+        return True, await self.rounds.forfeit(tournament, user_id)
+
+    async def end(self, tournament: Tournament, by: int) -> Tournament:
+        """End a tournament now: one that has not paired a round yet is cancelled; one under
+        way ends with this round, its deadline now (the loop decides its unfinished games by
+        the idle rule, then posts the final standings)."""
+        if tournament.round == 0 and tournament.status in ("signup", "running", "paused"):
+            changed = await self.store.change(tournament, status="cancelled", ended_by=by)
+        elif tournament.status not in ("running", "paused"):
+            raise Refusal("This tournament is over already.")
+        else:
+            changed = await self.store.change(
+                tournament,
+                status="running",
+                rounds=tournament.round,
+                ended_by=by,
+                round_deadline=self._clock(),
+            )
+        if changed is None:
+            raise Refusal("This tournament just changed — try again.")
+        return changed
+
+
+class RoundSteps:
+    """The steps of a tournament's rounds: planning the next one, opening a pairing's game,
+    deciding the games left at the deadline, withdrawing the absent, and forfeiting the game of
+    a player who withdrew."""
+
+    def __init__(
+        self,
+        store: TournamentStore,
+        games: GameStore,
+        play: PlayService,
+        clock: Callable[[], float],
+        rng: random.Random | None,
+        reminders: ReminderDefaults | None,
+    ) -> None:
+        self.store = store
+        self.games = games
+        self.play = play
+        self.reminders = reminders
+        self._clock = clock
+        self._rng = rng or random.SystemRandom()
 
     async def plan(self, tournament: Tournament) -> Plan | None:
         """The next round's pairings, or ``None`` when there is no next round: the last was
@@ -243,21 +274,11 @@ class TournamentService:
         parent_id: int | None,
         parent_message_id: int | None,
     ) -> Game | None:
-        """Store a pairing's game (White moves first; the mode and ornaments of the
-        tournament; ``names``: the entrants' by id); ``None`` if it was started already."""
+        """Store a pairing's game (:func:`pairing_game`; ``names``: the entrants' by id) in
+        ``channel_id`` (a thread of ``parent_id``); ``None`` if it was started already."""
+        place = GamePlace(tournament.guild_id, channel_id, parent_id, parent_message_id)
         seed = self._rng.randrange(2**31)
-        start = new_game(tournament.mode, ornaments=tournament.ornaments, seed=seed, first=WHITE)
-        assert board.black_id is not None
-        new = NewGame(
-            GamePlace(tournament.guild_id, channel_id, parent_id, parent_message_id),
-            Person(board.white_id, names[board.white_id]),
-            Person(board.black_id, names[board.black_id]),
-            seed,
-            start,
-            language=tournament.language,
-            clock=tournament.clock,
-            rated=tournament.rated,
-        )
+        new = pairing_game(tournament, board, names, place, seed)
         return await self.store.pairings.start_game(
             tournament, board, new, now=self._clock(), reminders=self.reminders
         )
@@ -301,18 +322,9 @@ class TournamentService:
                 absent.append(loser)
         return absent
 
-    async def withdraw(
-        self, tournament: Tournament, user_id: int, why: Why
-    ) -> tuple[bool, list[Game]]:
-        """Withdraw a player: they play no more rounds, and their game of this round is lost
-        (a resignation; a game not started yet, a forfeit). ``(False, [])`` if they were not
-        playing; else the games it ended."""
-        if tournament.status == "signup":
-            raise Refusal("This tournament hasn't started: press **Leave** on its announcement.")
-        if tournament.status not in ("running", "paused"):
-            raise Refusal("This tournament isn't under way.")
-        if not await self.store.entrants.withdraw(tournament.id, user_id, tournament.round, why):
-            return False, []
+    async def forfeit(self, tournament: Tournament, user_id: int) -> list[Game]:
+        """Lose the game of this round of ``user_id``, who withdrew (a game not started yet is
+        a forfeit, one under way a resignation); the games it ended."""
         ended = []
         for board in await self.store.pairings.boards(tournament.id, tournament.round):
             if user_id not in (board.white_id, board.black_id) or board.black_id is None:
@@ -330,27 +342,52 @@ class TournamentService:
             if now.game_status == "active" and now.game_id is not None:
                 lost = await _lose(self.play, self.games, now.game_id, user_id)
                 ended += [lost] if lost is not None else []
-        return True, ended
+        return ended
 
-    async def end(self, tournament: Tournament, by: int) -> Tournament:
-        """End a tournament now: one that has not paired a round yet is cancelled; one under
-        way ends with this round, its deadline now (the loop decides its unfinished games by
-        the idle rule, then posts the final standings)."""
-        if tournament.round == 0 and tournament.status in ("signup", "running", "paused"):
-            changed = await self.store.change(tournament, status="cancelled", ended_by=by)
-        elif tournament.status not in ("running", "paused"):
-            raise Refusal("This tournament is over already.")
-        else:
-            changed = await self.store.change(
-                tournament,
-                status="running",
-                rounds=tournament.round,
-                ended_by=by,
-                round_deadline=self._clock(),
-            )
-        if changed is None:
-            raise Refusal("This tournament just changed — try again.")
-        return changed
+
+def pairing_game(
+    tournament: Tournament, board: Board, names: dict[int, str], place: GamePlace, seed: int
+) -> NewGame:
+    """The game of a pairing, played in ``place``: White moves first, in the tournament's mode,
+    with its ornaments (drawn from ``seed``), language and clock; rated as it is."""
+    assert board.black_id is not None  # a bye has no game
+    start = new_game(tournament.mode, ornaments=tournament.ornaments, seed=seed, first=WHITE)
+    return NewGame(
+        place,
+        Person(board.white_id, names[board.white_id]),
+        Person(board.black_id, names[board.black_id]),
+        seed,
+        start,
+        language=tournament.language,
+        clock=tournament.clock,
+        rated=tournament.rated,
+    )
+
+
+def _check_length(setup: Setup) -> None:
+    """Refuse a round robin with more rounds than :data:`MAX_ROUNDS`."""
+    if setup.format != "round_robin":
+        return
+    rounds = round_robin_rounds(setup.max_players, setup.rounds)
+    if rounds > MAX_ROUNDS:
+        most, twice = (largest_round_robin(cycles) for cycles in (1, 2))
+        raise Refusal(
+            _TOO_LARGE,
+            players=setup.max_players,
+            rounds=rounds,
+            limit=MAX_ROUNDS,
+            most=most,
+            twice=twice,
+        )
+
+
+def _rounds_for(tournament: Tournament, players: int) -> int | None:
+    """The rounds of ``tournament`` starting with ``players`` (``None``: too few to start)."""
+    if players < MIN_PLAYERS:
+        return None
+    if tournament.format == "swiss":
+        return min(tournament.rounds, players - 1)
+    return round_robin_rounds(players, tournament.rounds)
 
 
 async def _lose(play: PlayService, games: GameStore, game_id: int, user_id: int) -> Game | None:

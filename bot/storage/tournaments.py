@@ -17,7 +17,7 @@ from typing import Literal
 from bot.base.domain import Language, Mode, Person, ReminderDefaults, TimeControl
 from bot.base.shards import EVERY_SERVER, Shards
 from bot.base.standings import Format, Pairing
-from bot.storage.db import Database, Row, Transaction, scalar
+from bot.storage.db import Database, Row, Transaction, insert, scalar
 from bot.storage.games import Game, NewGame, insert_game
 
 Status = Literal["signup", "running", "paused", "finished", "cancelled"]
@@ -177,45 +177,41 @@ class TournamentStore:
     async def create(self, **fields: object) -> Tournament:
         """Store a new tournament (every column of :class:`Tournament` but its id, status,
         round, deadline, announced round and ``ended_by``)."""
-        names = list(fields)
         async with self.database.transaction() as transaction:
-            row = await transaction.fetchone(
-                f"INSERT INTO tournaments ({', '.join(names)}) "
-                f"VALUES ({', '.join('?' for _ in names)}) RETURNING {COLUMNS}",
-                tuple(fields.values()),
-            )
-        return _tournament(row)
+            return _tournament(await insert(transaction, "tournaments", fields, COLUMNS))
 
     async def tournament(self, tournament_id: int) -> Tournament | None:
-        row = await self.database.fetchone(
-            f"SELECT {COLUMNS} FROM tournaments WHERE id = ?", (tournament_id,)
-        )
-        return None if row is None else _tournament(row)
+        found = await self._where("id = ?", (tournament_id,))
+        return found[0] if found else None
 
     async def in_channel(self, channel_id: int) -> list[Tournament]:
         """The channel's tournaments, the newest first (at most 25)."""
-        rows = await self.database.fetchall(
-            f"SELECT {COLUMNS} FROM tournaments WHERE channel_id = ? ORDER BY id DESC LIMIT 25",
-            (channel_id,),
-        )
-        return [_tournament(row) for row in rows]
+        return await self._where("channel_id = ? ORDER BY id DESC LIMIT 25", (channel_id,))
 
     async def in_guild(self, guild_id: int) -> list[Tournament]:
         """The server's tournaments not over yet, the newest first (at most 25)."""
-        rows = await self.database.fetchall(
-            f"SELECT {COLUMNS} FROM tournaments WHERE guild_id = ? "
-            "AND status IN ('signup', 'running', 'paused') ORDER BY id DESC LIMIT 25",
+        return await self._where(
+            "guild_id = ? AND status IN ('signup', 'running', 'paused') ORDER BY id DESC LIMIT 25",
             (guild_id,),
         )
-        return [_tournament(row) for row in rows]
 
     async def under_way(self) -> list[Tournament]:
         """The tournaments signing up or running on this process's servers."""
         mine, shards = self.shards.sql()
+        return await self._where(f"status IN ('signup', 'running') AND {mine} ORDER BY id", shards)
+
+    async def stale_announcements(self) -> list[Tournament]:
+        """This process's tournaments, in any status, whose announcement does not show what is
+        stored (a crash between a change and its edit)."""
+        mine, shards = self.shards.sql()
+        return await self._where(
+            f"shown_version < version AND message_id IS NOT NULL AND {mine} ORDER BY id", shards
+        )
+
+    async def _where(self, condition: str, values: Sequence[object]) -> list[Tournament]:
+        """The tournaments that meet ``condition`` (its parameters ``values``)."""
         rows = await self.database.fetchall(
-            f"SELECT {COLUMNS} FROM tournaments WHERE status IN ('signup', 'running') "
-            f"AND {mine} ORDER BY id",
-            shards,
+            f"SELECT {COLUMNS} FROM tournaments WHERE {condition}", values
         )
         return [_tournament(row) for row in rows]
 
@@ -253,12 +249,7 @@ class TournamentStore:
             if row is None:
                 return None
             tournament = _tournament(row)
-            await transaction.execute(
-                "UPDATE tournament_players SET rating = COALESCE((SELECT r.rating FROM ratings r "
-                "WHERE r.guild_id = ? AND r.user_id = tournament_players.user_id), ?) "
-                "WHERE tournament_id = ?",
-                (tournament.guild_id, newcomer, tournament_id),
-            )
+            await _seed(transaction, tournament, newcomer)
             return tournament
 
     async def change(
@@ -276,45 +267,6 @@ class TournamentStore:
                 (*fields.values(), tournament.id, tournament.round, tournament.status),
             )
         return None if row is None else _tournament(row)
-
-    async def pair(
-        self,
-        tournament: Tournament,
-        pairings: Sequence[tuple[int, int | None, str | None]],
-        deadline: float,
-        playing: frozenset[int],
-    ) -> Tournament | None:
-        """Store the next round's pairings (``(white, black, result)``: ``black`` ``None`` a
-        bye, ``result`` a forfeit), planned for the players ``playing``, if nobody paired it
-        yet, it is still to be played (not after an end), and nobody withdrew since the plan;
-        ``None`` otherwise (plan again)."""
-        next_round = tournament.round + 1
-        async with self.database.transaction() as transaction:
-            await transaction.lock("tournament", tournament.id)
-            rows = await transaction.fetchall(
-                "SELECT user_id FROM tournament_players WHERE tournament_id = ? "
-                "AND withdrawn_round IS NULL",
-                (tournament.id,),
-            )
-            if {row[0] for row in rows} != playing:
-                return None
-            row = await transaction.fetchone(
-                f"UPDATE tournaments SET round = ?, round_deadline = ?, version = version + 1 "
-                f"WHERE id = ? AND round = ? AND status = 'running' AND round < rounds "
-                f"RETURNING {COLUMNS}",
-                (next_round, deadline, tournament.id, tournament.round),
-            )
-            if row is None:
-                return None
-            await transaction.executemany(
-                "INSERT INTO tournament_games (tournament_id, round, board, white_id, black_id, "
-                "result) VALUES (?, ?, ?, ?, ?, ?)",
-                [
-                    (tournament.id, next_round, board, *pairing)
-                    for board, pairing in enumerate(pairings, start=1)
-                ],
-            )
-        return _tournament(row)
 
     async def said(self, tournament: Tournament, what: Said) -> bool:
         """Record that its round's pairings (or its standings) are posted, whatever its status
@@ -337,17 +289,6 @@ class TournamentStore:
                 "UPDATE tournaments SET shown_version = ? WHERE id = ? AND shown_version < ?",
                 (tournament.version, tournament.id, tournament.version),
             )
-
-    async def stale_announcements(self) -> list[Tournament]:
-        """This process's tournaments, in any status, whose announcement does not show what is
-        stored (a crash between a change and its edit)."""
-        mine, shards = self.shards.sql()
-        rows = await self.database.fetchall(
-            f"SELECT {COLUMNS} FROM tournaments WHERE shown_version < version "
-            f"AND message_id IS NOT NULL AND {mine} ORDER BY id",
-            shards,
-        )
-        return [_tournament(row) for row in rows]
 
 
 class EntrantStore:
@@ -419,6 +360,17 @@ class EntrantStore:
             return bool(withdrawn)
 
 
+async def _seed(transaction: Transaction, tournament: Tournament, newcomer: float) -> None:
+    """Give each entrant their rating on the tournament's server (``newcomer`` if they have
+    none): their seeding, and what their rating change is measured from at the end."""
+    await transaction.execute(
+        "UPDATE tournament_players SET rating = COALESCE((SELECT r.rating FROM ratings r "
+        "WHERE r.guild_id = ? AND r.user_id = tournament_players.user_id), ?) "
+        "WHERE tournament_id = ?",
+        (tournament.guild_id, newcomer, tournament.id),
+    )
+
+
 async def _changed(transaction: Transaction, tournament_id: int) -> None:
     """Bump a tournament's version: its announcement must show the change."""
     await transaction.execute(
@@ -456,6 +408,45 @@ class PairingStore:
             values,
         )
         return [Board(*row) for row in rows]
+
+    async def pair(
+        self,
+        tournament: Tournament,
+        pairings: Sequence[tuple[int, int | None, str | None]],
+        deadline: float,
+        playing: frozenset[int],
+    ) -> Tournament | None:
+        """Store the next round's pairings (``(white, black, result)``: ``black`` ``None`` a
+        bye, ``result`` a forfeit), planned for the players ``playing``, if nobody paired it
+        yet, it is still to be played (not after an end), and nobody withdrew since the plan;
+        ``None`` otherwise (plan again)."""
+        next_round = tournament.round + 1
+        async with self.database.transaction() as transaction:
+            await transaction.lock("tournament", tournament.id)
+            rows = await transaction.fetchall(
+                "SELECT user_id FROM tournament_players WHERE tournament_id = ? "
+                "AND withdrawn_round IS NULL",
+                (tournament.id,),
+            )
+            if {row[0] for row in rows} != playing:
+                return None
+            row = await transaction.fetchone(
+                f"UPDATE tournaments SET round = ?, round_deadline = ?, version = version + 1 "
+                f"WHERE id = ? AND round = ? AND status = 'running' AND round < rounds "
+                f"RETURNING {COLUMNS}",
+                (next_round, deadline, tournament.id, tournament.round),
+            )
+            if row is None:
+                return None
+            await transaction.executemany(
+                "INSERT INTO tournament_games (tournament_id, round, board, white_id, black_id, "
+                "result) VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (tournament.id, next_round, board, *pairing)
+                    for board, pairing in enumerate(pairings, start=1)
+                ],
+            )
+        return _tournament(row)
 
     async def start_game(
         self,

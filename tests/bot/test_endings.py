@@ -217,7 +217,7 @@ async def test_every_ending_is_stored_right(
     else:  # a tournament round's deadline: the player to move loses, as on a claim
         clock.now = tournament.round_deadline + 1
         boards = await event.store.pairings.boards(tournament.id, 1)
-        assert len(await event.service.decide_at_deadline(tournament, boards)) == 1
+        assert len(await event.service.rounds.decide_at_deadline(tournament, boards)) == 1
         expected = ("black" if loser == game.white_id else "white", "timeout")
 
     stored = await table.play.games.game(game.id)

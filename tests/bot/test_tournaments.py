@@ -141,16 +141,16 @@ class Event:
 
     async def next_round(self, tournament: Tournament) -> Tournament | None:
         """Pair the next round and start its games (``None``: no next round)."""
-        plan = await self.service.plan(tournament)
+        plan = await self.service.rounds.plan(tournament)
         if plan is None:
             return None
-        paired = await self.store.pair(
+        paired = await self.store.pairings.pair(
             tournament, plan.pairings, self.service.deadline(tournament), plan.playing
         )
         assert paired is not None
         for board in await self.store.pairings.boards(paired.id, paired.round):
             if board.black_id is not None and board.result is None:
-                game = await self.service.start_game(
+                game = await self.service.rounds.start_game(
                     paired,
                     board,
                     NAMES,
@@ -286,24 +286,27 @@ async def test_the_deadline_decides_by_the_idle_rule_and_withdraws_the_absent(da
     path = path_of(first.position, first.position.legal_turns()[0])
     await event.play.choose(first.id, first.version, path, Caller(first.white_id, first.channel_id))
     clock.now = tournament.round_deadline + 1
-    ended = await event.service.decide_at_deadline(tournament, boards)
+    ended = await event.service.rounds.decide_at_deadline(tournament, boards)
     assert len(ended) == 2 and all(game.outcome.reason == "timeout" for game in ended)
     decided = {game.id: game for game in ended}
     assert decided[first.id].outcome.result == "white", "Black, to move, loses"
-    absent = await event.service.withdraw_absent(tournament, boards)
+    absent = await event.service.rounds.withdraw_absent(tournament, boards)
     other = decided[boards[1].game_id]
     assert sorted(absent) == sorted([first.black_id, other.white_id]), "no turn at all"
-    plan = await event.service.plan(tournament)
+    plan = await event.service.rounds.plan(tournament)
     assert plan is not None and len(plan.pairings) == 1, "two players left: one game"
 
 
 async def test_a_round_is_paired_once_and_a_game_started_once(database, clock):
     event, other = Event(database, clock), Event(database, clock, seed=2)
     tournament = await event.create(swiss(rounds=2), players=4)
-    plans = [await event.service.plan(tournament), await other.service.plan(tournament)]
+    plans = [
+        await event.service.rounds.plan(tournament),
+        await other.service.rounds.plan(tournament),
+    ]
     paired = await asyncio.gather(
         *(
-            service.store.pair(tournament, plan.pairings, 3e6, plan.playing)
+            service.store.pairings.pair(tournament, plan.pairings, 3e6, plan.playing)
             for service, plan in zip((event, other), plans, strict=True)
         )
     )
@@ -312,7 +315,7 @@ async def test_a_round_is_paired_once_and_a_game_started_once(database, clock):
     board = (await event.store.pairings.boards(winner.id, 1))[0]
     started = await asyncio.gather(
         *(
-            e.service.start_game(
+            e.service.rounds.start_game(
                 winner, board, NAMES, channel_id=channel, parent_id=CHANNEL, parent_message_id=None
             )
             for e, channel in ((event, 501), (other, 502))
@@ -320,7 +323,10 @@ async def test_a_round_is_paired_once_and_a_game_started_once(database, clock):
     )
     assert sum(game is not None for game in started) == 1
     assert len(await event.store.pairings.boards(winner.id)) == 2
-    assert await event.store.pair(tournament, plans[0].pairings, 3e6, plans[0].playing) is None
+    assert (
+        await event.store.pairings.pair(tournament, plans[0].pairings, 3e6, plans[0].playing)
+        is None
+    )
 
 
 async def test_ending_makes_the_round_the_last_and_its_deadline_now(database, clock):
@@ -330,43 +336,51 @@ async def test_ending_makes_the_round_the_last_and_its_deadline_now(database, cl
     assert before_first.status == "cancelled", "nothing paired yet: cancelled"
     tournament = await event.create(swiss(rounds=3), players=4)
     tournament = await event.next_round(tournament)
-    plan = await event.service.plan(tournament)  # (the round is not over: a stale plan)
+    plan = await event.service.rounds.plan(tournament)  # (the round is not over: a stale plan)
     ended = await event.service.end(tournament, by=A)
     assert (ended.rounds, ended.round, ended.status, ended.ended_by) == (1, 1, "running", A)
     assert ended.round_deadline == clock.now
-    assert await event.store.pair(ended, plan.pairings, 3e6, plan.playing) is None, "no round 2"
+    assert await event.store.pairings.pair(ended, plan.pairings, 3e6, plan.playing) is None, (
+        "no round 2"
+    )
     boards = await event.store.pairings.boards(ended.id, 1)
-    games = await event.service.decide_at_deadline(ended, boards)
+    games = await event.service.rounds.decide_at_deadline(ended, boards)
     assert len(games) == 2 and all(game.outcome.reason == "timeout" for game in games)
-    assert await event.service.withdraw_absent(ended, boards) == [], "the end was the organiser's"
-    assert await event.service.plan(ended) is None, "no round after the last"
+    assert await event.service.rounds.withdraw_absent(ended, boards) == [], (
+        "the end was the organiser's"
+    )
+    assert await event.service.rounds.plan(ended) is None, "no round after the last"
 
 
 async def test_a_withdrawal_after_the_plan_makes_the_pairing_plan_again(database, clock):
     event = Event(database, clock)
     tournament = await event.create(swiss(rounds=3), players=5)
-    plan = await event.service.plan(tournament)
+    plan = await event.service.rounds.plan(tournament)
     done, _ = await event.service.withdraw(tournament, C, "withdrew")
     assert done
-    assert await event.store.pair(tournament, plan.pairings, 3e6, plan.playing) is None
-    again = await event.service.plan(tournament)
+    assert await event.store.pairings.pair(tournament, plan.pairings, 3e6, plan.playing) is None
+    again = await event.service.rounds.plan(tournament)
     assert C not in again.playing and all(C not in pairing[:2] for pairing in again.pairings)
     assert len(again.pairings) == 2 and not any(p[1] is None for p in again.pairings), "no bye"
-    assert await event.store.pair(tournament, again.pairings, 3e6, again.playing) is not None
+    assert (
+        await event.store.pairings.pair(tournament, again.pairings, 3e6, again.playing) is not None
+    )
 
 
 async def test_a_pairing_not_opened_by_the_deadline_is_void(database, clock):
     event = Event(database, clock)
     tournament = await event.create(swiss(rounds=2), players=4)
-    plan = await event.service.plan(tournament)
-    paired = await event.store.pair(tournament, plan.pairings, clock.now + 10, plan.playing)
+    plan = await event.service.rounds.plan(tournament)
+    paired = await event.store.pairings.pair(
+        tournament, plan.pairings, clock.now + 10, plan.playing
+    )
     boards = await event.store.pairings.boards(paired.id, 1)
     assert all(board.waiting for board in boards), "Discord refused every thread"
     clock.now += 11
-    assert await event.service.decide_at_deadline(paired, boards) == []
+    assert await event.service.rounds.decide_at_deadline(paired, boards) == []
     boards = await event.store.pairings.boards(paired.id, 1)
     assert all(board.settled and board.result == "void" for board in boards)
-    late = await event.service.start_game(
+    late = await event.service.rounds.start_game(
         paired, boards[0], NAMES, channel_id=900, parent_id=CHANNEL, parent_message_id=None
     )
     assert late is None, "a void pairing's game never starts"

@@ -127,7 +127,7 @@ class Rounds:
             if tournament.announced_pairings < tournament.round:  # stored, never said
                 tournament = await self._announce_pairings(tournament)
             if tournament.round == 0:
-                plan = await self.service.plan(tournament)
+                plan = await self.service.rounds.plan(tournament)
                 if plan is None:  # all but one withdrew before the first round
                     cancelled = await self.store.change(tournament, status="cancelled")
                     if cancelled is not None:
@@ -143,7 +143,7 @@ class Rounds:
             if time.time() < deadline and any(board.waiting for board in boards):
                 await self._open_games(tournament, [b for b in boards if b.waiting])
             elif time.time() >= deadline:
-                ended = await self.service.decide_at_deadline(tournament, boards)
+                ended = await self.service.rounds.decide_at_deadline(tournament, boards)
                 for game in ended:
                     await self.app.poster.background.post_stored(game)
             boards = await self.store.pairings.boards(tournament.id, tournament.round)
@@ -176,8 +176,8 @@ class Rounds:
         if current is None or (current.status, current.round) != ("running", tournament.round):
             return None
         tournament = current
-        await self.service.withdraw_absent(tournament, boards)
-        plan = await self.service.plan(tournament)
+        await self.service.rounds.withdraw_absent(tournament, boards)
+        plan = await self.service.rounds.plan(tournament)
         if plan is None and not tournament.is_last_round:  # no next round after all
             changed = await self.store.change(tournament, rounds=tournament.round)
             if changed is None:
@@ -204,7 +204,7 @@ class Rounds:
         """Pair the next round as ``plan`` says and say so in the channel (``None``: another
         process paired it first, or someone withdrew since the plan)."""
         deadline = self.service.deadline(tournament)
-        paired = await self.store.pair(tournament, plan.pairings, deadline, plan.playing)
+        paired = await self.store.pairings.pair(tournament, plan.pairings, deadline, plan.playing)
         if paired is None:
             return None
         log.info(
@@ -347,7 +347,7 @@ async def open_game(
     opened = await open_thread(client, line, name, [board.white_id, board.black_id])
     if opened is None:  # refused: tried again later
         raise discord.ClientException("no thread for the game")
-    return await service.start_game(
+    return await service.rounds.start_game(
         tournament,
         board,
         names,
