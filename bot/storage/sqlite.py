@@ -24,12 +24,7 @@ import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import (
-    AbstractAsyncContextManager,
-    asynccontextmanager,
-    contextmanager,
-    nullcontext,
-)
+from contextlib import asynccontextmanager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
 
@@ -196,19 +191,91 @@ class _Transaction:
         self._announced.append((topic, payload))
 
 
-class SqliteDatabase:
-    """The SQLite file, written by one connection and read by :data:`READERS` others.
+class _Writer:
+    """The writer connection. Write transactions take turns on it (a lock), so that a
+    transaction's statements never interleave with another's, and run in ``BEGIN IMMEDIATE``
+    transactions that commit whole or not at all."""
 
-    Write transactions take turns on the writer (a lock), so a transaction's statements never
-    interleave with another's, and run in ``BEGIN IMMEDIATE`` transactions that commit whole
-    or not at all. Reads take whichever reader is free, and wait only for ordered writes.
-    """
+    def __init__(self) -> None:
+        self.connection = _Connection("sqlite-writer")
+        self.turn = asyncio.Lock()
+        """Held by the write transaction under way (and while the connections close)."""
+
+    @asynccontextmanager
+    async def transaction(
+        self, announced: list[tuple[str, str]], on_the_loop: bool
+    ) -> AsyncIterator[_Transaction]:
+        """A write transaction, rolled back if the block raises; what it announces is kept in
+        ``announced``. Its statements run on the event loop's thread (``on_the_loop``: the bot's
+        transactions), or each on the writer's thread (the migrations: whole tables)."""
+        writer = self.connection
+        await self._begin()
+        try:
+            try:
+                yield _Transaction(writer, announced, on_the_loop)
+            except BaseException:
+                await writer.run_to_the_end(writer.end_transaction)
+                raise
+            with _translated():
+                await writer.run_to_the_end(writer.execute, "COMMIT")
+        finally:
+            self.turn.release()
+
+    async def migrate(self, version: int) -> None:
+        """Run the migrations after schema ``version``, each in a transaction of its own."""
+        writer = self.connection
+        for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+            rebuild = number in SQLITE_TABLE_REBUILDS
+            if rebuild:  # takes effect only outside a transaction
+                await writer.run(writer.execute, "PRAGMA foreign_keys = OFF")
+            try:
+                async with self.transaction([], on_the_loop=False) as transaction:
+                    for statement in statements(script):
+                        await transaction.execute(statement)
+                    if rebuild:
+                        broken = await transaction.fetchall("PRAGMA foreign_key_check")
+                        if broken:
+                            raise RuntimeError(f"migration {number} broke references: {broken}")
+                    await transaction.execute(f"PRAGMA user_version = {number}")
+            finally:
+                if rebuild:
+                    await writer.run(writer.execute, "PRAGMA foreign_keys = ON")
+            log.info("database migrated to schema version %d", number)
+
+    async def _begin(self) -> None:
+        """Take the writer and begin a write transaction: while another process writes, try
+        again (the writer free for this process's other work in between) until
+        :data:`WRITE_PATIENCE` has passed, then raise :class:`DatabaseBusy`."""
+        writer = self.connection
+        deadline = time.monotonic() + WRITE_PATIENCE
+        while True:
+            await self.turn.acquire()
+            try:
+                await writer.run_to_the_end(writer.execute, "BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as error:
+                self.turn.release()
+                if not _is_busy(error) or time.monotonic() >= deadline:
+                    with _translated():
+                        raise
+                report("retried", "sqlite")
+            except BaseException:  # cancelled: a transaction begun meanwhile must not stay open
+                try:
+                    await writer.run_to_the_end(writer.end_transaction)
+                finally:
+                    self.turn.release()
+                raise
+
+
+class SqliteDatabase:
+    """The SQLite file, written by one connection (:class:`_Writer`) and read by
+    :data:`READERS` others: reads take whichever reader is free, and wait only for ordered
+    writes."""
 
     dialect: Dialect = "sqlite"
 
     def __init__(self, lock_file: BinaryIO | None = None) -> None:
-        self._writer = _Connection("sqlite-writer")
-        self._writing = asyncio.Lock()
+        self._writer = _Writer()
         self._readers: list[_Connection] = []
         self._free: asyncio.Queue[_Connection] = asyncio.Queue()
         self._ordered = Ordered()
@@ -234,7 +301,7 @@ class SqliteDatabase:
         database = cls(lock_file)
         settings = ("PRAGMA foreign_keys = ON", f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         try:
-            await database._writer.open(
+            await database._writer.connection.open(
                 str(path), ("PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL", *settings)
             )
             for number in range(READERS):
@@ -249,9 +316,9 @@ class SqliteDatabase:
         return database
 
     async def close(self) -> None:
-        async with self._writing:
+        async with self._writer.turn:
             try:
-                for connection in (self._writer, *self._readers):
+                for connection in (self._writer.connection, *self._readers):
                     await connection.close()
             finally:
                 if self._lock_file is not None:
@@ -266,78 +333,21 @@ class SqliteDatabase:
                 f"the database has schema version {version}, but this bot knows only up to "
                 f"{latest}: upgrade the bot"
             )
-        writer = self._writer
-        for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
-            rebuild = number in SQLITE_TABLE_REBUILDS
-            if rebuild:  # takes effect only outside a transaction
-                await writer.run(writer.execute, "PRAGMA foreign_keys = OFF")
-            try:
-                async with self._transaction(on_the_loop=False) as transaction:
-                    for statement in statements(script):
-                        await transaction.execute(statement)
-                    if rebuild:
-                        broken = await transaction.fetchall("PRAGMA foreign_key_check")
-                        if broken:
-                            raise RuntimeError(f"migration {number} broke references: {broken}")
-                    await transaction.execute(f"PRAGMA user_version = {number}")
-            finally:
-                if rebuild:
-                    await writer.run(writer.execute, "PRAGMA foreign_keys = ON")
-            log.info("database migrated to schema version %d", number)
-
-    def transaction(self, *, ordered: bool = False) -> AbstractAsyncContextManager[_Transaction]:
-        return self._transaction(on_the_loop=True, ordered=ordered)
+        await self._writer.migrate(version)
 
     @asynccontextmanager
-    async def _transaction(
-        self, on_the_loop: bool, ordered: bool = False
-    ) -> AsyncIterator[_Transaction]:
-        """A write transaction; its statements run on the event loop's thread (the bot's
-        transactions: a handful of statements on a few rows each), or each on the writer's
-        thread (the migrations: whole tables)."""
+    async def transaction(self, *, ordered: bool = False) -> AsyncIterator[_Transaction]:
+        """A write transaction; its statements run on the event loop's thread (a handful of
+        statements on a few rows each)."""
         announced: list[tuple[str, str]] = []
-        writer = self._writer
         with self._ordered.begun() if ordered else nullcontext():
-            await self._begin()
-            try:
-                try:
-                    yield _Transaction(writer, announced, on_the_loop)
-                except BaseException:
-                    await writer.run_to_the_end(writer.end_transaction)
-                    raise
-                with _translated():
-                    await writer.run_to_the_end(writer.execute, "COMMIT")
-            finally:
-                self._writing.release()
+            async with self._writer.transaction(announced, on_the_loop=True) as transaction:
+                yield transaction
         for topic, payload in announced:
             self._listeners.tell(topic, payload)
 
     async def listen(self, topic: str, listener: ChangeListener) -> Callable[[], None]:
         return self._listeners.add(topic, listener)
-
-    async def _begin(self) -> None:
-        """Take the writer and begin a write transaction: while another process writes, try
-        again (the writer free for this process's other work in between) until
-        :data:`WRITE_PATIENCE` has passed, then raise :class:`DatabaseBusy`."""
-        writer = self._writer
-        deadline = time.monotonic() + WRITE_PATIENCE
-        while True:
-            await self._writing.acquire()
-            try:
-                await writer.run_to_the_end(writer.execute, "BEGIN IMMEDIATE")
-                return
-            except sqlite3.OperationalError as error:
-                self._writing.release()
-                if not _is_busy(error) or time.monotonic() >= deadline:
-                    with _translated():
-                        raise
-                report("retried", "sqlite")
-            except BaseException:  # cancelled: a transaction begun meanwhile must not stay open
-                try:
-                    await writer.run_to_the_end(writer.end_transaction)
-                finally:
-                    self._writing.release()
-                raise
 
     @asynccontextmanager
     async def _reader(self) -> AsyncIterator[_Connection]:
