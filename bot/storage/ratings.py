@@ -353,61 +353,66 @@ class RatingStore:
         return [FinishedGame(*row) for row in rows]
 
     async def rebuild(self) -> Rebuilt:
-        """Recompute every rating from the rated games, in the order they were rated, while
-        the bot plays on: the result equals a rebuild with the bot stopped.
+        """Recompute every rating from the rated games while the bot plays on
+        (:func:`rebuild_ratings`)."""
+        return await rebuild_ratings(self.database)
 
-        The games are read in one consistent read and replayed in memory; the rows that differ
-        are written in transactions of :data:`REBUILD_BATCH` rows (a few ms of the write lock
-        each). Games rated meanwhile (``rated_seq`` beyond what was read) are then caught up in
-        rounds, their players' rows written again; the last few in one short transaction under
-        the ratings' lock, so that no game ends between the last read and the last write.
-        """
-        rows = await self.database.fetchall(
-            f"{_RATED_GAMES} ORDER BY rated_seq NULLS FIRST, finished_at, id"
+
+async def rebuild_ratings(database: Database) -> Rebuilt:
+    """Recompute every rating from the rated games, in the order they were rated, while
+    the bot plays on: the result equals a rebuild with the bot stopped.
+
+    The games are read in one consistent read and replayed in memory; the rows that differ
+    are written in transactions of :data:`REBUILD_BATCH` rows (a few ms of the write lock
+    each). Games rated meanwhile (``rated_seq`` beyond what was read) are then caught up in
+    rounds, their players' rows written again; the last few in one short transaction under
+    the ratings' lock, so that no game ends between the last read and the last write.
+    """
+    rows = await database.fetchall(
+        f"{_RATED_GAMES} ORDER BY rated_seq NULLS FIRST, finished_at, id"
+    )
+    standings: Standings = {}
+    seen = 0
+    for start in range(0, len(rows), REBUILD_BATCH):
+        began = time.perf_counter()
+        seen, _ = _catch_up(standings, rows[start : start + REBUILD_BATCH], seen)
+        await asyncio.sleep((time.perf_counter() - began) * REBUILD_PAUSE)
+    stored = {
+        (row[0], row[1]): _standing(tuple(row)[2:])
+        for row in await database.fetchall(
+            f"SELECT guild_id, user_id, {_STANDING_COLUMNS} FROM ratings"
         )
-        standings: Standings = {}
-        seen = 0
-        for start in range(0, len(rows), REBUILD_BATCH):
-            began = time.perf_counter()
-            seen, _ = self._catch_up(standings, rows[start : start + REBUILD_BATCH], seen)
-            await asyncio.sleep((time.perf_counter() - began) * REBUILD_PAUSE)
-        stored = {
-            (row[0], row[1]): _standing(tuple(row)[2:])
-            for row in await self.database.fetchall(
-                f"SELECT guild_id, user_id, {_STANDING_COLUMNS} FROM ratings"
-            )
-        }
-        writes = _Writes(self.database)
-        await writes.write(standings, [k for k, v in standings.items() if stored.get(k) != v])
-        await writes.delete([key for key in stored if key not in standings])
-        during = 0
-        for _ in range(REBUILD_ROUNDS):
-            later = await self._rated_after(self.database, seen)
-            if len(later) <= REBUILD_LAST_ROUND:
-                break
-            seen, changed = self._catch_up(standings, later, seen)
-            during += len(later)
-            await writes.write(standings, sorted(changed))
-        async with writes.transaction() as transaction:
-            await transaction.lock(RATINGS_LOCK, 0)
-            later = await self._rated_after(transaction, seen)
-            _, changed = self._catch_up(standings, later, seen)
-            during += len(later)
-            await _write(transaction, standings, sorted(changed))
-        return Rebuilt(len(rows) + during, during, writes.rows + len(changed), writes.longest)
+    }
+    writes = _Writes(database)
+    await writes.write(standings, [k for k, v in standings.items() if stored.get(k) != v])
+    await writes.delete([key for key in stored if key not in standings])
+    during = 0
+    for _ in range(REBUILD_ROUNDS):
+        later = await _rated_after(database, seen)
+        if len(later) <= REBUILD_LAST_ROUND:
+            break
+        seen, changed = _catch_up(standings, later, seen)
+        during += len(later)
+        await writes.write(standings, sorted(changed))
+    async with writes.transaction() as transaction:
+        await transaction.lock(RATINGS_LOCK, 0)
+        later = await _rated_after(transaction, seen)
+        _, changed = _catch_up(standings, later, seen)
+        during += len(later)
+        await _write(transaction, standings, sorted(changed))
+    return Rebuilt(len(rows) + during, during, writes.rows + len(changed), writes.longest)
 
-    @staticmethod
-    async def _rated_after(reader: Database | Transaction, seen: int) -> list[Row]:
-        return await reader.fetchall(
-            f"{_RATED_GAMES} AND rated_seq > ? ORDER BY rated_seq", (seen,)
-        )
 
-    @staticmethod
-    def _catch_up(standings: Standings, rows: list[Row], seen: int) -> tuple[int, set[Key]]:
-        """Apply the games of ``rows`` (in rating order) to ``standings``; the highest
-        ``rated_seq`` among them and ``seen``, and the keys they changed."""
-        changed: set[Key] = set()
-        for row in rows:
-            changed.update(rate_in(standings, RatedResult(*tuple(row)[:6])))
-            seen = max(seen, row[6] or 0)
-        return seen, changed
+async def _rated_after(reader: Database | Transaction, seen: int) -> list[Row]:
+    """The rated games numbered after ``seen`` in rating order (``rated_seq``)."""
+    return await reader.fetchall(f"{_RATED_GAMES} AND rated_seq > ? ORDER BY rated_seq", (seen,))
+
+
+def _catch_up(standings: Standings, rows: list[Row], seen: int) -> tuple[int, set[Key]]:
+    """Apply the games of ``rows`` (in rating order) to ``standings``; the highest
+    ``rated_seq`` among them and ``seen``, and the keys they changed."""
+    changed: set[Key] = set()
+    for row in rows:
+        changed.update(rate_in(standings, RatedResult(*tuple(row)[:6])))
+        seen = max(seen, row[6] or 0)
+    return seen, changed
