@@ -137,6 +137,20 @@ def _stored(row: Row, at: int = 0) -> StoredPuzzle:
     return StoredPuzzle(int(row[at]), puzzle, rating, int(row[at + 10]), int(row[at + 11]))
 
 
+def _new_puzzle_row(puzzle: Puzzle, now: float) -> tuple[object, ...]:
+    """A new puzzle's row (from its position to when it was added), at its starting rating."""
+    return (
+        str(puzzle.position),
+        str(puzzle.answer),
+        puzzle.best,
+        puzzle.alternative,
+        puzzle.source,
+        puzzle.difficulty,
+        starting_rating(puzzle.difficulty),
+        now,
+    )
+
+
 def _attempt(row: Row) -> Attempt:
     correct = None if row[7] is None else bool(row[7])
     return Attempt(
@@ -194,19 +208,7 @@ class PuzzleStore:
                 "INSERT INTO puzzles (position, answer, best, alternative, source, difficulty, "
                 "rating, added_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (position) DO NOTHING",
-                [
-                    (
-                        str(p.position),
-                        str(p.answer),
-                        p.best,
-                        p.alternative,
-                        p.source,
-                        p.difficulty,
-                        starting_rating(p.difficulty),
-                        now,
-                    )
-                    for p in puzzles
-                ],
+                [_new_puzzle_row(puzzle, now) for puzzle in puzzles],
             )
             after = await scalar(transaction, "SELECT COUNT(*) FROM puzzles")
         return int(after) - int(before)
@@ -249,22 +251,7 @@ class PuzzleStore:
                 (user_id,),
             )
             if open_id is None:
-                player = await _player_in(transaction, user_id, now)
-                chosen = await _unseen(transaction, player, rng)
-                if chosen is None:
-                    await transaction.execute(
-                        "UPDATE puzzle_players SET cycle = cycle + 1 WHERE user_id = ?", (user_id,)
-                    )
-                    player = await _player_in(transaction, user_id, now)
-                    chosen = await _unseen(transaction, player, rng)
-                if chosen is None:
-                    raise LookupError("there are no puzzles")
-                open_id = await scalar(
-                    transaction,
-                    "INSERT INTO puzzle_attempts (user_id, puzzle_id, cycle, shown_at) "
-                    "VALUES (?, ?, ?, ?) RETURNING id",
-                    (user_id, chosen, player.cycle, now),
-                )
+                open_id = await _new_attempt(transaction, user_id, now, rng)
         found = await self.attempt(int(open_id))
         assert found is not None
         return found
@@ -273,10 +260,10 @@ class PuzzleStore:
         self, attempt_id: int, user_id: int, answer: str | None, correct: bool, now: float
     ) -> Answered:
         """Record the member's answer (``None``: they asked to see it) to an attempt of
-        theirs, once: the member's and the
-        puzzle's ratings move (unless the member had answered this puzzle before), their
-        counts and streak, and a puzzle of the day's tally. Answered already: the first answer
-        read back, nothing moved. Raises ``LookupError`` if the attempt is not theirs."""
+        theirs, once: the member's and the puzzle's ratings move (unless the member had
+        answered this puzzle before), their counts and streak, and a puzzle of the day's tally.
+        Answered already: the first answer read back, nothing moved. Raises ``LookupError`` if
+        the attempt is not theirs."""
         async with self.database.transaction() as transaction:
             await transaction.lock(PUZZLE_LOCK, user_id)
             row = await transaction.fetchone(
@@ -296,20 +283,9 @@ class PuzzleStore:
                 before = None
             else:
                 before = await _rate(transaction, attempt_id, player, puzzle_id, correct)
-                streak = player.streak + 1 if correct else 0
-                await transaction.execute(
-                    "UPDATE puzzle_players SET attempts = attempts + 1, solved = solved + ?, "
-                    "streak = ?, best_streak = CASE WHEN best_streak > ? THEN best_streak "
-                    "ELSE ? END, updated_at = ? WHERE user_id = ?",
-                    (int(correct), streak, streak, streak, now, user_id),
-                )
+                await _count(transaction, player, correct, now)
                 if day is not None:
-                    await transaction.execute(
-                        "UPDATE daily_puzzles SET tries = tries + 1, solvers = solvers + ?, "
-                        "first_solver = CASE WHEN first_solver IS NULL AND ? THEN ? "
-                        "ELSE first_solver END WHERE guild_id = ? AND day = ?",
-                        (int(correct), correct, user_id, guild_id, day),
-                    )
+                    await _tally(transaction, guild_id, day, user_id, correct)
                 player = await _player_in(transaction, user_id, now)
         attempt = await self.attempt(attempt_id)
         assert attempt is not None
@@ -463,6 +439,55 @@ async def _player_in(transaction: Transaction, user_id: int, now: float) -> Puzz
         f"SELECT {_PLAYER_COLUMNS} FROM puzzle_players WHERE user_id = ?", (user_id,)
     )
     return _player(row)
+
+
+async def _new_attempt(
+    transaction: Transaction, user_id: int, now: float, rng: random.Random
+) -> int:
+    """Show the member one of the puzzles nearest their rating that they have not seen in
+    their cycle (all seen: the cycle moves on); the new attempt's id. Raises ``LookupError``
+    when there is no puzzle at all."""
+    player = await _player_in(transaction, user_id, now)
+    chosen = await _unseen(transaction, player, rng)
+    if chosen is None:
+        await transaction.execute(
+            "UPDATE puzzle_players SET cycle = cycle + 1 WHERE user_id = ?", (user_id,)
+        )
+        player = await _player_in(transaction, user_id, now)
+        chosen = await _unseen(transaction, player, rng)
+    if chosen is None:
+        raise LookupError("there are no puzzles")
+    return await scalar(
+        transaction,
+        "INSERT INTO puzzle_attempts (user_id, puzzle_id, cycle, shown_at) "
+        "VALUES (?, ?, ?, ?) RETURNING id",
+        (user_id, chosen, player.cycle, now),
+    )
+
+
+async def _count(transaction: Transaction, player: PuzzlePlayer, correct: bool, now: float) -> None:
+    """Count a member's first answer to an attempt: their attempts, puzzles solved and
+    streak."""
+    streak = player.streak + 1 if correct else 0
+    await transaction.execute(
+        "UPDATE puzzle_players SET attempts = attempts + 1, solved = solved + ?, "
+        "streak = ?, best_streak = CASE WHEN best_streak > ? THEN best_streak "
+        "ELSE ? END, updated_at = ? WHERE user_id = ?",
+        (int(correct), streak, streak, streak, now, player.user_id),
+    )
+
+
+async def _tally(
+    transaction: Transaction, guild_id: int, day: str, user_id: int, correct: bool
+) -> None:
+    """Count a member's first answer to a server's puzzle of the day: its tries, solvers and
+    first solver."""
+    await transaction.execute(
+        "UPDATE daily_puzzles SET tries = tries + 1, solvers = solvers + ?, "
+        "first_solver = CASE WHEN first_solver IS NULL AND ? THEN ? "
+        "ELSE first_solver END WHERE guild_id = ? AND day = ?",
+        (int(correct), correct, user_id, guild_id, day),
+    )
 
 
 async def _unseen(transaction: Transaction, player: PuzzlePlayer, rng: random.Random) -> int | None:
