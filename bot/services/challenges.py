@@ -111,17 +111,11 @@ class ChallengeService:
         before it expires (default: the service's)."""
         if opponent is not None:
             _check_opponent(challenger, opponent, rating_range)
+        asked = options.settled()
         now = self._clock()
         expires_at = now + (timeout or self.challenge_timeout)
         new = NewChallenge(
-            guild_id,
-            channel_id,
-            challenger,
-            opponent,
-            options.settled(),
-            expires_at,
-            rating_range,
-            in_channel,
+            guild_id, channel_id, challenger, opponent, asked, expires_at, rating_range, in_channel
         )
         try:
             return await self.challenges.create(new, now=now)
