@@ -68,7 +68,7 @@ class Reviews(Feature):
         """How often the lease is renewed and the progress shown."""
         self.requested = work.Wakeup()
         self.message = ReviewMessage(app, self.store)
-        self.reports = ProgressReports(self.reviewer)
+        self.running = ReviewRun(app, self.store, self.reviewer, self.message)
 
     def register(self, router: Router) -> None:
         """Route the Review button here."""
@@ -138,7 +138,7 @@ class Reviews(Feature):
                 await self.store.fail(record.game_id, time.time(), "no such game", 0)
                 return None
             try:
-                await self._review(current, game)
+                await self.running.run(current, game, self.progress_seconds)
             except DatabaseUnavailable:
                 raise  # not the review's fault: the loop tries again
             except LeaseLostError:
@@ -148,61 +148,6 @@ class Reviews(Feature):
         finally:
             await leases.release(lease)
         return None
-
-    async def _review(self, record: ReviewRecord, game: Game) -> None:
-        """Review ``game`` in the worker, store the review, show it."""
-        turns = [parse_turn(turn.turn) for turn in await self.app.games.turns(game.id)]
-        log.info("reviewing game %s (%d turns, try %d)", game.id, len(turns), record.attempts + 1)
-        began = time.perf_counter()
-        result = await self._under_lease(record, game, turns)
-        log.info("reviewed game %s in %.1f s", game.id, time.perf_counter() - began)
-        try:  # shown first: a crash before it is stored runs it (and shows it) again
-            await self.message.show(record, game, GameReview.from_json(result))
-        except Exception:  # the Review button shows it once stored
-            log.exception("could not show the review of game %s", game.id)
-        await self.store.finish(game.id, result, time.time())
-
-    async def _under_lease(self, record: ReviewRecord, game: Game, turns: list[Turn]) -> str:
-        """The review's JSON from the worker, while its lease is renewed and its progress
-        shown; raises :class:`LeaseLostError` (the worker's task abandoned) if the lease is
-        lost."""
-        self.reports.done[game.id] = (0, len(turns) + 1)
-        running = asyncio.ensure_future(
-            self.reviewer.review(game.id, game.start_position, turns, game.seed)
-        )
-        keeper = asyncio.create_task(self._keep(record, game), name=f"review {game.id} lease")
-        try:
-            await asyncio.wait((running, keeper), return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            self.reports.done.pop(game.id, None)
-            for task in (running, keeper):
-                task.cancel()
-            await asyncio.wait((running, keeper))
-        if not running.cancelled():
-            return running.result()
-        keeper.result()  # its own failure, if it failed
-        raise LeaseLostError(review_lease(game.id))
-
-    async def _keep(self, record: ReviewRecord, game: Game) -> None:
-        """Every few seconds: renew the lease, store the progress, show it on the message;
-        return when the lease is lost."""
-        t = words(game.language)
-        lease = review_lease(game.id)
-        shown = None
-        while True:
-            await asyncio.sleep(self.progress_seconds)
-            try:
-                if not await self.app.leases.renew(lease, time.time()):
-                    return
-                self.reports.read()
-                done, total = self.reports.done.get(game.id, (0, 0))
-                await self.store.progress(game.id, done, total)
-            except DatabaseUnavailable as error:  # held until it runs out: try again
-                log.warning("review of game %s: database unavailable: %s", game.id, error)
-                continue
-            if (done, total) != shown:
-                shown = (done, total)
-                await self.message.edit(record, content=review_progress(t, done, total))
 
     async def _failed(self, record: ReviewRecord, game: Game, error: Exception) -> float | None:
         """A try of the review failed: it is tried again after a backoff (when that is, is
@@ -234,6 +179,80 @@ class Reviews(Feature):
         )
         await self.store.retry(game.id, attempts, again_at, reason)
         return again_at
+
+
+class ReviewRun:
+    """One review run in the worker process under its lease: the lease renewed and the
+    progress shown every few seconds, then the review shown and stored."""
+
+    def __init__(
+        self, app: App, store: ReviewStore, reviewer: Reviewer, message: ReviewMessage
+    ) -> None:
+        self.app = app
+        self.store = store
+        self.reviewer = reviewer
+        self.message = message
+        self.reports = ProgressReports(reviewer)
+
+    async def run(self, record: ReviewRecord, game: Game, every: float) -> None:
+        """Review ``game`` in the worker, store the review, show it; renew the lease and
+        show the progress ``every`` so many seconds meanwhile."""
+        turns = [parse_turn(turn.turn) for turn in await self.app.games.turns(game.id)]
+        log.info("reviewing game %s (%d turns, try %d)", game.id, len(turns), record.attempts + 1)
+        began = time.perf_counter()
+        result = await self._under_lease(record, game, turns, every)
+        log.info("reviewed game %s in %.1f s", game.id, time.perf_counter() - began)
+        try:  # shown first: a crash before it is stored runs it (and shows it) again
+            await self.message.show(record, game, GameReview.from_json(result))
+        except Exception:  # the Review button shows it once stored
+            log.exception("could not show the review of game %s", game.id)
+        await self.store.finish(game.id, result, time.time())
+
+    async def _under_lease(
+        self, record: ReviewRecord, game: Game, turns: list[Turn], every: float
+    ) -> str:
+        """The review's JSON from the worker, while its lease is renewed and its progress
+        shown; raises :class:`LeaseLostError` (the worker's task abandoned) if the lease is
+        lost."""
+        self.reports.done[game.id] = (0, len(turns) + 1)
+        running = asyncio.ensure_future(
+            self.reviewer.review(game.id, game.start_position, turns, game.seed)
+        )
+        keeper = asyncio.create_task(
+            self._keep(record, game, every), name=f"review {game.id} lease"
+        )
+        try:
+            await asyncio.wait((running, keeper), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            self.reports.done.pop(game.id, None)
+            for task in (running, keeper):
+                task.cancel()
+            await asyncio.wait((running, keeper))
+        if not running.cancelled():
+            return running.result()
+        keeper.result()  # its own failure, if it failed
+        raise LeaseLostError(review_lease(game.id))
+
+    async def _keep(self, record: ReviewRecord, game: Game, every: float) -> None:
+        """Every few seconds: renew the lease, store the progress, show it on the message;
+        return when the lease is lost."""
+        t = words(game.language)
+        lease = review_lease(game.id)
+        shown = None
+        while True:
+            await asyncio.sleep(every)
+            try:
+                if not await self.app.leases.renew(lease, time.time()):
+                    return
+                self.reports.read()
+                done, total = self.reports.done.get(game.id, (0, 0))
+                await self.store.progress(game.id, done, total)
+            except DatabaseUnavailable as error:  # held until it runs out: try again
+                log.warning("review of game %s: database unavailable: %s", game.id, error)
+                continue
+            if (done, total) != shown:
+                shown = (done, total)
+                await self.message.edit(record, content=review_progress(t, done, total))
 
 
 class ReviewMessage:
