@@ -83,6 +83,7 @@ class Reminders(Feature):
         """Reminders sent whose clearing failed (a database outage): cleared, never resent."""
         self.timeouts: Retries[tuple[int, int]] = Retries("reminder (game, version)", backoff)
         """Reminders Discord did not answer in time, by game and version."""
+        self.delivery = ReminderDelivery(app)
 
     def loops(self) -> list[Loop]:
         """Sends the reminders that are due; sleeps until the next (a change that stores one
@@ -148,7 +149,7 @@ class Reminders(Feature):
             ):
                 await leases.release(lease)  # moved, ended or sent meanwhile
                 return None
-            delivered = await self._deliver(game)
+            delivered = await self.delivery.deliver(game)
             if delivered == "postponed":
                 await leases.release(lease)
                 return None
@@ -174,7 +175,16 @@ class Reminders(Feature):
             await self.store.clear(*key, lease)
         return None
 
-    async def _deliver(self, game: Game) -> Delivery:
+
+class ReminderDelivery:
+    """Where a due reminder goes: by DM or in the game's thread or channel, as its player
+    chose (or nowhere: the AI to move, reminders off, or later than first stored)."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self.store = app.reminders
+
+    async def deliver(self, game: Game) -> Delivery:
         """Remind the player to move in ``game`` where they chose, unless the AI is to move or
         reminders are off (on the server, or for the player): ``skipped``; or the server's
         reminder time grew since this one was stored: ``postponed`` to its new time."""
