@@ -54,11 +54,10 @@ class Daily:
         self.store = store
         self.clock = clock
         self._wakeup = work.Wakeup()
-        self._dirty: set[tuple[int, str]] = set()
+        self.tally = DailyTally(app, store)
         self._warned: set[tuple[int, str]] = set()
         """Today's servers whose channel was found unusable (said once in the log; the days
         before are forgotten at each sweep)."""
-        self._refreshing: dict[tuple[int, str], asyncio.Task[None]] = {}
         self._stop_listening: Callable[[], None] = lambda: None
 
     def loop(self) -> Loop:
@@ -75,7 +74,7 @@ class Daily:
     async def close(self) -> None:
         """Stop listening and the message edits under way."""
         self._stop_listening()
-        await stop_tasks(list(self._refreshing.values()))
+        await self.tally.close()
 
     async def sweep(self) -> float:
         """Claim and post today's puzzle where it is wanted and not out yet; reveal the
@@ -99,7 +98,7 @@ class Daily:
                 log.exception("puzzle of the day of server %s failed", guild_id)
         for done in await self.store.dailies.unrevealed(day):
             await self.store.dailies.reveal(done.guild_id, done.day)
-            self.refresh(done.guild_id, done.day)
+            self.tally.refresh(done.guild_id, done.day)
         return time.time() + seconds_to_next_day(now) + 1.0
 
     def _language(self, guild_id: int) -> str:
@@ -158,6 +157,21 @@ class Daily:
             return
         if await self.store.dailies.posted(daily.guild_id, daily.day, message.id):
             log.info("posted server %s's puzzle of %s", daily.guild_id, daily.day)
+
+
+class DailyTally:
+    """The day's message kept up to date: its tally of solvers and, once revealed, its
+    answer."""
+
+    def __init__(self, app: App, store: PuzzleStore) -> None:
+        self.app = app
+        self.store = store
+        self._dirty: set[tuple[int, str]] = set()
+        self._refreshing: dict[tuple[int, str], asyncio.Task[None]] = {}
+
+    async def close(self) -> None:
+        """Stop the message edits under way."""
+        await stop_tasks(list(self._refreshing.values()))
 
     def refresh(self, guild_id: int, day: str) -> None:
         """Show the day's tally (and, once revealed, its answer) on its message, soon: one

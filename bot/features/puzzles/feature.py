@@ -140,7 +140,7 @@ class Puzzles(Feature):
         t, shown = reader(interaction), answered.attempt
         await self._edit(interaction, verdict(t, answered), face.next_row(t, shown.id))
         if answered.first and shown.day is not None and shown.guild_id is not None:
-            self.daily.refresh(shown.guild_id, shown.day)
+            self.daily.tally.refresh(shown.guild_id, shown.day)
 
     async def _show(self, interaction: Interaction, attempt: Attempt) -> None:
         """Send the attempt's puzzle to the member alone (the interaction is deferred)."""
