@@ -244,32 +244,8 @@ def stats_embed(
             name=t("Games"), value=t("No finished games on this server yet."), inline=False
         )
         return embed
-    overall = stats.overall
-    if overall.games:
-        embed.add_field(
-            name=t("Record"),
-            value=t(
-                "{wins} W · {losses} L · {draws} D · win rate {rate}",
-                wins=overall.wins,
-                losses=overall.losses,
-                draws=overall.draws,
-                rate=f"{overall.win_rate:.0%}",
-            ),
-            inline=False,
-        )
-        mean_for, mean_against = stats.mean_points_for, stats.mean_points_against
-        assert mean_for is not None and mean_against is not None  # games were counted
-        for name, record in ((N_("As White"), stats.as_white), (N_("As Black"), stats.as_black)):
-            embed.add_field(name=t(name), value=record_text(record), inline=True)
-        embed.add_field(
-            name=t("Points per game"),
-            value=t(
-                "{scored} for · {conceded} against",
-                scored=points(mean_for, digits=1),
-                conceded=points(mean_against, digits=1),
-            ),
-            inline=False,
-        )
+    if stats.overall.games:
+        _add_record(embed, t, stats)
     if stats.against_ai:
         embed.add_field(
             name=t("Against the AI (unrated)"),
@@ -297,20 +273,50 @@ def stats_embed(
         embed.add_field(
             name=t("Current streak"), value=streak_text(t, outcome, length), inline=False
         )
+    embed.add_field(name=t("Last games"), value=last_games_text(t, stats), inline=False)
+    return embed
+
+
+def _add_record(embed: discord.Embed, t: Words, stats: Stats) -> None:
+    """The rated record: wins, losses, draws and win rate, by colour, and the points a game."""
+    overall = stats.overall
     embed.add_field(
-        name=t("Last games"),
-        value="\n".join(
-            t(
-                "{mark} vs {opponent} {scored}–{conceded} {reason} {date}",
-                mark=t(OUTCOME_MARK[game.outcome]),
-                opponent=opponent_text(t, game),
-                scored=points(game.points_for),
-                conceded=points(game.points_against),
-                reason=reason_text(t, game.game.reason, game.game.time_control),
-                date=f"<t:{int(game.game.finished_at)}:d>",
-            )
-            for game in stats.recent
+        name=t("Record"),
+        value=t(
+            "{wins} W · {losses} L · {draws} D · win rate {rate}",
+            wins=overall.wins,
+            losses=overall.losses,
+            draws=overall.draws,
+            rate=f"{overall.win_rate:.0%}",
         ),
         inline=False,
     )
-    return embed
+    mean_for, mean_against = stats.mean_points_for, stats.mean_points_against
+    assert mean_for is not None and mean_against is not None  # games were counted
+    for name, record in ((N_("As White"), stats.as_white), (N_("As Black"), stats.as_black)):
+        embed.add_field(name=t(name), value=record_text(record), inline=True)
+    embed.add_field(
+        name=t("Points per game"),
+        value=t(
+            "{scored} for · {conceded} against",
+            scored=points(mean_for, digits=1),
+            conceded=points(mean_against, digits=1),
+        ),
+        inline=False,
+    )
+
+
+def last_games_text(t: Words, stats: Stats) -> str:
+    """The last games, one a line: the outcome, the opponent, the score, how it ended, when."""
+    return "\n".join(
+        t(
+            "{mark} vs {opponent} {scored}–{conceded} {reason} {date}",
+            mark=t(OUTCOME_MARK[game.outcome]),
+            opponent=opponent_text(t, game),
+            scored=points(game.points_for),
+            conceded=points(game.points_against),
+            reason=reason_text(t, game.game.reason, game.game.time_control),
+            date=f"<t:{int(game.game.finished_at)}:d>",
+        )
+        for game in stats.recent
+    )
