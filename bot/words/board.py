@@ -205,37 +205,9 @@ def board_of(
     of a live game (else a clock runs only once its start is stored)."""
     position = game.position
     projected = score(position)
-    if not game.is_active:
-        phase: Phase = "over"
-    elif game.is_ai_turn(bot_id):
-        phase = "ai"
-    else:
-        phase = "turn"
-    prompt = options = None
-    commands: tuple[Choice, ...] = ()
-    if phase == "turn":
-        builder = builder or TurnBuilder(position)
-        step = builder.step()
-        assert step is not None  # an active game always has a turn to play
-        prompt = step_prompt(t, builder, step)
-        options, commands = _step_choices(t, game, builder, step)
-    elif phase == "over":
-        commands = _final_choices(t, game)
-    if live:
-        commands += (Choice("live", t(OPEN_LIVE_BOARD), "🔴", "primary"),)
-    sides = tuple(
-        Side(
-            colour,
-            game.player(colour),
-            game.name(colour),
-            who(game.player(colour)),
-            colour_name(t, colour),
-            STONE_EMOJI[colour],
-            projected.totals[colour],
-        )
-        for colour in (WHITE, BLACK)
-    )
-    assert len(sides) == 2
+    phase = _phase(game, bot_id)
+    prompt, options, commands = _controls(t, game, phase, builder, live)
+    sides = _sides(t, game, projected, who)
     last_words = turn_text(last.turn, who(last.player_id), t) if last else None
     return Board(
         game_id=game.id,
@@ -261,7 +233,7 @@ def board_of(
             "scoring": t(SCORING),
             "projection": t(IF_IT_ENDED_NOW),
         },
-        options=options or (),
+        options=options,
         commands=commands,
         pings={"turn": (game.to_move,), "ai": (), "over": (game.white_id, game.black_id)}[phase],
         image=BoardView(
@@ -275,6 +247,50 @@ def board_of(
         position_value=position,
         clocks=clocks_of(t, game, now),
     )
+
+
+def _phase(game: Game, bot_id: int | None) -> Phase:
+    """Whether a human is to move, the AI (``bot_id``) is, or the game is over."""
+    if not game.is_active:
+        return "over"
+    return "ai" if game.is_ai_turn(bot_id) else "turn"
+
+
+def _controls(
+    t: Words, game: Game, phase: Phase, builder: TurnBuilder | None, live: bool
+) -> tuple[str | None, tuple[Choice, ...], tuple[Choice, ...]]:
+    """The step's prompt, its choices and the board's commands (see :func:`board_of`)."""
+    prompt = None
+    options: tuple[Choice, ...] = ()
+    commands: tuple[Choice, ...] = ()
+    if phase == "turn":
+        builder = builder or TurnBuilder(game.position)
+        step = builder.step()
+        assert step is not None  # an active game always has a turn to play
+        prompt = step_prompt(t, builder, step)
+        options, commands = _step_choices(t, game, builder, step)
+    elif phase == "over":
+        commands = _final_choices(t, game)
+    if live:
+        commands += (Choice("live", t(OPEN_LIVE_BOARD), "🔴", "primary"),)
+    return prompt, options, commands
+
+
+def _sides(t: Words, game: Game, projected: Score, who: Who) -> tuple[Side, Side]:
+    """White and Black as the board shows them, with their points if the game ended now."""
+    white, black = (
+        Side(
+            colour,
+            game.player(colour),
+            game.name(colour),
+            who(game.player(colour)),
+            colour_name(t, colour),
+            STONE_EMOJI[colour],
+            projected.totals[colour],
+        )
+        for colour in (WHITE, BLACK)
+    )
+    return white, black
 
 
 def clocks_of(t: Words, game: Game, now: float | None = None) -> Clocks | None:
