@@ -163,7 +163,7 @@ class LiveBoards:
                         await self.relist(page)
                 pages = list(self.pages.get(game_id, ()))
                 if pages:
-                    await self.send_board(game, pages)
+                    await send_board(self.app, game, pages)
         except DatabaseUnavailable as error:
             log.warning("live boards of game %s not refreshed: %s", game_id, error)
         finally:
@@ -206,39 +206,41 @@ class LiveBoards:
             if page.session.channel_id == game.parent_id and not page.plays(game)
         ]
 
-    async def send_board(self, game: Game, pages: list[Page]) -> None:
-        """The board of ``game`` to each page, in its language, with the turn's steps for the
-        player to move."""
-        last = await self.app.poster.last_turn(game)
-        frames: dict[tuple[str, bool], str] = {}
-        sends: list[asyncio.Future[None]] = []
-        for number, page in enumerate(pages, start=1):
-            if number % SLICE == 0:
-                await asyncio.sleep(0)  # the slice before is sent meanwhile
-            moving = (
-                game.is_active
-                and page.session.user_id == game.to_move
-                and not game.is_ai_turn(self.app.bot_id)
-            )
-            key = (page.language, moving)
-            if key not in frames:
-                frame = self._frame(game, last, page.language, moving)
-                frames[key] = json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
-            page.over = not game.is_active
-            sends.append(asyncio.ensure_future(_send_text(page.socket, frames[key])))
-        await asyncio.gather(*sends)
 
-    def _frame(self, game: Game, last: LastTurn | None, language: str, moving: bool) -> JSON:
-        t = words(language)
-        names = {game.white_id: game.white_name, game.black_id: game.black_name}
+async def send_board(app: App, game: Game, pages: list[Page]) -> None:
+    """The board of ``game`` to each page, in its language, with the turn's steps for the
+    player to move."""
+    last = await app.poster.last_turn(game)
+    frames: dict[tuple[str, bool], str] = {}
+    sends: list[asyncio.Future[None]] = []
+    for number, page in enumerate(pages, start=1):
+        if number % SLICE == 0:
+            await asyncio.sleep(0)  # the slice before is sent meanwhile
+        moving = (
+            game.is_active
+            and page.session.user_id == game.to_move
+            and not game.is_ai_turn(app.bot_id)
+        )
+        key = (page.language, moving)
+        if key not in frames:
+            frame = _frame(app, game, last, page.language, moving)
+            frames[key] = json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
+        page.over = not game.is_active
+        sends.append(asyncio.ensure_future(_send_text(page.socket, frames[key])))
+    await asyncio.gather(*sends)
 
-        def who(user_id: int) -> str:
-            return names.get(user_id, "?")
 
-        board = board_of(game, t, last=last, bot_id=self.app.bot_id, who=who)
-        frame = board_frame(board, t, turn_steps(game, t) if moving else None, time.time())
-        frame["geometries"] = geometries(game.position)
-        return frame
+def _frame(app: App, game: Game, last: LastTurn | None, language: str, moving: bool) -> JSON:
+    t = words(language)
+    names = {game.white_id: game.white_name, game.black_id: game.black_name}
+
+    def who(user_id: int) -> str:
+        return names.get(user_id, "?")
+
+    board = board_of(game, t, last=last, bot_id=app.bot_id, who=who)
+    frame = board_frame(board, t, turn_steps(game, t) if moving else None, time.time())
+    frame["geometries"] = geometries(game.position)
+    return frame
 
 
 def parsed(text: object) -> JSON | None:

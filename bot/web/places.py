@@ -11,7 +11,7 @@ from bot.face.app import App
 from bot.storage import Database, Game
 from bot.storage.games import GAME_COLUMNS, game_from_row
 from bot.web.frames import palette
-from bot.web.live import JSON, LiveBoards, Page, send
+from bot.web.live import JSON, LiveBoards, Page, send, send_board
 from bot.web.words import PLAY_THE_AI, page_words
 from bot.words.i18n import words
 from bot.words.phrases import LEVEL_NAMES, board_url
@@ -56,7 +56,7 @@ class Places:
         game = await self.app.games.active_game(session.channel_id)
         if game is not None:
             self.boards.watch(page, game)
-            await self.boards.send_board(game, [page])
+            await send_board(self.app, game, [page])
             return
         here = await games_in_threads(self.app.database, session.channel_id)
         mine = [game for game in here if page.plays(game)]
@@ -70,7 +70,7 @@ class Places:
         self.boards.watch(page, game)
         listed = game.channel_id != page.session.channel_id
         await send(page.socket, {"type": "opened", "game": game.id, "listed": listed})
-        await self.boards.send_board(game, [page])
+        await send_board(self.app, game, [page])
 
     async def open(self, page: Page, game_id: object) -> bool:
         """The page asks to show a game: shown if it is played in the session's channel or in

@@ -65,23 +65,17 @@ class WebServer:
     ) -> None:
         self.app = app
         self.opponent = opponent
-        self.identity = DiscordIdentity(app.client, client_secret)
+        self.door = SessionDoor(DiscordIdentity(app.client, client_secret), limits)
         self.live: LiveBoards | None = None
         self.talk: PageTalk | None = None
         self.sessions: Sessions | None = None
-        self.limits = limits or SessionLimits()
         self.doors = doors
-        self.static = static.resolve()
-        self.version = static_version(self.static)
-        self._page_html = (
-            (self.static / "index.html")
-            .read_text(encoding="utf-8")
-            .replace('="/static/', f'="/static/{self.version}/')
-        )
+        self.files = PageFiles(static)
+        self.version = self.files.version
         web_app = web.Application(middlewares=[_headers])
-        web_app.router.add_get("/", self._page)
-        web_app.router.add_get(f"/static/{{version:{VERSION}}}/{{path:.+}}", self._versioned)
-        web_app.router.add_get("/static/{path:.+}", self._unversioned)
+        web_app.router.add_get("/", self.files.page)
+        web_app.router.add_get(f"/static/{{version:{VERSION}}}/{{path:.+}}", self.files.versioned)
+        web_app.router.add_get("/static/{path:.+}", self.files.unversioned)
         web_app.router.add_get("/api/config", self._config)
         web_app.router.add_post("/api/session", self._session)
         web_app.router.add_get("/api/live", self._live)
@@ -110,29 +104,6 @@ class WebServer:
             await self.live.close()
         await self._runner.cleanup()
 
-    async def _page(self, request: web.Request) -> web.Response:
-        """The page, naming its files under this release's version."""
-        return web.Response(
-            text=self._page_html, content_type="text/html", headers={"Cache-Control": "no-cache"}
-        )
-
-    async def _versioned(self, request: web.Request) -> web.FileResponse:
-        """A file of the page under a version: cached for good if it is this release's; another
-        release's (a page of the process before, during a rolling restart) gets this release's
-        file, cached by no one."""
-        current = request.match_info["version"] == self.version
-        return self._file(request.match_info["path"], FOREVER if current else "no-cache")
-
-    async def _unversioned(self, request: web.Request) -> web.FileResponse:
-        """A file of the page by its plain name (no page names it so): never cached."""
-        return self._file(request.match_info["path"], "no-cache")
-
-    def _file(self, path: str, cache: str) -> web.FileResponse:
-        found = (self.static / path).resolve()
-        if not found.is_relative_to(self.static) or not found.is_file():
-            raise web.HTTPNotFound()
-        return web.FileResponse(found, headers={"Cache-Control": cache})
-
     async def _config(self, request: web.Request) -> web.Response:
         """What the page needs before it asks Discord anything: the application's id, and what
         it may have to say before it has a session, in the browser's language."""
@@ -146,11 +117,76 @@ class WebServer:
         )
 
     async def _session(self, request: web.Request) -> web.Response:
+        assert self.sessions is not None
+        return await self.door.open(request, self.sessions)
+
+    async def _live(self, request: web.Request) -> web.WebSocketResponse:
+        assert self.talk is not None
+        socket = web.WebSocketResponse(max_msg_size=MAX_LIVE_MESSAGE, heartbeat=30.0)
+        await socket.prepare(request)
+        language = browser_language(request.headers.get("Accept-Language", ""))
+        await self.talk.serve(socket, language)
+        return socket
+
+    def _after_change(self, game: Game, last: LastTurn | None) -> None:
+        """A turn played on a page (``last``), a game started there, or one that ended on time
+        at a page's late turn: post the Discord board as after a press (a turn's or a flag's
+        transaction took the board's lease; a new game's poster takes it), then let the AI
+        move if it is its turn."""
+        leased = last is not None or not game.is_active
+        self.app.poster.background.post_soon(
+            game, last, leased=leased, then=lambda: self.opponent.schedule(game)
+        )
+
+
+class PageFiles:
+    """The page, naming its files under this release's version, and its files."""
+
+    def __init__(self, static: Path) -> None:
+        self.static = static.resolve()
+        self.version = static_version(self.static)
+        self._page_html = (
+            (self.static / "index.html")
+            .read_text(encoding="utf-8")
+            .replace('="/static/', f'="/static/{self.version}/')
+        )
+
+    async def page(self, request: web.Request) -> web.Response:
+        """The page, naming its files under this release's version."""
+        return web.Response(
+            text=self._page_html, content_type="text/html", headers={"Cache-Control": "no-cache"}
+        )
+
+    async def versioned(self, request: web.Request) -> web.FileResponse:
+        """A file of the page under a version: cached for good if it is this release's; another
+        release's (a page of the process before, during a rolling restart) gets this release's
+        file, cached by no one."""
+        current = request.match_info["version"] == self.version
+        return self._file(request.match_info["path"], FOREVER if current else "no-cache")
+
+    async def unversioned(self, request: web.Request) -> web.FileResponse:
+        """A file of the page by its plain name (no page names it so): never cached."""
+        return self._file(request.match_info["path"], "no-cache")
+
+    def _file(self, path: str, cache: str) -> web.FileResponse:
+        found = (self.static / path).resolve()
+        if not found.is_relative_to(self.static) or not found.is_file():
+            raise web.HTTPNotFound()
+        return web.FileResponse(found, headers={"Cache-Control": cache})
+
+
+class SessionDoor:
+    """``/api/session``: a page's authorization code exchanged for a session of its own."""
+
+    def __init__(self, identity: DiscordIdentity, limits: SessionLimits | None = None) -> None:
+        self.identity = identity
+        self.limits = limits or SessionLimits()
+
+    async def open(self, request: web.Request, sessions: Sessions) -> web.Response:
         """Exchange the page's authorization code for a session: who (Discord's answer to the
         code) and where (Discord's answer about the Activity instance), signed. Asked too often
         (per address, or by everyone), or rate limited by Discord for longer than the server
         waits itself: 429 with ``Retry-After``, and the page asks again."""
-        assert self.sessions is not None
         address = client_address(request.remote, request.headers.get("X-Forwarded-For"))
         wait = self.limits.wait(address)
         if wait:
@@ -193,27 +229,9 @@ class WebServer:
             instance,
             time.time() + SESSION_LIFETIME,
         )
-        token = self.sessions.issue(session)
+        token = sessions.issue(session)
         return web.json_response(
             {"session": token, "user": str(member.user_id), "name": member.name}
-        )
-
-    async def _live(self, request: web.Request) -> web.WebSocketResponse:
-        assert self.talk is not None
-        socket = web.WebSocketResponse(max_msg_size=MAX_LIVE_MESSAGE, heartbeat=30.0)
-        await socket.prepare(request)
-        language = browser_language(request.headers.get("Accept-Language", ""))
-        await self.talk.serve(socket, language)
-        return socket
-
-    def _after_change(self, game: Game, last: LastTurn | None) -> None:
-        """A turn played on a page (``last``), a game started there, or one that ended on time
-        at a page's late turn: post the Discord board as after a press (a turn's or a flag's
-        transaction took the board's lease; a new game's poster takes it), then let the AI
-        move if it is its turn."""
-        leased = last is not None or not game.is_active
-        self.app.poster.background.post_soon(
-            game, last, leased=leased, then=lambda: self.opponent.schedule(game)
         )
 
 

@@ -16,7 +16,7 @@ from bot.face.app import App
 from bot.face.opponent import Opponent
 from bot.services import StepShown, TimeUp
 from bot.services.puzzles import AnswerShown, PuzzleService
-from bot.storage import DatabaseUnavailable
+from bot.storage import DatabaseUnavailable, Game
 from bot.storage.puzzles import Answered
 from bot.web.frames import puzzle_frame
 from bot.web.limits import FULL_CLOSE, SESSION_CLOSE, TOO_MANY_PAGES_CLOSE, Doors
@@ -33,6 +33,7 @@ from bot.web.live import (
     named,
     parsed,
     send,
+    send_board,
 )
 from bot.web.places import Places
 from bot.web.sessions import Session, Sessions
@@ -40,6 +41,7 @@ from bot.words.board import LastTurn
 from bot.words.i18n import language_of, words
 from bot.words.phrases import LEVEL_NAMES
 from bot.words.puzzle import verdict
+from rendering.words import Words
 
 
 class PageTalk:
@@ -50,10 +52,10 @@ class PageTalk:
     ) -> None:
         self.app = app
         self.boards = boards
-        self.opponent = opponent
         self.doors = doors or Doors()
-        self.puzzles = PuzzleService(app.puzzles)
         self.places = Places(app, boards)
+        self.games = PageGames(app, boards, opponent)
+        self.puzzles = PagePuzzles(PuzzleService(app.puzzles))
 
     async def serve(self, socket: web.WebSocketResponse, language: str = "en") -> None:
         """Talk with one page until it goes: its hello, then its turns. ``language``: the
@@ -82,14 +84,14 @@ class PageTalk:
             async for message in socket:
                 if message.type != WSMsgType.TEXT:
                     if message.type == WSMsgType.BINARY:
-                        await self._refuse(page, "malformed")
+                        await refuse(page, "malformed")
                     continue
                 if not page.allowed():
                     page.refused += 1
                     if page.refused >= FLOOD_LIMIT:
                         await socket.close(code=1008, message=b"flood")
                         break
-                    await self._refuse(page, "slow_down")
+                    await refuse(page, "slow_down")
                     continue
                 with work.busy():
                     await self._handle(page, message.data)
@@ -99,21 +101,21 @@ class PageTalk:
     async def _handle(self, page: Page, text: str) -> None:
         """One message of a page: a turn (anything else is refused)."""
         if len(text) > MESSAGE_LIMIT:
-            await self._refuse(page, "too_big")
+            await refuse(page, "too_big")
             return
         data = parsed(text)
         if data is not None and data.get("type") == "open":
             if not await self.places.open(page, data.get("game")):
-                await self._refuse(page, "not_here")
+                await refuse(page, "not_here")
             return
         if data is not None and data.get("type") == "lobby":
             await self.places.lobby(page)
             return
         if data is not None and data.get("type") == "play_ai":
-            await self._play_ai(page, data.get("level"))
+            await self.games.play_ai(page, data.get("level"))
             return
         if data is not None and data.get("type") in ("puzzle", "puzzle_answer", "puzzle_reveal"):
-            await self._puzzle(page, data)
+            await self.puzzles.answer(page, data)
             return
         fields = data or {}
         game, version, path = fields.get("game"), fields.get("version"), fields.get("path")
@@ -125,18 +127,29 @@ class PageTalk:
             or not isinstance(path, str)
             or not PATH.fullmatch(path)
         ):
-            await self._refuse(page, "malformed")
+            await refuse(page, "malformed")
             return
         if game != page.game_id:
-            await self._refuse(page, "no_game")
+            await refuse(page, "no_game")
             return
-        await self._play(page, game, version, path)
+        await self.games.play(page, game, version, path)
 
-    async def _play(self, page: Page, game_id: int, version: int, path: str) -> None:
+
+class PageGames:
+    """A page's games: its turns, played as a press would play them, and a game against the
+    AI started from its lobby."""
+
+    def __init__(self, app: App, boards: LiveBoards, opponent: Opponent) -> None:
+        self.app = app
+        self.boards = boards
+        self.opponent = opponent
+
+    async def play(self, page: Page, game_id: int, version: int, path: str) -> None:
+        """A whole turn (``path``) in the page's game, at the ``version`` the page showed."""
         session = page.session
         current = await self.app.games.game(game_id)
         if current is None or current.colour_of(session.user_id) is None:
-            await self._refuse(page, "spectator")
+            await refuse(page, "spectator")
             return
         t = words(page.language)
         try:
@@ -144,13 +157,11 @@ class PageTalk:
                 game_id, version, path, Caller(session.user_id, current.channel_id)
             )
         except Refusal as refusal:
-            text = t(refusal.message, **refusal.values) if refusal.values else t(refusal.message)
-            refused = {"type": "error", "code": "refused", "message": named(text, current)}
-            await send(page.socket, refused)
+            await send(page.socket, refused(t, refusal, current))
             if isinstance(refusal, TimeUp):  # the game ended on time: its final board
                 self.boards.after_change(refusal.game, None)
             else:
-                await self.boards.send_board(current, [page])  # the board as it is now
+                await send_board(self.app, current, [page])  # the board as it is now
             return
         except DatabaseUnavailable:
             message = t(
@@ -160,19 +171,19 @@ class PageTalk:
             await send(page.socket, {"type": "error", "code": "database", "message": message})
             return
         if isinstance(result, StepShown):
-            await self._refuse(page, "incomplete")
+            await refuse(page, "incomplete")
             return
         self.boards.after_change(result.game, LastTurn(result.turn, session.user_id))
 
-    async def _play_ai(self, page: Page, level: object) -> None:
+    async def play_ai(self, page: Page, level: object) -> None:
         """Start a game against the AI where the page is open (a server channel without a
         game); the page shows it as it starts."""
         session = page.session
         if level not in LEVEL_NAMES or not isinstance(level, str):
-            await self._refuse(page, "malformed")
+            await refuse(page, "malformed")
             return
         if page.game_id is not None or session.guild_id is None:
-            await self._refuse(page, "no_game")
+            await refuse(page, "no_game")
             return
         language = language_of(session.locale)
         try:
@@ -185,16 +196,20 @@ class PageTalk:
                 options=GameOptions(language=language),
             )
         except Refusal as refusal:
-            t = words(page.language)
-            text = t(refusal.message, **refusal.values) if refusal.values else t(refusal.message)
-            await send(page.socket, {"type": "error", "code": "refused", "message": text})
+            await send(page.socket, refused(words(page.language), refusal))
             return
         self.boards.after_change(game, None)
 
-    async def _puzzle(self, page: Page, data: JSON) -> None:
+
+class PagePuzzles:
+    """A page's puzzles: the same service as ``/tholos puzzle`` and its buttons."""
+
+    def __init__(self, puzzles: PuzzleService) -> None:
+        self.puzzles = puzzles
+
+    async def answer(self, page: Page, data: JSON) -> None:
         """A puzzle for the member (``puzzle``), their answer to one (``puzzle_answer``, a
-        whole turn's path) or their wish to see its answer (``puzzle_reveal``, a miss): the same
-        service as ``/tholos puzzle`` and its buttons."""
+        whole turn's path) or their wish to see its answer (``puzzle_reveal``, a miss)."""
         session, t, kind = page.session, words(page.language), data["type"]
         attempt, path = data.get("attempt"), data.get("path", "")
         malformed = (
@@ -203,7 +218,7 @@ class PageTalk:
             or (kind == "puzzle_answer" and not PATH.fullmatch(path))
         )
         if kind != "puzzle" and malformed:
-            await self._refuse(page, "malformed")
+            await refuse(page, "malformed")
             return
         try:
             if kind == "puzzle":
@@ -218,18 +233,29 @@ class PageTalk:
             else:
                 result = await self.puzzles.choose(attempt, session.user_id, path)
         except Refusal as refusal:
-            text = t(refusal.message, **refusal.values) if refusal.values else t(refusal.message)
-            await send(page.socket, {"type": "error", "code": "refused", "message": text})
+            await send(page.socket, refused(t, refusal))
             return
         if isinstance(result, AnswerShown):
-            await self._refuse(page, "incomplete")
+            await refuse(page, "incomplete")
             return
         said = verdict(t, result).replace("**", "").replace("`", "")
         correct = bool(result.attempt.correct)
         await send(page.socket, {"type": "verdict", "text": said, "correct": correct})
 
-    async def _refuse(self, page: Page, code: str) -> None:
-        await send(page.socket, error(words(page.language), code))
+
+async def refuse(page: Page, code: str) -> None:
+    """Tell ``page`` its message was refused, and why (``code``)."""
+    await send(page.socket, error(words(page.language), code))
+
+
+def refused(t: Words, refusal: Refusal, game: Game | None = None) -> JSON:
+    """The error frame of a refusal, in the words ``t`` (the players of ``game`` by name)."""
+    text = t(refusal.message, **refusal.values) if refusal.values else t(refusal.message)
+    return {
+        "type": "error",
+        "code": "refused",
+        "message": text if game is None else named(text, game),
+    }
 
 
 async def hello(socket: web.WebSocketResponse, sessions: Sessions, language: str) -> Session | None:
