@@ -42,6 +42,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.base.domain import Person
 from bot.storage import Database, open_database
 from bot.storage.tournaments import Tournament, TournamentStore
 from tests.e2e.emulator import BotProcess, Channel, Emulator, Member, Message
@@ -127,7 +128,8 @@ async def add_tournaments(
         )
         for order, member in enumerate(entrants):
             name = member.user.global_name or member.user.username
-            await store.join(tournament.id, member.id, name, now + order * 0.001)
+            person = Person(member.id, name)
+            await store.entrants.join(tournament.id, person, now + order * 0.001)
         tournaments.append(tournament)
     return tournaments
 
