@@ -17,20 +17,14 @@ from bot.base import custom_ids
 from bot.base.domain import GameOptions, Mode, Pace, Person, Refusal
 from bot.face.answers import Interaction, answers, caller
 from bot.face.app import App
-from bot.face.background import discord_call
 from bot.face.commands import GAME_OPTIONS, GUILD_INSTALL, SERVERS_ONLY, choices, tholos
-from bot.face.controls import Button, Router, view_of
+from bot.face.controls import Router
 from bot.face.feature import Command, Feature, feature_of
 from bot.face.loops import Loop
 from bot.face.places import place_for
 from bot.face.translator import reader, server_language
-from bot.features.tournaments.rounds import (
-    Rounds,
-    drop_event,
-    format_text,
-    schedule_event,
-    standings_file,
-)
+from bot.features.tournaments.announcement import NO_PINGS, Announcements, drop_event
+from bot.features.tournaments.rounds import Rounds, standings_file
 from bot.services.tournaments import (
     MAX_PLAYERS,
     MAX_ROUNDS,
@@ -40,16 +34,14 @@ from bot.services.tournaments import (
     largest_round_robin,
 )
 from bot.storage.tournaments import Tournament
-from bot.words.i18n import NC_, words
-from bot.words.phrases import MODE_NAMES, command, pace_name
+from bot.words.i18n import NC_
+from bot.words.phrases import command
 from engine.vocabulary import N_
-from rendering.words import Words
 
 log = logging.getLogger(__name__)
 
 Format = Literal["swiss", "round_robin"]
 Action = Literal["start", "pause", "resume", "end"]
-NO_PINGS = discord.AllowedMentions.none()
 ORGANISERS_ONLY = N_("Only members with the **Manage Events** permission can create tournaments.")
 NEEDS_THREADS = N_(
     "A tournament plays each game in a thread of its own: I need **Create Public Threads** and "
@@ -95,7 +87,10 @@ class Tournaments(Feature):
         self.service = TournamentService(
             self.store, app.games, app.play, reminders=app.reminder_defaults
         )
-        self.rounds = Rounds(app, self.service, self.refresh)
+        self.announcements = Announcements(app)
+        self.rounds = Rounds(app, self.service, self.announcements.refresh)
+        self.lookup = TournamentLookup(self.service)
+        self.controls = Controls(app, self.service, self.announcements, self.rounds)
         self._stop_listening: Callable[[], None] = lambda: None
 
     def commands(self) -> list[Command]:
@@ -135,21 +130,7 @@ class Tournaments(Feature):
             organiser=interaction.user.id,
             language=server_language(interaction),
         )
-        t = words(tournament.language)
-        await interaction.response.send_message(
-            announcement(t, tournament, []),
-            view=signup_view(t, tournament),
-            allowed_mentions=NO_PINGS,
-        )
-        message = await interaction.original_response()
-        await self.store.set_message(tournament.id, message.id)
-        if interaction.guild is not None and isinstance(interaction.channel, discord.TextChannel):
-            event = await schedule_event(
-                interaction.guild, interaction.channel, tournament, interaction.app_permissions
-            )
-            await self.store.set_message(tournament.id, message.id, event)
-        if await self.store.entrants.entries(tournament.id):  # joined before it was known
-            await self.refresh(tournament.id)
+        await self.announcements.post(interaction, tournament)
 
     @answers(server_only=True)
     async def press(self, interaction: Interaction, tournament: int, answer: str) -> None:
@@ -170,12 +151,88 @@ class Tournaments(Feature):
             await self.service.leave(found, interaction.user.id)
             text = t("You've left **{name}**.", name=found.name)
         await interaction.response.send_message(text, ephemeral=True)
-        await self.refresh(found.id)
+        await self.announcements.refresh(found.id)
 
     @answers(server_only=True)
     async def control(self, interaction: Interaction, tournament_id: int, action: Action) -> None:
         """Start, pause, resume or end a tournament (its organiser)."""
-        tournament = await self._organised(interaction, tournament_id)
+        tournament = await self.lookup.organised(interaction, tournament_id)
+        await self.controls.control(interaction, tournament, action)
+
+    @answers(server_only=True)
+    async def remove(self, interaction: Interaction, tournament_id: int, player: int) -> None:
+        """The organiser takes a player out: their remaining games are lost."""
+        tournament = await self.lookup.organised(interaction, tournament_id)
+        await self.controls.withdraw(interaction, tournament, player, "removed")
+
+    @answers(server_only=True)
+    async def withdraw(self, interaction: Interaction, tournament_id: int | None) -> None:
+        """A player leaves a tournament under way: their remaining games are lost."""
+        tournament = await self.lookup.chosen(interaction, tournament_id)
+        await self.controls.withdraw(interaction, tournament, interaction.user.id, "withdrew")
+
+    @answers(server_only=True)
+    async def standings(self, interaction: Interaction, tournament_id: int | None) -> None:
+        """The standings now, as an image only the caller sees."""
+        tournament = await self.lookup.chosen(interaction, tournament_id)
+        if tournament.status in ("signup", "cancelled"):
+            raise Refusal(
+                "**{name}** hasn't started: there are no standings yet.", name=tournament.name
+            )
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        file, text = await standings_file(self.app, self.service, tournament, reader(interaction))
+        await interaction.followup.send(text, file=file, ephemeral=True, allowed_mentions=NO_PINGS)
+
+
+class TournamentLookup:
+    """The tournament a command means."""
+
+    def __init__(self, service: TournamentService) -> None:
+        self.service = service
+        self.store = service.store
+
+    async def organised(self, interaction: Interaction, tournament_id: int) -> Tournament:
+        """The tournament named, which the caller may control: its organiser's, or any to a
+        server manager."""
+        tournament = await self.service.get(tournament_id, interaction.guild_id or 0)
+        permissions = interaction.permissions
+        if not (permissions.manage_events or permissions.manage_guild):
+            raise Refusal(ORGANISERS_ONLY)
+        check_organiser(tournament, caller(interaction), permissions.manage_guild)
+        return tournament
+
+    async def chosen(self, interaction: Interaction, tournament_id: int | None) -> Tournament:
+        """The tournament named, or the newest of this channel."""
+        if tournament_id is not None:
+            return await self.service.get(tournament_id, interaction.guild_id or 0)
+        here = await self.store.in_channel(interaction.channel_id or 0)
+        if not here:
+            raise Refusal("There's no tournament in this channel: name one with `tournament`.")
+        return here[0]
+
+    async def choices(self, interaction: Interaction, typed: str) -> list[app_commands.Choice[int]]:
+        """The server's tournaments whose name holds what was typed."""
+        found = await self.store.in_guild(interaction.guild_id or 0)
+        return choices(((f"#{t.id} {t.name}", t.id) for t in found), typed)
+
+
+class Controls:
+    """The changes of a tournament under way: the organiser's start, pause, resume and end, and
+    a player out of it (withdrawn, or removed by the organiser)."""
+
+    def __init__(
+        self, app: App, service: TournamentService, announcements: Announcements, rounds: Rounds
+    ) -> None:
+        self.app = app
+        self.service = service
+        self.store = service.store
+        self.announcements = announcements
+        self.rounds = rounds
+
+    async def control(
+        self, interaction: Interaction, tournament: Tournament, action: Action
+    ) -> None:
+        """Start, pause, resume or end ``tournament``, and tell the organiser."""
         store, t = self.store, reader(interaction)
         if action == "start":
             if tournament.status != "signup":
@@ -204,28 +261,18 @@ class Tournaments(Feature):
             t(done, name=tournament.name, when=f"<t:{int(changed.round_deadline or 0)}:R>"),
             ephemeral=True,
         )
-        await self.refresh(tournament.id)
+        await self.announcements.refresh(tournament.id)
         self.rounds.wake()  # (after an end, it decides the round's unfinished games)
 
-    @answers(server_only=True)
-    async def remove(self, interaction: Interaction, tournament_id: int, player: int) -> None:
-        """The organiser takes a player out: their remaining games are lost."""
-        tournament = await self._organised(interaction, tournament_id)
-        await self._withdraw(interaction, tournament, player, "removed")
-
-    @answers(server_only=True)
-    async def withdraw(self, interaction: Interaction, tournament_id: int | None) -> None:
-        """A player leaves a tournament under way: their remaining games are lost."""
-        tournament = await self._chosen(interaction, tournament_id)
-        await self._withdraw(interaction, tournament, interaction.user.id, "withdrew")
-
-    async def _withdraw(
+    async def withdraw(
         self,
         interaction: Interaction,
         tournament: Tournament,
         player: int,
         why: Literal["withdrew", "removed"],
     ) -> None:
+        """Take ``player`` out of ``tournament`` (their game of this round is lost), and say
+        so."""
         done, ended = await self.service.withdraw(tournament, player, why)
         if not done:
             raise Refusal(
@@ -243,64 +290,8 @@ class Tournaments(Feature):
         )
         for game in ended:
             await self.app.poster.background.post_stored(game)
-        await self.refresh(tournament.id)
+        await self.announcements.refresh(tournament.id)
         self.rounds.wake()
-
-    @answers(server_only=True)
-    async def standings(self, interaction: Interaction, tournament_id: int | None) -> None:
-        """The standings now, as an image only the caller sees."""
-        tournament = await self._chosen(interaction, tournament_id)
-        if tournament.status in ("signup", "cancelled"):
-            raise Refusal(
-                "**{name}** hasn't started: there are no standings yet.", name=tournament.name
-            )
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        file, text = await standings_file(self.app, self.service, tournament, reader(interaction))
-        await interaction.followup.send(text, file=file, ephemeral=True, allowed_mentions=NO_PINGS)
-
-    async def _organised(self, interaction: Interaction, tournament_id: int) -> Tournament:
-        tournament = await self.service.get(tournament_id, interaction.guild_id or 0)
-        permissions = interaction.permissions
-        if not (permissions.manage_events or permissions.manage_guild):
-            raise Refusal(ORGANISERS_ONLY)
-        check_organiser(tournament, caller(interaction), permissions.manage_guild)
-        return tournament
-
-    async def _chosen(self, interaction: Interaction, tournament_id: int | None) -> Tournament:
-        """The tournament named, or the newest of this channel."""
-        if tournament_id is not None:
-            return await self.service.get(tournament_id, interaction.guild_id or 0)
-        here = await self.store.in_channel(interaction.channel_id or 0)
-        if not here:
-            raise Refusal("There's no tournament in this channel: name one with `tournament`.")
-        return here[0]
-
-    async def refresh(self, tournament_id: int) -> None:
-        """Show a tournament's state on its announcement."""
-        tournament = await self.store.tournament(tournament_id)
-        if tournament is None or tournament.message_id is None:
-            return
-        entries = await self.store.entrants.entries(tournament.id)
-        t = words(tournament.language)
-        channel = self.app.client.get_partial_messageable(tournament.channel_id)
-        message = channel.get_partial_message(tournament.message_id)
-        text = announcement(t, tournament, [entry.user_id for entry in entries])
-        try:
-            await discord_call(
-                message.edit(
-                    content=text, view=signup_view(t, tournament), allowed_mentions=NO_PINGS
-                )
-            )
-        except (discord.HTTPException, TimeoutError) as error:
-            log.info("could not update tournament %s's announcement: %s", tournament.id, error)
-            if not isinstance(error, discord.NotFound):  # shown later (deleted: never)
-                return
-        await self.store.shown(tournament)
-
-    async def choices(self, interaction: Interaction, typed: str) -> list[app_commands.Choice[int]]:
-        """The server's tournaments whose name holds what was typed."""
-        found = await self.store.in_guild(interaction.guild_id or 0)
-        return choices(((f"#{t.id} {t.name}", t.id) for t in found), typed)
 
 
 _DONE = {
@@ -315,71 +306,6 @@ _DONE = {
     "cancel": N_("**{name}** is cancelled."),
 }
 """What the organiser hears after each control."""
-
-
-# -- what it says -------------------------------------------------------------------------------
-
-
-def announcement(t: Words, tournament: Tournament, players: list[int]) -> str:
-    """The tournament's public message: what, how, when, who, and where it stands."""
-    pace = pace_name(t, tournament.time_control)
-    if tournament.clock is None:
-        pace += " · " + t.plural(
-            "{count} hour a round", "{count} hours a round", round(tournament.round_hours)
-        )
-    mode = t(MODE_NAMES[tournament.mode])
-    if tournament.mode == "advanced":
-        mode += " · " + t.plural("{count} ornament", "{count} ornaments", tournament.ornaments)
-    rated = t("rated") if tournament.rated else t("unrated")
-    lines = [
-        t(
-            "🏆 **{name}** — {format}, organised by {organiser}.",
-            name=tournament.name,
-            format=format_text(t, tournament),
-            organiser=f"<@{tournament.organiser_id}>",
-        ),
-        f"{pace} · {mode} · {rated}",
-        t(
-            "Players ({count}/{limit}): {players}",
-            count=len(players),
-            limit=tournament.max_players,
-            players=", ".join(f"<@{p}>" for p in players) or "—",
-        ),
-    ]
-    when = f"<t:{int(tournament.starts_at)}:R>"
-    status = {
-        "signup": N_("Sign-up open: press **Join**. It starts {when}."),
-        "running": N_("Under way: round {round} of {rounds}."),
-        "paused": N_("⏸️ Paused in round {round} of {rounds}."),
-        "finished": N_("🏁 Finished after {round} rounds."),
-        "cancelled": N_("Cancelled (fewer than two players, or by its organiser)."),
-    }[tournament.status]
-    lines.append(t(status, when=when, round=tournament.round, rounds=tournament.rounds))
-    return "\n".join(lines)
-
-
-def signup_view(t: Words, tournament: Tournament) -> discord.ui.View:
-    """Join / Leave, enabled while the sign-up is open."""
-    open_ = tournament.status == "signup"
-    return view_of(
-        [
-            Button.of(
-                custom_ids.TOURNAMENT,
-                tournament=tournament.id,
-                answer="join",
-                label=t("Join"),
-                emphasis="success",
-                enabled=open_,
-            ),
-            Button.of(
-                custom_ids.TOURNAMENT,
-                tournament=tournament.id,
-                answer="leave",
-                label=t("Leave"),
-                enabled=open_,
-            ),
-        ]
-    )
 
 
 # -- commands -----------------------------------------------------------------------------------
@@ -434,7 +360,7 @@ async def create_command(
 
 
 async def _tournaments(interaction: Interaction, typed: str) -> list[app_commands.Choice[int]]:
-    return await feature_of(interaction, Tournaments).choices(interaction, typed)
+    return await feature_of(interaction, Tournaments).lookup.choices(interaction, typed)
 
 
 TOURNAMENT_OPTION = N_("The tournament (type to search this server's)")

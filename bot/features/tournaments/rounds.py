@@ -12,7 +12,6 @@ answered with the first message instead of a second one.
 from __future__ import annotations
 
 import asyncio
-import datetime
 import io
 import logging
 import time
@@ -28,7 +27,8 @@ from bot.face.app import App
 from bot.face.background import Backoff, Retries, discord_call, nonce
 from bot.face.loops import Loop
 from bot.face.places import open_thread, thread_name
-from bot.services.tournaments import Plan, TournamentService, expected_length, standings_of
+from bot.features.tournaments.announcement import drop_event
+from bot.services.tournaments import Plan, TournamentService, standings_of
 from bot.storage import GAMES_TOPIC, ChannelBusyError, DatabaseUnavailable, Game
 from bot.storage.tournaments import Board, Entry, Tournament
 from bot.words.i18n import words
@@ -47,6 +47,8 @@ LOOK_AGAIN_SECONDS = 5.0
 """The longest the loop sleeps: start times and deadlines are seen within it (a game of a
 tournament that changes wakes it at once)."""
 MEDALS = ("🥇", "🥈", "🥉")
+Refresh = Callable[[int], Awaitable[None]]
+"""Shows a tournament's state on its announcement."""
 
 
 def points_text(points: float) -> str:
@@ -60,22 +62,16 @@ def points_text(points: float) -> str:
 class Rounds:
     """Runs the tournaments of this process's servers."""
 
-    def __init__(
-        self, app: App, service: TournamentService, refresh: Callable[[int], Awaitable[None]]
-    ) -> None:
+    def __init__(self, app: App, service: TournamentService, refresh: Refresh) -> None:
         self.app = app
         self.service = service
         self.store = service.store
         self.refresh = refresh
-        """Shows a tournament's state on its announcement."""
         self._wakeup = work.Wakeup()
         self._watched: set[int] = set()
         """The games of rounds under way: a change to one wakes the loop."""
-        self._retries: Retries[tuple[int, int, int]] = Retries(
-            "game of tournament (id, round, board)", Backoff(30, tries=10_000, longest=600)
-        )
-        """Pairings whose game Discord would not open (a thread refused): tried again, at
-        least every 10 minutes, never given up (the round waits for them)."""
+        self.pairings = Pairings(app, service, refresh)
+        self.openings = GameOpenings(app, service)
 
     def wake(self) -> None:
         self._wakeup.set()
@@ -125,7 +121,7 @@ class Rounds:
             tournament = started
         while True:
             if tournament.announced_pairings < tournament.round:  # stored, never said
-                tournament = await self._announce_pairings(tournament)
+                tournament = await self.pairings.announce(tournament)
             if tournament.round == 0:
                 plan = await self.service.rounds.plan(tournament)
                 if plan is None:  # all but one withdrew before the first round
@@ -134,14 +130,14 @@ class Rounds:
                         await drop_event(self.app, cancelled)
                     await self.refresh(tournament.id)
                     return set()
-                paired = await self._pair(tournament, plan)
+                paired = await self.pairings.pair(tournament, plan)
                 if paired is None:
                     return set()
                 tournament = paired
             boards = await self.store.pairings.boards(tournament.id, tournament.round)
             deadline = tournament.round_deadline or 0.0
             if time.time() < deadline and any(board.waiting for board in boards):
-                await self._open_games(tournament, [b for b in boards if b.waiting])
+                await self.openings.open(tournament, [b for b in boards if b.waiting])
             elif time.time() >= deadline:
                 ended = await self.service.rounds.decide_at_deadline(tournament, boards)
                 for game in ended:
@@ -149,26 +145,23 @@ class Rounds:
             boards = await self.store.pairings.boards(tournament.id, tournament.round)
             if not all(board.settled for board in boards):
                 return {board.game_id for board in boards if board.game_id is not None}
-            closed = await self._close_round(tournament, boards)
+            closed = await self.pairings.close_round(tournament, boards)
             if closed is None or closed.status != "running":
                 return set()
             tournament = closed
 
-    async def _open_games(self, tournament: Tournament, waiting: list[Board]) -> None:
-        """Open the games still to be opened, one every :data:`START_INTERVAL` (none after
-        the deadline, and none of a player who withdrew since the pairing)."""
-        entries = await self.store.entrants.entries(tournament.id)
-        names = {entry.user_id: entry.name for entry in entries}
-        out = {entry.user_id for entry in entries if not entry.playing}
-        for board in waiting:
-            if time.time() >= (tournament.round_deadline or 0.0):
-                return
-            if out & {board.white_id, board.black_id}:
-                continue  # their withdrawal decides it
-            await self._start_game(tournament, board, names)
-            await asyncio.sleep(START_INTERVAL)
 
-    async def _close_round(self, tournament: Tournament, boards: list[Board]) -> Tournament | None:
+class Pairings:
+    """Closes a round that is over and pairs the next (or finishes the tournament), saying so in
+    the channel."""
+
+    def __init__(self, app: App, service: TournamentService, refresh: Refresh) -> None:
+        self.app = app
+        self.service = service
+        self.store = service.store
+        self.refresh = refresh
+
+    async def close_round(self, tournament: Tournament, boards: list[Board]) -> Tournament | None:
         """The round is over: withdraw the absent, post the standings, pair the next round
         (or finish). ``None`` if another process took a step first, or the tournament was
         paused or ended since it was read (the next sweep sees it as it is)."""
@@ -198,9 +191,9 @@ class Rounds:
                 log.info("tournament %s finished after %s rounds", tournament.id, tournament.round)
             await self.refresh(tournament.id)
             return finished
-        return await self._pair(tournament, plan)
+        return await self.pair(tournament, plan)
 
-    async def _pair(self, tournament: Tournament, plan: Plan) -> Tournament | None:
+    async def pair(self, tournament: Tournament, plan: Plan) -> Tournament | None:
         """Pair the next round as ``plan`` says and say so in the channel (``None``: another
         process paired it first, or someone withdrew since the plan)."""
         deadline = self.service.deadline(tournament)
@@ -213,11 +206,11 @@ class Rounds:
             paired.round,
             len(plan.pairings),
         )
-        announced = await self._announce_pairings(paired)
+        announced = await self.announce(paired)
         await self.refresh(paired.id)
         return announced
 
-    async def _announce_pairings(self, tournament: Tournament) -> Tournament:
+    async def announce(self, tournament: Tournament) -> Tournament:
         """Say in the channel that its round is paired, with the round's byes and forfeits
         as stored, and record it; a round stored by a process killed before this is said by
         the next (the nonce keeps a send repeated within minutes from showing twice). Not
@@ -232,9 +225,36 @@ class Rounds:
             return replace(tournament, announced_pairings=tournament.round)
         return tournament
 
-    async def _start_game(
-        self, tournament: Tournament, board: Board, names: dict[int, str]
-    ) -> None:
+
+class GameOpenings:
+    """Opens the games of a round, each in a thread of its own; a game Discord would not open is
+    tried again."""
+
+    def __init__(self, app: App, service: TournamentService) -> None:
+        self.app = app
+        self.service = service
+        self.store = service.store
+        self._retries: Retries[tuple[int, int, int]] = Retries(
+            "game of tournament (id, round, board)", Backoff(30, tries=10_000, longest=600)
+        )
+        """Pairings whose game Discord would not open (a thread refused): tried again, at
+        least every 10 minutes, never given up (the round waits for them)."""
+
+    async def open(self, tournament: Tournament, waiting: list[Board]) -> None:
+        """Open the games still to be opened, one every :data:`START_INTERVAL` (none after
+        the deadline, and none of a player who withdrew since the pairing)."""
+        entries = await self.store.entrants.entries(tournament.id)
+        names = {entry.user_id: entry.name for entry in entries}
+        out = {entry.user_id for entry in entries if not entry.playing}
+        for board in waiting:
+            if time.time() >= (tournament.round_deadline or 0.0):
+                return
+            if out & {board.white_id, board.black_id}:
+                continue  # their withdrawal decides it
+            await self._start(tournament, board, names)
+            await asyncio.sleep(START_INTERVAL)
+
+    async def _start(self, tournament: Tournament, board: Board, names: dict[int, str]) -> None:
         """Open a pairing's thread and start its game there (once: the game is stored with the
         pairing by a compare-and-set)."""
         key = (tournament.id, board.round, board.board)
@@ -355,62 +375,6 @@ async def open_game(
         parent_id=tournament.channel_id,
         parent_message_id=line.id,
     )
-
-
-async def schedule_event(
-    guild: discord.Guild,
-    channel: discord.abc.GuildChannel,
-    tournament: Tournament,
-    permissions: discord.Permissions,
-) -> int | None:
-    """A scheduled event of the server for the tournament's start, where the bot may make one
-    (its ``permissions``: Create Events or Manage Events); its id, or ``None``."""
-    if not (permissions.create_events or permissions.manage_events):
-        return None
-    t = words(tournament.language)
-    start = datetime.datetime.fromtimestamp(tournament.starts_at, datetime.UTC)
-    end = start + datetime.timedelta(seconds=expected_length(tournament))
-    try:
-        event = await discord_call(
-            guild.create_scheduled_event(
-                name=tournament.name,
-                start_time=start,
-                end_time=end,
-                entity_type=discord.EntityType.external,
-                location=f"#{channel.name}"[:100],
-                privacy_level=discord.PrivacyLevel.guild_only,
-                description=t(
-                    "A Tholos tournament: {format}. Join it in #{channel}.",
-                    format=format_text(t, tournament),
-                    channel=channel.name,
-                )[:1000],
-            )
-        )
-    except (discord.HTTPException, TimeoutError) as error:
-        log.info("no scheduled event for tournament %s: %s", tournament.id, error)
-        return None
-    return event.id
-
-
-async def drop_event(app: App, tournament: Tournament) -> None:
-    """Delete the scheduled event of a tournament that was cancelled (best effort)."""
-    if tournament.event_id is None:
-        return
-    try:
-        await discord_call(
-            app.client.http.delete_scheduled_event(tournament.guild_id, tournament.event_id)
-        )
-    except (discord.HTTPException, TimeoutError) as error:
-        log.info("could not delete tournament %s's event: %s", tournament.id, error)
-
-
-def format_text(t: Words, tournament: Tournament) -> str:
-    """``a Swiss of 5 rounds`` / ``a round robin`` / ``a double round robin``."""
-    if tournament.format == "swiss":
-        return t.plural("a Swiss of {count} round", "a Swiss of {count} rounds", tournament.rounds)
-    if tournament.status == "signup" and tournament.rounds == 2:
-        return t("a double round robin (everyone plays everyone twice)")
-    return t("a round robin (everyone plays everyone)")
 
 
 async def standings_file(
