@@ -236,14 +236,7 @@ def board_of(
         options=options,
         commands=commands,
         pings={"turn": (game.to_move,), "ai": (), "over": (game.white_id, game.black_id)}[phase],
-        image=BoardView(
-            white_name=game.white_name,
-            black_name=game.black_name,
-            last_turn=last.turn if last else None,
-            final=not game.is_active,
-            note=board_note(t, game),
-            words=t,
-        ),
+        image=_image_view(t, game, last),
         position_value=position,
         clocks=clocks_of(t, game, now),
     )
@@ -291,6 +284,18 @@ def _sides(t: Words, game: Game, projected: Score, who: Who) -> tuple[Side, Side
         for colour in (WHITE, BLACK)
     )
     return white, black
+
+
+def _image_view(t: Words, game: Game, last: LastTurn | None) -> BoardView:
+    """What the image and its alt text show besides the position."""
+    return BoardView(
+        white_name=game.white_name,
+        black_name=game.black_name,
+        last_turn=last.turn if last else None,
+        final=not game.is_active,
+        note=board_note(t, game),
+        words=t,
+    )
 
 
 def clocks_of(t: Words, game: Game, now: float | None = None) -> Clocks | None:
