@@ -106,7 +106,8 @@ async def _copy_db(source_url: str, target_url: str) -> str:
 async def _backup(url: str, target: Path, *, force: bool) -> str:
     if is_postgres_url(url):
         raise BackupError(
-            "THOLOS_DB is a PostgreSQL database: back it up with pg_dump -Fc (docs/hosting.md, Backups)"
+            "THOLOS_DB is a PostgreSQL database: back it up with pg_dump -Fc "
+            "(docs/hosting.md, Backups)"
         )
     try:
         copied = await asyncio.to_thread(backup, Path(url), target, force=force)

@@ -341,8 +341,10 @@ BASICS: Final = (
         "basics",
         N_("What a column is worth"),
         (
-            N_("Its winner scores 1 for each of their own stones, 3 for each of the rival's,"),
-            N_("and loses 2 for each gray one; the loser scores nothing for it."),
+            N_(
+                "Its winner scores 1 for each of their own stones and 3 for each of the "
+                "rival's, and loses 2 for each gray one; the loser scores nothing for it."
+            ),
         ),
         N_("White wins γ C. Place one stone to make it worth the most to White."),
         "-/-/wwb/-/-/-/- wbg bb w -",
@@ -388,27 +390,27 @@ ADVANCED: Final = (
     Lesson(
         "graygain",
         "advanced",
-        N_("Ornament: gray gain"),
-        (N_("Gray gain: in this column each gray stone scores 2 instead of losing 2."),),
-        N_("White wins γ C, which carries gray gain. Make it worth the most to White."),
+        N_("Ornament: gray +2"),
+        (N_("Gray +2: in this column each gray stone scores 2 instead of losing 2."),),
+        N_("White wins γ C, which carries gray +2. Make it worth the most to White."),
         "-/-/wwb/-/-/-/- wbg bb w C=graygain",
         best_column(C, N_("Another stone would make γ C worth more to White.")),
     ),
     Lesson(
         "grayloss",
         "advanced",
-        N_("Ornament: gray loss"),
-        (N_("Gray loss: in this column each gray stone costs 3 instead of 2."),),
-        N_("White wins γ C, which carries gray loss. Make it worth the most to White."),
+        N_("Ornament: gray −3"),
+        (N_("Gray −3: in this column each gray stone costs 3 instead of 2."),),
+        N_("White wins γ C, which carries gray −3. Make it worth the most to White."),
         "-/-/wwbg/-/-/-/- wbg bb w C=grayloss",
         best_column(C, N_("Another stone would make γ C worth more to White.")),
     ),
     Lesson(
         "graytrigger",
         "advanced",
-        N_("Ornament: gray trigger"),
-        (N_("Gray trigger: a gray stone placed here calls the place's bonus too."),),
-        N_("Place your gray stone on δ D, which carries gray trigger, and draw a stone with it."),
+        N_("Ornament: gray-trigger"),
+        (N_("Gray-trigger: a gray stone placed here calls the place's bonus too."),),
+        N_("Place your gray stone on δ D, which carries gray-trigger, and draw a stone with it."),
         "-/-/-/-/-/-/- wg bb w D=graytrigger",
         both(
             places(D, lambda bonus: isinstance(bonus, Draw)),
@@ -422,12 +424,14 @@ ADVANCED: Final = (
     Lesson(
         "grayquarry",
         "advanced",
-        N_("Ornament: gray quarry"),
+        N_("Ornament: gray-quarry"),
         (
-            N_("Gray quarry: when its bonus is called, you may instead put a gray stone from the"),
-            N_("quarry on another column with room."),
+            N_(
+                "Gray-quarry: when its bonus is called, you may instead put a gray stone from "
+                "the quarry on another column with room."
+            ),
         ),
-        N_("Place white on α A, which carries gray quarry, and put a quarry gray on δ D."),
+        N_("Place white on α A, which carries gray-quarry, and put a quarry gray on δ D."),
         "-/-/-/-/-/-/- wg bb w A=grayquarry",
         places(A, lambda bonus: bonus == GrayFromQuarry(D)),
     ),

@@ -133,8 +133,11 @@ def test_the_architecture_diagram_is_the_import_graph():
     assert shown == drawn(), f"{DOCS.relative_to(ROOT)} is out of date: {redraw}"
 
 
-CLASS_LINES = 200
-"""The longest a class of ``bot/`` may be: one that grows past it does more than one job."""
+CLASS_LINES = 150
+"""The longest a class of ``bot/`` may be, on the formatted code: one that grows past it does
+more than one job."""
+FUNCTION_LINES = 60
+"""The longest a function of ``bot/`` may be, on the formatted code."""
 
 
 def test_no_class_in_bot_is_longer_than_it_should_be():
@@ -147,6 +150,18 @@ def test_no_class_in_bot_is_longer_than_it_should_be():
         and (lines := (node.end_lineno or node.lineno) - node.lineno + 1) > CLASS_LINES
     ]
     assert long == [], "split these by job: " + ", ".join(long)
+
+
+def test_no_function_in_bot_is_longer_than_it_should_be():
+    """Every function of ``bot/`` fits in :data:`FUNCTION_LINES` lines (docstrings included)."""
+    long = [
+        f"{source.relative_to(ROOT)}:{node.lineno} {node.name} ({lines} lines)"
+        for source in sorted((ROOT / "bot").rglob("*.py"))
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8")))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and (lines := (node.end_lineno or node.lineno) - node.lineno + 1) > FUNCTION_LINES
+    ]
+    assert long == [], "split these: " + ", ".join(long)
 
 
 SOURCES = ("bot", "engine", "rendering", "tests", "benchmarks")

@@ -28,7 +28,7 @@ WIN, DRAW, LOSS = 1.0, 0.5, 0.0
 
 
 @dataclass(frozen=True, slots=True)
-class Pairing:
+class Meeting:
     """One pairing of a round and its result, as the standings count it."""
 
     round: int
@@ -68,7 +68,7 @@ class Standing:
     """Games played over the board with a result (not byes, not forfeits)."""
 
 
-def points(pairings: Iterable[Pairing]) -> dict[int, float]:
+def points(pairings: Iterable[Meeting]) -> dict[int, float]:
     """Each player's points from the decided pairings."""
     totals: dict[int, float] = defaultdict(float)
     for pairing in pairings:
@@ -79,7 +79,7 @@ def points(pairings: Iterable[Pairing]) -> dict[int, float]:
 
 
 def standings(
-    format: Format, seeds: Sequence[tuple[int, float]], pairings: Sequence[Pairing]
+    format: Format, seeds: Sequence[tuple[int, float]], pairings: Sequence[Meeting]
 ) -> list[Standing]:
     """The standings of the players ``seeds`` lists (``(id, rating)``) after ``pairings``."""
     total = points(pairings)
@@ -102,7 +102,7 @@ def standings(
 
 
 def _tiebreaks(
-    format: Format, total: dict[int, float], decided: list[Pairing]
+    format: Format, total: dict[int, float], decided: list[Meeting]
 ) -> tuple[dict[int, float], dict[int, float]]:
     buchholz: dict[int, float] = defaultdict(float)
     berger: dict[int, float] = defaultdict(float)
@@ -118,7 +118,7 @@ def _tiebreaks(
     return berger, _head_to_head(total, decided)
 
 
-def _head_to_head(total: dict[int, float], decided: list[Pairing]) -> dict[int, float]:
+def _head_to_head(total: dict[int, float], decided: list[Meeting]) -> dict[int, float]:
     """The points each player scored against the players with as many points."""
     among: dict[int, float] = defaultdict(float)
     for pairing in decided:
@@ -130,7 +130,7 @@ def _head_to_head(total: dict[int, float], decided: list[Pairing]) -> dict[int, 
 
 
 def entrants(
-    seeds: Sequence[tuple[int, float]], pairings: Sequence[Pairing], playing: Iterable[int]
+    seeds: Sequence[tuple[int, float]], pairings: Sequence[Meeting], playing: Iterable[int]
 ) -> list[Entrant]:
     """The Swiss pairing's view of the players still ``playing``: their points, opponents,
     colours (of the games played) and byes so far (``seeds``: ``(id, rating)``)."""

@@ -13,16 +13,16 @@ from functools import partial
 from bot.base.domain import Caller, Mode, Person, Refusal, ReminderDefaults, TimeControl
 from bot.base.glicko2 import Rating
 from bot.base.pairing import NoPairingError, round_robin, swiss_round
-from bot.base.standings import Format, Pairing, Standing, entrants, standings
+from bot.base.standings import Format, Meeting, Standing, entrants, standings
 from bot.services.play import OutdatedBoardError, PlayService
 from bot.storage import Game, GamePlace, GameStore, NewGame
 from bot.storage.tournaments import (
     FULL,
     JOINED,
     VOID,
-    Board,
     Entry,
     JoinRefused,
+    Pairing,
     Tournament,
     TournamentStore,
     Why,
@@ -258,7 +258,7 @@ class RoundSteps:
         boards = await self.store.pairings.boards(tournament.id)
         ranked = [player for player, _ in seeds if player in playing]
         try:
-            paired = swiss_round(entrants(seeds, [b.pairing for b in boards], ranked))
+            paired = swiss_round(entrants(seeds, [b.meeting for b in boards], ranked))
         except NoPairingError:
             return None
         byes = [] if paired.bye is None else [(paired.bye, None, None)]
@@ -267,7 +267,7 @@ class RoundSteps:
     async def start_game(
         self,
         tournament: Tournament,
-        board: Board,
+        board: Pairing,
         names: dict[int, str],
         *,
         channel_id: int,
@@ -283,7 +283,7 @@ class RoundSteps:
             tournament, board, new, now=self._clock(), reminders=self.reminders
         )
 
-    async def decide_at_deadline(self, tournament: Tournament, boards: list[Board]) -> list[Game]:
+    async def decide_at_deadline(self, tournament: Tournament, boards: list[Pairing]) -> list[Game]:
         """The round's deadline passed: its games still being played end by the idle rule
         (the player to move loses, as on a claim; a turn may come first: then it goes on), and
         a pairing whose game could not be opened is void. The games ended."""
@@ -302,7 +302,7 @@ class RoundSteps:
                 continue
         return ended
 
-    async def withdraw_absent(self, tournament: Tournament, boards: list[Board]) -> list[int]:
+    async def withdraw_absent(self, tournament: Tournament, boards: list[Pairing]) -> list[int]:
         """Withdraw whoever lost a game of the round by the clock or the deadline without a
         single turn in it (not when the organiser ended the tournament: the deadline was
         theirs); the players withdrawn."""
@@ -346,7 +346,7 @@ class RoundSteps:
 
 
 def pairing_game(
-    tournament: Tournament, board: Board, names: dict[int, str], place: GamePlace, seed: int
+    tournament: Tournament, board: Pairing, names: dict[int, str], place: GamePlace, seed: int
 ) -> NewGame:
     """The game of a pairing, played in ``place``: White moves first, in the tournament's mode,
     with its ornaments (drawn from ``seed``), language and clock; rated as it is."""
@@ -413,7 +413,7 @@ async def standings_of(
     """Its entrants and standings now."""
     entries = await store.entrants.entries(tournament.id)
     boards = await store.pairings.boards(tournament.id)
-    pairings = [board.pairing for board in boards if board.round <= tournament.round]
+    pairings = [board.meeting for board in boards if board.round <= tournament.round]
     return entries, standings(tournament.format, _seeds(entries), pairings)
 
 
@@ -442,4 +442,4 @@ def _round_robin_round(
     return pairings
 
 
-__all__ = ["MAX_ROUNDS", "Pairing", "Setup", "TournamentService"]
+__all__ = ["MAX_ROUNDS", "Meeting", "Setup", "TournamentService"]

@@ -16,7 +16,7 @@ from typing import Literal
 
 from bot.base.domain import Language, Mode, Person, ReminderDefaults, TimeControl
 from bot.base.shards import EVERY_SERVER, Shards
-from bot.base.standings import Format, Pairing
+from bot.base.standings import Format, Meeting
 from bot.storage.db import Database, Row, Transaction, insert, scalar
 from bot.storage.games import Game, NewGame, insert_game
 
@@ -111,7 +111,7 @@ class Entry:
 
 
 @dataclass(frozen=True, slots=True)
-class Board:
+class Pairing:
     """A pairing as stored, with its game's state."""
 
     round: int
@@ -135,10 +135,10 @@ class Board:
         return self.black_id is not None and self.game_id is None and self.result is None
 
     @property
-    def pairing(self) -> Pairing:
+    def meeting(self) -> Meeting:
         """As the standings count it (a void pairing counts nothing)."""
         result = None if self.result == VOID else self.result
-        return Pairing(
+        return Meeting(
             self.round,
             self.white_id,
             self.black_id,
@@ -396,7 +396,7 @@ class PairingStore:
         )
         return {row[0]: (row[1], row[2]) for row in rows}
 
-    async def boards(self, tournament_id: int, round: int | None = None) -> list[Board]:
+    async def boards(self, tournament_id: int, round: int | None = None) -> list[Pairing]:
         """Its pairings (of one ``round``, or all), with their games' results."""
         where, values = "p.tournament_id = ?", [tournament_id]
         if round is not None:
@@ -407,7 +407,7 @@ class PairingStore:
             f"LEFT JOIN games g ON g.id = p.game_id WHERE {where} ORDER BY p.round, p.board",
             values,
         )
-        return [Board(*row) for row in rows]
+        return [Pairing(*row) for row in rows]
 
     async def pair(
         self,
@@ -451,7 +451,7 @@ class PairingStore:
     async def start_game(
         self,
         tournament: Tournament,
-        board: Board,
+        board: Pairing,
         new: NewGame,
         *,
         now: float,

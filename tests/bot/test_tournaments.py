@@ -11,7 +11,7 @@ import random
 import pytest
 
 from bot.base.domain import Caller, Person, Refusal, TimeControl
-from bot.base.standings import Pairing, Standing, standings
+from bot.base.standings import Meeting, Standing, standings
 from bot.services import PlayService
 from bot.services.tournaments import (
     MAX_ROUNDS,
@@ -35,10 +35,10 @@ GUILD, CHANNEL = 10, 20
 def test_swiss_standings_by_hand():
     """Round 1: A beats D, B draws C; round 2: C beats A, B beats D."""
     played = [
-        Pairing(1, A, D, "white"),
-        Pairing(1, B, C, "draw"),
-        Pairing(2, C, A, "white"),
-        Pairing(2, B, D, "white"),
+        Meeting(1, A, D, "white"),
+        Meeting(1, B, C, "draw"),
+        Meeting(2, C, A, "white"),
+        Meeting(2, B, D, "white"),
     ]
     seeds = [(A, 1900.0), (B, 1800.0), (C, 1700.0), (D, 1600.0)]
     # points A 1, B 1½, C 1½, D 0; Buchholz A 0+1½, B 1½+0, C 1½+1, D 1+1½;
@@ -52,7 +52,7 @@ def test_swiss_standings_by_hand():
 
 
 def test_a_bye_is_a_point_without_a_game_and_equal_players_share_a_rank():
-    played = [Pairing(1, A, B, "white"), Pairing(1, C, None, played=False)]
+    played = [Meeting(1, A, B, "white"), Meeting(1, C, None, played=False)]
     seeds = [(A, 1500.0), (B, 1500.0), (C, 1600.0)]
     assert standings("swiss", seeds, played) == [
         Standing(1, C, 1.0, (0.0, 0.0), 0),  # listed first by seed: the higher rating
@@ -64,12 +64,12 @@ def test_a_bye_is_a_point_without_a_game_and_equal_players_share_a_rank():
 def test_round_robin_standings_by_hand():
     """A beats B, C beats A, A draws D, B beats C, B beats D, C beats D."""
     played = [
-        Pairing(1, A, B, "white"),
-        Pairing(1, C, D, "white"),
-        Pairing(2, C, A, "white"),
-        Pairing(2, B, D, "white"),
-        Pairing(3, A, D, "draw"),
-        Pairing(3, B, C, "white"),
+        Meeting(1, A, B, "white"),
+        Meeting(1, C, D, "white"),
+        Meeting(2, C, A, "white"),
+        Meeting(2, B, D, "white"),
+        Meeting(3, A, D, "draw"),
+        Meeting(3, B, C, "white"),
     ]
     seeds = [(A, 1500.0), (B, 1500.0), (C, 1500.0), (D, 1500.0)]
     # points A 1½, B 2, C 2, D ½; Sonneborn-Berger B 2+½, C 1½+½, A 2+¼, D ¾;
@@ -83,7 +83,7 @@ def test_round_robin_standings_by_hand():
 
 
 def test_undecided_and_aborted_games_count_nothing():
-    played = [Pairing(1, A, B, None), Pairing(1, C, D, "black")]
+    played = [Meeting(1, A, B, None), Meeting(1, C, D, "black")]
     lines = standings("swiss", [(A, 1.0), (B, 1.0), (C, 1.0), (D, 1.0)], played)
     assert {line.player: (line.points, line.played) for line in lines} == {
         A: (0.0, 0),

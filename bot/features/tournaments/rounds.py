@@ -30,7 +30,7 @@ from bot.face.places import open_thread, thread_name
 from bot.features.tournaments.announcement import drop_event
 from bot.services.tournaments import Plan, TournamentService, standings_of
 from bot.storage import GAMES_TOPIC, ChannelBusyError, DatabaseUnavailable, Game
-from bot.storage.tournaments import Board, Entry, Tournament
+from bot.storage.tournaments import Entry, Pairing, Tournament
 from bot.words.i18n import words
 from bot.words.phrases import rating_change
 from engine.vocabulary import N_
@@ -161,7 +161,7 @@ class Pairings:
         self.store = service.store
         self.refresh = refresh
 
-    async def close_round(self, tournament: Tournament, boards: list[Board]) -> Tournament | None:
+    async def close_round(self, tournament: Tournament, boards: list[Pairing]) -> Tournament | None:
         """The round is over: withdraw the absent, post the standings, pair the next round
         (or finish). ``None`` if another process took a step first, or the tournament was
         paused or ended since it was read (the next sweep sees it as it is)."""
@@ -240,7 +240,7 @@ class GameOpenings:
         """Pairings whose game Discord would not open (a thread refused): tried again, at
         least every 10 minutes, never given up (the round waits for them)."""
 
-    async def open(self, tournament: Tournament, waiting: list[Board]) -> None:
+    async def open(self, tournament: Tournament, waiting: list[Pairing]) -> None:
         """Open the games still to be opened, one every :data:`START_INTERVAL` (none after
         the deadline, and none of a player who withdrew since the pairing)."""
         entries = await self.store.entrants.entries(tournament.id)
@@ -254,7 +254,7 @@ class GameOpenings:
             await self._start(tournament, board, names)
             await asyncio.sleep(START_INTERVAL)
 
-    async def _start(self, tournament: Tournament, board: Board, names: dict[int, str]) -> None:
+    async def _start(self, tournament: Tournament, board: Pairing, names: dict[int, str]) -> None:
         """Open a pairing's thread and start its game there (once: the game is stored with the
         pairing by a compare-and-set)."""
         key = (tournament.id, board.round, board.board)
@@ -289,7 +289,7 @@ async def post_standings(
     return True
 
 
-def pairings_text(t: Words, tournament: Tournament, boards: list[Board]) -> str:
+def pairings_text(t: Words, tournament: Tournament, boards: list[Pairing]) -> str:
     """What the channel is told of a round just paired: its deadline, and its byes and
     forfeits as stored."""
     deadline = f"<t:{int(tournament.round_deadline or 0)}:R>"
@@ -337,7 +337,7 @@ async def open_game(
     app: App,
     service: TournamentService,
     tournament: Tournament,
-    board: Board,
+    board: Pairing,
     names: dict[int, str],
 ) -> Game | None:
     """Post a pairing's line in the channel (pinging both players; Discord shows its thread
