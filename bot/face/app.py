@@ -29,7 +29,7 @@ from bot.face.poster import BoardPoster, bot_id_of
 from bot.services import ChallengeService, PlayService
 from bot.services.reminders import Alarm
 from bot.services.renderer import Renderer
-from bot.services.workers import AiPlayer
+from bot.services.workers import Adviser, AiPlayer
 from bot.storage import ChallengeStore, Database, GameListings, GameStore, RatingStore, Sweeps
 from bot.storage.leases import LeaseStore
 from bot.storage.puzzles import PuzzleStore
@@ -103,6 +103,8 @@ class App:
     flag_alarm: Alarm
     """Rung when a live clock starts, with when it runs out (the clocks' loop sleeps on
     it)."""
+    adviser: Adviser
+    """Finds hints and the analysis board's best turns, in a worker process."""
 
     @property
     def bot_id(self) -> int | None:
@@ -142,6 +144,7 @@ class App:
         """Stop what the shared parts run: the boards being posted, the AI, the renderer."""
         await self.poster.background.drain(CLOSE_SECONDS)
         await self.opponent.close()
+        self.adviser.close()
         self.renderer.close()
 
     # The stores, by their names (every feature reads them from the App).
@@ -204,6 +207,7 @@ def build(
         interactions=Interactions(),
         alarm=alarm,
         flag_alarm=flag_alarm,
+        adviser=Adviser(),
     )
 
 

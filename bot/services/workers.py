@@ -1,5 +1,6 @@
 """The AI in worker processes, so the event loop never waits: the opponent's turns in one,
-reviews of finished games in another, the search for puzzles in finished games in a third. A
+reviews of finished games in another, the search for puzzles in finished games in a third,
+hints (and the analysis board's best turn) in a fourth. A
 worker that dies is replaced and its task runs again; a task abandoned (cancelled) stops its
 worker, which is replaced at the next task."""
 
@@ -20,6 +21,7 @@ from typing import TypeVar
 
 from engine import Position, Turn, parse_turn
 from engine.ai import choose_turn
+from engine.hints import Hint, hint
 from engine.puzzles import LATE, Puzzle, first_puzzle, game_positions
 from engine.review import review_game
 
@@ -155,6 +157,30 @@ class AiPlayer:
 def _choose(position: str, level: str, seed: int) -> str:
     """Runs in the worker: notation in, notation out (cheap to pass between processes)."""
     return str(choose_turn(Position.parse(position), level, seed=seed))
+
+
+class Adviser:
+    """The worker process that finds hints: one good turn and what it gains
+    (:func:`engine.hints.hint`), for a player who asked, at the bot's priority (someone
+    waits for it)."""
+
+    def __init__(self) -> None:
+        self.worker = Worker("hints", new_pool)
+
+    async def hint(self, position: Position, seed: int) -> Hint:
+        """A good turn for the side to move in ``position``, reproducible from ``seed``."""
+        turn, expected, exact, gain = await self.worker.run(_hint, str(position), seed)
+        return Hint(parse_turn(turn), expected, exact, gain)
+
+    def close(self) -> None:
+        """Stop the worker (a search under way is abandoned)."""
+        self.worker.close()
+
+
+def _hint(position: str, seed: int) -> tuple[str, float, bool, int]:
+    """Runs in the hints worker: notation in, the hint's fields out."""
+    found = hint(Position.parse(position), seed)
+    return str(found.turn), found.expected, found.exact, found.gain
 
 
 class Reviewer:

@@ -7,6 +7,9 @@ from bot.storage.db import Database, Transaction, scalar
 
 TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("meta", ("key", "value")),
+    ("learners", ("user_id", "current", "finished_at", "updated_at")),
+    ("lessons_done", ("user_id", "lesson", "misses", "passed_at")),
+    ("page_requests", ("user_id", "channel_id", "game_id", "requested_at")),
     (
         "games",
         (
@@ -47,6 +50,8 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
             "black_clock",
             "clock_started_at",
             "flag_at",
+            "hints",
+            "hints_used",
         ),
     ),
     ("turns", ("game_id", "ply", "player_id", "turn", "position_after", "created_at", "clock")),
@@ -249,7 +254,7 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
 """Every table and column, in an order that keeps foreign keys satisfied (``leases`` are
 held by running processes, not history: not copied)."""
 BATCH = 5000
-_BOOLEANS = {"rated", "threads", "open_to_all", "correct", "revealed"}
+_BOOLEANS = {"rated", "threads", "open_to_all", "correct", "revealed", "hints"}
 _IDENTITIES = ("games", "challenges", "tournaments", "puzzles", "puzzle_attempts")
 _PUZZLE_TABLES = ("daily_puzzles", "puzzle_attempts", "puzzle_players", "puzzles")
 """Emptied in the target before the copy: a bot started on it imported the shipped puzzles."""

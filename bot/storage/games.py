@@ -103,6 +103,10 @@ class Game:
     (``None``: not running)."""
     flag_at: float | None = None
     """When the running clock runs out (``None``: none runs)."""
+    hints: bool = False
+    """The player may ask for hints (an unrated game against the AI only)."""
+    hints_used: int = 0
+    """How many hints they asked for."""
 
     @property
     def clock(self) -> TimeControl | None:
@@ -221,6 +225,8 @@ class NewGame:
     """``easy``, ``medium`` or ``hard`` in a game against the bot's AI, whose user id is
     ``ai_id``."""
     ai_id: int | None = None
+    hints: bool = False
+    """The player may ask for hints (an unrated game against the AI only)."""
 
 
 GAME_COLUMNS = ", ".join(
@@ -260,6 +266,8 @@ GAME_COLUMNS = ", ".join(
         "black_clock",
         "clock_started_at",
         "flag_at",
+        "hints",
+        "hints_used",
     )
 )
 GAMES_TOPIC = "games"
@@ -307,6 +315,8 @@ def game_from_row(row: Row) -> Game:
         black_clock=row["black_clock"],
         clock_started_at=row["clock_started_at"],
         flag_at=row["flag_at"],
+        hints=bool(row["hints"]),
+        hints_used=row["hints_used"],
     )
 
 
@@ -535,6 +545,9 @@ async def insert_game(
 def _new_game_row(new: NewGame, now: float) -> dict[str, object]:
     """The columns of ``new``'s row (but its reminder), started at ``now``."""
     place, start, clock = new.place, new.start, new.clock
+    rated = new.ai_level is None if new.rated is None else new.rated
+    if new.hints and (rated or new.ai_level is None):
+        raise ValueError("hints are for unrated games against the AI")
     clocks = [
         None if clock is None or player.id == new.ai_id else clock.seconds
         for player in (new.white, new.black)
@@ -553,7 +566,7 @@ def _new_game_row(new: NewGame, now: float) -> dict[str, object]:
         "created_at": now,
         "updated_at": now,
         "last_move_at": now,
-        "rated": new.ai_level is None if new.rated is None else new.rated,
+        "rated": rated,
         "ai_level": new.ai_level,
         "parent_id": place.parent_id,
         "parent_message_id": place.parent_message_id,
@@ -561,6 +574,7 @@ def _new_game_row(new: NewGame, now: float) -> dict[str, object]:
         "time_control": None if clock is None else str(clock),
         "white_clock": clocks[0],
         "black_clock": clocks[1],
+        "hints": new.hints,
     }
 
 

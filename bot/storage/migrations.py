@@ -444,6 +444,36 @@ MIGRATIONS: list[str] = [
     ALTER TABLE tournaments ADD COLUMN shown_version INTEGER NOT NULL DEFAULT 0;
     UPDATE tournaments SET announced_pairings = round
     """,
+    # 16: learning. learners: where a member is in the course (the lesson shown, which
+    # /tholos learn continues) and when they first finished it; lessons_done: each lesson a
+    # member tried (misses counted) and when they first did its task. games.hints: a game
+    # against the AI where the player may ask for hints; hints_used: how many they asked.
+    # page_requests: the finished game a member asked to analyse from Discord, which the live
+    # page they open next in that channel shows (one per member and channel).
+    """
+    CREATE TABLE learners (
+        user_id INTEGER PRIMARY KEY,
+        current TEXT NOT NULL,
+        finished_at REAL,
+        updated_at REAL NOT NULL
+    );
+    CREATE TABLE lessons_done (
+        user_id INTEGER NOT NULL,
+        lesson TEXT NOT NULL,
+        misses INTEGER NOT NULL DEFAULT 0,
+        passed_at REAL,
+        PRIMARY KEY (user_id, lesson)
+    );
+    ALTER TABLE games ADD COLUMN hints INTEGER NOT NULL DEFAULT 0 CHECK (hints IN (0, 1));
+    ALTER TABLE games ADD COLUMN hints_used INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE page_requests (
+        user_id INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        game_id INTEGER NOT NULL,
+        requested_at REAL NOT NULL,
+        PRIMARY KEY (user_id, channel_id)
+    )
+    """,
 ]
 
 SQLITE_TABLE_REBUILDS = frozenset({6})
@@ -775,6 +805,31 @@ POSTGRES_MIGRATIONS: list[str | None] = [
     ALTER TABLE tournaments ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE tournaments ADD COLUMN shown_version INTEGER NOT NULL DEFAULT 0;
     UPDATE tournaments SET announced_pairings = round
+    """,
+    # 16: learning.
+    """
+    CREATE TABLE learners (
+        user_id BIGINT PRIMARY KEY,
+        current TEXT NOT NULL,
+        finished_at DOUBLE PRECISION,
+        updated_at DOUBLE PRECISION NOT NULL
+    );
+    CREATE TABLE lessons_done (
+        user_id BIGINT NOT NULL,
+        lesson TEXT NOT NULL,
+        misses INTEGER NOT NULL DEFAULT 0,
+        passed_at DOUBLE PRECISION,
+        PRIMARY KEY (user_id, lesson)
+    );
+    ALTER TABLE games ADD COLUMN hints BOOLEAN NOT NULL DEFAULT FALSE;
+    ALTER TABLE games ADD COLUMN hints_used INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE page_requests (
+        user_id BIGINT NOT NULL,
+        channel_id BIGINT NOT NULL,
+        game_id BIGINT NOT NULL,
+        requested_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (user_id, channel_id)
+    )
     """,
 ]
 
