@@ -4,7 +4,8 @@ it turn by turn or re-import it (``python -m engine replay FILE``).
 
 The format is PGN-like: header tags, a blank line, one line per turn (the ply, the turn in the
 canonical notation, the canonical position after it), and a last line with the result. Lines
-starting with ``#`` are comments. A game played on a live clock has PGN's ``[TimeControl]``
+starting with ``#`` are comments. A game against the AI that allowed hints has a ``[Hints]`` tag
+(how many the player asked for). A game played on a live clock has PGN's ``[TimeControl]``
 tag (seconds each, ``+`` seconds added a turn) and, after each turn of a player with a clock,
 their time left as PGN's ``{[%clk h:mm:ss]}`` (rounded down to the second). The record is
 plain ASCII apart from the players' names (no typographic minus or dash, unlike what players
@@ -86,6 +87,9 @@ class GameRecord:
     """The tournament it was played in (PGN's ``[Event]``); ``None``: none."""
     round: int | None = None
     """Its round in that tournament (PGN's ``[Round]``)."""
+    hints: int | None = None
+    """A game that allowed hints (``[Hints]``): how many the player asked for; ``None``: a
+    game without hints."""
 
     def positions(self) -> list[Position]:
         """The start position and the position after each turn."""
@@ -120,6 +124,8 @@ def write_record(record: GameRecord) -> str:
         tags["Event"] = record.event
     if record.round is not None:
         tags["Round"] = str(record.round)
+    if record.hints is not None:
+        tags["Hints"] = str(record.hints)
     lines = [f'[{key} "{_escape(value)}"]' for key, value in tags.items()]
     lines.append("")
     clocks = record.clocks or (None,) * len(record.turns)
@@ -181,6 +187,7 @@ def read_record(text: str) -> GameRecord:
         clocks=tuple(clocks) if any(clock is not None for clock in clocks) else (),
         event=tags["Event"][0] if "Event" in tags else None,
         round=int(tags["Round"][0]) if tags.get("Round", ("",))[0].isdigit() else None,
+        hints=int(tags["Hints"][0]) if tags.get("Hints", ("",))[0].isdigit() else None,
     )
     _check_end(record, position, tags, ending)
     return record

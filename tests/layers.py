@@ -130,7 +130,12 @@ def violation(importer: str, imported: str) -> str | None:
 
 REGISTRY = "bot.features"
 """The list of features (:data:`bot.features.FEATURES`): it imports every feature."""
-PACKAGED = ("bot.web", "bot.features.tournaments", "bot.features.puzzles")
+PACKAGED = (
+    "bot.web",
+    "bot.features.tournaments",
+    "bot.features.puzzles",
+    "bot.features.lessons",
+)
 """Features that are packages (the live board: its server, sessions, frames and page;
 tournaments: their commands and the loop of their rounds): their
 modules are one feature and import one another."""

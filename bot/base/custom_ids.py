@@ -119,3 +119,17 @@ PUZZLE_NEXT = CustomId("pzn", (("attempt", _ID, int),))
 """Another puzzle, after the attempt answered."""
 DAILY_PUZZLE = CustomId("pzd", (("guild", _SNOWFLAKE, int), ("day", r"\d{4}-\d{2}-\d{2}", str)))
 """Solve a server's puzzle of the day (privately)."""
+_LESSON = r"[a-z0-9-]{1,16}"
+"""A lesson's id (:mod:`engine.lessons`)."""
+LESSON_STEP = CustomId(
+    "le", (("lesson", _LESSON, str), ("path", r"[A-Za-z0-9-]{0,8}", str), ("kind", "[nbc]", str))
+)
+"""A step of the turn a member builds in a lesson (as :data:`STEP`, for the lesson)."""
+LESSON_OPEN = CustomId("leo", (("lesson", _LESSON, str),))
+"""Open a lesson from its start: Try again, Next lesson, a lesson of the course's list."""
+LESSON_LIST = CustomId("lel", ())
+"""The course's lessons, to replay any."""
+FIRST_GAME = CustomId("lfg", ())
+"""After the course: a first game against the easy AI, with hints."""
+HINT = CustomId("hint", (("game", _ID, int), ("version", _VERSION, int)))
+"""A hint for the player to move, in a game against the AI that allows them."""

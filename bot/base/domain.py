@@ -139,6 +139,8 @@ class GameOptions:
     """The language of the game's public messages and images (the server's)."""
     clock: TimeControl | None = None
     """A live clock; ``None``: correspondence."""
+    hints: bool = False
+    """The player may ask for hints (a game against the AI only)."""
 
     @property
     def game_mode(self) -> Mode:

@@ -32,6 +32,7 @@ from bot.services.renderer import Renderer
 from bot.services.workers import Adviser, AiPlayer
 from bot.storage import ChallengeStore, Database, GameListings, GameStore, RatingStore, Sweeps
 from bot.storage.leases import LeaseStore
+from bot.storage.lessons import LessonStore
 from bot.storage.puzzles import PuzzleStore
 from bot.storage.reminders import ReminderStore
 from bot.storage.reviews import ReviewStore
@@ -54,6 +55,7 @@ class Stores:
     leases: LeaseStore
     servers: ServerSettingsStore
     puzzles: PuzzleStore
+    lessons: LessonStore
     tournaments: TournamentStore
     reviews: ReviewStore
     reminders: ReminderStore
@@ -71,6 +73,7 @@ class Stores:
             leases=LeaseStore(database, holder),
             servers=ServerSettingsStore(database),
             puzzles=PuzzleStore(database, shards),
+            lessons=LessonStore(database),
             tournaments=TournamentStore(database, shards),
             reviews=ReviewStore(database, shards),
             reminders=ReminderStore(database, shards),
@@ -156,6 +159,7 @@ class App:
     leases = property(lambda self: self.stores.leases)
     servers = property(lambda self: self.stores.servers)
     puzzles = property(lambda self: self.stores.puzzles)
+    lessons = property(lambda self: self.stores.lessons)
     tournaments = property(lambda self: self.stores.tournaments)
     reviews = property(lambda self: self.stores.reviews)
     reminders = property(lambda self: self.stores.reminders)

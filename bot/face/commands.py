@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -18,6 +18,7 @@ from engine.vocabulary import N_
 from rendering.words import Words
 
 log = logging.getLogger(__name__)
+ChoiceValue = TypeVar("ChoiceValue", int, str)
 
 SERVERS_ONLY = app_commands.AppCommandContext(guild=True)
 """Where the server commands are offered: server channels only (not DMs)."""
@@ -52,6 +53,8 @@ OPTION_NAMES = (
     NC_("command", "pace"),
     NC_("command", "default_pace"),
     NC_("command", "clocks"),
+    NC_("command", "lesson"),
+    NC_("command", "hints"),
 )
 """The commands' option names (their Python parameters), for the catalogue."""
 CHOICE_NAMES = (
@@ -89,7 +92,9 @@ CHOICE_NAME_LIMIT = 100
 """Discord's longest choice name."""
 
 
-def choices(labelled: Iterable[tuple[str, int]], typed: str) -> list[app_commands.Choice[int]]:
+def choices(
+    labelled: Iterable[tuple[str, ChoiceValue]], typed: str
+) -> list[app_commands.Choice[ChoiceValue]]:
     """An autocomplete's answer: the ``(label, id)`` whose label holds what was typed (in any
     case), as many as Discord shows, each label within Discord's limit."""
     typed = typed.lower()

@@ -45,6 +45,7 @@ FORMATS = {
     "record": custom_ids.RECORD,
     "review": custom_ids.REVIEW,
     "live": custom_ids.LIVE,
+    "hint": custom_ids.HINT,
 }
 """The ``custom_id`` format of each action."""
 STEP_KINDS = {"choose": "n", "back": "b", "cancel": "c"}
@@ -94,6 +95,8 @@ def button(board: Board, choice: Choice) -> Button:
     fields: dict[str, object] = {"game": board.game_id}
     if format is custom_ids.STEP:
         fields |= {"version": board.version, "path": choice.path, "kind": STEP_KINDS[choice.action]}
+    elif format is custom_ids.HINT:
+        fields |= {"version": board.version}
     return Button.of(
         format,
         label=choice.label,

@@ -15,6 +15,8 @@ builds every feature of :data:`FEATURES`, in this order: adding a feature is add
 - :mod:`.clocks` — live games ended on time;
 - :mod:`.tournaments` — ``/tholos-tournament``, ``/tholos tournament``, and their rounds;
 - :mod:`.puzzles` — ``/tholos puzzle``, the puzzle of the day, puzzles from finished games;
+- :mod:`.lessons` — ``/tholos learn``: the course of lessons played, and its first game;
+- :mod:`.hints` — the Hint button of a game against the AI that allows hints;
 - :mod:`bot.web` — the live board (a Discord Activity) and the Entry Point command.
 """
 
@@ -23,8 +25,10 @@ from bot.features.admin import Admin
 from bot.features.challenges import Challenges
 from bot.features.clocks import Clocks
 from bot.features.games import Games
+from bot.features.hints import Hints
 from bot.features.history import History
 from bot.features.housekeeping import Housekeeping
+from bot.features.lessons.feature import Lessons
 from bot.features.play import Play
 from bot.features.puzzles.feature import Puzzles
 from bot.features.ratings import Ratings
@@ -46,6 +50,8 @@ FEATURES: tuple[type[Feature], ...] = (
     Clocks,
     Tournaments,
     Puzzles,
+    Lessons,
+    Hints,
     LiveBoard,
 )
 """Every feature of the bot."""

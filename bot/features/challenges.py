@@ -98,9 +98,15 @@ class Challenges(Feature):
         return await self.app.sweeps.next_expiry()
 
     def register(self, router: Router) -> None:
-        """Route the challenge's buttons and Rematch here."""
+        """Route the challenge's buttons, Rematch and the course's first game here."""
         router.add(custom_ids.CHALLENGE, self.answer)
         router.add(custom_ids.REMATCH, lambda interaction, game: self.rematch(interaction, game))
+        router.add(custom_ids.FIRST_GAME, self.first_game)
+
+    async def first_game(self, interaction: Interaction) -> None:
+        """Play your first game, at the end of the course: against the easy AI, with hints,
+        where the member is."""
+        await self.play_the_ai(interaction, GameOptions(hints=True), "easy", None)
 
     @answers(server_only=True, posts_boards=True)
     async def challenge(
@@ -466,6 +472,7 @@ async def challenge_command(
 @app_commands.describe(
     level=N_("How strong I play: easy, medium (default) or hard"),
     pace=N_("Correspondence (no clock), or a live clock for you: minutes + seconds a turn"),
+    hints=N_("A Hint button on your turn: I show you a good turn when you ask"),
     **GAME_OPTIONS,
 )
 async def ai_command(
@@ -476,9 +483,10 @@ async def ai_command(
     colour: ColourChoice = "random",
     first: FirstChoice = "random",
     pace: Pace | None = None,
+    hints: bool = False,
 ) -> None:
     """``/tholos-ai``: a game against the AI, in a server channel or a direct message."""
-    options = GameOptions(mode=mode, ornaments=ornaments, colour=colour, first=first)
+    options = GameOptions(mode=mode, ornaments=ornaments, colour=colour, first=first, hints=hints)
     await feature_of(interaction, Challenges).play_the_ai(interaction, options, level, pace)
 
 

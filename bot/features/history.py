@@ -202,6 +202,7 @@ def game_record(
         else (),
         event=event[0] if event else None,
         round=event[1] if event else None,
+        hints=game.hints_used if game.hints else None,
     )
 
 
@@ -294,6 +295,8 @@ def history_line(t: Words, game: Game, member_id: int, event: tuple[str, int] | 
     opponent_id = game.black_id if colour == WHITE else game.white_id
     if game.ai_level is not None:
         opponent = "🤖 " + t("the AI ({level}, unrated)", level=t(LEVEL_NAMES[game.ai_level]))
+        if game.hints_used:
+            opponent += " · " + t.plural("💡 {count} hint", "💡 {count} hints", game.hints_used)
     else:
         opponent = mention(opponent_id)
     line = t(

@@ -16,6 +16,7 @@ from bot.face.translator import reader
 from bot.storage.puzzles import PuzzlePlayer
 from bot.storage.ratings import PAGE_SIZE, Mark, PlayerRating
 from bot.words.i18n import NC_
+from bot.words.lesson import course_line
 from bot.words.phrases import LEVEL_NAMES, OUTCOME_MARK, SANDSTONE, command, reason_text
 from engine.vocabulary import N_, points
 from rendering.words import Words
@@ -120,6 +121,9 @@ class Ratings(Feature):
         puzzles = await self.app.puzzles.player(user.id)
         if puzzles.attempts:
             embed.insert_field_at(1, name=t("Puzzles"), value=puzzle_text(t, puzzles), inline=False)
+        course = course_line(t, await self.app.lessons.progress(user.id))
+        if course is not None:
+            embed.insert_field_at(1, name=t("Lessons"), value=course, inline=False)
         await interaction.response.send_message(embed=embed)
 
 

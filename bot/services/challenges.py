@@ -261,6 +261,7 @@ class NewGames:
             clock=options.clock,
             ai_level=level,
             ai_id=ai.id,
+            hints=options.hints,
         )
         reminders = self.reminders if start.turn == human_colour else None
         try:
@@ -296,6 +297,7 @@ def rematch_of(game: Game | None, caller: Caller) -> tuple[Person, Person, GameO
         first="me" if game.start_position.turn == new_colour else "opponent",
         language=game.language,
         clock=game.clock,
+        hints=game.hints,
     )
     me = Person(caller.user_id, game.name(old_colour))
     return me, Person(game.player(new_colour), game.name(new_colour)), options

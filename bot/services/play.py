@@ -128,7 +128,7 @@ class PlayService:
         """
         GAME_ID.set(game_id)  # the rest of this interaction's task is about this game
         async with self._locks.of(game_id):
-            game = _playable(await self.games.game(game_id), caller)
+            game = playable(await self.games.game(game_id), caller)
             at = caller.at if caller.at is not None else self._clock()
             if game.flag_at is not None and at >= game.flag_at:
                 raise TimeUp(await self.flag(game), game.to_move)
@@ -168,7 +168,7 @@ class PlayService:
         """Resign: the opponent wins. ``version`` (from the confirm button) must be current."""
         GAME_ID.set(game_id)  # the rest of this interaction's task is about this game
         async with self._locks.of(game_id):
-            game = _playable(await self.games.game(game_id), caller)
+            game = playable(await self.games.game(game_id), caller)
             if version != game.version:
                 raise OutdatedBoardError(game)
             return await self.changes.finish(game, _rival(game, caller.user_id), "resignation")
@@ -177,7 +177,7 @@ class PlayService:
         """Claim the win when the player to move has been inactive for ``timeout`` seconds
         (default: the service's)."""
         async with self._locks.of(game_id):
-            game = _playable(await self.games.game(game_id), caller)
+            game = playable(await self.games.game(game_id), caller)
             if game.clock is not None:
                 raise Refusal(
                     "This game is played on a clock: it ends by itself when a clock "
@@ -324,7 +324,7 @@ class GameLocks:
         return lock
 
 
-def _playable(game: Game | None, caller: Caller) -> Game:
+def playable(game: Game | None, caller: Caller) -> Game:
     """``game``, if it is active in this channel and the caller plays in it; raises
     :class:`Refusal`."""
     if game is None or caller.channel_id not in (game.channel_id, game.parent_id):

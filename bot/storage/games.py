@@ -399,6 +399,18 @@ class GameStore:
         )
         return None if row is None else game_from_row(row)
 
+    async def count_hint(self, game_id: int) -> int:
+        """One more hint given in ``game_id`` (a game that allows them); how many now."""
+        async with self.database.transaction() as transaction:
+            await transaction.execute(
+                "UPDATE games SET hints_used = hints_used + 1 WHERE id = ? AND hints = ?",
+                (game_id, True),
+            )
+            row = await transaction.fetchone(
+                "SELECT hints_used FROM games WHERE id = ?", (game_id,)
+            )
+        return int(row[0])
+
     async def active_games(self, home_id: int, user_id: int) -> list[Game]:
         """The active games ``user_id`` plays in a channel or in its threads, newest first."""
         rows = await self.database.fetchall(

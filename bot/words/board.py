@@ -58,11 +58,14 @@ Action = Literal[
     "review",
     "live",
     "reveal",
+    "lessons",
+    "hint",
 ]
 """What a control does: make a choice of the turn (or go back, or start over); claim the win
 from an idle opponent; resign (against the AI, where no command may be at hand); read the
 rules; after the game, challenge again, replay, get the record, ask the AI's review; open the
-live board (the Activity); show a puzzle's answer."""
+live board (the Activity); show a puzzle's answer; list the course's lessons; ask for a
+hint."""
 OPEN_LIVE_BOARD = N_("Open the live board")
 Emphasis = Literal["primary", "secondary", "success", "danger"]
 """How strongly a control stands out (Discord's button styles)."""
@@ -372,8 +375,10 @@ def _step_choices(
     t: Words, game: Game, builder: TurnBuilder, step: Step
 ) -> tuple[tuple[Choice, ...], tuple[Choice, ...]]:
     """The step's options, and the commands under them: Skip, Back, Cancel, Claim (or, against
-    the AI, Resign) and How to play."""
+    the AI, Hint where allowed and Resign) and How to play."""
     options, commands = step_choices(t, builder, step)
+    if game.hints and not builder.path:  # a hint for the turn, before it is begun
+        commands += (Choice("hint", t("Hint"), "💡", "success"),)
     if game.ai_level is not None:  # the AI never idles; no /tholos where it may be played (DMs)
         commands += (Choice("resign", t("Resign"), "🏳️"),)
     elif game.clock is None:  # a live game's clock ends it by itself: nothing to claim

@@ -1,0 +1,157 @@
+"""Lessons: ``/tholos learn`` shows a member the lesson they are at (or the one they name),
+privately: a rule in a few sentences, a prepared position and a task done with the buttons of a
+turn. A turn that does the task moves them on (**Next lesson**); one that does not says what it
+did and why that is not the task (**Try again**). **Lessons** lists the course to replay any;
+the course ends with a first game against the easy AI, with hints."""
+
+from __future__ import annotations
+
+import io
+
+import discord
+from discord import app_commands
+
+from bot.base import custom_ids
+from bot.base.domain import Refusal
+from bot.face import layout
+from bot.face.answers import USERS_ONLY, Interaction, answers
+from bot.face.app import App
+from bot.face.commands import choices, tholos
+from bot.face.controls import Router, rows_view
+from bot.face.feature import Feature, feature_of
+from bot.face.translator import reader
+from bot.features.lessons import face
+from bot.services.lessons import CourseDone, LessonService, LessonShown, LessonTried
+from bot.words.board import step_prompt
+from bot.words.i18n import NC_
+from bot.words.lesson import course_finished, course_list, image_view, verdict
+from bot.words.phrases import command
+from engine.lessons import COURSE
+from engine.vocabulary import N_
+
+OUT_OF_DATE = N_("That lesson's message is out of date: {learn} shows it again.")
+
+
+class Lessons(Feature):
+    """The handlers of the course."""
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        self.service = LessonService(app.lessons)
+
+    def register(self, router: Router) -> None:
+        """Route the turn's steps, Try again, Next lesson and the list here (the first game is
+        a game against the AI: the challenges' button)."""
+        router.add(custom_ids.LESSON_STEP, self.step)
+        router.add(custom_ids.LESSON_OPEN, self.open)
+        router.add(custom_ids.LESSON_LIST, self.course)
+
+    @answers()
+    async def learn(self, interaction: Interaction, lesson: str | None) -> None:
+        """``/tholos learn [lesson]``: the lesson named, or the one the member is at."""
+        user = interaction.user.id
+        shown = await (
+            self.service.current(user) if lesson is None else self.service.open(user, lesson)
+        )
+        if isinstance(shown, CourseDone):
+            await self._course_done(interaction, shown)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self._show(interaction, shown)
+
+    @answers()
+    async def open(self, interaction: Interaction, lesson: str) -> None:
+        """Next lesson, or a lesson of the list: that lesson, from its start."""
+        shown = await self.service.open(interaction.user.id, lesson)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self._show(interaction, shown)
+
+    @answers()
+    async def step(self, interaction: Interaction, lesson: str, path: str, kind: str) -> None:
+        """A press on a lesson's step button (Try again: from the start): the next choice, or
+        the turn judged."""
+        t = reader(interaction)
+        result = await self.service.step(interaction.user.id, lesson, path)
+        if isinstance(result, LessonShown):
+            step = result.builder.step()
+            assert step is not None  # the turn is not whole
+            rows = face.step_rows(t, result.lesson, result.builder)
+            await self._edit(interaction, step_prompt(t, result.builder, step), rows)
+            return
+        await self._judged(interaction, result)
+
+    @answers()
+    async def course(self, interaction: Interaction) -> None:
+        """Lessons: the course, a button for each lesson."""
+        progress = await self.service.progress(interaction.user.id)
+        t = reader(interaction)
+        await interaction.response.send_message(
+            course_list(t, progress),
+            view=rows_view(face.list_rows(t, progress)),
+            ephemeral=True,
+        )
+
+    async def _judged(self, interaction: Interaction, tried: LessonTried) -> None:
+        """The verdict on the lesson's message, and what may follow."""
+        t = reader(interaction)
+        text = verdict(t, tried.turn, tried.verdict.why, tried.finished_now)
+        if tried.verdict.passed:
+            rows = face.next_rows(t, tried.then)
+        else:
+            rows = face.again_rows(t, tried.lesson)
+        await self._edit(interaction, text, rows)
+
+    async def _course_done(self, interaction: Interaction, done: CourseDone) -> None:
+        """``/tholos learn`` past the last lesson: the course's end, and its list."""
+        t = reader(interaction)
+        text = course_finished(t) + "\n\n" + course_list(t, done.progress)
+        await interaction.response.send_message(
+            text, view=rows_view(face.list_rows(t, done.progress)), ephemeral=True
+        )
+
+    async def _show(self, interaction: Interaction, shown: LessonShown) -> None:
+        """Send the lesson to the member alone (the interaction is deferred)."""
+        t = reader(interaction)
+        lesson = shown.lesson
+        png, alt = await self.app.renderer.image(lesson.start, image_view(t, lesson))
+        look = face.look(t, lesson, alt)
+        rows = face.step_rows(t, lesson, shown.builder)
+        file = discord.File(io.BytesIO(png), filename=layout.IMAGE_NAME, description=alt)
+        await interaction.followup.send(
+            view=look.layout(rows), file=file, ephemeral=True, allowed_mentions=USERS_ONLY
+        )
+
+    @staticmethod
+    async def _edit(interaction: Interaction, status: str, rows: list[layout.Row]) -> None:
+        """Answer a press by showing ``status`` and ``rows`` on the lesson's message."""
+        assert interaction.message is not None  # a press comes from a message
+        look = layout.BoardLook.of(interaction.message)
+        if look is None:
+            raise Refusal(OUT_OF_DATE, learn=command("tholos learn"))
+        await interaction.response.edit_message(
+            view=look.layout(rows, status=status), allowed_mentions=USERS_ONLY
+        )
+
+
+@tholos.command(
+    name=NC_("command", "learn"),
+    description=N_("Learn to play, one rule at a time: short lessons you play, just for you"),
+)
+@app_commands.describe(lesson=N_("A lesson of the course (leave it out: where you stopped)"))
+async def learn_command(interaction: Interaction, lesson: str | None = None) -> None:
+    """``/tholos learn [lesson]``."""
+    await feature_of(interaction, Lessons).learn(interaction, lesson)
+
+
+@learn_command.autocomplete("lesson")
+async def lesson_autocomplete(
+    interaction: Interaction, typed: str
+) -> list[app_commands.Choice[str]]:
+    """The lessons whose number and title hold what was typed, the done ones ticked."""
+    t = reader(interaction)
+    progress = await feature_of(interaction, Lessons).service.progress(interaction.user.id)
+    labelled = [
+        (f"{number}. {t(lesson.title)}" + (" ✅" if progress.passed(lesson.id) else ""), lesson.id)
+        for number, lesson in enumerate(COURSE, start=1)
+    ]
+    return choices(labelled, typed)
