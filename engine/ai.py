@@ -250,6 +250,15 @@ class _Solver:
         return best
 
 
+def solve(
+    position: Position, limit: int = 10**9, deadline: float | None = None
+) -> tuple[float, Turn] | None:
+    """The exact best result for the side to move (1 a win, ½ a draw, 0 a loss) and the first
+    turn in the order of immediate gain that gets it, by exhaustive search of the rest of the
+    game; ``None`` past ``limit`` nodes or ``deadline`` (``time.perf_counter()``)."""
+    return _Solver(limit, deadline).best(position)
+
+
 def exact_values(position: Position, limit: int = 10**9) -> dict[Turn, float] | None:
     """The exact result for the side to move — 1 a win, ½ a draw, 0 a loss — after each of its
     legal turns, by exhaustive search of the rest of the game (one table of bounds shared by

@@ -2,15 +2,16 @@
 AI's review uses, and in an endgame the exact solver's answer.
 
 With few places left (:data:`EXACT_PLACES`) the rest of the game is searched exhaustively
-(:func:`engine.ai.exact_values`, within :data:`HINT_BUDGET`'s node limit): the hint is a turn
-with the best exact result — a winning one where one exists — and says so. Otherwise it is the
-review's search (:class:`engine.ai.SearchPlayer`, its expected result for the side to move)."""
+(:func:`engine.ai.solve`, within :data:`HINT_BUDGET`'s node limit and half its time): the hint
+is a turn with the best exact result — a winning one where one exists — and says so. Otherwise it
+is the review's search (:class:`engine.ai.SearchPlayer`, its expected result for the side to move)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, replace
 
-from .ai import Budget, SearchPlayer, _gain, exact_values
+from .ai import Budget, SearchPlayer, _gain, solve
 from .core import WHITE
 from .position import Position
 from .turns import Turn
@@ -37,13 +38,19 @@ class Hint:
 
 
 def hint(position: Position, seed: int = 0, budget: Budget = HINT_BUDGET) -> Hint:
-    """A good turn for the side to move in ``position`` (not over), reproducible from
-    ``seed``."""
+    """A good turn for the side to move in ``position`` (not over), reproducible from ``seed``
+    (unless the time cap cuts a search short). The exact search may use the first half of the
+    time; the estimate what is left."""
     sign = 1 if position.turn == WHITE else -1
+    began = time.perf_counter()
     if position.places_left() <= EXACT_PLACES:
-        values = exact_values(position, budget.solver_nodes)
-        if values is not None:  # in the order of immediate gain: the best gain among equals
-            turn = max(values, key=lambda turn: values[turn])
-            return Hint(turn, values[turn], True, sign * _gain(position, turn))
+        halfway = None if budget.seconds is None else began + budget.seconds / 2
+        solved = solve(position, budget.solver_nodes, halfway)
+        if solved is not None:  # a best result, the first such turn in the order of gain
+            value, turn = solved
+            return Hint(turn, value, True, sign * _gain(position, turn))
+    if budget.seconds is not None:
+        left = budget.seconds - (time.perf_counter() - began)
+        budget = replace(budget, seconds=max(left, budget.seconds / 4))
     expected, turn = SearchPlayer("hint", budget).analyse(position, seed)
     return Hint(turn, expected, False, sign * _gain(position, turn))
