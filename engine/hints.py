@@ -3,8 +3,9 @@ AI's review uses, and in an endgame the exact solver's answer.
 
 With few places left (:data:`EXACT_PLACES`) the rest of the game is searched exhaustively
 (:func:`engine.ai.solve`, within :data:`HINT_BUDGET`'s node limit and half its time): the hint
-is a turn with the best exact result — a winning one where one exists — and says so. Otherwise it
-is the review's search (:class:`engine.ai.SearchPlayer`, its expected result for the side to move)."""
+is a turn with the best exact result — a winning one where one exists — and says so. Otherwise
+it is the review's search (:class:`engine.ai.SearchPlayer`, its expected result for the side to
+move)."""
 
 from __future__ import annotations
 
