@@ -119,6 +119,18 @@ def turn_path(position: Position, turn: Turn) -> Path:
             return (*path, LOCATION_LETTERS[source], LOCATION_LETTERS[target])
 
 
+def chosen_path(position: Position, turn: Turn) -> Path:
+    """The tokens a player chooses to build ``turn`` (legal in ``position``): its
+    :func:`turn_path`, and the skip that declines a bonus its placement offered.
+
+    >>> from engine.turns import parse_turn
+    >>> chosen_path(Position.parse("-/w/-/-/bb/-/w www wb w -"), parse_turn("w@E"))
+    ('P', 'w', 'E', '-')
+    """
+    path = turn_path(position, turn)
+    return path if path in _tree(position).turns else (*path, SKIP)
+
+
 @dataclass(frozen=True, slots=True)
 class _Tree:
     """The legal turns of a position as a trie of paths."""

@@ -24,6 +24,8 @@ Answer = Literal["accept", "decline", "withdraw"]
 """What the buttons of a challenge do."""
 ChallengeStatus = Literal["pending", "accepted", "declined", "withdrawn", "expired"]
 Result = Literal["white", "black", "draw"]
+RESULTS: dict[Result, str] = {"white": "1-0", "black": "0-1", "draw": "1/2-1/2"}
+"""Each result as a record writes it."""
 Reason = Literal["points", "columns", "tie", "resignation", "timeout"]
 
 

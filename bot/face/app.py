@@ -33,6 +33,7 @@ from bot.services.workers import Adviser, AiPlayer
 from bot.storage import ChallengeStore, Database, GameListings, GameStore, RatingStore, Sweeps
 from bot.storage.leases import LeaseStore
 from bot.storage.lessons import LessonStore
+from bot.storage.page_requests import PageRequestStore
 from bot.storage.puzzles import PuzzleStore
 from bot.storage.reminders import ReminderStore
 from bot.storage.reviews import ReviewStore
@@ -59,6 +60,8 @@ class Stores:
     tournaments: TournamentStore
     reviews: ReviewStore
     reminders: ReminderStore
+    page_requests: PageRequestStore
+    """The games members asked to analyse, for the live page they open next."""
 
     @classmethod
     def over(cls, database: Database, settings: Settings) -> Stores:
@@ -77,6 +80,7 @@ class Stores:
             tournaments=TournamentStore(database, shards),
             reviews=ReviewStore(database, shards),
             reminders=ReminderStore(database, shards),
+            page_requests=PageRequestStore(database),
         )
 
 
@@ -163,6 +167,7 @@ class App:
     tournaments = property(lambda self: self.stores.tournaments)
     reviews = property(lambda self: self.stores.reviews)
     reminders = property(lambda self: self.stores.reminders)
+    page_requests = property(lambda self: self.stores.page_requests)
 
 
 CLOSE_SECONDS = 10.0

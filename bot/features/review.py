@@ -13,6 +13,7 @@ import logging
 import math
 import queue
 import time
+from collections.abc import Callable
 
 import discord
 
@@ -28,7 +29,7 @@ from bot.face.translator import reader
 from bot.services.workers import Reviewer
 from bot.storage import DatabaseUnavailable, Game
 from bot.storage.leases import review_lease
-from bot.storage.reviews import ReviewRecord, ReviewStore
+from bot.storage.reviews import REVIEWS_TOPIC, ReviewRecord, ReviewStore
 from bot.words.i18n import words
 from bot.words.phrases import SANDSTONE, STONE_EMOJI, channel_url
 from engine import BLACK, WHITE, Turn, parse_turn
@@ -67,6 +68,7 @@ class Reviews(Feature):
         self.progress_seconds = PROGRESS_SECONDS
         """How often the lease is renewed and the progress shown."""
         self.requested = work.Wakeup()
+        self._stop_hearing: Callable[[], None] | None = None
         self.message = ReviewMessage(app, self.store)
         self.running = ReviewRun(app, self.store, self.reviewer, self.message)
 
@@ -79,8 +81,17 @@ class Reviews(Feature):
         sleeps until the next one is due or a new request comes."""
         return [Loop("reviews", self.run_due, IDLE_SECONDS, self.requested)]
 
+    async def start(self) -> None:
+        """Wake the loop whenever a review is queued, on any process (the live page's analysis
+        board queues them too)."""
+        self._stop_hearing = await self.app.database.listen(
+            REVIEWS_TOPIC, lambda _: self.requested.set()
+        )
+
     async def stop(self) -> None:
         """Stop the worker process (a review under way runs again after a restart)."""
+        if self._stop_hearing is not None:
+            self._stop_hearing()
         self.reviewer.close()
 
     @answers(posts_boards=True)
@@ -280,15 +291,20 @@ class ReviewMessage:
         await tell(interaction, "The AI is reviewing this game: {link}", link=link)
 
     async def show(self, record: ReviewRecord, game: Game, review: GameReview) -> None:
-        """The finished review on its message (or a new one if that is gone)."""
+        """The finished review on its message (or a new one if that is gone); a review the
+        analysis board asked for has none, and is only stored (the Review button shows it)."""
         t = words(game.language)
         embed = review_embed(t, game, review, CHART_NAME)
         chart = await self.chart(review, t)
-        if not await self.edit(record, content=None, embed=embed, attachments=[chart]):
-            channel = self.app.client.get_partial_messageable(game.channel_id)
-            file = await self.chart(review, t)
-            message = await discord_call(channel.send(embed=embed, file=file))
-            await self.store.set_message(game.id, message.id)
+        if await self.edit(record, content=None, embed=embed, attachments=[chart]):
+            return
+        stored = await self.store.review(record.game_id)
+        if stored is None or stored.message_id is None:
+            return
+        channel = self.app.client.get_partial_messageable(game.channel_id)
+        file = await self.chart(review, t)
+        message = await discord_call(channel.send(embed=embed, file=file))
+        await self.store.set_message(game.id, message.id)
 
     async def chart(self, review: GameReview, t: Words) -> discord.File:
         """The chart of the expected result, its mistakes marked (drawn off the loop)."""

@@ -44,6 +44,10 @@ def _record(row: Row) -> ReviewRecord:
     return ReviewRecord(*(row[index] for index in range(14)))
 
 
+REVIEWS_TOPIC = "reviews"
+"""Announced with a game's id when its review is queued: the processes that run reviews look."""
+
+
 class ReviewStore:
     """Reviews in the database."""
 
@@ -65,6 +69,7 @@ class ReviewStore:
                     f"RETURNING {_COLUMNS}",
                     (game_id, guild_id, channel_id, user_id, now, total, now),
                 )
+                await transaction.announce(REVIEWS_TOPIC, str(game_id))
         except UniqueViolation:
             existing = await self.review(game_id)
             assert existing is not None  # reviews are never deleted

@@ -21,13 +21,16 @@ from typing import Any
 from aiohttp import web
 
 from bot.base import work
+from bot.base.domain import Refusal
 from bot.face.app import App
 from bot.storage import GAMES_TOPIC, DatabaseUnavailable, Game
+from bot.storage.page_requests import PAGE_REQUESTS_TOPIC
 from bot.web.frames import board_frame, geometries
 from bot.web.sessions import Session, Sessions
 from bot.web.words import ERRORS
 from bot.words.board import LastTurn, board_of, turn_steps
 from bot.words.i18n import language_of, words
+from rendering.words import Words
 
 log = logging.getLogger(__name__)
 
@@ -97,25 +100,37 @@ class LiveBoards:
         """Posts the Discord board and lets the AI move after a page played a turn (the turn)
         or started a game (``None``)."""
         self.pages: dict[int, set[Page]] = {}
+        self.elsewhere: set[Page] = set()
+        """The pages showing no game (an analysis, a lesson, a puzzle)."""
         self._dirty: set[int] = set()
         self._refreshing: dict[int, asyncio.Task[None]] = {}
         self._stop_listening: Callable[[], None] | None = None
         self.relist: Callable[[Page], Awaitable[None]] | None = None
         """Sends a page its lobby again (a game started in a thread of its channel)."""
+        self.asked: Callable[[Page], Awaitable[bool]] | None = None
+        """Shows a page the game its member asked from Discord to analyse there."""
+        self._stop_hearing_asks: Callable[[], None] | None = None
 
     async def start(self) -> None:
         self._stop_listening = await self.app.database.listen(GAMES_TOPIC, self._heard)
+        self._stop_hearing_asks = await self.app.database.listen(
+            PAGE_REQUESTS_TOPIC, self._heard_ask
+        )
 
     async def close(self) -> None:
         """Stop listening and close every page (they reconnect to another process, or to this
         one once it is back)."""
-        if self._stop_listening is not None:
-            self._stop_listening()
+        for stop in (self._stop_listening, self._stop_hearing_asks):
+            if stop is not None:
+                stop()
         for task in list(self._refreshing.values()):
             task.cancel()
-        for pages in list(self.pages.values()):
-            for page in list(pages):
-                await page.socket.close(code=1012, message=b"restarting")
+        for page in self.every_page():
+            await page.socket.close(code=1012, message=b"restarting")
+
+    def every_page(self) -> list[Page]:
+        """Every open page of this process."""
+        return [*self.elsewhere, *(page for pages in self.pages.values() for page in pages)]
 
     def watch(self, page: Page, game: Game) -> None:
         self.forget(page)
@@ -128,12 +143,30 @@ class LiveBoards:
         page.game_id, page.place, page.over = None, None, False
         self.pages.setdefault(0, set()).add(page)
 
+    def leave(self, page: Page) -> None:
+        """``page`` shows something else than a game (an analysis, a lesson, a puzzle): no
+        game's change replaces it."""
+        self.forget(page)
+        page.game_id, page.place, page.over = None, None, False
+        self.elsewhere.add(page)
+
     def forget(self, page: Page) -> None:
+        self.elsewhere.discard(page)
         watching = self.pages.get(page.game_id or 0)
         if watching is not None:
             watching.discard(page)
             if not watching:
                 del self.pages[page.game_id or 0]
+
+    def _heard_ask(self, payload: str | None) -> None:
+        """A member asked to analyse a game in a channel (``<user>:<channel>``): their pages
+        open there show it."""
+        if self.asked is None or payload is None:
+            return
+        for page in self.every_page():
+            session = page.session
+            if payload == f"{session.user_id}:{session.channel_id}":
+                work.start(self.asked(page))
 
     def _heard(self, payload: str | None) -> None:
         """A game changed (``None``: maybe several): refresh the pages watching it."""
@@ -256,6 +289,21 @@ def parsed(text: object) -> JSON | None:
 
 def error(t: Any, code: str) -> JSON:
     return {"type": "error", "code": code, "message": t(ERRORS[code])}
+
+
+def refused(t: Words, refusal: Refusal, game: Game | None = None) -> JSON:
+    """The error frame of a refusal, in the words ``t`` (the players of ``game`` by name)."""
+    text = t(refusal.message, **refusal.values) if refusal.values else t(refusal.message)
+    return {
+        "type": "error",
+        "code": "refused",
+        "message": text if game is None else named(text, game),
+    }
+
+
+def plain(text: str) -> str:
+    """Markdown's emphasis and code marks out: the page shows text as it is."""
+    return text.replace("**", "").replace("`", "")
 
 
 def named(text: str, game: Game) -> str:

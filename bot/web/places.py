@@ -7,10 +7,12 @@ decides nothing."""
 
 from __future__ import annotations
 
+from bot.base.domain import RESULTS
 from bot.face.app import App
 from bot.storage import Database, Game
 from bot.storage.games import GAME_COLUMNS, game_from_row
 from bot.web.frames import palette
+from bot.web.lessons import course_summary
 from bot.web.live import JSON, LiveBoards, Page, send, send_board
 from bot.web.words import PLAY_THE_AI, page_words
 from bot.words.i18n import words
@@ -18,6 +20,8 @@ from bot.words.phrases import LEVEL_NAMES, board_url
 
 MOST_LISTED = 25
 """Games of a channel's threads a lobby lists at most (the newest)."""
+MOST_FINISHED = 8
+"""The member's finished games a lobby lists to analyse (the newest)."""
 
 
 async def games_in_threads(database: Database, channel_id: int) -> list[Game]:
@@ -38,9 +42,8 @@ class Places:
         self.boards = boards
         boards.relist = self.lobby
 
-    async def greet(self, page: Page) -> None:
-        """Welcome the page, then show it the game of its channel; else the one game of its
-        member in the channel's threads; else its lobby."""
+    async def welcome(self, page: Page) -> None:
+        """Tell the page who its member is and its words."""
         session, t = page.session, words(page.language)
         await send(
             page.socket,
@@ -53,6 +56,11 @@ class Places:
                 "palette": palette(),
             },
         )
+
+    async def home(self, page: Page) -> None:
+        """Show the page the game of its channel; else the one game of its member in the
+        channel's threads; else its lobby."""
+        session = page.session
         game = await self.app.games.active_game(session.channel_id)
         if game is not None:
             self.boards.watch(page, game)
@@ -94,10 +102,13 @@ class Places:
             games = [game for game in listed if page.plays(game)]
         t = words(page.language)
         levels = [] if guild is None else LEVEL_NAMES.items()
+        progress = await self.app.lessons.progress(session.user_id)
         await send(
             page.socket,
             {
                 "type": "lobby",
+                "finished": [_listed(game, session.user_id) for game in await self._finished(page)],
+                "course": course_summary(t, progress),
                 "here": [_listed(game, session.user_id) for game in here],
                 "games": [
                     {**_listed(game, session.user_id), "url": board_url(game)} for game in games
@@ -110,6 +121,18 @@ class Places:
         )
         self.boards.wait(page)
 
+    async def _finished(self, page: Page) -> list[Game]:
+        """The member's newest finished games to analyse: on the page's server, or in this
+        direct message."""
+        session = page.session
+        if session.guild_id is None:
+            return await self.app.listings.recent_finished(
+                session.channel_id, session.user_id, MOST_FINISHED
+            )
+        return await self.app.listings.finished_page(
+            session.guild_id, session.user_id, 0, MOST_FINISHED
+        )
+
 
 def _listed(game: Game, user_id: int) -> JSON:
     """A game as a lobby lists it."""
@@ -119,4 +142,5 @@ def _listed(game: Game, user_id: int) -> JSON:
         "black": game.black_name,
         "yours": game.colour_of(user_id) is not None,
         "your_turn": game.to_move == user_id,
+        "result": None if game.outcome is None else RESULTS[game.outcome.result],
     }

@@ -15,10 +15,13 @@ from bot.base.domain import Caller, GameOptions, Person, Refusal
 from bot.face.app import App
 from bot.face.opponent import Opponent
 from bot.services import StepShown, TimeUp
+from bot.services.lessons import LessonService
 from bot.services.puzzles import AnswerShown, PuzzleService
-from bot.storage import DatabaseUnavailable, Game
+from bot.storage import DatabaseUnavailable
 from bot.storage.puzzles import Answered
+from bot.web.analysis import ANALYSIS_TYPES, PageAnalysis
 from bot.web.frames import puzzle_frame
+from bot.web.lessons import PageLessons
 from bot.web.limits import FULL_CLOSE, SESSION_CLOSE, TOO_MANY_PAGES_CLOSE, Doors
 from bot.web.live import (
     FLOOD_LIMIT,
@@ -30,8 +33,9 @@ from bot.web.live import (
     Page,
     close,
     error,
-    named,
     parsed,
+    plain,
+    refused,
     send,
     send_board,
 )
@@ -41,7 +45,6 @@ from bot.words.board import LastTurn
 from bot.words.i18n import language_of, words
 from bot.words.phrases import LEVEL_NAMES
 from bot.words.puzzle import verdict
-from rendering.words import Words
 
 
 class PageTalk:
@@ -55,7 +58,9 @@ class PageTalk:
         self.doors = doors or Doors()
         self.places = Places(app, boards)
         self.games = PageGames(app, boards, opponent)
-        self.puzzles = PagePuzzles(PuzzleService(app.puzzles))
+        self.puzzles = PagePuzzles(PuzzleService(app.puzzles), boards)
+        self.lessons = PageLessons(LessonService(app.lessons), boards)
+        self.analysis = PageAnalysis(app, boards)
 
     async def serve(self, socket: web.WebSocketResponse, language: str = "en") -> None:
         """Talk with one page until it goes: its hello, then its turns. ``language``: the
@@ -79,8 +84,10 @@ class PageTalk:
     async def _talk(self, page: Page) -> None:
         socket = page.socket
         try:
-            with work.busy():
-                await self.places.greet(page)
+            with work.busy():  # the game its member asked to analyse from Discord, or its own
+                await self.places.welcome(page)
+                if not await self.analysis.asked(page):
+                    await self.places.home(page)
             async for message in socket:
                 if message.type != WSMsgType.TEXT:
                     if message.type == WSMsgType.BINARY:
@@ -108,14 +115,21 @@ class PageTalk:
             if not await self.places.open(page, data.get("game")):
                 await refuse(page, "not_here")
             return
-        if data is not None and data.get("type") == "lobby":
-            await self.places.lobby(page)
+        if data is not None and data.get("type") in ("lobby", "home"):
+            await (self.places.lobby(page) if data["type"] == "lobby" else self.places.home(page))
             return
         if data is not None and data.get("type") == "play_ai":
             await self.games.play_ai(page, data.get("level"))
             return
-        if data is not None and data.get("type") in ("puzzle", "puzzle_answer", "puzzle_reveal"):
+        kind = None if data is None else data.get("type")
+        if data is not None and kind in ("puzzle", "puzzle_answer", "puzzle_reveal"):
             await self.puzzles.answer(page, data)
+            return
+        if data is not None and kind in ("lesson", "lesson_answer"):
+            await self.lessons.answer(page, data)
+            return
+        if data is not None and kind in ANALYSIS_TYPES:
+            await self.analysis.answer(page, data)
             return
         fields = data or {}
         game, version, path = fields.get("game"), fields.get("version"), fields.get("path")
@@ -204,8 +218,9 @@ class PageGames:
 class PagePuzzles:
     """A page's puzzles: the same service as ``/tholos puzzle`` and its buttons."""
 
-    def __init__(self, puzzles: PuzzleService) -> None:
+    def __init__(self, puzzles: PuzzleService, boards: LiveBoards) -> None:
         self.puzzles = puzzles
+        self.boards = boards
 
     async def answer(self, page: Page, data: JSON) -> None:
         """A puzzle for the member (``puzzle``), their answer to one (``puzzle_answer``, a
@@ -223,6 +238,7 @@ class PagePuzzles:
         try:
             if kind == "puzzle":
                 shown = await self.puzzles.serve(session.user_id)
+                self.boards.leave(page)
                 await send(page.socket, puzzle_frame(shown, t, session.name))
                 return
             assert isinstance(attempt, int) and isinstance(path, str)
@@ -238,7 +254,7 @@ class PagePuzzles:
         if isinstance(result, AnswerShown):
             await refuse(page, "incomplete")
             return
-        said = verdict(t, result).replace("**", "").replace("`", "")
+        said = plain(verdict(t, result))
         correct = bool(result.attempt.correct)
         await send(page.socket, {"type": "verdict", "text": said, "correct": correct})
 
@@ -246,16 +262,6 @@ class PagePuzzles:
 async def refuse(page: Page, code: str) -> None:
     """Tell ``page`` its message was refused, and why (``code``)."""
     await send(page.socket, error(words(page.language), code))
-
-
-def refused(t: Words, refusal: Refusal, game: Game | None = None) -> JSON:
-    """The error frame of a refusal, in the words ``t`` (the players of ``game`` by name)."""
-    text = t(refusal.message, **refusal.values) if refusal.values else t(refusal.message)
-    return {
-        "type": "error",
-        "code": "refused",
-        "message": text if game is None else named(text, game),
-    }
 
 
 async def hello(socket: web.WebSocketResponse, sessions: Sessions, language: str) -> Session | None:

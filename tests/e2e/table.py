@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from engine import Position, Turn
-from engine.builder import SKIP, TurnBuilder, turn_path
+from engine.builder import chosen_path
 
 from .emulator import Channel, Emulator, Guild, Interaction, Member, Message
 
@@ -43,10 +43,7 @@ def path_of(position: Position, turn: Turn | str) -> str:
     """The step buttons' tokens that play ``turn`` (or its notation) in ``position``."""
     found = [t for t in position.legal_turns() if t == turn or str(t) == str(turn)]
     assert found, f"{turn} is not legal in {position}"
-    tokens = turn_path(position, found[0])
-    if TurnBuilder(position, tokens).turn is None:
-        tokens = (*tokens, SKIP)
-    return "".join(tokens)
+    return "".join(chosen_path(position, found[0]))
 
 
 def board_position(board: Message) -> Position:

@@ -33,9 +33,17 @@ const state = {
   session: null, user: null, words: {}, starting: STARTING, palette: null, sdk: null,
   frame: null, geometry: null, steps: new Map(), path: "", sent: false, socket: null,
   retry: RECONNECT_FIRST, tick: null, listed: false,
+  analysis: null,  // the analysis board: the game's line, where it is, a side line tried
+  course: null,  // the lobby's course: the lesson to go on with
 };
 const $ = (id) => document.getElementById(id);
-const commands = ["back", "start-over", "confirm", "reveal"].map((id) => $(id));
+const REVIEW_POLL_MS = 3000;  // how often the analysis board asks how far its review is
+const LABELS = {  // the page's buttons and their words
+  back: "back", "start-over": "start_over", confirm: "confirm", puzzle: "puzzle",
+  "next-puzzle": "next_puzzle", reveal: "reveal", "all-games": "all_games", best: "best_turn",
+  copy: "copy_position", "main-line": "back_to_game", "next-lesson": "next_lesson",
+  "try-again": "try_again", "try-best": "try_it", leave: "leave", "analyse-position": "analyse",
+};
 
 // -- storage that may not be there (sandboxed or partitioned frames throw) -----------------
 
@@ -165,19 +173,32 @@ function receive(frame) {
       document.documentElement.lang = frame.language;
       document.body.dataset.connection = "open";
       hideNotice();
-      $("back").textContent = state.words.back;
-      $("start-over").textContent = state.words.start_over;
-      $("confirm").textContent = state.words.confirm;
-      $("puzzle").textContent = state.words.puzzle;
-      $("next-puzzle").textContent = state.words.next_puzzle;
-      $("reveal").textContent = state.words.reveal;
-      $("all-games").textContent = state.words.all_games;
+      for (const [id, key] of Object.entries(LABELS)) $(id).textContent = state.words[key];
+      $("pasted").placeholder = state.words.paste_position;
+      $("first").title = state.words.first;
+      $("previous").title = state.words.previous;
+      $("next").title = state.words.next;
+      $("last").title = state.words.last;
       break;
     case "opened":  // a game of this channel's threads: the way back to their list
       state.listed = frame.listed;
       break;
     case "board":
-      showBoard(frame);
+      if (frame.analysis) analysisBoard(frame);
+      else if (!state.analysis || frame.lesson || frame.puzzle) showBoard(frame);
+      break;
+    case "analysis":
+      startAnalysis(frame);
+      break;
+    case "review":
+      if (state.analysis && state.analysis.game === frame.game) showReview(frame.review);
+      break;
+    case "best":
+      showBest(frame);
+      break;
+    case "course":  // past the course's last lesson
+      state.sent = false;
+      notice(frame.text);
       break;
     case "lobby":
       state.listed = false;
@@ -187,15 +208,18 @@ function receive(frame) {
       state.sent = false;
       notice(frame.message);
       showControls();
+      if (state.analysis && state.frame?.analysis) showAnalysisPanel();
       break;
-    case "verdict":  // a puzzle answered: right or wrong, explained; then another
+    case "verdict":  // a puzzle or a lesson answered: right or wrong, explained; then on
       state.sent = false;
+      state.path = "";
       state.steps = new Map();
       state.frame = { ...state.frame, steps: [] };
       document.body.dataset.verdict = frame.correct ? "right" : "wrong";
       notice(frame.text);
       showControls();
-      $("next-puzzle").hidden = false;
+      if (frame.lesson) lessonVerdict(frame);
+      else $("next-puzzle").hidden = false;
       break;
   }
 }
@@ -204,13 +228,18 @@ function receive(frame) {
 
 function showBoard(frame) {
   const newPosition = !state.frame || state.frame.game !== frame.game
-    || state.frame.version !== frame.version;
+    || state.frame.version !== frame.version || state.frame.position !== frame.position;
   state.frame = frame;
   state.steps = new Map((frame.steps || []).map((step) => [step.path, step]));
   if (newPosition) { state.path = ""; state.sent = false; hideNotice(); }
   $("lobby").hidden = true;
-  $("next-puzzle").hidden = true;
-  $("all-games").hidden = !state.listed || !!frame.puzzle;
+  for (const id of ["next-puzzle", "next-lesson", "try-again", "try-best"]) $(id).hidden = true;
+  $("all-games").hidden = !state.listed || !!frame.puzzle || !!frame.lesson || !!frame.analysis;
+  $("leave").hidden = !frame.lesson && !frame.analysis && !frame.puzzle;
+  $("analysis").hidden = !frame.analysis;
+  $("lesson-text").hidden = !frame.lesson;
+  $("lesson-text").textContent = frame.lesson_text || "";
+  if (!frame.analysis) stopAnalysis();
   delete document.body.dataset.verdict;
   document.body.dataset.view = "board";
   $("board").hidden = false;
@@ -606,9 +635,10 @@ $("confirm").addEventListener("click", () => {
   if (!connected()) return;
   state.sent = true;
   showControls();
-  const message = frame.puzzle
-    ? { type: "puzzle_answer", attempt: frame.puzzle, path: state.path }
-    : { type: "turn", game: frame.game, version: frame.version, path: state.path };
+  let message = { type: "turn", game: frame.game, version: frame.version, path: state.path };
+  if (frame.puzzle) message = { type: "puzzle_answer", attempt: frame.puzzle, path: state.path };
+  if (frame.lesson) message = { type: "lesson_answer", lesson: frame.lesson, path: state.path };
+  if (frame.analysis) message = analysisTurn(state.path);
   state.socket.send(JSON.stringify(message));
 });
 $("reveal").addEventListener("click", () => {
@@ -622,20 +652,33 @@ for (const id of ["puzzle", "next-puzzle"]) {  // a puzzle for the member, on th
     if (connected()) state.socket.send(JSON.stringify({ type: "puzzle" }));
   });
 }
-$("all-games").addEventListener("click", () => {
-  if (connected()) state.socket.send(JSON.stringify({ type: "lobby" }));
+$("all-games").addEventListener("click", () => talk({ type: "lobby" }));
+$("leave").addEventListener("click", () => { stopAnalysis(); talk({ type: "home" }); });
+$("course").addEventListener("click", () => talk({ type: "lesson", lesson: state.course }));
+$("paste").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const text = $("pasted").value.trim();
+  if (text) talk({ type: "analyse", position: text });
 });
+
+function talk(message) {
+  // Send ``message`` if the connection is open (else the reconnect shows the board anew).
+  if (connected()) state.socket.send(JSON.stringify(message));
+}
 
 // -- no game here ----------------------------------------------------------------------------
 
 function showLobby(frame) {
+  stopAnalysis();
   state.frame = null;
   state.geometry = null;
   document.body.dataset.view = "lobby";
   delete document.body.dataset.controls;
   $("board").hidden = true;
   $("controls").hidden = true;
-  $("all-games").hidden = true;
+  for (const id of ["all-games", "leave", "analysis", "lesson-text", "next-lesson", "try-again",
+    "try-best", "next-puzzle"]) $(id).hidden = true;
+  hideNotice();
   $("lobby").hidden = false;
   $("targets").replaceChildren();
   $("clocks").hidden = true;
@@ -671,6 +714,24 @@ function showLobby(frame) {
     });
     return button;
   }));
+  state.course = frame.course.lesson;
+  $("course").textContent = frame.course.label;
+  $("course").dataset.done = `${frame.course.done}/${frame.course.count}`;
+  $("finished-title").textContent = state.words.analyse_title;
+  $("finished-title").hidden = !frame.finished.length;
+  $("finished").replaceChildren(...frame.finished.map((game) => {
+    const item = document.createElement("li"), button = document.createElement("button");
+    button.type = "button";
+    button.dataset.analyse = game.id;
+    button.textContent = `${game.white} – ${game.black}`;
+    const what = document.createElement("span");
+    what.className = "what";
+    what.textContent = game.result || "";
+    button.appendChild(what);
+    button.addEventListener("click", () => talk({ type: "analyse", game: game.id }));
+    item.appendChild(button);
+    return item;
+  }));
   $("games").replaceChildren(...frame.games.map((game) => {
     const item = document.createElement("li"), link = document.createElement("a");
     link.href = game.url;
@@ -685,6 +746,243 @@ function showLobby(frame) {
     return item;
   }));
 }
+
+// -- lessons: the verdict, then the next lesson or another try ------------------------------
+
+function lessonVerdict(frame) {
+  state.lesson = { again: frame.lesson, next: frame.next };
+  $("next-lesson").hidden = !(frame.correct && frame.next);
+  $("try-again").hidden = frame.correct;
+  $("leave").hidden = false;
+}
+
+$("next-lesson").addEventListener("click", () => talk({ type: "lesson", lesson: state.lesson.next }));
+$("try-again").addEventListener("click", () => talk({ type: "lesson", lesson: state.lesson.again }));
+
+// -- the analysis board: the game's line, a side line, the review, the engine's best turn ----
+
+const MOST_CACHED = 400;  // boards kept for stepping back and forth without asking again
+const STEP_GAP_MS = 300;  // boards asked for at most this often (the server takes 4 messages a
+                          // second from a page; the review's progress is asked for besides)
+
+function startAnalysis(frame) {
+  stopAnalysis();
+  state.analysis = {
+    game: frame.game, title: frame.title, names: frame.names, positions: frame.positions,
+    turns: frame.turns, review: null, index: frame.positions.length - 1, side: [],
+    frames: new Map(), poll: null, best: null, asking: null, asked: -Infinity,
+  };
+  showReview(frame.review);
+  goTo();
+}
+
+function stopAnalysis() {
+  if (state.analysis) {
+    clearTimeout(state.analysis.poll);
+    clearTimeout(state.analysis.asking);
+  }
+  state.analysis = null;
+}
+
+function shownPosition() {
+  const a = state.analysis;
+  return a.side.length ? a.side[a.side.length - 1].position : a.positions[a.index];
+}
+
+function goTo() {
+  // Show the position the line is at: from the boards kept, or asked of the server.
+  const a = state.analysis, position = shownPosition();
+  a.best = null;
+  $("try-best").hidden = true;
+  const kept = a.frames.get(position);
+  if (kept) {
+    analysisBoard(kept);
+    return;
+  }
+  document.body.dataset.loading = position;
+  askBoard(a);
+  showAnalysisPanel();
+}
+
+function askBoard(a) {
+  // Ask for the board of the position the line is at — at most one ask a STEP_GAP_MS: the
+  // server takes a few messages a second from a page, and a held arrow key steps faster; the
+  // positions stepped over meanwhile are never asked for.
+  if (a.asking) return;
+  const wait = Math.max(0, a.asked + STEP_GAP_MS - performance.now());
+  a.asking = setTimeout(() => {
+    a.asking = null;
+    a.asked = performance.now();
+    if (state.analysis === a && !a.frames.has(shownPosition())) {
+      talk({ type: "analysis_board", position: shownPosition(), game: a.game });
+    }
+  }, wait);
+}
+
+function analysisBoard(frame) {
+  const a = state.analysis;
+  if (!a) return;
+  if (frame.tried) {  // a turn tried from the position shown: on the game's line, or a side line
+    state.sent = false;
+    if (frame.tried.from !== shownPosition()) return;
+    if (!a.side.length && a.positions[a.index + 1] === frame.position) a.index += 1;
+    else a.side.push({ position: frame.position, ...frame.tried });
+  }
+  if (a.frames.size >= MOST_CACHED) a.frames.delete(a.frames.keys().next().value);
+  a.frames.set(frame.position, { ...frame, tried: undefined });
+  if (frame.position !== shownPosition()) return;  // the answer to an earlier step
+  delete document.body.dataset.loading;
+  showBoard(frame);
+  showAnalysisPanel();
+}
+
+function analysisTurn(path) {
+  const a = state.analysis;
+  return { type: "analysis_turn", position: shownPosition(), path, game: a.game };
+}
+
+function showAnalysisPanel() {
+  const a = state.analysis, inSide = a.side.length > 0, last = a.positions.length - 1;
+  $("title").textContent = a.title;
+  $("first").disabled = $("previous").disabled = !inSide && a.index === 0;
+  $("next").disabled = inSide || a.index === last;
+  $("last").disabled = !inSide && a.index === last;
+  $("main-line").hidden = !inSide;
+  $("best").disabled = !state.frame || state.frame.position !== shownPosition()
+    || state.frame.phase === "over";
+  document.body.dataset.index = a.index;
+  document.body.dataset.side = a.side.map((turn) => turn.notation).join(" ");
+  $("at-turn").textContent = inSide ? sideLineText(a) : turnAtText(a);
+  for (const item of $("moves").children) {
+    item.classList.toggle("current", !inSide && Number(item.dataset.index) === a.index);
+  }
+  $("moves").querySelector(".current")?.scrollIntoView({ block: "nearest" });
+  showEvaluation(a, inSide);
+}
+
+function turnAtText(a) {
+  if (a.index === 0) return a.turns.length ? state.words.game_start : state.words.pasted;
+  const turn = a.turns[a.index - 1];
+  const lines = [`${a.index}. ${turn.text} (${turn.notation})`];
+  const mistake = mistakeAt(a, a.index - 1);
+  if (mistake) lines.push(state.words.mistake.replace("{turn}", `${mistake.best_text} (${mistake.best})`));
+  return lines.join("\n");
+}
+
+function sideLineText(a) {
+  const tried = a.side.map((turn) => turn.notation).join(" · ");
+  return `${state.words.side_line}: ${tried}\n${a.side[a.side.length - 1].text}`;
+}
+
+function mistakeAt(a, index) {
+  return (a.review?.mistakes || []).find((mistake) => mistake.index === index);
+}
+
+function showEvaluation(a, inSide) {
+  // White's expected result in the position shown, as the review stored it.
+  const box = $("evaluation"), chart = a.review?.chart;
+  const known = !inSide && Array.isArray(chart);
+  box.hidden = a.review === null;
+  box.dataset.known = known ? "yes" : "no";
+  if (!known) {
+    delete box.dataset.evaluation;
+    box.removeAttribute("aria-valuenow");
+    $("evaluation-text").textContent = inSide ? state.words.not_evaluated : "…";
+    return;
+  }
+  const value = chart[a.index], white = Math.round(value * 100);
+  box.dataset.evaluation = String(value);
+  box.setAttribute("aria-valuenow", String(white));
+  $("evaluation-white").style.width = `${value * 100}%`;
+  $("evaluation-text").textContent =
+    `${state.words.expected}: ${a.names[0]} ${white} % · ${a.names[1]} ${100 - white} %`;
+}
+
+function showReview(review) {
+  // The review of the game analysed: how far it is (asked again a little later), or done.
+  const a = state.analysis;
+  a.review = review;
+  clearTimeout(a.poll);
+  const status = $("review-status");
+  status.hidden = !review || review.status === "done";
+  if (review && (review.status === "queued" || review.status === "running")) {
+    status.textContent = state.words.reviewing
+      .replace("{done}", String(review.done)).replace("{total}", String(review.total));
+    a.poll = setTimeout(() => talk({ type: "analysis_review", game: a.game }), REVIEW_POLL_MS);
+  } else if (review && review.status === "failed") {
+    status.textContent = state.words.review_failed;
+  }
+  $("moves").replaceChildren(...a.turns.map((turn, index) => {
+    const item = document.createElement("li");
+    item.dataset.index = index + 1;
+    item.textContent = turn.notation;
+    item.title = turn.text;
+    if (mistakeAt(a, index)) item.classList.add("mistake");
+    item.addEventListener("click", () => { a.side = []; a.index = index + 1; goTo(); });
+    return item;
+  }));
+  if (state.frame?.analysis) showAnalysisPanel();
+}
+
+function showBest(frame) {
+  const a = state.analysis;
+  if (!a || frame.position !== shownPosition()) return;
+  a.best = frame;
+  notice(frame.text);
+  $("try-best").hidden = false;
+}
+
+const STEPS = {
+  first: (a) => { a.side = []; a.index = 0; },
+  previous: (a) => { if (a.side.length) a.side.pop(); else a.index -= 1; },
+  next: (a) => { a.index += 1; },
+  last: (a) => { a.side = []; a.index = a.positions.length - 1; },
+  "main-line": (a) => { a.side = []; },
+};
+for (const [id, step] of Object.entries(STEPS)) {
+  $(id).addEventListener("click", () => {
+    if (!state.analysis) return;
+    step(state.analysis);
+    goTo();
+  });
+}
+document.addEventListener("keydown", (event) => {
+  const keys = { ArrowLeft: "previous", ArrowRight: "next", Home: "first", End: "last" };
+  const id = keys[event.key];
+  if (!state.analysis || !id || event.target.closest?.("input") || $(id).disabled) return;
+  event.preventDefault();
+  $(id).click();
+});
+$("best").addEventListener("click", () => {
+  if (!state.analysis) return;
+  $("best").disabled = true;
+  talk({ type: "analysis_best", position: shownPosition() });
+});
+$("try-best").addEventListener("click", () => {
+  const best = state.analysis?.best;
+  if (!best || best.position !== shownPosition() || !connected()) return;
+  state.sent = true;
+  $("try-best").hidden = true;
+  talk(analysisTurn(best.path));
+});
+$("copy").addEventListener("click", async () => {
+  // The position shown, to the clipboard; where the frame may not write it, selected instead.
+  const text = state.frame?.position || "";
+  let copied = false;
+  try {  // (a frame may wait for a permission it never gets)
+    await within(navigator.clipboard.writeText(text), 1000, "no clipboard");
+    copied = true;
+  } catch { /* a frame without the clipboard: the small print is selected */ }
+  if (!copied) {
+    const range = document.createRange();
+    range.selectNodeContents($("small-print"));
+    getSelection().removeAllRanges();
+    getSelection().addRange(range);
+  }
+  document.body.dataset.copied = copied ? text : getSelection().toString();
+  $("copy").textContent = copied ? state.words.copied : state.words.selected;
+  setTimeout(() => { $("copy").textContent = state.words.copy_position; }, 2000);
+});
 
 function notice(text) {
   $("notice").textContent = text;
