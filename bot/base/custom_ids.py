@@ -101,6 +101,8 @@ RECORD = CustomId("record", (("game", _ID, int),))
 """The record file of a finished game."""
 REVIEW = CustomId("review", (("game", _ID, int),))
 """The AI's review of a finished game."""
+ANALYSE = CustomId("an", (("game", _ID, int),))
+"""Open a finished game on the live board's analysis board."""
 RULES = CustomId("rules", (("game", _ID, int),))
 """How to play, with a game's ornaments."""
 GIVE_UP = CustomId("giveup", (("game", _ID, int),))

@@ -23,7 +23,7 @@ from bot.base.logs import INTERACTION_ID
 from bot.face.translator import reader
 from bot.metrics.counters import METRICS
 from bot.storage import DatabaseBusy, DatabaseUnavailable
-from bot.words.phrases import command
+from bot.words.phrases import LIVE_BOARD_OFF, LIVE_UNAVAILABLE, command
 from engine.vocabulary import N_
 
 log = logging.getLogger(__name__)
@@ -217,3 +217,17 @@ async def tell(interaction: Interaction, message: str, /, **values: object) -> N
             log.info("interaction %s was answered elsewhere", interaction.id)
         else:
             log.exception("could not answer interaction %s", interaction.id)
+
+
+async def launch_live_board(interaction: Interaction, live: bool) -> None:
+    """Answer ``interaction`` by launching the live board (the Activity) where the member is;
+    where this bot does not serve it (``live`` false) or Discord refuses the launch (Activities
+    off), tell them so privately."""
+    if not live:
+        await tell(interaction, LIVE_BOARD_OFF, challenge=command("tholos challenge"))
+        return
+    try:
+        await interaction.response.launch_activity()
+    except discord.HTTPException as error:
+        log.warning("could not launch the live board: %s", error)
+        await tell(interaction, LIVE_UNAVAILABLE)

@@ -44,6 +44,7 @@ FORMATS = {
     "replay": custom_ids.REPLAY,
     "record": custom_ids.RECORD,
     "review": custom_ids.REVIEW,
+    "analyse": custom_ids.ANALYSE,
     "live": custom_ids.LIVE,
     "hint": custom_ids.HINT,
 }

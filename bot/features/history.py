@@ -1,12 +1,13 @@
 """After the game: ``/tholos history`` (a member's finished games, paged), and the final
-board's Replay and Record (``/tholos replay``, ``/tholos record``): only the one who asks sees
-them, so that nobody's request fills the channel."""
+board's Replay, Record and Analyse (``/tholos replay``, ``/tholos record``, ``/tholos
+analyse``): only the one who asks sees them, so that nobody's request fills the channel."""
 
 from __future__ import annotations
 
 import asyncio
 import functools
 import io
+import time
 from datetime import UTC, datetime
 
 import discord
@@ -14,7 +15,7 @@ from discord import app_commands
 
 from bot.base import custom_ids
 from bot.base.domain import DIRECT_MESSAGES, Refusal, clock_text, mention
-from bot.face.answers import Interaction, answers
+from bot.face.answers import Interaction, answers, launch_live_board
 from bot.face.app import App
 from bot.face.commands import game_choices, tholos
 from bot.face.controls import Router, pager
@@ -55,7 +56,7 @@ class History(Feature):
         """Which tournament and round a game was played in."""
 
     def register(self, router: Router) -> None:
-        """Route Previous / Next of the history, Replay and Record here."""
+        """Route Previous / Next of the history, Replay, Record and Analyse here."""
         router.add(
             custom_ids.HISTORY,
             lambda interaction, member, page, way: self.history(
@@ -64,6 +65,7 @@ class History(Feature):
         )
         router.add(custom_ids.REPLAY, lambda interaction, game: self.replay(interaction, game))
         router.add(custom_ids.RECORD, lambda interaction, game: self.record(interaction, game))
+        router.add(custom_ids.ANALYSE, lambda interaction, game: self.analyse(interaction, game))
 
     @answers(server_only=True)
     async def history(
@@ -145,6 +147,18 @@ class History(Feature):
             ),
             ephemeral=True,
         )
+
+    @answers()
+    async def analyse(self, interaction: Interaction, game_id: int | None = None) -> None:
+        """A finished game (default: the caller's last one here) on the live board's analysis
+        board: the ask is stored for the page the member opens next here, then Discord
+        launches it (a kill in between leaves an ask that goes stale)."""
+        live = self.app.poster.messages.live
+        if live:
+            game = await self._finished_game(interaction, game_id)
+            here = interaction.channel_id or 0
+            await self.app.page_requests.ask(interaction.user.id, here, game.id, time.time())
+        await launch_live_board(interaction, live)
 
     async def game_choices(
         self, interaction: Interaction, typed: str
@@ -232,7 +246,7 @@ def replay_clocks(t: Words, game: Game, records: list[TurnRecord]) -> list[str] 
 
 
 async def recent_games(interaction: Interaction, typed: str) -> list[app_commands.Choice[int]]:
-    """Autocomplete of the ``game`` option of ``/tholos replay`` and ``record``."""
+    """Autocomplete of the ``game`` option of ``/tholos replay``, ``record`` and ``analyse``."""
     return await feature_of(interaction, History).game_choices(interaction, typed)
 
 
@@ -259,6 +273,17 @@ async def replay_command(interaction: Interaction, game: int | None = None) -> N
 async def record_command(interaction: Interaction, game: int | None = None) -> None:
     """``/tholos record [game]``."""
     await feature_of(interaction, History).record(interaction, game)
+
+
+@tholos.command(
+    name=NC_("command", "analyse"),
+    description=N_("Analyse a finished game on the live board, turn by turn (only you see it)"),
+)
+@app_commands.describe(game=GAME_OPTION)
+@app_commands.autocomplete(game=recent_games)
+async def analyse_command(interaction: Interaction, game: int | None = None) -> None:
+    """``/tholos analyse [game]``."""
+    await feature_of(interaction, History).analyse(interaction, game)
 
 
 @tholos.command(

@@ -3,15 +3,13 @@
 
 from __future__ import annotations
 
-import logging
-
 import discord
 from discord import app_commands
 
 from bot.base import custom_ids
 from bot.base.domain import Refusal, mention
 from bot.face import layout
-from bot.face.answers import USERS_ONLY, Interaction, answers, caller, tell
+from bot.face.answers import USERS_ONLY, Interaction, answers, caller, launch_live_board, tell
 from bot.face.app import App
 from bot.face.commands import game_choices, tholos
 from bot.face.controls import Button, Router, rows_view, view_of
@@ -26,11 +24,6 @@ from engine import LOCATIONS, Position
 from engine.vocabulary import N_, ORNAMENT_EFFECTS, ORNAMENT_NAMES, bonus_description, location_name
 from rendering.describe import turn_text
 from rendering.words import Words
-
-LIVE_UNAVAILABLE = N_(
-    "The live board can't be opened here right now. The buttons on this board work as always."
-)
-log = logging.getLogger(__name__)
 
 BOARD_COOLDOWN_SECONDS = 10.0
 """``/tholos board`` renders an image: once per member and channel in this many seconds."""
@@ -95,11 +88,7 @@ class Play(Feature):
     @answers()
     async def open_live(self, interaction: Interaction) -> None:
         """Open the live board: Discord launches the Activity in this channel."""
-        try:
-            await interaction.response.launch_activity()
-        except discord.HTTPException as error:  # Activities not enabled for the app
-            log.warning("could not launch the live board: %s", error)
-            await tell(interaction, LIVE_UNAVAILABLE)
+        await launch_live_board(interaction, self.app.poster.messages.live)
 
     @answers(server_only=True, posts_boards=True)
     async def claim(self, interaction: Interaction, game_id: int | None = None) -> None:

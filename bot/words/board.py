@@ -56,6 +56,7 @@ Action = Literal[
     "replay",
     "record",
     "review",
+    "analyse",
     "live",
     "reveal",
     "lessons",
@@ -63,9 +64,9 @@ Action = Literal[
 ]
 """What a control does: make a choice of the turn (or go back, or start over); claim the win
 from an idle opponent; resign (against the AI, where no command may be at hand); read the
-rules; after the game, challenge again, replay, get the record, ask the AI's review; open the
-live board (the Activity); show a puzzle's answer; list the course's lessons; ask for a
-hint."""
+rules; after the game, challenge again, replay, get the record, ask the AI's review, analyse
+it on the live board; open the live board (the Activity); show a puzzle's answer; list the
+course's lessons; ask for a hint."""
 OPEN_LIVE_BOARD = N_("Open the live board")
 Emphasis = Literal["primary", "secondary", "success", "danger"]
 """How strongly a control stands out (Discord's button styles)."""
@@ -266,7 +267,7 @@ def _controls(
         prompt = step_prompt(t, builder, step)
         options, commands = _step_choices(t, game, builder, step)
     elif phase == "over":
-        commands = _final_choices(t, game)
+        commands = _final_choices(t, game, live)
     if live:
         commands += (Choice("live", t(OPEN_LIVE_BOARD), "🔴", "primary"),)
     return prompt, options, commands
@@ -449,9 +450,9 @@ def turn_steps(game: Game, t: Words) -> tuple[TurnStep, ...]:
     return tuple(found)
 
 
-def _final_choices(t: Words, game: Game) -> tuple[Choice, ...]:
+def _final_choices(t: Words, game: Game, live: bool) -> tuple[Choice, ...]:
     """A finished game's controls: Rematch, Replay, Record, Review (no review of a game
-    without turns)."""
+    without turns) and, where the bot serves the live board (``live``), Analyse there."""
     choices = [
         Choice("rematch", t("Rematch"), "🔁", "primary"),
         Choice("replay", t("Replay"), "🎞️"),
@@ -459,6 +460,8 @@ def _final_choices(t: Words, game: Game) -> tuple[Choice, ...]:
     ]
     if game.plies:
         choices.append(Choice("review", t("Review"), "🔍"))
+    if live:
+        choices.append(Choice("analyse", t("Analyse"), "🔬"))
     return tuple(choices)
 
 

@@ -30,6 +30,18 @@ SANDSTONE: Final = 0xC8A464
 MODE_NAMES: Final = {"basic": N_("basic"), "advanced": N_("advanced")}
 LEVEL_NAMES: Final = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
 OUTCOME_MARK: Final = {"win": N_("✅ W"), "loss": N_("❌ L"), "draw": N_("➖ D")}
+LIVE_BOARD_OFF: Final = N_(
+    "The live board isn't switched on for this bot, so there is nothing to launch. Games are "
+    "played with the buttons on their boards: start one with {challenge}."
+)
+"""Said where this bot does not serve the live board (``{challenge}``: the command)."""
+LIVE_UNAVAILABLE: Final = N_(
+    "Discord didn't launch the live board here. Either Activities are off for this bot — its "
+    "host turns them on in the Discord Developer Portal, under the app's **Activities → "
+    "Settings** — or this channel doesn't let you **Use Activities**, which a server admin can "
+    "allow. The buttons work as always."
+)
+"""Said where Discord refuses to launch the live board (the Activity), with how to enable it."""
 
 Who = Callable[[int], str]
 """How a face names a player from their user id: a Discord mention, or a plain name."""

@@ -7,6 +7,8 @@ import random
 
 import pytest
 
+from bot.base import custom_ids
+from bot.face.layout import rows
 from bot.storage import Game
 from bot.storage.games import Outcome
 from bot.words.board import Board, LastTurn, board_of, turn_steps
@@ -199,6 +201,21 @@ def test_the_end_shows_the_result_the_scoring_and_the_after_game_controls(seed):
     assert [column.line for column in board.columns] == board.scoring.split("\n")
     assert (board.sides[0].points, board.sides[1].points) == (white, black)
     assert board.image.final
+
+
+def test_where_the_live_board_is_served_a_finished_game_offers_to_analyse_it():
+    """Analyse joins the after-game controls only where the bot serves the live board, whose
+    own button keeps its row: no row holds more than Discord's five buttons."""
+    over = game(new_game(), status="finished", outcome=Outcome("white", "resignation", 0, 0))
+    assert "analyse" not in actions(board_of(over, ENGLISH))
+    board = board_of(over, ENGLISH, live=True)
+    assert actions(board) == ["rematch", "replay", "record", "review", "analyse", "live"]
+    analyse = board.commands[4]
+    assert (analyse.label, analyse.emoji, analyse.enabled) == ("Analyse", "🔬", True)
+    shown = [[button.item.custom_id for button in row] for row in rows(board)]
+    assert [len(row) for row in shown] == [5, 1]
+    assert shown[0][4] == custom_ids.ANALYSE.build(game=over.id)
+    assert board_of(over, words("es"), live=True).commands[4].label == "Analizar"
 
 
 def test_an_aborted_game_without_turns_has_no_review_and_a_note():

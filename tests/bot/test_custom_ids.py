@@ -32,6 +32,7 @@ def test_templates_match_the_buttons_already_posted(format):
         (custom_ids.CLAIM, {"game": 99}),
         (custom_ids.CHALLENGE, {"challenge": 7, "answer": "withdraw"}),
         (custom_ids.REMATCH, {"game": 5}),
+        (custom_ids.ANALYSE, {"game": 5}),
         (custom_ids.RESIGN, {"game": 5, "version": 41}),
         (custom_ids.LEADERBOARD, {"page": 2, "way": "p"}),
         (custom_ids.LEADERBOARD_SEEK, {"page": 19_999, "way": "n", "rating": 0.1 + 0.2, "user": 7}),
