@@ -10,26 +10,14 @@ board** button does), or, where the bot does not serve the live board, the membe
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 import discord
 
 from bot.face.answers import Interaction
-from engine.vocabulary import N_
-
-log = logging.getLogger(__name__)
 
 PRIMARY_ENTRY_POINT = 4
 """The application command type of an Activity's Entry Point (discord.py has no name for it)."""
-LIVE_BOARD_OFF = N_(
-    "The live board isn't switched on for this bot, so there is nothing to launch. Games are "
-    "played with the buttons on their boards: start one with {challenge}."
-)
-NOT_LAUNCHED = N_(
-    "Discord did not launch the live board here. Games are played with the buttons on their "
-    "boards as always."
-)
 
 
 def is_entry_point(interaction: Interaction) -> bool:

@@ -4,17 +4,10 @@ its handler to the app's (see :mod:`bot.web.entry_point`)."""
 
 from __future__ import annotations
 
-import logging
-
-import discord
-
-from bot.face.answers import Interaction, answers, tell
+from bot.face.answers import Interaction, answers, launch_live_board
 from bot.face.feature import Feature
-from bot.web.entry_point import LIVE_BOARD_OFF, NOT_LAUNCHED, is_entry_point
+from bot.web.entry_point import is_entry_point
 from bot.web.server import WebServer
-from bot.words.phrases import command
-
-log = logging.getLogger(__name__)
 
 
 class LiveBoard(Feature):
@@ -49,11 +42,4 @@ class LiveBoard(Feature):
     @answers()
     async def launch(self, interaction: Interaction) -> None:
         """Launch the Activity where the member used the Entry Point."""
-        if not self.live:
-            await tell(interaction, LIVE_BOARD_OFF, challenge=command("tholos challenge"))
-            return
-        try:
-            await interaction.response.launch_activity()
-        except discord.HTTPException as error:  # Activities switched off meanwhile, say
-            log.warning("could not launch the live board from the Entry Point: %s", error)
-            await tell(interaction, NOT_LAUNCHED)
+        await launch_live_board(interaction, self.live)

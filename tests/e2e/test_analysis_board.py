@@ -37,6 +37,7 @@ SEEN = Path(os.environ.get("THOLOS_FRAME_DIR", tempfile.gettempdir()))
 made with ``THOLOS_FRAME_DIR=docs/live-board``)."""
 JSON = dict[str, Any]
 TURNS = 8
+LAUNCH_ACTIVITY = 12
 """Turns played before Bob resigns."""
 
 
@@ -77,12 +78,12 @@ async def test_the_analysis_board_of_a_finished_game(
     line = [record.start]
     for turn in record.turns:
         line.append(line[-1].apply(turn))
-    await emulator.launch_entry_point(alice, table.channel)
+    asked = await table.slash(alice, "tholos analyse")  # her last game here: the Activity
+    assert asked.ack_type == LAUNCH_ACTIVITY
     async with chromium() as browser:
         page = await open_page(browser, emulator, port, alice, table, size=(1280, 800))
-        await page.locator("#finished button").first.click()
-        game_id = int(await page.locator("#finished button").first.get_attribute("data-analyse"))
-        await shown_at(page, str(line[-1]))  # it opens at the end of the game
+        await shown_at(page, str(line[-1]))  # the game asked for, at its end
+        game_id = int(await page.evaluate("document.body.dataset.analysis"))
         await page.wait_for_function(
             "() => document.querySelector('#evaluation').dataset.known === 'yes'",
             timeout=120_000,
@@ -119,6 +120,14 @@ async def test_the_analysis_board_of_a_finished_game(
         await forged_asks_are_refused(page, line[-1])
         await side_line_from(page, line, rng)
         await best_turn_and_copy(page)
+        await page.locator("#leave").click()  # the lobby: her finished games, the course
+        await page.wait_for_selector("#finished button", state="visible", timeout=PATIENCE_MS)
+        await page.locator("#finished button").first.click()
+        await shown_at(page, str(line[-1]))
+        await page.locator("#first").click()
+        await shown_at(page, str(line[0]))
+        await table.slash(alice, "tholos analyse", game=game_id)  # asked with the page open
+        await shown_at(page, str(line[-1]))
         await page.locator("#leave").click()
         await pasted_position(page, line[rng.randrange(len(line) - 1)])
     table.assert_clean()

@@ -850,6 +850,7 @@ function showAnalysisPanel() {
   $("main-line").hidden = !inSide;
   $("best").disabled = !state.frame || state.frame.position !== shownPosition()
     || state.frame.phase === "over";
+  document.body.dataset.analysis = a.game ?? "position";  // the game analysed, or a pasted one
   document.body.dataset.index = a.index;
   document.body.dataset.side = a.side.map((turn) => turn.notation).join(" ");
   $("at-turn").textContent = inSide ? sideLineText(a) : turnAtText(a);
