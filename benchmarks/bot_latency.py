@@ -49,7 +49,8 @@ from bot.storage import GameStore, RatingStore, Sweeps, is_postgres_url, open_da
 from bot.storage.copy import continue_identities
 from bot.storage.db import redact
 from engine import WHITE, Position
-from engine.builder import SKIP, TurnBuilder, turn_path
+from engine.builder import chosen_path
+from engine.presses import presses
 from tests.e2e.emulator import (
     BotProcess,
     Channel,
@@ -480,13 +481,11 @@ class Player:
         assert board is not None
         position, game_id, version, mover = read_board(board, self.members)
         turn = self.rng.choice(position.legal_turns())
-        path = turn_path(position, turn)
-        if TurnBuilder(position, path).turn is None:  # a placement whose bonus is skipped
-            path = (*path, SKIP)
+        made = presses(position, chosen_path(position, turn))
         ix: Interaction | None = None
-        for depth in range(1, len(path) + 1):
-            custom_id = f"tholos:s:{game_id}:{version}:{''.join(path[:depth])}:n"
-            final = depth == len(path)
+        for number, press in enumerate(made, start=1):
+            custom_id = f"tholos:s:{game_id}:{version}:{''.join(press)}:n"
+            final = number == len(made)
             await self._pause()
             pressed = time.time()
             ix = await self.emu.click(mover, board, custom_id, wait=not final)

@@ -15,22 +15,19 @@ import argparse
 
 from bot.words.i18n import words
 from bot.words.lesson import lesson_text
-from engine.builder import SKIP, TurnBuilder, turn_path
+from engine.builder import chosen_path
 from engine.lessons import COURSE, Lesson, judge
+from engine.presses import presses
 
 
 def fewest_presses(lesson: Lesson) -> int:
-    """The fewest step buttons a turn that does ``lesson``'s task takes."""
+    """The fewest presses of the step buttons a turn that does ``lesson``'s task takes."""
     position = lesson.start
-    counts = []
-    for turn in position.legal_turns():
-        if not judge(lesson, turn).passed:
-            continue
-        tokens = turn_path(position, turn)
-        if TurnBuilder(position, tokens).turn is None:
-            tokens = (*tokens, SKIP)
-        counts.append(len(tokens))
-    return min(counts)
+    return min(
+        len(presses(position, chosen_path(position, turn)))
+        for turn in position.legal_turns()
+        if judge(lesson, turn).passed
+    )
 
 
 def main() -> None:

@@ -27,7 +27,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from engine import Position
-from engine.builder import SKIP, TurnBuilder, turn_path
+from engine.builder import chosen_path
+from engine.presses import presses
 from engine.puzzles import puzzle_in
 from tests.e2e.emulator import BotProcess, Channel, Emulator, Member, Message
 from tests.e2e.emulator.model import User, snowflake
@@ -99,18 +100,16 @@ class Solver:
         position = Position.parse(footer.rpartition(" · ")[2])
         self.served.append(position)
         turn = self.rng.choice(position.legal_turns())
-        path = turn_path(position, turn)
-        if TurnBuilder(position, path).turn is None:
-            path = (*path, SKIP)
+        made = presses(position, chosen_path(position, turn))
         prefix = next(
             b["custom_id"] for b in board.buttons if b["custom_id"].startswith("tholos:pz:")
         ).split(":")[2]
-        for depth in range(1, len(path) + 1):
+        for number, press in enumerate(made, start=1):
             await self._pause()
-            custom_id = f"tholos:pz:{prefix}:{''.join(path[:depth])}:n"
+            custom_id = f"tholos:pz:{prefix}:{''.join(press)}:n"
             ix = await self.emu.click(self.member, board, custom_id)
             expect(ix, UPDATE_MESSAGE)
-            (self.verdicts if depth == len(path) else self.steps).append(ix.latency or 0.0)
+            (self.verdicts if number == len(made) else self.steps).append(ix.latency or 0.0)
         if last:
             return board
         await self._pause()

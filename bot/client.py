@@ -16,7 +16,7 @@ from bot.face import app as shared
 from bot.face.answers import USERS_ONLY, Interaction, tell
 from bot.face.app import App
 from bot.face.commands import on_command_error, tholos
-from bot.face.controls import Button, Router, has_component
+from bot.face.controls import Router
 from bot.face.feature import Feature
 from bot.face.health import MetricsServer
 from bot.face.loops import Loops
@@ -69,7 +69,6 @@ class TholosBot(discord.Client):
             feature.register(self.router)
             for top_level in feature.commands():
                 self.tree.add_command(top_level)
-        self.add_dynamic_items(Button)
         await self.tree.set_translator(CommandTranslator())
         registration = Registration(self, self.tree, database, self.settings.guild_id)
         if self.settings.registers_commands:
@@ -95,9 +94,9 @@ class TholosBot(discord.Client):
         log.info("connected as %s (%s)", self.user, self.user.id if self.user else "?")
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """Answer presses that discord.py's dispatcher drops: ids no control knows, and buttons
-        no longer on their message (a client showing an old version). The latter go to their
-        usual handler, which says exactly what changed (e.g. "this board is out of date")."""
+        """Route every press of a ``tholos:`` control to its handler, from its ``custom_id``
+        alone — on an old version of a message too, whose handler says what changed (e.g.
+        "this board is out of date"); an id no control knows is answered here."""
         if interaction.type is not discord.InteractionType.component:
             return
         custom_id = str((interaction.data or {}).get("custom_id", ""))
@@ -109,7 +108,7 @@ class TholosBot(discord.Client):
                 "This button is no longer in use. Try {board}.",
                 board=command("tholos board"),
             )
-        elif not has_component(interaction.message, custom_id):
+        else:
             await self.router.route(interaction, custom_id)
 
     async def close(self) -> None:

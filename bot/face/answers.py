@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import time
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
@@ -23,6 +24,7 @@ from bot.base.logs import INTERACTION_ID
 from bot.face.translator import reader
 from bot.metrics.counters import METRICS
 from bot.storage import DatabaseBusy, DatabaseUnavailable
+from bot.storage.db import ANSWER_BY
 from bot.words.phrases import LIVE_BOARD_OFF, LIVE_UNAVAILABLE, command
 from engine.vocabulary import N_
 
@@ -46,6 +48,9 @@ SERVER_ONLY = N_(
     "{ai} plays a game against me."
 )
 ALREADY_ANSWERED = 40060
+ANSWER_WITHIN = 2.4
+"""Seconds from a handler's start within which its waits for the database end (Discord wants
+an answer within 3: the rest is for sending it)."""
 """Discord's error code for a second answer to an interaction: while two processes run the
 same shard (a handoff), both receive its interactions and the first answer wins."""
 OUTCOMES = (
@@ -139,6 +144,7 @@ def answers(
                 await tell(interaction, RESTARTING)
                 return
             context = INTERACTION_ID.set(interaction.id)
+            answer_by = ANSWER_BY.set(time.monotonic() + ANSWER_WITHIN)
             outcome = "error"  # unless it ends otherwise (a cancelled handler too)
             with feature.interactions.running(), work.busy():
                 try:
@@ -172,6 +178,7 @@ def answers(
                 finally:
                     counted[outcome].inc()
                     INTERACTION_ID.reset(context)
+                    ANSWER_BY.reset(answer_by)
 
         return run
 

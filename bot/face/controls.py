@@ -1,10 +1,11 @@
-"""Buttons: one persistent ``DynamicItem`` for every ``tholos:`` control, and the router that
-hands a press to the handler its feature registered for the control's ``custom_id`` format.
+"""Buttons: one kind of button for every ``tholos:`` control, and the router that hands a press
+to the handler its feature registered for the control's ``custom_id`` format.
 
 A control's ``custom_id`` format is defined once in :mod:`bot.base.custom_ids`; its words and its
-handler live in the feature that owns it. Every button of a message is this dynamic item
-(disabled ones too), so discord.py keeps no per-message view in memory, and a press after a
-restart is rebuilt from its ``custom_id``.
+handler live in the feature that owns it. discord.py keeps nothing of these buttons (they are
+not dispatchable: no view per message in memory, none rebuilt from the message at a press); the
+client routes each press from its ``custom_id`` alone (``Client.on_interaction``), so a press
+after a restart, or on an old message, is routed the same way.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 
 import discord
 
-from bot.base.custom_ids import PREFIX, CustomId
+from bot.base.custom_ids import CustomId
 
 Interaction = discord.Interaction[Any]
 Handler = Callable[..., Awaitable[None]]
@@ -29,11 +30,12 @@ STYLES = {
 """The emphasis of a control as Discord's button style."""
 
 
-class Button(discord.ui.DynamicItem[discord.ui.Button[Any]], template=re.escape(PREFIX) + ".+"):
+class Button(discord.ui.Button[Any]):
     """A control: a button whose ``custom_id`` carries what it acts on."""
 
-    def __init__(self, custom_id: str, **look: Any) -> None:
-        super().__init__(discord.ui.Button[Any](custom_id=custom_id, **look))
+    def is_dispatchable(self) -> bool:
+        """Never kept by discord.py's view store: the client routes its presses."""
+        return False
 
     @classmethod
     def of(
@@ -48,32 +50,12 @@ class Button(discord.ui.DynamicItem[discord.ui.Button[Any]], template=re.escape(
     ) -> Button:
         """The button of ``format`` for ``fields``, with its look."""
         return cls(
-            format.build(**fields),
+            custom_id=format.build(**fields),
             label=label,
             emoji=emoji,
             style=STYLES[emphasis],
             disabled=not enabled,
         )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> Button:
-        look: dict[str, Any] = {}
-        if isinstance(item, discord.ui.Button):  # rebuilt as it arrived
-            look = {
-                "label": item.label,
-                "style": item.style,
-                "emoji": item.emoji,
-                "disabled": item.disabled,
-            }
-        return cls(match.string, **look)
-
-    async def callback(self, interaction: Interaction) -> None:
-        """Hand the press to the handler its feature registered."""
-        router = getattr(interaction.client, "router", None)
-        assert isinstance(router, Router), "the client has no router"
-        await router.route(interaction, self.item.custom_id or "")
 
 
 class Router:
@@ -156,16 +138,6 @@ def has_controls(message: discord.Message) -> bool:
     """Whether ``message`` has buttons or selects, at its top level or nested in a layout."""
     return any(
         isinstance(component, discord.components.Button | discord.components.SelectMenu)
-        for component in walk_components(message.components)
-    )
-
-
-def has_component(message: discord.Message | None, custom_id: str) -> bool:
-    """Whether ``message`` carries a component with ``custom_id`` (nested in a layout too)."""
-    if message is None:
-        return False
-    return any(
-        getattr(component, "custom_id", None) == custom_id
         for component in walk_components(message.components)
     )
 

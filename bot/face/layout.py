@@ -33,6 +33,8 @@ def image_name(game_id: int, version: int) -> str:
 
 CHOICES_PER_ROW = 4
 """A step's options in rows of four; the commands (at most five) share the last row."""
+ROW_LENGTH = 5
+"""The most buttons a row holds (Discord's limit)."""
 FORMATS = {
     "choose": custom_ids.STEP,
     "back": custom_ids.STEP,
@@ -109,18 +111,20 @@ def button(board: Board, choice: Choice) -> Button:
 
 
 def rows(board: Board) -> list[Row]:
-    """The controls: the step's options four to a row, then the commands in one row, then the
-    live board's on its own (a row holds five)."""
+    """The controls: the press's options (see :func:`choice_rows`), then the commands in one
+    row, then the live board's on its own (a row holds five)."""
     return choice_rows(board.options, board.commands, lambda choice: button(board, choice))
 
 
 def choice_rows(
     options: Sequence[Choice], commands: Sequence[Choice], button: Callable[[Choice], Button]
 ) -> list[Row]:
-    """``options`` four to a row, then ``commands`` in one row, then the live board's on its
+    """``options`` four to a row (five, when there are more than two rows of four: a press of
+    several steps offers up to 15), then ``commands`` in one row, then the live board's on its
     own, each choice made a button by ``button``."""
     buttons: Row = [button(choice) for choice in options]
-    grouped = [buttons[at : at + CHOICES_PER_ROW] for at in range(0, len(buttons), CHOICES_PER_ROW)]
+    per_row = CHOICES_PER_ROW if len(buttons) <= 2 * CHOICES_PER_ROW else ROW_LENGTH
+    grouped = [buttons[at : at + per_row] for at in range(0, len(buttons), per_row)]
     rest: Row = [button(c) for c in commands if c.action != "live"]
     live: Row = [button(c) for c in commands if c.action == "live"]
     return [row for row in (*grouped, rest, live) if row]

@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 
 from bot.base import custom_ids
-from bot.base.domain import DIRECT_MESSAGES, Refusal, clock_text, mention
+from bot.base.domain import DIRECT_MESSAGES, RESULTS, Refusal, clock_text, mention
 from bot.face.answers import Interaction, answers, launch_live_board
 from bot.face.app import App
 from bot.face.commands import game_choices, tholos
@@ -44,7 +44,6 @@ RECENT_GAMES = 25
 """How many of the caller's recent games the ``game`` option suggests."""
 PROGRESS_AFTER_SECONDS = 1.0
 """A replay taking longer than this shows a note while it is drawn."""
-RESULTS = {"white": "1-0", "black": "0-1", "draw": "1/2-1/2"}
 
 
 class History(Feature):

@@ -10,9 +10,11 @@ the schema (migrations numbered alike in both, a script per dialect).
 from __future__ import annotations
 
 import asyncio
+import time
 import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 from urllib.parse import unquote, unquote_plus, urlsplit, urlunsplit
@@ -66,6 +68,19 @@ class DatabaseBusy(DatabaseUnavailable):
 WRITE_PATIENCE = 1.5
 """Seconds a write waits for another writer before :class:`DatabaseBusy`: a press still hears
 its answer inside Discord's 3 seconds."""
+ANSWER_BY: ContextVar[float | None] = ContextVar("answer_by", default=None)
+"""The monotonic time by which the interaction this task serves must be answered (set by the
+face, a little inside Discord's 3 seconds): every wait for the database ends by then, with
+:class:`DatabaseBusy` — a press that meets a read waiting behind a busy write, then a busy write
+of its own, still hears "busy" in time."""
+
+
+def patience(seconds: float) -> float:
+    """The monotonic deadline of a wait of at most ``seconds``, and no later than the answer
+    the task owes (:data:`ANSWER_BY`)."""
+    deadline = time.monotonic() + seconds
+    answer_by = ANSWER_BY.get()
+    return deadline if answer_by is None else min(deadline, answer_by)
 
 
 class Transaction(Protocol):
@@ -165,9 +180,15 @@ class Ordered:
             ended.set_result(None)
 
     async def ended(self) -> None:
-        """Wait for those under way now (not for those begun meanwhile)."""
-        if self._under_way:
-            await asyncio.wait(list(self._under_way))
+        """Wait for those under way now (not for those begun meanwhile) — no later than the
+        answer the task owes (:data:`ANSWER_BY`), else :class:`DatabaseBusy`."""
+        if not self._under_way:
+            return
+        answer_by = ANSWER_BY.get()
+        timeout = None if answer_by is None else max(0.0, answer_by - time.monotonic())
+        _, waiting = await asyncio.wait(list(self._under_way), timeout=timeout)
+        if waiting:
+            raise DatabaseBusy("a write this read must see waits for another writer")
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,6 +37,7 @@ from bot.storage.db import (
     Dialect,
     Ordered,
     UniqueViolation,
+    patience,
     report,
 )
 from bot.storage.locks import DatabaseLockedError, lock_database
@@ -247,7 +248,7 @@ class _Writer:
         again (the writer free for this process's other work in between) until
         :data:`WRITE_PATIENCE` has passed, then raise :class:`DatabaseBusy`."""
         writer = self.connection
-        deadline = time.monotonic() + WRITE_PATIENCE
+        deadline = patience(WRITE_PATIENCE)
         while True:
             await self.turn.acquire()
             try:

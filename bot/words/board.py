@@ -22,6 +22,7 @@ from bot.words.phrases import (
     ornaments_text,
     result_text,
 )
+from bot.words.presses import back_path, compound_options
 from engine import (
     BLACK,
     COLOUR_LETTERS,
@@ -375,9 +376,9 @@ def board_note(t: Words, game: Game) -> str | None:
 def _step_choices(
     t: Words, game: Game, builder: TurnBuilder, step: Step
 ) -> tuple[tuple[Choice, ...], tuple[Choice, ...]]:
-    """The step's options, and the commands under them: Skip, Back, Cancel, Claim (or, against
+    """The press's options, and the commands under them: Skip, Back, Cancel, Claim (or, against
     the AI, Hint where allowed and Resign) and How to play."""
-    options, commands = step_choices(t, builder, step)
+    options, commands = press_choices(t, builder, step)
     if game.hints and not builder.path:  # a hint for the turn, before it is begun
         commands += (Choice("hint", t("Hint"), "💡", "success"),)
     if game.ai_level is not None:  # the AI never idles; no /tholos where it may be played (DMs)
@@ -387,10 +388,31 @@ def _step_choices(
     return options, (*commands, Choice("rules", t("How to play"), "📖"))
 
 
+def press_choices(
+    t: Words, builder: TurnBuilder, step: Step
+) -> tuple[tuple[Choice, ...], tuple[Choice, ...]]:
+    """The choices of one press of a turn being composed on Discord's buttons (a game's, a
+    puzzle's answer, a lesson's task): as many steps at once as fit (:mod:`bot.words.presses`),
+    else the step's whole domain; then Back (to the press before) and Cancel."""
+    compound = compound_options(t, builder)
+    if compound is None:
+        options, commands = step_choices(t, builder, step)
+    else:
+        options = tuple(
+            Choice("choose", label, None, "primary", path=path) for path, label in compound
+        )
+        commands = ()
+    if not builder.path:
+        return options, commands
+    kept = tuple(choice for choice in commands if choice.action == "choose")  # Skip
+    back = Choice("back", t("Back"), "↩️", path=back_path(builder))
+    return options, (*kept, back, Choice("cancel", t("Cancel"), "✖️"))
+
+
 def step_choices(
     t: Words, builder: TurnBuilder, step: Step
 ) -> tuple[tuple[Choice, ...], tuple[Choice, ...]]:
-    """The choices of a step of a turn being composed (a game's, or a puzzle's answer): its
+    """The choices of one step of a turn being composed, a token each (the live board's): its
     options, and Skip, Back and Cancel."""
     path = "".join(builder.path)
     options: list[Choice] = []
@@ -439,7 +461,7 @@ def turn_steps(game: Game, t: Words) -> tuple[TurnStep, ...]:
         step = builder.step()
         if step is None:
             continue
-        options, commands = _step_choices(t, game, builder, step)
+        options, commands = step_choices(t, builder, step)
         skip = tuple(choice for choice in commands if choice.action == "choose")
         found.append(
             TurnStep(

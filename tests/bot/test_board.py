@@ -11,11 +11,12 @@ from bot.base import custom_ids
 from bot.face.layout import rows
 from bot.storage import Game
 from bot.storage.games import Outcome
-from bot.words.board import Board, LastTurn, board_of, turn_steps
+from bot.words.board import Board, LastTurn, board_of, step_choices, turn_steps
 from bot.words.i18n import words
 from engine import Position
-from engine.builder import SKIP, TurnBuilder
+from engine.builder import TurnBuilder
 from engine.newgame import new_game
+from engine.presses import choices
 from engine.scoring import score
 from rendering.words import ENGLISH
 
@@ -57,15 +58,16 @@ def actions(board: Board) -> list[str]:
 
 
 def test_a_fresh_game_asks_the_first_choice_of_the_player_to_move():
-    """The first step: take or place, both enabled; Claim and How to play under them; the
-    player to move is pinged and named in the status; the small print is the position."""
+    """The first press: every turn it may make at once (take a colour and a count, place a
+    stone on a column), all enabled; Claim and How to play under them; the player to move is
+    pinged and named in the status; the small print is the position."""
     start = new_game()
     board = board_of(game(start), ENGLISH)
     assert board.phase == "turn"
-    assert [(c.label, c.enabled) for c in board.options] == [
-        ("Take stones", True),
-        ("Place a stone", True),
-    ]
+    assert [c.path for c in board.options] == ["".join(path) for path in choices(start)]
+    assert all(c.enabled for c in board.options)
+    assert [c.label for c in board.options[:2]] == ["Take ⚪ ×1", "Take ⚫ ×1"]
+    assert "Place ⚪ α A" in [c.label for c in board.options]
     assert actions(board) == ["claim", "rules"]
     assert board.pings == (ANA,)
     assert board.status.startswith(f"<@{ANA}>, your turn.") and board.prompt in board.status
@@ -88,17 +90,6 @@ def test_a_face_names_the_players_its_own_way():
     assert "<@" not in named.status + named.last_turn + "".join(s.called for s in named.sides)
 
 
-def every_path(position: Position, builder: TurnBuilder | None = None):
-    """Every builder along every legal path of ``position`` (each step once)."""
-    builder = builder or TurnBuilder(position)
-    yield builder
-    step = builder.step()
-    if step is None:
-        return
-    for token in step.enabled_tokens():
-        yield from every_path(position, builder.choose(token))
-
-
 def mid_game(seed: int, mode: str = "advanced") -> Position:
     """A position some random turns into a game (any seed will do)."""
     rng = random.Random(seed)
@@ -112,35 +103,37 @@ def mid_game(seed: int, mode: str = "advanced") -> Position:
 
 
 @pytest.mark.parametrize("run", range(3))
-def test_every_step_of_every_turn_offers_exactly_the_legal_choices(run, seed):
-    """At every step of every legal turn (all bonuses and ornaments of a random mid-game
-    position), the enabled options lead exactly where the builder may go, disabled ones say
-    why, Back leads one step back and Cancel to the start, and Skip is offered exactly when
-    the bonus may be skipped."""
+def test_every_press_of_every_turn_offers_exactly_the_legal_choices(run, seed):
+    """Press after press through every legal turn of a random mid-game position (all bonuses
+    and ornaments): each press offers what :func:`engine.presses.choices` allows (a press of
+    one step, the step's whole domain with the impossible disabled and why, Skip where the
+    bonus may be skipped), Back leads to the press before and Cancel to the start; the turns
+    the presses complete are exactly the legal turns, each reached once."""
     position = mid_game(seed + run)
     assert not position.is_over()
-    kinds = set()
-    for builder in every_path(position):
-        step = builder.step()
-        if step is None:
+    reached: list[str] = []
+    waiting: list[tuple[str, str | None]] = [("", None)]  # a press's path, the press before
+    while waiting:
+        path, before = waiting.pop()
+        builder = TurnBuilder(position, tuple(path))
+        if builder.turn is not None:
+            reached.append(str(builder.turn))
             continue
-        kinds.add(step.kind)
         board = board_of(game(position), ENGLISH, builder=builder)
-        path = "".join(builder.path)
-        enabled = {c.path[-1] for c in board.options if c.enabled}
-        enabled |= {c.path[-1] for c in board.commands if c.action == "choose"}
-        assert enabled == set(step.enabled_tokens())
+        offered = [c for c in board.options if c.enabled]
+        offered += [c for c in board.commands if c.action == "choose"]
+        allowed = ["".join(choice) for choice in choices(position, tuple(path))]
+        assert sorted(c.path for c in offered) == sorted(allowed)
         for choice in board.options:
-            assert choice.path.startswith(path) and len(choice.path) == len(path) + 1
+            assert choice.path.startswith(path) and len(choice.path) > len(path)
             assert (choice.why_not is None) == choice.enabled
             assert choice.emphasis == ("primary" if choice.enabled else "secondary")
-        skip = [c for c in board.commands if c.action == "choose"]
-        assert [c.path for c in skip] == ([path + SKIP] if SKIP in step.enabled_tokens() else [])
         back = [c.path for c in board.commands if c.action == "back"]
-        assert back == ([path[:-1]] if path else [])
+        assert back == ([] if before is None else [before])
         assert ("cancel" in actions(board)) == bool(path)
         assert board.prompt is not None and board.prompt in board.status
-    assert "action" in kinds and len(kinds) >= 3  # every turn takes three choices or more
+        waiting += [(choice.path, path) for choice in offered]
+    assert sorted(reached) == sorted(str(turn) for turn in position.legal_turns())
 
 
 def test_each_bonus_step_has_its_own_prompt():
@@ -155,10 +148,13 @@ def test_each_bonus_step_has_its_own_prompt():
 
 
 def test_a_full_column_says_why_it_cannot_be_chosen():
-    """A full column is disabled with the reason."""
+    """A full column is disabled with the reason, where a step shows its whole domain."""
     position = Position.parse("wbwbw/-/-/-/-/-/- ww bb w -")
-    board = board_of(game(position), ENGLISH, builder=TurnBuilder(position, ("P", "w")))
-    full = next(choice for choice in board.options if choice.path == "PwA")
+    builder = TurnBuilder(position, ("P", "w"))
+    step = builder.step()
+    assert step is not None
+    options, _ = step_choices(ENGLISH, builder, step)
+    full = next(choice for choice in options if choice.path == "PwA")
     assert not full.enabled and full.why_not == "That column is full."
 
 
@@ -212,7 +208,7 @@ def test_where_the_live_board_is_served_a_finished_game_offers_to_analyse_it():
     assert actions(board) == ["rematch", "replay", "record", "review", "analyse", "live"]
     analyse = board.commands[4]
     assert (analyse.label, analyse.emoji, analyse.enabled) == ("Analyse", "🔬", True)
-    shown = [[button.item.custom_id for button in row] for row in rows(board)]
+    shown = [[button.custom_id for button in row] for row in rows(board)]
     assert [len(row) for row in shown] == [5, 1]
     assert shown[0][4] == custom_ids.ANALYSE.build(game=over.id)
     assert board_of(over, words("es"), live=True).commands[4].label == "Analizar"
@@ -235,7 +231,8 @@ def test_a_game_in_a_direct_message_speaks_the_players_language():
     assert actions(board) == ["resign", "rules"]
     assert board.sides[0].colour_name == "Blanco"
     assert board.title == "Tholos · Básico"
-    assert [choice.label for choice in board.options] == ["Tomar piedras", "Colocar una piedra"]
+    labels = [choice.label for choice in board.options]
+    assert labels[0] == "Tomar ⚪ ×1" and "Colocar ⚪ α A" in labels
 
 
 def test_the_last_turn_is_told_and_highlighted():

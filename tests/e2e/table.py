@@ -6,7 +6,8 @@ import re
 from typing import Any
 
 from engine import Position, Turn
-from engine.builder import chosen_path
+from engine.builder import TurnBuilder, chosen_path
+from engine.presses import choices, presses
 
 from .emulator import Channel, Emulator, Guild, Interaction, Member, Message
 
@@ -44,6 +45,25 @@ def path_of(position: Position, turn: Turn | str) -> str:
     found = [t for t in position.legal_turns() if t == turn or str(t) == str(turn)]
     assert found, f"{turn} is not legal in {position}"
     return "".join(chosen_path(position, found[0]))
+
+
+def press_paths(position: Position, path: str) -> list[str]:
+    """The paths of the presses that build ``path`` (a turn's, or a press's) in ``position``,
+    first press first (:func:`engine.presses.presses`)."""
+    return ["".join(press) for press in presses(position, tuple(path))]
+
+
+def a_step_press(position: Position) -> str | None:
+    """The first press of ``position``'s turn that is not a whole turn (a step: the board asks
+    on), or ``None`` if every first press completes one."""
+    return next(
+        (
+            "".join(press)
+            for press in choices(position)
+            if TurnBuilder(position, press).turn is None
+        ),
+        None,
+    )
 
 
 def board_position(board: Message) -> Position:
@@ -188,11 +208,12 @@ class Table:
     async def click_path(
         self, member: Member, board: Message, path: str, *, wait: bool = True
     ) -> Interaction:
-        """``member`` clicks the step buttons that build ``path`` on ``board``, one a choice;
-        ``wait`` applies to the last click."""
-        for depth in range(1, len(path)):
-            await self.click(member, board, self.custom_id(board, f":{path[:depth]}:n"))
-        return await self.click(member, board, self.custom_id(board, f":{path}:n"), wait=wait)
+        """``member`` clicks the step buttons that build ``path`` on ``board``, one a press
+        (:func:`press_paths`); ``wait`` applies to the last click."""
+        *before, last = press_paths(board_position(board), path)
+        for press in before:
+            await self.click(member, board, self.custom_id(board, f":{press}:n"))
+        return await self.click(member, board, self.custom_id(board, f":{last}:n"), wait=wait)
 
     async def start_game(self, white: Member, black: Member, **options: Any) -> Message:
         """``white`` challenges ``black`` (White, moving first), ``black`` accepts; the board."""

@@ -17,13 +17,25 @@ from engine.newgame import new_game
 from engine.play import random_game
 
 from .emulator import BotProcess, Emulator, Message
-from .table import FOOTER, HEADER, IMAGE, STATUS, Table, board_part, is_board, path_of
+from .table import (
+    FOOTER,
+    HEADER,
+    IMAGE,
+    STATUS,
+    Table,
+    a_step_press,
+    board_part,
+    is_board,
+    path_of,
+    press_paths,
+)
 
 ACCENT = {WHITE: 0xECE6D6, BLACK: 0x2E2B28}
 """The accent of the board of a game being played: the colour of the player to move."""
 SANDSTONE = 0xC8A464
 """The accent of a finished game's board."""
 V2 = 1 << 15
+MOST_TURNS_FOR_A_STEP = 20
 
 
 def container(board: Message) -> dict:
@@ -58,7 +70,7 @@ async def test_a_whole_game_in_the_layout_across_a_kill(
     emulator: Emulator, tholos_bot: BotProcess, seed: int
 ):
     """A whole game played with the controls inside the layout; a kill -9 halfway through a
-    turn (two steps pressed); the restarted bot answers the next press on the same board's
+    turn (its first press made); the restarted bot answers the next press on the same board's
     nested buttons; every board is a layout, and every replaced one keeps its layout, image
     and texts without controls."""
     table = Table(emulator)
@@ -67,22 +79,29 @@ async def test_a_whole_game_in_the_layout_across_a_kill(
     check_layout(board, new_game(), live=True)
     assert container(board)["accent_color"] == ACCENT[WHITE]
     game = random_game(new_game(), random.Random(seed))
-    for turn in game.turns[:9]:
+    positions = [new_game()]
+    for turn in game.turns:
+        positions.append(positions[-1].apply(turn))
+    presses = [
+        press_paths(positions[n], path_of(positions[n], turn)) for n, turn in enumerate(game.turns)
+    ]
+    cut = next((n for n in range(9, len(presses)) if len(presses[n]) > 1), 9)  # two presses
+    for turn in game.turns[:cut]:
         await table.play(turn)
     assert container(table.board)["accent_color"] == ACCENT[table.position().turn]
 
     halfway = table.board
-    path = path_of(table.position(halfway), game.turns[9])
     mover = table.mover(halfway)
-    await table.click(mover, halfway, table.custom_id(halfway, f":{path[:1]}:n"))
+    first, *rest = presses[cut]
+    await table.click(mover, halfway, table.custom_id(halfway, f":{first}:n"))
     check_layout(halfway, table.position(halfway), live=True)
     assert await tholos_bot.kill() == -9
     await tholos_bot.start()
     count = len(table.boards())
-    for depth in range(2, len(path) + 1):
-        await table.click(mover, halfway, table.custom_id(halfway, f":{path[:depth]}:n"))
+    for press in rest:
+        await table.click(mover, halfway, table.custom_id(halfway, f":{press}:n"))
     await emulator.wait_for(lambda: len(table.boards()) > count, what="the board after the kill")
-    for turn in game.turns[10:]:
+    for turn in game.turns[cut + 1 :]:
         await table.play(turn)
     assert table.position() == game.final and table.status().startswith("Game over.")
 
@@ -112,11 +131,18 @@ async def test_how_to_play_and_the_status_of_a_step(emulator: Emulator, tholos_b
     print stay); How to play answers privately with the game's ornaments."""
     table = Table(emulator)
     alice, bob = table.people_named("alice", "bob")
-    board = await table.start_game(alice, bob, mode="advanced", ornaments=3)
+    await table.start_game(alice, bob, mode="advanced", ornaments=3)
+    for _ in range(MOST_TURNS_FOR_A_STEP):  # until a turn's first press may be a step
+        if a_step_press(table.position()) is not None:
+            break
+        await table.play(table.position().legal_turns()[0])
+    board, press = table.board, a_step_press(table.position())
+    assert press is not None, "a step press within the game's first turns"
     header, footer = table.header(board), board_part(board, FOOTER)
     image = container(board)["components"][1]["items"][0]["media"]["url"]
-    await table.click(alice, board, table.custom_id(board, ":T:n"))
-    assert table.status(board).startswith(f"<@{alice.id}>") and "your turn" in table.status(board)
+    mover = table.mover(board)
+    await table.click(mover, board, table.custom_id(board, f":{press}:n"))
+    assert table.status(board).startswith(f"<@{mover.id}>") and "your turn" in table.status(board)
     assert table.header(board) == header and board_part(board, FOOTER) == footer
     assert container(board)["components"][1]["items"][0]["media"]["url"] == image
     assert any(b["custom_id"].endswith(":b") for b in board.buttons), "Back after a step"

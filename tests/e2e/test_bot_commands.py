@@ -64,7 +64,7 @@ async def test_board_command_moves_the_controls_to_a_new_message(
     table = Table(emulator)
     alice, bob, carol = table.people_named("alice", "bob", "carol")
     first = await table.start_game(alice, bob)
-    stale_take = table.custom_id(first, ":T:n")
+    stale_take = table.custom_id(first, ":Tw1:n")
     await table.play("+w1")
     before = table.board
     await table.slash(carol, "tholos board")

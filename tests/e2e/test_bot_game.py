@@ -128,7 +128,7 @@ async def test_wrong_people_and_outdated_boards_change_nothing(
     table = Table(emulator)
     alice, bob, carol = table.people_named("alice", "bob", "carol")
     board = await table.start_game(alice, bob)
-    take = table.custom_id(board, ":T:n")
+    take = table.custom_id(board, ":Tw1:n")
     await table.click(carol, board, take)
     await table.click(bob, board, take)
     challenge = f"</tholos challenge:{emulator.command('tholos', guild=True)['id']}>"
@@ -150,8 +150,7 @@ async def test_simultaneous_presses_make_one_move(emulator: Emulator, tholos_bot
     table = Table(emulator)
     alice, bob = table.people_named("alice", "bob")
     board = await table.start_game(alice, bob)
-    await table.click_path(alice, board, "Tw")
-    press = table.custom_id(board, ":Tw1:n")
+    press = table.custom_id(board, ":Tw1:n")  # one press: take one white stone
     both = await asyncio.gather(
         table.click(alice, board, press, stale=True), table.click(alice, board, press, stale=True)
     )

@@ -22,9 +22,9 @@ async def test_board_ids_replayed_in_another_channel_do_nothing(
     host = (await other.slash(carol, "tholos challenge", opponent=bob)).original
     assert host is not None
     before = host.content
-    take = table.custom_id(board, ":T:n")
+    take = table.custom_id(board, ":Tw1:n")
     await other.click(alice, host, take, stale=True)
-    await other.click(alice, host, take.replace(":T:n", ":Tw1:n"), stale=True)
+    await other.click(alice, host, take.replace(":Tw1:n", ":Tb1:n"), stale=True)
     assert all("doesn't belong to a game in this channel" in t for t in other.ephemeral(alice))
     assert host.content == before and len(host.buttons) == 3
     assert other.boards() == [] and table.position() == table.position(board)
@@ -57,7 +57,6 @@ async def test_a_board_that_fails_to_post_is_explained_and_repaired(
     table = Table(emulator)
     alice, bob = table.people_named("alice", "bob")
     board = await table.start_game(alice, bob)
-    await table.click_path(alice, board, "Tw")
     failing_followups["left"] = 1
     await table.click(alice, board, table.custom_id(board, ":Tw1:n"))
     await tholos_bot.settle()

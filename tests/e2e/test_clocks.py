@@ -20,7 +20,7 @@ from PIL import Image
 from engine.record import read_record
 
 from .emulator import BotProcess, Emulator
-from .table import Table, path_of
+from .table import Table, path_of, press_paths
 
 FRAME_SEEN = Path(os.environ.get("THOLOS_FRAME_DIR", tempfile.gettempdir())) / "clocks-frame.png"
 """Where the test leaves a replay frame for a person to look at."""
@@ -101,8 +101,8 @@ async def test_a_turn_that_reaches_the_bot_after_the_flag_is_refused_with_the_re
     turn = random.Random(seed).choice(table.position().legal_turns())
     emulator.clock_offset = 200.0  # Alice presses 200 s after her board: 20 s too late
     path = path_of(table.position(board), turn)
-    for depth in range(1, len(path) + 1):
-        last = await table.click(alice, board, table.custom_id(board, f":{path[:depth]}:n"))
+    for press in press_paths(table.position(board), path):
+        last = await table.click(alice, board, table.custom_id(board, f":{press}:n"))
         if "Time's up" in board.text:
             break
     emulator.clock_offset = 0.0

@@ -16,7 +16,15 @@ import pytest
 
 from .conftest import SpawnBot
 from .emulator import BotProcess, Emulator, Member
-from .table import FOOTER, Table, board_part, board_position, is_board, path_of
+from .table import (
+    FOOTER,
+    Table,
+    board_part,
+    board_position,
+    is_board,
+    path_of,
+    press_paths,
+)
 
 GUILD, BOT_DM, PRIVATE_CHANNEL = 0, 1, 2
 GUILD_INSTALL, USER_INSTALL = 0, 1
@@ -90,11 +98,9 @@ async def test_a_game_against_the_ai_in_a_direct_message(
         position = board_position(board)
         path = path_of(position, rng.choice(position.legal_turns()))
         count = len(dm_boards(emulator, alice))
-        for depth in range(1, len(path) + 1):
+        for press in press_paths(position, path):
             custom_id = next(
-                b["custom_id"]
-                for b in board.buttons
-                if b["custom_id"].endswith(f":{path[:depth]}:n")
+                b["custom_id"] for b in board.buttons if b["custom_id"].endswith(f":{press}:n")
             )
             ix = await emulator.click(alice, board, custom_id)
             assert not ix.failed

@@ -10,11 +10,9 @@ import re
 
 import pytest
 
-from engine.builder import SKIP, TurnBuilder, turn_path
-
 from .conftest import SpawnBot
 from .emulator import Emulator, Member, Message
-from .table import FOOTER, Table
+from .table import FOOTER, Table, path_of, press_paths
 
 WORDS = """the your turn stone stones take place game games wins won board challenge challenges
     accept decline withdraw white black gray quarry workshop column columns skip back cancel
@@ -88,14 +86,11 @@ async def play_to_the_end(table: Table, reader: Reader, seed: int) -> None:
         board = table.board
         reader.message(board)
         position = table.position(board)
-        tokens = turn_path(position, rng.choice(position.legal_turns()))
-        if TurnBuilder(position, tokens).turn is None:
-            tokens = (*tokens, SKIP)
-        path = "".join(tokens)
+        path = path_of(position, rng.choice(position.legal_turns()))
         count = len(table.boards())
         mover = table.mover(board)
-        for depth in range(1, len(path) + 1):
-            await table.click(mover, board, table.custom_id(board, f":{path[:depth]}:n"))
+        for press in press_paths(position, path):
+            await table.click(mover, board, table.custom_id(board, f":{press}:n"))
             reader.message(board)
         await table.emu.wait_for(
             lambda count=count: len(table.boards()) > count, what="the next board"
@@ -127,7 +122,7 @@ async def test_a_whole_game_in_the_servers_language(
     await emulator.wait_for(lambda: emulator.thread_of(made.original), what="the game's thread")
     game = table.in_thread(emulator.thread_of(made.original))
     await emulator.wait_for(lambda: game.boards(), what="the first board")
-    await game.click(carol, game.board, game.custom_id(game.board, ":T:n"))  # not carol's game
+    await game.click(carol, game.board, game.custom_id(game.board, ":Tw1:n"))  # not carol's game
     await game.slash(bob, "tholos rules")
     await game.slash(alice, "tholos claim")  # her turn: refused
     await play_to_the_end(game, reader, seed)

@@ -77,7 +77,7 @@ async def test_a_database_outage_is_answered_and_loses_nothing(
     await bot.settle()
     postgres_server.stop()
     try:
-        press = await table.click(alice, board, table.custom_id(board, ":T:n"))
+        press = await table.click(alice, board, table.custom_id(board, ":Tw1:n"))
         assert press.acknowledged
         assert any(UNAVAILABLE in text for text in table.ephemeral(alice))
     finally:

@@ -11,12 +11,12 @@ from collections import Counter
 import asyncpg
 
 from engine import Position
-from engine.builder import SKIP, TurnBuilder, turn_path
+from engine.builder import TurnBuilder, chosen_path
 from tests.postgres import PostgresServer
 
 from .conftest import SpawnBot
 from .emulator import Emulator
-from .table import FOOTER, Table, board_part
+from .table import FOOTER, Table, board_part, press_paths
 
 SHARDS = 2
 
@@ -36,10 +36,7 @@ def path_turn(position: Position, path: str):
 def a_turn(position: Position) -> str:
     """The button path of a legal turn, skipping a bonus it could use (so that it completes on
     its last press)."""
-    path = turn_path(position, position.legal_turns()[0])
-    if TurnBuilder(position, path).turn is None:
-        path = (*path, SKIP)
-    return "".join(path)
+    return "".join(chosen_path(position, position.legal_turns()[0]))
 
 
 async def check_database(url: str) -> dict[int, int]:
@@ -117,9 +114,10 @@ async def test_two_shards_in_two_processes_share_one_postgres(
     position = table.position()
     path = a_turn(position)
     board = table.board
-    for depth in range(1, len(path)):
-        await table.click(bob, board, table.custom_id(board, f":{path[:depth]}:n"))
-    last = table.custom_id(board, f":{path}:n")
+    *before, last_press = press_paths(position, path)
+    for press in before:
+        await table.click(bob, board, table.custom_id(board, f":{press}:n"))
+    last = table.custom_id(board, f":{last_press}:n")
     presses = await asyncio.gather(
         table.click(bob, board, last), table.click(bob, board, last, stale=True)
     )

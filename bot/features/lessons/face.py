@@ -8,7 +8,7 @@ from bot.base import custom_ids
 from bot.face.controls import Button, Row
 from bot.face.layout import IMAGE_NAME, STEP_KINDS, BoardLook, choice_rows
 from bot.storage.lessons import Progress
-from bot.words.board import ACCENT, Choice, step_choices, step_prompt
+from bot.words.board import ACCENT, Choice, press_choices, step_prompt
 from bot.words.lesson import lesson_text, lesson_title, small_print
 from engine import WHITE
 from engine.builder import TurnBuilder
@@ -35,7 +35,7 @@ def step_rows(t: Words, lesson: Lesson, builder: TurnBuilder) -> list[Row]:
     """The buttons of the turn's next step in ``lesson``, and the course's list."""
     step = builder.step()
     assert step is not None  # the turn is not whole
-    options, commands = step_choices(t, builder, step)
+    options, commands = press_choices(t, builder, step)
 
     def button(choice: Choice) -> Button:
         if choice.action == "lessons":

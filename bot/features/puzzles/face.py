@@ -8,7 +8,7 @@ from bot.base import custom_ids
 from bot.face.controls import Button, Row
 from bot.face.layout import IMAGE_NAME, STEP_KINDS, BoardLook, choice_rows
 from bot.storage.puzzles import DailyPuzzle, StoredPuzzle
-from bot.words.board import ACCENT, Choice, step_choices, step_prompt
+from bot.words.board import ACCENT, Choice, press_choices, step_prompt
 from bot.words.puzzle import caption, small_print
 from engine.builder import TurnBuilder
 from rendering.words import Words
@@ -32,7 +32,7 @@ def answer_rows(t: Words, attempt_id: int, builder: TurnBuilder) -> list[Row]:
     for ``attempt_id``."""
     step = builder.step()
     assert step is not None  # the answer is not complete
-    options, commands = step_choices(t, builder, step)
+    options, commands = press_choices(t, builder, step)
     reveal = Choice("reveal", t("Show the answer"), "💡")
 
     def button(choice: Choice) -> Button:
