@@ -19,7 +19,7 @@ from typing import Any
 from playwright.async_api import Page
 
 from engine import Position, parse_turn
-from engine.builder import TurnBuilder
+from engine.builder import TurnBuilder, chosen_path
 from engine.lessons import COURSE, judge
 from engine.record import read_record
 from engine.review import GameReview
@@ -162,12 +162,13 @@ async def errors_for(page: Page, frames: list[JSON]) -> list[JSON]:
 async def forged_asks_are_refused(page: Page, position: Position) -> None:
     """A game that is not there, a path that is no turn, a path not whole, a position that is
     none: each refused with its reason."""
+    begun = chosen_path(position, position.legal_turns()[0])[0]  # a turn's first step only
     errors = await errors_for(
         page,
         [
             {"type": "analyse", "game": 987654321},
             {"type": "analysis_turn", "position": str(position), "path": "Zz"},
-            {"type": "analysis_turn", "position": str(position), "path": "T"},
+            {"type": "analysis_turn", "position": str(position), "path": begun},
             {"type": "analysis_board", "position": "w/w/w"},
         ],
     )
