@@ -13,6 +13,8 @@ from typing import Any
 import discord
 
 from bot.base import custom_ids
+from bot.base.domain import Refusal
+from bot.face.answers import USERS_ONLY
 from bot.face.controls import Button, Row
 from bot.words.board import Board, Choice
 
@@ -205,3 +207,28 @@ class BoardLook:
         view = discord.ui.LayoutView(timeout=None)
         view.add_item(container)
         return view
+
+
+async def send_private_board(
+    interaction: discord.Interaction[Any], look: BoardLook, rows: list[Row], png: bytes
+) -> None:
+    """Send the member alone a board-like layout (a puzzle, a lesson) with its image (the
+    interaction is deferred)."""
+    file = discord.File(io.BytesIO(png), filename=IMAGE_NAME, description=look.alt)
+    await interaction.followup.send(
+        view=look.layout(rows), file=file, ephemeral=True, allowed_mentions=USERS_ONLY
+    )
+
+
+async def edit_private_board(
+    interaction: discord.Interaction[Any], status: str, rows: list[Row], stale: Refusal
+) -> None:
+    """Answer a press by showing ``status`` and ``rows`` on the pressed message's layout;
+    ``stale`` where the message is not one (an old one)."""
+    assert interaction.message is not None  # a press comes from a message
+    look = BoardLook.of(interaction.message)
+    if look is None:
+        raise stale
+    await interaction.response.edit_message(
+        view=look.layout(rows, status=status), allowed_mentions=USERS_ONLY
+    )

@@ -277,6 +277,44 @@ NEEDS_A_BOARD = "(board_version IS NULL OR board_version < version)"
 """Matches the partial index ``games_needing_a_board`` (keep the two in step)."""
 
 
+def unstored_game(
+    position: Position,
+    white: tuple[int, str],
+    black: tuple[int, str],
+    *,
+    version: int = 0,
+    guild_id: int = 0,
+    outcome: Outcome | None = None,
+) -> Game:
+    """``position`` as a game that is not stored (a puzzle, a lesson, an analysis), for a
+    face that draws games: ``white`` and ``black`` are (user id, name); over with
+    ``outcome``."""
+    return Game(
+        id=0,
+        guild_id=guild_id,
+        channel_id=0,
+        white_id=white[0],
+        black_id=black[0],
+        white_name=white[1],
+        black_name=black[1],
+        mode=position.mode,
+        seed=0,
+        start_position=position,
+        position=position,
+        version=version,
+        plies=0,
+        status="active" if outcome is None else "finished",
+        outcome=outcome,
+        board_message_id=None,
+        board_version=None,
+        created_at=0.0,
+        last_move_at=0.0,
+        finished_at=None,
+        rated=False,
+        ai_level=None,
+    )
+
+
 def game_from_row(row: Row) -> Game:
     """The :class:`Game` of a row selected with :data:`GAME_COLUMNS`."""
     outcome = None

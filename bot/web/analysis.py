@@ -16,6 +16,7 @@ from bot.base.domain import DIRECT_MESSAGES, Refusal
 from bot.face.app import App
 from bot.services.play import final_outcome
 from bot.storage import Game
+from bot.storage.games import unstored_game
 from bot.storage.reviews import ReviewRecord
 from bot.web.frames import board_frame, geometries
 from bot.web.live import JSON, PATH, LiveBoards, Page, error, plain, refused, send
@@ -195,30 +196,11 @@ def _position(text: object) -> Position:
 def analysis_game(position: Position, names: list[str], user_id: int) -> Game:
     """``position`` as a game the member (``user_id``) plays on both sides: any legal turn is
     theirs to try; over where the position is."""
-    outcome = final_outcome(position)
-    return Game(
-        id=0,
-        guild_id=0,
-        channel_id=0,
-        white_id=user_id,
-        black_id=user_id,
-        white_name=names[WHITE],
-        black_name=names[BLACK],
-        mode=position.mode,
-        seed=0,
-        start_position=position,
-        position=position,
-        version=0,
-        plies=0,
-        status="active" if outcome is None else "finished",
-        outcome=outcome,
-        board_message_id=None,
-        board_version=None,
-        created_at=0.0,
-        last_move_at=0.0,
-        finished_at=None,
-        rated=False,
-        ai_level=None,
+    return unstored_game(
+        position,
+        (user_id, names[WHITE]),
+        (user_id, names[BLACK]),
+        outcome=final_outcome(position),
     )
 
 

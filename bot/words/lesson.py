@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 
 from bot.storage import Game
+from bot.storage.games import unstored_game
 from bot.storage.lessons import Progress
 from bot.words.board import Board, board_of
 from bot.words.phrases import colour_name
@@ -104,30 +105,8 @@ def _counts(progress: Progress) -> dict[str, int]:
 def lesson_game(lesson: Lesson, t: Words, name: str, user_id: int) -> Game:
     """A lesson as a game that has just begun, for a face that draws games: the member
     (``name``) plays White, to move, against "Rival"."""
-    position = lesson.start
-    return Game(
-        id=0,
-        guild_id=0,
-        channel_id=0,
-        white_id=user_id,
-        black_id=0,
-        white_name=name,
-        black_name=t("Rival"),
-        mode=position.mode,
-        seed=0,
-        start_position=position,
-        position=position,
-        version=COURSE.index(lesson) + 1,
-        plies=0,
-        status="active",
-        outcome=None,
-        board_message_id=None,
-        board_version=None,
-        created_at=0.0,
-        last_move_at=0.0,
-        finished_at=None,
-        rated=False,
-        ai_level=None,
+    return unstored_game(
+        lesson.start, (user_id, name), (0, t("Rival")), version=COURSE.index(lesson) + 1
     )
 
 

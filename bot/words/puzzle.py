@@ -9,6 +9,7 @@ import dataclasses
 
 from bot.base.domain import mention
 from bot.storage import Game
+from bot.storage.games import unstored_game
 from bot.storage.puzzles import Answered, Attempt, DailyPuzzle, StoredPuzzle
 from bot.words.board import Board, board_of
 from bot.words.phrases import Who, colour_name, rating_change
@@ -135,29 +136,12 @@ def puzzle_game(attempt: Attempt, t: Words, who: Who) -> Game:
     mover, rival = attempt.user_id, 0
     white, black = (mover, rival) if position.turn == WHITE else (rival, mover)
     names = {mover: who(mover), rival: t("Rival")}
-    return Game(
-        id=0,
-        guild_id=attempt.guild_id or 0,
-        channel_id=0,
-        white_id=white,
-        black_id=black,
-        white_name=names[white],
-        black_name=names[black],
-        mode=position.mode,
-        seed=0,
-        start_position=position,
-        position=position,
+    return unstored_game(
+        position,
+        (white, names[white]),
+        (black, names[black]),
         version=attempt.id,
-        plies=0,
-        status="active",
-        outcome=None,
-        board_message_id=None,
-        board_version=None,
-        created_at=0.0,
-        last_move_at=0.0,
-        finished_at=None,
-        rated=False,
-        ai_level=None,
+        guild_id=attempt.guild_id or 0,
     )
 
 

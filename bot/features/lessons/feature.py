@@ -6,15 +6,12 @@ the course ends with a first game against the easy AI, with hints."""
 
 from __future__ import annotations
 
-import io
-
-import discord
 from discord import app_commands
 
 from bot.base import custom_ids
 from bot.base.domain import Refusal
 from bot.face import layout
-from bot.face.answers import USERS_ONLY, Interaction, answers
+from bot.face.answers import Interaction, answers
 from bot.face.app import App
 from bot.face.commands import choices, tholos
 from bot.face.controls import Router, rows_view
@@ -76,7 +73,8 @@ class Lessons(Feature):
             step = result.builder.step()
             assert step is not None  # the turn is not whole
             rows = face.step_rows(t, result.lesson, result.builder)
-            await self._edit(interaction, step_prompt(t, result.builder, step), rows)
+            status = step_prompt(t, result.builder, step)
+            await layout.edit_private_board(interaction, status, rows, stale())
             return
         await self._judged(interaction, result)
 
@@ -99,7 +97,7 @@ class Lessons(Feature):
             rows = face.next_rows(t, tried.then)
         else:
             rows = face.again_rows(t, tried.lesson)
-        await self._edit(interaction, text, rows)
+        await layout.edit_private_board(interaction, text, rows, stale())
 
     async def _course_done(self, interaction: Interaction, done: CourseDone) -> None:
         """``/tholos learn`` past the last lesson: the course's end, and its list."""
@@ -116,21 +114,12 @@ class Lessons(Feature):
         png, alt = await self.app.renderer.image(lesson.start, image_view(t, lesson))
         look = face.look(t, lesson, alt)
         rows = face.step_rows(t, lesson, shown.builder)
-        file = discord.File(io.BytesIO(png), filename=layout.IMAGE_NAME, description=alt)
-        await interaction.followup.send(
-            view=look.layout(rows), file=file, ephemeral=True, allowed_mentions=USERS_ONLY
-        )
+        await layout.send_private_board(interaction, look, rows, png)
 
-    @staticmethod
-    async def _edit(interaction: Interaction, status: str, rows: list[layout.Row]) -> None:
-        """Answer a press by showing ``status`` and ``rows`` on the lesson's message."""
-        assert interaction.message is not None  # a press comes from a message
-        look = layout.BoardLook.of(interaction.message)
-        if look is None:
-            raise Refusal(OUT_OF_DATE, learn=command("tholos learn"))
-        await interaction.response.edit_message(
-            view=look.layout(rows, status=status), allowed_mentions=USERS_ONLY
-        )
+
+def stale() -> Refusal:
+    """The answer to a press on a lesson's message that is not one any more."""
+    return Refusal(OUT_OF_DATE, learn=command("tholos learn"))
 
 
 @tholos.command(

@@ -6,17 +6,14 @@ itself is the loop of :mod:`.daily`."""
 
 from __future__ import annotations
 
-import io
 import logging
 import time
 from importlib import resources
 
-import discord
-
 from bot.base import custom_ids
 from bot.base.domain import Refusal
 from bot.face import layout
-from bot.face.answers import USERS_ONLY, Interaction, answers, tell
+from bot.face.answers import Interaction, answers, tell
 from bot.face.app import App
 from bot.face.commands import tholos
 from bot.face.controls import Router
@@ -124,7 +121,8 @@ class Puzzles(Feature):
             step = result.builder.step()
             assert step is not None  # the answer is not complete
             rows = face.answer_rows(t, attempt, result.builder)
-            await self._edit(interaction, step_prompt(t, result.builder, step), rows)
+            status = step_prompt(t, result.builder, step)
+            await layout.edit_private_board(interaction, status, rows, stale())
             return
         await self._judged(interaction, result)
 
@@ -138,7 +136,8 @@ class Puzzles(Feature):
         """Show the verdict and Next on the puzzle's message; a puzzle of the day's tally
         follows a first answer."""
         t, shown = reader(interaction), answered.attempt
-        await self._edit(interaction, verdict(t, answered), face.next_row(t, shown.id))
+        next_row = face.next_row(t, shown.id)
+        await layout.edit_private_board(interaction, verdict(t, answered), next_row, stale())
         if answered.first and shown.day is not None and shown.guild_id is not None:
             self.daily.tally.refresh(shown.guild_id, shown.day)
 
@@ -158,24 +157,15 @@ class Puzzles(Feature):
         )
         look = face.look(t, stored, title, intro, alt)
         rows = face.answer_rows(t, attempt.id, TurnBuilder(stored.puzzle.position))
-        file = discord.File(io.BytesIO(png), filename=layout.IMAGE_NAME, description=alt)
-        await interaction.followup.send(
-            view=look.layout(rows), file=file, ephemeral=True, allowed_mentions=USERS_ONLY
-        )
+        await layout.send_private_board(interaction, look, rows, png)
 
-    @staticmethod
-    async def _edit(interaction: Interaction, status: str, rows: list[layout.Row]) -> None:
-        """Answer a press by showing ``status`` and ``rows`` on the puzzle's message."""
-        assert interaction.message is not None  # a press comes from a message
-        look = layout.BoardLook.of(interaction.message)
-        if look is None:
-            raise Refusal(
-                "That puzzle's message is out of date: {puzzle} shows it again.",
-                puzzle=command("tholos puzzle"),
-            )
-        await interaction.response.edit_message(
-            view=look.layout(rows, status=status), allowed_mentions=USERS_ONLY
-        )
+
+def stale() -> Refusal:
+    """The answer to a press on a puzzle's message that is not one any more."""
+    return Refusal(
+        "That puzzle's message is out of date: {puzzle} shows it again.",
+        puzzle=command("tholos puzzle"),
+    )
 
 
 @tholos.command(
