@@ -148,6 +148,7 @@ def _tree(position: Position) -> _Tree:
         turns[path] = turn
         for depth in range(len(path)):
             children.setdefault(path[:depth], []).append(path[depth])
+    children = {node: list(dict.fromkeys(tokens)) for node, tokens in children.items()}
     for path in [path for path in turns if path in children]:  # a placement with bonus options
         children[path].append(SKIP)
         turns[(*path, SKIP)] = turns.pop(path)

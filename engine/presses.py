@@ -30,7 +30,7 @@ def choices(position: Position, path: Path = ()) -> tuple[Path, ...]:
     """The paths one press may choose after ``path`` (a path of :func:`presses`, not a turn),
     in the order of the steps' domains."""
     tree = _tree(position)
-    children = {node: list(dict.fromkeys(tokens)) for node, tokens in tree.children.items()}
+    children = tree.children
 
     def below(node: Path) -> list[Path]:
         """``node``'s children, each followed down while it has a single choice."""

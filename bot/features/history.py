@@ -14,13 +14,14 @@ import discord
 from discord import app_commands
 
 from bot.base import custom_ids
-from bot.base.domain import DIRECT_MESSAGES, RESULTS, Refusal, clock_text, mention
+from bot.base.domain import RESULTS, Refusal, clock_text, mention
 from bot.face.answers import Interaction, answers, launch_live_board
 from bot.face.app import App
 from bot.face.commands import game_choices, tholos
 from bot.face.controls import Router, pager
 from bot.face.feature import Feature, feature_of
 from bot.face.translator import reader
+from bot.services.play import finished_here
 from bot.storage import Game, TurnRecord
 from bot.storage.tournaments import PairingStore
 from bot.words.board import board_note
@@ -179,12 +180,7 @@ class History(Feature):
                 raise Refusal("You have no finished game in this channel yet.")
             return recent[0]
         game = await self.app.games.game(game_id)
-        here = interaction.guild_id
-        if here is None and game is not None and game.channel_id != interaction.channel_id:
-            game = None  # another direct message's game
-        if game is None or game.guild_id != (here or DIRECT_MESSAGES) or game.is_active:
-            raise Refusal("That isn't a finished game of this server.")
-        return game
+        return finished_here(game, interaction.guild_id, interaction.channel_id or 0)
 
 
 def game_record(

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Literal
 from weakref import WeakValueDictionary
 
-from bot.base.domain import Caller, Refusal, ReminderDefaults, mention
+from bot.base.domain import DIRECT_MESSAGES, Caller, Refusal, ReminderDefaults, mention
 from bot.base.logs import GAME_ID
 from bot.metrics.counters import METRICS
 from bot.storage import (
@@ -338,6 +338,16 @@ def playable(game: Game | None, caller: Caller) -> Game:
         )
     if not game.is_active:
         raise Refusal("This game is over.")
+    return game
+
+
+def finished_here(game: Game | None, guild_id: int | None, channel_id: int) -> Game:
+    """``game``, if it is a finished game of the server ``guild_id`` — or, with no server, of
+    the direct message ``channel_id``; raises :class:`Refusal` for any other (or none)."""
+    if game is not None and guild_id is None and game.channel_id != channel_id:
+        game = None  # another direct message's game
+    if game is None or game.guild_id != (guild_id or DIRECT_MESSAGES) or game.is_active:
+        raise Refusal("That isn't a finished game of this server.")
     return game
 
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 import dataclasses
 import time
 
-from bot.base.domain import DIRECT_MESSAGES, Refusal
+from bot.base.domain import Refusal
 from bot.face.app import App
-from bot.services.play import final_outcome
+from bot.services.play import final_outcome, finished_here
 from bot.storage import Game
 from bot.storage.games import unstored_game
 from bot.storage.reviews import ReviewRecord
@@ -26,6 +26,7 @@ from bot.words.i18n import words
 from bot.words.phrases import colour_name
 from engine import BLACK, WHITE, IllegalTurnError, InvalidPositionError, Position, parse_turn
 from engine.builder import TurnBuilder, chosen_path
+from engine.puzzles import game_positions
 from engine.review import GameReview
 from engine.vocabulary import N_
 from rendering.describe import turn_text
@@ -33,7 +34,6 @@ from rendering.words import Words
 
 POSITION_LIMIT = 400
 """Characters a position string may have (the longest real one has about 80)."""
-NOT_VISIBLE = N_("That isn't a finished game of this server.")
 NOT_A_POSITION = N_("That is not a position string: copy one from a board's small print.")
 GAME_OVER_HERE = N_("The game is over in this position: there is no turn to search.")
 ANALYSIS_TYPES = frozenset(
@@ -86,9 +86,7 @@ class PageAnalysis:
             return {"type": "analysis", **line, "title": t("Analysis"), "review": None}
         game = await self._visible(page, data.get("game"))
         turns = [parse_turn(record.turn) for record in await self.app.games.turns(game.id)]
-        positions = [game.start_position]
-        for turn in turns:
-            positions.append(positions[-1].apply(turn))
+        positions = [position for _, position in game_positions(game.start_position, turns)]
         return {
             "type": "analysis",
             "game": game.id,
@@ -173,14 +171,7 @@ class PageAnalysis:
         """The finished game ``game_id`` if the member can see it: a game of the page's server,
         or of this direct message; raises :class:`Refusal` for any other."""
         game = await self.app.games.game(game_id) if isinstance(game_id, int) else None
-        session = page.session
-        if game is None or game.is_active:
-            raise Refusal(NOT_VISIBLE)
-        if game.guild_id != (session.guild_id or DIRECT_MESSAGES):
-            raise Refusal(NOT_VISIBLE)
-        if session.guild_id is None and game.channel_id != session.channel_id:
-            raise Refusal(NOT_VISIBLE)
-        return game
+        return finished_here(game, page.session.guild_id, page.session.channel_id)
 
 
 def _position(text: object) -> Position:

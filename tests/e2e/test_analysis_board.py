@@ -9,12 +9,12 @@ position opens too. Then she does the course's first lesson on the page, wrong t
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import sqlite3
 import tempfile
 from pathlib import Path
-from typing import Any
 
 from playwright.async_api import Page
 
@@ -29,13 +29,12 @@ from .conftest import SpawnBot
 from .emulator import BotProcess, Emulator
 from .table import Table, path_of
 from .test_lessons import next_lesson, shown_position
-from .test_live_board import PATIENCE_MS, click_a_turn, live_bot, open_page
+from .test_live_board import PATIENCE_MS, click_a_turn, errors_for, live_bot, open_page
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "live-board"
 SEEN = Path(os.environ.get("THOLOS_FRAME_DIR", tempfile.gettempdir()))
 """Where the tests leave what the page showed, for a person to look at (the docs keep a copy
 made with ``THOLOS_FRAME_DIR=docs/live-board``)."""
-JSON = dict[str, Any]
 TURNS = 8
 LAUNCH_ACTIVITY = 12
 """Turns played before Bob resigns."""
@@ -135,43 +134,17 @@ async def test_the_analysis_board_of_a_finished_game(
     bot.assert_clean_log()
 
 
-async def errors_for(page: Page, frames: list[JSON]) -> list[JSON]:
-    """The error frames the server answers ``frames`` with, sent on a socket of the page's
-    own session."""
-    return await page.evaluate(
-        """async (frames) => {
-            const socket = new WebSocket(`ws://${location.host}/api/live`);
-            const got = [];
-            await new Promise((ok) => socket.addEventListener("open", ok));
-            socket.send(JSON.stringify({type: "hello",
-                                        session: sessionStorage.getItem("session")}));
-            socket.addEventListener("message", (event) => got.push(JSON.parse(event.data)));
-            for (const frame of frames) socket.send(JSON.stringify(frame));
-            const deadline = Date.now() + 20000;
-            while (got.filter((f) => f.type === "error").length < frames.length
-                   && Date.now() < deadline) {
-                await new Promise((done) => setTimeout(done, 20));
-            }
-            socket.close();
-            return got.filter((f) => f.type === "error");
-        }""",
-        frames,
-    )
-
-
 async def forged_asks_are_refused(page: Page, position: Position) -> None:
     """A game that is not there, a path that is no turn, a path not whole, a position that is
     none: each refused with its reason."""
     begun = chosen_path(position, position.legal_turns()[0])[0]  # a turn's first step only
-    errors = await errors_for(
-        page,
-        [
-            {"type": "analyse", "game": 987654321},
-            {"type": "analysis_turn", "position": str(position), "path": "Zz"},
-            {"type": "analysis_turn", "position": str(position), "path": begun},
-            {"type": "analysis_board", "position": "w/w/w"},
-        ],
-    )
+    asks = [
+        {"type": "analyse", "game": 987654321},
+        {"type": "analysis_turn", "position": str(position), "path": "Zz"},
+        {"type": "analysis_turn", "position": str(position), "path": begun},
+        {"type": "analysis_board", "position": "w/w/w"},
+    ]
+    errors = await errors_for(page, [json.dumps(ask) for ask in asks])
     assert [error["code"] for error in errors] == ["refused", "malformed", "incomplete", "refused"]
     assert errors[0]["message"] == "That isn't a finished game of this server."
     assert errors[3]["message"].startswith("That is not a position string")

@@ -111,35 +111,44 @@ def versions(bot: BotProcess) -> dict[int, int]:
         return dict(database.execute("SELECT id, version FROM games").fetchall())
 
 
-async def forged_messages_change_nothing(bot: BotProcess, spectator: Page) -> None:
-    """The spectator's page sends a turn (its own WebSocket, its own session) and a message
-    that is no JSON: both refused with an error frame, nothing stored."""
-    stored = versions(bot)
-    game_id = int(await spectator.evaluate("document.body.dataset.game"))
-    version = int(await spectator.evaluate("document.body.dataset.version"))
-    answers = await spectator.evaluate(
-        """async (frames) => {
+async def errors_for(page: Page, messages: list[str]) -> list[dict]:
+    """The error frames the server answers ``messages`` with (as sent, one a WebSocket
+    message), on a socket of the page's own session."""
+    return await page.evaluate(
+        """async (messages) => {
             const socket = new WebSocket(`ws://${location.host}/api/live`);
             const got = [];
             await new Promise((ok) => socket.addEventListener("open", ok));
             socket.send(JSON.stringify({type: "hello",
                                         session: sessionStorage.getItem("session")}));
             socket.addEventListener("message", (event) => got.push(JSON.parse(event.data)));
-            for (const frame of frames) socket.send(frame);
-            await new Promise((done) => setTimeout(done, 0));
+            for (const message of messages) socket.send(message);
             const deadline = Date.now() + 20000;
-            while (got.filter((f) => f.type === "error").length < frames.length
+            while (got.filter((f) => f.type === "error").length < messages.length
                    && Date.now() < deadline) {
                 await new Promise((done) => setTimeout(done, 20));
             }
             socket.close();
-            return got.filter((f) => f.type === "error").map((f) => f.code);
+            return got.filter((f) => f.type === "error");
         }""",
+        messages,
+    )
+
+
+async def forged_messages_change_nothing(bot: BotProcess, spectator: Page) -> None:
+    """The spectator's page sends a turn (its own WebSocket, its own session) and a message
+    that is no JSON: both refused with an error frame, nothing stored."""
+    stored = versions(bot)
+    game_id = int(await spectator.evaluate("document.body.dataset.game"))
+    version = int(await spectator.evaluate("document.body.dataset.version"))
+    errors = await errors_for(
+        spectator,
         [
             json.dumps({"type": "turn", "game": game_id, "version": version, "path": "Tw1"}),
             "{not json",
         ],
     )
+    answers = [error["code"] for error in errors]
     assert answers == ["spectator", "malformed"]
     assert versions(bot) == stored
 
