@@ -144,7 +144,9 @@ def answers(
                 await tell(interaction, RESTARTING)
                 return
             context = INTERACTION_ID.set(interaction.id)
-            answer_by = ANSWER_BY.set(time.monotonic() + ANSWER_WITHIN)
+            task = asyncio.current_task()
+            assert task is not None  # a handler runs in a task
+            answer_by = ANSWER_BY.set((task, time.monotonic() + ANSWER_WITHIN))
             outcome = "error"  # unless it ends otherwise (a cancelled handler too)
             with feature.interactions.running(), work.busy():
                 try:

@@ -68,19 +68,30 @@ class DatabaseBusy(DatabaseUnavailable):
 WRITE_PATIENCE = 1.5
 """Seconds a write waits for another writer before :class:`DatabaseBusy`: a press still hears
 its answer inside Discord's 3 seconds."""
-ANSWER_BY: ContextVar[float | None] = ContextVar("answer_by", default=None)
-"""The monotonic time by which the interaction this task serves must be answered (set by the
-face, a little inside Discord's 3 seconds): every wait for the database ends by then, with
-:class:`DatabaseBusy` — a press that meets a read waiting behind a busy write, then a busy write
-of its own, still hears "busy" in time."""
+ANSWER_BY: ContextVar[tuple[asyncio.Task[Any], float] | None] = ContextVar(
+    "answer_by", default=None
+)
+"""The task answering an interaction, and the monotonic time by which it must have answered
+(set by the face, a little inside Discord's 3 seconds): every wait of that task for the database
+ends by then, with :class:`DatabaseBusy` — a press that meets a read waiting behind a busy
+write, then a busy write of its own, still hears "busy" in time. Tasks it starts (a board posted
+after the answer) inherit the variable but not the deadline."""
+
+
+def answer_by() -> float | None:
+    """The deadline of the answer the current task owes (``None``: it owes none)."""
+    owed = ANSWER_BY.get()
+    if owed is None or owed[0] is not asyncio.current_task():
+        return None
+    return owed[1]
 
 
 def patience(seconds: float) -> float:
     """The monotonic deadline of a wait of at most ``seconds``, and no later than the answer
-    the task owes (:data:`ANSWER_BY`)."""
+    the task owes (:func:`answer_by`)."""
     deadline = time.monotonic() + seconds
-    answer_by = ANSWER_BY.get()
-    return deadline if answer_by is None else min(deadline, answer_by)
+    owed = answer_by()
+    return deadline if owed is None else min(deadline, owed)
 
 
 class Transaction(Protocol):
@@ -181,11 +192,11 @@ class Ordered:
 
     async def ended(self) -> None:
         """Wait for those under way now (not for those begun meanwhile) — no later than the
-        answer the task owes (:data:`ANSWER_BY`), else :class:`DatabaseBusy`."""
+        answer the task owes (:func:`answer_by`), else :class:`DatabaseBusy`."""
         if not self._under_way:
             return
-        answer_by = ANSWER_BY.get()
-        timeout = None if answer_by is None else max(0.0, answer_by - time.monotonic())
+        owed = answer_by()
+        timeout = None if owed is None else max(0.0, owed - time.monotonic())
         _, waiting = await asyncio.wait(list(self._under_way), timeout=timeout)
         if waiting:
             raise DatabaseBusy("a write this read must see waits for another writer")

@@ -30,11 +30,10 @@ async def test_a_game_on_postgres_survives_a_kill_and_ends_rated(
     played = ["w@D", "+b1"]
     for turn in played:
         await table.play(turn)
-    board = table.board
+    board, before = table.board, table.position()  # before the press: its board may come at once
     press = await table.click_path(alice, board, "Tw1", wait=False)
     await emulator.wait_for(lambda: press.acknowledged, what="the press acknowledged")
     assert await bot.kill() == -9
-    before = table.position()
     await bot.start()
     await emulator.wait_for(  # at once, or once the killed poster's lease runs out (10 s)
         lambda: table.position() != before, what="the stored turn's board"
