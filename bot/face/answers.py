@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 import functools
 import logging
-import time
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
@@ -24,7 +23,7 @@ from bot.base.logs import INTERACTION_ID
 from bot.face.translator import reader
 from bot.metrics.counters import METRICS
 from bot.storage import DatabaseBusy, DatabaseUnavailable
-from bot.storage.db import ANSWER_BY
+from bot.storage.db import answering
 from bot.words.phrases import LIVE_BOARD_OFF, LIVE_UNAVAILABLE, command
 from engine.vocabulary import N_
 
@@ -144,11 +143,8 @@ def answers(
                 await tell(interaction, RESTARTING)
                 return
             context = INTERACTION_ID.set(interaction.id)
-            task = asyncio.current_task()
-            assert task is not None  # a handler runs in a task
-            answer_by = ANSWER_BY.set((task, time.monotonic() + ANSWER_WITHIN))
             outcome = "error"  # unless it ends otherwise (a cancelled handler too)
-            with feature.interactions.running(), work.busy():
+            with feature.interactions.running(), work.busy(), answering(ANSWER_WITHIN):
                 try:
                     if server_only and interaction.guild_id is None:
                         raise Refusal(SERVER_ONLY, ai=command("tholos-ai"))
@@ -180,7 +176,6 @@ def answers(
                 finally:
                     counted[outcome].inc()
                     INTERACTION_ID.reset(context)
-                    ANSWER_BY.reset(answer_by)
 
         return run
 

@@ -78,6 +78,18 @@ write, then a busy write of its own, still hears "busy" in time. Tasks it starts
 after the answer) inherit the variable but not the deadline."""
 
 
+@contextmanager
+def answering(seconds: float) -> Iterator[None]:
+    """While the block runs, the current task owes an answer within ``seconds``."""
+    task = asyncio.current_task()
+    assert task is not None  # an answer is owed by a task
+    token = ANSWER_BY.set((task, time.monotonic() + seconds))
+    try:
+        yield
+    finally:
+        ANSWER_BY.reset(token)
+
+
 def answer_by() -> float | None:
     """The deadline of the answer the current task owes (``None``: it owes none)."""
     owed = ANSWER_BY.get()
