@@ -210,6 +210,7 @@ class ReviewRun:
         show the progress ``every`` so many seconds meanwhile."""
         turns = [parse_turn(turn.turn) for turn in await self.app.games.turns(game.id)]
         log.info("reviewing game %s (%d turns, try %d)", game.id, len(turns), record.attempts + 1)
+        await self.store.progress(game.id, 0, len(turns) + 1)  # running from its first moment
         began = time.perf_counter()
         result = await self._under_lease(record, game, turns, every)
         log.info("reviewed game %s in %.1f s", game.id, time.perf_counter() - began)
