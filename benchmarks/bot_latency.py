@@ -358,6 +358,21 @@ class ProcessWatch:
         fields = stat.rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
+    def workers_cpu(self) -> float:
+        """User plus system CPU seconds used so far by the process's children alive now (its
+        worker processes: the boards' drawing, the AI's)."""
+        total = 0.0
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:  # gone meanwhile
+                continue
+            if int(fields[1]) == self.pid:
+                total += (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+        return total
+
     def start(self) -> None:
         """Check the sockets every second until ``stop()``."""
 
@@ -598,6 +613,9 @@ class Phase:
     rss: dict[str, int] = field(default_factory=dict)
     peak_rss: int = 0
     bot_cpu: float = 0.0
+    """The bot's process and its worker processes."""
+    workers_cpu: float = 0.0
+    """Of which its worker processes (the boards' drawing)."""
     driver_cpu: float = 0.0
     other_cpu: float = 0.0
     """CPU used meanwhile by other processes of the machine: they disturb the figures."""
@@ -658,7 +676,7 @@ async def run_phase(
         sampler = Sampler(bot.process.pid, workdir / f"{slug}.py-spy") if args.breakdown else None
         if sampler is not None:
             sampler.start()
-        cpu = watch.cpu(), own_cpu(), machine_cpu()
+        cpu = watch.cpu(), own_cpu(), machine_cpu(), watch.workers_cpu()
         began = time.perf_counter()
         players = [
             Player(
@@ -681,7 +699,9 @@ async def run_phase(
             played, ended = sum(p.turns for p in players), sum(p.finished for p in players)
             phase.rss[f"after {played} turns, {ended} games ended"] = watch.rss()
         phase.seconds = time.perf_counter() - began
-        phase.bot_cpu, phase.driver_cpu = watch.cpu() - cpu[0], own_cpu() - cpu[1]
+        phase.workers_cpu = watch.workers_cpu() - cpu[3]
+        phase.bot_cpu = watch.cpu() - cpu[0] + phase.workers_cpu
+        phase.driver_cpu = own_cpu() - cpu[1]
         phase.other_cpu = max(0.0, machine_cpu() - cpu[2] - phase.bot_cpu - phase.driver_cpu)
         phase.peak_rss = watch.peak()
         if sampler is not None:
@@ -879,14 +899,17 @@ def phase_lines(phase: Phase, args: argparse.Namespace) -> Iterable[str]:
         f"{phase.turns / seconds:.1f} turns/s, {phase.presses / seconds:.1f} presses/s"
     )
     yield from latency_rows(phase.samples)
-    per_turn = 1000 * phase.bot_cpu / phase.turns if phase.turns else 0.0
+    turns = phase.turns or 1
+    main = phase.bot_cpu - phase.workers_cpu
     yield (
-        f"    CPU: bot {phase.bot_cpu:.1f} s ({per_turn:.0f} ms a turn, "
-        f"{100 * phase.bot_cpu / seconds:.0f}% of a core), emulator and players "
+        f"    CPU: bot {phase.bot_cpu:.1f} s ({1000 * phase.bot_cpu / turns:.1f} ms a turn: "
+        f"{1000 * main / turns:.1f} in its process, {100 * main / seconds:.0f}% of a core, "
+        f"{1000 * phase.workers_cpu / turns:.1f} in its workers, "
+        f"{100 * phase.workers_cpu / seconds:.0f}%), emulator and players "
         f"{phase.driver_cpu:.1f} s ({100 * phase.driver_cpu / seconds:.0f}% of a core)"
     )
     if phase.breakdown is not None:
-        yield from cpu_breakdown.report(phase.breakdown, phase.turns, phase.bot_cpu)
+        yield from cpu_breakdown.report(phase.breakdown, phase.turns, main)
     other = phase.other_cpu / seconds
     warning = " — busy machine: figures disturbed" if other > OTHER_CPU_WARNING else ""
     yield f"    CPU of other processes meanwhile: {100 * other:.0f}% of a core{warning}"

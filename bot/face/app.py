@@ -175,14 +175,19 @@ CLOSE_SECONDS = 10.0
 
 
 def build(
-    client: discord.Client, settings: Settings, database: Database, ai: AiPlayer | None = None
+    client: discord.Client,
+    settings: Settings,
+    database: Database,
+    ai: AiPlayer | None = None,
+    renderer: Renderer | None = None,
 ) -> App:
     """Wire the stores, services and shared parts of one process over ``database`` (``ai``:
-    the AI's search, by default in a worker process of its own)."""
+    the AI's search, and ``renderer``: the boards' drawing, by default each in a worker
+    process of its own)."""
     stores = Stores.over(database, settings)
     alarm, flag_alarm = Alarm(), Alarm()
     reminders = ReminderDefaults(settings.reminder_after, settings.inactivity_timeout)
-    renderer, places = Renderer(), Places(client, stores.games)
+    renderer, places = renderer or Renderer(), Places(client, stores.games)
     play = PlayService(
         stores.games,
         inactivity_timeout=settings.inactivity_timeout,

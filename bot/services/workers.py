@@ -1,6 +1,7 @@
 """The AI in worker processes, so the event loop never waits: the opponent's turns in one,
 reviews of finished games in another, the search for puzzles in finished games in a third,
-hints (and the analysis board's best turn) in a fourth. A
+hints (and the analysis board's best turn) in a fourth; the boards drawn in one more
+(:mod:`bot.services.renderer`). A
 worker that dies is replaced and its task runs again; a task abandoned (cancelled) stops its
 worker, which is replaced at the next task."""
 
@@ -85,15 +86,25 @@ def _watch_parent(parent: int) -> None:
 class Worker:
     """One worker process, running one task at a time; started when first needed."""
 
-    def __init__(self, name: str, start: Callable[[], ProcessPoolExecutor]) -> None:
+    def __init__(
+        self,
+        name: str,
+        start: Callable[[], ProcessPoolExecutor],
+        *,
+        stop_when_abandoned: bool = True,
+    ) -> None:
         self.name = name
         self._start = start
+        self.stop_when_abandoned = stop_when_abandoned
+        """Whether a task abandoned stops the worker (a long search must not go on without
+        anyone waiting; a board drawn in milliseconds is let finish)."""
         self._pool: ProcessPoolExecutor | None = None
         self._closed = False
 
     async def run(self, function: Callable[..., T], *arguments: object) -> T:
         """``function(*arguments)`` in the worker. If the worker dies (killed, out of memory),
-        a new one runs it again, once; if this is cancelled, the worker is stopped with it."""
+        a new one runs it again, once; if this is cancelled, the worker is stopped with it
+        (unless :attr:`stop_when_abandoned` is false)."""
         loop = asyncio.get_running_loop()
         for attempt in (1, 2):
             pool = self._current()
@@ -105,7 +116,8 @@ class Worker:
                 log.warning("the %s worker died; a new one takes its task", self.name)
                 self._stop(pool)
             except asyncio.CancelledError:
-                self._stop(pool)  # abandoned: the work must not go on without anyone waiting
+                if self.stop_when_abandoned:  # the work must not go on without anyone waiting
+                    self._stop(pool)
                 raise
         raise AssertionError("unreachable")
 

@@ -14,6 +14,7 @@ from typing import Any
 from bot.base.settings import Settings
 from bot.face.app import App, build
 from bot.face.opponent import Opponent
+from bot.services.renderer import Renderer
 from bot.storage import Database
 
 BOT_ID = 999_000
@@ -105,8 +106,12 @@ class FakeDiscord:
 
 def fake_app(database: Database, discord: FakeDiscord | None = None, ai: Any = None) -> App:
     """The shared parts of a bot process over ``database``, talking to a fake Discord (and
-    searching the AI's turns with ``ai``, a fake search, if given)."""
-    return build(discord or FakeDiscord(), Settings(token="test"), database, ai)  # type: ignore[arg-type]
+    searching the AI's turns with ``ai``, a fake search, if given). Its boards are drawn on a
+    thread, the same drawing as the worker process's (tested in ``test_renderer`` and by every
+    end-to-end bot), without a process started for each test."""
+    client = discord or FakeDiscord()
+    renderer = Renderer(in_worker=False)
+    return build(client, Settings(token="test"), database, ai, renderer)  # type: ignore[arg-type]
 
 
 def opponent_of(app: App, ai: Any, **options: Any) -> Opponent:
