@@ -39,6 +39,7 @@ KINDS = (
     ("discord.py: HTTP requests", ("discord/http.py", "discord/webhook/")),
     ("discord.py: components and the rest", ("discord/",)),
     ("aiohttp", ("aiohttp/",)),
+    ("worker processes: tasks and results", ("concurrent/futures/", "multiprocessing/")),
     ("the bot's own code", ("bot/",)),
 )
 """The first kind whose markers appear in a sample's stack is the sample's kind (else "asyncio
