@@ -10,6 +10,7 @@ that store more with a new game.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Literal
 
@@ -26,6 +27,7 @@ from bot.base.domain import (
     reminder_time,
 )
 from bot.storage.db import Database, Row, Sql, Transaction, UniqueViolation, insert
+from bot.storage.group import GroupCommit
 from bot.storage.leases import board_lease, end
 from engine import BLACK, WHITE, Colour, Position
 
@@ -417,6 +419,7 @@ class GameStore:
 
     def __init__(self, database: Database) -> None:
         self.database = database
+        self._boards = GroupCommit(database, ordered=True)
 
     async def create_ai_game(
         self, new: NewGame, *, now: float, reminders: ReminderDefaults | None = None
@@ -512,21 +515,12 @@ class GameStore:
 
         ``clock``: the board of a live game's turn, posted at ``clock[0]``: the mover's clock
         starts then and runs out at ``clock[1]`` — unless it already runs, or the game moved
-        on."""
-        async with self.database.transaction(ordered=True) as transaction:
-            await end(transaction, board_lease(game_id, version))
-            changed = await transaction.execute(
-                "UPDATE games SET board_message_id = ?, board_version = ? "
-                "WHERE id = ? AND (board_version IS NULL OR board_version <= ?)",
-                (message_id, version, game_id, version),
-            )
-            if clock is not None and await transaction.execute(
-                "UPDATE games SET clock_started_at = ?, flag_at = ? WHERE id = ? "
-                "AND version = ? AND status = 'active' AND clock_started_at IS NULL",
-                (*clock, game_id, version),
-            ):
-                await transaction.announce(GAMES_TOPIC, str(game_id))  # the clock runs
-            return changed == 1
+        on.
+
+        Committed with the other boards recorded at the same moment (:class:`GroupCommit`)."""
+        return await self._boards.run(
+            functools.partial(_record_board, game_id, message_id, version, clock)
+        )
 
     async def turns(self, game_id: int, *, last: int | None = None) -> list[TurnRecord]:
         """The game's turns in order (only the ``last`` few when it is given)."""
@@ -539,6 +533,29 @@ class GameStore:
         else:
             rows = await self.database.fetchall(f"{sql} LIMIT ?", (game_id, last))
         return [TurnRecord(*row) for row in reversed(rows)]
+
+
+async def _record_board(
+    game_id: int,
+    message_id: int,
+    version: int,
+    clock: tuple[float, float] | None,
+    transaction: Transaction,
+) -> bool:
+    """The writes of :meth:`GameStore.set_board_message`."""
+    await end(transaction, board_lease(game_id, version))
+    changed = await transaction.execute(
+        "UPDATE games SET board_message_id = ?, board_version = ? "
+        "WHERE id = ? AND (board_version IS NULL OR board_version <= ?)",
+        (message_id, version, game_id, version),
+    )
+    if clock is not None and await transaction.execute(
+        "UPDATE games SET clock_started_at = ?, flag_at = ? WHERE id = ? "
+        "AND version = ? AND status = 'active' AND clock_started_at IS NULL",
+        (*clock, game_id, version),
+    ):
+        await transaction.announce(GAMES_TOPIC, str(game_id))  # the clock runs
+    return changed == 1
 
 
 async def ensure_no_active_game(transaction: Transaction, channel_id: int) -> None:
