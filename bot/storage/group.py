@@ -8,7 +8,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from .db import Database, Transaction
+from .db import Database, DatabaseUnavailable, Transaction
 
 T = TypeVar("T")
 Write = Callable[[Transaction], Awaitable[T]]
@@ -21,8 +21,9 @@ class GroupCommit:
 
     Only for writes independent of one another that may run again after a rollback: if a
     group's transaction fails, each of its writes is tried alone, so that one write's failure
-    is its caller's only. A caller that stops waiting does not take its write back (it is
-    committed with its group)."""
+    is its caller's only — unless the database is unavailable or busy, which every caller of
+    the group hears at once (tried alone, each would wait as long again). A caller that stops
+    waiting does not take its write back (it is committed with its group)."""
 
     def __init__(self, database: Database, *, ordered: bool = False) -> None:
         self.database = database
@@ -47,8 +48,9 @@ class GroupCommit:
                 try:
                     results = await self._commit([write for write, _ in group])
                 except Exception as error:
-                    if len(group) == 1:
-                        group[0][1].set_exception(error)
+                    if len(group) == 1 or isinstance(error, DatabaseUnavailable):
+                        for _, future in group:  # (no write's own fault: none tried again)
+                            future.set_exception(error)
                     else:
                         await self._commit_each(group)
                     continue

@@ -15,7 +15,7 @@ import pytest
 
 from bot.base.domain import Person
 from bot.storage import Database, GamePlace, GameStore, NewGame
-from bot.storage.db import Transaction
+from bot.storage.db import DatabaseBusy, Transaction
 from bot.storage.group import GroupCommit
 from engine.newgame import new_game
 from tests.bot.test_service import ALICE
@@ -110,3 +110,29 @@ async def test_a_write_whose_caller_stopped_waiting_is_committed(
     assert not await games.set_board_message(game, 4141, 0)
     row = await database.fetchone("SELECT board_message_id FROM games WHERE id = ?", (game,))
     assert row[0] == 4242
+
+
+async def test_a_group_that_finds_the_database_busy_is_not_tried_write_by_write(
+    database: Database, clock: Any
+) -> None:
+    """Busy or unavailable is no write's own fault: every caller of the group hears it at
+    once, instead of waiting for each write to meet it again alone."""
+    ids = await games_in(database, 4, clock)
+    group = GroupCommit(database)
+
+    async def busy(transaction: Transaction) -> None:
+        await transaction.execute("UPDATE games SET white_name = 'x' WHERE id = ?", (ids[0],))
+        raise DatabaseBusy("another process writes")
+
+    async def fine(transaction: Transaction) -> None:
+        await transaction.execute("UPDATE games SET white_name = 'y' WHERE id = ?", (ids[1],))
+
+    transactions = counting(database)
+    first = asyncio.create_task(group.run(fine))
+    await asyncio.sleep(0)  # alone in the first group; the next three go together
+    results = await asyncio.gather(
+        first, group.run(busy), group.run(fine), group.run(fine), return_exceptions=True
+    )
+    assert results[0] is None
+    assert all(isinstance(result, DatabaseBusy) for result in results[1:]), results
+    assert transactions[0] == 2, "the first write's, the group's, none tried again alone"
