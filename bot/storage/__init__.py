@@ -14,6 +14,7 @@ from bot.storage.db import (
     set_meta,
 )
 from bot.storage.games import (
+    FINISHED_TOPIC,
     GAMES_TOPIC,
     ChannelBusyError,
     Game,
@@ -49,6 +50,7 @@ async def open_database(url: str) -> Database:
 
 
 __all__ = [
+    "FINISHED_TOPIC",
     "GAMES_TOPIC",
     "Challenge",
     "ChallengeStore",

@@ -275,6 +275,9 @@ GAME_COLUMNS = ", ".join(
 GAMES_TOPIC = "games"
 """What a transaction announces (:mod:`.announcements`) with a game's id once it started, a turn
 was stored, or it ended: the game's version changed."""
+FINISHED_TOPIC = "games finished"
+"""What a transaction announces with a game's id once the game finished (played to its end,
+resigned, claimed, flagged): the search for puzzles takes it up at once."""
 NEEDS_A_BOARD = "(board_version IS NULL OR board_version < version)"
 """Matches the partial index ``games_needing_a_board`` (keep the two in step)."""
 
@@ -755,4 +758,6 @@ async def _update_game(
     if row is None:
         raise StaleGameError("the game changed since this board was shown")
     await transaction.announce(GAMES_TOPIC, str(game.id))
+    if outcome is not None:
+        await transaction.announce(FINISHED_TOPIC, str(game.id))
     return game_from_row(row)

@@ -22,6 +22,7 @@ from engine import parse_turn
 from engine.puzzles import DRAW, MIN_CHOICES, WIN, Puzzle, first_puzzle, game_positions, verify
 from rendering.words import ENGLISH
 from tests.bot.conftest import services_on
+from tests.bot.discord_fakes import eventually
 from tests.bot.test_review_loop import finished_game, seeded
 from tests.bot.test_service import CHANNEL
 
@@ -245,3 +246,18 @@ async def store_line(store: PuzzleStore, position: str) -> str:
     row = await store.database.fetchone("SELECT id FROM puzzles WHERE position = ?", (position,))
     stored = await store.puzzle(row[0])
     return stored.puzzle.to_json()
+
+
+async def test_a_finished_game_wakes_the_search(database: Database, clock):
+    """The search rests when every finished game was searched; a game that finishes (here:
+    resigned after a few random turns) wakes it at once, on the database's announcement."""
+    rng = seeded()
+    app = SimpleNamespace(games=GameStore(database), database=database)
+    harvest = Harvest(app, PuzzleStore(database), late=SEARCHED)  # type: ignore[arg-type]
+    await harvest.listen()
+    try:
+        service = services_on(database, clock)
+        await finished_game(service, CHANNEL, rng.randrange(1, 6), rng)
+        await eventually(harvest.loop().wakeup.is_set, "the search woken")
+    finally:
+        harvest.close()

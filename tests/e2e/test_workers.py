@@ -1,5 +1,6 @@
-"""Nothing outlives a killed bot: with every kind of worker running — the AI opponent's, the
-review's, the puzzle search's, and multiprocessing's resource tracker beside them — a kill -9
+"""Nothing outlives a killed bot: with every kind of worker running — the boards' drawing, the
+AI opponent's, the review's, the puzzle search's, and multiprocessing's resource tracker beside
+them — a kill -9
 of the bot's process alone (not of its process group) leaves no process of it alive 5 s later
 (``BotProcess.kill`` fails otherwise, as it does after every kill of the suite)."""
 
@@ -40,10 +41,10 @@ async def test_a_killed_bot_leaves_no_worker_behind(emulator: Emulator, spawn_bo
 
     await emulator.wait_for(
         lambda: (
-            sum(WORKER in command for command in workers()) == 3
+            sum(WORKER in command for command in workers()) == 4
             and sum(TRACKER in command for command in workers()) == 1
         ),
-        what="the AI's, the review's and the puzzle search's workers, and the tracker",
+        what="the drawing, the AI's, the review's and the puzzle search's workers, and the tracker",
     )
     assert await bot.kill() == -9  # fails if any of them is alive 5 s later
     assert bot.left_behind() == {}

@@ -73,11 +73,14 @@ class Puzzles(Feature):
 
     async def start(self) -> None:
         """Store the shipped puzzles the database does not have yet; listen to the servers'
-        settings (a new puzzle channel wakes the day's loop)."""
+        settings (a new puzzle channel wakes the day's loop) and for finished games (they wake
+        the search)."""
         added = await self.store.add(shipped_puzzles(), time.time())
         if added:
             log.info("stored %d shipped puzzles", added)
         await self.daily.listen()
+        if self.app.settings.puzzles_from_games:
+            await self.harvest.listen()
 
     async def stop(self) -> None:
         """Stop the day's message edits and the search's worker."""

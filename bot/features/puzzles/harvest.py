@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 
 from bot.base import work
 from bot.face.app import App
 from bot.face.loops import Loop
 from bot.services.workers import PuzzleFinder
+from bot.storage import FINISHED_TOPIC
 from bot.storage.puzzles import PuzzleStore
 from engine import parse_turn
 from engine.puzzles import LATE
@@ -35,12 +37,21 @@ class Harvest:
         self.late = late
         """Positions with at most this many places left are searched."""
         self._wakeup = work.Wakeup()
+        self._stop_listening: Callable[[], None] = lambda: None
 
     def loop(self) -> Loop:
-        """Searches the next finished game, and the next; rests when none is left. Its rounds
-        are not counted as work in flight: a search takes seconds at a low priority, beside
-        everything else, and waits for nothing."""
-        return Loop("puzzles from games", self.search, LOOK_AGAIN_SECONDS, counted=False)
+        """Searches the next finished game, and the next; rests when none is left, until a game
+        finishes (on any process). Its rounds are not counted as work in flight: a search takes
+        seconds at a low priority, beside everything else, and waits for nothing."""
+        return Loop(
+            "puzzles from games", self.search, LOOK_AGAIN_SECONDS, self._wakeup, counted=False
+        )
+
+    async def listen(self) -> None:
+        """Wake the loop when a game finishes."""
+        self._stop_listening = await self.app.database.listen(
+            FINISHED_TOPIC, lambda payload: self._wakeup.set()
+        )
 
     async def search(self) -> float | None:
         """One game searched: the next is due at once; none left: after a rest."""
@@ -61,5 +72,7 @@ class Harvest:
         return True
 
     def close(self) -> None:
-        """Stop the worker (a search under way is abandoned; its game is not searched again)."""
+        """Stop listening and the worker (a search under way is abandoned; its game is not
+        searched again)."""
+        self._stop_listening()
         self.finder.close()
