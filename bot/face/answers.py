@@ -47,11 +47,11 @@ SERVER_ONLY = N_(
     "{ai} plays a game against me."
 )
 ALREADY_ANSWERED = 40060
+"""Discord's error code for a second answer to an interaction: while two processes run the
+same shard (a handoff), both receive its interactions and the first answer wins."""
 ANSWER_WITHIN = 2.4
 """Seconds from a handler's start within which its waits for the database end (Discord wants
 an answer within 3: the rest is for sending it)."""
-"""Discord's error code for a second answer to an interaction: while two processes run the
-same shard (a handoff), both receive its interactions and the first answer wins."""
 OUTCOMES = (
     "ok",
     "refused",

@@ -3,6 +3,7 @@ states — a turn's steps (every bonus), the end, the AI to move, a game in a di
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from bot.base import custom_ids
 from bot.face.layout import rows
 from bot.storage import Game
-from bot.storage.games import Outcome
+from bot.storage.games import Outcome, unstored_game
 from bot.words.board import Board, LastTurn, board_of, step_choices, turn_steps
 from bot.words.i18n import words
 from engine import Position
@@ -25,32 +26,10 @@ ANA, BOB, BOT = 11, 22, 99
 
 def game(position: Position, **changes: object) -> Game:
     """Ana (White) against Bob, at ``position``."""
-    values: dict[str, object] = dict(
-        id=7,
-        guild_id=5,
-        channel_id=6,
-        white_id=ANA,
-        black_id=BOB,
-        white_name="Ana",
-        black_name="Bob",
-        mode="advanced" if any(position.ornaments) else "basic",
-        seed=1,
-        start_position=position,
-        position=position,
-        version=3,
-        plies=2,
-        status="active",
-        outcome=None,
-        board_message_id=None,
-        board_version=None,
-        created_at=0.0,
-        last_move_at=0.0,
-        finished_at=None,
-        rated=True,
-        ai_level=None,
-    )
+    values: dict[str, object] = dict(id=7, channel_id=6, seed=1, plies=2, rated=True)
     values.update(changes)
-    return Game(**values)  # type: ignore[arg-type]
+    ana_and_bob = unstored_game(position, (ANA, "Ana"), (BOB, "Bob"), version=3, guild_id=5)
+    return dataclasses.replace(ana_and_bob, **values)  # type: ignore[arg-type]
 
 
 def actions(board: Board) -> list[str]:

@@ -18,6 +18,7 @@ from bot.words.i18n import words
 from engine import Position
 from engine.newgame import new_game
 from engine.play import random_game
+from engine.puzzles import game_positions
 from rendering.board import render_board
 from rendering.describe import describe_board
 from rendering.view import BoardView
@@ -28,9 +29,7 @@ def a_board(seed: int) -> tuple[Position, BoardView]:
     rng = random.Random(seed)
     game = random_game(new_game(), rng)
     ply = rng.randrange(1, len(game.turns))
-    position = game.start
-    for turn in game.turns[:ply]:
-        position = position.apply(turn)
+    *_, (_, position) = game_positions(game.start, game.turns[:ply])
     view = BoardView("Ana", "Bob", last_turn=game.turns[ply - 1], words=words("es"))
     return position, view
 
