@@ -49,9 +49,14 @@ TERMINATIONS = ("points", "columns", "tie", "resignation", "timeout", "aborted",
 """How a game ended: by the final score (points, columns, tie), or before (the rest)."""
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 """White won, Black won, a draw, no result."""
-_TAG = re.compile(r'\[(\w+) "((?:[^"\\]|\\.)*)"\]')
-_TURN = re.compile(r"(\d+)\.\s+(\S+)(?:\s+(.+?))?\s*")
-_CLOCK = re.compile(r"\s*\{\[%clk (\d+):([0-5]\d):([0-5]\d)\]\}$")
+TAG_LENGTH = 1000
+"""Characters a header tag's line may have at most: a player's name, an event's, a position and
+a date fit many times over; a longer tag is no record of ours (and is refused, not read)."""
+_TAG = re.compile(r'\[(\w+) "([^"\\]*(?:\\.[^"\\]*)*)"\]')
+"""A tag: its value's characters as runs, so that the match keeps no state per character."""
+_PLY = re.compile(r"\d{1,6}\.")
+_CLOCK = re.compile(r"\{\[%clk (\d+):([0-5]\d):([0-5]\d)\]\}")
+_CLOCK_START = "{[%clk "
 
 
 class RecordError(ValueError):
@@ -152,20 +157,23 @@ def read_record(text: str) -> GameRecord:
             continue
         if ending is not None:
             raise RecordError(number, line, "nothing may follow the result line")
-        tag = _TAG.fullmatch(line)
-        if tag is not None:
-            if turns:
-                raise RecordError(number, line, "tags come before the turns")
-            tags[tag[1]] = (_unescape(tag[2]), number, line)
-            continue
+        if line.startswith("["):
+            if len(line) > TAG_LENGTH:
+                raise RecordError(
+                    number, line[:60] + "...", f"a tag has at most {TAG_LENGTH} characters"
+                )
+            tag = _TAG.fullmatch(line)
+            if tag is not None:
+                if turns:
+                    raise RecordError(number, line, "tags come before the turns")
+                tags[tag[1]] = (_unescape(tag[2]), number, line)
+                continue
         if position is None:
             position = _start(tags, number, line)
-        clock = _CLOCK.search(line)
-        if clock is not None:
-            line = line[: clock.start()]
-        turn_line = _TURN.fullmatch(line)
+        line, clock = _clock(line)
+        turn_line = _turn_line(line)
         if turn_line is None:
-            if line.split()[0] in RESULTS:
+            if line.split(maxsplit=1)[0] in RESULTS:
                 ending = (number, line)
                 continue
             raise RecordError(number, line, "expected a turn such as '12. +w3  <position>'")
@@ -208,20 +216,42 @@ def _start(tags: dict[str, tuple[str, int, str]], number: int, line: str) -> Pos
     return start
 
 
+def _clock(line: str) -> tuple[str, re.Match[str] | None]:
+    """A turn line without its clock comment, and the comment (``None``: it has none). Read
+    from the comment's start, so that a run of spaces costs its length once."""
+    start = line.rfind(_CLOCK_START) if line.endswith("]}") else -1
+    clock = _CLOCK.fullmatch(line, start) if start >= 0 else None
+    return (line, None) if clock is None else (line[:start].rstrip(), clock)
+
+
+def _turn_line(line: str) -> tuple[int, str, str | None] | None:
+    """A turn line's ply, turn and position after it (``None``: it has none), as
+    ``12. +w3  <position>``: split on white space, in one pass."""
+    fields = line.split(maxsplit=2)
+    if len(fields) < 2 or not _PLY.fullmatch(fields[0]):
+        return None
+    return int(fields[0][:-1]), fields[1], fields[2].strip() if len(fields) == 3 else None
+
+
 def _play(
-    position: Position, turns: list[Turn], found: re.Match[str], number: int, line: str
+    position: Position,
+    turns: list[Turn],
+    found: tuple[int, str, str | None],
+    number: int,
+    line: str,
 ) -> Position:
     """Apply one turn line's turn to ``position``, checking its ply and the position after."""
-    if int(found[1]) != len(turns) + 1:
+    ply, written_turn, written_after = found
+    if ply != len(turns) + 1:
         raise RecordError(number, line, f"expected turn {len(turns) + 1}")
     try:
-        turn = parse_turn(found[2])
+        turn = parse_turn(written_turn)
         after = position.apply(turn)
     except (InvalidTurnError, IllegalTurnError) as error:
         raise RecordError(number, line, str(error)) from None
-    if found[3] is not None:
+    if written_after is not None:
         try:
-            written = Position.parse(found[3])
+            written = Position.parse(written_after)
         except InvalidPositionError as error:
             raise RecordError(number, line, f"not a position: {error}") from None
         if written != after:

@@ -11,7 +11,7 @@ import pytest
 
 from engine.newgame import new_game
 from engine.play import random_game
-from engine.record import GameRecord, RecordError, read_record, write_record
+from engine.record import TAG_LENGTH, GameRecord, RecordError, read_record, write_record
 from engine.scoring import score
 
 
@@ -137,3 +137,44 @@ def test_a_missing_file_exits_2():
         check=False,
     )
     assert done.returncode == 2 and "cannot read" in done.stderr
+
+
+def test_runs_of_white_space_read_as_single_spaces():
+    """A record whose turn lines are padded with long runs of spaces (and tabs) reads as the
+    same game: the reader splits on white space in one pass (a regex with a lazy group and a
+    trailing ``\\s*`` took time quadratic in such a run)."""
+    record = finished(4)
+    lines = write_record(record).splitlines()
+    padded = [
+        line.replace("  ", " \t" + " " * 5000, 1) + " " * 5000 if line[:1].isdigit() else line
+        for line in lines
+    ]
+    assert read_record("\n".join(padded)) == record
+
+
+def test_a_clock_comment_after_a_run_of_spaces_is_read():
+    record = dataclasses.replace(
+        finished(2), time_control="180+2", clocks=tuple(range(100, 100 + len(finished(2).turns)))
+    )
+    text = write_record(record).replace("  {[%clk", " " * 3000 + "{[%clk")
+    assert read_record(text) == record
+
+
+def test_a_tag_longer_than_the_bound_is_refused_with_its_line():
+    text = write_record(finished(1)).replace('[White "Ana', '[White "' + "A" * TAG_LENGTH, 1)
+    with pytest.raises(RecordError, match=f"at most {TAG_LENGTH} characters") as refused:
+        read_record(text)
+    assert refused.value.line == 2
+    assert len(str(refused.value)) < 200  # the message names the line, not all of it
+
+
+@pytest.mark.parametrize("ply", ["9" * 7, "1" * 5000])
+def test_a_ply_of_too_many_digits_is_not_a_turn(ply: str):
+    """A ply is a small number: thousands of digits are refused as a line that is no turn
+    (not by Python's limit on converting long digit strings)."""
+    lines = write_record(finished(1)).splitlines()
+    first_turn = next(i for i, line in enumerate(lines) if line.startswith("1. "))
+    lines[first_turn] = ply + lines[first_turn][1:]
+    with pytest.raises(RecordError, match="expected a turn") as refused:
+        read_record("\n".join(lines))
+    assert refused.value.line == first_turn + 1
