@@ -55,6 +55,7 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     ("turns", ("game_id", "ply", "player_id", "turn", "position_after", "created_at", "clock")),
+    ("watched_positions", ("game_id", "position_key")),
     (
         "challenges",
         (
@@ -250,6 +251,7 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
             "revealed",
         ),
     ),
+    ("puzzle_positions", ("puzzle_id", "position_key")),
 )
 """Every table and column, in an order that keeps foreign keys satisfied (``leases`` are
 held by running processes, not history: not copied)."""

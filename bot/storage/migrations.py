@@ -474,6 +474,25 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (user_id, channel_id)
     )
     """,
+    # 17: fair play. watched_positions: the position of each game the engine may not help with
+    # (unfinished, rated or between members) and the positions one turn from it, by a 64-bit
+    # key of the canonical position (engine.position_key), replaced with each turn and
+    # deleted when the game ends; puzzle_positions: each puzzle's position and those one turn
+    # from it, for the members who have not answered it.
+    """
+    CREATE TABLE watched_positions (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        position_key INTEGER NOT NULL,
+        PRIMARY KEY (game_id, position_key)
+    ) WITHOUT ROWID;
+    CREATE INDEX watched_positions_by_key ON watched_positions (position_key);
+    CREATE TABLE puzzle_positions (
+        puzzle_id INTEGER NOT NULL REFERENCES puzzles (id) ON DELETE CASCADE,
+        position_key INTEGER NOT NULL,
+        PRIMARY KEY (puzzle_id, position_key)
+    ) WITHOUT ROWID;
+    CREATE INDEX puzzle_positions_by_key ON puzzle_positions (position_key)
+    """,
 ]
 
 SQLITE_TABLE_REBUILDS = frozenset({6})
@@ -830,6 +849,21 @@ POSTGRES_MIGRATIONS: list[str | None] = [
         requested_at DOUBLE PRECISION NOT NULL,
         PRIMARY KEY (user_id, channel_id)
     )
+    """,
+    # 17: fair play.
+    """
+    CREATE TABLE watched_positions (
+        game_id BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        position_key BIGINT NOT NULL,
+        PRIMARY KEY (game_id, position_key)
+    );
+    CREATE INDEX watched_positions_by_key ON watched_positions (position_key);
+    CREATE TABLE puzzle_positions (
+        puzzle_id BIGINT NOT NULL REFERENCES puzzles (id) ON DELETE CASCADE,
+        position_key BIGINT NOT NULL,
+        PRIMARY KEY (puzzle_id, position_key)
+    );
+    CREATE INDEX puzzle_positions_by_key ON puzzle_positions (position_key)
     """,
 ]
 
