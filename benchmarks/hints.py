@@ -30,7 +30,7 @@ async def measure(games: int, seed: int, mode: str) -> int:
     adviser = Adviser()
     try:
         started = time.perf_counter()
-        await adviser.hint(new_game(), 0)
+        await adviser.hint(new_game(), 0, member=0)
         first = time.perf_counter() - started
         timings: list[float] = []
         exact: list[float] = []
@@ -40,7 +40,7 @@ async def measure(games: int, seed: int, mode: str) -> int:
             position = start
             for turn in game.turns:
                 asked = time.perf_counter()
-                found = await adviser.hint(position, rng.randrange(2**31))
+                found = await adviser.hint(position, rng.randrange(2**31), member=0)
                 took = time.perf_counter() - asked
                 if found.turn not in position.legal_turns():
                     print(f"not legal: {found.turn} in {position}")

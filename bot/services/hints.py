@@ -47,6 +47,8 @@ class HintService:
             raise OutdatedBoardError(game)
         if game.to_move != caller.user_id:
             raise Refusal(NOT_YOUR_TURN)
-        found = await self.adviser.hint(game.position, game.seed + game.plies)
+        found = await self.adviser.hint(
+            game.position, game.seed + game.plies, member=caller.user_id
+        )
         used = await self.games.count_hint(game.id)
         return GameHint(game, found, used)

@@ -20,6 +20,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
+from bot.services.fairness import FairScheduler
 from engine import Position, Turn, parse_turn
 from engine.ai import choose_turn
 from engine.hints import Hint, hint
@@ -174,14 +175,20 @@ def _choose(position: str, level: str, seed: int) -> str:
 class Adviser:
     """The worker process that finds hints: one good turn and what it gains
     (:func:`engine.hints.hint`), for a player who asked, at the bot's priority (someone
-    waits for it)."""
+    waits for it); shared fairly between the members who ask (:class:`FairScheduler`: one
+    search at a time, the members in turn, a few waiting per member)."""
 
     def __init__(self) -> None:
         self.worker = Worker("hints", new_pool)
+        self.turns = FairScheduler()
 
-    async def hint(self, position: Position, seed: int) -> Hint:
-        """A good turn for the side to move in ``position``, reproducible from ``seed``."""
-        turn, expected, exact, gain = await self.worker.run(_hint, str(position), seed)
+    async def hint(self, position: Position, seed: int, *, member: int) -> Hint:
+        """A good turn for the side to move in ``position``, reproducible from ``seed``, for
+        ``member`` (the one asking); raises :class:`~bot.services.fairness.Replaced` if a newer
+        request of theirs takes this one's place while it waits."""
+        turn, expected, exact, gain = await self.turns.run(
+            member, lambda: self.worker.run(_hint, str(position), seed)
+        )
         return Hint(parse_turn(turn), expected, exact, gain)
 
     def close(self) -> None:

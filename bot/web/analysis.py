@@ -59,7 +59,7 @@ class PageAnalysis:
             elif kind == "analysis_review":
                 frame = await self._review(page, data.get("game"))
             elif kind == "analysis_best":
-                frame = await self._best(t, _position(data.get("position")))
+                frame = await self._best(page, t, _position(data.get("position")))
             else:
                 frame = await self._board(page, t, data)
         except Refusal as refusal:
@@ -147,11 +147,11 @@ class PageAnalysis:
         }
         return frame
 
-    async def _best(self, t: Words, position: Position) -> JSON:
+    async def _best(self, page: Page, t: Words, position: Position) -> JSON:
         """The engine's best turn in ``position`` (the hints' search), and why."""
         if position.is_over():
             raise Refusal(GAME_OVER_HERE)
-        found = await self.app.adviser.hint(position, 0)
+        found = await self.app.adviser.hint(position, 0, member=page.session.user_id)
         return {
             "type": "best",
             "position": str(position),
