@@ -22,7 +22,7 @@ from bot.base.domain import Caller, Refusal
 from bot.base.logs import INTERACTION_ID
 from bot.face.translator import reader
 from bot.metrics.counters import METRICS
-from bot.storage import DatabaseBusy, DatabaseUnavailable
+from bot.storage import DatabaseBusy, DatabaseCannotWrite, DatabaseUnavailable
 from bot.storage.db import answering
 from bot.words.phrases import LIVE_BOARD_OFF, LIVE_UNAVAILABLE, command
 from engine.vocabulary import N_
@@ -42,6 +42,10 @@ DATABASE_BUSY = N_(
 DATABASE_UNAVAILABLE = N_(
     "I can't reach my database right now, so nothing was changed. Please try again in a minute."
 )
+CANNOT_SAVE = N_(
+    "I can't save anything right now — my server's disk is full or read-only — so nothing was "
+    "changed, and nothing was lost. Please try again later."
+)
 SERVER_ONLY = N_(
     "That works in server channels: run it in a channel of a server we share. Here, "
     "{ai} plays a game against me."
@@ -58,6 +62,7 @@ OUTCOMES = (
     "error",
     "database_busy",
     "database_unavailable",
+    "database_cannot_write",
     "closing",
     "answered_elsewhere",
 )
@@ -162,6 +167,10 @@ def answers(
                         return
                     log.exception("interaction %s failed", interaction.id)
                     await tell(interaction, SOMETHING_WENT_WRONG)
+                except DatabaseCannotWrite as error:
+                    outcome = "database_cannot_write"
+                    log.warning("interaction %s: database cannot write: %s", interaction.id, error)
+                    await tell(interaction, CANNOT_SAVE)
                 except DatabaseBusy as error:
                     outcome = "database_busy"
                     log.warning("interaction %s: database busy: %s", interaction.id, error)
@@ -180,6 +189,16 @@ def answers(
         return run
 
     return decorate
+
+
+def database_trouble(error: DatabaseUnavailable) -> str:
+    """Why the database did not do what a member asked, for them (English, marked for
+    translation): it cannot save, it is busy, or it cannot be reached."""
+    if isinstance(error, DatabaseCannotWrite):
+        return CANNOT_SAVE
+    if isinstance(error, DatabaseBusy):
+        return DATABASE_BUSY
+    return DATABASE_UNAVAILABLE
 
 
 def caller(interaction: Interaction) -> Caller:

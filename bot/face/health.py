@@ -8,8 +8,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import time
 from collections.abc import Iterator, Sequence
-from typing import Any, Protocol
+from contextlib import AbstractAsyncContextManager
+from typing import Any, Protocol, cast
 
 import discord
 from aiohttp import web
@@ -18,6 +20,7 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 from bot.metrics.counters import METRICS, Metrics
+from bot.storage import Database, Transaction, set_meta
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +32,11 @@ class Queryable(Protocol):
     """What the health check needs of the database."""
 
     async def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> Any: ...
+
+    @property
+    def cannot_write(self) -> str | None: ...
+
+    def transaction(self, *, ordered: bool = False) -> AbstractAsyncContextManager[Transaction]: ...
 
 
 class GatewayLatency(Collector):
@@ -76,16 +84,35 @@ def shard_health(client: discord.Client) -> dict[str, bool]:
     return {str(client.shard_id or 0): connected}
 
 
+CANNOT_WRITE = "cannot_write"
+"""The database's health while it refuses writes (a full disk, a read-only database): from the
+first write it refused until one commits again — the health check tries one itself
+(:data:`PROBE_KEY`) while it is so, to see space or rights come back."""
+PROBE_KEY = "health-write-probe"
+"""The ``meta`` row the health check writes (the time) while the database refuses writes."""
+
+
 async def database_health(database: Queryable) -> str:
-    """``"ok"`` when the database answers ``SELECT 1`` in time, else why not (no URL: it may
-    hold a password)."""
+    """``"ok"`` when the database answers ``SELECT 1`` in time and its latest write was not
+    refused (else :data:`CANNOT_WRITE`), else why not (no URL: it may hold a password)."""
     try:
         await asyncio.wait_for(database.fetchone("SELECT 1"), DATABASE_TIMEOUT)
     except TimeoutError:
         return f"no answer within {DATABASE_TIMEOUT:g} s"
     except Exception as error:  # whatever the backend raised: name it, nothing more
         return f"unavailable ({type(error).__name__})"
+    if database.cannot_write is None:
+        return "ok"
+    try:
+        await asyncio.wait_for(_probe_write(database), DATABASE_TIMEOUT)
+    except Exception:  # still refused, or no answer: as it was
+        return CANNOT_WRITE
     return "ok"
+
+
+async def _probe_write(database: Queryable) -> None:
+    """Write one small row: it commits once space or rights are back."""
+    await set_meta(cast(Database, database), PROBE_KEY, repr(time.time()))
 
 
 class MetricsServer:

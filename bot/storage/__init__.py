@@ -5,6 +5,7 @@ from bot.storage.challenges import Challenge, ChallengeStore
 from bot.storage.db import (
     Database,
     DatabaseBusy,
+    DatabaseCannotWrite,
     DatabaseTooNewError,
     DatabaseUnavailable,
     Transaction,
@@ -57,6 +58,7 @@ __all__ = [
     "ChannelBusyError",
     "Database",
     "DatabaseBusy",
+    "DatabaseCannotWrite",
     "DatabaseTooNewError",
     "DatabaseUnavailable",
     "FinishedGame",

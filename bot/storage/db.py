@@ -3,7 +3,8 @@ processes), chosen by ``THOLOS_DB``.
 
 Repositories write their SQL once, with ``?`` placeholders, and run it through a
 :class:`Transaction` or the :class:`Database`'s read helpers; the backend adapts placeholders,
-maps its errors onto :class:`UniqueViolation` and :class:`DatabaseUnavailable`, and migrates
+maps its errors onto :class:`UniqueViolation`, :class:`DatabaseUnavailable` and
+:class:`DatabaseCannotWrite` (a full disk, a read-only database), and migrates
 the schema (migrations numbered alike in both, a script per dialect).
 """
 
@@ -57,6 +58,13 @@ class UniqueViolation(Exception):
 class DatabaseUnavailable(Exception):
     """The database cannot be reached right now (PostgreSQL down or restarting, connection
     lost, SQLite locked for too long): nothing was written."""
+
+
+class DatabaseCannotWrite(DatabaseUnavailable):
+    """The database refuses writes: its disk is full, or it is read-only (a read-only file or
+    filesystem, a PostgreSQL role without write rights, a read-only server): nothing was
+    written, everything saved before is intact, and writes work again once space or rights are
+    back. Reads go on."""
 
 
 class DatabaseBusy(DatabaseUnavailable):
@@ -183,6 +191,32 @@ class Database(Protocol):
     async def close(self) -> None:
         """Close every connection (waiting for the operation under way)."""
         ...
+
+    @property
+    def cannot_write(self) -> str | None:
+        """Why the latest write transaction was refused for want of space or rights
+        (:class:`DatabaseCannotWrite`); ``None`` once a write has committed since (or none was
+        refused)."""
+        ...
+
+
+class Writes:
+    """Whether the database is refusing writes (:attr:`Database.cannot_write`): the outcome
+    of the latest write transaction, kept by the backend."""
+
+    def __init__(self) -> None:
+        self.refused: str | None = None
+
+    @contextmanager
+    def watched(self) -> Iterator[None]:
+        """Around one write transaction: a :class:`DatabaseCannotWrite` it raises is
+        remembered, a commit forgets it."""
+        try:
+            yield
+        except DatabaseCannotWrite as error:
+            self.refused = str(error)
+            raise
+        self.refused = None
 
 
 class Ordered:

@@ -20,11 +20,13 @@ from bot.storage.announcements import CHANNEL_PREFIX, ChangeListener, Listeners
 from bot.storage.db import (
     WRITE_PATIENCE,
     DatabaseBusy,
+    DatabaseCannotWrite,
     DatabaseTooNewError,
     DatabaseUnavailable,
     Dialect,
     Ordered,
     UniqueViolation,
+    Writes,
     lock_key,
     redact,
     report,
@@ -49,6 +51,11 @@ _UNAVAILABLE = (
     asyncpg.AdminShutdownError,
     asyncpg.CrashShutdownError,
 )
+_CANNOT_WRITE = (
+    asyncpg.DiskFullError,  # 53100
+    asyncpg.ReadOnlySQLTransactionError,  # 25006: a read-only server or database
+    asyncpg.InsufficientPrivilegeError,  # 42501: a role without write rights
+)
 _MIGRATION_LOCK = lock_key("migrations", 0)
 
 
@@ -65,7 +72,8 @@ def dollar_placeholders(sql: str) -> str:
 
 @contextmanager
 def _translated() -> Iterator[None]:
-    """asyncpg's errors as the storage layer's: unique violations, an unreachable server."""
+    """asyncpg's errors as the storage layer's: unique violations, an unreachable server, a
+    write refused for want of space or rights."""
     try:
         yield
     except asyncpg.UniqueViolationError as error:
@@ -73,6 +81,9 @@ def _translated() -> Iterator[None]:
     except (asyncpg.LockNotAvailableError, asyncpg.DeadlockDetectedError) as error:
         report("failed", "postgresql")
         raise DatabaseBusy(f"{type(error).__name__}: {error}") from error
+    except _CANNOT_WRITE as error:
+        report("failed", "postgresql")
+        raise DatabaseCannotWrite(f"{type(error).__name__}: {error}") from error
     except _UNAVAILABLE as error:
         report("failed", "postgresql")
         raise DatabaseUnavailable(f"{type(error).__name__}: {error}") from error
@@ -120,6 +131,11 @@ class PostgresDatabase:
         self.url = url
         self._listening = _Listening(url)
         self._ordered = Ordered()
+        self._writes = Writes()
+
+    @property
+    def cannot_write(self) -> str | None:
+        return self._writes.refused
 
     @classmethod
     async def open(cls, url: str) -> PostgresDatabase:
@@ -144,9 +160,9 @@ class PostgresDatabase:
         database = cls(pool, url)
         try:
             await database._migrate()
-        except DatabaseUnavailable as error:
+        except DatabaseUnavailable as error:  # or DatabaseCannotWrite: no right to migrate
             await pool.close()
-            raise DatabaseUnavailable(f"cannot connect to {redact(url)}: {error}") from None
+            raise type(error)(f"cannot connect to {redact(url)}: {error}") from None
         except BaseException:
             await pool.close()
             raise
@@ -167,9 +183,10 @@ class PostgresDatabase:
         async with self.transaction() as transaction:
             await transaction.execute("SET LOCAL lock_timeout = 0")  # others migrate: wait
             await transaction.execute("SELECT pg_advisory_xact_lock(?, ?)", _MIGRATION_LOCK)
-            await transaction.execute(
-                "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
-            )
+            # asked first: a role without the right to create tables runs a migrated database
+            exists = await transaction.fetchone("SELECT to_regclass('schema_version')")
+            if exists[0] is None:
+                await transaction.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
             row = await transaction.fetchone("SELECT version FROM schema_version")
             recorded = 0 if row is None else row[0]
             if recorded == latest:
@@ -206,7 +223,7 @@ class PostgresDatabase:
 
     @asynccontextmanager
     async def transaction(self, *, ordered: bool = False) -> AsyncIterator[_Transaction]:
-        with self._ordered.begun() if ordered else nullcontext():
+        with self._ordered.begun() if ordered else nullcontext(), self._writes.watched():
             async with self._begun() as (connection, transaction):
                 try:
                     yield _Transaction(connection)

@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import sqlite3
+import stat
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import asynccontextmanager, contextmanager, nullcontext
+from contextlib import asynccontextmanager, contextmanager, nullcontext, suppress
 from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
 
@@ -32,11 +34,13 @@ from bot.storage.announcements import ChangeListener, Listeners
 from bot.storage.db import (
     WRITE_PATIENCE,
     DatabaseBusy,
+    DatabaseCannotWrite,
     DatabaseTooNewError,
     DatabaseUnavailable,
     Dialect,
     Ordered,
     UniqueViolation,
+    Writes,
     patience,
     report,
 )
@@ -55,9 +59,20 @@ READERS = 2
 is a fraction of a millisecond)."""
 
 
+CANNOT_WRITE = (sqlite3.SQLITE_FULL, sqlite3.SQLITE_READONLY)
+"""SQLite's primary result codes for a write refused for want of space ("database or disk is
+full", the disk's or ``PRAGMA max_page_count``'s) or rights ("attempt to write a readonly
+database": a read-only file, directory or filesystem)."""
+PRIVATE = 0o600
+"""The mode of the database file, and so of its ``-wal`` and ``-shm`` (SQLite gives them its
+database's): it holds the key that signs the live board's sessions."""
+COMPANIONS = ("", "-wal", "-shm")
+
+
 @contextmanager
 def _translated() -> Iterator[None]:
-    """SQLite's errors as the storage layer's: unique violations, a database locked too long."""
+    """SQLite's errors as the storage layer's: unique violations, a database locked too long,
+    a write refused for want of space or rights."""
     try:
         yield
     except sqlite3.IntegrityError as error:
@@ -68,6 +83,9 @@ def _translated() -> Iterator[None]:
         if _is_busy(error):
             report("failed", "sqlite")
             raise DatabaseBusy(str(error)) from error
+        if getattr(error, "sqlite_errorcode", 0) & 0xFF in CANNOT_WRITE:
+            report("failed", "sqlite")
+            raise DatabaseCannotWrite(str(error)) from error
         raise
 
 
@@ -217,8 +235,12 @@ class _Writer:
             except BaseException:
                 await writer.run_to_the_end(writer.end_transaction)
                 raise
-            with _translated():
-                await writer.run_to_the_end(writer.execute, "COMMIT")
+            try:
+                with _translated():
+                    await writer.run_to_the_end(writer.execute, "COMMIT")
+            except BaseException:  # a full disk: SQLite may keep the transaction open
+                await writer.run_to_the_end(writer.end_transaction)
+                raise
         finally:
             self.turn.release()
 
@@ -282,6 +304,11 @@ class SqliteDatabase:
         self._ordered = Ordered()
         self._lock_file = lock_file  # the shared lock on <path>.lock while open (locks.py)
         self._listeners = Listeners()
+        self._writes = Writes()
+
+    @property
+    def cannot_write(self) -> str | None:
+        return self._writes.refused
 
     @classmethod
     async def open(cls, path: Path | str) -> SqliteDatabase:
@@ -302,6 +329,7 @@ class SqliteDatabase:
         database = cls(lock_file)
         settings = ("PRAGMA foreign_keys = ON", f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         try:
+            await asyncio.to_thread(keep_private, Path(path))
             await database._writer.connection.open(
                 str(path), ("PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL", *settings)
             )
@@ -341,7 +369,7 @@ class SqliteDatabase:
         """A write transaction; its statements run on the event loop's thread (a handful of
         statements on a few rows each)."""
         announced: list[tuple[str, str]] = []
-        with self._ordered.begun() if ordered else nullcontext():
+        with self._ordered.begun() if ordered else nullcontext(), self._writes.watched():
             async with self._writer.transaction(announced, on_the_loop=True) as transaction:
                 yield transaction
         for topic, payload in announced:
@@ -377,3 +405,25 @@ class SqliteDatabase:
     async def fetchall(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
         async with self._reader() as reader:
             return await _Transaction(reader).fetchall(sql, parameters)
+
+
+def keep_private(path: Path) -> None:
+    """Create the database file ``path`` readable by its owner only (:data:`PRIVATE`) before
+    SQLite opens it, so that its ``-wal`` and ``-shm`` are born so too; tighten the mode of
+    those a bot before this one left readable by others, saying so."""
+    with suppress(FileExistsError):
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, PRIVATE))
+    for suffix in COMPANIONS:
+        file = Path(f"{path}{suffix}")
+        try:
+            mode = stat.S_IMODE(file.stat().st_mode)
+        except FileNotFoundError:
+            continue
+        if mode & ~PRIVATE:
+            file.chmod(mode & PRIVATE)
+            log.warning(
+                "%s was readable by others (mode %o): now %o, its owner's only",
+                file,
+                mode,
+                mode & PRIVATE,
+            )

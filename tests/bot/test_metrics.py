@@ -17,6 +17,8 @@ from bot.metrics.counters import Metrics
 class FakeDatabase:
     """Answers ``SELECT 1`` after ``delay`` seconds, or raises ``error``."""
 
+    cannot_write: str | None = None
+
     def __init__(self, delay: float = 0.0, error: Exception | None = None) -> None:
         self.delay, self.error = delay, error
 
