@@ -5,9 +5,11 @@ analyse``): only the one who asks sees them, so that nobody's request fills the 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import io
 import time
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 
 import discord
@@ -21,8 +23,9 @@ from bot.face.commands import game_choices, tholos
 from bot.face.controls import Router, pager
 from bot.face.feature import Feature, feature_of
 from bot.face.translator import reader
-from bot.services.play import finished_here
+from bot.face.visibility import Visibility
 from bot.storage import Game, TurnRecord
+from bot.storage.leases import answer_lease
 from bot.storage.tournaments import PairingStore
 from bot.words.board import board_note
 from bot.words.i18n import NC_
@@ -45,6 +48,8 @@ RECENT_GAMES = 25
 """How many of the caller's recent games the ``game`` option suggests."""
 PROGRESS_AFTER_SECONDS = 1.0
 """A replay taking longer than this shows a note while it is drawn."""
+ON_ITS_WAY = N_("That is on its way already: one press is enough.")
+"""The answer to a second press of Replay, Record or Analyse while the first is answered."""
 
 
 class History(Feature):
@@ -54,6 +59,8 @@ class History(Feature):
         super().__init__(app)
         self.tournaments = PairingStore(app.database)
         """Which tournament and round a game was played in."""
+        self.visibility = Visibility(app.client)
+        """Who may open a game."""
 
     def register(self, router: Router) -> None:
         """Route Previous / Next of the history, Replay, Record and Analyse here."""
@@ -93,6 +100,11 @@ class History(Feature):
     async def replay(self, interaction: Interaction, game_id: int | None = None) -> None:
         """The animated replay of a finished game (default: the caller's last one here)."""
         game = await self._finished_game(interaction, game_id)
+        async with self._once("replay", interaction, game):
+            await self._replay(interaction, game)
+
+    async def _replay(self, interaction: Interaction, game: Game) -> None:
+        """Draw the replay of ``game`` and send it to the one who asked."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         t = reader(interaction)
         records = await self.app.games.turns(game.id)
@@ -134,19 +146,20 @@ class History(Feature):
     async def record(self, interaction: Interaction, game_id: int | None = None) -> None:
         """The record file of a finished game (default: the caller's last one here)."""
         game = await self._finished_game(interaction, game_id)
-        event = (await self.tournaments.labels([game.id])).get(game.id)
-        record = game_record(game, await self.app.games.turns(game.id), event)
-        t = reader(interaction)
-        await interaction.response.send_message(
-            t(
-                "📜 The record of game #{id}: check it with `python -m engine replay FILE`.",
-                id=game.id,
-            ),
-            file=discord.File(
-                io.BytesIO(write_record(record).encode()), filename=f"tholos-{game.id}.txt"
-            ),
-            ephemeral=True,
-        )
+        async with self._once("record", interaction, game):
+            event = (await self.tournaments.labels([game.id])).get(game.id)
+            record = game_record(game, await self.app.games.turns(game.id), event)
+            t = reader(interaction)
+            await interaction.response.send_message(
+                t(
+                    "📜 The record of game #{id}: check it with `python -m engine replay FILE`.",
+                    id=game.id,
+                ),
+                file=discord.File(
+                    io.BytesIO(write_record(record).encode()), filename=f"tholos-{game.id}.txt"
+                ),
+                ephemeral=True,
+            )
 
     @answers()
     async def analyse(self, interaction: Interaction, game_id: int | None = None) -> None:
@@ -154,11 +167,14 @@ class History(Feature):
         board: the ask is stored for the page the member opens next here, then Discord
         launches it (a kill in between leaves an ask that goes stale)."""
         live = self.app.poster.messages.live
-        if live:
-            game = await self._finished_game(interaction, game_id)
+        if not live:
+            await launch_live_board(interaction, live)
+            return
+        game = await self._finished_game(interaction, game_id)
+        async with self._once("analyse", interaction, game):
             here = interaction.channel_id or 0
             await self.app.page_requests.ask(interaction.user.id, here, game.id, time.time())
-        await launch_live_board(interaction, live)
+            await launch_live_board(interaction, live)
 
     async def game_choices(
         self, interaction: Interaction, typed: str
@@ -171,16 +187,31 @@ class History(Feature):
 
     async def _finished_game(self, interaction: Interaction, game_id: int | None) -> Game:
         """The finished game a press or command means: ``game_id`` (a game of this server, or
-        of this direct message), else the caller's last finished game in this channel or its
-        threads."""
+        of this direct message, that the caller may open: see :mod:`bot.face.visibility`),
+        else the caller's last finished game in this channel or its threads."""
+        user = interaction.user
         if game_id is None:
             here = interaction.channel_id or 0
-            recent = await self.app.listings.recent_finished(here, interaction.user.id, 1)
+            recent = await self.app.listings.recent_finished(here, user.id, 1)
             if not recent:
                 raise Refusal("You have no finished game in this channel yet.")
             return recent[0]
         game = await self.app.games.game(game_id)
-        return finished_here(game, interaction.guild_id, interaction.channel_id or 0)
+        here = interaction.channel_id or 0
+        return await self.visibility.finished_game(game, interaction.guild_id, here, user.id, user)
+
+    @contextlib.asynccontextmanager
+    async def _once(self, kind: str, interaction: Interaction, game: Game) -> AsyncIterator[None]:
+        """Answer a press of ``kind`` (Replay, Record, Analyse) once: a second press of the same
+        member for the same game while the first is answered is told so (the lease runs out if
+        this process dies meanwhile)."""
+        lease = answer_lease(kind, game.id, interaction.user.id)
+        if not await self.app.leases.acquire(lease, time.time()):
+            raise Refusal(ON_ITS_WAY)
+        try:
+            yield
+        finally:
+            await self.app.leases.release(lease)
 
 
 def game_record(

@@ -26,6 +26,7 @@ from bot.face.controls import Router
 from bot.face.feature import Feature
 from bot.face.loops import Loop
 from bot.face.translator import reader
+from bot.face.visibility import Visibility
 from bot.services.workers import Reviewer
 from bot.storage import DatabaseUnavailable, Game
 from bot.storage.leases import review_lease
@@ -71,6 +72,8 @@ class Reviews(Feature):
         self._stop_hearing: Callable[[], None] | None = None
         self.message = ReviewMessage(app, self.store)
         self.running = ReviewRun(app, self.store, self.reviewer, self.message)
+        self.visibility = Visibility(app.client)
+        """Who may open a game."""
 
     def register(self, router: Router) -> None:
         """Route the Review button here."""
@@ -96,10 +99,16 @@ class Reviews(Feature):
 
     @answers(posts_boards=True)
     async def review(self, interaction: Interaction, game_id: int) -> None:
-        """The Review button of a finished game's board."""
+        """The Review button of a finished game's board. A double press posts one message: the
+        review is queued once per game (the second press is told where it is), and whichever
+        of this press and the review's run comes last shows the finished review on it."""
         game = await self.app.games.game(game_id)
-        here = interaction.channel_id
-        if game is None or here not in (game.channel_id, game.parent_id):
+        here, user = interaction.channel_id, interaction.user
+        if (
+            game is None
+            or here not in (game.channel_id, game.parent_id)
+            or not await self.visibility.can_see(game, user.id, user)
+        ):
             raise Refusal("This button doesn't belong to a game in this channel.")
         if game.is_active or not game.plies:
             raise Refusal("Only a finished game with turns can be reviewed.")
@@ -115,6 +124,9 @@ class Reviews(Feature):
         message = await interaction.original_response()
         await self.store.set_message(game.id, message.id)
         self.requested.set()
+        stored = await self.store.review(game.id)  # done before its message was recorded?
+        if stored is not None and stored.status == "done" and stored.review is not None:
+            await self.message.show(stored, game, GameReview.from_json(stored.review))
 
     async def run_due(self) -> float | None:
         """Run every review now due on this process's servers, one after the other; return
@@ -214,11 +226,19 @@ class ReviewRun:
         began = time.perf_counter()
         result = await self._under_lease(record, game, turns, every)
         log.info("reviewed game %s in %.1f s", game.id, time.perf_counter() - began)
+        review = GameReview.from_json(result)
+        shown_on = None
         try:  # shown first: a crash before it is stored runs it (and shows it) again
-            await self.message.show(record, game, GameReview.from_json(result))
+            shown_on = await self.message.show(record, game, review)
         except Exception:  # the Review button shows it once stored
             log.exception("could not show the review of game %s", game.id)
         await self.store.finish(game.id, result, time.time())
+        stored = await self.store.review(game.id)  # its message recorded meanwhile?
+        if stored is not None and stored.message_id not in (None, shown_on):
+            try:
+                await self.message.show(stored, game, review)
+            except Exception:
+                log.exception("could not show the review of game %s", game.id)
 
     async def _under_lease(
         self, record: ReviewRecord, game: Game, turns: list[Turn], every: float
@@ -288,24 +308,31 @@ class ReviewMessage:
             return
         if record.status == "failed":
             raise Refusal("The AI could not review this game.")
+        if record.message_id is None:  # its message is being posted (or it has none)
+            raise Refusal("The AI is reviewing this game already.")
         link = channel_url(record.guild_id, record.channel_id, record.message_id)
         await tell(interaction, "The AI is reviewing this game: {link}", link=link)
 
-    async def show(self, record: ReviewRecord, game: Game, review: GameReview) -> None:
-        """The finished review on its message (or a new one if that is gone); a review the
-        analysis board asked for has none, and is only stored (the Review button shows it)."""
+    async def show(self, record: ReviewRecord, game: Game, review: GameReview) -> int | None:
+        """The finished review on its message (or a new one if that one is gone); the id of
+        the message it is on. A review without a message yet — a press is posting it (and
+        shows the review once it has), or the analysis board asked for it — is only stored:
+        ``None``."""
+        stored = await self.store.review(record.game_id)
+        message_id = stored.message_id if stored is not None else record.message_id
+        if message_id is None:
+            return None
         t = words(game.language)
         embed = review_embed(t, game, review, CHART_NAME)
         chart = await self.chart(review, t)
-        if await self.edit(record, content=None, embed=embed, attachments=[chart]):
-            return
-        stored = await self.store.review(record.game_id)
-        if stored is None or stored.message_id is None:
-            return
+        changes = {"content": None, "embed": embed, "attachments": [chart]}
+        if await self._edit(record, message_id, changes):
+            return message_id
         channel = self.app.client.get_partial_messageable(game.channel_id)
         file = await self.chart(review, t)
         message = await discord_call(channel.send(embed=embed, file=file))
         await self.store.set_message(game.id, message.id)
+        return message.id
 
     async def chart(self, review: GameReview, t: Words) -> discord.File:
         """The chart of the expected result, its mistakes marked (drawn off the loop)."""
@@ -321,6 +348,12 @@ class ReviewMessage:
         message_id = stored.message_id if stored is not None else record.message_id
         if message_id is None:
             return False
+        return await self._edit(record, message_id, changes)
+
+    async def _edit(
+        self, record: ReviewRecord, message_id: int, changes: dict[str, object]
+    ) -> bool:
+        """Edit the review's message ``message_id`` (as :meth:`edit`)."""
         message = self.app.client.get_partial_messageable(record.channel_id).get_partial_message(
             message_id
         )

@@ -341,13 +341,20 @@ def playable(game: Game | None, caller: Caller) -> Game:
     return game
 
 
+NO_SUCH_GAME = N_("That isn't a finished game of this server.")
+"""The one answer for a game id that is not a finished game the asker may open, whatever the
+reason (none, another server's, still playing, in a channel they cannot see): they read alike."""
+
+
 def finished_here(game: Game | None, guild_id: int | None, channel_id: int) -> Game:
     """``game``, if it is a finished game of the server ``guild_id`` — or, with no server, of
-    the direct message ``channel_id``; raises :class:`Refusal` for any other (or none)."""
+    the direct message ``channel_id``; raises :class:`Refusal` (:data:`NO_SUCH_GAME`) for any
+    other (or none). Who on the server may open it is the Discord face's rule
+    (:mod:`bot.face.visibility`)."""
     if game is not None and guild_id is None and game.channel_id != channel_id:
         game = None  # another direct message's game
     if game is None or game.guild_id != (guild_id or DIRECT_MESSAGES) or game.is_active:
-        raise Refusal("That isn't a finished game of this server.")
+        raise Refusal(NO_SUCH_GAME)
     return game
 
 

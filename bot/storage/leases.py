@@ -17,6 +17,10 @@ name                      held for     the work
 ``taking:<challenge>``    15 s         taking an open challenge: opening its game's thread and
                                        starting the game (the first to press holds it; the
                                        others are told someone was faster)
+``<kind>:<game>:<user>``  60 s         answering a member's press of a finished game's Replay,
+                                       Record or Analyse (``kind``: ``replay``, ``record``,
+                                       ``analyse``) until the answer is posted: a double press
+                                       answers once
 ========================  ===========  =======================================================
 """
 
@@ -119,3 +123,16 @@ async def end(transaction: Transaction, lease: Lease) -> None:
     """End ``lease`` whoever holds it, in the caller's transaction (the work it guarded is
     recorded as done by the same transaction)."""
     await transaction.execute("DELETE FROM leases WHERE name = ?", (lease.name,))
+
+
+ANSWER_KINDS = frozenset({"replay", "record", "analyse"})
+"""The presses of a finished game answered once at a time (:func:`answer_lease`)."""
+
+
+def answer_lease(kind: str, game_id: int, user_id: int) -> Lease:
+    """Answering ``user_id``'s press of ``kind`` (one of :data:`ANSWER_KINDS`) for a finished
+    game, from the press until the answer is posted: a second press meanwhile (a double click)
+    is told it is on its way. Longer than drawing the longest replay takes; a process killed
+    meanwhile leaves the next press free once it runs out."""
+    assert kind in ANSWER_KINDS, kind
+    return Lease(f"{kind}:{game_id}:{user_id}", 60.0)

@@ -14,7 +14,8 @@ import time
 
 from bot.base.domain import Refusal
 from bot.face.app import App
-from bot.services.play import final_outcome, finished_here
+from bot.face.visibility import Visibility
+from bot.services.play import final_outcome
 from bot.storage import Game
 from bot.storage.games import unstored_game
 from bot.storage.reviews import ReviewRecord
@@ -48,6 +49,8 @@ class PageAnalysis:
     def __init__(self, app: App, boards: LiveBoards) -> None:
         self.app = app
         self.boards = boards
+        self.visibility = Visibility(app.client)
+        """Who may open a game (asked of Discord: the page's word decides nothing)."""
         boards.asked = self.asked
 
     async def answer(self, page: Page, data: JSON) -> None:
@@ -168,10 +171,15 @@ class PageAnalysis:
         return [game.white_name, game.black_name]
 
     async def _visible(self, page: Page, game_id: object) -> Game:
-        """The finished game ``game_id`` if the member can see it: a game of the page's server,
-        or of this direct message; raises :class:`Refusal` for any other."""
+        """The finished game ``game_id`` if the member may open it (a game of the page's server
+        they play in or whose channel they can see, or of this direct message:
+        :mod:`bot.face.visibility`); raises :class:`Refusal`, as for a game that does not
+        exist, for any other."""
         game = await self.app.games.game(game_id) if isinstance(game_id, int) else None
-        return finished_here(game, page.session.guild_id, page.session.channel_id)
+        session = page.session
+        return await self.visibility.finished_game(
+            game, session.guild_id, session.channel_id, session.user_id
+        )
 
 
 def _position(text: object) -> Position:

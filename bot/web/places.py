@@ -2,13 +2,15 @@
 it — Discord may launch the Activity in the channel a game's thread started from — else none
 (a lobby: the games of the channel's threads to open, the member's games elsewhere, the AI).
 
-The session's channel, as Discord told it, decides which games a page may show; the page's word
-decides nothing."""
+The session's channel, as Discord told it, decides which games a page may show, and of the games
+of its threads only those its member may open (:mod:`bot.face.visibility`: a private thread's are
+its members'); the page's word decides nothing."""
 
 from __future__ import annotations
 
 from bot.base.domain import RESULTS
 from bot.face.app import App
+from bot.face.visibility import Visibility
 from bot.storage import Database, Game
 from bot.storage.games import GAME_COLUMNS, game_from_row
 from bot.web.frames import palette
@@ -40,6 +42,8 @@ class Places:
     def __init__(self, app: App, boards: LiveBoards) -> None:
         self.app = app
         self.boards = boards
+        self.visibility = Visibility(app.client)
+        """Who may open a game (asked of Discord)."""
         boards.relist = self.lobby
 
     async def welcome(self, page: Page) -> None:
@@ -66,7 +70,7 @@ class Places:
             self.boards.watch(page, game)
             await send_board(self.app, game, [page])
             return
-        here = await games_in_threads(self.app.database, session.channel_id)
+        here = await self._in_threads(page)
         mine = [game for game in here if page.plays(game)]
         if len(mine) == 1:
             await self.show(page, mine[0])
@@ -82,9 +86,13 @@ class Places:
 
     async def open(self, page: Page, game_id: object) -> bool:
         """The page asks to show a game: shown if it is played in the session's channel or in
-        a thread of it; ``False`` (refused) for any other."""
+        a thread of it that its member may open; ``False`` (refused, as for a game that does
+        not exist) for any other."""
         game = await self.app.games.game(game_id) if isinstance(game_id, int) else None
-        if game is None or page.session.channel_id not in (game.channel_id, game.parent_id):
+        session = page.session
+        if game is None or session.channel_id not in (game.channel_id, game.parent_id):
+            return False
+        if not await self.visibility.can_see(game, session.user_id):
             return False
         await self.show(page, game)
         return True
@@ -94,7 +102,7 @@ class Places:
         member's games on the server (with links), and the AI's levels."""
         session = page.session
         if here is None:
-            here = await games_in_threads(self.app.database, session.channel_id)
+            here = await self._in_threads(page)
         guild = session.guild_id
         games = []
         if guild is not None:
@@ -120,6 +128,12 @@ class Places:
             },
         )
         self.boards.wait(page)
+
+    async def _in_threads(self, page: Page) -> list[Game]:
+        """The active games of the threads of the page's channel that its member may open."""
+        here = await games_in_threads(self.app.database, page.session.channel_id)
+        user = page.session.user_id
+        return [game for game in here if await self.visibility.can_see(game, user)]
 
     async def _finished(self, page: Page) -> list[Game]:
         """The member's newest finished games to analyse: on the page's server, or in this

@@ -27,6 +27,7 @@ from .model import (
     JSON,
     MANAGE_THREADS,
     USE_APPLICATION_COMMANDS,
+    VIEW_CHANNEL,
     Channel,
     Guild,
     Member,
@@ -376,6 +377,26 @@ class Emulator:
             channel.overwrites.append(overwrite)
         overwrite.deny |= permission
         overwrite.allow &= ~permission
+        self.state.dispatch("CHANNEL_UPDATE", channel.to_json(), GUILDS, guild.id)
+        self.state.journal.changed()
+
+    def hide(self, channel: Channel, *, seen_by: tuple[Member, ...] = ()) -> None:
+        """Make a text channel private as an admin would: an overwrite denies @everyone View
+        Channel, others allow it to each member of ``seen_by`` and to the bot's role (the owner
+        and administrators see it anyway): CHANNEL_UPDATE. Its threads follow it."""
+        guild = self.world.guild_of(channel)
+        if guild is None or channel.is_thread or channel.deleted:
+            raise ValueError(f"#{channel.name or 'DM'} has no permission overwrites to change")
+        allowed = [(self.world.bot_role(guild).id, 0)] + [(m.id, 1) for m in seen_by]
+        for target, kind, allow, deny in [(guild.id, 0, 0, VIEW_CHANNEL)] + [
+            (target, kind, VIEW_CHANNEL, 0) for target, kind in allowed
+        ]:
+            overwrite = next((o for o in channel.overwrites if o.id == target), None)
+            if overwrite is None:
+                overwrite = Overwrite(id=target, type=kind)
+                channel.overwrites.append(overwrite)
+            overwrite.allow = (overwrite.allow & ~deny) | allow
+            overwrite.deny = (overwrite.deny & ~allow) | deny
         self.state.dispatch("CHANNEL_UPDATE", channel.to_json(), GUILDS, guild.id)
         self.state.journal.changed()
 

@@ -1,0 +1,175 @@
+"""Who may open a game (its record, replay, analysis, review, on the page): its players, and the
+members who can see its channel or thread — View Channel there, and for a private thread being
+one of its members or having Manage Threads. A channel or thread the bot cannot find (deleted,
+or hidden from the bot) is its players' alone.
+
+Discord is asked, never the asker: the channel's overwrites and the server's roles from the
+client's cache, a member's roles from the interaction or, for the live page, from Discord
+(``guild.fetch_member``), a private thread's members from Discord; each answer Discord gives is
+remembered :data:`REMEMBERED_SECONDS`, so a page stepping through a game costs no request per step.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Hashable
+from typing import Generic, TypeVar
+
+import discord
+
+from bot.base.domain import DIRECT_MESSAGES, Refusal
+from bot.face.background import discord_call
+from bot.services.play import NO_SUCH_GAME, finished_here
+from bot.storage import Game
+
+log = logging.getLogger(__name__)
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+REMEMBERED_SECONDS = 60.0
+"""How long an answer of Discord's (a member's roles, a channel out of the cache, a private
+thread's membership) is trusted: a member removed from a channel loses its games this long
+after, at most."""
+REMEMBERED_MOST = 4096
+"""Answers remembered at most per kind (the oldest forgotten first)."""
+
+Place = discord.abc.GuildChannel | discord.Thread
+
+
+class Remembered(Generic[K, V]):
+    """Discord's answers of the last :data:`REMEMBERED_SECONDS`, bounded (a miss asks again)."""
+
+    def __init__(self, seconds: float = REMEMBERED_SECONDS, most: int = REMEMBERED_MOST) -> None:
+        self.seconds = seconds
+        self.most = most
+        self._answers: OrderedDict[K, tuple[float, V]] = OrderedDict()
+
+    async def get(self, key: K, ask: Callable[[], Awaitable[V]]) -> V:
+        """The remembered answer for ``key``, else ``ask()``'s (then remembered)."""
+        now = time.monotonic()
+        found = self._answers.get(key)
+        if found is not None and found[0] > now:
+            return found[1]
+        answer = await ask()
+        self._answers[key] = (now + self.seconds, answer)
+        self._answers.move_to_end(key)
+        while len(self._answers) > self.most:
+            self._answers.popitem(last=False)
+        return answer
+
+
+class Visibility:
+    """The one rule of who may open a game, asked of Discord."""
+
+    def __init__(self, client: discord.Client) -> None:
+        self.client = client
+        self._members: Remembered[tuple[int, int], discord.Member | None] = Remembered()
+        self._places: Remembered[int, Place | None] = Remembered()
+        self._in_thread: Remembered[tuple[int, int], bool] = Remembered()
+
+    async def finished_game(
+        self,
+        game: Game | None,
+        guild_id: int | None,
+        channel_id: int,
+        user_id: int,
+        member: discord.abc.User | None = None,
+    ) -> Game:
+        """``game`` if it is a finished game of the server ``guild_id`` (or of the direct
+        message ``channel_id``) that ``user_id`` may open (``member``: them, as an interaction
+        told it); raises :class:`Refusal` — the same words as for a game that does not exist —
+        for any other."""
+        game = finished_here(game, guild_id, channel_id)
+        if not await self.can_see(game, user_id, member):
+            raise Refusal(NO_SUCH_GAME)
+        return game
+
+    async def can_see(
+        self, game: Game, user_id: int, member: discord.abc.User | None = None
+    ) -> bool:
+        """Whether ``user_id`` may open ``game``: a player, or a member who can see its channel
+        or thread (``member``: them as an interaction told it, with their roles; otherwise
+        asked of Discord)."""
+        if user_id in (game.white_id, game.black_id):
+            return True
+        if game.guild_id == DIRECT_MESSAGES:
+            return False  # a direct message is its player's
+        guild = self.client.get_guild(game.guild_id)
+        if guild is None:
+            return False
+        place = await self._place(guild, game.channel_id)
+        if place is None:
+            return False
+        if not isinstance(member, discord.Member) or member.guild.id != guild.id:
+            member = await self._member(guild, user_id)
+        if member is None:
+            return False
+        try:
+            permissions = place.permissions_for(member)
+        except discord.ClientException:  # a thread whose channel is gone
+            return False
+        if not permissions.view_channel:
+            return False
+        if isinstance(place, discord.Thread) and place.is_private():
+            return permissions.manage_threads or await self._member_of(place, user_id)
+        return True
+
+    async def _place(self, guild: discord.Guild, channel_id: int) -> Place | None:
+        """The channel or thread ``channel_id`` (an archived thread is not in the cache: asked of
+        Discord); ``None`` when it is gone or hidden from the bot."""
+        cached = guild.get_channel_or_thread(channel_id)
+        if cached is not None:
+            return cached
+        return await self._places.get(channel_id, lambda: self._fetch_place(guild, channel_id))
+
+    async def _fetch_place(self, guild: discord.Guild, channel_id: int) -> Place | None:
+        try:
+            found = await discord_call(self.client.fetch_channel(channel_id))
+        except (discord.HTTPException, TimeoutError) as error:
+            log.info("channel %s not found for a game's visibility: %s", channel_id, error)
+            return None
+        if isinstance(found, discord.Thread | discord.abc.GuildChannel) and (
+            found.guild.id == guild.id
+        ):
+            return found
+        return None
+
+    async def _member(self, guild: discord.Guild, user_id: int) -> discord.Member | None:
+        """``user_id`` as a member of ``guild`` with their roles (``None``: not a member)."""
+        cached = guild.get_member(user_id)
+        if cached is not None:
+            return cached
+        return await self._members.get(
+            (guild.id, user_id), lambda: self._fetch_member(guild, user_id)
+        )
+
+    @staticmethod
+    async def _fetch_member(guild: discord.Guild, user_id: int) -> discord.Member | None:
+        try:
+            return await discord_call(guild.fetch_member(user_id))
+        except discord.NotFound:
+            return None
+        except (discord.HTTPException, TimeoutError) as error:
+            log.info("member %s of server %s not found: %s", user_id, guild.id, error)
+            return None
+
+    async def _member_of(self, thread: discord.Thread, user_id: int) -> bool:
+        """Whether ``user_id`` is a member of the private ``thread``."""
+        if thread.get_member(user_id) is not None:
+            return True
+        return await self._in_thread.get(
+            (thread.id, user_id), lambda: self._fetch_thread_member(thread, user_id)
+        )
+
+    @staticmethod
+    async def _fetch_thread_member(thread: discord.Thread, user_id: int) -> bool:
+        try:
+            await discord_call(thread.fetch_member(user_id))
+        except discord.NotFound:
+            return False
+        except (discord.HTTPException, TimeoutError) as error:
+            log.info("member %s of thread %s not found: %s", user_id, thread.id, error)
+            return False
+        return True

@@ -1,0 +1,143 @@
+"""Privacy, end to end (the bot's own process, the emulator as Discord): a finished game opens —
+``/tholos record``, ``replay``, ``analyse game:``, and the live page's ``analyse`` — only for its
+players and the members who can see its channel. A member who cannot see it reads exactly what
+a game id that does not exist reads. The live page is asked over its own WebSocket, with a
+session the page would have (an authorization code exchanged at ``/api/session``)."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import aiohttp
+
+from .conftest import SpawnBot
+from .emulator import BotProcess, Emulator, Member
+from .table import Table
+from .test_analyse_from_discord import NOT_FINISHED, asked, game_of, launched, told
+from .test_live_board import free_port
+
+THREADS_AND_PAGE = {"THOLOS_THREADS": "on"}
+FRAME_SECONDS = 20.0
+"""The longest the page's socket waits for the answer to one message."""
+
+
+async def live_bot(emulator: Emulator, spawn_bot: SpawnBot) -> tuple[BotProcess, int]:
+    """A bot serving the live board on a free port (returned), a thread per game, started."""
+    emulator.enable_activities()
+    port = free_port()
+    bot = spawn_bot(emulator, env={**THREADS_AND_PAGE, "THOLOS_WEB_PORT": str(port)})
+    await bot.start(sync=True)
+    return bot, port
+
+
+async def finished_in_thread(
+    lobby: Table, white: Member, black: Member, rng: random.Random
+) -> tuple[Table, int]:
+    """``white`` and ``black`` play two turns in a thread of ``lobby``'s channel, then
+    ``black`` resigns: the thread's table and the game's id."""
+    table = await lobby.start_game_in_thread(white, black)
+    for _ in range(2):
+        await table.play(rng.choice(table.position().legal_turns()))
+    ask = await table.slash(black, "tholos resign")
+    assert ask.original is not None
+    await table.click(black, ask.original, table.labelled(ask.original, "Yes, resign"))
+    await table.emu.wait_for(lambda: table.status().startswith("Game over."), what="the end")
+    return table, game_of(table.board)
+
+
+async def session_of(port: int, emulator: Emulator, member: Member, table: Table) -> str:
+    """A page session of ``member`` in the Activity running in ``table``'s channel."""
+    instance = emulator.activity_instance(table.channel)
+    assert instance is not None, "the Activity runs there"
+    code = emulator.authorize(member, instance)
+    url = f"http://127.0.0.1:{port}/api/session"
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(url, json={"code": code, "instance_id": instance.id}) as answer,
+    ):
+        body = await answer.json()
+        assert answer.status == 200, body
+        return body["session"]
+
+
+async def page_answers(port: int, session: str, messages: list[dict[str, Any]]) -> list[dict]:
+    """The answer (an ``analysis`` or ``error`` frame) of the page's server to each of
+    ``messages``, sent one at a time on a WebSocket of ``session``."""
+    answers = []
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(f"ws://127.0.0.1:{port}/api/live") as socket,
+    ):
+        await socket.send_str(json.dumps({"type": "hello", "session": session}))
+        for message in messages:
+            await socket.send_str(json.dumps(message))
+            while True:
+                frame = json.loads(await socket.receive_str(timeout=FRAME_SECONDS))
+                if frame["type"] in ("analysis", "error"):
+                    answers.append(frame)
+                    break
+    return answers
+
+
+def replays(table: Table, member: Member, game_id: int) -> int:
+    """How many replays of ``game_id`` ``member`` was sent privately in ``table``'s channel."""
+    return sum(
+        attachment.filename.startswith(f"tholos-{game_id}.")
+        and not attachment.filename.endswith(".txt")
+        for message in table.emu.messages(table.channel, member)
+        if message.ephemeral
+        for attachment in message.attachments
+    )
+
+
+async def test_a_game_in_a_private_channel_opens_for_its_viewers_and_players_only(
+    emulator: Emulator, spawn_bot: SpawnBot, seed: int
+):
+    """Alice and Bob play in a thread of #games, which only Bob and Carol (and Alice, the
+    owner) can see. Dave, who cannot, is told of its id exactly what he is told of an id that
+    does not exist — on Discord and on the page —, and nothing is stored for him; Carol, who
+    can see it, and Bob, who played it, get its record, its replay and its analysis."""
+    rng = random.Random(seed)
+    bot, port = await live_bot(emulator, spawn_bot)
+    alice, bob, carol = emulator.member("alice"), emulator.member("bob"), emulator.member("carol")
+    dave = emulator.add_person("dave")
+    lobby = Table(emulator, "games")
+    emulator.hide(lobby.channel, seen_by=(bob, carol))
+    thread, hidden = await finished_in_thread(lobby, alice, bob, rng)
+    nowhere = hidden + 1000
+    general = Table(emulator, "general")
+
+    for command in ("tholos record", "tholos replay", "tholos analyse"):
+        for game in (hidden, nowhere):
+            assert told(await general.slash(dave, command, game=game)) == NOT_FINISHED, command
+    assert all(user != dave.id for user, _, _ in asked(bot)), "a refusal stores nothing"
+
+    for member in (carol, bob):
+        record = await general.slash(member, "tholos record", game=hidden)
+        assert record.original is not None and record.original.ephemeral
+        assert record.original.attachments[0].filename == f"tholos-{hidden}.txt"
+        await general.slash(member, "tholos replay", game=hidden)
+        await emulator.wait_for(lambda m=member: replays(general, m, hidden) == 1, what="replay")
+        assert launched(await general.slash(member, "tholos analyse", game=hidden))
+    assert {(carol.id, hidden), (bob.id, hidden)} <= {(u, g) for u, _, g in asked(bot)}
+
+    # The page: Dave's and Carol's sessions in #general, where Carol's analyse runs it.
+    strangers = await page_answers(
+        port,
+        await session_of(port, emulator, dave, general),
+        [{"type": "analyse", "game": hidden}, {"type": "analyse", "game": nowhere}],
+    )
+    assert [frame.get("message") for frame in strangers] == [NOT_FINISHED, NOT_FINISHED]
+    assert strangers[0] == strangers[1]
+    (seen,) = await page_answers(
+        port,
+        await session_of(port, emulator, carol, general),
+        [{"type": "analyse", "game": hidden}],
+    )
+    assert seen["type"] == "analysis" and seen["game"] == hidden
+    for table in (general, thread, lobby):
+        table.assert_clean()
+    assert await bot.stop() == 0
+    bot.assert_clean_log()
