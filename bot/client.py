@@ -24,6 +24,7 @@ from bot.face.registration import Registration
 from bot.face.translator import CommandTranslator
 from bot.features import FEATURES
 from bot.storage import open_database
+from bot.storage.watched import watch_at_open
 from bot.words.phrases import command
 
 log = logging.getLogger(__name__)
@@ -60,6 +61,7 @@ class TholosBot(discord.Client):
         buttons, sync the commands if they changed, start the features (each catches up on
         what a restart left behind), then run every loop."""
         database = await open_database(self.settings.database)
+        await watch_at_open(database)  # fair play: games under way before its index
         self.app = app = shared.build(self, self.settings, database)
         if self.settings.metrics_port is not None:
             self.metrics_server = MetricsServer(self, database)

@@ -23,7 +23,7 @@ from .core import (
     InvalidTurnError,
     Location,
 )
-from .position import Position
+from .position import Position, position_key, successors
 from .turns import (
     Bonus,
     Draw,
@@ -74,4 +74,6 @@ __all__ = [
     "Take",
     "Turn",
     "parse_turn",
+    "position_key",
+    "successors",
 ]

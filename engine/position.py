@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from dataclasses import dataclass, field
@@ -515,6 +516,24 @@ class Position:
         _set(child, "quarry", quarry)
         _set(child, "capacities", self.capacities)
         return child
+
+
+def position_key(position: Position) -> int:
+    """A 64-bit key of ``position`` (signed, as SQL's ``BIGINT`` holds it): a hash of its
+    canonical notation, so that two ways of writing one position (the order of workshop
+    stones or of ornaments) share it. Distinct positions collide with odds of about 2**-64.
+
+    >>> position_key(Position.parse("-/-/-/-/-/-/- bw bb w -")) == position_key(
+    ...     Position.parse("-/-/-/-/-/-/- wb bb w -"))
+    True
+    """
+    digest = hashlib.blake2b(str(position).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+def successors(position: Position) -> set[Position]:
+    """The distinct positions one legal turn from ``position`` (none when it is over)."""
+    return {position.apply_unchecked(turn) for turn in position.legal_turns()}
 
 
 _EVERYWHERE = (True,) * 7

@@ -1,11 +1,13 @@
 """Hints without Discord: one good turn for the player to move in a game against the AI that
-allows hints, searched in the adviser's worker process and counted in the game."""
+allows hints — unless fair play refuses its position (:mod:`.fair_play`) —, searched in the
+adviser's worker process and counted in the game."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from bot.base.domain import Caller, Refusal
+from bot.services.fair_play import FairPlay
 from bot.services.play import OutdatedBoardError, playable
 from bot.services.workers import Adviser
 from bot.storage import Game
@@ -36,6 +38,7 @@ class HintService:
     def __init__(self, games: GameStore, adviser: Adviser) -> None:
         self.games = games
         self.adviser = adviser
+        self.fair_play = FairPlay(games.database)
 
     async def hint(self, game_id: int, version: int, caller: Caller) -> GameHint:
         """A good turn for ``caller``, the player to move in ``game_id`` (at ``version``, the
@@ -47,6 +50,7 @@ class HintService:
             raise OutdatedBoardError(game)
         if game.to_move != caller.user_id:
             raise Refusal(NOT_YOUR_TURN)
+        await self.fair_play.check(game.position, caller.user_id, game_id=game.id)
         found = await self.adviser.hint(
             game.position, game.seed + game.plies, member=caller.user_id
         )

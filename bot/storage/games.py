@@ -29,6 +29,7 @@ from bot.base.domain import (
 from bot.storage.db import Database, Row, Sql, Transaction, UniqueViolation, insert
 from bot.storage.group import GroupCommit
 from bot.storage.leases import board_lease, end
+from bot.storage.watched import watch
 from engine import BLACK, WHITE, Colour, Position
 
 
@@ -608,6 +609,7 @@ async def insert_game(
     except UniqueViolation:  # another process started one first
         raise ChannelBusyError(IN_CHANNEL) from None
     game = game_from_row(row)
+    await watch(transaction, game)
     await transaction.announce(GAMES_TOPIC, str(game.id))
     return game
 
@@ -704,8 +706,10 @@ async def abort_game(
     )
     if row is None:
         return None
+    game = game_from_row(row)
+    await watch(transaction, game)
     await transaction.announce(GAMES_TOPIC, str(game_id))
-    return game_from_row(row)
+    return game
 
 
 def _turn_changes(
@@ -757,7 +761,9 @@ async def _update_game(
     )
     if row is None:
         raise StaleGameError("the game changed since this board was shown")
+    updated = game_from_row(row)
+    await watch(transaction, updated)
     await transaction.announce(GAMES_TOPIC, str(game.id))
     if outcome is not None:
         await transaction.announce(FINISHED_TOPIC, str(game.id))
-    return game_from_row(row)
+    return updated

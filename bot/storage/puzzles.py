@@ -18,6 +18,7 @@ from bot.base.domain import Language
 from bot.base.glicko2 import Rating, rate
 from bot.base.shards import EVERY_SERVER, Shards
 from bot.storage.db import Database, Row, Transaction, scalar
+from bot.storage.watched import index_puzzles
 from engine import Position
 from engine.puzzles import Puzzle
 from engine.turns import parse_turn
@@ -201,7 +202,8 @@ class PuzzleStore:
         self.searched = SearchedGames(database)
 
     async def add(self, puzzles: Sequence[Puzzle], now: float) -> int:
-        """Store the puzzles not stored yet (a position is stored once); how many were new."""
+        """Store the puzzles not stored yet (a position is stored once), indexed for fair play
+        (:mod:`.watched`: with any stored before the index); how many were new."""
         async with self.database.transaction() as transaction:
             before = await scalar(transaction, "SELECT COUNT(*) FROM puzzles")
             await transaction.executemany(
@@ -210,6 +212,7 @@ class PuzzleStore:
                 "ON CONFLICT (position) DO NOTHING",
                 [_new_puzzle_row(puzzle, now) for puzzle in puzzles],
             )
+            await index_puzzles(transaction)
             after = await scalar(transaction, "SELECT COUNT(*) FROM puzzles")
         return int(after) - int(before)
 

@@ -15,6 +15,7 @@ import time
 from bot.base.domain import Refusal
 from bot.face.app import App
 from bot.face.visibility import Visibility
+from bot.services.fair_play import FairPlay
 from bot.services.play import final_outcome
 from bot.storage import Game
 from bot.storage.games import unstored_game
@@ -49,6 +50,7 @@ class PageAnalysis:
     def __init__(self, app: App, boards: LiveBoards) -> None:
         self.app = app
         self.boards = boards
+        self.fair_play = FairPlay(app.database)
         self.visibility = Visibility(app.client)
         """Who may open a game (asked of Discord: the page's word decides nothing)."""
         boards.asked = self.asked
@@ -154,6 +156,7 @@ class PageAnalysis:
         """The engine's best turn in ``position`` (the hints' search), and why."""
         if position.is_over():
             raise Refusal(GAME_OVER_HERE)
+        await self.fair_play.check(position, page.session.user_id)
         found = await self.app.adviser.hint(position, 0, member=page.session.user_id)
         return {
             "type": "best",
@@ -187,7 +190,7 @@ def _position(text: object) -> Position:
     if not isinstance(text, str) or len(text) > POSITION_LIMIT:
         raise Refusal(NOT_A_POSITION)
     try:
-        return Position.parse(text.strip())
+        return Position.parse(" ".join(text.split()))  # spaces as they come
     except InvalidPositionError:
         raise Refusal(NOT_A_POSITION) from None
 
