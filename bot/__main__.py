@@ -2,7 +2,8 @@
 
 Maintenance instead (no token needed): ``python -m bot rebuild-ratings`` recomputes every rating
 from the stored games of ``THOLOS_DB``; ``python -m bot copy-db SQLITE_PATH POSTGRES_URL`` copies
-a whole history into an empty database.
+a whole history into an empty database; ``python -m bot rotate-web-key`` replaces the key that
+signs the live board's sessions (``--help`` lists them all).
 """
 
 from __future__ import annotations
@@ -34,10 +35,11 @@ from bot.storage import (
 from bot.storage.backup import BackupError, backup, restore
 from bot.storage.copy import TargetNotEmptyError, copy_database
 from bot.storage.db import redact, url_passwords
+from bot.web.sessions import KEY_CHECK_SECONDS, rotate_session_key
 
 USAGE = (
     "usage: tholos-bot [--help | rebuild-ratings | copy-db SQLITE_PATH POSTGRES_URL"
-    " | backup PATH [--force] | restore BACKUP]"
+    " | backup PATH [--force] | restore BACKUP | rotate-web-key]"
 )
 HELP = f"""{USAGE}
 
@@ -50,6 +52,9 @@ commands (no token needed; THOLOS_DB names the database):
                                copy a whole history into an empty PostgreSQL database
   backup PATH [--force]        a consistent copy of the SQLite database, while it plays
   restore BACKUP               put a backup in place of the database (the bot stopped)
+  rotate-web-key               replace the key that signs the live board's sessions: every
+                               session signed before is refused (running bots follow within
+                               seconds; their pages ask Discord again)
 
 Exit status: 0, or 2 with one line on stderr."""
 HELP_OPTIONS = ("-h", "--help", "help")
@@ -130,6 +135,19 @@ async def _restore(url: str, backup_file: Path) -> str:
     return f"Restored {backup_file} into {url}: {copied.summary()}{kept}."
 
 
+async def _rotate_web_key(url: str) -> str:
+    database = await open_database(url)
+    try:
+        await rotate_session_key(database)
+    finally:
+        await database.close()
+    return (
+        f"Replaced the live board's session key in {redact(url)}: running bots use the new one "
+        f"within {KEY_CHECK_SECONDS:g} s and close the pages opened before (their members open "
+        "the Activity again)."
+    )
+
+
 def _maintenance(arguments: list[str]) -> Coroutine[Any, Any, str] | None:
     """The maintenance command ``arguments`` name (no token needed), or ``None``."""
     match arguments:
@@ -143,6 +161,8 @@ def _maintenance(arguments: list[str]) -> Coroutine[Any, Any, str] | None:
             return _backup(database_url(), Path(path), force="--force" in arguments)
         case ["restore", path] if not path.startswith("-"):
             return _restore(database_url(), Path(path))
+        case ["rotate-web-key"]:
+            return _rotate_web_key(database_url())
     return None
 
 

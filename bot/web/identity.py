@@ -17,14 +17,18 @@ import asyncio
 import json
 import logging
 import math
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import aiohttp
 import discord
 from discord.http import Route
 
 from bot.face.background import discord_call
+from bot.web.sessions import Session
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +37,14 @@ TRIES = 3
 """Tries of a request Discord answers 429, at most."""
 LONGEST_WAIT = 3.0
 """The longest ``Retry-After`` the server waits for itself; a longer one goes to the page."""
+PRESENCE_SECONDS = 30.0
+"""How long Discord's answer about who is in an Activity instance is trusted: a member who left
+it is refused at their next hello at most this long after, and a storm of reconnects costs one
+request per instance."""
+PRESENCE_MOST = 4096
+"""Instances whose answer is kept at most (the oldest forgotten first)."""
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
 WAIT_BUDGET = 5.0
 """Seconds the server waits after 429s in all, for one page (its answer must come well within
 the page's own patience, and Discord's proxy's)."""
@@ -74,9 +86,12 @@ class Place:
 class DiscordIdentity:
     """Asks Discord who and where."""
 
-    def __init__(self, client: discord.Client, client_secret: str) -> None:
+    def __init__(
+        self, client: discord.Client, client_secret: str, presence_seconds: float = PRESENCE_SECONDS
+    ) -> None:
         self._client = client
         self._secret = client_secret
+        self._presence: Shared[str, frozenset[int] | None] = Shared(presence_seconds)
 
     async def member(self, code: str) -> Member:
         """The member who was given ``code`` (exchanged once: Discord refuses it again)."""
@@ -108,14 +123,8 @@ class DiscordIdentity:
     async def place(self, instance_id: str) -> Place:
         """The channel of the Activity instance ``instance_id`` and who is in it (asked with the
         bot's token, within the time of every background Discord call)."""
-        route = Route(
-            "GET",
-            "/applications/{application_id}/activity-instances/{instance_id}",
-            application_id=self._client.application_id,
-            instance_id=instance_id,
-        )
         try:
-            instance: dict[str, Any] = await discord_call(self._client.http.request(route))
+            instance = await self._instance(instance_id)
         except discord.HTTPException as error:
             raise NotVouched(f"the activity instance: {error.status} {error.text}") from None
         except TimeoutError:
@@ -127,6 +136,66 @@ class DiscordIdentity:
         guild = location.get("guild_id")
         users = frozenset(int(user) for user in instance.get("users", ()))
         return Place(int(channel), int(guild) if guild else None, users)
+
+    async def still_there(self, session: Session) -> bool:
+        """Whether the member of ``session`` is still in its Activity's instance (Discord takes
+        out of it whoever leaves, or can no longer see its channel). Asked of Discord once per
+        instance per :data:`PRESENCE_SECONDS`, every page of the instance waiting for the one
+        answer; an instance Discord no longer knows has nobody in it. Discord not answering (an
+        outage, a timeout, a 5xx, a long rate limit): yes — the session was vouched for, and
+        an outage must not lock every member out of their games."""
+        users = await self._presence.get(session.instance_id, self._users)
+        if users is None or session.user_id in users:
+            return True
+        log.info("live board session refused: user %s left its activity", session.user_id)
+        return False
+
+    async def _users(self, instance_id: str) -> frozenset[int] | None:
+        """Who is in the instance (empty: it ended); ``None``: Discord did not say."""
+        try:
+            instance = await self._instance(instance_id)
+        except (discord.NotFound, discord.Forbidden):
+            return frozenset()
+        except (discord.DiscordServerError, discord.RateLimited, TimeoutError) as error:
+            log.warning("activity instance not known (%s): its pages are let in", error)
+            return None
+        except discord.HTTPException as error:  # Discord refused to say: a definite no
+            log.info("activity instance refused: %s %s", error.status, error.text)
+            return frozenset()
+        return frozenset(int(user) for user in instance.get("users", ()))
+
+    async def _instance(self, instance_id: str) -> dict[str, Any]:
+        route = Route(
+            "GET",
+            "/applications/{application_id}/activity-instances/{instance_id}",
+            application_id=self._client.application_id,
+            instance_id=instance_id,
+        )
+        return await discord_call(self._client.http.request(route))
+
+
+class Shared(Generic[K, V]):
+    """Answers kept :data:`PRESENCE_SECONDS` by key (at most :data:`PRESENCE_MOST`), each asked
+    once however many ask for it at the same moment."""
+
+    def __init__(self, seconds: float = PRESENCE_SECONDS, most: int = PRESENCE_MOST) -> None:
+        self.seconds = seconds
+        self.most = most
+        self._answers: OrderedDict[K, tuple[float, asyncio.Future[V]]] = OrderedDict()
+
+    async def get(self, key: K, ask: Callable[[K], Awaitable[V]]) -> V:
+        """The answer kept for ``key``, else ``ask(key)``'s (kept from when it was asked)."""
+        now = time.monotonic()
+        found = self._answers.get(key)
+        if found is None or found[0] <= now:
+            answer = asyncio.ensure_future(ask(key))
+            self._answers[key] = (now + self.seconds, answer)
+            self._answers.move_to_end(key)
+            while len(self._answers) > self.most:
+                self._answers.popitem(last=False)
+        else:
+            answer = found[1]
+        return await asyncio.shield(answer)
 
 
 @dataclass

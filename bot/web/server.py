@@ -13,6 +13,7 @@ for good (``immutable``); the page itself, which names the version, never
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 import time
@@ -28,14 +29,21 @@ from bot.web.headers import FOREVER, HEADERS
 from bot.web.identity import DiscordIdentity, NotVouched, RateLimited
 from bot.web.limits import (
     PAGES_PER_PROCESS,
+    SESSION_CLOSE,
     Doors,
     SessionLimits,
     client_address,
     descriptors_for,
     retry_after,
 )
-from bot.web.live import LiveBoards
-from bot.web.sessions import SESSION_LIFETIME, Session, Sessions, session_key
+from bot.web.live import LiveBoards, close, error
+from bot.web.sessions import (
+    SESSION_LIFETIME,
+    Session,
+    Sessions,
+    follow_session_key,
+    session_key,
+)
 from bot.web.talk import PageTalk
 from bot.web.words import SESSION_ERRORS, starting_words
 from bot.words.board import LastTurn
@@ -66,6 +74,7 @@ class WebServer:
         self.app = app
         self.opponent = opponent
         self.door = SessionDoor(DiscordIdentity(app.client, client_secret), limits)
+        self._following_key: asyncio.Task[None] | None = None
         self.live: LiveBoards | None = None
         self.talk: PageTalk | None = None
         self.sessions: Sessions | None = None
@@ -83,7 +92,11 @@ class WebServer:
 
     async def start(self, host: str, port: int) -> None:
         """Listen on ``host:port`` (port 0: one the system chooses, which the log line names)."""
-        self.sessions = Sessions(await session_key(self.app.database))
+        database = self.app.database
+        self.sessions = Sessions(await session_key(database), self.door.identity.still_there)
+        self._following_key = asyncio.create_task(
+            follow_session_key(database, self.sessions, self._key_replaced)
+        )
         self.live = LiveBoards(self.app, self.sessions, self._after_change)
         doors = self.doors or Doors(per_process=descriptors_for(PAGES_PER_PROCESS))
         self.talk = PageTalk(self.app, self.live, self.opponent, doors)
@@ -100,6 +113,8 @@ class WebServer:
     async def stop(self) -> None:
         """Close the pages (they reconnect elsewhere or later), stop listening (the boards
         being posted are the poster's to finish)."""
+        if self._following_key is not None:
+            self._following_key.cancel()
         if self.live is not None:
             await self.live.close()
         await self._runner.cleanup()
@@ -127,6 +142,13 @@ class WebServer:
         language = browser_language(request.headers.get("Accept-Language", ""))
         await self.talk.serve(socket, language)
         return socket
+
+    async def _key_replaced(self) -> None:
+        """The session key was replaced (``tholos-bot rotate-web-key``): every open page's
+        session is refused now (its page asks Discord again)."""
+        assert self.live is not None
+        for page in self.live.every_page():
+            await close(page.socket, error(words(page.language), "session"), SESSION_CLOSE)
 
     def _after_change(self, game: Game, last: LastTurn | None) -> None:
         """A turn played on a page (``last``), a game started there, or one that ended on time

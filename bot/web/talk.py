@@ -12,6 +12,7 @@ from aiohttp import WSMsgType, web
 
 from bot.base import work
 from bot.base.domain import Caller, GameOptions, Person, Refusal
+from bot.face.answers import database_trouble
 from bot.face.app import App
 from bot.face.opponent import Opponent
 from bot.services import StepShown, TimeUp
@@ -101,7 +102,10 @@ class PageTalk:
                     await refuse(page, "slow_down")
                     continue
                 with work.busy():
-                    await self._handle(page, message.data)
+                    try:
+                        await self._handle(page, message.data)
+                    except DatabaseUnavailable as trouble:  # nothing done; the page stays
+                        await tell_database(page, trouble)
         finally:
             self.boards.forget(page)
 
@@ -176,13 +180,6 @@ class PageGames:
                 self.boards.after_change(refusal.game, None)
             else:
                 await send_board(self.app, current, [page])  # the board as it is now
-            return
-        except DatabaseUnavailable:
-            message = t(
-                "I can't reach my database right now, so nothing was changed. Please try "
-                "again in a minute."
-            )
-            await send(page.socket, {"type": "error", "code": "database", "message": message})
             return
         if isinstance(result, StepShown):
             await refuse(page, "incomplete")
@@ -264,6 +261,12 @@ async def refuse(page: Page, code: str) -> None:
     await send(page.socket, error(words(page.language), code))
 
 
+async def tell_database(page: Page, trouble: DatabaseUnavailable) -> None:
+    """Tell ``page`` that the database did not do what it asked, and why (nothing changed)."""
+    message = words(page.language)(database_trouble(trouble))
+    await send(page.socket, {"type": "error", "code": "database", "message": message})
+
+
 async def hello(socket: web.WebSocketResponse, sessions: Sessions, language: str) -> Session | None:
     """A page's first message: its session (``None``: it has none, and is closed, told why in
     ``language``)."""
@@ -275,7 +278,7 @@ async def hello(socket: web.WebSocketResponse, sessions: Sessions, language: str
     data = parsed(message.data) if message.type == WSMsgType.TEXT else None
     session = None
     if data is not None and data.get("type") == "hello":
-        session = sessions.read(data.get("session"), time.time())
+        session = await sessions.admit(data.get("session"), time.time())
     if session is None:
         await close(socket, error(words(language), "session"), SESSION_CLOSE)
     return session
