@@ -14,6 +14,7 @@ from bot.face.answers import USERS_ONLY, Interaction
 from bot.face.background import discord_call
 from bot.storage import Game, GameStore
 from bot.words.i18n import words
+from bot.words.names import plain_name
 from bot.words.phrases import result_text
 from engine.vocabulary import N_
 from rendering.words import Words
@@ -68,7 +69,8 @@ def place_for(interaction: Interaction, threads_wanted: bool) -> Place:
 
 def thread_name(t: Words, first: str, second: str) -> str:
     """A game's thread name, e.g. ``Ariadne vs Theseus · Tholos``, within Discord's 100
-    characters whatever the names (each cut with an ellipsis when needed).
+    characters whatever the names (each made one plain line, cut with an ellipsis when
+    needed: a thread's name renders no markdown, and pings no one).
 
     >>> from rendering.words import ENGLISH
     >>> thread_name(ENGLISH, "Ariadne", "Theseus")
@@ -78,7 +80,7 @@ def thread_name(t: Words, first: str, second: str) -> str:
     (True, 2)
     """
     template = t("{white} vs {black} · Tholos", white="{white}", black="{black}")
-    names = [" ".join(name.split()) or "?" for name in (first, second)]
+    names = [plain_name(name) for name in (first, second)]
     room = (THREAD_NAME_LIMIT - len(template.format(white="", black=""))) // 2
     cut = [name if len(name) <= room else name[: room - 1] + "…" for name in names]
     return template.format(white=cut[0], black=cut[1])

@@ -17,6 +17,7 @@ from bot.face.feature import Command, Feature, feature_of
 from bot.face.translator import reader
 from bot.storage.servers import ServerSettings
 from bot.words.i18n import NC_
+from bot.words.names import escaped_name
 from bot.words.phrases import MODE_NAMES, SANDSTONE, command, minutes_text, pace_name
 from engine.vocabulary import N_
 from rendering.words import Words
@@ -57,8 +58,8 @@ class Admin(Feature):
             t(
                 "Game #{id} ({white} vs {black}) ended: no result, not rated.",
                 id=game.id,
-                white=game.white_name,
-                black=game.black_name,
+                white=escaped_name(game.white_name),
+                black=escaped_name(game.black_name),
             ),
             ephemeral=True,
         )

@@ -38,6 +38,7 @@ from bot.services import ExpiredChallengeError
 from bot.storage import Challenge, Game
 from bot.storage.leases import Lease, taking_lease
 from bot.words.i18n import NC_, words
+from bot.words.names import plain_name
 from bot.words.phrases import LEVEL_NAMES, command, pace_name
 from engine.vocabulary import N_
 from rendering.words import Words
@@ -124,7 +125,7 @@ class Challenges(Feature):
         server's default)."""
         await self.expire()  # an expired challenge must not block the channel
         guild_id, channel_id = interaction.guild_id or 0, interaction.channel_id or 0
-        me = Person(interaction.user.id, interaction.user.display_name)
+        me = Person(interaction.user.id, plain_name(interaction.user.display_name))
         rules = await self.app.rules(guild_id)
         options = replace(options, language=server_language(interaction), clock=rules.pace(pace))
         if options.mode is None and not options.ornaments:
@@ -137,7 +138,7 @@ class Challenges(Feature):
             rival = (
                 None
                 if opponent is None
-                else Person(opponent.id, opponent.display_name, opponent.bot)
+                else Person(opponent.id, plain_name(opponent.display_name), opponent.bot)
             )
             challenge = await self.app.matchmaking.challenge(
                 guild_id=guild_id,
@@ -291,7 +292,7 @@ class ChallengeAnswers:
                 caller(interaction),
                 answer,
                 thread_id=opened.thread.id if opened else None,
-                name=interaction.user.display_name,
+                name=plain_name(interaction.user.display_name),
             )
         except ExpiredChallengeError as expired:
             await _edit(interaction, expired.challenge)
@@ -314,7 +315,8 @@ async def _open_thread(interaction: Interaction, challenge: Challenge) -> Opened
     """The accepted challenge's thread (``None``, and a note, if Discord refused one)."""
     assert interaction.message is not None  # the challenge's buttons are on it
     t = words(challenge.language)
-    opponent = challenge.opponent_name or interaction.user.display_name  # open: the taker
+    taker = plain_name(interaction.user.display_name)  # an open challenge's opponent
+    opponent = challenge.opponent_name or taker
     name = thread_name(t, challenge.challenger_name, opponent)
     players = [challenge.challenger_id, challenge.opponent_id or interaction.user.id]
     opened = await open_thread(interaction.client, interaction.message, name, players)
@@ -381,7 +383,7 @@ class AiGames:
         """A game against the AI in the direct message ``/tholos-ai`` was used in: unrated, in
         the player's own language, kept like any other game."""
         options = replace(options, language=server_language(interaction))
-        me = Person(interaction.user.id, interaction.user.display_name)
+        me = Person(interaction.user.id, plain_name(interaction.user.display_name))
         game = await self.app.matchmaking.new_games.start_ai_game(
             guild_id=DIRECT_MESSAGES,
             channel_id=interaction.channel_id or 0,

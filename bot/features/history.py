@@ -29,6 +29,7 @@ from bot.storage.leases import answer_lease
 from bot.storage.tournaments import PairingStore
 from bot.words.board import board_note
 from bot.words.i18n import NC_
+from bot.words.names import escaped_name
 from bot.words.phrases import (
     LEVEL_NAMES,
     OUTCOME_MARK,
@@ -133,8 +134,8 @@ class History(Feature):
         await interaction.followup.send(
             t(
                 "🎞️ {white} vs {black}: the whole game, turn by turn.",
-                white=game.white_name,
-                black=game.black_name,
+                white=escaped_name(game.white_name),
+                black=escaped_name(game.black_name),
             ),
             file=discord.File(io.BytesIO(replay.data), filename=name),
             ephemeral=True,
@@ -361,7 +362,10 @@ def history_line(t: Words, game: Game, member_id: int, event: tuple[str, int] | 
         link=board_url(game),
     )
     if event is not None:
-        line = t("🏆 {name}, round {round}", name=event[0], round=event[1]) + f" · {line}"
+        line = (
+            t("🏆 {name}, round {round}", name=escaped_name(event[0]), round=event[1])
+            + f" · {line}"
+        )
     return line if game.time_control is None else f"⏱️ {game.time_control} · {line}"
 
 

@@ -35,6 +35,7 @@ from bot.storage import DatabaseUnavailable, Game
 from bot.storage.leases import reminder_lease
 from bot.storage.reminders import DueReminder
 from bot.words.i18n import NC_, words
+from bot.words.names import escaped_name
 from bot.words.phrases import board_url, channel_url, command, minutes_text
 from engine.vocabulary import N_
 from rendering.words import Words
@@ -303,7 +304,7 @@ def reminder_text(
     own time; ``None`` against the AI, which never claims; by ``now``, they may already).
     ``direct``: it goes by direct message, so it also says where the game is played (on
     ``server``, the server's name)."""
-    player, opponent = mention(game.to_move), game.name(1 - game.position.turn)
+    player, opponent = mention(game.to_move), escaped_name(game.name(1 - game.position.turn))
     link = board_url(game)
     if claim_at is None:
         text = t(

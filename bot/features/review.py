@@ -32,6 +32,7 @@ from bot.storage import DatabaseUnavailable, Game
 from bot.storage.leases import review_lease
 from bot.storage.reviews import REVIEWS_TOPIC, ReviewRecord, ReviewStore
 from bot.words.i18n import words
+from bot.words.names import escaped_name
 from bot.words.phrases import SANDSTONE, STONE_EMOJI, channel_url
 from engine import BLACK, WHITE, Turn, parse_turn
 from engine.review import GameReview
@@ -406,7 +407,11 @@ def review_embed(t: Words, game: Game, review: GameReview, chart_name: str) -> d
     """The AI's review: each player's accuracy, their three biggest mistakes with the better
     turn the AI found, and the chart of the expected result."""
     embed = discord.Embed(
-        title=t("AI review: {white} vs {black}", white=game.white_name, black=game.black_name),
+        title=t(
+            "AI review: {white} vs {black}",
+            white=escaped_name(game.white_name),
+            black=escaped_name(game.black_name),
+        ),
         colour=SANDSTONE,
         description=t(
             "**Accuracy** is the share of a player's turns that kept the result the AI "
@@ -414,7 +419,7 @@ def review_embed(t: Words, game: Game, review: GameReview, chart_name: str) -> d
         ),
     )
     for colour in (WHITE, BLACK):
-        name = game.name(colour)
+        name = escaped_name(game.name(colour))
         lines = [
             t(
                 "**{ply}.** {played} — better: {best}",

@@ -13,6 +13,7 @@ from typing import Final, Literal
 
 from bot.base.domain import clock_text, mention
 from bot.storage import Game
+from bot.words.names import plain_name
 from bot.words.phrases import (
     MODE_NAMES,
     SANDSTONE,
@@ -292,10 +293,11 @@ def _sides(t: Words, game: Game, projected: Score, who: Who) -> tuple[Side, Side
 
 
 def _image_view(t: Words, game: Game, last: LastTurn | None) -> BoardView:
-    """What the image and its alt text show besides the position."""
+    """What the image and its alt text show besides the position (the names plain: alt text
+    renders no markdown)."""
     return BoardView(
-        white_name=game.white_name,
-        black_name=game.black_name,
+        white_name=plain_name(game.white_name),
+        black_name=plain_name(game.black_name),
         last_turn=last.turn if last else None,
         final=not game.is_active,
         note=board_note(t, game),
@@ -356,7 +358,8 @@ def _columns(t: Words, position: Position, projected: Score) -> tuple[Column, ..
 
 
 def board_note(t: Words, game: Game) -> str | None:
-    """The image's headline for a game that ended without a full temple."""
+    """The image's headline for a game that ended without a full temple (names plain: it is
+    drawn, and read as alt text)."""
     if game.status == "aborted":
         return t("Ended by an admin: no result")
     outcome = game.outcome
@@ -365,9 +368,11 @@ def board_note(t: Words, game: Game) -> str | None:
     winner = WHITE if outcome.result == "white" else BLACK
     if outcome.reason == "resignation":
         return t(
-            "{loser} resigned: {winner} wins", loser=game.name(1 - winner), winner=game.name(winner)
+            "{loser} resigned: {winner} wins",
+            loser=plain_name(game.name(1 - winner)),
+            winner=plain_name(game.name(winner)),
         )
-    return t("{winner} wins on time", winner=game.name(winner))
+    return t("{winner} wins on time", winner=plain_name(game.name(winner)))
 
 
 # -- the turn being composed ----------------------------------------------------------------------

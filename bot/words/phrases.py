@@ -11,6 +11,7 @@ from typing import Final
 
 from bot.base.domain import CORRESPONDENCE, mention
 from bot.storage import Game
+from bot.words.names import plain_name
 from engine import COLOUR_NAMES, Colour, Position
 from engine.vocabulary import (
     N_,
@@ -126,12 +127,13 @@ def pace_name(t: Words, pace: str | None) -> str:
 
 
 def game_label(t: Words, game: Game) -> str:
-    """A game in a list of choices (≤ 100 characters), e.g. ``#7 Ariadne vs Theseus · ply 12``."""
+    """A game in a list of choices (≤ 100 characters, plain: a choice renders no markdown),
+    e.g. ``#7 Ariadne vs Theseus · ply 12``."""
     return t(
         "#{id} {white} vs {black} · ply {ply}",
         id=game.id,
-        white=game.white_name,
-        black=game.black_name,
+        white=plain_name(game.white_name, 40),
+        black=plain_name(game.black_name, 40),
         ply=game.plies,
     )[:100]
 

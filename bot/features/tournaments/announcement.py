@@ -17,6 +17,7 @@ from bot.face.controls import Button, view_of
 from bot.services.tournaments import expected_length
 from bot.storage.tournaments import Tournament
 from bot.words.i18n import words
+from bot.words.names import escaped_name, plain_name
 from bot.words.phrases import MODE_NAMES, pace_name
 from engine.vocabulary import N_
 from rendering.words import Words
@@ -89,7 +90,7 @@ def announcement(t: Words, tournament: Tournament, players: list[int]) -> str:
     lines = [
         t(
             "🏆 **{name}** — {format}, organised by {organiser}.",
-            name=tournament.name,
+            name=escaped_name(tournament.name),
             format=format_text(t, tournament),
             organiser=f"<@{tournament.organiser_id}>",
         ),
@@ -153,7 +154,7 @@ async def schedule_event(
     try:
         event = await discord_call(
             guild.create_scheduled_event(
-                name=tournament.name,
+                name=plain_name(tournament.name),
                 start_time=start,
                 end_time=end,
                 entity_type=discord.EntityType.external,

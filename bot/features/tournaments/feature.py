@@ -35,6 +35,7 @@ from bot.services.tournaments import (
 )
 from bot.storage.tournaments import Tournament
 from bot.words.i18n import NC_
+from bot.words.names import escaped_name, plain_name
 from bot.words.phrases import command
 from engine.vocabulary import N_
 
@@ -138,18 +139,20 @@ class Tournaments(Feature):
         found = await self.service.get(tournament, interaction.guild_id or 0)
         t = reader(interaction)
         if answer == "join":
-            me = Person(interaction.user.id, interaction.user.display_name, interaction.user.bot)
+            me = Person(
+                interaction.user.id, plain_name(interaction.user.display_name), interaction.user.bot
+            )
             count = await self.service.join(found, me)
             when = f"<t:{int(found.starts_at)}:R>"
             text = t(
                 "You're in **{name}** ({count} players so far). It starts {when}.",
-                name=found.name,
+                name=escaped_name(found.name),
                 count=count,
                 when=when,
             )
         else:
             await self.service.leave(found, interaction.user.id)
-            text = t("You've left **{name}**.", name=found.name)
+            text = t("You've left **{name}**.", name=escaped_name(found.name))
         await interaction.response.send_message(text, ephemeral=True)
         await self.announcements.refresh(found.id)
 
@@ -177,10 +180,13 @@ class Tournaments(Feature):
         tournament = await self.lookup.chosen(interaction, tournament_id)
         if tournament.status in ("signup", "cancelled"):
             raise Refusal(
-                "**{name}** hasn't started: there are no standings yet.", name=tournament.name
+                "**{name}** hasn't started: there are no standings yet.",
+                name=escaped_name(tournament.name),
             )
         await interaction.response.defer(ephemeral=True, thinking=True)
-        file, text = await standings_file(self.app, self.service, tournament, reader(interaction))
+        file, text, _ = await standings_file(
+            self.app, self.service, tournament, reader(interaction)
+        )
         await interaction.followup.send(text, file=file, ephemeral=True, allowed_mentions=NO_PINGS)
 
 
@@ -213,7 +219,7 @@ class TournamentLookup:
     async def choices(self, interaction: Interaction, typed: str) -> list[app_commands.Choice[int]]:
         """The server's tournaments whose name holds what was typed."""
         found = await self.store.in_guild(interaction.guild_id or 0)
-        return choices(((f"#{t.id} {t.name}", t.id) for t in found), typed)
+        return choices(((f"#{t.id} {plain_name(t.name)}", t.id) for t in found), typed)
 
 
 class Controls:
@@ -258,7 +264,11 @@ class Controls:
             await drop_event(self.app, changed)
         done = _DONE["cancel" if cancelled else action]
         await interaction.response.send_message(
-            t(done, name=tournament.name, when=f"<t:{int(changed.round_deadline or 0)}:R>"),
+            t(
+                done,
+                name=escaped_name(tournament.name),
+                when=f"<t:{int(changed.round_deadline or 0)}:R>",
+            ),
             ephemeral=True,
         )
         await self.announcements.refresh(tournament.id)
@@ -276,7 +286,9 @@ class Controls:
         done, ended = await self.service.withdraw(tournament, player, why)
         if not done:
             raise Refusal(
-                "{player} isn't playing in **{name}**.", player=f"<@{player}>", name=tournament.name
+                "{player} isn't playing in **{name}**.",
+                player=f"<@{player}>",
+                name=escaped_name(tournament.name),
             )
         t = reader(interaction)
         await interaction.response.send_message(
@@ -284,7 +296,7 @@ class Controls:
                 "{player} is out of **{name}**: they play no more rounds, and their game of this "
                 "round is lost.",
                 player=f"<@{player}>",
-                name=tournament.name,
+                name=escaped_name(tournament.name),
             ),
             ephemeral=True,
         )

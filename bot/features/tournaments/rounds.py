@@ -15,14 +15,13 @@ import asyncio
 import io
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
 
 import discord
 
 from bot.base import work
 from bot.base.standings import Standing
-from bot.face.answers import USERS_ONLY
 from bot.face.app import App
 from bot.face.background import Backoff, Retries, discord_call, nonce
 from bot.face.loops import Loop
@@ -32,6 +31,7 @@ from bot.services.tournaments import Plan, TournamentService, standings_of
 from bot.storage import GAMES_TOPIC, ChannelBusyError, DatabaseUnavailable, Game
 from bot.storage.tournaments import Entry, Pairing, Tournament
 from bot.words.i18n import words
+from bot.words.names import escaped_name, plain_name
 from bot.words.phrases import rating_change
 from engine.vocabulary import N_
 from rendering.standings import render_standings
@@ -217,9 +217,9 @@ class Pairings:
         recorded when Discord did not take it: said again at the next step. The tournament as
         it now is."""
         boards = await self.store.pairings.boards(tournament.id, tournament.round)
-        text = pairings_text(words(tournament.language), tournament, boards)
+        text, pinged = pairings_text(words(tournament.language), tournament, boards)
         once = nonce("tr", tournament.id, tournament.round)
-        if await send(self.app, tournament, text, once) and await self.store.said(
+        if await send(self.app, tournament, text, once, pings=pinged) and await self.store.said(
             tournament, "pairings"
         ):
             return replace(tournament, announced_pairings=tournament.round)
@@ -281,22 +281,23 @@ async def post_standings(
     """Post the standings after the round, as an image; ``final``: the podium and each
     player's rating change. Whether Discord took it."""
     t = words(tournament.language)
-    file, text = await standings_file(app, service, tournament, t, final=final, over=True)
+    file, text, podium = await standings_file(app, service, tournament, t, final=final, over=True)
     once = nonce("ts", tournament.id, tournament.round)
-    if not await send(app, tournament, text, once, file):
+    if not await send(app, tournament, text, once, file, pings=podium):
         return False
     log.info("tournament %s: standings of round %s posted", tournament.id, tournament.round)
     return True
 
 
-def pairings_text(t: Words, tournament: Tournament, boards: list[Pairing]) -> str:
+def pairings_text(t: Words, tournament: Tournament, boards: list[Pairing]) -> tuple[str, list[int]]:
     """What the channel is told of a round just paired: its deadline, and its byes and
-    forfeits as stored."""
+    forfeits as stored; and the players it names (to ping)."""
+    named: list[int] = []
     deadline = f"<t:{int(tournament.round_deadline or 0)}:R>"
     lines = [
         t(
             "⚔️ **{name}** — round {round} of {rounds}. Deadline: {when}.",
-            name=tournament.name,
+            name=escaped_name(tournament.name),
             round=tournament.round,
             rounds=tournament.rounds,
             when=deadline,
@@ -304,27 +305,49 @@ def pairings_text(t: Words, tournament: Tournament, boards: list[Pairing]) -> st
     ]
     for board in boards:
         if board.black_id is None:
+            named.append(board.white_id)
             lines.append(t("{player} has the bye (a point).", player=f"<@{board.white_id}>"))
         elif board.game_id is None and board.result in ("white", "black"):
             winner = board.white_id if board.result == "white" else board.black_id
+            named.append(winner)
             lines.append(
                 t(
                     "{player} wins by forfeit (their opponent withdrew).",
                     player=f"<@{winner}>",
                 )
             )
-    return "\n".join(lines)
+    return "\n".join(lines), named
+
+
+def pinging(user_ids: Iterable[int]) -> discord.AllowedMentions:
+    """Mentions that ping ``user_ids`` and nobody else (no role, no ``@everyone``)."""
+    return discord.AllowedMentions(
+        everyone=False,
+        roles=False,
+        replied_user=False,
+        users=[discord.Object(user) for user in dict.fromkeys(user_ids)],
+    )
 
 
 async def send(
-    app: App, tournament: Tournament, text: str, once: str, file: discord.File | None = None
+    app: App,
+    tournament: Tournament,
+    text: str,
+    once: str,
+    file: discord.File | None = None,
+    *,
+    pings: Iterable[int] = (),
 ) -> bool:
-    """Post in the tournament's channel; whether Discord took it (a failure is logged)."""
+    """Post in the tournament's channel, pinging ``pings`` only; whether Discord took it (a
+    failure is logged)."""
     channel = app.client.get_partial_messageable(tournament.channel_id)
     try:
         await discord_call(
             channel.send(
-                text, file=file or discord.utils.MISSING, allowed_mentions=USERS_ONLY, nonce=once
+                text,
+                file=file or discord.utils.MISSING,
+                allowed_mentions=pinging(pings),
+                nonce=once,
             )
         )
     except (discord.HTTPException, TimeoutError) as error:
@@ -354,12 +377,12 @@ async def open_game(
         channel.send(
             t(
                 "🏆 **{name}**, round {round}: {white} vs {black}.",
-                name=tournament.name,
+                name=escaped_name(tournament.name),
                 round=board.round,
                 white=f"<@{board.white_id}>",
                 black=f"<@{board.black_id}>",
             ),
-            allowed_mentions=USERS_ONLY,
+            allowed_mentions=pinging((board.white_id, board.black_id)),
             nonce=nonce("tg", tournament.id, board.round, board.board),
         )
     )
@@ -385,10 +408,11 @@ async def standings_file(
     *,
     final: bool = False,
     over: bool = False,
-) -> tuple[discord.File, str]:
-    """The standings image (drawn off the loop) and the words that go with it; ``final`` (or
-    a finished tournament): the podium and each player's rating change. Before the loop
-    posts a round's standings, the round counts as under way."""
+) -> tuple[discord.File, str, list[int]]:
+    """The standings image (drawn off the loop), the words that go with it and the players
+    they mention (to ping); ``final`` (or a finished tournament): the podium and each
+    player's rating change. Before the loop posts a round's standings, the round counts as
+    under way."""
     entries, lines = await standings_of(service.store, tournament)
     by_id = {entry.user_id: entry for entry in entries}
     final = final or tournament.status == "finished"
@@ -427,23 +451,28 @@ async def standings_file(
             rounds=tournament.rounds,
         )
     png = await app.renderer.slow(
-        render_standings, tournament.name, subtitle, headers, rows, [line.rank for line in lines]
+        render_standings,
+        plain_name(tournament.name),
+        subtitle,
+        headers,
+        rows,
+        [line.rank for line in lines],
     )
     alt = "; ".join(
         f"{line.rank}. {_name(t, by_id[line.player])} {points_text(line.points)}" for line in lines
     )[:1000]
     file = discord.File(io.BytesIO(png), filename="standings.png", description=alt)
-    text = t("📊 **{name}** — {what}.", name=tournament.name, what=subtitle)
+    text = t("📊 **{name}** — {what}.", name=escaped_name(tournament.name), what=subtitle)
     if final:
-        text = await _podium(app, tournament, t, lines, by_id)
-    return file, text
+        return file, await _podium(app, tournament, t, lines, by_id), _medallists(lines)
+    return file, text, []
 
 
 async def _podium(
     app: App, tournament: Tournament, t: Words, lines: list[Standing], by_id: dict[int, Entry]
 ) -> str:
     """The final words: the podium, and each player's rating change (a rated tournament)."""
-    text = [t("🏁 **{name}** is over!", name=tournament.name)]
+    text = [t("🏁 **{name}** is over!", name=escaped_name(tournament.name))]
     podium = [
         f"{MEDALS[line.rank - 1]} <@{line.player}> ({points_text(line.points)})"
         for line in lines
@@ -456,15 +485,22 @@ async def _podium(
             entry = by_id[line.player]
             before = entry.rating if entry.rating is not None else 1500.0
             after = await app.ratings.rating(tournament.guild_id, line.player)
-            changes.append(f"{entry.name} {rating_change(before, after)}")
+            changes.append(f"{escaped_name(entry.name)} {rating_change(before, after)}")
         text.append(t("Rating changes: {changes}", changes=", ".join(changes)))
     return "\n".join(text)[:2000]
 
 
+def _medallists(lines: list[Standing]) -> list[int]:
+    """The players on the podium (ranked within the medals)."""
+    return [line.player for line in lines if line.rank <= len(MEDALS)]
+
+
 def _name(t: Words, entry: Entry) -> str:
+    """A player's name in the standings' image and alt text (plain: neither renders
+    markdown), marked if they withdrew."""
     if entry.playing:
-        return entry.name
-    return t(WITHDRAWN, name=entry.name)
+        return plain_name(entry.name)
+    return t(WITHDRAWN, name=plain_name(entry.name))
 
 
 WITHDRAWN = N_("{name} (withdrawn)")

@@ -146,6 +146,9 @@ class Message:
     pinged: list[int] = field(default_factory=list)
     """The users notified: ``mentions`` when it was posted (an edit notifies nobody, except the
     first one of a deferred response, which is when its text appears)."""
+    allowed_mentions: list[JSON | None] = field(default_factory=list)
+    """The ``allowed_mentions`` of its post and of each edit, in order (``None``: absent, and
+    Discord parses every mention)."""
     base_url: str = ""
     """The emulator's address, for the attachment URLs of ``media_items`` (set when posted)."""
 
@@ -364,6 +367,7 @@ def compose(
     message.components = _with_ids(components)
     message.attachments = attachments
     message.mentions = mentioned(content, components, payload.get("allowed_mentions"))
+    message.allowed_mentions.append(payload.get("allowed_mentions"))
     if appearing:
         message.pinged = list(message.mentions)
     if not creating:

@@ -1,0 +1,127 @@
+"""Members' names made safe: :func:`plain_name` gives one bounded line of visible text, and
+:func:`escaped_name` leaves Discord's markdown nothing to parse — no mention, masked link, URL,
+emoji, heading, quote, list, spoiler or emphasis — while showing exactly the plain name."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+import discord
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from bot.face.places import THREAD_NAME_LIMIT, thread_name
+from bot.features.tournaments.rounds import pinging
+from bot.words.names import NAME_LIMIT, ZERO_WIDTH_SPACE, escaped_name, plain_name
+from rendering.words import ENGLISH
+
+HOSTILE = [
+    "<@123456789012345678>",
+    "<@!123456789012345678>",
+    "<@&123456789012345678>",
+    "<#123456789012345678>",
+    "@everyone",
+    "@here",
+    "[x](https://evil.example)",
+    "https://evil.example/steal",
+    "**bold** __under__ *it* _it_ ~~gone~~",
+    "# heading",
+    "-# small",
+    "> quote",
+    ">>> block quote",
+    "- item",
+    "1. item",
+    "`code` ```block```",
+    "||spoiler||",
+    ":skull: <:custom:123> <t:0:R> </tholos challenge:1>",
+    "two\nlines\r\nand\u2028more\u2029",
+    "</script><img src=x onerror=alert(1)>",
+    "\u202eenihsoT",
+    "back\\slash\\*",
+]
+"""Names a member could choose, each meant to ping, link, format or break a line."""
+
+_ESCAPED_PAIR = re.compile(r"\\[!-/:-@\[-`{-~]")
+_LIVE_SYNTAX = [
+    re.compile(r"<[@#][!&]?\d+>"),  # mentions of users, roles, channels
+    re.compile(r"@(everyone|here)"),
+    re.compile(r"\[[^\]]*\]\([^)]*\)"),  # masked link
+    re.compile(r"https?://"),  # a bare link
+    re.compile(r"\*|_|~~|`|\|\||<|>|:\w+:"),  # emphasis, code, spoiler, tags, emoji
+    re.compile(r"^\s*(#|-|>|\d+\.)", re.MULTILINE),  # heading, list, quote at a line's start
+    re.compile(r"[\n\r\u2028\u2029]"),
+]
+"""What a simple reader of Discord's markdown would act on."""
+
+
+def live_syntax(text: str) -> list[str]:
+    """The markdown and mentions Discord would act on in ``text``: what is left once the
+    escaped characters (a backslash and an ASCII punctuation character) are set aside."""
+    unescaped = _ESCAPED_PAIR.sub("\x00", text)
+    return [found.group() for pattern in _LIVE_SYNTAX for found in pattern.finditer(unescaped)]
+
+
+def shown(text: str) -> str:
+    """What Discord shows of an escaped text: the escapes gone, and the zero-width space after
+    each ``@`` unseen."""
+    text = text.replace("@" + ZERO_WIDTH_SPACE, "@")
+    return _ESCAPED_PAIR.sub(lambda found: found.group()[1], text)
+
+
+def test_the_detector_sees_every_hostile_name_raw():
+    """The reader used below is not blind: each hostile name, unescaped, has live syntax."""
+    for name in HOSTILE[:-3]:
+        assert live_syntax(name), name
+
+
+def test_hostile_names_escaped_keep_nothing_live_and_show_as_written():
+    for name in HOSTILE:
+        escaped = escaped_name(name)
+        assert live_syntax(escaped) == [], (name, escaped)
+        assert shown(escaped) == plain_name(name)
+    assert plain_name("[x](https://evil.example)") == "[x](https://evil.example)"
+    assert plain_name("two\nlines\r\nand\u2028more\u2029") == "two lines and more"
+    assert plain_name("\u202eenihsoT") == "enihsoT", "a bidirectional override is dropped"
+
+
+@given(st.text(max_size=200))
+@example("\\")
+@example("@\u200b")
+@example("a" * 500)
+def test_any_escaped_name_has_nothing_live_and_shows_the_plain_name(name: str):
+    escaped = escaped_name(name)
+    assert live_syntax(escaped) == [], escaped
+    assert "@" not in escaped.replace("@" + ZERO_WIDTH_SPACE, ""), "every @ is broken"
+    assert shown(escaped) == plain_name(name)
+
+
+@given(st.text(max_size=300), st.integers(min_value=2, max_value=NAME_LIMIT))
+def test_a_plain_name_is_one_bounded_line_of_the_name(name: str, limit: int):
+    plain = plain_name(name, limit)
+    assert 0 < len(plain) <= limit
+    assert plain == plain.strip() and "  " not in plain
+    assert not any(unicodedata.category(c) in ("Cc", "Zl", "Zp", "Cs", "Co") for c in plain)
+    assert plain_name(plain, limit) == plain, "idempotent"
+    visible = [c for c in name if not unicodedata.category(c).startswith(("C", "Z"))]
+    if len(name) <= limit and visible:
+        assert [c for c in plain if not unicodedata.category(c).startswith(("C", "Z"))] == (
+            visible
+        ), "every visible character kept, in order"
+
+
+@given(st.text(max_size=200), st.text(max_size=200))
+@example("<@1>\n# x", "[x](https://evil)\r\n")
+def test_a_thread_name_is_one_plain_line_within_discords_limit(white: str, black: str):
+    name = thread_name(ENGLISH, white, black)
+    assert len(name) <= THREAD_NAME_LIMIT
+    assert name.endswith(" · Tholos") and " vs " in name
+    assert not any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in name)
+
+
+def test_a_tournament_message_pings_only_the_players_it_means():
+    allowed = pinging([7, 8, 7]).to_dict()
+    assert allowed == {"parse": [], "users": [7, 8]}, "no role, no @everyone, no repeat"
+    assert pinging([]).to_dict() == {"parse": [], "users": []}
+    merged = discord.AllowedMentions(everyone=True, roles=True).merge(pinging([9])).to_dict()
+    assert "everyone" not in merged["parse"] and "roles" not in merged["parse"]
