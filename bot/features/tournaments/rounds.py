@@ -436,20 +436,7 @@ async def standings_file(
         ]
         for line in lines
     ]
-    if final:
-        subtitle = t("Final standings after {round} rounds", round=tournament.round)
-    elif over or tournament.announced_round >= tournament.round:
-        subtitle = t(
-            "Standings after round {round} of {rounds}",
-            round=tournament.round,
-            rounds=tournament.rounds,
-        )
-    else:
-        subtitle = t(
-            "Standings so far, with round {round} of {rounds} under way",
-            round=tournament.round,
-            rounds=tournament.rounds,
-        )
+    subtitle = _subtitle(t, tournament, final=final, over=over)
     png = await app.renderer.slow(
         render_standings,
         plain_name(tournament.name),
@@ -466,6 +453,23 @@ async def standings_file(
     if final:
         return file, await _podium(app, tournament, t, lines, by_id), _medallists(lines)
     return file, text, []
+
+
+def _subtitle(t: Words, tournament: Tournament, *, final: bool, over: bool) -> str:
+    """What the standings are: final, after a round, or with a round under way."""
+    if final:
+        return t("Final standings after {round} rounds", round=tournament.round)
+    if over or tournament.announced_round >= tournament.round:
+        return t(
+            "Standings after round {round} of {rounds}",
+            round=tournament.round,
+            rounds=tournament.rounds,
+        )
+    return t(
+        "Standings so far, with round {round} of {rounds} under way",
+        round=tournament.round,
+        rounds=tournament.rounds,
+    )
 
 
 async def _podium(
