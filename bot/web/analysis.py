@@ -21,7 +21,7 @@ from bot.storage import Game
 from bot.storage.games import unstored_game
 from bot.storage.reviews import ReviewRecord
 from bot.web.frames import board_frame, geometries
-from bot.web.live import JSON, PATH, LiveBoards, Page, error, plain, refused, send
+from bot.web.live import JSON, PATH, LiveBoards, Page, error, plain, refused, send, stored_int
 from bot.words.board import board_of, turn_steps
 from bot.words.hints import named, why
 from bot.words.i18n import words
@@ -178,7 +178,8 @@ class PageAnalysis:
         they play in or whose channel they can see, or of this direct message:
         :mod:`bot.face.visibility`); raises :class:`Refusal`, as for a game that does not
         exist, for any other."""
-        game = await self.app.games.game(game_id) if isinstance(game_id, int) else None
+        found = stored_int(game_id)
+        game = None if found is None else await self.app.games.game(found)
         session = page.session
         return await self.visibility.finished_game(
             game, session.guild_id, session.channel_id, session.user_id

@@ -15,6 +15,7 @@ import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 log = logging.getLogger(__name__)
 
@@ -74,17 +75,20 @@ class TokenBucket:
 
 SESSION_BURST, SESSION_RATE = 30, 2.0
 """``/api/session`` asks one address may make at once, then per second. Behind Discord's proxy
-many members share an address, so it is generous: it stops a loop, not a crowd."""
+many members share an address, so it is generous: it stops a loop, not a crowd. Every ask
+counts here, a malformed one too (a loop of them is a loop)."""
 ALL_SESSIONS_BURST, ALL_SESSIONS_RATE = 100, 10.0
 """``/api/session`` asks the whole process takes at once, then per second (each costs three
-requests to Discord: two with the member's token, one with the bot's)."""
+requests to Discord: two with the member's token, one with the bot's). Only a well-formed ask
+counts here: a stranger's empty or malformed bodies cost the members nothing."""
 ADDRESSES = 10_000
 """Addresses whose buckets are remembered at most (those that refilled are forgotten first,
 then the oldest: forgetting only forgives)."""
 
 
 class SessionLimits:
-    """The rate of ``/api/session``: per client address and overall."""
+    """The rate of ``/api/session``: per client address (every ask) and overall (the asks that
+    were well formed, so would cost Discord requests)."""
 
     def __init__(
         self,
@@ -97,20 +101,25 @@ class SessionLimits:
         self._overall = TokenBucket(*overall, clock=clock)
         self._addresses: OrderedDict[str, TokenBucket] = OrderedDict()
 
-    def wait(self, address: str) -> float:
+    def address_wait(self, address: str) -> float:
         """0 if ``address`` may ask now (counted), else the seconds until it may."""
+        return self._bucket(address).take()
+
+    def overall_wait(self, address: str) -> float:
+        """0 if the process takes a well-formed ask of ``address`` now (counted), else the
+        seconds until it does (``address`` then keeps the token its ask took)."""
+        overall = self._overall.take()
+        if overall:
+            self._bucket(address).tokens += 1  # the address's ask was not served
+        return overall
+
+    def _bucket(self, address: str) -> TokenBucket:
         bucket = self._addresses.pop(address, None)
         if bucket is None:
             bucket = TokenBucket(*self._per_address, clock=self._clock)
             self._forget()
         self._addresses[address] = bucket
-        wait = bucket.take()
-        if wait:
-            return wait
-        overall = self._overall.take()
-        if overall:
-            bucket.tokens += 1  # the address's ask was not served: it keeps its token
-        return overall
+        return bucket
 
     def _forget(self) -> None:
         if len(self._addresses) < ADDRESSES:
@@ -126,55 +135,177 @@ def retry_after(seconds: float) -> str:
     return str(max(1, math.ceil(seconds)))
 
 
+IPV6_GROUP = 64
+"""Leading bits of an IPv6 address that name one client: a /64 is the least a provider hands
+one customer, who may use every address of it."""
+ADDRESS_LENGTH = 64
+"""Characters of an address that are kept (an address a proxy wrote that does not parse)."""
+
+
 def client_address(peer: str | None, forwarded_for: str | None) -> str:
-    """The address a request came from. The server listens behind a reverse proxy on the same
-    machine (``THOLOS_WEB_HOST=127.0.0.1``): when the peer is a loopback address, the last entry
-    of ``X-Forwarded-For`` — the one the proxy itself added, the address that reached it — is
-    taken; any earlier entries are the client's word and ignored. A peer that is not loopback
-    reached the server directly, and its ``X-Forwarded-For`` is not believed."""
+    """The address a request came from, as the limits count it. The server listens behind a
+    reverse proxy on the same machine (``THOLOS_WEB_HOST=127.0.0.1``): when the peer is a
+    loopback address, the last entry of ``X-Forwarded-For`` — the one the proxy itself added,
+    the address that reached it — is taken; any earlier entries are the client's word and
+    ignored. A peer that is not loopback reached the server directly, and its
+    ``X-Forwarded-For`` is not believed. An IPv6 address counts as its /64
+    (:data:`IPV6_GROUP`), an IPv4 address written as IPv6 as the IPv4 address."""
     peer = peer or "?"
-    if forwarded_for:
-        try:
-            loopback = ipaddress.ip_address(peer).is_loopback
-        except ValueError:
-            loopback = False
+    address = peer
+    if forwarded_for and _loopback(peer):
         last = forwarded_for.split(",")[-1].strip()
-        if loopback and last:
-            return last
-    return peer
+        address = last or peer
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address[:ADDRESS_LENGTH]
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.IPv6Network((parsed, IPV6_GROUP), strict=False))
+    return str(parsed)
+
+
+def _loopback(peer: str) -> bool:
+    try:
+        return ipaddress.ip_address(peer).is_loopback
+    except ValueError:
+        return False
+
+
+PAGES_PER_ADDRESS = 500
+"""Live-board WebSockets one client address (an IPv6 /64) holds open at once, said hello or
+not. Inside Discord every page comes through Discord's proxy, whose few addresses many members
+share, so it is a quarter of :data:`PAGES_PER_PROCESS`: one stranger's address gets a share of
+the process, not all of it; a crowd behind one proxy address still fits."""
+PAGES_PER_MEMBER = 16
+"""Live-board WebSockets one member holds open at once, over all their sessions: two sessions'
+share (:data:`PAGES_PER_SESSION`), a computer and a phone. A member may ask for many sessions;
+this keeps the sockets of one Discord account, vouched for or not, to a page's worth."""
+REQUESTS_PER_ADDRESS = 64
+"""HTTP requests (not WebSockets) one client address has in flight at once. A page's start is
+six requests that each take milliseconds, so 64 at once is a crowd behind Discord's proxy; more
+is a client holding requests open (a body that never comes), answered 429."""
+
+
+@dataclass(eq=False)
+class Door:
+    """One live-board WebSocket, counted from its accept until it closes."""
+
+    address: str
+    refused: str | None = None
+    """Why it may not stay (an error code of the page's, ``full``), or ``None``."""
+    cut: Callable[[], None] | None = None
+    """Ends its wait for a hello at once (set while it waits for one, and only then)."""
 
 
 class Doors:
-    """Counts the open live-board WebSockets, by session and in all."""
+    """Counts the open live-board WebSockets: in all and by client address from their accept,
+    by member and by session from their hello.
+
+    A socket that has not said hello yet is the cheapest to let go: when the process is full
+    (or its address is), a new socket takes the place of the one that has waited longest for
+    its hello — a page says hello at once, so only a socket that stays silent is cut, and
+    silent sockets can never keep a page out."""
 
     def __init__(
-        self, per_session: int = PAGES_PER_SESSION, per_process: int = PAGES_PER_PROCESS
+        self,
+        per_session: int = PAGES_PER_SESSION,
+        per_process: int = PAGES_PER_PROCESS,
+        per_address: int = PAGES_PER_ADDRESS,
+        per_member: int = PAGES_PER_MEMBER,
     ) -> None:
         self.per_session = per_session
         self.per_process = per_process
+        self.per_address = per_address
+        self.per_member = per_member
         self.open = 0
+        self.cut = 0
+        """Silent sockets cut to make room, since the start."""
+        self._addresses: Counter[str] = Counter()
+        self._members: Counter[int] = Counter()
         self._sessions: Counter[str] = Counter()
+        self._silent: OrderedDict[Door, None] = OrderedDict()
+        """The sockets waiting for their hello, the longest waiting first."""
 
     @contextlib.contextmanager
-    def socket(self) -> Iterator[bool]:
-        """Count one WebSocket while the block runs; yields whether it fits in the process."""
+    def socket(self, address: str) -> Iterator[Door]:
+        """Count one WebSocket of ``address`` while the block runs; its door is ``refused``
+        when neither the process nor the address has room, even after cutting a silent one."""
+        door = Door(address)
         self.open += 1
+        self._addresses[address] += 1
         try:
-            yield self.open <= self.per_process
+            over_address = self._addresses[address] > self.per_address
+            if (over_address or self.open > self.per_process) and not self._cut(
+                address if over_address else None
+            ):
+                door.refused = "full"
+            else:
+                self._silent[door] = None
+            yield door
         finally:
+            self._silent.pop(door, None)
             self.open -= 1
+            _release(self._addresses, address)
+
+    def _cut(self, address: str | None) -> bool:
+        """Cut the silent socket (of ``address``, or any) that has waited longest; whether
+        there was one."""
+        found = next(
+            (
+                door
+                for door in self._silent
+                if door.cut is not None and (address is None or door.address == address)
+            ),
+            None,
+        )
+        if found is None or found.cut is None:
+            return False
+        del self._silent[found]
+        self.cut += 1
+        found.cut()
+        return True
 
     @contextlib.contextmanager
-    def session(self, key: str) -> Iterator[bool]:
-        """Count one WebSocket of the session ``key`` while the block runs; yields whether it
-        fits in the session's share."""
-        self._sessions[key] += 1
+    def member(self, door: Door, user_id: int, session: str) -> Iterator[bool]:
+        """Count a socket that said hello as its member's, of the session ``session``, while
+        the block runs; yields whether it fits in the member's and the session's share."""
+        self._silent.pop(door, None)
+        self._members[user_id] += 1
+        self._sessions[session] += 1
         try:
-            yield self._sessions[key] <= self.per_session
+            yield (
+                self._members[user_id] <= self.per_member
+                and self._sessions[session] <= self.per_session
+            )
         finally:
-            self._sessions[key] -= 1
-            if not self._sessions[key]:
-                del self._sessions[key]
+            _release(self._members, user_id)
+            _release(self._sessions, session)
+
+
+class Requests:
+    """Counts the HTTP requests in flight by client address."""
+
+    def __init__(self, per_address: int = REQUESTS_PER_ADDRESS) -> None:
+        self.per_address = per_address
+        self._addresses: Counter[str] = Counter()
+
+    @contextlib.contextmanager
+    def request(self, address: str) -> Iterator[bool]:
+        """Count one request of ``address`` while the block runs; yields whether it fits."""
+        self._addresses[address] += 1
+        try:
+            yield self._addresses[address] <= self.per_address
+        finally:
+            _release(self._addresses, address)
+
+
+def _release(counter: Counter[Any], key: object) -> None:
+    """One less of ``key`` in ``counter`` (forgotten at none)."""
+    counter[key] -= 1
+    if not counter[key]:
+        del counter[key]
 
 
 def descriptors_for(pages: int) -> int:

@@ -37,7 +37,15 @@ log = logging.getLogger(__name__)
 MESSAGE_LIMIT = 2048
 """Characters a page's message may have (a turn needs about a hundred)."""
 HELLO_TIMEOUT = 10.0
-"""Seconds a new connection has to say who it is."""
+"""Seconds a new connection has to say who it is, from its accept: a deadline, which nothing the
+client sends (a ping) moves. A page says hello as soon as it is open; ten seconds allow for a
+slow phone on a slow network."""
+DEPTH_LIMIT = 8
+"""Levels of arrays and objects a page's message may nest (every message is one flat object;
+deeper is not ours, and a thousand levels would exhaust the parser's recursion)."""
+LARGEST = 2**63 - 1
+"""The largest number a page may name: the largest the database stores (a 64-bit signed
+integer, SQLite's and PostgreSQL's ``BIGINT``)."""
 BURST, PER_SECOND = 10, 4.0
 """Messages a page may send at once, and then per second; more are refused (flood)."""
 FLOOD_LIMIT = 50
@@ -276,15 +284,50 @@ def _frame(app: App, game: Game, last: LastTurn | None, language: str, moving: b
     return frame
 
 
-def parsed(text: object) -> JSON | None:
-    """A message's JSON object, or ``None``."""
-    if not isinstance(text, str) or len(text) > MESSAGE_LIMIT:
+def parsed(text: object, limit: int = MESSAGE_LIMIT) -> JSON | None:
+    """A message's JSON object (at most ``limit`` characters, :data:`DEPTH_LIMIT` levels
+    deep), or ``None``."""
+    if not isinstance(text, str) or len(text) > limit or nesting(text) > DEPTH_LIMIT:
         return None
     try:
         data = json.loads(text)
     except ValueError:
         return None
     return data if isinstance(data, dict) else None
+
+
+def nesting(text: str) -> int:
+    """How deep the arrays and objects of the JSON ``text`` nest (brackets in strings do not
+    count), read without parsing it."""
+    if text.count("[") + text.count("{") <= 1:  # a flat object, as every page's message
+        return text.count("[") + text.count("{")
+    depth = deepest = 0
+    quoted = escaped = False
+    for character in text:
+        if quoted:
+            if escaped:
+                escaped = False
+            elif character == "\\":
+                escaped = True
+            elif character == '"':
+                quoted = False
+        elif character == '"':
+            quoted = True
+        elif character in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif character in "]}":
+            depth -= 1
+    return deepest
+
+
+def stored_int(value: object) -> int | None:
+    """``value`` if the database can hold it as an id (a game's, an attempt's) or a version: a
+    whole number (not a boolean) of 64 bits, signed; else ``None`` (the database would overflow
+    on it; any other is merely no row's)."""
+    if isinstance(value, int) and not isinstance(value, bool) and -LARGEST - 1 <= value <= LARGEST:
+        return value
+    return None
 
 
 def error(t: Any, code: str) -> JSON:

@@ -15,7 +15,7 @@ from bot.storage import Database, Game
 from bot.storage.games import GAME_COLUMNS, game_from_row
 from bot.web.frames import palette
 from bot.web.lessons import course_summary
-from bot.web.live import JSON, LiveBoards, Page, send, send_board
+from bot.web.live import JSON, LiveBoards, Page, send, send_board, stored_int
 from bot.web.words import PLAY_THE_AI, page_words
 from bot.words.i18n import words
 from bot.words.phrases import LEVEL_NAMES, board_url
@@ -88,7 +88,8 @@ class Places:
         """The page asks to show a game: shown if it is played in the session's channel or in
         a thread of it that its member may open; ``False`` (refused, as for a game that does
         not exist) for any other."""
-        game = await self.app.games.game(game_id) if isinstance(game_id, int) else None
+        found = stored_int(game_id)
+        game = None if found is None else await self.app.games.game(found)
         session = page.session
         if game is None or session.channel_id not in (game.channel_id, game.parent_id):
             return False

@@ -16,11 +16,14 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import re
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 
 from bot.face.app import App
 from bot.face.opponent import Opponent
@@ -31,12 +34,13 @@ from bot.web.limits import (
     PAGES_PER_PROCESS,
     SESSION_CLOSE,
     Doors,
+    Requests,
     SessionLimits,
     client_address,
     descriptors_for,
     retry_after,
 )
-from bot.web.live import LiveBoards, close, error
+from bot.web.live import LiveBoards, close, error, parsed
 from bot.web.sessions import (
     SESSION_LIFETIME,
     Session,
@@ -56,6 +60,27 @@ MAX_LIVE_MESSAGE = 64 * 1024
 """Bytes of one WebSocket message aiohttp reads at most (longer ones close the connection);
 the live boards refuse anything over :data:`~bot.web.live.MESSAGE_LIMIT` with a frame."""
 VERSION = r"[0-9a-f]{12}"
+SESSION_BODY_LIMIT = 1024
+"""Bytes of a ``/api/session`` body read at most: a code (about 30 characters) and an instance id
+(about 70) in JSON take a tenth of it; a longer body is not a page's (413)."""
+SESSION_BODY_TIMEOUT = 10.0
+"""Seconds a ``/api/session`` body has to arrive in full (a page sends it at once); one that
+trickles in holds a request open and is refused (400)."""
+CODE = re.compile(r"[A-Za-z0-9_-]{1,200}")
+"""An OAuth2 authorization code, as Discord writes them (URL-safe letters and digits)."""
+INSTANCE_ID = re.compile(r"i-[0-9]{1,20}(?:-[a-z]{1,8}(?:-[0-9]{1,20}){1,3})?")
+"""An Activity instance id as Discord writes them: ``i-<launch>-gc-<guild>-<channel>`` in a
+server, ``i-<launch>-pc-<channel>`` in a private channel (the location part may grow another
+kind, so any short lower-case kind with one to three numbers is taken). It goes into the path of
+a request to Discord, so nothing else is."""
+QUIET_EVERY = 60.0
+"""Seconds between two log lines about a stranger's doing (requests aiohttp cannot read, accepts
+refused for want of file descriptors): one line a minute says how many, not one line each."""
+ACCEPT_REFUSED = "socket.accept() out of system resource"
+"""How asyncio's selector loop names an accept that failed for want of descriptors or memory
+(it stops accepting for a second, then tries again)."""
+REQUEST_LOG = logging.getLogger("bot.web.requests")
+"""aiohttp's word about the requests it reads for this server (given to it as its logger)."""
 
 
 class WebServer:
@@ -81,14 +106,22 @@ class WebServer:
         self.doors = doors
         self.files = PageFiles(static)
         self.version = self.files.version
-        web_app = web.Application(middlewares=[_headers])
+        self.requests = Requests()
+        self.accepts = Quiet(
+            log, "live board: out of file descriptors, %d connections not accepted"
+        )
+        self._exception_handler: Callable[..., object] | None = None
+        web_app = web.Application(middlewares=[self._share])
+        web_app.on_response_prepare.append(_decorate)
         web_app.router.add_get("/", self.files.page)
         web_app.router.add_get(f"/static/{{version:{VERSION}}}/{{path:.+}}", self.files.versioned)
         web_app.router.add_get("/static/{path:.+}", self.files.unversioned)
         web_app.router.add_get("/api/config", self._config)
         web_app.router.add_post("/api/session", self._session)
         web_app.router.add_get("/api/live", self._live)
-        self._runner = web.AppRunner(web_app, access_log=None, shutdown_timeout=1.0)
+        self._runner = web.AppRunner(
+            web_app, access_log=None, shutdown_timeout=1.0, logger=REQUEST_LOG
+        )
 
     async def start(self, host: str, port: int) -> None:
         """Listen on ``host:port`` (port 0: one the system chooses, which the log line names)."""
@@ -104,6 +137,7 @@ class WebServer:
         await self._runner.setup()
         await web.TCPSite(self._runner, host, port).start()
         port = self._runner.addresses[0][1]
+        self._quiet_accepts()
         log.info("live board on http://%s:%d/", host, port)
 
     @property
@@ -118,6 +152,9 @@ class WebServer:
         if self.live is not None:
             await self.live.close()
         await self._runner.cleanup()
+        loop = asyncio.get_running_loop()
+        if loop.get_exception_handler() is self._exception_handler:
+            loop.set_exception_handler(None)
 
     async def _config(self, request: web.Request) -> web.Response:
         """What the page needs before it asks Discord anything: the application's id, and what
@@ -140,8 +177,41 @@ class WebServer:
         socket = web.WebSocketResponse(max_msg_size=MAX_LIVE_MESSAGE, heartbeat=30.0)
         await socket.prepare(request)
         language = browser_language(request.headers.get("Accept-Language", ""))
-        await self.talk.serve(socket, language)
+        await self.talk.serve(socket, language, requester(request))
         return socket
+
+    @web.middleware
+    async def _share(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        """An HTTP request within its address's share of requests in flight (a WebSocket is
+        the doors' to count); over it, 429."""
+        if request.path == "/api/live":
+            return await handler(request)
+        with self.requests.request(requester(request)) as fits:
+            if not fits:
+                return _refused(request, "busy", 429, {"Retry-After": "1"})
+            return await handler(request)
+
+    def _quiet_accepts(self) -> None:
+        """Make asyncio's word on an accept of this server that failed for want of file
+        descriptors one warning a minute (it logs a traceback for each, thousands a second
+        while a flood lasts); the server accepts again by itself as soon as descriptors free
+        up. Every other exception goes to the handler there was."""
+        loop = asyncio.get_running_loop()
+        before = loop.get_exception_handler()
+        port = self.port
+
+        def handler(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+            if context.get("message") == ACCEPT_REFUSED and _port_of(context) == port:
+                self.accepts.note()
+            elif before is not None:
+                before(loop, context)
+            else:
+                loop.default_exception_handler(context)
+
+        self._exception_handler = handler
+        loop.set_exception_handler(handler)
 
     async def _key_replaced(self) -> None:
         """The session key was replaced (``tholos-bot rotate-web-key``): every open page's
@@ -191,9 +261,12 @@ class PageFiles:
         return self._file(request.match_info["path"], "no-cache")
 
     def _file(self, path: str, cache: str) -> web.FileResponse:
-        found = (self.static / path).resolve()
-        if not found.is_relative_to(self.static) or not found.is_file():
-            raise web.HTTPNotFound()
+        try:  # (a path the system cannot name, with a NUL or too long, names no file)
+            found = (self.static / path).resolve()
+            if not found.is_relative_to(self.static) or not found.is_file():
+                raise web.HTTPNotFound()
+        except (ValueError, OSError):
+            raise web.HTTPNotFound() from None
         return web.FileResponse(found, headers={"Cache-Control": cache})
 
 
@@ -209,24 +282,30 @@ class SessionDoor:
         code) and where (Discord's answer about the Activity instance), signed. Asked too often
         (per address, or by everyone), or rate limited by Discord for longer than the server
         waits itself: 429 with ``Retry-After``, and the page asks again."""
-        address = client_address(request.remote, request.headers.get("X-Forwarded-For"))
-        wait = self.limits.wait(address)
+        address = requester(request)
+        wait = self.limits.address_wait(address)
         if wait:
             log.info("live board session from %s: too many, asked to wait %.1f s", address, wait)
             return _refused(request, "busy", 429, {"Retry-After": retry_after(wait)})
-        try:
-            body = await request.json()
-        except ValueError:
-            body = None
-        code = body.get("code") if isinstance(body, dict) else None
-        instance = body.get("instance_id") if isinstance(body, dict) else None
+        body = await _body(request, SESSION_BODY_LIMIT)
+        if body is None:
+            return _refused(request, "bad_request", 413)
+        asked = parsed(body, SESSION_BODY_LIMIT)
+        code = asked.get("code") if asked is not None else None
+        instance = asked.get("instance_id") if asked is not None else None
         if not (
             isinstance(code, str)
             and isinstance(instance, str)
-            and 0 < len(code) <= 200
-            and 0 < len(instance) <= 100
+            and CODE.fullmatch(code)
+            and INSTANCE_ID.fullmatch(instance)
         ):
             return _refused(request, "bad_request", 400)
+        wait = self.limits.overall_wait(address)
+        if wait:
+            log.info(
+                "live board session from %s: too many in all, asked to wait %.1f s", address, wait
+            )
+            return _refused(request, "busy", 429, {"Retry-After": retry_after(wait)})
         try:
             member = await self.identity.member(code)
             place = await self.identity.place(instance)
@@ -294,9 +373,92 @@ def _refused(
     )
 
 
-@web.middleware
-async def _headers(request: web.Request, handler: Any) -> web.StreamResponse:
-    response = await handler(request)
+def requester(request: web.BaseRequest) -> str:
+    """The client address of ``request``, as the limits count it."""
+    return client_address(request.remote, request.headers.get("X-Forwarded-For"))
+
+
+async def _body(request: web.Request, limit: int) -> str | None:
+    """The body of ``request`` as text if it has at most ``limit`` bytes (``None``: longer);
+    one that does not arrive in full within :data:`SESSION_BODY_TIMEOUT`, or whose client went,
+    reads as empty (malformed)."""
+    if request.content_length is not None and request.content_length > limit:
+        return None
+    body = b""
+    try:
+        async with asyncio.timeout(SESSION_BODY_TIMEOUT):
+            while chunk := await request.content.read(limit + 1 - len(body)):
+                body += chunk
+                if len(body) > limit:
+                    return None
+    except (TimeoutError, ConnectionError):  # (a client gone: its answer goes nowhere)
+        return ""
+    return body.decode("utf-8", errors="replace")
+
+
+async def _decorate(request: web.BaseRequest, response: web.StreamResponse) -> None:
+    """Every response's security headers (an error's too, aiohttp's own 404 and 405 among
+    them), as it is prepared; a WebSocket's upgrade has no page to protect."""
     if not isinstance(response, web.WebSocketResponse):
         response.headers.update(HEADERS)
-    return response
+
+
+def _port_of(context: dict[str, Any]) -> int | None:
+    """The port of the listening socket an event loop's exception ``context`` names."""
+    try:
+        return int(context["socket"].getsockname()[1])
+    except (KeyError, AttributeError, IndexError, TypeError, ValueError, OSError):
+        return None
+
+
+class Quiet:
+    """One log line a minute (:data:`QUIET_EVERY`) about something a stranger can make happen
+    thousands of times a second, saying how many times it did."""
+
+    def __init__(
+        self,
+        logger: logging.Logger,
+        message: str,
+        level: int = logging.WARNING,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.logger = logger
+        self.message = message
+        self.level = level
+        self.clock = clock
+        self.count = 0
+        """Times noted since the last line."""
+        self._last: float | None = None
+
+    def note(self, *args: object) -> None:
+        """It happened once more: a line if none was written within the minute."""
+        self.count += 1
+        now = self.clock()
+        if self._last is None or now - self._last >= QUIET_EVERY:
+            self.logger.log(self.level, self.message, self.count, *args)
+            self.count, self._last = 0, now
+
+
+class StrangersRequests(logging.Filter):
+    """aiohttp's word on a request it could not read — a raw byte in its path, a header over
+    8 KiB — is an ERROR with a traceback; it is a stranger's doing, not an error of ours: it
+    becomes a quiet line a minute (:class:`Quiet`). Errors of our handlers stay as they are."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.quiet = Quiet(
+            log,
+            "live board: %d requests that could not be read refused (the last: %s)",
+            logging.INFO,
+        )
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if not isinstance(error, HttpProcessingError):
+            return True
+        said = str(error.message).splitlines()[0] if error.message else ""
+        self.quiet.note(f"{type(error).__name__}: {said}"[:200])
+        return False
+
+
+REQUEST_LOG.addFilter(StrangersRequests())

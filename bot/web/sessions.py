@@ -94,12 +94,13 @@ class Sessions:
             return None
         version, _, rest = token.partition(".")
         body, _, signature = rest.partition(".")
-        if version != VERSION or not hmac.compare_digest(signature, self._signature(body)):
-            return None
+        expected = self._signature(body).encode()
+        if version != VERSION or not hmac.compare_digest(signature.encode(), expected):
+            return None  # (compared as bytes: a signature need not be ASCII to be refused)
         try:
             fields = json.loads(base64.urlsafe_b64decode(body.encode()))
             session = Session(**fields)
-        except (ValueError, TypeError, binascii.Error):
+        except (ValueError, TypeError, binascii.Error, RecursionError):
             return None
         return session if session.expires_at > now else None
 

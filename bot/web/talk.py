@@ -6,6 +6,8 @@ else gets an error frame and changes nothing."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
 
 from aiohttp import WSMsgType, web
@@ -23,7 +25,7 @@ from bot.storage.puzzles import Answered
 from bot.web.analysis import ANALYSIS_TYPES, PageAnalysis
 from bot.web.frames import puzzle_frame
 from bot.web.lessons import PageLessons
-from bot.web.limits import FULL_CLOSE, SESSION_CLOSE, TOO_MANY_PAGES_CLOSE, Doors
+from bot.web.limits import FULL_CLOSE, SESSION_CLOSE, TOO_MANY_PAGES_CLOSE, Door, Doors
 from bot.web.live import (
     FLOOD_LIMIT,
     HELLO_TIMEOUT,
@@ -39,6 +41,7 @@ from bot.web.live import (
     refused,
     send,
     send_board,
+    stored_int,
 )
 from bot.web.places import Places
 from bot.web.sessions import Session, Sessions
@@ -63,21 +66,25 @@ class PageTalk:
         self.lessons = PageLessons(LessonService(app.lessons), boards)
         self.analysis = PageAnalysis(app, boards)
 
-    async def serve(self, socket: web.WebSocketResponse, language: str = "en") -> None:
+    async def serve(
+        self, socket: web.WebSocketResponse, language: str = "en", address: str = "?"
+    ) -> None:
         """Talk with one page until it goes: its hello, then its turns. ``language``: the
-        browser's, for a refusal before the page has said who it is. A page over the process's
-        share or its session's is told so and closed."""
-        with self.doors.socket() as fits:
-            session = await hello(socket, self.boards.sessions, language)
+        browser's, for a refusal before the page has said who it is; ``address``: the client's
+        (:func:`~bot.web.limits.client_address`). The socket is counted from now: over the
+        process's share or its address's it is told so and closed (a silent socket may be cut
+        to make room for it); after its hello, over its member's or session's share too."""
+        with self.doors.socket(address) as door:
+            if door.refused is not None:
+                await close(socket, error(words(language), door.refused), FULL_CLOSE)
+                return
+            session = await hello(socket, self.boards.sessions, language, door)
             if session is None:
                 return
             t = words(language_of(session.locale))
-            if not fits:
-                await close(socket, error(t, "full"), FULL_CLOSE)
-                return
             key = f"{session.user_id}:{session.instance_id}:{session.expires_at}"
-            with self.doors.session(key) as fits_session:
-                if not fits_session:
+            with self.doors.member(door, session.user_id, key) as fits:
+                if not fits:
                     await close(socket, error(t, "too_many_pages"), TOO_MANY_PAGES_CLOSE)
                     return
                 await self._talk(Page(socket, session))
@@ -110,41 +117,40 @@ class PageTalk:
             self.boards.forget(page)
 
     async def _handle(self, page: Page, text: str) -> None:
-        """One message of a page: a turn (anything else is refused)."""
+        """One message of a page, by its ``type``; anything malformed is refused."""
         if len(text) > MESSAGE_LIMIT:
             await refuse(page, "too_big")
             return
         data = parsed(text)
-        if data is not None and data.get("type") == "open":
+        kind = None if data is None else data.get("type")
+        if data is None or not isinstance(kind, str):
+            await refuse(page, "malformed")
+        elif kind == "open":
             if not await self.places.open(page, data.get("game")):
                 await refuse(page, "not_here")
-            return
-        if data is not None and data.get("type") in ("lobby", "home"):
-            await (self.places.lobby(page) if data["type"] == "lobby" else self.places.home(page))
-            return
-        if data is not None and data.get("type") == "play_ai":
+        elif kind in ("lobby", "home"):
+            await (self.places.lobby(page) if kind == "lobby" else self.places.home(page))
+        elif kind == "play_ai":
             await self.games.play_ai(page, data.get("level"))
-            return
-        kind = None if data is None else data.get("type")
-        if data is not None and kind in ("puzzle", "puzzle_answer", "puzzle_reveal"):
+        elif kind in ("puzzle", "puzzle_answer", "puzzle_reveal"):
             await self.puzzles.answer(page, data)
-            return
-        if data is not None and kind in ("lesson", "lesson_answer"):
+        elif kind in ("lesson", "lesson_answer"):
             await self.lessons.answer(page, data)
-            return
-        if data is not None and kind in ANALYSIS_TYPES:
+        elif kind in ANALYSIS_TYPES:
             await self.analysis.answer(page, data)
-            return
-        fields = data or {}
-        game, version, path = fields.get("game"), fields.get("version"), fields.get("path")
-        if (
-            data is None
-            or data.get("type") != "turn"
-            or not isinstance(game, int)
-            or not isinstance(version, int)
-            or not isinstance(path, str)
-            or not PATH.fullmatch(path)
-        ):
+        elif kind == "turn":
+            await self._turn(page, data)
+        else:
+            await refuse(page, "malformed")
+
+    async def _turn(self, page: Page, data: JSON) -> None:
+        """A whole turn in the page's game."""
+        game, version, path = (
+            stored_int(data.get("game")),
+            stored_int(data.get("version")),
+            data.get("path"),
+        )
+        if game is None or version is None or not isinstance(path, str) or not PATH.fullmatch(path):
             await refuse(page, "malformed")
             return
         if game != page.game_id:
@@ -190,7 +196,7 @@ class PageGames:
         """Start a game against the AI where the page is open (a server channel without a
         game); the page shows it as it starts."""
         session = page.session
-        if level not in LEVEL_NAMES or not isinstance(level, str):
+        if not isinstance(level, str) or level not in LEVEL_NAMES:
             await refuse(page, "malformed")
             return
         if page.game_id is not None or session.guild_id is None:
@@ -223,9 +229,9 @@ class PagePuzzles:
         """A puzzle for the member (``puzzle``), their answer to one (``puzzle_answer``, a
         whole turn's path) or their wish to see its answer (``puzzle_reveal``, a miss)."""
         session, t, kind = page.session, words(page.language), data["type"]
-        attempt, path = data.get("attempt"), data.get("path", "")
+        attempt, path = stored_int(data.get("attempt")), data.get("path", "")
         malformed = (
-            not isinstance(attempt, int)
+            attempt is None
             or not isinstance(path, str)
             or (kind == "puzzle_answer" and not PATH.fullmatch(path))
         )
@@ -267,14 +273,29 @@ async def tell_database(page: Page, trouble: DatabaseUnavailable) -> None:
     await send(page.socket, {"type": "error", "code": "database", "message": message})
 
 
-async def hello(socket: web.WebSocketResponse, sessions: Sessions, language: str) -> Session | None:
+async def hello(
+    socket: web.WebSocketResponse, sessions: Sessions, language: str, door: Door | None = None
+) -> Session | None:
     """A page's first message: its session (``None``: it has none, and is closed, told why in
-    ``language``)."""
+    ``language``). It comes within :data:`~bot.web.live.HELLO_TIMEOUT` of now, whatever the
+    client sends meanwhile (pings), or sooner if ``door`` is cut to make room for another."""
     try:
-        message = await socket.receive(timeout=HELLO_TIMEOUT)
+        async with asyncio.timeout(HELLO_TIMEOUT) as deadline:
+            if door is not None:
+
+                def cut() -> None:
+                    if not deadline.expired():
+                        deadline.reschedule(-1.0)  # a moment past: at once
+
+                door.cut = cut
+            message = await socket.receive()
     except TimeoutError:
-        await socket.close(code=1008, message=b"no hello")
+        with contextlib.suppress(Exception):
+            await socket.close(code=1008, message=b"no hello")
         return None
+    finally:
+        if door is not None:
+            door.cut = None
     data = parsed(message.data) if message.type == WSMsgType.TEXT else None
     session = None
     if data is not None and data.get("type") == "hello":

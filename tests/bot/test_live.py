@@ -465,9 +465,10 @@ async def test_a_session_holds_a_few_pages_and_the_process_a_bounded_number(
     live: Live, http: aiohttp.ClientSession
 ):
     """Past its session's share a page is told why (in its member's language) and closed for
-    good (4029); past the process's — a socket that has not said who it is counts too — it
-    is told the board is full and closed to try again later (4503). A page that goes frees
-    its place."""
+    good (4029); past the process's — a socket that has not said who it is counts too, from
+    its accept — the silent socket that waited longest is cut to make room, and with none to
+    cut the page is told the board is full (before its hello: in its browser's language) and
+    closed to try again later (4503). A page that goes frees its place."""
     await new_game(live)
     doors = live.talk.doors = Doors(per_session=2, per_process=3)
     session = live.session(ALICE)
@@ -487,12 +488,14 @@ async def test_a_session_holds_a_few_pages_and_the_process_a_bounded_number(
     silent = await http.ws_connect(live.url)  # says nothing (yet): it counts
     await wait_until(lambda: doors.open == 3, "the silent socket is counted")
     bob = await open_page(http, live, live.session(BOB, locale="es-ES"))
-    refused = await bob.frame()
+    await bob.frame("board")  # the silent socket made room
+    assert (await silent.receive()).type == aiohttp.WSMsgType.CLOSE and doors.cut == 1
+    carol = Page(await http.ws_connect(live.url))
+    refused = await carol.frame()
     assert (refused["type"], refused["code"]) == ("error", "full")
-    assert "lleno" in refused["message"]  # Spanish, Bob's language
-    await bob.socket.receive()
-    assert bob.socket.close_code == FULL_CLOSE
-    await silent.close()
+    assert refused["message"].startswith("The live board is full")
+    await carol.socket.receive()
+    assert carol.socket.close_code == FULL_CLOSE
 
 
 async def test_sending_a_change_to_the_pages_is_counted_as_work(

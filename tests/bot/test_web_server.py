@@ -18,6 +18,7 @@ import pytest
 from yarl import URL
 
 from bot.base import work
+from bot.base.domain import Person
 from bot.base.settings import Settings
 from bot.face import background
 from bot.face.app import build
@@ -25,7 +26,7 @@ from bot.storage import Game, open_database
 from bot.web import limits as limits_module
 from bot.web.headers import FOREVER
 from bot.web.identity import DiscordIdentity, NotVouched
-from bot.web.limits import SessionLimits, TokenBucket, client_address
+from bot.web.limits import Doors, SessionLimits, TokenBucket, client_address
 from bot.web.server import STATIC, WebServer, browser_language, static_version
 
 from .conftest import Services
@@ -36,13 +37,34 @@ PATIENCE = 30.0
 
 
 class Opponent:
-    """The opponent's one part the server uses after a page's turn: scheduling the AI."""
+    """The opponent's parts the server uses: scheduling the AI after a page's turn, and its
+    name for a game against it."""
 
     def __init__(self) -> None:
         self.scheduled: list[int] = []
 
     def schedule(self, game: Game) -> None:
         self.scheduled.append(game.id)
+
+    def person(self, language: str, level: str) -> Person:
+        return Person(999_999, f"Tholos AI ({level})", bot=True)
+
+
+class Refusing:
+    """Discord's identity service refusing every code (it is asked only for well-formed
+    asks: the count of them is what the overall limit saw), and saying every member with a
+    session is still in their Activity."""
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    async def member(self, code: str) -> None:
+        self.asked += 1
+        raise NotVouched("not a code Discord gave")
+
+    async def still_there(self, session: object) -> bool:
+        """Every member is still in their Activity (the bot is not connected to ask)."""
+        return True
 
 
 @dataclass
@@ -54,13 +76,17 @@ class Served:
 
 
 async def serve(
-    tmp_path: Path, static: Path = STATIC, limits: SessionLimits | None = None
+    tmp_path: Path,
+    static: Path = STATIC,
+    limits: SessionLimits | None = None,
+    doors: Doors | None = None,
 ) -> AsyncIterator[Served]:
     database = await open_database(str(tmp_path / "tholos.db"))
     settings = Settings(token="unused", database=str(tmp_path / "tholos.db"))
     app = build(discord.Client(intents=discord.Intents.none()), settings, database)
     opponent = Opponent()
-    server = WebServer(app, opponent, "secret", static=static, limits=limits)  # type: ignore[arg-type]
+    server = WebServer(app, opponent, "secret", static=static, limits=limits, doors=doors)  # type: ignore[arg-type]
+    server.door.identity = Refusing()  # type: ignore[assignment]
     await server.start("127.0.0.1", 0)
     async with aiohttp.ClientSession() as http:
         yield Served(server, f"http://127.0.0.1:{server.port}", http, opponent)
@@ -168,6 +194,16 @@ def test_the_client_address_is_the_proxys_word_only_from_a_local_proxy() -> None
     assert client_address(None, "203.0.113.9") == "?"
 
 
+def test_an_ipv6_client_is_counted_by_its_64_bits_of_network() -> None:
+    """Every address of one /64 is one client's (a provider hands out no less); an IPv4
+    address written as IPv6 is the IPv4 address."""
+    one = client_address("2001:db8:1:2:aaaa::1", None)
+    assert one == client_address("::1", "2001:db8:1:2:ffff:ffff:ffff:ffff") == "2001:db8:1:2::/64"
+    assert client_address("2001:db8:1:3::1", None) != one
+    assert client_address("::ffff:203.0.113.9", None) == "203.0.113.9"
+    assert client_address("127.0.0.1", "not an address" * 20) == ("not an address" * 20)[:64]
+
+
 def test_a_token_bucket_allows_a_burst_then_a_rate() -> None:
     now = [0.0]
     bucket = TokenBucket(3, 2.0, clock=lambda: now[0])
@@ -179,31 +215,43 @@ def test_a_token_bucket_allows_a_burst_then_a_rate() -> None:
     assert bucket.full()
 
 
-async def ask_session(served: Served, address: str) -> tuple[int, dict[str, str], dict]:
+WELL_FORMED = b'{"code": "abc123", "instance_id": "i-1-gc-2-3"}'
+
+
+async def ask_session(
+    served: Served, address: str, body: bytes = b"{"
+) -> tuple[int, dict[str, str], dict]:
     headers = {"X-Forwarded-For": address, "Accept-Language": "es-ES"}
-    async with served.http.post(served.base + "/api/session", data=b"{", headers=headers) as answer:
+    async with served.http.post(served.base + "/api/session", data=body, headers=headers) as answer:
         return answer.status, dict(answer.headers), await answer.json()
 
 
 async def test_api_session_is_rate_limited_per_address_and_overall(tmp_path: Path) -> None:
     """An address that asks too often gets 429 with ``Retry-After`` and a message in the
-    browser's language, another address is still served; then everyone together is held to
-    the overall rate."""
+    browser's language, another address is still served; malformed asks count against their
+    address only, so strangers' empty bodies from any number of addresses cost the members
+    nothing; the well-formed asks of everyone together are held to the overall rate."""
     frozen = [0.0]
     limits = SessionLimits(per_address=(3, 0.5), overall=(5, 1.0), clock=lambda: frozen[0])
     async for served in serve(tmp_path, limits=limits):
+        identity = served.server.door.identity
+        assert isinstance(identity, Refusing)
         answers = [await ask_session(served, "203.0.113.1") for _ in range(4)]
         assert [status for status, _, _ in answers] == [400, 400, 400, 429]
         _, headers, body = answers[-1]
         assert headers["Retry-After"] == "2" and body["error"] == "busy"
         assert "un minuto" in body["message"]  # Spanish, as the browser asked
-        assert (await ask_session(served, "203.0.113.2"))[0] == 400  # another address
-        assert (await ask_session(served, "203.0.113.3"))[0] == 400  # five in all now
-        status, headers, body = await ask_session(served, "203.0.113.4")
+        for stranger in range(50):  # malformed, from as many addresses: the members lose nothing
+            assert (await ask_session(served, f"198.51.100.{stranger}", b""))[0] == 400
+        for address in range(2, 7):  # five well-formed asks in all: Discord is asked each
+            assert (await ask_session(served, f"203.0.113.{address}", WELL_FORMED))[0] == 403
+        assert identity.asked == 5
+        status, headers, body = await ask_session(served, "203.0.113.7", WELL_FORMED)
         assert (status, headers["Retry-After"], body["error"]) == (429, "1", "busy")
         frozen[0] += 1.0  # a second later, one more may ask
-        assert (await ask_session(served, "203.0.113.4"))[0] == 400
-        assert (await ask_session(served, "203.0.113.5"))[0] == 429
+        assert (await ask_session(served, "203.0.113.7", WELL_FORMED))[0] == 403
+        assert (await ask_session(served, "203.0.113.8", WELL_FORMED))[0] == 429
+        assert identity.asked == 6
 
 
 async def test_the_post_after_a_pages_turn_is_counted_as_work(served: Served) -> None:
