@@ -167,18 +167,10 @@ def answers(
                         return
                     log.exception("interaction %s failed", interaction.id)
                     await tell(interaction, SOMETHING_WENT_WRONG)
-                except DatabaseCannotWrite as error:
-                    outcome = "database_cannot_write"
-                    log.warning("interaction %s: database cannot write: %s", interaction.id, error)
-                    await tell(interaction, CANNOT_SAVE)
-                except DatabaseBusy as error:
-                    outcome = "database_busy"
-                    log.warning("interaction %s: database busy: %s", interaction.id, error)
-                    await tell(interaction, DATABASE_BUSY)
-                except DatabaseUnavailable as error:
-                    outcome = "database_unavailable"
-                    log.warning("interaction %s: database unavailable: %s", interaction.id, error)
-                    await tell(interaction, DATABASE_UNAVAILABLE)
+                except DatabaseUnavailable as error:  # busy, out of reach, or cannot write
+                    outcome, sentence = database_trouble(error)
+                    log.warning("interaction %s: %s: %s", interaction.id, outcome, error)
+                    await tell(interaction, sentence)
                 except Exception:
                     log.exception("interaction %s failed", interaction.id)
                     await tell(interaction, SOMETHING_WENT_WRONG)
@@ -191,14 +183,21 @@ def answers(
     return decorate
 
 
-def database_trouble(error: DatabaseUnavailable) -> str:
-    """Why the database did not do what a member asked, for them (English, marked for
-    translation): it cannot save, it is busy, or it cannot be reached."""
-    if isinstance(error, DatabaseCannotWrite):
-        return CANNOT_SAVE
-    if isinstance(error, DatabaseBusy):
-        return DATABASE_BUSY
-    return DATABASE_UNAVAILABLE
+DATABASE_TROUBLES = (
+    (DatabaseCannotWrite, "database_cannot_write", CANNOT_SAVE),
+    (DatabaseBusy, "database_busy", DATABASE_BUSY),
+    (DatabaseUnavailable, "database_unavailable", DATABASE_UNAVAILABLE),
+)
+"""Each way the database fails to do what a member asked: the error, the interaction's
+outcome, and what the member is told."""
+
+
+def database_trouble(error: DatabaseUnavailable) -> tuple[str, str]:
+    """The outcome of an interaction the database failed, and why, for the member (English,
+    marked for translation): it cannot save, it is busy, or it cannot be reached."""
+    return next(
+        (outcome, said) for kind, outcome, said in DATABASE_TROUBLES if isinstance(error, kind)
+    )
 
 
 def caller(interaction: Interaction) -> Caller:

@@ -269,7 +269,8 @@ async def refuse(page: Page, code: str) -> None:
 
 async def tell_database(page: Page, trouble: DatabaseUnavailable) -> None:
     """Tell ``page`` that the database did not do what it asked, and why (nothing changed)."""
-    message = words(page.language)(database_trouble(trouble))
+    _, sentence = database_trouble(trouble)
+    message = words(page.language)(sentence)
     await send(page.socket, {"type": "error", "code": "database", "message": message})
 
 

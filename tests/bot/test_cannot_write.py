@@ -138,12 +138,12 @@ async def test_a_turn_on_a_database_that_refuses_writes_loses_nothing(database_u
 
 
 @pytest.mark.parametrize(
-    ("error", "sentence"),
+    ("error", "outcome", "sentence"),
     [
-        (DatabaseCannotWrite("database or disk is full"), CANNOT_SAVE),
-        (DatabaseBusy("locked"), DATABASE_BUSY),
-        (DatabaseUnavailable("gone"), DATABASE_UNAVAILABLE),
+        (DatabaseCannotWrite("database or disk is full"), "database_cannot_write", CANNOT_SAVE),
+        (DatabaseBusy("locked"), "database_busy", DATABASE_BUSY),
+        (DatabaseUnavailable("gone"), "database_unavailable", DATABASE_UNAVAILABLE),
     ],
 )
-def test_each_database_trouble_has_its_sentence(error, sentence):
-    assert database_trouble(error) == sentence
+def test_each_database_trouble_has_its_outcome_and_sentence(error, outcome, sentence):
+    assert database_trouble(error) == (outcome, sentence)
