@@ -66,6 +66,36 @@ async def test_a_full_sqlite_file_refuses_a_write_and_keeps_what_it_had(tmp_path
         await database.close()
 
 
+TABLES = "ALL TABLES IN SCHEMA public"
+
+
+async def player_role(database_url: str) -> tuple[asyncpg.Connection, str]:
+    """The PostgreSQL database of ``database_url`` migrated by its owner, and a role of its own
+    that may read and write its rows (not create tables): the owner's connection, and the URL
+    to connect as that role."""
+    await (await open_database(database_url)).close()
+    owner = await asyncpg.connect(database_url)
+    role, password = f"player_{next(ROLES)}", "player-password"
+    name = urlsplit(database_url).path.lstrip("/")
+    await owner.execute(f"CREATE ROLE {role} LOGIN PASSWORD '{password}'")
+    await owner.execute(f'GRANT CONNECT ON DATABASE "{name}" TO {role}')
+    await owner.execute(f"GRANT USAGE ON SCHEMA public TO {role}")
+    await owner.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON {TABLES} TO {role}")
+    await owner.execute(f"GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public TO {role}")
+    parts = urlsplit(database_url)
+    host = parts.netloc.rpartition("@")[2]
+    return owner, urlunsplit(parts._replace(netloc=f"{role}:{password}@{host}"))
+
+
+async def write_rights(owner: asyncpg.Connection, role_url: str, *, granted: bool) -> None:
+    """Grant the role of ``role_url`` its rights to write rows again, or revoke them."""
+    role = urlsplit(role_url).username
+    if granted:
+        await owner.execute(f"GRANT INSERT, UPDATE, DELETE ON {TABLES} TO {role}")
+    else:
+        await owner.execute(f"REVOKE INSERT, UPDATE, DELETE ON {TABLES} FROM {role}")
+
+
 @asynccontextmanager
 async def refusing_database(database_url: str) -> AsyncIterator[tuple[Database, Refuse]]:
     """A migrated database and how to make it refuse writes: on SQLite, ``PRAGMA query_only``
@@ -86,24 +116,11 @@ async def refusing_database(database_url: str) -> AsyncIterator[tuple[Database, 
         finally:
             await database.close()
         return
-    await (await open_database(database_url)).close()  # migrated by its owner
-    owner = await asyncpg.connect(database_url)
-    role, password = f"player_{next(ROLES)}", "player-password"
-    name = urlsplit(database_url).path.lstrip("/")
-    tables = "ALL TABLES IN SCHEMA public"
-    await owner.execute(f"CREATE ROLE {role} LOGIN PASSWORD '{password}'")
-    await owner.execute(f'GRANT CONNECT ON DATABASE "{name}" TO {role}')
-    await owner.execute(f"GRANT USAGE ON SCHEMA public TO {role}")
-    await owner.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON {tables} TO {role}")
-    await owner.execute(f"GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public TO {role}")
-    parts = urlsplit(database_url)
-    host = parts.netloc.rpartition("@")[2]
-    database = await open_database(urlunsplit(parts._replace(netloc=f"{role}:{password}@{host}")))
+    owner, role_url = await player_role(database_url)
+    database = await open_database(role_url)
 
     async def refuse_postgres(refused: bool) -> None:
-        verb = "REVOKE" if refused else "GRANT"
-        direction = "FROM" if refused else "TO"
-        await owner.execute(f"{verb} INSERT, UPDATE, DELETE ON {tables} {direction} {role}")
+        await write_rights(owner, role_url, granted=not refused)
 
     try:
         yield database, refuse_postgres
