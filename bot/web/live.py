@@ -286,12 +286,13 @@ def _frame(app: App, game: Game, last: LastTurn | None, language: str, moving: b
 
 def parsed(text: object, limit: int = MESSAGE_LIMIT) -> JSON | None:
     """A message's JSON object (at most ``limit`` characters, :data:`DEPTH_LIMIT` levels
-    deep), or ``None``."""
+    deep, every string of it text that can be sent back), or ``None``."""
     if not isinstance(text, str) or len(text) > limit or nesting(text) > DEPTH_LIMIT:
         return None
     try:
         data = json.loads(text)
-    except ValueError:
+        json.dumps(data, ensure_ascii=False).encode()  # no lone surrogate ("\ud800") in it
+    except ValueError:  # (UnicodeEncodeError among them)
         return None
     return data if isinstance(data, dict) else None
 

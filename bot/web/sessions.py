@@ -90,13 +90,12 @@ class Sessions:
     def read(self, token: object, now: float) -> Session | None:
         """The session of ``token``; ``None`` if it is not a token of ours (forged, changed,
         malformed) or has expired."""
-        if not isinstance(token, str) or len(token) > 4096:
+        if not isinstance(token, str) or len(token) > 4096 or not token.isascii():
             return None
         version, _, rest = token.partition(".")
         body, _, signature = rest.partition(".")
-        expected = self._signature(body).encode()
-        if version != VERSION or not hmac.compare_digest(signature.encode(), expected):
-            return None  # (compared as bytes: a signature need not be ASCII to be refused)
+        if version != VERSION or not hmac.compare_digest(signature, self._signature(body)):
+            return None
         try:
             fields = json.loads(base64.urlsafe_b64decode(body.encode()))
             session = Session(**fields)
