@@ -157,7 +157,7 @@ class Visibility:
 
     async def _member_of(self, thread: discord.Thread, user_id: int) -> bool:
         """Whether ``user_id`` is a member of the private ``thread``."""
-        if thread.get_member(user_id) is not None:
+        if any(member.id == user_id for member in thread.members):  # as Discord told it
             return True
         return await self._in_thread.get(
             (thread.id, user_id), lambda: self._fetch_thread_member(thread, user_id)

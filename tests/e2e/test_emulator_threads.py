@@ -191,9 +191,13 @@ async def test_a_thread_without_a_message(emulator: Emulator, api: Api) -> None:
     missing_type = await api.call("POST", path, json={"name": "x"})
     assert error(missing_type) == (400, 50035) and "type" in missing_type[1]["errors"]
     assert error(await api.call("POST", path, json={"name": "x", "type": 10})) == (400, 50024)
-    assert (await api.call("POST", path, json={"name": "x", "type": 12}))[0] == 404
-    assert rules(emulator) == ["thread.type", "threads.channel-type", "http.unknown-route"]
-    assert "private threads" in emulator.violations[-1].message
+    assert rules(emulator) == ["thread.type", "threads.channel-type"]
+    before = len(emulator.messages(games))
+    status, private = await api.call("POST", path, json={"name": "quiet", "type": 12})
+    assert status == 201 and private["type"] == 12 and private["member"]["user_id"]
+    assert private["thread_metadata"]["invitable"] is True
+    assert len(emulator.messages(games)) == before, "a private thread posts no notice"
+    assert raw.sent("THREAD_CREATE", id=private["id"])[0]["newly_created"] is True
 
 
 async def test_thread_bodies_follow_discords_limits(emulator: Emulator, api: Api) -> None:
@@ -693,3 +697,28 @@ async def test_discord_py_answers_in_threads(
     assert await bot.stop() == 0
     bot.assert_clean_log()
     assert emulator.violations == []
+
+
+async def test_a_private_thread_is_seen_by_its_members_only(emulator: Emulator, api: Api) -> None:
+    """Bob starts a private thread in #games with Carol: Alice (the owner) sees it, Dave does
+    not; the bot hears of it only once added, and may read it only then."""
+    raw = await api.connect()
+    alice, bob, carol = (emulator.member(name) for name in ("alice", "bob", "carol"))
+    dave = emulator.add_person("dave")
+    games = emulator.channel("games")
+    guild = emulator.guild
+    before = len(emulator.messages(games))
+    thread = emulator.private_thread(games, bob, "quiet", members=(carol,))
+    assert thread.type == 12 and len(emulator.messages(games)) == before
+    assert [guild.sees(thread, m.id) for m in (alice, bob, carol, dave)] == [1, 1, 1, 0]
+    assert guild.permissions_in(thread, dave.id) == 0
+    assert raw.sent("THREAD_CREATE", id=str(thread.id)) == []
+    assert error(await api.call("GET", f"/channels/{thread.id}")) == (403, 50001)
+    thread_ops.add_member(emulator.state, thread, emulator.bot_user.id)
+    assert raw.sent("THREAD_CREATE", id=str(thread.id))[0]["type"] == 12
+    status, found = await api.call("GET", f"/channels/{thread.id}")
+    assert status == 200 and found["type"] == 12
+    members = f"/channels/{thread.id}/thread-members"
+    assert (await api.call("GET", f"{members}/{carol.id}"))[0] == 200
+    assert error(await api.call("GET", f"{members}/{dave.id}")) == (404, 10007)
+    assert rules(emulator) == ["permissions.missing-access", "http.unknown-resource"]

@@ -1,8 +1,10 @@
 """Privacy, end to end (the bot's own process, the emulator as Discord): a finished game opens —
 ``/tholos record``, ``replay``, ``analyse game:``, and the live page's ``analyse`` — only for its
-players and the members who can see its channel. A member who cannot see it reads exactly what
-a game id that does not exist reads. The live page is asked over its own WebSocket, with a
-session the page would have (an authorization code exchanged at ``/api/session``)."""
+players and the members who can see its channel or thread: View Channel there, and in a private
+thread being one of its members or having Manage Threads. A member who cannot see it reads
+exactly what a game id that does not exist reads. The live page is asked over its own
+WebSocket, with a session the page would have (an authorization code exchanged at
+``/api/session``)."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import aiohttp
 
 from .conftest import SpawnBot
 from .emulator import BotProcess, Emulator, Member
+from .emulator.model import MANAGE_THREADS
 from .table import Table
 from .test_analyse_from_discord import NOT_FINISHED, asked, game_of, launched, told
 from .test_live_board import free_port
@@ -139,5 +142,51 @@ async def test_a_game_in_a_private_channel_opens_for_its_viewers_and_players_onl
     assert seen["type"] == "analysis" and seen["game"] == hidden
     for table in (general, thread, lobby):
         table.assert_clean()
+    assert await bot.stop() == 0
+    bot.assert_clean_log()
+
+
+async def test_a_game_in_a_private_thread_opens_for_its_members_moderators_and_players_only(
+    emulator: Emulator, spawn_bot: SpawnBot, seed: int
+):
+    """Bob starts a private thread in #general with Alice, Carol and the bot, and Alice and Bob
+    play there; then the thread is archived (out of the bot's cache). Dave, who is not in it,
+    is told what he is told of a game that does not exist; Carol, a member of the thread, and
+    Erin, who may manage threads, get its record; the players too."""
+    rng = random.Random(seed)
+    bot, _ = await live_bot(emulator, spawn_bot)
+    alice, bob, carol = emulator.member("alice"), emulator.member("bob"), emulator.member("carol")
+    dave, erin = emulator.add_person("dave"), emulator.add_person("erin")
+    emulator.give_role(erin, "moderators", MANAGE_THREADS)
+    general = Table(emulator, "general")
+    the_bot = emulator.guild.members[emulator.bot_user.id]
+    thread = emulator.private_thread(
+        general.channel, bob, "quiet game", members=(alice, carol, the_bot)
+    )
+    table = Table(emulator, thread)
+    await table.start_game(alice, bob)
+    hidden = game_of(table.board)
+    await table.play(rng.choice(table.position().legal_turns()))
+    ask = await table.slash(bob, "tholos resign")
+    assert ask.original is not None
+    await table.click(bob, ask.original, table.labelled(ask.original, "Yes, resign"))
+    await emulator.wait_for(lambda: table.status().startswith("Game over."), what="the end")
+    await bot.settle()
+    emulator.archive(thread)
+
+    for command in ("tholos record", "tholos replay", "tholos analyse"):
+        for game in (hidden, hidden + 1000):
+            assert told(await general.slash(dave, command, game=game)) == NOT_FINISHED, command
+    for member in (carol, erin, alice, bob):
+        record = await general.slash(member, "tholos record", game=hidden)
+        assert record.original is not None, member.user.username
+        assert record.original.attachments, (member.user.username, record.original.text)
+        assert record.original.attachments[0].filename == f"tholos-{hidden}.txt"
+    fetched = [r for r in emulator.requests if r.path == f"/api/v10/channels/{thread.id}"]
+    assert [(r.method, r.status) for r in fetched] == [("GET", 200)], "archived: asked once"
+    assert general.failed() == [] and table.failed() == []
+    asked_of_discord = {(v.code, v.request) for v in emulator.violations}
+    lookup = f"GET /api/v10/channels/{thread.id}/thread-members/{dave.id}"
+    assert asked_of_discord == {(10007, lookup)}, "Discord said once Dave is not in the thread"
     assert await bot.stop() == 0
     bot.assert_clean_log()

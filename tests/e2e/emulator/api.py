@@ -173,11 +173,14 @@ class Emulator:
 
     def give_role(self, member: Member, name: str, permissions: int) -> Role:
         """A new role of the first guild, ``name``, with ``permissions`` (bits), given to
-        ``member`` (e.g. Manage Events for an organiser who does not own the server)."""
+        ``member`` (e.g. Manage Events for an organiser who does not own the server): the bot
+        hears of the role (GUILD_ROLE_CREATE), as on Discord."""
         guild = self.world.guild
         role = Role(id=snowflake(), name=name, permissions=permissions, position=len(guild.roles))
         guild.roles[role.id] = role
         guild.members[member.id].roles.append(role.id)
+        created = {"guild_id": str(guild.id), "role": role.to_json()}
+        self.state.dispatch("GUILD_ROLE_CREATE", created, GUILDS, guild.id)
         self.state.journal.changed()
         return role
 
@@ -341,6 +344,20 @@ class Emulator:
                 (t for g in self.world.guilds for t in g.threads.values()), key=lambda t: t.id
             )
         return [t for t in found if archived is None or t.archived == archived]
+
+    def private_thread(
+        self, channel: Channel, owner: Member, name: str, *, members: tuple[Member, ...] = ()
+    ) -> Channel:
+        """A private thread of the text ``channel`` that ``owner`` starts as a member would, with
+        ``members`` added (the bot among them, by its guild member, for it to play there): it
+        hears of it once added (THREAD_CREATE), or at once if it may manage threads there."""
+        guild = self._check_member_of(owner, channel)
+        if guild is None or channel.is_thread:
+            raise ValueError(f"#{channel.name or 'DM'} is not a text channel of a guild")
+        thread = threads.create(self.state, channel, name=name, owner=owner.user, private=True)
+        for member in members:
+            threads.add_member(self.state, thread, member.id)
+        return thread
 
     def thread_of(self, message: Message) -> Channel | None:
         """The thread started from ``message``, if any."""

@@ -56,6 +56,7 @@ _NEED_SEND = MENTION_EVERYONE | SEND_TTS_MESSAGES | ATTACH_FILES | EMBED_LINKS
 GUILD_TEXT = 0
 DM = 1
 PUBLIC_THREAD = 11
+PRIVATE_THREAD = 12
 
 PEOPLE = ("alice", "bob", "carol")
 
@@ -280,9 +281,10 @@ class Overwrite:
 
 @dataclass(eq=False)
 class Channel:
-    """A guild text channel, a DM channel with ``recipient``, or a public thread (type 11) of the
-    text channel ``parent_id``, owned by ``owner_id``, with its members (``thread_members``: user
-    id to join timestamp). ``deleted`` is set once the channel is gone."""
+    """A guild text channel, a DM channel with ``recipient``, or a public (type 11) or private
+    (type 12) thread of the text channel ``parent_id``, owned by ``owner_id``, with its members
+    (``thread_members``: user id to join timestamp). ``deleted`` is set once the channel is
+    gone."""
 
     id: int
     name: str
@@ -307,7 +309,12 @@ class Channel:
 
     @property
     def is_thread(self) -> bool:
-        return self.type == PUBLIC_THREAD
+        return self.type in (PUBLIC_THREAD, PRIVATE_THREAD)
+
+    @property
+    def is_private_thread(self) -> bool:
+        """A private thread: seen only by its members and those with Manage Threads."""
+        return self.type == PRIVATE_THREAD
 
     def thread_member_json(self, user_id: int) -> JSON:
         """The thread member object of ``user_id`` (a member of this thread)."""
@@ -348,6 +355,7 @@ class Channel:
                     "archive_timestamp": self.archive_timestamp,
                     "locked": self.locked,
                     "create_timestamp": self.create_timestamp,
+                    **({"invitable": True} if self.is_private_thread else {}),
                 },
                 "message_count": self.message_count,
                 "member_count": min(len(self.thread_members), 50),
@@ -401,8 +409,11 @@ class Guild:
         """A member's permissions in a channel, with its overwrites applied.
 
         In a thread they are those of its parent channel, except that sending (and what needs
-        sending: embeds, files...) depends on Send Messages in Threads, not Send Messages.
+        sending: embeds, files...) depends on Send Messages in Threads, not Send Messages; a
+        private thread is seen (View Channel) only by its members and by those with Manage
+        Threads.
         """
+        private = channel if channel.is_private_thread else None
         thread = channel.is_thread
         if thread:
             parent = self.channels.get(channel.parent_id or 0)
@@ -428,13 +439,31 @@ class Guild:
             perms = (perms & ~own.deny) | own.allow
         if not perms & VIEW_CHANNEL:
             return 0
+        if (
+            private is not None
+            and user_id not in private.thread_members
+            and not perms & MANAGE_THREADS
+        ):
+            return 0
         if not perms & (SEND_MESSAGES_IN_THREADS if thread else SEND_MESSAGES):
             perms &= ~_NEED_SEND
         return perms
 
-    def active_threads(self) -> list[Channel]:
-        """The threads that are not archived, oldest first."""
-        return sorted((t for t in self.threads.values() if not t.archived), key=lambda t: t.id)
+    def active_threads(self, *, seen_by: int | None = None) -> list[Channel]:
+        """The threads that are not archived, oldest first (those the user ``seen_by`` can
+        see, if given)."""
+        return sorted(
+            (
+                t
+                for t in self.threads.values()
+                if not t.archived and (seen_by is None or self.sees(t, seen_by))
+            ),
+            key=lambda t: t.id,
+        )
+
+    def sees(self, channel: Channel, user_id: int) -> bool:
+        """Whether ``user_id`` can see ``channel`` (View Channel there)."""
+        return bool(self.permissions_in(channel, user_id) & VIEW_CHANNEL)
 
     def to_object_json(self) -> JSON:
         """The guild object (as in GUILD_UPDATE): GUILD_CREATE without its extra fields
@@ -484,7 +513,7 @@ class Guild:
             "member_count": len(self.members),
             "members": [m.to_json() for m in members],
             "channels": [c.to_json() for c in self.channels.values()],
-            "threads": [t.to_json(me=me) for t in self.active_threads()],
+            "threads": [t.to_json(me=me) for t in self.active_threads(seen_by=me)],
             "presences": [],
             "voice_states": [],
             "stage_instances": [],

@@ -22,6 +22,7 @@ from .messages import Message, Upload, compose
 from .model import (
     ATTACH_FILES,
     CREATE_EVENTS,
+    CREATE_PRIVATE_THREADS,
     CREATE_PUBLIC_THREADS,
     DM,
     EMBED_LINKS,
@@ -29,6 +30,7 @@ from .model import (
     MANAGE_CHANNELS,
     MANAGE_EVENTS,
     MANAGE_THREADS,
+    PRIVATE_THREAD,
     PUBLIC_THREAD,
     READ_MESSAGE_HISTORY,
     SEND_MESSAGES,
@@ -70,6 +72,7 @@ _PERMISSION_NAMES = {
     MANAGE_CHANNELS: "Manage Channels",
     MANAGE_THREADS: "Manage Threads",
     CREATE_PUBLIC_THREADS: "Create Public Threads",
+    CREATE_PRIVATE_THREADS: "Create Private Threads",
     SEND_MESSAGES_IN_THREADS: "Send Messages in Threads",
 }
 
@@ -795,9 +798,8 @@ class Rest:
             raise Rejection.form(errors)
         openapi.enforce()
         threads.check_parent(parent)
-        if body["type"] == 12:
-            detail = "private threads (type 12) are not emulated"
-            raise Rejection(404, 0, "404: Not Found", "http.unknown-route", detail=detail)
+        if body["type"] == PRIVATE_THREAD:
+            return await self._start_thread(parent, body, None, private=True)
         if body["type"] != PUBLIC_THREAD:  # announcement threads need an announcement channel
             raise Rejection(
                 400,
@@ -809,9 +811,9 @@ class Rest:
         return await self._start_thread(parent, body, None)
 
     async def _start_thread(
-        self, parent: Channel, body: JSON, message: Message | None
+        self, parent: Channel, body: JSON, message: Message | None, *, private: bool = False
     ) -> web.Response:
-        self._require(parent, CREATE_PUBLIC_THREADS)
+        self._require(parent, CREATE_PRIVATE_THREADS if private else CREATE_PUBLIC_THREADS)
         if message is not None and message.thread is not None:
             raise Rejection(
                 400,
@@ -832,6 +834,7 @@ class Rest:
             auto_archive_duration=body.get("auto_archive_duration"),
             rate_limit_per_user=body.get("rate_limit_per_user"),
             message=message,
+            private=private,
         )
         return _json(thread.to_json(me=bot.id), 201)
 

@@ -1,4 +1,4 @@
-"""Public threads: creating, archiving, deleting, joining, and the gateway events they cause.
+"""Threads: creating, archiving, deleting, joining, and the gateway events they cause.
 
 A thread (type 11) belongs to the guild of its parent text channel; permissions in it are the
 parent's (``Guild.permissions_in``). Creating one dispatches THREAD_CREATE (``newly_created``);
@@ -6,6 +6,11 @@ from a message, the thread takes the message's id and the message shows it (``th
 HAS_THREAD); without one, a THREAD_CREATED notice (type 18) is posted in the parent, as Discord
 does. A message or an interaction answer in an archived thread unarchives it, unless it is
 locked. Threads are never archived by the clock: ``Emulator.archive`` does it.
+
+A private thread (type 12) starts from no message and posts no notice; only its members and
+those with Manage Threads see it (``Guild.permissions_in``), so the bot hears of it
+(THREAD_CREATE) when it can see it: when it is created, if the bot may manage threads there, else
+when the bot is added to it.
 """
 
 from __future__ import annotations
@@ -13,7 +18,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .messages import HAS_THREAD, Message
-from .model import GUILD_TEXT, JSON, PUBLIC_THREAD, Channel, Guild, User, iso_now, snowflake
+from .model import (
+    GUILD_TEXT,
+    JSON,
+    PRIVATE_THREAD,
+    PUBLIC_THREAD,
+    Channel,
+    Guild,
+    User,
+    iso_now,
+    snowflake,
+)
 from .rules import Rejection
 from .state import GUILD_MEMBERS, GUILDS
 
@@ -70,16 +85,19 @@ def create(
     auto_archive_duration: int | None = None,
     rate_limit_per_user: int | None = None,
     message: Message | None = None,
+    private: bool = False,
 ) -> Channel:
     """A new public thread of ``parent`` owned (and joined) by ``owner``, from ``message`` if
-    given; its events are dispatched. The caller checked the rules."""
+    given — or a ``private`` one, from no message —; its events are dispatched. The caller
+    checked the rules."""
+    assert not (private and message is not None), "a private thread starts from no message"
     guild = state.world.guild_of(parent)
     assert guild is not None
     now = iso_now()
     thread = Channel(
         id=message.id if message is not None else snowflake(),
         name=name,
-        type=PUBLIC_THREAD,
+        type=PRIVATE_THREAD if private else PUBLIC_THREAD,
         guild_id=guild.id,
         parent_id=parent.id,
         owner_id=owner.id,
@@ -90,13 +108,14 @@ def create(
         thread_members={owner.id: now},
     )
     guild.threads[thread.id] = thread
-    created = {**thread.to_json(me=state.world.bot.id), "newly_created": True}
-    state.dispatch("THREAD_CREATE", created, GUILDS, guild.id)
+    if guild.sees(thread, state.world.bot.id):
+        created = {**thread.to_json(me=state.world.bot.id), "newly_created": True}
+        state.dispatch("THREAD_CREATE", created, GUILDS, guild.id)
     if message is not None:
         message.thread = thread
         message.flags |= HAS_THREAD
         state.edited(message)
-    else:
+    elif not private:  # a private thread posts no notice
         notice = Message(
             id=snowflake(),
             channel_id=parent.id,
@@ -152,8 +171,12 @@ def add_member(state: State, thread: Channel, user_id: int) -> bool:
     """Add ``user_id`` to the thread (THREAD_MEMBERS_UPDATE); False if already a member."""
     if user_id in thread.thread_members:
         return False
-    thread.thread_members[user_id] = iso_now()
     guild = state.world.guild_of(thread)
+    bot = state.world.bot.id
+    unseen = guild is not None and user_id == bot and not guild.sees(thread, bot)
+    thread.thread_members[user_id] = iso_now()
+    if unseen:  # the bot hears of a private thread it is added to
+        state.dispatch("THREAD_CREATE", thread.to_json(me=bot), GUILDS, thread.guild_id)
     added = thread.thread_member_json(user_id)
     if guild is not None and user_id in guild.members:
         added["member"] = guild.members[user_id].to_json()
