@@ -335,7 +335,7 @@ def reminder_text(
         place = channel_url(game.guild_id, game.channel_id)
         text += "\n" + t(
             "The game is played on {server}: {place}. {settings} changes where your reminders go.",
-            server=server,
+            server=escaped_name(server),
             place=place,
             settings=command("tholos settings"),
         )

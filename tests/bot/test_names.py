@@ -12,8 +12,11 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from bot.face.places import THREAD_NAME_LIMIT, thread_name
+from bot.features.reminders import reminder_text
 from bot.features.tournaments.rounds import pinging
+from bot.storage.games import unstored_game
 from bot.words.names import NAME_LIMIT, ZERO_WIDTH_SPACE, escaped_name, plain_name
+from engine.newgame import new_game
 from rendering.words import ENGLISH
 
 HOSTILE = [
@@ -125,3 +128,15 @@ def test_a_tournament_message_pings_only_the_players_it_means():
     assert pinging([]).to_dict() == {"parse": [], "users": []}
     merged = discord.AllowedMentions(everyone=True, roles=True).merge(pinging([9])).to_dict()
     assert "everyone" not in merged["parse"] and "roles" not in merged["parse"]
+
+
+def test_a_turn_reminder_names_the_opponent_escaped():
+    """The reminder pings the player to move by mention; the opponent's and the server's
+    names, members' choices, are escaped."""
+    opponent, server = "[x](https://evil.example) <@2> @everyone", "**Delphi** # x"
+    game = unstored_game(new_game(), (1, "Ana"), (2, opponent))
+    text = reminder_text(ENGLISH, game, None, 0.0, direct=True, server=server)
+    assert text.startswith("⏰ <@1>,")
+    assert escaped_name(opponent) in text and escaped_name(server) in text
+    for part in (opponent, "<@2>", "@everyone", "**Delphi**"):
+        assert part not in text
