@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from pathlib import Path
 
 import discord
 from hypothesis import example, given
@@ -140,3 +141,19 @@ def test_a_turn_reminder_names_the_opponent_escaped():
     assert escaped_name(opponent) in text and escaped_name(server) in text
     for part in (opponent, "<@2>", "@everyone", "**Delphi**"):
         assert part not in text
+
+
+def test_the_live_page_puts_text_in_as_text():
+    """The page shows names (and every other word of its frames) as text: no HTML parsed from
+    a frame, no code made of one — a name ``</script><img onerror=…>`` stays characters."""
+    script = (Path(__file__).parents[2] / "bot" / "web" / "static" / "app.js").read_text()
+    for sink in (
+        "innerHTML",
+        "outerHTML",
+        "insertAdjacentHTML",
+        "document.write",
+        "eval(",
+        "Function(",
+    ):
+        assert sink not in script, sink
+    assert "textContent" in script

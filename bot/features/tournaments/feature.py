@@ -358,7 +358,7 @@ async def create_command(
     if max_players is None:
         max_players = 16 if format == "swiss" else largest_round_robin(cycles)
     fields = {
-        "name": " ".join(name.split()),
+        "name": plain_name(name, 80),
         "format": format,
         "rounds": rounds if format == "swiss" else cycles,
         "pace": None if pace == "correspondence" else pace,
