@@ -66,7 +66,7 @@ async def test_hostile_names_through_a_game_a_tournament_and_the_history(
     dave, erin = emulator.add_person("dave"), emulator.add_person("erin")
     bystander = carol  # never plays: a name that mentions her must not ping her
     alice.nick = f"<@{bystander.id}> **Ali** [x](https://evil.example)"
-    bob.nick = "@everyone # Bob\n> q ||s||"
+    bob.nick = '@everyone # Bob\n> q ||s|| "] [Result "1-0'
     dave.nick = "`Dave` </script><b>x</b> @here <@&1>"
     erin.user.global_name = "_Erin_ :skull: https://evil.example <#1> ~~e~~"
     names = {
