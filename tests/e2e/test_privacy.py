@@ -10,18 +10,21 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from typing import Any
 
 import aiohttp
 
 from .conftest import SpawnBot
 from .emulator import BotProcess, Emulator, Member
+from .emulator.api import PATIENCE
 from .emulator.model import MANAGE_THREADS
 from .table import Table
 from .test_analyse_from_discord import NOT_FINISHED, asked, game_of, launched, told
 from .test_live_board import free_port
 
 THREADS_AND_PAGE = {"THOLOS_THREADS": "on"}
+NOT_HERE = "That game is not played in this channel or its threads."
 FRAME_SECONDS = 20.0
 """The longest the page's socket waits for the answer to one message."""
 
@@ -65,23 +68,33 @@ async def session_of(port: int, emulator: Emulator, member: Member, table: Table
         return body["session"]
 
 
-async def page_answers(port: int, session: str, messages: list[dict[str, Any]]) -> list[dict]:
-    """The answer (an ``analysis`` or ``error`` frame) of the page's server to each of
-    ``messages``, sent one at a time on a WebSocket of ``session``."""
-    answers = []
+async def page_answers(
+    port: int,
+    session: str,
+    messages: list[dict[str, Any]],
+    kinds: tuple[str, ...] = ("analysis", "error"),
+) -> list[dict]:
+    """What the page's server says on a WebSocket of ``session``: what it shows after the hello
+    (a ``lobby``, a ``board``, or the ``analysis`` its member asked for from Discord), then the
+    answer — the first frame of ``kinds`` — to each of ``messages``, sent one at a time."""
+    frames: list[dict] = []
     async with (
         aiohttp.ClientSession() as http,
         http.ws_connect(f"ws://127.0.0.1:{port}/api/live") as socket,
     ):
-        await socket.send_str(json.dumps({"type": "hello", "session": session}))
-        for message in messages:
-            await socket.send_str(json.dumps(message))
+
+        async def next_of(wanted: tuple[str, ...]) -> dict:
             while True:
                 frame = json.loads(await socket.receive_str(timeout=FRAME_SECONDS))
-                if frame["type"] in ("analysis", "error"):
-                    answers.append(frame)
-                    break
-    return answers
+                if frame["type"] in wanted:
+                    return frame
+
+        await socket.send_str(json.dumps({"type": "hello", "session": session}))
+        frames.append(await next_of(("lobby", "board", "analysis")))
+        for message in messages:
+            await socket.send_str(json.dumps(message))
+            frames.append(await next_of(kinds))
+    return frames
 
 
 def replays(table: Table, member: Member, game_id: int) -> int:
@@ -127,19 +140,21 @@ async def test_a_game_in_a_private_channel_opens_for_its_viewers_and_players_onl
     assert {(carol.id, hidden), (bob.id, hidden)} <= {(u, g) for u, _, g in asked(bot)}
 
     # The page: Dave's and Carol's sessions in #general, where Carol's analyse runs it.
-    strangers = await page_answers(
+    shown, *strangers = await page_answers(
         port,
         await session_of(port, emulator, dave, general),
         [{"type": "analyse", "game": hidden}, {"type": "analyse", "game": nowhere}],
     )
     assert [frame.get("message") for frame in strangers] == [NOT_FINISHED, NOT_FINISHED]
     assert strangers[0] == strangers[1]
-    (seen,) = await page_answers(
+    assert shown["type"] == "lobby", "Dave asked nothing from Discord"
+    asked_for, seen = await page_answers(
         port,
         await session_of(port, emulator, carol, general),
         [{"type": "analyse", "game": hidden}],
     )
-    assert seen["type"] == "analysis" and seen["game"] == hidden
+    assert asked_for["type"] == seen["type"] == "analysis", "Carol's ask, shown at once"
+    assert asked_for["game"] == seen["game"] == hidden
     for table in (general, thread, lobby):
         table.assert_clean()
     assert await bot.stop() == 0
@@ -188,5 +203,39 @@ async def test_a_game_in_a_private_thread_opens_for_its_members_moderators_and_p
     asked_of_discord = {(v.code, v.request) for v in emulator.violations}
     lookup = f"GET /api/v10/channels/{thread.id}/thread-members/{dave.id}"
     assert asked_of_discord == {(10007, lookup)}, "Discord said once Dave is not in the thread"
+    assert await bot.stop() == 0
+    bot.assert_clean_log()
+
+
+async def test_a_page_opens_no_game_in_a_channel_its_member_no_longer_sees(
+    emulator: Emulator, spawn_bot: SpawnBot
+):
+    """Dave opens the live board in #general, where Alice and Bob play in a thread: his lobby
+    lists their game and he may open it. Once #general is hidden from him, a page of his
+    session lists it no more, and asking to open it is answered as for a game that does not
+    exist."""
+    bot, port = await live_bot(emulator, spawn_bot)
+    alice, bob = emulator.member("alice"), emulator.member("bob")
+    dave = emulator.add_person("dave")
+    general = Table(emulator, "general")
+    thread = await general.start_game_in_thread(alice, bob)
+    game = game_of(thread.board)
+    await emulator.launch_entry_point(dave, general.channel)
+    session = await session_of(port, emulator, dave, general)
+    opening = [{"type": "open", "game": game}, {"type": "open", "game": game + 1000}]
+    kinds = ("opened", "error")
+    lobby, opened, nowhere = await page_answers(port, session, opening, kinds)
+    assert [listed["id"] for listed in lobby["here"]] == [game]
+    assert opened == {"type": "opened", "game": game, "listed": True}
+    assert nowhere["type"] == "error" and nowhere["code"] == "not_here"
+
+    emulator.hide(general.channel, seen_by=(alice, bob))
+    deadline = time.monotonic() + PATIENCE  # until the bot has heard of it (CHANNEL_UPDATE)
+    while (answers := await page_answers(port, session, opening, kinds))[0]["here"]:
+        assert time.monotonic() < deadline, "the page still lists a game Dave cannot see"
+    _, hidden, nowhere = answers
+    assert hidden == nowhere == {"type": "error", "code": "not_here", "message": NOT_HERE}
+    for table in (general, thread):
+        table.assert_clean()
     assert await bot.stop() == 0
     bot.assert_clean_log()
