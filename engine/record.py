@@ -57,6 +57,7 @@ _TAG = re.compile(r'\[(\w+) "([^"\\]*(?:\\.[^"\\]*)*)"\]')
 _PLY = re.compile(r"\d{1,6}\.")
 _CLOCK = re.compile(r"\{\[%clk (\d+):([0-5]\d):([0-5]\d)\]\}")
 _CLOCK_START = "{[%clk "
+_LINE_BREAK = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 class RecordError(ValueError):
@@ -320,7 +321,9 @@ def _seconds(clock: re.Match[str]) -> int:
 
 
 def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+    """A tag's value on one line (every line break of ``str.splitlines`` a space), its quotes
+    and backslashes escaped."""
+    return _LINE_BREAK.sub(" ", value).replace("\\", "\\\\").replace('"', '\\"')
 
 
 def _unescape(value: str) -> str:

@@ -178,3 +178,12 @@ def test_a_ply_of_too_many_digits_is_not_a_turn(ply: str):
     with pytest.raises(RecordError, match="expected a turn") as refused:
         read_record("\n".join(lines))
     assert refused.value.line == first_turn + 1
+
+
+@pytest.mark.parametrize("brk", ["\n", "\r", "\x0b", "\x0c", "\x1c", "\x85", "\u2028", "\u2029"])
+def test_a_name_with_any_line_break_stays_on_its_tag_line(brk: str):
+    """Every character that ends a line for ``str.splitlines`` is written as a space."""
+    record = dataclasses.replace(finished(3), white=f'Ana{brk}[Result "0-1"]{brk}')
+    read = read_record(write_record(record))
+    assert read.white == 'Ana [Result "0-1"] '
+    assert read.result == record.result
