@@ -29,7 +29,6 @@ from discord.http import Route
 
 from bot.face.background import discord_call
 from bot.web.sessions import Session
-from bot.words.names import plain_name
 
 log = logging.getLogger(__name__)
 
@@ -118,9 +117,7 @@ class DiscordIdentity:
                 http, "GET", f"{Route.BASE}/users/@me", "the member", waited, headers=bearer
             )
         return Member(
-            int(user["id"]),
-            plain_name(user.get("global_name") or user["username"]),
-            user.get("locale"),
+            int(user["id"]), user.get("global_name") or user["username"], user.get("locale")
         )
 
     async def place(self, instance_id: str) -> Place:
@@ -138,13 +135,15 @@ class DiscordIdentity:
             raise NotVouched("the activity instance has no channel")
         guild = location.get("guild_id")
         users = frozenset(int(user) for user in instance.get("users", ()))
+        self._presence.put(instance_id, users)  # the freshest answer: a newcomer is in it
         return Place(int(channel), int(guild) if guild else None, users)
 
     async def still_there(self, session: Session) -> bool:
         """Whether the member of ``session`` is still in its Activity's instance (Discord takes
         out of it whoever leaves, or can no longer see its channel). Asked of Discord once per
         instance per :data:`PRESENCE_SECONDS`, every page of the instance waiting for the one
-        answer; an instance Discord no longer knows has nobody in it. Discord not answering (an
+        answer (a session given meanwhile, :meth:`place`, brings a fresher one: a newcomer is
+        in it); an instance Discord no longer knows has nobody in it. Discord not answering (an
         outage, a timeout, a 5xx, a long rate limit): yes — the session was vouched for, and
         an outage must not lock every member out of their games."""
         users = await self._presence.get(session.instance_id, self._users)
@@ -179,7 +178,7 @@ class DiscordIdentity:
 
 class Shared(Generic[K, V]):
     """Answers kept :data:`PRESENCE_SECONDS` by key (at most :data:`PRESENCE_MOST`), each asked
-    once however many ask for it at the same moment."""
+    once however many ask for it at the same moment, or told (:meth:`put`)."""
 
     def __init__(self, seconds: float = PRESENCE_SECONDS, most: int = PRESENCE_MOST) -> None:
         self.seconds = seconds
@@ -192,13 +191,22 @@ class Shared(Generic[K, V]):
         found = self._answers.get(key)
         if found is None or found[0] <= now:
             answer = asyncio.ensure_future(ask(key))
-            self._answers[key] = (now + self.seconds, answer)
-            self._answers.move_to_end(key)
-            while len(self._answers) > self.most:
-                self._answers.popitem(last=False)
+            self._keep(key, answer)
         else:
             answer = found[1]
         return await asyncio.shield(answer)
+
+    def _keep(self, key: K, answer: asyncio.Future[V]) -> None:
+        self._answers[key] = (time.monotonic() + self.seconds, answer)
+        self._answers.move_to_end(key)
+        while len(self._answers) > self.most:
+            self._answers.popitem(last=False)
+
+    def put(self, key: K, value: V) -> None:
+        """Keep ``value`` as the answer for ``key`` from now on (one asked elsewhere)."""
+        answer: asyncio.Future[V] = asyncio.get_running_loop().create_future()
+        answer.set_result(value)
+        self._keep(key, answer)
 
 
 @dataclass

@@ -160,6 +160,11 @@ async def test_a_member_who_left_the_activity_is_refused_and_discord_is_asked_on
     assert await identity.still_there(in_instance("i-1", 200))
     assert not await identity.still_there(in_instance("i-ended", 100))  # 404: it ended
     assert len(instances.asked) == 2
+    instances.users["i-1"] = ["100", "300"]  # Carol joins, and is given a session
+    assert (await identity.place("i-1")).users == {100, 300}
+    assert await identity.still_there(in_instance("i-1", 300))  # the answer she brought
+    assert not await identity.still_there(in_instance("i-1", 200))  # Bob's leaving with it
+    assert len(instances.asked) == 3
 
 
 async def test_an_outage_lets_members_in_and_a_refusal_keeps_them_out():

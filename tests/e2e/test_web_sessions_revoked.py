@@ -1,7 +1,8 @@
 """The live board's sessions revoked, end to end (the real bot serving the page, the emulator
 as Discord, the page's WebSocket spoken raw): a member who closed the Activity cannot come back
-with the session they had; ``tholos-bot rotate-web-key`` beside the running bot closes the open
-pages and refuses every session signed before, while a session Discord vouches for anew works."""
+with the session they had (once the bot has heard it from Discord: within 30 s);
+``tholos-bot rotate-web-key`` beside the running bot closes the open pages and refuses every
+session signed before, while a session Discord vouches for anew works."""
 
 from __future__ import annotations
 
@@ -52,13 +53,14 @@ async def test_a_member_who_left_the_activity_or_a_rotated_key_is_refused(
 ) -> None:
     bot, port = await live_bot(emulator, spawn_bot)
     lobby = Table(emulator)
-    alice, bob = lobby.people_named("alice", "bob")
+    alice, bob, carol = lobby.people_named("alice", "bob", "carol")
     table = await lobby.start_game_in_thread(alice, bob)
     await table.click(alice, table.board, table.labelled(table.board, "Open the live board"))
     alices, bobs = [await session_of(port, emulator, who, table) for who in (alice, bob)]
     instance = emulator.activity_instance(table.channel)
     assert instance is not None
     emulator.leave_activity(bob, instance)  # Bob closes the Activity: his session is spent
+    await session_of(port, emulator, carol, table)  # (seen when someone opens it next)
 
     async with aiohttp.ClientSession() as http:
         refused = await hello(http, port, bobs)
@@ -67,7 +69,7 @@ async def test_a_member_who_left_the_activity_or_a_rotated_key_is_refused(
         page = await hello(http, port, alices)
         assert (await first_frame(page))["type"] == "welcome"
         asked = [r for r in emulator.requests if "/activity-instances/" in r.path]
-        assert len(asked) == 3  # the two sessions, then one answer for both hellos
+        assert len(asked) == 3  # the three sessions' answers serve the hellos
 
         status, out, err = await tholos_bot_command(tmp_path, bot.db_path, "rotate-web-key")
         assert status == 0 and out.startswith("Replaced the live board's session key"), err
