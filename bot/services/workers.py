@@ -15,15 +15,16 @@ import multiprocessing.queues
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import replace
 from typing import TypeVar
 
 from bot.services.fairness import FairScheduler
 from engine import Position, Turn, parse_turn
 from engine.ai import choose_turn
-from engine.hints import Hint, hint
+from engine.hints import HINT_BUDGET, Hint, hint
 from engine.puzzles import LATE, Puzzle, first_puzzle, game_positions
 from engine.review import review_game
 
@@ -185,10 +186,15 @@ class Adviser:
     async def hint(self, position: Position, seed: int, *, member: int) -> Hint:
         """A good turn for the side to move in ``position``, reproducible from ``seed``, for
         ``member`` (the one asking); raises :class:`~bot.services.fairness.Replaced` if a newer
-        request of theirs takes this one's place while it waits."""
-        turn, expected, exact, gain = await self.turns.run(
-            member, lambda: self.worker.run(_hint, str(position), seed)
-        )
+        request of theirs takes this one's place while it waits. A member asking faster than
+        the answers come (more of theirs waiting as this one starts) gets a search of
+        :data:`HURRIED_BUDGET`: another member waits at most that long for it."""
+
+        def search() -> Awaitable[tuple[str, float, bool, int]]:
+            hurried = self.turns.waiting(member) > 0
+            return self.worker.run(_hint, str(position), seed, hurried)
+
+        turn, expected, exact, gain = await self.turns.run(member, search)
         return Hint(parse_turn(turn), expected, exact, gain)
 
     def close(self) -> None:
@@ -196,9 +202,15 @@ class Adviser:
         self.worker.close()
 
 
-def _hint(position: str, seed: int) -> tuple[str, float, bool, int]:
+HURRIED_BUDGET = replace(HINT_BUDGET, seconds=0.4)
+"""The hint's search for a member asking faster than the answers come: half the time (most hints
+end sooner anyway, within their iterations; the cap binds on a busy machine), so that a member
+flooding the worker holds another member's hint up by at most that."""
+
+
+def _hint(position: str, seed: int, hurried: bool = False) -> tuple[str, float, bool, int]:
     """Runs in the hints worker: notation in, the hint's fields out."""
-    found = hint(Position.parse(position), seed)
+    found = hint(Position.parse(position), seed, HURRIED_BUDGET if hurried else HINT_BUDGET)
     return str(found.turn), found.expected, found.exact, found.gain
 
 

@@ -182,6 +182,45 @@ async def test_a_worker_that_dies_does_not_wedge_the_queue():
     assert requests.tasks["b1"].result() == "b1"
 
 
+class StandInWorker:
+    """Stands in for the hints' worker process: records whether each search was hurried and
+    answers (a legal turn of :data:`START`) when the test ends it."""
+
+    def __init__(self) -> None:
+        self.hurried: list[bool] = []
+        self.ends: list[asyncio.Future[None]] = []
+
+    async def run(self, function: object, *arguments: object) -> tuple[str, float, bool, int]:
+        self.hurried.append(bool(arguments[-1]))
+        end = asyncio.get_running_loop().create_future()
+        self.ends.append(end)
+        await end
+        return str(min(START.legal_turns(), key=str)), 0.5, False, 0
+
+    def close(self) -> None:
+        """Nothing to stop."""
+
+
+START = Position.parse("-/-/-/-/-/-/- ww bb w -")
+
+
+async def test_a_member_asking_faster_than_the_answers_come_gets_a_hurried_search():
+    """Ana's search is hurried (a shorter budget) when more of hers wait as it starts; her
+    first (nothing else waiting), her last, and Bob's are not."""
+    adviser = Adviser()
+    adviser.worker = worker = StandInWorker()  # type: ignore[assignment]
+    asked = [
+        asyncio.create_task(adviser.hint(START, 1, member=member))
+        for member in (ANA, ANA, ANA, BOB)
+    ]
+    for started in range(1, 5):
+        await eventually(lambda n=started: len(worker.ends) == n, f"search {started} started")
+        worker.ends[-1].set_result(None)
+    await asyncio.wait(asked)
+    assert all(task.result().turn in START.legal_turns() for task in asked)
+    assert worker.hurried == [False, False, True, False]  # Ana's 1st, Bob's, Ana's 2nd, 3rd
+
+
 def mid_game_positions(seed: int, count: int) -> list[Position]:
     """``count`` positions from the middle of a random game (``seed`` printed)."""
     print(f"positions from seed {seed}")
