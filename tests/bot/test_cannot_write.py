@@ -5,10 +5,12 @@ once space or rights are back."""
 from __future__ import annotations
 
 import itertools
+import random
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from urllib.parse import urlsplit, urlunsplit
 
+import aiohttp
 import asyncpg
 import pytest
 
@@ -24,8 +26,10 @@ from bot.storage import (
     set_meta,
 )
 from bot.storage.sqlite import SqliteDatabase
+from tests.bot import test_live
 from tests.bot.conftest import Clock, services_on
-from tests.bot.test_service import play, started
+from tests.bot.test_live import Live, new_game, open_page, path_of
+from tests.bot.test_service import ALICE, CAROL, play, started
 
 ROLES = itertools.count(1)
 Refuse = Callable[[bool], Awaitable[None]]
@@ -164,3 +168,55 @@ async def test_a_turn_on_a_database_that_refuses_writes_loses_nothing(database_u
 )
 def test_each_database_trouble_has_its_outcome_and_sentence(error, outcome, sentence):
     assert database_trouble(error) == (outcome, sentence)
+
+
+live = test_live.live
+"""The live board's server, over this module's :func:`database`."""
+http = test_live.http
+
+
+@pytest.fixture
+async def refusable(database_url: str) -> AsyncIterator[tuple[Database, Refuse]]:
+    """The database of the test (:func:`refusing_database`) and how to make it refuse."""
+    async with refusing_database(database_url) as refusable:
+        yield refusable
+
+
+@pytest.fixture
+def database(refusable: tuple[Database, Refuse]) -> Database:
+    """The live board's database (``live``): the one that can be made to refuse writes."""
+    return refusable[0]
+
+
+async def test_the_page_is_told_it_cannot_save_and_stays_connected(
+    live: Live, http: aiohttp.ClientSession, refusable: tuple[Database, Refuse], seed: int
+):
+    """A turn and a new game asked from pages while writes are refused: an error frame says so
+    in the member's words, nothing changes, the sockets stay; then the same turn plays."""
+    refuse = refusable[1]
+    game = await new_game(live)
+    player = await open_page(http, live, live.session(ALICE))
+    board = await player.frame("board")
+    lobby = await open_page(http, live, live.session(CAROL, channel_id=77))
+    await lobby.frame("lobby")
+    turn = {"type": "turn", "game": game.id, "version": board["version"]}
+    path = path_of(game, random.Random(seed))
+
+    await refuse(True)
+    await player.send({**turn, "path": path})
+    assert await player.frame("error") == {
+        "type": "error",
+        "code": "database",
+        "message": CANNOT_SAVE,
+    }
+    await lobby.send({"type": "play_ai", "level": "easy"})
+    assert (await lobby.frame("error"))["message"] == CANNOT_SAVE
+    stored = await live.app.games.game(game.id)
+    assert stored is not None and stored.version == game.version
+
+    await refuse(False)
+    await player.send({**turn, "path": path})
+    assert (await player.frame("board"))["version"] > board["version"]
+    await lobby.send({"type": "play_ai", "level": "easy"})
+    assert (await lobby.frame("board"))["game"] != game.id
+    assert not player.socket.closed and not lobby.socket.closed
