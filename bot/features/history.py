@@ -24,7 +24,7 @@ from bot.face.controls import Router, pager
 from bot.face.feature import Feature, feature_of
 from bot.face.translator import reader
 from bot.face.visibility import Visibility
-from bot.storage import Game, TurnRecord
+from bot.storage import DatabaseUnavailable, Game, TurnRecord
 from bot.storage.leases import answer_lease
 from bot.storage.tournaments import PairingStore
 from bot.words.board import board_note
@@ -212,7 +212,8 @@ class History(Feature):
         try:
             yield
         finally:
-            await self.app.leases.release(lease)
+            with contextlib.suppress(DatabaseUnavailable):  # it runs out by itself
+                await self.app.leases.release(lease)
 
 
 def game_record(

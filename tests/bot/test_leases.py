@@ -4,9 +4,11 @@ expires."""
 from __future__ import annotations
 
 from bot.storage.leases import (
+    ANSWER_KINDS,
     Lease,
     LeaseStore,
     ai_lease,
+    answer_lease,
     board_lease,
     reminder_lease,
     review_lease,
@@ -40,5 +42,11 @@ def test_every_lease_has_a_name_of_its_own():
         for game in (1, 12)
         for version in (2, 3)
     ] + [review_lease(game) for game in (1, 12, 123)]
+    leases += [
+        answer_lease(kind, game, user)
+        for kind in sorted(ANSWER_KINDS)
+        for game in (1, 12)
+        for user in (2, 3)
+    ]
     assert len({lease.name for lease in leases}) == len(leases)
     assert all(lease.seconds > 0 for lease in leases)
