@@ -60,8 +60,7 @@ class History(Feature):
         super().__init__(app)
         self.tournaments = PairingStore(app.database)
         """Which tournament and round a game was played in."""
-        self.visibility = Visibility(app.client)
-        """Who may open a game."""
+        self.finished = FinishedGames(app)
 
     def register(self, router: Router) -> None:
         """Route Previous / Next of the history, Replay, Record and Analyse here."""
@@ -100,8 +99,8 @@ class History(Feature):
     @answers()
     async def replay(self, interaction: Interaction, game_id: int | None = None) -> None:
         """The animated replay of a finished game (default: the caller's last one here)."""
-        game = await self._finished_game(interaction, game_id)
-        async with self._once("replay", interaction, game):
+        game = await self.finished.find(interaction, game_id)
+        async with self.finished.once("replay", interaction, game):
             await self._replay(interaction, game)
 
     async def _replay(self, interaction: Interaction, game: Game) -> None:
@@ -146,8 +145,8 @@ class History(Feature):
     @answers()
     async def record(self, interaction: Interaction, game_id: int | None = None) -> None:
         """The record file of a finished game (default: the caller's last one here)."""
-        game = await self._finished_game(interaction, game_id)
-        async with self._once("record", interaction, game):
+        game = await self.finished.find(interaction, game_id)
+        async with self.finished.once("record", interaction, game):
             event = (await self.tournaments.labels([game.id])).get(game.id)
             record = game_record(game, await self.app.games.turns(game.id), event)
             t = reader(interaction)
@@ -171,8 +170,8 @@ class History(Feature):
         if not live:
             await launch_live_board(interaction, live)
             return
-        game = await self._finished_game(interaction, game_id)
-        async with self._once("analyse", interaction, game):
+        game = await self.finished.find(interaction, game_id)
+        async with self.finished.once("analyse", interaction, game):
             here = interaction.channel_id or 0
             await self.app.page_requests.ask(interaction.user.id, here, game.id, time.time())
             await launch_live_board(interaction, live)
@@ -186,7 +185,16 @@ class History(Feature):
         games = await self.app.listings.recent_finished(here, user, RECENT_GAMES)
         return game_choices(t, games, typed)
 
-    async def _finished_game(self, interaction: Interaction, game_id: int | None) -> Game:
+
+class FinishedGames:
+    """The finished game a press or command means, and its answer given once at a time."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self.visibility = Visibility(app.client)
+        """Who may open a game."""
+
+    async def find(self, interaction: Interaction, game_id: int | None) -> Game:
         """The finished game a press or command means: ``game_id`` (a game of this server, or
         of this direct message, that the caller may open: see :mod:`bot.face.visibility`),
         else the caller's last finished game in this channel or its threads."""
@@ -202,7 +210,7 @@ class History(Feature):
         return await self.visibility.finished_game(game, interaction.guild_id, here, user.id, user)
 
     @contextlib.asynccontextmanager
-    async def _once(self, kind: str, interaction: Interaction, game: Game) -> AsyncIterator[None]:
+    async def once(self, kind: str, interaction: Interaction, game: Game) -> AsyncIterator[None]:
         """Answer a press of ``kind`` (Replay, Record, Analyse) once: a second press of the same
         member for the same game while the first is answered is told so (the lease runs out if
         this process dies meanwhile)."""
