@@ -34,6 +34,9 @@ thread's membership) is trusted: a member removed from a channel loses its games
 after, at most."""
 REMEMBERED_MOST = 4096
 """Answers remembered at most per kind (the oldest forgotten first)."""
+ASK_SECONDS = 2.0
+"""The longest one question to Discord may take (an interaction is answered within 3 s); one
+unanswered in time counts as "no" (only the players then)."""
 
 Place = discord.abc.GuildChannel | discord.Thread
 
@@ -79,20 +82,28 @@ class Visibility:
     ) -> Game:
         """``game`` if it is a finished game of the server ``guild_id`` (or of the direct
         message ``channel_id``) that ``user_id`` may open (``member``: them, as an interaction
-        told it); raises :class:`Refusal` — the same words as for a game that does not exist —
-        for any other."""
+        from ``channel_id`` told it); raises :class:`Refusal` — the same words as for a game
+        that does not exist — for any other."""
         game = finished_here(game, guild_id, channel_id)
-        if not await self.can_see(game, user_id, member):
+        seen_in = channel_id if member is not None else None
+        if not await self.can_see(game, user_id, member, seen_in=seen_in):
             raise Refusal(NO_SUCH_GAME)
         return game
 
     async def can_see(
-        self, game: Game, user_id: int, member: discord.abc.User | None = None
+        self,
+        game: Game,
+        user_id: int,
+        member: discord.abc.User | None = None,
+        *,
+        seen_in: int | None = None,
     ) -> bool:
         """Whether ``user_id`` may open ``game``: a player, or a member who can see its channel
         or thread (``member``: them as an interaction told it, with their roles; otherwise
-        asked of Discord)."""
-        if user_id in (game.white_id, game.black_id):
+        asked of Discord). ``seen_in``: the channel an interaction of theirs came from — Discord
+        sends none from a channel one cannot see (a page's channel is no such proof: a session
+        outlives a member's access)."""
+        if user_id in (game.white_id, game.black_id) or seen_in == game.channel_id:
             return True
         if game.guild_id == DIRECT_MESSAGES:
             return False  # a direct message is its player's
@@ -126,7 +137,7 @@ class Visibility:
 
     async def _fetch_place(self, guild: discord.Guild, channel_id: int) -> Place | None:
         try:
-            found = await discord_call(self.client.fetch_channel(channel_id))
+            found = await discord_call(self.client.fetch_channel(channel_id), ASK_SECONDS)
         except (discord.HTTPException, TimeoutError) as error:
             log.info("channel %s not found for a game's visibility: %s", channel_id, error)
             return None
@@ -148,7 +159,7 @@ class Visibility:
     @staticmethod
     async def _fetch_member(guild: discord.Guild, user_id: int) -> discord.Member | None:
         try:
-            return await discord_call(guild.fetch_member(user_id))
+            return await discord_call(guild.fetch_member(user_id), ASK_SECONDS)
         except discord.NotFound:
             return None
         except (discord.HTTPException, TimeoutError) as error:
@@ -166,7 +177,7 @@ class Visibility:
     @staticmethod
     async def _fetch_thread_member(thread: discord.Thread, user_id: int) -> bool:
         try:
-            await discord_call(thread.fetch_member(user_id))
+            await discord_call(thread.fetch_member(user_id), ASK_SECONDS)
         except discord.NotFound:
             return False
         except (discord.HTTPException, TimeoutError) as error:

@@ -108,7 +108,7 @@ class Reviews(Feature):
         if (
             game is None
             or here not in (game.channel_id, game.parent_id)
-            or not await self.visibility.can_see(game, user.id, user)
+            or not await self.visibility.can_see(game, user.id, user, seen_in=here)
         ):
             raise Refusal("This button doesn't belong to a game in this channel.")
         if game.is_active or not game.plies:

@@ -197,6 +197,8 @@ async def test_a_game_in_a_private_thread_opens_for_its_members_moderators_and_p
         assert record.original is not None, member.user.username
         assert record.original.attachments, (member.user.username, record.original.text)
         assert record.original.attachments[0].filename == f"tholos-{hidden}.txt"
+    in_thread = await table.slash(carol, "tholos record", game=hidden)  # Discord let her in
+    assert in_thread.original is not None and in_thread.original.attachments
     fetched = [r for r in emulator.requests if r.path == f"/api/v10/channels/{thread.id}"]
     assert [(r.method, r.status) for r in fetched] == [("GET", 200)], "archived: asked once"
     assert general.failed() == [] and table.failed() == []
