@@ -38,7 +38,7 @@ ASK_SECONDS = 2.0
 """The longest one question to Discord may take (an interaction is answered within 3 s); one
 unanswered in time counts as "no" (only the players then)."""
 
-Place = discord.abc.GuildChannel | discord.Thread
+ChannelOrThread = discord.abc.GuildChannel | discord.Thread
 
 
 class Remembered(Generic[K, V]):
@@ -69,7 +69,7 @@ class Visibility:
     def __init__(self, client: discord.Client) -> None:
         self.client = client
         self._members: Remembered[tuple[int, int], discord.Member | None] = Remembered()
-        self._places: Remembered[int, Place | None] = Remembered()
+        self._places: Remembered[int, ChannelOrThread | None] = Remembered()
         self._in_thread: Remembered[tuple[int, int], bool] = Remembered()
 
     async def finished_game(
@@ -127,7 +127,7 @@ class Visibility:
             return permissions.manage_threads or await self._member_of(place, user_id)
         return True
 
-    async def _place(self, guild: discord.Guild, channel_id: int) -> Place | None:
+    async def _place(self, guild: discord.Guild, channel_id: int) -> ChannelOrThread | None:
         """The channel or thread ``channel_id`` (an archived thread is not in the cache: asked of
         Discord); ``None`` when it is gone or hidden from the bot."""
         cached = guild.get_channel_or_thread(channel_id)
@@ -135,7 +135,7 @@ class Visibility:
             return cached
         return await self._places.get(channel_id, lambda: self._fetch_place(guild, channel_id))
 
-    async def _fetch_place(self, guild: discord.Guild, channel_id: int) -> Place | None:
+    async def _fetch_place(self, guild: discord.Guild, channel_id: int) -> ChannelOrThread | None:
         try:
             found = await discord_call(self.client.fetch_channel(channel_id), ASK_SECONDS)
         except (discord.HTTPException, TimeoutError) as error:
