@@ -73,6 +73,40 @@ class TokenBucket:
         return self.tokens >= self.burst
 
 
+class Buckets:
+    """A token bucket per key (an address, a member), made on first use; at most
+    :data:`REMEMBERED` are kept — those that refilled are forgotten first, then the oldest:
+    forgetting only forgives."""
+
+    def __init__(
+        self, rate: tuple[float, float], clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.rate = rate
+        self.clock = clock
+        self._buckets: OrderedDict[object, TokenBucket] = OrderedDict()
+
+    def take(self, key: object) -> float:
+        """Take a token of ``key``'s bucket: 0 if there was one, else the seconds until
+        there is (nothing taken)."""
+        return self.bucket(key).take()
+
+    def bucket(self, key: object) -> TokenBucket:
+        bucket = self._buckets.pop(key, None)
+        if bucket is None:
+            bucket = TokenBucket(*self.rate, clock=self.clock)
+            self._forget()
+        self._buckets[key] = bucket
+        return bucket
+
+    def _forget(self) -> None:
+        if len(self._buckets) < REMEMBERED:
+            return
+        for key in [key for key, bucket in self._buckets.items() if bucket.full()]:
+            del self._buckets[key]
+        while len(self._buckets) >= REMEMBERED:
+            self._buckets.popitem(last=False)
+
+
 SESSION_BURST, SESSION_RATE = 30, 2.0
 """``/api/session`` asks one address may make at once, then per second. Behind Discord's proxy
 many members share an address, so it is generous: it stops a loop, not a crowd. Every ask
@@ -81,9 +115,9 @@ ALL_SESSIONS_BURST, ALL_SESSIONS_RATE = 100, 10.0
 """``/api/session`` asks the whole process takes at once, then per second (each costs three
 requests to Discord: two with the member's token, one with the bot's). Only a well-formed ask
 counts here: a stranger's empty or malformed bodies cost the members nothing."""
-ADDRESSES = 10_000
-"""Addresses whose buckets are remembered at most (those that refilled are forgotten first,
-then the oldest: forgetting only forgives)."""
+REMEMBERED = 10_000
+"""Buckets (of addresses, of members) remembered at most (those that refilled are forgotten
+first, then the oldest: forgetting only forgives)."""
 
 
 class SessionLimits:
@@ -96,38 +130,20 @@ class SessionLimits:
         overall: tuple[float, float] = (ALL_SESSIONS_BURST, ALL_SESSIONS_RATE),
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self._per_address = per_address
-        self._clock = clock
+        self._addresses = Buckets(per_address, clock)
         self._overall = TokenBucket(*overall, clock=clock)
-        self._addresses: OrderedDict[str, TokenBucket] = OrderedDict()
 
     def address_wait(self, address: str) -> float:
         """0 if ``address`` may ask now (counted), else the seconds until it may."""
-        return self._bucket(address).take()
+        return self._addresses.take(address)
 
     def overall_wait(self, address: str) -> float:
         """0 if the process takes a well-formed ask of ``address`` now (counted), else the
         seconds until it does (``address`` then keeps the token its ask took)."""
         overall = self._overall.take()
         if overall:
-            self._bucket(address).tokens += 1  # the address's ask was not served
+            self._addresses.bucket(address).tokens += 1  # the address's ask was not served
         return overall
-
-    def _bucket(self, address: str) -> TokenBucket:
-        bucket = self._addresses.pop(address, None)
-        if bucket is None:
-            bucket = TokenBucket(*self._per_address, clock=self._clock)
-            self._forget()
-        self._addresses[address] = bucket
-        return bucket
-
-    def _forget(self) -> None:
-        if len(self._addresses) < ADDRESSES:
-            return
-        for address in [a for a, bucket in self._addresses.items() if bucket.full()]:
-            del self._addresses[address]
-        while len(self._addresses) >= ADDRESSES:
-            self._addresses.popitem(last=False)
 
 
 def retry_after(seconds: float) -> str:
@@ -182,6 +198,15 @@ PAGES_PER_MEMBER = 16
 """Live-board WebSockets one member holds open at once, over all their sessions: two sessions'
 share (:data:`PAGES_PER_SESSION`), a computer and a phone. A member may ask for many sessions;
 this keeps the sockets of one Discord account, vouched for or not, to a page's worth."""
+MEMBER_OPENS = 16, 0.5
+"""Pages one member may open (say hello on) at once, then per second, over all their sessions:
+a member opens a page or two and a dropped connection reconnects; a page closed and opened again
+and again is a loop (each open reads the member's games), refused as a full board (the page tries
+again a little later)."""
+MEMBER_MESSAGES = 20, 8.0
+"""Messages all of one member's pages may send at once, then per second (each page is also held
+to its own rate, :data:`bot.web.live.PER_SECOND`): twice what one page may, so a member's
+sixteen pages take no more of the process than two."""
 REQUESTS_PER_ADDRESS = 64
 """HTTP requests (not WebSockets) one client address has in flight at once. A page's start is
 six requests that each take milliseconds, so 64 at once is a crowd behind Discord's proxy; more
@@ -201,7 +226,8 @@ class Door:
 
 class Doors:
     """Counts the open live-board WebSockets: in all and by client address from their accept,
-    by member and by session from their hello.
+    by member and by session from their hello; and how often a member opens pages and sends
+    messages.
 
     A socket that has not said hello yet is the cheapest to let go: when the process is full
     (or its address is), a new socket takes the place of the one that has waited longest for
@@ -214,6 +240,9 @@ class Doors:
         per_process: int = PAGES_PER_PROCESS,
         per_address: int = PAGES_PER_ADDRESS,
         per_member: int = PAGES_PER_MEMBER,
+        member_opens: tuple[float, float] = MEMBER_OPENS,
+        member_messages: tuple[float, float] = MEMBER_MESSAGES,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.per_session = per_session
         self.per_process = per_process
@@ -227,6 +256,8 @@ class Doors:
         self._sessions: Counter[str] = Counter()
         self._silent: OrderedDict[Door, None] = OrderedDict()
         """The sockets waiting for their hello, the longest waiting first."""
+        self._opens = Buckets(member_opens, clock)
+        self._messages = Buckets(member_messages, clock)
 
     @contextlib.contextmanager
     def socket(self, address: str) -> Iterator[Door]:
@@ -268,20 +299,30 @@ class Doors:
         return True
 
     @contextlib.contextmanager
-    def member(self, door: Door, user_id: int, session: str) -> Iterator[bool]:
+    def member(self, door: Door, user_id: int, session: str) -> Iterator[str | None]:
         """Count a socket that said hello as its member's, of the session ``session``, while
-        the block runs; yields whether it fits in the member's and the session's share."""
+        the block runs; yields why it may not stay (an error code of the page's:
+        ``too_many_pages`` past the member's or the session's share, ``full`` when the member
+        opens pages too often), or ``None``."""
         self._silent.pop(door, None)
         self._members[user_id] += 1
         self._sessions[session] += 1
         try:
-            yield (
-                self._members[user_id] <= self.per_member
-                and self._sessions[session] <= self.per_session
-            )
+            if (
+                self._members[user_id] > self.per_member
+                or self._sessions[session] > self.per_session
+            ):
+                yield "too_many_pages"
+            else:
+                yield "full" if self._opens.take(user_id) else None
         finally:
             _release(self._members, user_id)
             _release(self._sessions, session)
+
+    def message(self, user_id: int) -> bool:
+        """Whether a message of the member ``user_id``'s pages is within the member's rate
+        (counted)."""
+        return not self._messages.take(user_id)
 
 
 class Requests:

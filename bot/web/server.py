@@ -59,6 +59,10 @@ STATIC = Path(__file__).with_name("static")
 MAX_LIVE_MESSAGE = 64 * 1024
 """Bytes of one WebSocket message aiohttp reads at most (longer ones close the connection);
 the live boards refuse anything over :data:`~bot.web.live.MESSAGE_LIMIT` with a frame."""
+CLOSE_TIMEOUT = 2.0
+"""Seconds a closed WebSocket waits for the client's closing word before its connection is
+dropped (aiohttp waits ten): a page answers at once, and a stranger who never answers must not
+hold a socket — a file descriptor — for long after the server is done with it."""
 VERSION = r"[0-9a-f]{12}"
 SESSION_BODY_LIMIT = 1024
 """Bytes of a ``/api/session`` body read at most: a code (about 30 characters) and an instance id
@@ -174,7 +178,9 @@ class WebServer:
 
     async def _live(self, request: web.Request) -> web.WebSocketResponse:
         assert self.talk is not None
-        socket = web.WebSocketResponse(max_msg_size=MAX_LIVE_MESSAGE, heartbeat=30.0)
+        socket = web.WebSocketResponse(
+            max_msg_size=MAX_LIVE_MESSAGE, heartbeat=30.0, timeout=CLOSE_TIMEOUT
+        )
         await socket.prepare(request)
         language = browser_language(request.headers.get("Accept-Language", ""))
         await self.talk.serve(socket, language, requester(request))
@@ -441,22 +447,26 @@ class Quiet:
 
 class StrangersRequests(logging.Filter):
     """aiohttp's word on a request it could not read — a raw byte in its path, a header over
-    8 KiB — is an ERROR with a traceback; it is a stranger's doing, not an error of ours: it
-    becomes a quiet line a minute (:class:`Quiet`). Errors of our handlers stay as they are."""
+    8 KiB — or could not answer because its client went (a reset connection) is an ERROR with
+    a traceback; it is a stranger's doing, not an error of ours: it becomes a quiet line a
+    minute (:class:`Quiet`). Errors of our handlers stay as they are."""
 
     def __init__(self) -> None:
         super().__init__()
         self.quiet = Quiet(
             log,
-            "live board: %d requests that could not be read refused (the last: %s)",
+            "live board: %d requests that could not be read or answered (the last: %s)",
             logging.INFO,
         )
 
     def filter(self, record: logging.LogRecord) -> bool:
         error = record.exc_info[1] if record.exc_info else None
-        if not isinstance(error, HttpProcessingError):
+        if isinstance(error, HttpProcessingError):
+            said = str(error.message).splitlines()[0] if error.message else ""
+        elif isinstance(error, ConnectionError):
+            said = "the client went"
+        else:
             return True
-        said = str(error.message).splitlines()[0] if error.message else ""
         self.quiet.note(f"{type(error).__name__}: {said}"[:200])
         return False
 

@@ -73,7 +73,8 @@ class PageTalk:
         browser's, for a refusal before the page has said who it is; ``address``: the client's
         (:func:`~bot.web.limits.client_address`). The socket is counted from now: over the
         process's share or its address's it is told so and closed (a silent socket may be cut
-        to make room for it); after its hello, over its member's or session's share too."""
+        to make room for it); after its hello, over its member's or session's share too, or
+        opened again too often by its member."""
         with self.doors.socket(address) as door:
             if door.refused is not None:
                 await close(socket, error(words(language), door.refused), FULL_CLOSE)
@@ -83,9 +84,10 @@ class PageTalk:
                 return
             t = words(language_of(session.locale))
             key = f"{session.user_id}:{session.instance_id}:{session.expires_at}"
-            with self.doors.member(door, session.user_id, key) as fits:
-                if not fits:
-                    await close(socket, error(t, "too_many_pages"), TOO_MANY_PAGES_CLOSE)
+            with self.doors.member(door, session.user_id, key) as refusal:
+                if refusal is not None:
+                    code = TOO_MANY_PAGES_CLOSE if refusal == "too_many_pages" else FULL_CLOSE
+                    await close(socket, error(t, refusal), code)
                     return
                 await self._talk(Page(socket, session))
 
@@ -101,7 +103,7 @@ class PageTalk:
                     if message.type == WSMsgType.BINARY:
                         await refuse(page, "malformed")
                     continue
-                if not page.allowed():
+                if not (page.allowed() and self.doors.message(page.session.user_id)):
                     page.refused += 1
                     if page.refused >= FLOOD_LIMIT:
                         await socket.close(code=1008, message=b"flood")

@@ -21,7 +21,7 @@ from bot.web import live as live_module
 from bot.web.headers import HEADERS
 from bot.web.limits import FULL_CLOSE, SESSION_CLOSE, Doors, Requests
 from bot.web.live import nesting, parsed, stored_int
-from bot.web.server import QUIET_EVERY, Quiet
+from bot.web.server import QUIET_EVERY, REQUEST_LOG, Quiet
 from bot.web.sessions import Session
 
 from .test_service import ALICE, BOB, CHANNEL, GUILD, NAMES
@@ -29,11 +29,14 @@ from .test_web_server import Served, serve
 
 PATIENCE = 30.0
 """Seconds a test waits for a condition (the wait ends when it holds)."""
+LIFTED = (1e9, 1e9)
+"""A rate no test reaches (the rate it lifts is another test's)."""
 
 
 @pytest.fixture
 async def served(tmp_path: Path) -> AsyncIterator[Served]:
-    async for found in serve(tmp_path, doors=Doors(per_process=6, per_address=3)):
+    doors = Doors(per_process=6, per_address=3, member_messages=LIFTED)
+    async for found in serve(tmp_path, doors=doors):
         yield found
 
 
@@ -180,6 +183,50 @@ async def test_a_member_holds_a_bounded_number_of_pages_over_all_sessions(
         await frame(bob)
 
 
+async def test_a_member_opening_pages_again_and_again_is_told_the_board_is_full(
+    tmp_path: Path,
+) -> None:
+    """Past the member's burst of opens, a page that says hello is told the board is full
+    (4503: it tries again later); another member opens theirs."""
+    frozen = [0.0]
+    doors = Doors(member_opens=(3, 0.5), clock=lambda: frozen[0])
+    async for served in serve(tmp_path, doors=doors):
+        for _ in range(3):
+            socket = await page(served)
+            await socket.close()
+        again = await connect(served)
+        await again.send_json({"type": "hello", "session": token(served)})
+        refused = await frame(again)
+        assert (refused["code"], await closed(again)) == ("full", FULL_CLOSE)
+        await (await page(served, BOB)).close()
+        frozen[0] += 2.0  # a token back: the member opens one more
+        await (await page(served)).close()
+
+
+async def test_a_members_pages_share_one_rate_of_messages(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two pages of one member together get the member's burst (each page's own rate lifted
+    here); past it each is told to slow down, another member's page is served."""
+    monkeypatch.setattr(live_module, "PER_SECOND", 1e9)
+    frozen = [0.0]
+    doors = Doors(member_messages=(4, 1.0), clock=lambda: frozen[0])
+    async for served in serve(tmp_path, doors=doors):
+        first, second = await page(served), await page(served)
+        for socket in (first, second, first, second):
+            await socket.send_json({"type": "nothing"})
+            assert (await frame(socket, "error"))["code"] == "malformed"
+        for socket in (first, second):
+            await socket.send_json({"type": "nothing"})
+            assert (await frame(socket, "error"))["code"] == "slow_down"
+        bob = await page(served, BOB)
+        await bob.send_json({"type": "nothing"})
+        assert (await frame(bob, "error"))["code"] == "malformed"
+        frozen[0] += 1.0
+        await first.send_json({"type": "nothing"})
+        assert (await frame(first, "error"))["code"] == "malformed"
+
+
 HOSTILE_FIRST_MESSAGES: list[str | bytes] = [
     json.dumps({"type": "hello", "session": "s1.e30.\u00e9\u00e9\u00e9"}),  # non-ASCII signature
     json.dumps({"type": "hello", "session": "s1.\u00e9.x"}),
@@ -229,8 +276,8 @@ async def test_bad_messages_after_the_hello_are_refused_and_the_page_stays(
     served: Served, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Each is refused with an error frame (the codes the page knows); the page stays open
-    and is served after them all. (The rate of a page's messages is the flood test's: here
-    it is lifted.)"""
+    and is served after them all. (The rate of a page's messages is another test's: here it
+    is lifted.)"""
     monkeypatch.setattr(live_module, "PER_SECOND", 1e9)
     socket = await page(served)
     await frame(socket)  # its lobby
@@ -292,11 +339,26 @@ async def test_a_request_aiohttp_cannot_read_is_one_quiet_line(
             served, b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 9000 + b"\r\n\r\n"
         )
         assert answer.split(b" ")[1] in (b"400", b"431")
-    lines = [r for r in caplog.records if "could not be read" in r.getMessage()]
+    lines = [r for r in caplog.records if "could not be read or answered" in r.getMessage()]
     assert len(lines) == 1 and lines[0].levelno == logging.INFO
     assert all(not r.exc_info for r in caplog.records if r.name.startswith("bot.web"))
     status, _, _ = await get(served, "/")
     assert status == 200  # served as before
+
+
+def test_a_client_gone_before_its_answer_is_not_an_error_of_ours(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """aiohttp's ERROR for a request whose client went before the answer (a reset
+    connection) is quieted; an error of a handler of ours is not."""
+    for error in (ConnectionResetError("Cannot write to closing transport"), KeyError("ours")):
+        try:
+            raise error
+        except Exception:
+            REQUEST_LOG.exception("Error handling request from %s", "127.0.0.9")
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert [r.exc_info[1] for r in errors if r.exc_info] == [error]
+    caplog.clear()  # (the handler's error was logged on purpose)
 
 
 async def get(served: Served, path: str) -> tuple[int, dict[str, str], str]:
