@@ -221,6 +221,23 @@ async def test_a_member_asking_faster_than_the_answers_come_gets_a_hurried_searc
     assert worker.hurried == [False, False, True, False]  # Ana's 1st, Bob's, Ana's 2nd, 3rd
 
 
+async def test_a_hint_abandoned_while_waiting_leaves_the_worker_alone():
+    """Bob gives up waiting: the worker is not stopped (as it was when his request sat in the
+    worker's own queue), Ana's search under way ends with her hint, from the same process."""
+    adviser = Adviser()
+    ana, bob = mid_game_positions(seed=46, count=2)
+    try:
+        asked = asyncio.create_task(adviser.hint(ana, 1, member=ANA))
+        waiting = asyncio.create_task(adviser.hint(bob, 1, member=BOB))
+        await eventually(adviser.worker.pids, "the hints worker started")
+        [worker] = adviser.worker.pids()
+        waiting.cancel()
+        assert (await asked).turn in ana.legal_turns()
+        assert waiting.cancelled() and adviser.worker.pids() == [worker]
+    finally:
+        adviser.close()
+
+
 def mid_game_positions(seed: int, count: int) -> list[Position]:
     """``count`` positions from the middle of a random game (``seed`` printed)."""
     print(f"positions from seed {seed}")
