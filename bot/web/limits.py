@@ -194,6 +194,12 @@ PAGES_PER_ADDRESS = 500
 not. Inside Discord every page comes through Discord's proxy, whose few addresses many members
 share, so it is a quarter of :data:`PAGES_PER_PROCESS`: one stranger's address gets a share of
 the process, not all of it; a crowd behind one proxy address still fits."""
+SILENT_SOCKETS = 256
+"""Live-board WebSockets waiting for their hello at once; a new one cuts the one that has waited
+longest. A page says hello one round trip after it opens, so even a restart's storm of
+reconnecting pages (a thousand a second, Discord's proxy adding a fifth of a second) has fewer
+waiting at once; a stranger's silent sockets cost the process no more than these, whatever
+their number (each is some hundred objects that the garbage collector walks)."""
 PAGES_PER_MEMBER = 16
 """Live-board WebSockets one member holds open at once, over all their sessions: two sessions'
 share (:data:`PAGES_PER_SESSION`), a computer and a phone. A member may ask for many sessions;
@@ -207,6 +213,12 @@ MEMBER_MESSAGES = 20, 8.0
 """Messages all of one member's pages may send at once, then per second (each page is also held
 to its own rate, :data:`bot.web.live.PER_SECOND`): twice what one page may, so a member's
 sixteen pages take no more of the process than two."""
+SOCKETS_PER_ADDRESS = 200, 20.0
+"""Live-board WebSockets one client address may open at once, then per second; more are refused
+before their upgrade (HTTP 429, the cheapest answer). Behind Discord's proxy many members share
+an address: after a restart every page reconnects within seconds, so a burst of 200; a stranger
+opening and closing sockets by the thousand is held to 20 a second from each address, which is
+what the process's other limits cost."""
 REQUESTS_PER_ADDRESS = 64
 """HTTP requests (not WebSockets) one client address has in flight at once. A page's start is
 six requests that each take milliseconds, so 64 at once is a crowd behind Discord's proxy; more
@@ -230,9 +242,9 @@ class Doors:
     messages.
 
     A socket that has not said hello yet is the cheapest to let go: when the process is full
-    (or its address is), a new socket takes the place of the one that has waited longest for
-    its hello — a page says hello at once, so only a socket that stays silent is cut, and
-    silent sockets can never keep a page out."""
+    (or its address is, or :data:`SILENT_SOCKETS` wait for their hello), a new socket takes the
+    place of the one that has waited longest for its hello — a page says hello at once, so only
+    a socket that stays silent is cut, and silent sockets can never keep a page out."""
 
     def __init__(
         self,
@@ -240,6 +252,7 @@ class Doors:
         per_process: int = PAGES_PER_PROCESS,
         per_address: int = PAGES_PER_ADDRESS,
         per_member: int = PAGES_PER_MEMBER,
+        silent: int = SILENT_SOCKETS,
         member_opens: tuple[float, float] = MEMBER_OPENS,
         member_messages: tuple[float, float] = MEMBER_MESSAGES,
         clock: Callable[[], float] = time.monotonic,
@@ -248,6 +261,7 @@ class Doors:
         self.per_process = per_process
         self.per_address = per_address
         self.per_member = per_member
+        self.silent = silent
         self.open = 0
         self.cut = 0
         """Silent sockets cut to make room, since the start."""
@@ -273,6 +287,8 @@ class Doors:
             ):
                 door.refused = "full"
             else:
+                if len(self._silent) >= self.silent:
+                    self._cut(None)
                 self._silent[door] = None
             yield door
         finally:

@@ -14,6 +14,7 @@ for good (``immutable``); the page itself, which names the version, never
 from __future__ import annotations
 
 import asyncio
+import gc
 import hashlib
 import logging
 import re
@@ -33,6 +34,8 @@ from bot.web.identity import DiscordIdentity, NotVouched, RateLimited
 from bot.web.limits import (
     PAGES_PER_PROCESS,
     SESSION_CLOSE,
+    SOCKETS_PER_ADDRESS,
+    Buckets,
     Doors,
     Requests,
     SessionLimits,
@@ -59,10 +62,11 @@ STATIC = Path(__file__).with_name("static")
 MAX_LIVE_MESSAGE = 64 * 1024
 """Bytes of one WebSocket message aiohttp reads at most (longer ones close the connection);
 the live boards refuse anything over :data:`~bot.web.live.MESSAGE_LIMIT` with a frame."""
-CLOSE_TIMEOUT = 2.0
+CLOSE_TIMEOUT = 0.5
 """Seconds a closed WebSocket waits for the client's closing word before its connection is
-dropped (aiohttp waits ten): a page answers at once, and a stranger who never answers must not
-hold a socket — a file descriptor — for long after the server is done with it."""
+dropped (aiohttp waits ten). The closing frame, with its code, is sent first, so a page reads
+it even if its answer comes later; and a stranger who never answers must not hold a socket — a
+file descriptor — after the server is done with it."""
 VERSION = r"[0-9a-f]{12}"
 SESSION_BODY_LIMIT = 1024
 """Bytes of a ``/api/session`` body read at most: a code (about 30 characters) and an instance id
@@ -83,6 +87,13 @@ refused for want of file descriptors): one line a minute says how many, not one 
 ACCEPT_REFUSED = "socket.accept() out of system resource"
 """How asyncio's selector loop names an accept that failed for want of descriptors or memory
 (it stops accepting for a second, then tries again)."""
+FULL_COLLECTIONS_AFTER = 100
+"""Collections of the younger generations before Python's collector walks every object (its
+third threshold; Python's own is 10). The live board holds up to thousands of connections of
+some hundred objects each; when strangers open and close them by the thousand, the full
+collections they set off walked them all every second or two, the event loop stalled 200–700 ms
+each time (``benchmarks/hostile_sockets.py``). A tenth as often; a connection leaves almost no
+cycle for them to free."""
 REQUEST_LOG = logging.getLogger("bot.web.requests")
 """aiohttp's word about the requests it reads for this server (given to it as its logger)."""
 
@@ -111,6 +122,7 @@ class WebServer:
         self.files = PageFiles(static)
         self.version = self.files.version
         self.requests = Requests()
+        self.opening = Buckets(SOCKETS_PER_ADDRESS)
         self.accepts = Quiet(
             log, "live board: out of file descriptors, %d connections not accepted"
         )
@@ -142,6 +154,8 @@ class WebServer:
         await web.TCPSite(self._runner, host, port).start()
         port = self._runner.addresses[0][1]
         self._quiet_accepts()
+        young, middle, _ = gc.get_threshold()
+        gc.set_threshold(young, middle, FULL_COLLECTIONS_AFTER)
         log.info("live board on http://%s:%d/", host, port)
 
     @property
@@ -176,14 +190,20 @@ class WebServer:
         assert self.sessions is not None
         return await self.door.open(request, self.sessions)
 
-    async def _live(self, request: web.Request) -> web.WebSocketResponse:
+    async def _live(self, request: web.Request) -> web.StreamResponse:
         assert self.talk is not None
         socket = web.WebSocketResponse(
             max_msg_size=MAX_LIVE_MESSAGE, heartbeat=30.0, timeout=CLOSE_TIMEOUT
         )
+        address = requester(request)
+        wait = self.opening.take(address)
+        if wait:
+            return _refused(request, "busy", 429, {"Retry-After": retry_after(wait)})
         await socket.prepare(request)
         language = browser_language(request.headers.get("Accept-Language", ""))
-        await self.talk.serve(socket, language, requester(request))
+        transport = request.transport
+        drop = None if transport is None else transport.abort
+        await self.talk.serve(socket, language, address, drop)
         return socket
 
     @web.middleware

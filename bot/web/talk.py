@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Callable
 
 from aiohttp import WSMsgType, web
 
@@ -67,19 +68,24 @@ class PageTalk:
         self.analysis = PageAnalysis(app, boards)
 
     async def serve(
-        self, socket: web.WebSocketResponse, language: str = "en", address: str = "?"
+        self,
+        socket: web.WebSocketResponse,
+        language: str = "en",
+        address: str = "?",
+        drop: Callable[[], None] | None = None,
     ) -> None:
         """Talk with one page until it goes: its hello, then its turns. ``language``: the
         browser's, for a refusal before the page has said who it is; ``address``: the client's
-        (:func:`~bot.web.limits.client_address`). The socket is counted from now: over the
-        process's share or its address's it is told so and closed (a silent socket may be cut
-        to make room for it); after its hello, over its member's or session's share too, or
-        opened again too often by its member."""
+        (:func:`~bot.web.limits.client_address`); ``drop``: drops its connection at once (a
+        socket that said nothing in time is not waited for). The socket is counted from now:
+        over the process's share or its address's it is told so and closed (a silent socket
+        may be cut to make room for it); after its hello, over its member's or session's share
+        too, or opened again too often by its member."""
         with self.doors.socket(address) as door:
             if door.refused is not None:
                 await close(socket, error(words(language), door.refused), FULL_CLOSE)
                 return
-            session = await hello(socket, self.boards.sessions, language, door)
+            session = await hello(socket, self.boards.sessions, language, door, drop)
             if session is None:
                 return
             t = words(language_of(session.locale))
@@ -277,11 +283,17 @@ async def tell_database(page: Page, trouble: DatabaseUnavailable) -> None:
 
 
 async def hello(
-    socket: web.WebSocketResponse, sessions: Sessions, language: str, door: Door | None = None
+    socket: web.WebSocketResponse,
+    sessions: Sessions,
+    language: str,
+    door: Door | None = None,
+    drop: Callable[[], None] | None = None,
 ) -> Session | None:
     """A page's first message: its session (``None``: it has none, and is closed, told why in
     ``language``). It comes within :data:`~bot.web.live.HELLO_TIMEOUT` of now, whatever the
-    client sends meanwhile (pings), or sooner if ``door`` is cut to make room for another."""
+    client sends meanwhile (pings), or sooner if ``door`` is cut to make room for another;
+    a socket silent until then is dropped (``drop``, else closed), its descriptor free at
+    once."""
     try:
         async with asyncio.timeout(HELLO_TIMEOUT) as deadline:
             if door is not None:
@@ -293,8 +305,11 @@ async def hello(
                 door.cut = cut
             message = await socket.receive()
     except TimeoutError:
-        with contextlib.suppress(Exception):
-            await socket.close(code=1008, message=b"no hello")
+        if drop is not None:
+            drop()
+        else:
+            with contextlib.suppress(Exception):
+                await socket.close(code=1008, message=b"no hello")
         return None
     finally:
         if door is not None:

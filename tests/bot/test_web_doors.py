@@ -19,7 +19,7 @@ from yarl import URL
 
 from bot.web import live as live_module
 from bot.web.headers import HEADERS
-from bot.web.limits import FULL_CLOSE, SESSION_CLOSE, Doors, Requests
+from bot.web.limits import FULL_CLOSE, SESSION_CLOSE, Buckets, Doors, Requests
 from bot.web.live import nesting, parsed, stored_int
 from bot.web.server import QUIET_EVERY, REQUEST_LOG, Quiet
 from bot.web.sessions import Session
@@ -29,6 +29,8 @@ from .test_web_server import Served, serve
 
 PATIENCE = 30.0
 """Seconds a test waits for a condition (the wait ends when it holds)."""
+DROPPED = aiohttp.WSCloseCode.ABNORMAL_CLOSURE
+"""How a client sees a socket the server dropped without a word (a silent one)."""
 LIFTED = (1e9, 1e9)
 """A rate no test reaches (the rate it lifts is another test's)."""
 
@@ -111,7 +113,7 @@ async def wait_until(condition: Any, what: str) -> None:
 async def test_pings_do_not_move_the_hello_deadline(
     served: Served, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A socket that pings and never says hello is closed at the deadline, counted from its
+    """A socket that pings and never says hello is dropped at the deadline, counted from its
     accept (each ping used to start the wait again)."""
     monkeypatch.setattr("bot.web.talk.HELLO_TIMEOUT", 0.5)
     socket = await connect(served)
@@ -126,7 +128,7 @@ async def test_pings_do_not_move_the_hello_deadline(
 
     task = asyncio.create_task(pinging())
     try:
-        assert await closed(socket) == 1008
+        assert await closed(socket) == DROPPED
     finally:
         task.cancel()
     assert pings > 1
@@ -143,11 +145,11 @@ async def test_silent_sockets_make_room_and_an_address_has_a_share(served: Serve
     silent = [await connect(served) for _ in range(3)]
     await wait_until(lambda: doors.open == 3, "the silent sockets count from their accept")
     alice = await page(served)  # same address: the oldest silent socket makes room
-    assert await closed(silent[0]) == 1008 and doors.cut == 1
+    assert await closed(silent[0]) == DROPPED and doors.cut == 1
     bob = await page(served, BOB)
-    assert await closed(silent[1]) == 1008
+    assert await closed(silent[1]) == DROPPED
     third = await page(served, ALICE)
-    assert await closed(silent[2]) == 1008
+    assert await closed(silent[2]) == DROPPED
     refused = await connect(served)  # three pages of the address said hello: none is cut
     assert (await frame(refused))["code"] == "full"
     assert await closed(refused) == FULL_CLOSE
@@ -159,6 +161,35 @@ async def test_silent_sockets_make_room_and_an_address_has_a_share(served: Serve
     for socket in (alice, bob, third, *others):
         await socket.send_json({"type": "home"})
         assert (await frame(socket))["type"] in ("lobby", "board")  # still served
+
+
+async def test_no_more_than_so_many_sockets_wait_for_their_hello(tmp_path: Path) -> None:
+    """Past the number of sockets that may wait for their hello at once, each new one cuts
+    the one that has waited longest, whatever the room left in the process."""
+    async for served in serve(tmp_path, doors=Doors(silent=2)):
+        silent = [await connect(served, f"203.0.113.{n}") for n in range(3)]
+        assert await closed(silent[0]) == DROPPED
+        alice = await page(served)
+        assert await closed(silent[1]) == DROPPED
+        await alice.send_json({"type": "home"})
+        assert (await frame(alice))["type"] in ("lobby", "board")
+
+
+async def test_an_address_opening_sockets_too_often_is_refused_before_the_upgrade(
+    served: Served,
+) -> None:
+    """Past its address's burst of opens, a WebSocket is answered 429 with ``Retry-After``
+    before its upgrade (nothing of it kept); another address opens its page."""
+    frozen = [0.0]
+    served.server.opening = Buckets((2, 1.0), clock=lambda: frozen[0])
+    for _ in range(2):
+        await (await connect(served)).close()
+    with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+        await connect(served)
+    assert refused.value.status == 429 and refused.value.headers["Retry-After"] == "1"
+    await (await page(served, BOB, "198.51.100.7")).close()
+    frozen[0] += 1.0
+    await (await page(served)).close()
 
 
 async def test_a_member_holds_a_bounded_number_of_pages_over_all_sessions(
