@@ -94,7 +94,19 @@ GAMES = CustomId("games", (("page", r"\d{1,6}", int), ("way", "[pn]", str)))
 HISTORY = CustomId(
     "hist", (("member", _SNOWFLAKE, int), ("page", r"\d{1,6}", int), ("way", "[pn]", str))
 )
-"""Show that page of a member's finished games (Previous / Next)."""
+"""Show that page of a member's finished games (Previous / Next; posted before keyset paging)."""
+HISTORY_SEEK = CustomId(
+    "hs",
+    (
+        ("member", _SNOWFLAKE, int),
+        ("page", r"\d{1,6}", int),
+        ("way", "[pn]", str),
+        ("at", _FLOAT, float),
+        ("game", _ID, int),
+    ),
+)
+"""Previous / Next of a member's finished games: the page to show, and the first (Previous) or
+last (Next) game the page read — its exact finishing time and id — to seek from."""
 REPLAY = CustomId("replay", (("game", _ID, int),))
 """The animated replay of a finished game."""
 RECORD = CustomId("record", (("game", _ID, int),))

@@ -7,14 +7,17 @@ Discord is asked, never the asker: the channel's overwrites and the server's rol
 client's cache, a member's roles from the interaction or, for the live page, from Discord
 (``guild.fetch_member``), a private thread's members from Discord; each answer Discord gives is
 remembered :data:`REMEMBERED_SECONDS`, so a page stepping through a game costs no request per step.
+A listing (``/tholos history``, ``/tholos games``) asks about all its rows at once, within its
+:class:`Questions`: a row it would have to ask more about is left out, unsaid.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable, Sequence
 from typing import Generic, TypeVar
 
 import discord
@@ -22,7 +25,7 @@ import discord
 from bot.base.domain import DIRECT_MESSAGES, Refusal
 from bot.face.background import discord_call
 from bot.services.play import NO_SUCH_GAME, finished_here
-from bot.storage import Game
+from bot.storage import Challenge, Game
 
 log = logging.getLogger(__name__)
 K = TypeVar("K", bound=Hashable)
@@ -38,7 +41,38 @@ ASK_SECONDS = 2.0
 """The longest one question to Discord may take (an interaction is answered within 3 s); one
 unanswered in time counts as "no" (only the players then)."""
 
+LISTING_QUESTIONS = 8
+"""The most questions to Discord one listing page may ask (an archived thread, a private
+thread's members): what it would still have to ask about is left out of the page, unsaid."""
+LISTING_SECONDS = 1.2
+"""The longest a listing page waits for Discord's answers (it is answered within 3 s, with
+its reads of the database): what is still undecided then is left out, unsaid."""
+
 ChannelOrThread = discord.abc.GuildChannel | discord.Thread
+Listed = TypeVar("Listed", Game, Challenge)
+
+
+class Unasked(Exception):
+    """A question to Discord a listing has no more :class:`Questions` for."""
+
+
+class Questions:
+    """What one listing page may still ask of Discord: at most so many questions, until a
+    moment (answers remembered cost none)."""
+
+    def __init__(self, most: int = LISTING_QUESTIONS, seconds: float = LISTING_SECONDS) -> None:
+        self.left = most
+        self.until = time.monotonic() + seconds
+
+    def seconds_left(self) -> float:
+        """How long the page may still wait for Discord."""
+        return max(0.0, self.until - time.monotonic())
+
+    def take(self) -> None:
+        """Spend one question; raises :class:`Unasked` when none is left, or no time."""
+        if self.left <= 0 or self.seconds_left() <= 0:
+            raise Unasked
+        self.left -= 1
 
 
 class Remembered(Generic[K, V]):
@@ -49,12 +83,17 @@ class Remembered(Generic[K, V]):
         self.most = most
         self._answers: OrderedDict[K, tuple[float, V]] = OrderedDict()
 
-    async def get(self, key: K, ask: Callable[[], Awaitable[V]]) -> V:
-        """The remembered answer for ``key``, else ``ask()``'s (then remembered)."""
+    async def get(
+        self, key: K, ask: Callable[[], Awaitable[V]], questions: Questions | None = None
+    ) -> V:
+        """The remembered answer for ``key``, else ``ask()``'s (then remembered; one of
+        ``questions``, if given: raises :class:`Unasked` when none is left)."""
         now = time.monotonic()
         found = self._answers.get(key)
         if found is not None and found[0] > now:
             return found[1]
+        if questions is not None:
+            questions.take()
         answer = await ask()
         self._answers[key] = (now + self.seconds, answer)
         self._answers.move_to_end(key)
@@ -97,24 +136,38 @@ class Visibility:
         member: discord.abc.User | None = None,
         *,
         seen_in: int | None = None,
+        questions: Questions | None = None,
     ) -> bool:
         """Whether ``user_id`` may open ``game``: a player, or a member who can see its channel
         or thread (``member``: them as an interaction told it, with their roles; otherwise
         asked of Discord). ``seen_in``: the channel an interaction of theirs came from — Discord
         sends none from a channel one cannot see (a page's channel is no such proof: a session
-        outlives a member's access)."""
+        outlives a member's access). ``questions``: what a listing may still ask of Discord
+        (raises :class:`Unasked` for a question beyond them)."""
         if user_id in (game.white_id, game.black_id) or seen_in == game.channel_id:
             return True
-        if game.guild_id == DIRECT_MESSAGES:
+        return await self.sees_place(game.guild_id, game.channel_id, user_id, member, questions)
+
+    async def sees_place(
+        self,
+        guild_id: int,
+        channel_id: int,
+        user_id: int,
+        member: discord.abc.User | None = None,
+        questions: Questions | None = None,
+    ) -> bool:
+        """Whether ``user_id`` can see the channel or thread ``channel_id`` of the server
+        ``guild_id`` (see :meth:`can_see`)."""
+        if guild_id == DIRECT_MESSAGES:
             return False  # a direct message is its player's
-        guild = self.client.get_guild(game.guild_id)
+        guild = self.client.get_guild(guild_id)
         if guild is None:
             return False
-        place = await self._place(guild, game.channel_id)
+        place = await self._place(guild, channel_id, questions)
         if place is None:
             return False
         if not isinstance(member, discord.Member) or member.guild.id != guild.id:
-            member = await self._member(guild, user_id)
+            member = await self._member(guild, user_id, questions)
         if member is None:
             return False
         try:
@@ -124,16 +177,20 @@ class Visibility:
         if not permissions.view_channel:
             return False
         if isinstance(place, discord.Thread) and place.is_private():
-            return permissions.manage_threads or await self._member_of(place, user_id)
+            return permissions.manage_threads or await self._member_of(place, user_id, questions)
         return True
 
-    async def _place(self, guild: discord.Guild, channel_id: int) -> ChannelOrThread | None:
+    async def _place(
+        self, guild: discord.Guild, channel_id: int, questions: Questions | None = None
+    ) -> ChannelOrThread | None:
         """The channel or thread ``channel_id`` (an archived thread is not in the cache: asked of
         Discord); ``None`` when it is gone or hidden from the bot."""
         cached = guild.get_channel_or_thread(channel_id)
         if cached is not None:
             return cached
-        return await self._places.get(channel_id, lambda: self._fetch_place(guild, channel_id))
+        return await self._places.get(
+            channel_id, lambda: self._fetch_place(guild, channel_id), questions
+        )
 
     async def _fetch_place(self, guild: discord.Guild, channel_id: int) -> ChannelOrThread | None:
         try:
@@ -147,13 +204,15 @@ class Visibility:
             return found
         return None
 
-    async def _member(self, guild: discord.Guild, user_id: int) -> discord.Member | None:
+    async def _member(
+        self, guild: discord.Guild, user_id: int, questions: Questions | None = None
+    ) -> discord.Member | None:
         """``user_id`` as a member of ``guild`` with their roles (``None``: not a member)."""
         cached = guild.get_member(user_id)
         if cached is not None:
             return cached
         return await self._members.get(
-            (guild.id, user_id), lambda: self._fetch_member(guild, user_id)
+            (guild.id, user_id), lambda: self._fetch_member(guild, user_id), questions
         )
 
     @staticmethod
@@ -166,12 +225,14 @@ class Visibility:
             log.info("member %s of server %s not found: %s", user_id, guild.id, error)
             return None
 
-    async def _member_of(self, thread: discord.Thread, user_id: int) -> bool:
+    async def _member_of(
+        self, thread: discord.Thread, user_id: int, questions: Questions | None = None
+    ) -> bool:
         """Whether ``user_id`` is a member of the private ``thread``."""
         if any(member.id == user_id for member in thread.members):  # as Discord told it
             return True
         return await self._in_thread.get(
-            (thread.id, user_id), lambda: self._fetch_thread_member(thread, user_id)
+            (thread.id, user_id), lambda: self._fetch_thread_member(thread, user_id), questions
         )
 
     @staticmethod
@@ -184,3 +245,44 @@ class Visibility:
             log.info("member %s of thread %s not found: %s", user_id, thread.id, error)
             return False
         return True
+
+
+async def visible(
+    visibility: Visibility,
+    listed: Sequence[Listed],
+    user_id: int,
+    member: discord.abc.User | None = None,
+    *,
+    seen_in: int | None = None,
+    questions: Questions,
+) -> list[Listed]:
+    """Those of ``listed`` (games, or challenges: their challenger and opponent as players) that
+    ``user_id`` may see, in order, all asked at once within ``questions``: one still undecided
+    when their time is up, or needing a question beyond them, is left out."""
+
+    async def sees(thing: Game | Challenge) -> bool:
+        try:
+            if isinstance(thing, Game):
+                return await visibility.can_see(
+                    thing, user_id, member, seen_in=seen_in, questions=questions
+                )
+            if user_id in (thing.challenger_id, thing.opponent_id) or seen_in == thing.channel_id:
+                return True
+            return await visibility.sees_place(
+                thing.guild_id, thing.channel_id, user_id, member, questions
+            )
+        except Unasked:
+            return False
+
+    if not listed:
+        return []
+    checks = [asyncio.ensure_future(sees(thing)) for thing in listed]
+    # A check that asks nothing ends at its first step, before even a timeout of 0 s.
+    done, pending = await asyncio.wait(checks, timeout=questions.seconds_left())
+    for check in pending:
+        check.cancel()
+    return [
+        thing
+        for thing, check in zip(listed, checks, strict=True)
+        if check in done and check.result()
+    ]

@@ -12,9 +12,11 @@ from discord import app_commands
 
 from bot.base.domain import CLOCKS, Mode, Pace, Refusal, ServerRules, offered_clocks, offers
 from bot.face.answers import Interaction, answers, missing_permissions
+from bot.face.app import App
 from bot.face.commands import CHOICES_SHOWN, GUILD_INSTALL, SERVERS_ONLY, game_choices
 from bot.face.feature import Command, Feature, feature_of
 from bot.face.translator import reader
+from bot.face.visibility import Questions, Visibility, visible
 from bot.storage.servers import ServerSettings
 from bot.words.i18n import NC_
 from bot.words.names import escaped_name
@@ -44,6 +46,11 @@ tholos_admin = app_commands.Group(
 class Admin(Feature):
     """The handlers of a server's settings."""
 
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        self.visibility = Visibility(app.client)
+        """Which games an admin may see offered (those of channels they can see)."""
+
     def commands(self) -> list[Command]:
         return [tholos_admin]
 
@@ -69,11 +76,17 @@ class Admin(Feature):
     async def game_choices(
         self, interaction: Interaction, typed: str
     ) -> list[app_commands.Choice[int]]:
-        """Autocomplete of ``/tholos-admin end``: the server's games (none for non-admins)."""
+        """Autocomplete of ``/tholos-admin end``: the server's games in channels the admin can
+        see (none for non-admins)."""
         if not interaction.permissions.manage_guild or interaction.guild_id is None:
             return []
         games = await self.app.listings.playing_named(interaction.guild_id, typed, CHOICES_SHOWN)
-        return game_choices(reader(interaction), games, typed)
+        user, here = interaction.user, interaction.channel_id
+        questions = Questions()
+        shown = await visible(
+            self.visibility, games, user.id, user, seen_in=here, questions=questions
+        )
+        return game_choices(reader(interaction), shown, typed)
 
     @answers(server_only=True)
     async def settings(self, interaction: Interaction, changes: dict[str, object]) -> None:

@@ -1,8 +1,9 @@
 """``/tholos games``: the server's open challenges, then its games being played (the caller's
-first), with Previous / Next."""
+first), with Previous / Next — only those the caller may see (:mod:`bot.face.visibility`)."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import discord
@@ -10,10 +11,12 @@ import discord
 from bot.base import custom_ids
 from bot.base.domain import mention
 from bot.face.answers import Interaction, answers
+from bot.face.app import App
 from bot.face.commands import tholos
 from bot.face.controls import Router, pager
 from bot.face.feature import Feature, feature_of
 from bot.face.translator import reader
+from bot.face.visibility import Questions, Visibility, visible
 from bot.storage import Challenge, Game
 from bot.words.i18n import NC_
 from bot.words.phrases import MODE_NAMES, SANDSTONE, board_url, channel_url
@@ -24,6 +27,11 @@ from rendering.words import Words
 class Games(Feature):
     """The handlers of the list of games."""
 
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        self.visibility = Visibility(app.client)
+        """Who may see a game or a challenge listed."""
+
     def register(self, router: Router) -> None:
         """Route Previous / Next here."""
         router.add(custom_ids.GAMES, lambda interaction, page, way: self.show(interaction, page))
@@ -31,20 +39,33 @@ class Games(Feature):
     @answers(server_only=True)
     async def show(self, interaction: Interaction, page: int | None = None) -> None:
         """The list (``page`` ``None``: a new message at the first page; else the same message
-        at that page)."""
-        guild_id, user_id = interaction.guild_id or 0, interaction.user.id
-        total = await self.app.listings.playing(guild_id)
+        at that page). The first :data:`GAMES_READ_MOST` games and :data:`OPEN_READ_MOST` open
+        challenges are read, those the caller may not see left out, and the rest paged and
+        counted by number."""
+        guild_id, caller = interaction.guild_id or 0, interaction.user
+        listings = self.app.listings
+        read = await listings.playing_page(guild_id, caller.id, 0, GAMES_READ_MOST)
+        _, open_ones = await listings.open_challenges(guild_id, time.time(), OPEN_READ_MOST)
+        questions = Questions()
+        here = interaction.channel_id
+        playing, waiting = await asyncio.gather(
+            visible(self.visibility, read, caller.id, caller, seen_in=here, questions=questions),
+            visible(
+                self.visibility, open_ones, caller.id, caller, seen_in=here, questions=questions
+            ),
+        )
+        total = len(playing)
         pages = max(1, -(-total // GAMES_PAGE))
         shown = min(page or 0, pages - 1)
-        games = await self.app.listings.playing_page(guild_id, user_id, shown, GAMES_PAGE)
-        waiting, challenges = await self.app.listings.open_challenges(
-            guild_id, time.time(), OPEN_SHOWN
-        )
+        games = playing[shown * GAMES_PAGE : (shown + 1) * GAMES_PAGE]
         t = reader(interaction)
-        embed = games_embed(t, games, shown, pages, total, user_id)
-        if challenges:
+        embed = games_embed(t, games, shown, pages, total, caller.id)
+        if waiting:
+            challenges = waiting[:OPEN_SHOWN]
             embed.description = (
-                open_challenges_text(t, challenges, waiting) + "\n\n" + (embed.description or "")
+                open_challenges_text(t, challenges, len(waiting))
+                + "\n\n"
+                + (embed.description or "")
             )
         view = pager(t, custom_ids.GAMES, shown, pages)
         if page is None:
@@ -68,6 +89,11 @@ async def games_command(interaction: Interaction) -> None:
 GAMES_PAGE = 10
 OPEN_SHOWN = 5
 """Open challenges listed above the games (those that expire first)."""
+GAMES_READ_MOST = 200
+"""The most games being played read for the list (the caller's first, then by the newest
+move): a server playing more lists these."""
+OPEN_READ_MOST = 50
+"""The most open challenges read for the list (those that expire first)."""
 
 
 def open_challenges_text(t: Words, challenges: list[Challenge], waiting: int) -> str:

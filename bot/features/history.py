@@ -9,8 +9,10 @@ import contextlib
 import functools
 import io
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import NamedTuple
 
 import discord
 from discord import app_commands
@@ -23,9 +25,10 @@ from bot.face.commands import game_choices, tholos
 from bot.face.controls import Router, pager
 from bot.face.feature import Feature, feature_of
 from bot.face.translator import reader
-from bot.face.visibility import Visibility
+from bot.face.visibility import Questions, Visibility, visible
 from bot.storage import DatabaseUnavailable, Game, TurnRecord
 from bot.storage.leases import answer_lease
+from bot.storage.listings import Finish
 from bot.storage.tournaments import PairingStore
 from bot.words.board import board_note
 from bot.words.i18n import NC_
@@ -61,6 +64,7 @@ class History(Feature):
         self.tournaments = PairingStore(app.database)
         """Which tournament and round a game was played in."""
         self.finished = FinishedGames(app)
+        self.histories = Histories(app, self.finished.visibility)
 
     def register(self, router: Router) -> None:
         """Route Previous / Next of the history, Replay, Record and Analyse here."""
@@ -70,27 +74,43 @@ class History(Feature):
                 interaction, member, page, edit=True
             ),
         )
+        router.add(
+            custom_ids.HISTORY_SEEK,
+            lambda interaction, member, page, way, at, game: self.history(
+                interaction, member, page, edit=True, seek=(way, Finish(at, game))
+            ),
+        )
         router.add(custom_ids.REPLAY, lambda interaction, game: self.replay(interaction, game))
         router.add(custom_ids.RECORD, lambda interaction, game: self.record(interaction, game))
         router.add(custom_ids.ANALYSE, lambda interaction, game: self.analyse(interaction, game))
 
     @answers(server_only=True)
     async def history(
-        self, interaction: Interaction, member_id: int, page: int = 0, *, edit: bool = False
+        self,
+        interaction: Interaction,
+        member_id: int,
+        page: int = 0,
+        *,
+        edit: bool = False,
+        seek: tuple[str, Finish] | None = None,
     ) -> None:
-        """``/tholos history [member]`` (a new message) or its Previous / Next (the same one).
-        Your own history lists your games against the AI in our direct messages too."""
-        guild_id = interaction.guild_id or 0
-        games = self.app.listings
-        direct = member_id == interaction.user.id
-        total = await games.finished_count(guild_id, member_id, direct=direct)
-        pages = max(1, -(-total // HISTORY_PAGE))
-        page = min(page, pages - 1)
-        shown = await games.finished_page(guild_id, member_id, page, HISTORY_PAGE, direct=direct)
+        """``/tholos history [member]`` (a new message) or its Previous / Next (the same one),
+        as :class:`Histories` reads it."""
+        shown = await self.histories.read(interaction, member_id, page, seek)
         t = reader(interaction)
-        events = await self.tournaments.labels([game.id for game in shown])
-        embed = history_embed(t, member_id, shown, page, pages, total, events)
-        view = pager(t, custom_ids.HISTORY, page, pages, member=member_id)
+        games = shown.found.games
+        events = await self.tournaments.labels([game.id for game in games])
+        embed = history_embed(t, member_id, games, shown.page, shown.pages, shown.total, events)
+        marks = {"p": shown.found.first, "n": shown.found.last}
+        view = pager(
+            t,
+            custom_ids.HISTORY_SEEK,
+            shown.page,
+            shown.pages,
+            member=member_id,
+            at=lambda way: marks[way].at,
+            game=lambda way: marks[way].game_id,
+        )
         if edit:
             await interaction.response.edit_message(embed=embed, view=view)
         else:
@@ -184,6 +204,68 @@ class History(Feature):
         here, user = interaction.channel_id or 0, interaction.user.id
         games = await self.app.listings.recent_finished(here, user, RECENT_GAMES)
         return game_choices(t, games, typed)
+
+
+class HistoryShown(NamedTuple):
+    """A page of a history to show: its games, its number, how many pages (another member's:
+    one more while more games may follow), and how many games in all (another member's:
+    ``None``, uncounted)."""
+
+    found: HistoryPage
+    page: int
+    pages: int
+    total: int | None
+
+
+class Histories:
+    """The pages of a member's finished games as the one asking may see them: their own all
+    (their games against the AI in our direct messages too), counted; another member's only
+    the games they may open (:mod:`bot.face.visibility`), uncounted — a count would tell of the
+    others."""
+
+    def __init__(self, app: App, visibility: Visibility) -> None:
+        self.app = app
+        self.visibility = visibility
+
+    async def read(
+        self, interaction: Interaction, member_id: int, page: int, seek: tuple[str, Finish] | None
+    ) -> HistoryShown:
+        """Page ``page`` of ``member_id``'s history: the games right after the ``seek``'s mark
+        (its way: ``p`` Previous, ``n`` Next), or, when that is the newest reached, past the
+        end or not given, read from the newest by number."""
+        guild_id = interaction.guild_id or 0
+        caller = interaction.user
+        own = member_id == caller.id
+        questions = Questions()
+
+        async def read(mark: Finish | None, way: str, limit: int, skip: int) -> list[Game]:
+            return await self.app.listings.finished_seek(
+                guild_id, member_id, mark, way, limit, direct=own, skip=skip
+            )
+
+        async def keep(games: list[Game]) -> list[Game]:
+            if own:
+                return games
+            here = interaction.channel_id
+            return await visible(
+                self.visibility, games, caller.id, caller, seen_in=here, questions=questions
+            )
+
+        total = None
+        if own:
+            total = await self.app.listings.finished_count(guild_id, member_id, direct=True)
+            page = min(page, max(1, -(-total // HISTORY_PAGE)) - 1)
+        found = None
+        if seek is not None:
+            way, mark = seek
+            found = await read_history_page(read, keep, mark, way)
+            if (page == 0 or not found.newer) if way == "p" else not (found.games or found.older):
+                found, page = None, 0  # the newest reached, or past the end: the first page
+        if found is None:
+            found = await read_history_page(read, keep, None, "n", skip=page * HISTORY_PAGE)
+        if total is not None:
+            return HistoryShown(found, page, max(1, -(-total // HISTORY_PAGE)), total)
+        return HistoryShown(found, page, page + (2 if found.older else 1), None)
 
 
 class FinishedGames:
@@ -333,6 +415,71 @@ async def history_command(interaction: Interaction, member: discord.User | None 
     await feature_of(interaction, History).history(interaction, chosen.id)
 
 
+@dataclass(frozen=True, slots=True)
+class HistoryPage:
+    """One page of a history as read: its games, newest first, and where to seek from."""
+
+    games: list[Game]
+    first: Finish
+    """Previous seeks the games newer than this."""
+    last: Finish
+    """Next seeks the games older than this."""
+    newer: bool
+    """Newer games may come before the page."""
+    older: bool
+    """Older games may come after the page."""
+
+
+HISTORY_READ_MOST = 60
+"""The most finished games read for one page of another member's history (those the caller may
+not open are skipped): past it the page is shown short, and Next goes on from the last read."""
+
+Read = Callable[[Finish | None, str, int, int], Awaitable[list[Game]]]
+"""A history's games from a mark: ``(mark, way, limit, skip)`` (see
+:meth:`bot.storage.listings.GameListings.finished_seek`)."""
+
+
+async def read_history_page(
+    read: Read,
+    keep: Callable[[list[Game]], Awaitable[list[Game]]],
+    mark: Finish | None,
+    way: str,
+    *,
+    skip: int = 0,
+) -> HistoryPage:
+    """The page of :data:`HISTORY_PAGE` games ``keep`` keeps right after ``mark`` (``way``
+    ``n``: older, ``p``: newer; ``None``: from the newest, ``skip`` skipped): read in batches
+    until the page and one more game are kept, the history ends, or
+    :data:`HISTORY_READ_MOST` games were read. The seek marks are the page's first and last
+    games kept — else the first read (so that Previous, or Next, includes it), else ``mark``."""
+    kept: list[Game] = []
+    first_read: Finish | None = None
+    last_read = mark
+    count, ended = 0, False
+    while len(kept) <= HISTORY_PAGE and count < HISTORY_READ_MOST and not ended:
+        wanted = min(
+            HISTORY_READ_MOST - count, HISTORY_PAGE + 1 if count == 0 else 2 * HISTORY_PAGE
+        )
+        batch = await read(last_read, way, wanted, skip if count == 0 else 0)
+        count += len(batch)
+        ended = len(batch) < wanted
+        if batch:
+            first_read = first_read or Finish.of(batch[0])
+            last_read = Finish.of(batch[-1])
+        kept += await keep(batch)
+    beyond = len(kept) > HISTORY_PAGE or not ended
+    kept = kept[:HISTORY_PAGE]
+    near = Finish.of(kept[0]) if kept else first_read or mark or NOWHERE
+    far = Finish.of(kept[-1]) if len(kept) == HISTORY_PAGE and beyond else last_read or NOWHERE
+    if way == "p":
+        return HistoryPage(kept[::-1], far, near, newer=beyond, older=True)
+    return HistoryPage(kept, near, far, newer=mark is not None or skip > 0, older=beyond)
+
+
+NOWHERE = Finish(0.0, 0)
+"""The mark of an empty history (its buttons are off)."""
+
+
 # -- what it says -------------------------------------------------------------------------------
 
 
@@ -384,20 +531,24 @@ def history_embed(
     games: list[Game],
     page: int,
     pages: int,
-    total: int,
+    total: int | None,
     events: dict[int, tuple[str, int]] | None = None,
 ) -> discord.Embed:
-    """One page of a member's finished games, newest first (``events``: the tournament and
-    round of those played in one, by game id)."""
+    """One page of a member's finished games, newest first (``total``: how many in all,
+    ``None`` for a history that lists only the games its reader may open; ``events``: the
+    tournament and round of those played in one, by game id)."""
     lines = [history_line(t, game, member_id, (events or {}).get(game.id)) for game in games]
-    count = t.plural("{count} finished game", "{count} finished games", total)
+    heading = mention(member_id)
+    footer = t("Page {page}", page=page + 1)
+    if total is not None:
+        heading += " · " + t.plural("{count} finished game", "{count} finished games", total)
+        footer = t("Page {page} of {pages}", page=page + 1, pages=pages)
     embed = discord.Embed(
         title=t("Tholos history"),
         colour=SANDSTONE,
         description="\n".join(
-            [f"{mention(member_id)} · {count}", ""]
-            + (lines or [t("No finished games on this server yet.")])
+            [heading, ""] + (lines or [t("No finished games on this server yet.")])
         ),
     )
-    embed.set_footer(text=t("Page {page} of {pages}", page=page + 1, pages=pages))
+    embed.set_footer(text=footer)
     return embed

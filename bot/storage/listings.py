@@ -4,10 +4,26 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from bot.base.domain import DIRECT_MESSAGES
 from bot.storage.challenges import CHALLENGE_COLUMNS, WAITING_OPEN, Challenge, challenge_from_row
 from bot.storage.db import Database, scalar
 from bot.storage.games import GAME_COLUMNS, Game, game_from_row
+
+
+@dataclass(frozen=True, slots=True)
+class Finish:
+    """A place in a history, newest first: a finished game's exact finishing time and id."""
+
+    at: float
+    game_id: int
+
+    @classmethod
+    def of(cls, game: Game) -> Finish:
+        """The place of ``game`` (a finished game)."""
+        assert game.finished_at is not None
+        return cls(game.finished_at, game.id)
 
 
 class GameListings:
@@ -74,6 +90,37 @@ class GameListings:
             "AND (white_id = ? OR black_id = ?) ORDER BY finished_at DESC, id DESC "
             "LIMIT ? OFFSET ?",
             (*guilds, user_id, user_id, size, page * size),
+        )
+        return [game_from_row(row) for row in rows]
+
+    async def finished_seek(
+        self,
+        guild_id: int,
+        user_id: int,
+        mark: Finish | None,
+        way: str,
+        limit: int,
+        *,
+        direct: bool = False,
+        skip: int = 0,
+    ) -> list[Game]:
+        """Up to ``limit`` finished games of ``user_id`` on the server (and, with ``direct``,
+        in direct messages with the bot) right after ``mark`` in the history, newest first
+        (``way`` ``n``: older ones, newest first; ``p``: newer ones, oldest first); ``mark``
+        ``None``: from the newest, ``skip`` of them skipped. A seek from the mark's exact
+        (time, id): the same cost on every page."""
+        guilds = (guild_id, DIRECT_MESSAGES if direct else guild_id)
+        where, values, order = "", (), "finished_at DESC, id DESC"
+        if mark is not None and way == "n":
+            where = "AND finished_at <= ? AND (finished_at < ? OR id < ?) "
+            values = (mark.at, mark.at, mark.game_id)
+        elif mark is not None:
+            where = "AND finished_at >= ? AND (finished_at > ? OR id > ?) "
+            values, order = (mark.at, mark.at, mark.game_id), "finished_at, id"
+        rows = await self.database.fetchall(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE guild_id IN (?, ?) AND status = 'finished' "
+            f"AND (white_id = ? OR black_id = ?) {where}ORDER BY {order} LIMIT ? OFFSET ?",
+            (*guilds, user_id, user_id, *values, limit, skip),
         )
         return [game_from_row(row) for row in rows]
 

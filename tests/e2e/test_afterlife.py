@@ -47,14 +47,24 @@ async def test_history_lists_a_members_games_newest_first_paged(
     shown = asked.original
     assert shown is not None and not shown.ephemeral
     head, _, *lines = shown.embeds[0]["description"].splitlines()
-    assert head == f"<@{alice.id}> · 12 finished games"
+    assert head == f"<@{alice.id}>", "another member's history is not counted"
     assert len(lines) == 10 and all(line.startswith("✅ W") for line in lines)
     assert f"<@{carol.id}>" in lines[0] and f"<@{bob.id}>" in lines[1]
     assert all("[final board](https://discord.com/channels/" in line for line in lines)
-    assert shown.embeds[0]["footer"]["text"] == "Page 1 of 2"
-    await table.click(carol, shown, table.custom_id(shown, ":1:n"))
+    assert shown.embeds[0]["footer"]["text"] == "Page 1"
+    await table.click(carol, shown, table.labelled(shown, "Next"))
     assert len(shown.embeds[0]["description"].splitlines()) == 2 + 2
-    assert shown.embeds[0]["footer"]["text"] == "Page 2 of 2"
+    assert shown.embeds[0]["footer"]["text"] == "Page 2"
+    await table.click(carol, shown, table.labelled(shown, "Previous"))
+    assert shown.embeds[0]["description"].splitlines()[2:] == lines
+    own = (await table.slash(alice, "tholos history")).original
+    assert own is not None and own.embeds[0]["footer"]["text"] == "Page 1 of 2"
+    assert own.embeds[0]["description"].splitlines()[0] == f"<@{alice.id}> · 12 finished games"
+    await table.click(alice, own, table.labelled(own, "Next"))
+    assert own.embeds[0]["footer"]["text"] == "Page 2 of 2"
+    assert len(own.embeds[0]["description"].splitlines()) == 2 + 2
+    await table.click(alice, own, table.labelled(own, "Previous"))
+    assert own.embeds[0]["description"].splitlines()[2:] == lines
     mine = (await table.slash(bob, "tholos history")).original
     assert mine is not None
     head, _, *lost = mine.embeds[0]["description"].splitlines()

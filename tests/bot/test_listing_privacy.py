@@ -1,0 +1,147 @@
+"""The listings' paging when some games are left out (those the reader may not open), on both
+backends: a history read through a filter, Next after Next and Previous after Previous, shows
+every kept game once, in order, the pages full but the last, also across games finished at the
+same moment and across a stretch of left-out games longer than one page may read; and what a
+listing may ask of Discord is bounded."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.base import custom_ids
+from bot.base.domain import GameOptions, Person
+from bot.face.controls import Button, Router
+from bot.face.visibility import Questions, Remembered, Unasked
+from bot.features.history import (
+    HISTORY_PAGE,
+    HISTORY_READ_MOST,
+    HistoryPage,
+    read_history_page,
+)
+from bot.storage import Game, GameListings
+from bot.storage.listings import Finish
+from tests.bot.test_service import ALICE, BOB, CAROL, CHANNEL, GUILD, by
+
+HIDDEN = CHANNEL + 1
+"""A channel whose games the reader may not open."""
+
+
+async def finished(service, clock, opponent: int, channel: int, *, later: float = 10.0) -> Game:
+    """A game Alice starts against ``opponent`` in ``channel`` and resigns, ``later`` seconds
+    after the one before (0: at the same moment)."""
+    clock.now += later
+    made = await service.matchmaking.challenge(
+        guild_id=GUILD,
+        channel_id=channel,
+        challenger=Person(ALICE, "Alice"),
+        opponent=Person(opponent, "Opponent"),
+        options=GameOptions(),
+    )
+    game = (await service.matchmaking.answer(made.id, by(opponent, channel), "accept")).game
+    return await service.play.resign(game.id, game.version, by(ALICE, channel))
+
+
+def history_of(listings: GameListings):
+    """Alice's history read through the filter that leaves out the games of :data:`HIDDEN`."""
+
+    async def read(mark: Finish | None, way: str, limit: int, skip: int) -> list[Game]:
+        return await listings.finished_seek(GUILD, ALICE, mark, way, limit, skip=skip)
+
+    async def keep(games: list[Game]) -> list[Game]:
+        return [game for game in games if game.channel_id != HIDDEN]
+
+    async def page(mark: Finish | None, way: str) -> HistoryPage:
+        return await read_history_page(read, keep, mark, way)
+
+    return page
+
+
+def ids(games: list[Game]) -> list[int]:
+    return [game.id for game in games]
+
+
+async def test_a_filtered_history_pages_every_kept_game_once_both_ways(service, clock):
+    """34 games, every third in a hidden channel, every fourth finished at the same moment as
+    the one before: Next shows the 23 others newest first, ten a page, each once; Previous
+    from the last page shows the same pages back to the newest."""
+    made = [
+        await finished(
+            service,
+            clock,
+            BOB if number % 2 else CAROL,
+            HIDDEN if number % 3 == 0 else CHANNEL,
+            later=0.0 if number % 4 == 0 else 10.0,
+        )
+        for number in range(34)
+    ]
+    kept = [game for game in reversed(made) if game.channel_id != HIDDEN]
+    assert len(kept) == 22
+    page = history_of(GameListings(service.play.games.database))
+
+    forward = [await page(None, "n")]
+    assert not forward[0].newer
+    while forward[-1].older:
+        forward.append(await page(forward[-1].last, "n"))
+    assert [ids(shown.games) for shown in forward] == [
+        ids(kept[start : start + HISTORY_PAGE]) for start in range(0, len(kept), HISTORY_PAGE)
+    ]
+    backward = [forward[-1]]
+    while backward[-1].newer:
+        backward.append(await page(backward[-1].first, "p"))
+    assert [ids(shown.games) for shown in reversed(backward)] == [
+        ids(shown.games) for shown in forward
+    ]
+
+
+async def test_a_stretch_of_left_out_games_longer_than_a_read_makes_a_short_page(service, clock):
+    """Five games Alice may show, then more hidden ones than one page reads: the first page
+    comes out empty with Next on, and Next finds the five beyond the stretch; Previous goes
+    back through the stretch, a read at a time."""
+    shown = [await finished(service, clock, BOB, CHANNEL) for _ in range(5)]
+    for _ in range(HISTORY_READ_MOST + 3):
+        await finished(service, clock, BOB, HIDDEN)
+    page = history_of(GameListings(service.play.games.database))
+    first = await page(None, "n")
+    assert first.games == [] and first.older
+    after = await page(first.last, "n")
+    assert ids(after.games) == ids(shown[::-1]) and not after.older
+    before = await page(after.first, "p")
+    assert before.games == [] and before.newer, "one read's worth of hidden games, and more"
+    newest = await page(before.first, "p")
+    assert newest.games == [] and not newest.newer
+
+
+async def test_a_history_page_button_carries_its_mark_exactly():
+    """Previous / Next of a history carry the member, the page and the exact mark."""
+    fields = {"member": 10**20 - 1, "page": 999_999, "way": "p", "at": 1795912345.1234567}
+    item = Button.of(custom_ids.HISTORY_SEEK, label="x", game=10**18 - 1, **fields)
+    assert item.custom_id is not None and len(item.custom_id) <= 100
+    router, received = Router(), []
+
+    async def handler(interaction, **parsed):
+        received.append(parsed)
+
+    router.add(custom_ids.HISTORY_SEEK, handler)
+    await router.route(None, item.custom_id)
+    assert received == [{**fields, "game": 10**18 - 1}]
+
+
+async def test_a_listing_asks_discord_no_more_than_its_questions():
+    """A listing's questions run out: the next miss is not asked, and nothing is remembered for
+    it; an answer remembered costs none."""
+    asked: list[str] = []
+
+    async def ask() -> bool:
+        asked.append("a")
+        return True
+
+    remembered = Remembered[str, bool]()
+    questions = Questions(most=1)
+    assert await remembered.get("a", ask, questions) is True
+    assert await remembered.get("a", ask, questions) is True, "remembered: no question"
+    with pytest.raises(Unasked):
+        await remembered.get("b", ask, questions)
+    assert asked == ["a"]
+    assert await remembered.get("b", ask) is True, "nothing was remembered for b"
+    with pytest.raises(Unasked):
+        await Remembered[str, bool]().get("c", ask, Questions(seconds=0.0))
