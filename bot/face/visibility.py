@@ -256,11 +256,26 @@ async def visible(
     seen_in: int | None = None,
     questions: Questions,
 ) -> list[Listed]:
-    """Those of ``listed`` (games, or challenges: their challenger and opponent as players) that
-    ``user_id`` may see, in order, all asked at once within ``questions``: one still undecided
-    when their time is up, or needing a question beyond them, is left out."""
+    """Those of ``listed`` that ``user_id`` may see, in order (see :func:`verdicts`; one left
+    undecided is left out)."""
+    seen = await verdicts(visibility, listed, user_id, member, seen_in=seen_in, questions=questions)
+    return [thing for thing, sees in zip(listed, seen, strict=True) if sees]
 
-    async def sees(thing: Game | Challenge) -> bool:
+
+async def verdicts(
+    visibility: Visibility,
+    listed: Sequence[Game | Challenge],
+    user_id: int,
+    member: discord.abc.User | None = None,
+    *,
+    seen_in: int | None = None,
+    questions: Questions,
+) -> list[bool | None]:
+    """Whether ``user_id`` may see each of ``listed`` (games, or challenges: their challenger
+    and opponent as players), all asked at once within ``questions``: ``None`` for one still
+    undecided when their time is up, or needing a question beyond them."""
+
+    async def sees(thing: Game | Challenge) -> bool | None:
         try:
             if isinstance(thing, Game):
                 return await visibility.can_see(
@@ -272,7 +287,7 @@ async def visible(
                 thing.guild_id, thing.channel_id, user_id, member, questions
             )
         except Unasked:
-            return False
+            return None
 
     if not listed:
         return []
@@ -281,8 +296,4 @@ async def visible(
     done, pending = await asyncio.wait(checks, timeout=questions.seconds_left())
     for check in pending:
         check.cancel()
-    return [
-        thing
-        for thing, check in zip(listed, checks, strict=True)
-        if check in done and check.result()
-    ]
+    return [check.result() if check in done else None for check in checks]

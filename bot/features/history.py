@@ -25,7 +25,7 @@ from bot.face.commands import game_choices, tholos
 from bot.face.controls import Router, pager
 from bot.face.feature import Feature, feature_of
 from bot.face.translator import reader
-from bot.face.visibility import Questions, Visibility, visible
+from bot.face.visibility import Questions, Visibility, verdicts
 from bot.storage import DatabaseUnavailable, Game, TurnRecord
 from bot.storage.leases import answer_lease
 from bot.storage.listings import Finish
@@ -243,11 +243,11 @@ class Histories:
                 guild_id, member_id, mark, way, limit, direct=own, skip=skip
             )
 
-        async def keep(games: list[Game]) -> list[Game]:
+        async def keep(games: list[Game]) -> list[bool | None]:
             if own:
-                return games
+                return [True] * len(games)
             here = interaction.channel_id
-            return await visible(
+            return await verdicts(
                 self.visibility, games, caller.id, caller, seen_in=here, questions=questions
             )
 
@@ -441,7 +441,7 @@ Read = Callable[[Finish | None, str, int, int], Awaitable[list[Game]]]
 
 async def read_history_page(
     read: Read,
-    keep: Callable[[list[Game]], Awaitable[list[Game]]],
+    keep: Callable[[list[Game]], Awaitable[list[bool | None]]],
     mark: Finish | None,
     way: str,
     *,
@@ -449,13 +449,15 @@ async def read_history_page(
 ) -> HistoryPage:
     """The page of :data:`HISTORY_PAGE` games ``keep`` keeps right after ``mark`` (``way``
     ``n``: older, ``p``: newer; ``None``: from the newest, ``skip`` skipped): read in batches
-    until the page and one more game are kept, the history ends, or
-    :data:`HISTORY_READ_MOST` games were read. The seek marks are the page's first and last
-    games kept — else the first read (so that Previous, or Next, includes it), else ``mark``."""
+    until the page and one more game are kept, the history ends, :data:`HISTORY_READ_MOST`
+    games were read, or ``keep`` leaves one undecided (``None``: Discord not asked, or not in
+    time) — the page ends before it, for the next to start there: no game is skipped unseen.
+    The seek marks are the page's first and last games kept — else the first read (so that
+    Previous, or Next, includes it), else ``mark``."""
     kept: list[Game] = []
     first_read: Finish | None = None
     last_read = mark
-    count, ended = 0, False
+    count, ended, undecided = 0, False, False
     while len(kept) <= HISTORY_PAGE and count < HISTORY_READ_MOST and not ended:
         wanted = min(
             HISTORY_READ_MOST - count, HISTORY_PAGE + 1 if count == 0 else 2 * HISTORY_PAGE
@@ -463,11 +465,14 @@ async def read_history_page(
         batch = await read(last_read, way, wanted, skip if count == 0 else 0)
         count += len(batch)
         ended = len(batch) < wanted
-        if batch:
-            first_read = first_read or Finish.of(batch[0])
-            last_read = Finish.of(batch[-1])
-        kept += await keep(batch)
-    beyond = len(kept) > HISTORY_PAGE or not ended
+        first_read = first_read or (Finish.of(batch[0]) if batch else None)
+        for game, kept_it in zip(batch, await keep(batch), strict=True):
+            if kept_it is None:
+                ended, undecided = True, True
+                break
+            kept += [game] if kept_it else []
+            last_read = Finish.of(game)
+    beyond = len(kept) > HISTORY_PAGE or not ended or undecided
     kept = kept[:HISTORY_PAGE]
     near = Finish.of(kept[0]) if kept else first_read or mark or NOWHERE
     far = Finish.of(kept[-1]) if len(kept) == HISTORY_PAGE and beyond else last_read or NOWHERE

@@ -24,6 +24,8 @@ from tests.bot.test_service import ALICE, BOB, CAROL, CHANNEL, GUILD, by
 
 HIDDEN = CHANNEL + 1
 """A channel whose games the reader may not open."""
+QUIET = CHANNEL + 2
+"""A thread whose games the reader may open, once Discord says so."""
 
 
 async def finished(service, clock, opponent: int, channel: int, *, later: float = 10.0) -> Game:
@@ -47,8 +49,8 @@ def history_of(listings: GameListings):
     async def read(mark: Finish | None, way: str, limit: int, skip: int) -> list[Game]:
         return await listings.finished_seek(GUILD, ALICE, mark, way, limit, skip=skip)
 
-    async def keep(games: list[Game]) -> list[Game]:
-        return [game for game in games if game.channel_id != HIDDEN]
+    async def keep(games: list[Game]) -> list[bool | None]:
+        return [game.channel_id != HIDDEN for game in games]
 
     async def page(mark: Finish | None, way: str) -> HistoryPage:
         return await read_history_page(read, keep, mark, way)
@@ -109,6 +111,45 @@ async def test_a_stretch_of_left_out_games_longer_than_a_read_makes_a_short_page
     assert before.games == [] and before.newer, "one read's worth of hidden games, and more"
     newest = await page(before.first, "p")
     assert newest.games == [] and not newest.newer
+
+
+async def test_a_page_ends_before_a_game_left_undecided_and_the_next_starts_there(service, clock):
+    """Games in a quiet thread need a question to Discord each, and a page may ask three: the
+    pages come out short, but Next after Next shows every game Alice may show, each once, in
+    order — none is skipped for want of an answer."""
+    made = [
+        await finished(service, clock, BOB, (CHANNEL, HIDDEN, QUIET)[number % 3])
+        for number in range(30)
+    ]
+    listings = GameListings(service.play.games.database)
+    answered: set[int] = set()
+
+    async def read(mark: Finish | None, way: str, limit: int, skip: int) -> list[Game]:
+        return await listings.finished_seek(GUILD, ALICE, mark, way, limit, skip=skip)
+
+    def keep_within(questions: int):
+        async def keep(games: list[Game]) -> list[bool | None]:
+            nonlocal questions
+            seen: list[bool | None] = []
+            for game in games:
+                if game.channel_id == QUIET and game.id not in answered:
+                    if questions == 0:
+                        seen.append(None)
+                        continue
+                    questions -= 1
+                    answered.add(game.id)
+                seen.append(game.channel_id != HIDDEN)
+            return seen
+
+        return keep
+
+    pages = [await read_history_page(read, keep_within(3), None, "n")]
+    while pages[-1].older:
+        pages.append(await read_history_page(read, keep_within(3), pages[-1].last, "n"))
+        assert len(pages) < 30, "each page goes on"
+    shown = [game.id for page in pages for game in page.games]
+    assert shown == [game.id for game in reversed(made) if game.channel_id != HIDDEN]
+    assert any(0 < len(page.games) < HISTORY_PAGE for page in pages[:-1]), "short pages"
 
 
 async def test_a_history_page_button_carries_its_mark_exactly():
