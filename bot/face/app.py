@@ -26,6 +26,7 @@ from bot.face.loops import Loop
 from bot.face.opponent import Opponent
 from bot.face.places import Places
 from bot.face.poster import BoardPoster, bot_id_of
+from bot.face.visibility import Visibility
 from bot.services import ChallengeService, PlayService
 from bot.services.reminders import Alarm
 from bot.services.renderer import Renderer
@@ -112,6 +113,9 @@ class App:
     it)."""
     adviser: Adviser
     """Finds hints and the analysis board's best turns, in a worker process."""
+    visibility: Visibility
+    """Who may see a game or a challenge (its players, the members who see its channel): one
+    memory of Discord's answers for every feature."""
 
     @property
     def bot_id(self) -> int | None:
@@ -222,6 +226,7 @@ def build(
         alarm=alarm,
         flag_alarm=flag_alarm,
         adviser=Adviser(),
+        visibility=Visibility(client),
     )
 
 

@@ -16,7 +16,7 @@ from bot.face.app import App
 from bot.face.commands import CHOICES_SHOWN, GUILD_INSTALL, SERVERS_ONLY, game_choices
 from bot.face.feature import Command, Feature, feature_of
 from bot.face.translator import reader
-from bot.face.visibility import Questions, Visibility, visible
+from bot.face.visibility import Questions, visible
 from bot.storage.servers import ServerSettings
 from bot.words.i18n import NC_
 from bot.words.names import escaped_name
@@ -48,7 +48,7 @@ class Admin(Feature):
 
     def __init__(self, app: App) -> None:
         super().__init__(app)
-        self.visibility = Visibility(app.client)
+        self.visibility = app.visibility
         """Which games an admin may see offered (those of channels they can see)."""
 
     def commands(self) -> list[Command]:

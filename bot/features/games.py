@@ -16,7 +16,7 @@ from bot.face.commands import tholos
 from bot.face.controls import Router, pager
 from bot.face.feature import Feature, feature_of
 from bot.face.translator import reader
-from bot.face.visibility import Questions, Visibility, visible
+from bot.face.visibility import Questions, visible
 from bot.storage import Challenge, Game
 from bot.words.i18n import NC_
 from bot.words.phrases import MODE_NAMES, SANDSTONE, board_url, channel_url
@@ -29,7 +29,7 @@ class Games(Feature):
 
     def __init__(self, app: App) -> None:
         super().__init__(app)
-        self.visibility = Visibility(app.client)
+        self.visibility = app.visibility
         """Who may see a game or a challenge listed."""
 
     def register(self, router: Router) -> None:

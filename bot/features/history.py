@@ -273,7 +273,7 @@ class FinishedGames:
 
     def __init__(self, app: App) -> None:
         self.app = app
-        self.visibility = Visibility(app.client)
+        self.visibility = app.visibility
         """Who may open a game."""
 
     async def find(self, interaction: Interaction, game_id: int | None) -> Game:

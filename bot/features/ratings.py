@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import discord
 from discord import app_commands
 
@@ -9,10 +11,12 @@ from bot.base import custom_ids
 from bot.base.domain import Refusal, mention
 from bot.base.stats import Played, Record, Stats, player_stats
 from bot.face.answers import Interaction, answers
+from bot.face.app import App
 from bot.face.commands import tholos
 from bot.face.controls import Router, pager
 from bot.face.feature import Command, Feature, feature_of
 from bot.face.translator import reader
+from bot.face.visibility import Questions, verdicts
 from bot.storage.puzzles import PuzzlePlayer
 from bot.storage.ratings import PAGE_SIZE, Mark, PlayerRating
 from bot.words.i18n import NC_
@@ -24,6 +28,11 @@ from rendering.words import Words
 
 class Ratings(Feature):
     """The handlers of the server's ratings."""
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        self.visibility = app.visibility
+        """Who may see the games another member's stats name."""
 
     def commands(self) -> list[Command]:
         return [leaderboard_command]
@@ -116,6 +125,8 @@ class Ratings(Feature):
         rated = await ratings.player(guild_id, user.id)
         players = await ratings.players(guild_id)
         stats = player_stats(user.id, history)
+        if user.id != interaction.user.id:
+            stats = await self._seen_by(interaction, stats)
         t = reader(interaction)
         embed = stats_embed(t, user.id, rated, players, stats)
         puzzles = await self.app.puzzles.player(user.id)
@@ -125,6 +136,30 @@ class Ratings(Feature):
         if course is not None:
             embed.insert_field_at(1, name=t("Lessons"), value=course, inline=False)
         await interaction.response.send_message(embed=embed)
+
+    async def _seen_by(self, interaction: Interaction, stats: Stats) -> Stats:
+        """Another member's ``stats`` as the caller may see them: the last games and the
+        biggest win only where the caller may open the game (the records and the rating, counts
+        the leaderboard shows anyway, stay whole)."""
+        named = [played.game.id for played in stats.recent]
+        if stats.biggest_win is not None:
+            named.append(stats.biggest_win.game.id)
+        games = [game for game in [await self.app.games.game(id) for id in named] if game]
+        seen = await verdicts(
+            self.visibility,
+            games,
+            interaction.user.id,
+            interaction.user,
+            seen_in=interaction.channel_id,
+            questions=Questions(),
+        )
+        shown = {game.id for game, sees in zip(games, seen, strict=True) if sees}
+        best = stats.biggest_win
+        return dataclasses.replace(
+            stats,
+            recent=[played for played in stats.recent if played.game.id in shown],
+            biggest_win=best if best is not None and best.game.id in shown else None,
+        )
 
 
 @tholos.command(
@@ -243,7 +278,7 @@ def stats_embed(
             + rating_text(t, player),
             inline=False,
         )
-    if not stats.recent:
+    if not stats.overall.games and not stats.against_ai:
         embed.add_field(
             name=t("Games"), value=t("No finished games on this server yet."), inline=False
         )
@@ -277,7 +312,8 @@ def stats_embed(
         embed.add_field(
             name=t("Current streak"), value=streak_text(t, outcome, length), inline=False
         )
-    embed.add_field(name=t("Last games"), value=last_games_text(t, stats), inline=False)
+    if stats.recent:  # another member's, those the reader may see
+        embed.add_field(name=t("Last games"), value=last_games_text(t, stats), inline=False)
     return embed
 
 

@@ -26,7 +26,6 @@ from bot.face.controls import Router
 from bot.face.feature import Feature
 from bot.face.loops import Loop
 from bot.face.translator import reader
-from bot.face.visibility import Visibility
 from bot.services.workers import Reviewer
 from bot.storage import DatabaseUnavailable, Game
 from bot.storage.leases import review_lease
@@ -73,7 +72,7 @@ class Reviews(Feature):
         self._stop_hearing: Callable[[], None] | None = None
         self.message = ReviewMessage(app, self.store)
         self.running = ReviewRun(app, self.store, self.reviewer, self.message)
-        self.visibility = Visibility(app.client)
+        self.visibility = app.visibility
         """Who may open a game."""
 
     def register(self, router: Router) -> None:

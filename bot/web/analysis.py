@@ -14,7 +14,6 @@ import time
 
 from bot.base.domain import Refusal
 from bot.face.app import App
-from bot.face.visibility import Visibility
 from bot.services.fair_play import FairPlay
 from bot.services.play import final_outcome
 from bot.storage import Game
@@ -51,7 +50,7 @@ class PageAnalysis:
         self.app = app
         self.boards = boards
         self.fair_play = FairPlay(app.database)
-        self.visibility = Visibility(app.client)
+        self.visibility = app.visibility
         """Who may open a game (asked of Discord: the page's word decides nothing)."""
         boards.asked = self.asked
 

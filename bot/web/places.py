@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from bot.base.domain import RESULTS
 from bot.face.app import App
-from bot.face.visibility import Visibility
 from bot.storage import Database, Game
 from bot.storage.games import GAME_COLUMNS, game_from_row
 from bot.web.frames import palette
@@ -42,7 +41,7 @@ class Places:
     def __init__(self, app: App, boards: LiveBoards) -> None:
         self.app = app
         self.boards = boards
-        self.visibility = Visibility(app.client)
+        self.visibility = app.visibility
         """Who may open a game (asked of Discord)."""
         boards.relist = self.lobby
 

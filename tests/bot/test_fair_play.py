@@ -12,6 +12,7 @@ from types import SimpleNamespace
 import pytest
 
 from bot.base.domain import Caller, Person, Refusal
+from bot.face.visibility import Visibility
 from bot.features.puzzles.feature import shipped_puzzles
 from bot.services.fair_play import GAME_IN_PROGRESS, PUZZLE_UNANSWERED, FairPlay
 from bot.services.hints import HintService
@@ -213,7 +214,12 @@ def page_analysis(
     database: Database, adviser: Adviser | None, user_id: int = CAROL
 ) -> tuple[PageAnalysis, SimpleNamespace]:
     """The analysis board of a page of ``user_id``'s (its frames in ``page.frames``)."""
-    app = SimpleNamespace(database=database, adviser=adviser, client=None)
+    app = SimpleNamespace(
+        database=database,
+        adviser=adviser,
+        client=None,
+        visibility=Visibility(None),  # type: ignore[arg-type]
+    )
     analysis = PageAnalysis(app, SimpleNamespace())  # type: ignore[arg-type]
     socket = Socket()
     session = SimpleNamespace(user_id=user_id, guild_id=GUILD, channel_id=CHANNEL)

@@ -110,6 +110,18 @@ async def test_another_members_history_lists_only_the_games_its_reader_may_open(
         text = embed["description"]
         return text.splitlines()[0], listed(text), embed["footer"]["text"]
 
+    async def last_games(reader: Member, member: Member) -> int:
+        """How many games ``reader``'s ``/tholos stats`` of ``member`` names: the last games
+        (and the biggest win, if one is named) those ``reader`` may open."""
+        asked = await emulator.slash(
+            reader, "tholos stats", channel=general.channel, options={"member": member}
+        )
+        general.made.append(asked)
+        assert asked.original is not None
+        fields = {field["name"]: field["value"] for field in asked.original.embeds[0]["fields"]}
+        assert "Record" in fields, fields  # the counts stay whole
+        return len(fields.get("Last games", "").splitlines())
+
     for reader, expected in (
         (dave, {("final board", public.channel.id)}),
         (erin, {("final board", quiet.channel.id), ("final board", public.channel.id)}),
@@ -119,8 +131,10 @@ async def test_another_members_history_lists_only_the_games_its_reader_may_open(
         head, games, footer = await history(reader, member=alice)
         assert games == expected, reader.user.username
         assert (head, footer) == (f"<@{alice.id}>", "Page 1"), "uncounted"
+        assert await last_games(reader, alice) == len(expected), reader.user.username
     head, games, footer = await history(alice)
     assert games == everywhere
+    assert await last_games(alice, alice) == 3
     assert (head, footer) == (f"<@{alice.id}> · 3 finished games", "Page 1 of 1")
     assert_asked_once(emulator, (general, lobby, hidden, quiet, public), quiet, dave)
     fetched = [r for r in emulator.requests if r.path == f"/api/v10/channels/{quiet.channel.id}"]
