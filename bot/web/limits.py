@@ -1,8 +1,13 @@
-"""The live board's bounds: how many WebSockets a session and the process hold open, and how
-often ``/api/session`` may be asked (each ask costs three requests to Discord).
+"""The live board's bounds, so that no stranger can lock the members out: how many WebSockets
+the process, a client address, a member and a session hold open — each counted from its accept,
+a silent one the first to go —, how often an address opens them and a member opens pages and
+sends messages, how many HTTP requests an address has in flight, and how often
+``/api/session`` may be asked (each well-formed ask costs three requests to Discord).
 
-A refusal always says why, in words the page shows: an error frame before a WebSocket is closed
-with one of the close codes below, an HTTP 429 with ``Retry-After`` for ``/api/session``."""
+A client address is the one :func:`client_address` reads (``X-Forwarded-For`` only from a proxy
+on this machine; an IPv6 address by its /64). A refusal says why, in words the page shows where
+it can: an error frame before a WebSocket is closed with one of the close codes below, an HTTP
+429 with ``Retry-After``; a socket that never said who it is is dropped without a word."""
 
 from __future__ import annotations
 

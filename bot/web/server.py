@@ -191,14 +191,16 @@ class WebServer:
         return await self.door.open(request, self.sessions)
 
     async def _live(self, request: web.Request) -> web.StreamResponse:
+        """A page's WebSocket, within its address's rate of opening them (refused before the
+        upgrade: 429), then the page's talk."""
         assert self.talk is not None
+        address = requester(request)
+        wait = self.opening.take(address)
+        if wait:  # (a browser shows a WebSocket's refusal to no one: no words)
+            return web.Response(status=429, headers={"Retry-After": retry_after(wait)})
         socket = web.WebSocketResponse(
             max_msg_size=MAX_LIVE_MESSAGE, heartbeat=30.0, timeout=CLOSE_TIMEOUT
         )
-        address = requester(request)
-        wait = self.opening.take(address)
-        if wait:
-            return _refused(request, "busy", 429, {"Retry-After": retry_after(wait)})
         await socket.prepare(request)
         language = browser_language(request.headers.get("Accept-Language", ""))
         transport = request.transport
