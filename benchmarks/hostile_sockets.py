@@ -235,9 +235,13 @@ async def attacking(
         path.write_text(json.dumps(tokens))
         arguments += ["--tokens", str(path)]
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "benchmarks.hostile_sockets", *arguments,
-        stdout=asyncio.subprocess.PIPE, cwd=Path(__file__).resolve().parent.parent,
-    )  # fmt: skip
+        sys.executable,
+        "-m",
+        "benchmarks.hostile_sockets",
+        *arguments,
+        stdout=asyncio.subprocess.PIPE,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
     assert process.stdout is not None
     lines: list[dict[str, Any]] = []
     held = asyncio.Event()

@@ -126,8 +126,8 @@ class WebServer:
         self.accepts = Quiet(
             log, "live board: out of file descriptors, %d connections not accepted"
         )
-        self._exception_handler: Callable[..., object] | None = None
-        web_app = web.Application(middlewares=[self._share])
+        self._loud_accepts: Callable[[], None] | None = None
+        web_app = web.Application(middlewares=[within_share(self.requests)])
         web_app.on_response_prepare.append(_decorate)
         web_app.router.add_get("/", self.files.page)
         web_app.router.add_get(f"/static/{{version:{VERSION}}}/{{path:.+}}", self.files.versioned)
@@ -153,7 +153,7 @@ class WebServer:
         await self._runner.setup()
         await web.TCPSite(self._runner, host, port).start()
         port = self._runner.addresses[0][1]
-        self._quiet_accepts()
+        self._loud_accepts = quiet_accepts(self.port, self.accepts)
         young, middle, _ = gc.get_threshold()
         gc.set_threshold(young, middle, FULL_COLLECTIONS_AFTER)
         log.info("live board on http://%s:%d/", host, port)
@@ -170,9 +170,8 @@ class WebServer:
         if self.live is not None:
             await self.live.close()
         await self._runner.cleanup()
-        loop = asyncio.get_running_loop()
-        if loop.get_exception_handler() is self._exception_handler:
-            loop.set_exception_handler(None)
+        if self._loud_accepts is not None:
+            self._loud_accepts()
 
     async def _config(self, request: web.Request) -> web.Response:
         """What the page needs before it asks Discord anything: the application's id, and what
@@ -207,39 +206,6 @@ class WebServer:
         drop = None if transport is None else transport.abort
         await self.talk.serve(socket, language, address, drop)
         return socket
-
-    @web.middleware
-    async def _share(
-        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
-    ) -> web.StreamResponse:
-        """An HTTP request within its address's share of requests in flight (a WebSocket is
-        the doors' to count); over it, 429."""
-        if request.path == "/api/live":
-            return await handler(request)
-        with self.requests.request(requester(request)) as fits:
-            if not fits:
-                return _refused(request, "busy", 429, {"Retry-After": "1"})
-            return await handler(request)
-
-    def _quiet_accepts(self) -> None:
-        """Make asyncio's word on an accept of this server that failed for want of file
-        descriptors one warning a minute (it logs a traceback for each, thousands a second
-        while a flood lasts); the server accepts again by itself as soon as descriptors free
-        up. Every other exception goes to the handler there was."""
-        loop = asyncio.get_running_loop()
-        before = loop.get_exception_handler()
-        port = self.port
-
-        def handler(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
-            if context.get("message") == ACCEPT_REFUSED and _port_of(context) == port:
-                self.accepts.note()
-            elif before is not None:
-                before(loop, context)
-            else:
-                loop.default_exception_handler(context)
-
-        self._exception_handler = handler
-        loop.set_exception_handler(handler)
 
     async def _key_replaced(self) -> None:
         """The session key was replaced (``tholos-bot rotate-web-key``): every open page's
@@ -399,6 +365,50 @@ def _refused(
     return web.json_response(
         {"error": code, "message": t(SESSION_ERRORS[code])}, status=status, headers=headers
     )
+
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def within_share(requests: Requests) -> Callable[[web.Request, Handler], Awaitable[Any]]:
+    """The middleware that holds an HTTP request within its address's share of requests in
+    flight (``requests``; a WebSocket is the doors' to count); over it, 429."""
+
+    @web.middleware
+    async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
+        if request.path == "/api/live":
+            return await handler(request)
+        with requests.request(requester(request)) as fits:
+            if not fits:
+                return _refused(request, "busy", 429, {"Retry-After": "1"})
+            return await handler(request)
+
+    return middleware
+
+
+def quiet_accepts(port: int, accepts: Quiet) -> Callable[[], None]:
+    """Make asyncio's word on an accept of the server on ``port`` that failed for want of file
+    descriptors one warning a minute (``accepts``; asyncio logs a traceback for each, thousands a
+    second while a flood lasts); the server accepts again by itself as soon as descriptors free
+    up. Every other exception goes to the handler there was. Returns what puts it back."""
+    loop = asyncio.get_running_loop()
+    before = loop.get_exception_handler()
+
+    def handler(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        if context.get("message") == ACCEPT_REFUSED and _port_of(context) == port:
+            accepts.note()
+        elif before is not None:
+            before(loop, context)
+        else:
+            loop.default_exception_handler(context)
+
+    loop.set_exception_handler(handler)
+
+    def put_back() -> None:
+        if loop.get_exception_handler() is handler:
+            loop.set_exception_handler(before)
+
+    return put_back
 
 
 def requester(request: web.BaseRequest) -> str:

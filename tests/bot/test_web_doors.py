@@ -19,7 +19,7 @@ from yarl import URL
 
 from bot.web import live as live_module
 from bot.web.headers import HEADERS
-from bot.web.limits import FULL_CLOSE, SESSION_CLOSE, Buckets, Doors, Requests
+from bot.web.limits import FULL_CLOSE, SESSION_CLOSE, Buckets, Doors
 from bot.web.live import nesting, parsed, stored_int
 from bot.web.server import QUIET_EVERY, REQUEST_LOG, Quiet
 from bot.web.sessions import Session
@@ -400,7 +400,7 @@ async def get(served: Served, path: str) -> tuple[int, dict[str, str], str]:
 async def test_requests_held_open_are_held_to_a_share_per_address(served: Served) -> None:
     """Requests whose body never comes hold their address's share: the next request of that
     address is answered 429; another address is served."""
-    served.server.requests = Requests(per_address=2)
+    served.server.requests.per_address = 2
     held = []
     for _ in range(2):
         _, writer = await asyncio.open_connection("127.0.0.1", served.server.port)

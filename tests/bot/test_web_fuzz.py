@@ -43,15 +43,47 @@ AT_ONCE = 40
 """Sockets or requests in flight at once."""
 KEYS = ["type", "game", "version", "path", "level", "attempt", "lesson", "position", "session"]
 TYPES = [
-    "hello", "turn", "open", "lobby", "home", "play_ai", "puzzle", "puzzle_answer",
-    "puzzle_reveal", "lesson", "lesson_answer", "analyse", "analysis_board", "analysis_turn",
-    "analysis_review", "analysis_best",
-]  # fmt: skip
+    "hello",
+    "turn",
+    "open",
+    "lobby",
+    "home",
+    "play_ai",
+    "puzzle",
+    "puzzle_answer",
+    "puzzle_reveal",
+    "lesson",
+    "lesson_answer",
+    "analyse",
+    "analysis_board",
+    "analysis_turn",
+    "analysis_review",
+    "analysis_best",
+]
 NASTY_STRINGS = [
-    "", " ", "\x00", "\ud800", "\udfff", "é" * 50, "😀" * 30, "../../etc/passwd", "%00", "<@1>",
-    "${x}", "{0}", "{lesson}", "%s", "\\", '"', "P" * 9, "TPwbg", "i-1", "s1..", "\n\r\t",
+    "",
+    " ",
+    "\x00",
+    "\ud800",
+    "\udfff",
+    "é" * 50,
+    "😀" * 30,
+    "../../etc/passwd",
+    "%00",
+    "<@1>",
+    "${x}",
+    "{0}",
+    "{lesson}",
+    "%s",
+    "\\",
+    '"',
+    "P" * 9,
+    "TPwbg",
+    "i-1",
+    "s1..",
+    "\n\r\t",
     "A" * 5000,
-]  # fmt: skip
+]
 NASTY_NUMBERS = [0, -1, 1, 2**31, 2**63 - 1, 2**63, 2**64, 2**70, -(2**63) - 1, 10**30]
 
 
@@ -154,12 +186,23 @@ def request(rng: random.Random, version: str) -> bytes:
     )
     path = rng.choice(
         [
-            b"/", b"/api/config", b"/api/session", b"/api/live", b"/static/%00",
-            f"/static/{version}/app.js".encode(), b"/static/" + b"a" * 3000,
-            b"/static/../../etc/passwd", b"/caf\xc3\xa9", b"/\xff\xfe", b"/%ff%fe",
-            b"/static/%2e%2e/%2e%2e/server.py", b"/?" + b"q=" * 500, b"//", b"*",
+            b"/",
+            b"/api/config",
+            b"/api/session",
+            b"/api/live",
+            b"/static/%00",
+            f"/static/{version}/app.js".encode(),
+            b"/static/" + b"a" * 3000,
+            b"/static/../../etc/passwd",
+            b"/caf\xc3\xa9",
+            b"/\xff\xfe",
+            b"/%ff%fe",
+            b"/static/%2e%2e/%2e%2e/server.py",
+            b"/?" + b"q=" * 500,
+            b"//",
+            b"*",
         ]
-    )  # fmt: skip
+    )
     headers = [b"Host: x", b"Connection: close"]
     for _ in range(rng.randrange(4)):
         headers.append(
@@ -173,16 +216,23 @@ def request(rng: random.Random, version: str) -> bytes:
                     b"Upgrade: websocket",
                 ]
             )
-        )  # fmt: skip
+        )
     body = b""
     if method == b"POST":
         body = rng.choice(
             [
-                b"", b"{", b"[]", b"null", b'{"code": 1}', b"[" * 500 + b"]" * 500,
-                json.dumps(nasty(rng)).encode(), b"\xff\xfe\x00", b"x" * 2000,
+                b"",
+                b"{",
+                b"[]",
+                b"null",
+                b'{"code": 1}',
+                b"[" * 500 + b"]" * 500,
+                json.dumps(nasty(rng)).encode(),
+                b"\xff\xfe\x00",
+                b"x" * 2000,
                 json.dumps({"code": "abc", "instance_id": nasty(rng)}).encode(),
             ]
-        )  # fmt: skip
+        )
     headers.append(b"Content-Length: %d" % len(body))
     return method + b" " + path + b" HTTP/1.1\r\n" + b"\r\n".join(headers) + b"\r\n\r\n" + body
 
@@ -257,10 +307,14 @@ async def test_fuzzed_messages_at_every_door(
 
     def token(user_id: int, channel_id: int = CHANNEL) -> str:
         fields = dict(
-            user_id=user_id, name=f"Member {user_id}", locale=rng.choice(["en-US", "es-ES", "de"]),
-            channel_id=channel_id, guild_id=GUILD, instance_id=f"i-{user_id}-gc-1-{channel_id}",
+            user_id=user_id,
+            name=f"Member {user_id}",
+            locale=rng.choice(["en-US", "es-ES", "de"]),
+            channel_id=channel_id,
+            guild_id=GUILD,
+            instance_id=f"i-{user_id}-gc-1-{channel_id}",
             expires_at=time.time() + 600,
-        )  # fmt: skip
+        )
         return sessions.issue(Session(**fields))  # type: ignore[arg-type]
 
     async def connect(address: str) -> aiohttp.ClientWebSocketResponse:
