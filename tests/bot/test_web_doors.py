@@ -300,16 +300,27 @@ HOSTILE_MESSAGES: list[tuple[object, str]] = [
     ({"type": "puzzle_answer", "attempt": 1.5, "path": "P"}, "malformed"),
     ({"type": "lesson_answer", "lesson": [], "path": "P"}, "malformed"),
     ({"type": "nothing"}, "malformed"),
+    ({"type": "open", "game": 2**63 - 1}, "not_here"),
+    ({"type": "analyse", "game": 2**63 - 1}, "refused"),
+    ({"type": "analysis_review", "game": -(2**63)}, "refused"),
+    ({"type": "puzzle_reveal", "attempt": 2**63 - 1}, "refused"),
+    ({"type": "turn", "game": 2**63 - 1, "version": 2**63 - 1, "path": "P"}, "no_game"),
 ]
 
 
 async def test_bad_messages_after_the_hello_are_refused_and_the_page_stays(
-    served: Served, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Each is refused with an error frame (the codes the page knows); the page stays open
-    and is served after them all. (The rate of a page's messages is another test's: here it
-    is lifted.)"""
+    and is served after them all; on SQLite and PostgreSQL (the largest id they store is looked
+    up, a larger one never). (The rate of a page's messages is another test's: here it is
+    lifted.)"""
     monkeypatch.setattr(live_module, "PER_SECOND", 1e9)
+    async for served in serve(tmp_path, doors=Doors(member_messages=LIFTED), url=database_url):
+        await refused_one_by_one(served)
+
+
+async def refused_one_by_one(served: Served) -> None:
     socket = await page(served)
     await frame(socket)  # its lobby
     for message, code in HOSTILE_MESSAGES:

@@ -3,8 +3,8 @@ aiohttp server, the real services, SQLite): first messages of sockets that have 
 messages of pages that have, HTTP requests with mangled paths, headers and bodies written on the
 socket as they are. Throughout, two members' pages of a game stay connected. Then: nothing was
 logged at ERROR, every fuzzing page that said hello is still served, the two pages were never
-dropped and a turn played on one reaches both — the bot still plays. Seeded: the seed is
-printed, and the test holds for any seed."""
+dropped and a turn played on one reaches both — the bot still plays. On SQLite and PostgreSQL.
+Seeded: the seed is printed, and the test holds for any seed."""
 
 from __future__ import annotations
 
@@ -285,9 +285,11 @@ class Listener:
 
 
 @pytest.fixture
-async def served(tmp_path: Path) -> AsyncIterator[Served]:
+async def served(tmp_path: Path, database_url: str) -> AsyncIterator[Served]:
+    """The server on SQLite, then on PostgreSQL."""
     lifted = (1e9, 1e9)  # the rates of messages and opens are the doors tests'
-    async for found in serve(tmp_path, doors=Doors(member_messages=lifted, member_opens=lifted)):
+    doors = Doors(member_messages=lifted, member_opens=lifted)
+    async for found in serve(tmp_path, doors=doors, url=database_url):
         yield found
 
 

@@ -80,9 +80,12 @@ async def serve(
     static: Path = STATIC,
     limits: SessionLimits | None = None,
     doors: Doors | None = None,
+    url: str | None = None,
 ) -> AsyncIterator[Served]:
-    database = await open_database(str(tmp_path / "tholos.db"))
-    settings = Settings(token="unused", database=str(tmp_path / "tholos.db"))
+    """The server over a new SQLite database in ``tmp_path``, or the database at ``url``."""
+    url = url or str(tmp_path / "tholos.db")
+    database = await open_database(url)
+    settings = Settings(token="unused", database=url)
     app = build(discord.Client(intents=discord.Intents.none()), settings, database)
     opponent = Opponent()
     server = WebServer(app, opponent, "secret", static=static, limits=limits, doors=doors)  # type: ignore[arg-type]
