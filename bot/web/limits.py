@@ -346,6 +346,61 @@ class Doors:
         return not self._messages.take(user_id)
 
 
+IDLE_CONNECTIONS = 128
+"""Connections beyond the pages the process holds before it closes the one idle longest — a
+connection with no request in hand: one that never sent a request (a stranger's raw socket
+holds a file descriptor as a page does) or a kept-alive one between requests. A page's start
+needs one or two; 128 lets that many start at once."""
+
+
+class Connections:
+    """The open connections of the server, by age: when more than ``most`` are open, the one
+    idle longest — no request in hand — is closed to make room (a connection is a file
+    descriptor; a page's WebSocket is a request in hand for its whole life)."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.closed = 0
+        """Idle connections closed to make room, since the start."""
+        self._open: OrderedDict[object, Callable[[], None]] = OrderedDict()
+        self._busy: Counter[object] = Counter()
+
+    def opened(self, connection: object, close: Callable[[], None]) -> None:
+        """``connection`` opened (``close`` closes it); the one idle longest closed if there
+        are too many."""
+        self._open[connection] = close
+        if len(self._open) > self.most:
+            idle = next(
+                (c for c in self._open if c not in self._busy and c is not connection), None
+            )
+            if idle is not None:
+                self.closed += 1
+                self._open.pop(idle)()
+
+    @property
+    def open(self) -> int:
+        return len(self._open)
+
+    @property
+    def in_hand(self) -> int:
+        """Connections with a request in hand."""
+        return len(self._busy)
+
+    def lost(self, connection: object) -> None:
+        self._open.pop(connection, None)
+        self._busy.pop(connection, None)
+
+    @contextlib.contextmanager
+    def busy(self, connection: object) -> Iterator[None]:
+        """``connection`` has a request in hand while the block runs."""
+        self._busy[connection] += 1
+        try:
+            yield
+        finally:
+            if connection in self._busy:
+                _release(self._busy, connection)
+
+
 class Requests:
     """Counts the HTTP requests in flight by client address."""
 

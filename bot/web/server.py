@@ -32,10 +32,12 @@ from bot.storage import Game
 from bot.web.headers import FOREVER, HEADERS
 from bot.web.identity import DiscordIdentity, NotVouched, RateLimited
 from bot.web.limits import (
+    IDLE_CONNECTIONS,
     PAGES_PER_PROCESS,
     SESSION_CLOSE,
     SOCKETS_PER_ADDRESS,
     Buckets,
+    Connections,
     Doors,
     Requests,
     SessionLimits,
@@ -122,12 +124,13 @@ class WebServer:
         self.files = PageFiles(static)
         self.version = self.files.version
         self.requests = Requests()
+        self.connections = Connections(PAGES_PER_PROCESS + IDLE_CONNECTIONS)
         self.opening = Buckets(SOCKETS_PER_ADDRESS)
         self.accepts = Quiet(
             log, "live board: out of file descriptors, %d connections not accepted"
         )
         self._loud_accepts: Callable[[], None] | None = None
-        web_app = web.Application(middlewares=[within_share(self.requests)])
+        web_app = web.Application(middlewares=[within_share(self.requests, self.connections)])
         web_app.on_response_prepare.append(_decorate)
         web_app.router.add_get("/", self.files.page)
         web_app.router.add_get(f"/static/{{version:{VERSION}}}/{{path:.+}}", self.files.versioned)
@@ -151,6 +154,9 @@ class WebServer:
         self.talk = PageTalk(self.app, self.live, self.opponent, doors)
         await self.live.start()
         await self._runner.setup()
+        self.connections.most = doors.per_process + IDLE_CONNECTIONS
+        assert self._runner.server is not None
+        watch_connections(self._runner.server, self.connections)
         await web.TCPSite(self._runner, host, port).start()
         port = self._runner.addresses[0][1]
         self._loud_accepts = quiet_accepts(self.port, self.accepts)
@@ -370,20 +376,41 @@ def _refused(
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
-def within_share(requests: Requests) -> Callable[[web.Request, Handler], Awaitable[Any]]:
-    """The middleware that holds an HTTP request within its address's share of requests in
+def within_share(
+    requests: Requests, connections: Connections
+) -> Callable[[web.Request, Handler], Awaitable[Any]]:
+    """The middleware that marks a request's connection busy while it is in hand
+    (``connections``), and holds an HTTP request within its address's share of requests in
     flight (``requests``; a WebSocket is the doors' to count); over it, 429."""
 
     @web.middleware
     async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
-        if request.path == "/api/live":
-            return await handler(request)
-        with requests.request(requester(request)) as fits:
-            if not fits:
-                return _refused(request, "busy", 429, {"Retry-After": "1"})
-            return await handler(request)
+        with connections.busy(request.protocol):
+            if request.path == "/api/live":
+                return await handler(request)
+            with requests.request(requester(request)) as fits:
+                if not fits:
+                    return _refused(request, "busy", 429, {"Retry-After": "1"})
+                return await handler(request)
 
     return middleware
+
+
+def watch_connections(server: web.Server, connections: Connections) -> None:
+    """Tell ``connections`` of every connection ``server`` opens and loses (it closes the one
+    idle longest when there are too many)."""
+    made, lost = server.connection_made, server.connection_lost
+
+    def connection_made(handler: Any, transport: asyncio.Transport) -> None:
+        made(handler, transport)
+        connections.opened(handler, transport.close)
+
+    def connection_lost(handler: Any, exc: BaseException | None = None) -> None:
+        connections.lost(handler)
+        lost(handler, exc)
+
+    server.connection_made = connection_made  # type: ignore[method-assign]
+    server.connection_lost = connection_lost  # type: ignore[method-assign]
 
 
 def quiet_accepts(port: int, accepts: Quiet) -> Callable[[], None]:

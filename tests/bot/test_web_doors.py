@@ -412,14 +412,7 @@ async def test_requests_held_open_are_held_to_a_share_per_address(served: Served
     """Requests whose body never comes hold their address's share: the next request of that
     address is answered 429; another address is served."""
     served.server.requests.per_address = 2
-    held = []
-    for _ in range(2):
-        _, writer = await asyncio.open_connection("127.0.0.1", served.server.port)
-        writer.write(
-            b"POST /api/session HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 203.0.113.5\r\n"
-            b"Content-Length: 100\r\n\r\n{"
-        )
-        held.append(writer)
+    held = [await held_request(served, "203.0.113.5") for _ in range(2)]
     await wait_until(
         lambda: served.server.requests._addresses.get("203.0.113.5") == 2, "both are in flight"
     )
@@ -433,6 +426,41 @@ async def test_requests_held_open_are_held_to_a_share_per_address(served: Served
         assert answer.status == 200
     for writer in held:
         writer.close()
+
+
+async def test_past_so_many_connections_the_one_idle_longest_is_closed(served: Served) -> None:
+    """Raw connections that never send a request hold a descriptor each: past the process's
+    number, each new connection closes the one idle longest — never one with a request in
+    hand (a page, a request whose body is coming) — and a page opens."""
+    connections = served.server.connections
+    connections.most = 4
+    held = await held_request(served, "203.0.113.5")  # a request in hand, the oldest
+    raw = [await asyncio.open_connection("127.0.0.1", served.server.port) for _ in range(3)]
+    await wait_until(
+        lambda: (connections.open, connections.in_hand) == (4, 1), "the connections are counted"
+    )
+    alice = await page(served)  # (its connection new: the oldest raw one makes room)
+    async with asyncio.timeout(PATIENCE):
+        assert await raw[0][0].read() == b""  # closed by the server
+    assert connections.closed == 1  # the raw one, not the older request in hand
+    await alice.send_json({"type": "home"})
+    assert (await frame(alice))["type"] in ("lobby", "board")
+    for _, writer in raw:
+        writer.close()
+    held.close()
+
+
+async def held_request(served: Served, address: str) -> asyncio.StreamWriter:
+    """A request to ``/api/session`` whose body never comes (in hand until the server's
+    patience ends)."""
+    _, writer = await asyncio.open_connection("127.0.0.1", served.server.port)
+    writer.write(
+        b"POST /api/session HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: "
+        + address.encode()
+        + b"\r\nContent-Length: 100\r\n\r\n{"
+    )
+    await writer.drain()
+    return writer
 
 
 async def test_accepts_refused_for_want_of_descriptors_are_one_warning_a_minute(
