@@ -29,6 +29,7 @@ from discord.http import Route
 
 from bot.face.background import discord_call
 from bot.web.sessions import Session
+from bot.words.names import plain_name
 
 log = logging.getLogger(__name__)
 
@@ -117,7 +118,9 @@ class DiscordIdentity:
                 http, "GET", f"{Route.BASE}/users/@me", "the member", waited, headers=bearer
             )
         return Member(
-            int(user["id"]), user.get("global_name") or user["username"], user.get("locale")
+            int(user["id"]),
+            plain_name(user.get("global_name") or user["username"]),
+            user.get("locale"),
         )
 
     async def place(self, instance_id: str) -> Place:
