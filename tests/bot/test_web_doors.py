@@ -21,8 +21,8 @@ from bot.web import live as live_module
 from bot.web.headers import HEADERS
 from bot.web.limits import FULL_CLOSE, SESSION_CLOSE, Buckets, Doors
 from bot.web.live import nesting, parsed, stored_int
-from bot.web.server import QUIET_EVERY, REQUEST_LOG, Quiet
 from bot.web.sessions import Session
+from bot.web.strangers import QUIET_EVERY, REQUEST_LOG, Quiet
 
 from .test_service import ALICE, BOB, CHANNEL, GUILD, NAMES
 from .test_web_server import Served, serve

@@ -82,6 +82,7 @@ NOT_FOR_READERS = (
     "bot/face/health.py",  # the health answers, for the operator's tools
     "rendering/__main__.py",  # the command line that draws a board to a file
     "bot/web/headers.py",  # the live board's HTTP headers, for browsers
+    "bot/web/strangers.py",  # the live board's log lines about strangers, for the operator
 )
 """Modules (or packages) whose text only the bot's operator reads."""
 
