@@ -169,7 +169,9 @@ def answers(
                     await tell(interaction, SOMETHING_WENT_WRONG)
                 except DatabaseUnavailable as error:  # busy, out of reach, or cannot write
                     outcome, sentence = database_trouble(error)
-                    log.warning("interaction %s: %s: %s", interaction.id, outcome, error)
+                    log.warning(
+                        "interaction %s: %s: %s", interaction.id, outcome.replace("_", " "), error
+                    )
                     await tell(interaction, sentence)
                 except Exception:
                     log.exception("interaction %s failed", interaction.id)

@@ -16,27 +16,23 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Hashable, Sequence
-from typing import Generic, TypeVar
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 import discord
 
 from bot.base.domain import DIRECT_MESSAGES, Refusal
 from bot.face.background import discord_call
+from bot.face.remembered import Remembered
 from bot.services.play import NO_SUCH_GAME, finished_here
 from bot.storage import Challenge, Game
 
 log = logging.getLogger(__name__)
-K = TypeVar("K", bound=Hashable)
-V = TypeVar("V")
 
 REMEMBERED_SECONDS = 60.0
 """How long an answer of Discord's (a member's roles, a channel out of the cache, a private
 thread's membership) is trusted: a member removed from a channel loses its games this long
 after, at most."""
-REMEMBERED_MOST = 4096
-"""Answers remembered at most per kind (the oldest forgotten first)."""
 ASK_SECONDS = 2.0
 """The longest one question to Discord may take (an interaction is answered within 3 s); one
 unanswered in time counts as "no" (only the players then)."""
@@ -75,41 +71,16 @@ class Questions:
         self.left -= 1
 
 
-class Remembered(Generic[K, V]):
-    """Discord's answers of the last :data:`REMEMBERED_SECONDS`, bounded (a miss asks again)."""
-
-    def __init__(self, seconds: float = REMEMBERED_SECONDS, most: int = REMEMBERED_MOST) -> None:
-        self.seconds = seconds
-        self.most = most
-        self._answers: OrderedDict[K, tuple[float, V]] = OrderedDict()
-
-    async def get(
-        self, key: K, ask: Callable[[], Awaitable[V]], questions: Questions | None = None
-    ) -> V:
-        """The remembered answer for ``key``, else ``ask()``'s (then remembered; one of
-        ``questions``, if given: raises :class:`Unasked` when none is left)."""
-        now = time.monotonic()
-        found = self._answers.get(key)
-        if found is not None and found[0] > now:
-            return found[1]
-        if questions is not None:
-            questions.take()
-        answer = await ask()
-        self._answers[key] = (now + self.seconds, answer)
-        self._answers.move_to_end(key)
-        while len(self._answers) > self.most:
-            self._answers.popitem(last=False)
-        return answer
-
-
 class Visibility:
     """The one rule of who may open a game, asked of Discord."""
 
     def __init__(self, client: discord.Client) -> None:
         self.client = client
-        self._members: Remembered[tuple[int, int], discord.Member | None] = Remembered()
-        self._places: Remembered[int, ChannelOrThread | None] = Remembered()
-        self._in_thread: Remembered[tuple[int, int], bool] = Remembered()
+        self._members: Remembered[tuple[int, int], discord.Member | None] = Remembered(
+            REMEMBERED_SECONDS
+        )
+        self._places: Remembered[int, ChannelOrThread | None] = Remembered(REMEMBERED_SECONDS)
+        self._in_thread: Remembered[tuple[int, int], bool] = Remembered(REMEMBERED_SECONDS)
 
     async def finished_game(
         self,
@@ -189,7 +160,7 @@ class Visibility:
         if cached is not None:
             return cached
         return await self._places.get(
-            channel_id, lambda: self._fetch_place(guild, channel_id), questions
+            channel_id, lambda: self._fetch_place(guild, channel_id), _spending(questions)
         )
 
     async def _fetch_place(self, guild: discord.Guild, channel_id: int) -> ChannelOrThread | None:
@@ -212,7 +183,7 @@ class Visibility:
         if cached is not None:
             return cached
         return await self._members.get(
-            (guild.id, user_id), lambda: self._fetch_member(guild, user_id), questions
+            (guild.id, user_id), lambda: self._fetch_member(guild, user_id), _spending(questions)
         )
 
     @staticmethod
@@ -232,7 +203,9 @@ class Visibility:
         if any(member.id == user_id for member in thread.members):  # as Discord told it
             return True
         return await self._in_thread.get(
-            (thread.id, user_id), lambda: self._fetch_thread_member(thread, user_id), questions
+            (thread.id, user_id),
+            lambda: self._fetch_thread_member(thread, user_id),
+            _spending(questions),
         )
 
     @staticmethod
@@ -297,3 +270,8 @@ async def verdicts(
     for check in pending:
         check.cancel()
     return [check.result() if check in done else None for check in checks]
+
+
+def _spending(questions: Questions | None) -> Callable[[], None] | None:
+    """What asking Discord costs a listing: one of its ``questions`` (none: nothing)."""
+    return None if questions is None else questions.take

@@ -17,17 +17,15 @@ import asyncio
 import json
 import logging
 import math
-import time
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 import aiohttp
 import discord
 from discord.http import Route
 
 from bot.face.background import discord_call
+from bot.face.remembered import Remembered
 from bot.web.sessions import Session
 from bot.words.names import plain_name
 
@@ -42,10 +40,6 @@ PRESENCE_SECONDS = 30.0
 """How long Discord's answer about who is in an Activity instance is trusted: a member who left
 it is refused at their next hello at most this long after, and a storm of reconnects costs one
 request per instance."""
-PRESENCE_MOST = 4096
-"""Instances whose answer is kept at most (the oldest forgotten first)."""
-K = TypeVar("K", bound=Hashable)
-V = TypeVar("V")
 WAIT_BUDGET = 5.0
 """Seconds the server waits after 429s in all, for one page (its answer must come well within
 the page's own patience, and Discord's proxy's)."""
@@ -92,7 +86,7 @@ class DiscordIdentity:
     ) -> None:
         self._client = client
         self._secret = client_secret
-        self._presence: Shared[str, frozenset[int] | None] = Shared(presence_seconds)
+        self._presence = Remembered[str, frozenset[int] | None](presence_seconds)
 
     async def member(self, code: str) -> Member:
         """The member who was given ``code`` (exchanged once: Discord refuses it again)."""
@@ -149,7 +143,9 @@ class DiscordIdentity:
         in it); an instance Discord no longer knows has nobody in it. Discord not answering (an
         outage, a timeout, a 5xx, a long rate limit): yes — the session was vouched for, and
         an outage must not lock every member out of their games."""
-        users = await self._presence.get(session.instance_id, self._users)
+        users = await self._presence.get(
+            session.instance_id, lambda: self._users(session.instance_id)
+        )
         if users is None or session.user_id in users:
             return True
         log.info("live board session refused: user %s left its activity", session.user_id)
@@ -177,39 +173,6 @@ class DiscordIdentity:
             instance_id=instance_id,
         )
         return await discord_call(self._client.http.request(route))
-
-
-class Shared(Generic[K, V]):
-    """Answers kept :data:`PRESENCE_SECONDS` by key (at most :data:`PRESENCE_MOST`), each asked
-    once however many ask for it at the same moment, or told (:meth:`put`)."""
-
-    def __init__(self, seconds: float = PRESENCE_SECONDS, most: int = PRESENCE_MOST) -> None:
-        self.seconds = seconds
-        self.most = most
-        self._answers: OrderedDict[K, tuple[float, asyncio.Future[V]]] = OrderedDict()
-
-    async def get(self, key: K, ask: Callable[[K], Awaitable[V]]) -> V:
-        """The answer kept for ``key``, else ``ask(key)``'s (kept from when it was asked)."""
-        now = time.monotonic()
-        found = self._answers.get(key)
-        if found is None or found[0] <= now:
-            answer = asyncio.ensure_future(ask(key))
-            self._keep(key, answer)
-        else:
-            answer = found[1]
-        return await asyncio.shield(answer)
-
-    def _keep(self, key: K, answer: asyncio.Future[V]) -> None:
-        self._answers[key] = (time.monotonic() + self.seconds, answer)
-        self._answers.move_to_end(key)
-        while len(self._answers) > self.most:
-            self._answers.popitem(last=False)
-
-    def put(self, key: K, value: V) -> None:
-        """Keep ``value`` as the answer for ``key`` from now on (one asked elsewhere)."""
-        answer: asyncio.Future[V] = asyncio.get_running_loop().create_future()
-        answer.set_result(value)
-        self._keep(key, answer)
 
 
 @dataclass

@@ -11,7 +11,8 @@ import pytest
 from bot.base import custom_ids
 from bot.base.domain import GameOptions, Person
 from bot.face.controls import Button, Router
-from bot.face.visibility import Questions, Remembered, Unasked
+from bot.face.remembered import Remembered
+from bot.face.visibility import Questions, Unasked
 from bot.features.history import (
     HISTORY_PAGE,
     HISTORY_READ_MOST,
@@ -176,13 +177,13 @@ async def test_a_listing_asks_discord_no_more_than_its_questions():
         asked.append("a")
         return True
 
-    remembered = Remembered[str, bool]()
+    remembered = Remembered[str, bool](60.0)
     questions = Questions(most=1)
-    assert await remembered.get("a", ask, questions) is True
-    assert await remembered.get("a", ask, questions) is True, "remembered: no question"
+    assert await remembered.get("a", ask, questions.take) is True
+    assert await remembered.get("a", ask, questions.take) is True, "remembered: no question"
     with pytest.raises(Unasked):
-        await remembered.get("b", ask, questions)
+        await remembered.get("b", ask, questions.take)
     assert asked == ["a"]
     assert await remembered.get("b", ask) is True, "nothing was remembered for b"
     with pytest.raises(Unasked):
-        await Remembered[str, bool]().get("c", ask, Questions(seconds=0.0))
+        await Remembered[str, bool](60.0).get("c", ask, Questions(seconds=0.0).take)

@@ -5,6 +5,7 @@ exchange with Discord is the end-to-end tests' business). Every refusal changes 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import random
 import time
@@ -23,6 +24,7 @@ from bot.base import work
 from bot.base.domain import GameOptions, Person, TimeControl
 from bot.base.settings import Settings
 from bot.face.app import App, build
+from bot.face.visibility import Visibility
 from bot.storage import Database, Game
 from bot.web.limits import FULL_CLOSE, TOO_MANY_PAGES_CLOSE, Doors
 from bot.web.live import BURST, MESSAGE_LIMIT, LiveBoards
@@ -70,11 +72,20 @@ class Live:
         return self.sessions.issue(Session(**(fields | changes)))
 
 
+class EveryoneSees(Visibility):
+    """Every member sees every channel and thread: these tests are of the page's mechanics (who
+    may see a game is tested end to end, ``tests/e2e/test_privacy.py``); the client of this
+    server has no guild in its cache, where no one but a game's players would see it."""
+
+    async def sees_place(self, *args: Any, **kwargs: Any) -> bool:
+        return True
+
+
 @pytest.fixture
 async def live(database: Database, tmp_path: Path) -> AsyncIterator[Live]:
     settings = Settings(token="unused", database=str(tmp_path / "unused.db"))
     client = discord.Client(intents=discord.Intents.none())
-    app = build(client, settings, database)
+    app = dataclasses.replace(build(client, settings, database), visibility=EveryoneSees(client))
     sessions = Sessions(await session_key(database))
     posted: list[tuple[Game, LastTurn | None]] = []
     boards = LiveBoards(app, sessions, lambda game, last: posted.append((game, last)))

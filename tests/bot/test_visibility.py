@@ -3,7 +3,11 @@ window, asked again after it, and at most so many kept (the oldest forgotten fir
 
 from __future__ import annotations
 
-from bot.face.visibility import Remembered
+import asyncio
+
+import pytest
+
+from bot.face.remembered import Remembered
 
 
 async def test_an_answer_is_asked_once_within_its_window_and_again_after() -> None:
@@ -28,3 +32,33 @@ async def test_an_answer_is_asked_once_within_its_window_and_again_after() -> No
     await fleeting.get("a", asking("a", True))
     await fleeting.get("a", asking("a", True))
     assert asked[-2:] == ["a", "a"], "a window of no time remembers nothing"
+
+
+async def test_askers_of_one_key_at_once_share_one_question_and_a_failure_is_not_kept() -> None:
+    """Many asking for the same key at the same moment wait for one answer; an ask that fails
+    fails them all and is asked again next time (an outage is not remembered as an answer)."""
+    asked: list[str] = []
+    release = asyncio.Event()
+
+    async def slow() -> bool:
+        asked.append("slow")
+        await release.wait()
+        return True
+
+    remembered = Remembered[str, bool](seconds=3600.0)
+    waiting = [asyncio.ensure_future(remembered.get("a", slow)) for _ in range(5)]
+    await asyncio.sleep(0)
+    release.set()
+    assert await asyncio.gather(*waiting) == [True] * 5
+    assert asked == ["slow"]
+
+    async def failing() -> bool:
+        asked.append("failing")
+        raise TimeoutError
+
+    for _ in range(2):
+        with pytest.raises(TimeoutError):
+            await remembered.get("b", failing)
+    assert asked == ["slow", "failing", "failing"]
+    remembered.put("b", False)
+    assert await remembered.get("b", failing) is False, "told"
