@@ -1,10 +1,10 @@
 """Fair play: whether the engine may help a member with a position — the analysis board's best
 turn, a game's hint. Not with the position of a game being played that is rated or between
 members (or one turn from it: else a player asks about the position after each turn they
-consider), nor with a puzzle's that the member has not answered yet (or one turn from it: the
-value of each turn's position gives the answer away). Looked up in the database's index
-(:mod:`bot.storage.watched`), which every process keeps in the transactions that record the
-games' turns."""
+consider), nor with a puzzle's that the member has not answered yet (or two turns from it: the
+value of each turn's position, or of each reply's, gives the answer away). Looked up in the
+database's index (:mod:`bot.storage.watched`), which every process keeps in the transactions
+that record the games' turns."""
 
 from __future__ import annotations
 
@@ -20,8 +20,8 @@ GAME_IN_PROGRESS = N_(
     "is over."
 )
 PUZZLE_UNANSWERED = N_(
-    "No engine help here: this position is a puzzle you have not answered yet, or one turn "
-    "from it. Answer the puzzle first, then ask again."
+    "No engine help here: this position is a puzzle you have not answered yet, or two turns "
+    "from it at most. Answer the puzzle first, then ask again."
 )
 
 

@@ -4,7 +4,7 @@ canonical position (:func:`engine.position_key`) — never a scan of the games.
 ``watched_positions``: for each game being played that is rated or between two members (a
 tournament's are), its position and every position one legal turn from it; written in the
 transaction that records the game's turn (replacing the previous turn's), deleted in the one
-that ends it. ``puzzle_positions``: each puzzle's position and the positions one turn from it,
+that ends it. ``puzzle_positions``: each puzzle's position and the positions two turns from it,
 written with the puzzle. A collision of two keys only refuses a position that needed no
 refusal (odds about 2**-64 a pair).
 
@@ -65,9 +65,21 @@ def watched_keys(position: Position, plies: int) -> set[int]:
     return keys
 
 
+PUZZLE_PLIES = 2
+"""Turns from a puzzle's position within which the engine does not help (its answer's value
+shows one turn on; the player's turn and each reply, two turns on, rank the player's turns: an
+answer found by asking about some 15 × 15 positions, which a third turn would make 15 times
+as many). A puzzle is a late position: some 40 keys each, once (151 shipped: 6,208 in 40 ms)."""
+
+
 def guarded_keys(position: Position) -> set[int]:
-    """The keys of a puzzle's ``position`` and of the positions one turn from it."""
-    return {position_key(position), *(position_key(after) for after in successors(position))}
+    """The keys of a puzzle's ``position`` and of the positions within :data:`PUZZLE_PLIES`
+    turns of it."""
+    keys, frontier = {position_key(position)}, [position]
+    for _ in range(PUZZLE_PLIES):
+        frontier = [after for before in frontier for after in successors(before)]
+        keys.update(position_key(after) for after in frontier)
+    return keys
 
 
 async def watch(transaction: Transaction, game: WatchedGame) -> None:
@@ -136,8 +148,8 @@ async def game_watching(
 
 
 async def puzzle_unanswered(database: Database, position: Position, user_id: int) -> int | None:
-    """A puzzle whose position is ``position`` or one turn from it and that ``user_id`` has not
-    answered yet (solved, missed or shown), if any."""
+    """A puzzle whose position is ``position`` or within two turns of it and that ``user_id``
+    has not answered yet (solved, missed or shown), if any."""
     row = await database.fetchone(
         "SELECT x.puzzle_id FROM puzzle_positions x WHERE x.position_key = ? AND NOT EXISTS "
         "(SELECT 1 FROM puzzle_attempts a WHERE a.user_id = ? AND a.puzzle_id = x.puzzle_id "

@@ -168,18 +168,25 @@ async def test_the_games_under_way_before_the_index_are_indexed_at_start(
 
 
 async def test_a_puzzle_is_refused_until_the_member_answers_it(database: Database):
-    """Its position and those one turn from it: refused to whoever has not answered it (solved,
-    missed or shown), helped once answered."""
+    """Its position and those one and two turns from it (a turn, and a reply to each other
+    turn: their values rank the puzzle's turns): refused to whoever has not answered it
+    (solved, missed or shown), helped once answered."""
     store = PuzzleStore(database)
     await store.add(shipped_puzzles()[:3], NOW)
     fair_play = FairPlay(database)
     attempt = await store.serve(ALICE, NOW)
     position = attempt.puzzle.puzzle.position
     after = position.apply(attempt.puzzle.puzzle.answer)
-    for asked in (position, after):
+    replies = [
+        tried.apply(reply)
+        for tried in (position.apply(turn) for turn in position.legal_turns())
+        for reply in tried.legal_turns()
+    ]
+    assert replies, "a puzzle's position is not one turn from the end"
+    for asked in (position, after, *replies):
         assert await refused(fair_play, asked, ALICE) == PUZZLE_UNANSWERED
     await store.answer(attempt.id, ALICE, str(attempt.puzzle.puzzle.answer), True, NOW)
-    for asked in (position, after):
+    for asked in (position, after, replies[-1]):
         assert await refused(fair_play, asked, ALICE) is None
         assert await refused(fair_play, asked, BOB) == PUZZLE_UNANSWERED
     missed = await store.serve(BOB, NOW)
