@@ -43,7 +43,9 @@ def lock_database(database: Path | str, *, exclusive: bool = False) -> BinaryIO 
     if fcntl is None:
         return None
     try:
-        file = open(lock_path(database), "ab")  # noqa: SIM115 - held open while locked
+        # Made for the bot's user only, as the database (it is empty: a lock is all it holds).
+        descriptor = os.open(lock_path(database), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        file = os.fdopen(descriptor, "ab")
     except (FileNotFoundError, NotADirectoryError):
         return None
     try:

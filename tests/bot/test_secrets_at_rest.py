@@ -51,6 +51,7 @@ async def test_a_new_database_and_its_wal_and_shm_are_its_owners_only(tmp_path):
     try:
         await set_meta(database, "written", "yes")  # the -wal and -shm exist once it writes
         assert modes(path) == {"": 0o600, "-wal": 0o600, "-shm": 0o600}
+        assert stat.S_IMODE(os.stat(f"{path}.lock").st_mode) == 0o600  # empty, but alike
     finally:
         await database.close()
 
