@@ -224,18 +224,12 @@ async def attacker(
 
 @contextlib.asynccontextmanager
 async def attacking(
-    port: int,
-    count: int,
-    tokens: list[str] | None,
-    seed: int,
-    reopen: float,
-    tmp: Path,
-    pin: bool = False,
+    port: int, count: int, tokens: list[str] | None, seed: int, reopen: float, tmp: Path
 ) -> AsyncIterator[list[dict[str, Any]]]:
     """The attacker running (its figures, a line a second, in the list yielded) until the
     block ends; the block starts once each of its sockets was tried (opened or refused)."""
     arguments = ["--attacker", "--port", str(port), "--hostile", str(count), "--seed", str(seed)]
-    arguments += ["--reopen", str(reopen)] + (["--pin"] if pin else [])
+    arguments += ["--reopen", str(reopen)]
     if tokens is not None:
         path = tmp / "tokens.json"
         path.write_text(json.dumps(tokens))
@@ -504,9 +498,7 @@ async def one_phase(
         if phase.name == "quiet":
             await play(http, port, token, args.turns, rng, phase)
             return
-        async with attacking(
-            port, args.hostile, tokens, args.seed, args.reopen, tmp, args.pin
-        ) as lines:
+        async with attacking(port, args.hostile, tokens, args.seed, args.reopen, tmp) as lines:
             await play(http, port, token, args.turns, rng, phase)
             phase.attack = lines[-1] if lines else None
     finally:
@@ -574,12 +566,6 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=random.randrange(2**32))
     parser.add_argument("--reopen", type=float, default=REOPEN_AFTER)
     parser.add_argument("--log", help="write the bot's log there")
-    parser.add_argument(
-        "--pin",
-        action="store_true",
-        help="the bot, its workers and the page on the first core, the attacker on the second "
-        "(as if it came from another machine: its own CPU is then not the bot's)",
-    )
     parser.add_argument("--attacker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--tokens", help=argparse.SUPPRESS)
@@ -588,8 +574,6 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = arguments(argv)
-    if args.pin:
-        os.sched_setaffinity(0, {1} if args.attacker else {0})
     if args.attacker:
         asyncio.run(attacker(args.port, args.hostile, args.tokens, args.seed, args.reopen))
         return 0
