@@ -10,9 +10,12 @@ from bot.storage.reviews import ReviewStore
 from tests.bot.test_service import ALICE, BOB, CAROL, CHANNEL, GUILD, by
 
 
-async def finished(service, clock, opponent: int = BOB, channel: int = CHANNEL):
-    """A game Alice starts against ``opponent`` in ``channel`` and resigns at once."""
-    clock.now += 10
+async def finished(
+    service, clock, opponent: int = BOB, channel: int = CHANNEL, *, later: float = 10.0
+):
+    """A game Alice starts against ``opponent`` in ``channel`` and resigns at once, ``later``
+    seconds after the one before (0: at the same moment)."""
+    clock.now += later
     made = await service.matchmaking.challenge(
         guild_id=GUILD,
         channel_id=channel,

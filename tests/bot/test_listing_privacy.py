@@ -9,7 +9,6 @@ from __future__ import annotations
 import pytest
 
 from bot.base import custom_ids
-from bot.base.domain import GameOptions, Person
 from bot.face.controls import Button, Router
 from bot.face.remembered import Remembered
 from bot.face.visibility import Questions, Unasked
@@ -21,27 +20,13 @@ from bot.features.history import (
 )
 from bot.storage import Game, GameListings
 from bot.storage.listings import Finish
-from tests.bot.test_service import ALICE, BOB, CAROL, CHANNEL, GUILD, by
+from tests.bot.test_afterlife import finished
+from tests.bot.test_service import ALICE, BOB, CAROL, CHANNEL, GUILD
 
 HIDDEN = CHANNEL + 1
 """A channel whose games the reader may not open."""
 QUIET = CHANNEL + 2
 """A thread whose games the reader may open, once Discord says so."""
-
-
-async def finished(service, clock, opponent: int, channel: int, *, later: float = 10.0) -> Game:
-    """A game Alice starts against ``opponent`` in ``channel`` and resigns, ``later`` seconds
-    after the one before (0: at the same moment)."""
-    clock.now += later
-    made = await service.matchmaking.challenge(
-        guild_id=GUILD,
-        channel_id=channel,
-        challenger=Person(ALICE, "Alice"),
-        opponent=Person(opponent, "Opponent"),
-        options=GameOptions(),
-    )
-    game = (await service.matchmaking.answer(made.id, by(opponent, channel), "accept")).game
-    return await service.play.resign(game.id, game.version, by(ALICE, channel))
 
 
 def history_of(listings: GameListings):

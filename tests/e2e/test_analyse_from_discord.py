@@ -53,13 +53,18 @@ async def finished_game(table: Table, white: Member, black: Member, rng: random.
     """``white`` and ``black`` play two turns here, then ``black`` resigns: the game's id."""
     await table.start_game(white, black)
     game_id = game_of(table.board)
+    await play_then_resign(table, black, rng)
+    return game_id
+
+
+async def play_then_resign(table: Table, black: Member, rng: random.Random) -> None:
+    """Two random turns at ``table``, then ``black`` resigns; once the final board is there."""
     for _ in range(2):
         await table.play(rng.choice(table.position().legal_turns()))
     ask = await table.slash(black, "tholos resign")
     assert ask.original is not None
     await table.click(black, ask.original, table.labelled(ask.original, "Yes, resign"))
     await table.emu.wait_for(lambda: table.status().startswith("Game over."), what="the end")
-    return game_id
 
 
 def launched(ix: Interaction) -> bool:

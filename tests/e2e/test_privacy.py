@@ -20,7 +20,14 @@ from .emulator import BotProcess, Emulator, Member
 from .emulator.api import PATIENCE
 from .emulator.model import MANAGE_THREADS
 from .table import Table
-from .test_analyse_from_discord import NOT_FINISHED, asked, game_of, launched, told
+from .test_analyse_from_discord import (
+    NOT_FINISHED,
+    asked,
+    game_of,
+    launched,
+    play_then_resign,
+    told,
+)
 from .test_live_board import free_port
 
 THREADS_AND_PAGE = {"THOLOS_THREADS": "on"}
@@ -44,12 +51,7 @@ async def finished_in_thread(
     """``white`` and ``black`` play two turns in a thread of ``lobby``'s channel, then
     ``black`` resigns: the thread's table and the game's id."""
     table = await lobby.start_game_in_thread(white, black)
-    for _ in range(2):
-        await table.play(rng.choice(table.position().legal_turns()))
-    ask = await table.slash(black, "tholos resign")
-    assert ask.original is not None
-    await table.click(black, ask.original, table.labelled(ask.original, "Yes, resign"))
-    await table.emu.wait_for(lambda: table.status().startswith("Game over."), what="the end")
+    await play_then_resign(table, black, rng)
     return table, game_of(table.board)
 
 
