@@ -415,6 +415,7 @@ async def test_fuzzed_messages_at_every_door(
     path = turn_path(current.position, turn)
     if TurnBuilder(current.position, path).turn is None:
         path = (*path, SKIP)
+    before = len(changed)  # (games the fuzzing pages started against the AI may change too)
     await healthy[ALICE].socket.send_json(
         {"type": "turn", "game": game.id, "version": current.version, "path": "".join(path)}
     )
@@ -422,7 +423,7 @@ async def test_fuzzed_messages_at_every_door(
         await listener.wait_for(
             lambda frame: frame["type"] == "board" and frame.get("version") == current.version + 1
         )
-    assert changed[-1] == game.id  # and its Discord board would be posted
+    assert game.id in changed[before:]  # and its Discord board would be posted
     for listener in healthy.values():
         await listener.close()
     errors = [record for record in caplog.records if record.levelno >= logging.ERROR]
