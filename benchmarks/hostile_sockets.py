@@ -36,7 +36,6 @@ import argparse
 import asyncio
 import contextlib
 import json
-import os
 import random
 import resource
 import signal
@@ -58,6 +57,7 @@ from tests.e2e.emulator import process as process_module
 
 from .bot_latency import (
     BenchmarkError,
+    ProcessWatch,
     add_tables,
     free_port,
     lighten_emulator,
@@ -320,12 +320,6 @@ class Phase:
     """The bot's CPU seconds a second while the page played."""
 
 
-def cpu_seconds(pid: int) -> float:
-    """CPU seconds the process ``pid`` has used (user and system)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def a_turn(frame: dict[str, Any], rng: random.Random) -> str:
     """A random legal turn of the board ``frame``'s position, as the page sends it."""
     position = Position.parse(frame["position"])
@@ -459,11 +453,11 @@ async def run(args: argparse.Namespace) -> tuple[list[Phase], dict[str, Any]]:
                                 for _ in range(SESSIONS_EACH):
                                     made = await sessions_for(emu, http, base, hostile, place)
                                     tokens += [session for _, session in made]
-                            cpu, began = cpu_seconds(bot.process.pid), time.perf_counter()
+                            cpu, began = ProcessWatch(bot.process.pid).cpu(), time.perf_counter()
                             await one_phase(
                                 http, port, token, health, tokens, phase, rng, args, tmp
                             )
-                            used = cpu_seconds(bot.process.pid) - cpu
+                            used = ProcessWatch(bot.process.pid).cpu() - cpu
                             phase.bot_cpu = used / (time.perf_counter() - began)
                             print(phase_line(phase), flush=True)
                     problems: list[str] = []

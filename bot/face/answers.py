@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 import discord
@@ -31,6 +31,18 @@ log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
 USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True)
+
+
+def pinging(user_ids: Iterable[int]) -> discord.AllowedMentions:
+    """Mentions that ping ``user_ids`` and nobody else (no role, no ``@everyone``)."""
+    return discord.AllowedMentions(
+        everyone=False,
+        roles=False,
+        replied_user=False,
+        users=[discord.Object(user) for user in dict.fromkeys(user_ids)],
+    )
+
+
 SOMETHING_WENT_WRONG = N_(
     "Sorry — something went wrong on my side and nothing was changed. Please try again; if it "
     "keeps happening, tell a server admin."

@@ -102,7 +102,7 @@ class Visibility:
 
     async def can_see(
         self,
-        game: Game,
+        game: Game | Challenge,
         user_id: int,
         member: discord.abc.User | None = None,
         *,
@@ -114,8 +114,9 @@ class Visibility:
         asked of Discord). ``seen_in``: the channel an interaction of theirs came from — Discord
         sends none from a channel one cannot see (a page's channel is no such proof: a session
         outlives a member's access). ``questions``: what a listing may still ask of Discord
-        (raises :class:`Unasked` for a question beyond them)."""
-        if user_id in (game.white_id, game.black_id) or seen_in == game.channel_id:
+        (raises :class:`Unasked` for a question beyond them). A challenge is seen as a game,
+        its challenger and opponent as its players."""
+        if user_id in _players(game) or seen_in == game.channel_id:
             return True
         return await self.sees_place(game.guild_id, game.channel_id, user_id, member, questions)
 
@@ -250,14 +251,8 @@ async def verdicts(
 
     async def sees(thing: Game | Challenge) -> bool | None:
         try:
-            if isinstance(thing, Game):
-                return await visibility.can_see(
-                    thing, user_id, member, seen_in=seen_in, questions=questions
-                )
-            if user_id in (thing.challenger_id, thing.opponent_id) or seen_in == thing.channel_id:
-                return True
-            return await visibility.sees_place(
-                thing.guild_id, thing.channel_id, user_id, member, questions
+            return await visibility.can_see(
+                thing, user_id, member, seen_in=seen_in, questions=questions
             )
         except Unasked:
             return None
@@ -270,6 +265,13 @@ async def verdicts(
     for check in pending:
         check.cancel()
     return [check.result() if check in done else None for check in checks]
+
+
+def _players(thing: Game | Challenge) -> tuple[int | None, ...]:
+    """A game's players, or a challenge's challenger and opponent (none yet: an open one)."""
+    if isinstance(thing, Game):
+        return (thing.white_id, thing.black_id)
+    return (thing.challenger_id, thing.opponent_id)
 
 
 def _spending(questions: Questions | None) -> Callable[[], None] | None:

@@ -44,8 +44,10 @@ class Games(Feature):
         counted by number."""
         guild_id, caller = interaction.guild_id or 0, interaction.user
         listings = self.app.listings
-        read = await listings.playing_page(guild_id, caller.id, 0, GAMES_READ_MOST)
-        _, open_ones = await listings.open_challenges(guild_id, time.time(), OPEN_READ_MOST)
+        read, (_, open_ones) = await asyncio.gather(
+            listings.playing_page(guild_id, caller.id, 0, GAMES_READ_MOST),
+            listings.open_challenges(guild_id, time.time(), OPEN_READ_MOST),
+        )
         questions = Questions()
         here = interaction.channel_id
         playing, waiting = await asyncio.gather(

@@ -251,10 +251,11 @@ class Histories:
                 self.visibility, games, caller.id, caller, seen_in=here, questions=questions
             )
 
-        total = None
+        total = pages = None
         if own:
             total = await self.app.listings.finished_count(guild_id, member_id, direct=True)
-            page = min(page, max(1, -(-total // HISTORY_PAGE)) - 1)
+            pages = max(1, -(-total // HISTORY_PAGE))
+            page = min(page, pages - 1)
         found = None
         if seek is not None:
             way, mark = seek
@@ -263,8 +264,8 @@ class Histories:
                 found, page = None, 0  # the newest reached, or past the end: the first page
         if found is None:
             found = await read_history_page(read, keep, None, "n", skip=page * HISTORY_PAGE)
-        if total is not None:
-            return HistoryShown(found, page, max(1, -(-total // HISTORY_PAGE)), total)
+        if pages is not None:
+            return HistoryShown(found, page, pages, total)
         return HistoryShown(found, page, page + (2 if found.older else 1), None)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 
 import discord
@@ -144,7 +145,8 @@ class Ratings(Feature):
         named = [played.game.id for played in stats.recent]
         if stats.biggest_win is not None:
             named.append(stats.biggest_win.game.id)
-        games = [game for game in [await self.app.games.game(id) for id in named] if game]
+        read = await asyncio.gather(*(self.app.games.game(id) for id in dict.fromkeys(named)))
+        games = [game for game in read if game is not None]
         seen = await verdicts(
             self.visibility,
             games,

@@ -24,7 +24,7 @@ import discord
 from discord import app_commands
 
 from bot.base.domain import DIRECT_MESSAGES, ReminderChoice, ServerRules, mention
-from bot.face.answers import Interaction, answers
+from bot.face.answers import Interaction, answers, pinging
 from bot.face.app import App
 from bot.face.background import Backoff, Retries, discord_call, nonce
 from bot.face.commands import tholos
@@ -65,13 +65,6 @@ MARKED = (NC_("command", "reminders"), N_("here"), N_("dm"))
 
 Delivery = Literal["sent", "skipped", "postponed"]
 """What became of a due reminder."""
-
-
-def only(user_id: int) -> discord.AllowedMentions:
-    """Mentions that ping ``user_id`` and nobody else."""
-    return discord.AllowedMentions(
-        everyone=False, roles=False, replied_user=False, users=[discord.Object(user_id)]
-    )
 
 
 class Reminders(Feature):
@@ -228,7 +221,7 @@ class ReminderDelivery:
             await discord_call(
                 channel.send(
                     text,
-                    allowed_mentions=only(game.to_move),
+                    allowed_mentions=pinging((game.to_move,)),
                     nonce=nonce("rd", game.id, game.version),
                 )
             )
@@ -251,7 +244,7 @@ class ReminderDelivery:
         await discord_call(
             channel.send(
                 text,
-                allowed_mentions=only(game.to_move),
+                allowed_mentions=pinging((game.to_move,)),
                 nonce=nonce("rt", game.id, game.version),
             )
         )

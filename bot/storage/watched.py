@@ -51,7 +51,13 @@ class WatchedGame(Protocol):
 def is_watched(game: WatchedGame) -> bool:
     """Whether the engine may not help with ``game``'s positions: it is being played, and rated
     or between two members (:data:`WATCHED_GAMES_SQL`)."""
-    return game.is_active and (game.rated or game.ai_level is None)
+    return game.is_active and ever_watched(game)
+
+
+def ever_watched(game: WatchedGame) -> bool:
+    """Whether ``game`` is rated or between two members (its positions are watched while it is
+    played)."""
+    return game.rated or game.ai_level is None
 
 
 def watched_keys(position: Position, plies: int) -> set[int]:
@@ -86,7 +92,7 @@ async def watch(transaction: Transaction, game: WatchedGame) -> None:
     """Index ``game`` as the caller's transaction leaves it: its keys replaced by those of its
     new position, or deleted once it ended. A game never watched (against the AI, unrated)
     costs nothing."""
-    if not (game.rated or game.ai_level is None):
+    if not ever_watched(game):
         return
     if game.plies:  # a new game has no keys yet
         await transaction.execute("DELETE FROM watched_positions WHERE game_id = ?", (game.id,))

@@ -131,7 +131,7 @@ class DiscordIdentity:
         if channel is None:
             raise NotVouched("the activity instance has no channel")
         guild = location.get("guild_id")
-        users = frozenset(int(user) for user in instance.get("users", ()))
+        users = _users_of(instance)
         self._presence.put(instance_id, users)  # the freshest answer: a newcomer is in it
         return Place(int(channel), int(guild) if guild else None, users)
 
@@ -163,7 +163,7 @@ class DiscordIdentity:
         except discord.HTTPException as error:  # Discord refused to say: a definite no
             log.info("activity instance refused: %s %s", error.status, error.text)
             return frozenset()
-        return frozenset(int(user) for user in instance.get("users", ()))
+        return _users_of(instance)
 
     async def _instance(self, instance_id: str) -> dict[str, Any]:
         route = Route(
@@ -231,3 +231,8 @@ def _retry_after(headers: Any, body: dict[str, Any] | None) -> float:
         if math.isfinite(seconds) and seconds >= 0:
             return seconds
     return 1.0
+
+
+def _users_of(instance: dict[str, Any]) -> frozenset[int]:
+    """Who is in an Activity instance, as Discord describes it."""
+    return frozenset(int(user) for user in instance.get("users", ()))

@@ -8,6 +8,8 @@ its members'); the page's word decides nothing."""
 
 from __future__ import annotations
 
+import asyncio
+
 from bot.base.domain import RESULTS
 from bot.face.app import App
 from bot.storage import Database, Game
@@ -133,7 +135,8 @@ class Places:
         """The active games of the threads of the page's channel that its member may open."""
         here = await games_in_threads(self.app.database, page.session.channel_id)
         user = page.session.user_id
-        return [game for game in here if await self.visibility.can_see(game, user)]
+        seen = await asyncio.gather(*(self.visibility.can_see(game, user) for game in here))
+        return [game for game, sees in zip(here, seen, strict=True) if sees]
 
     async def _finished(self, page: Page) -> list[Game]:
         """The member's newest finished games to analyse: on the page's server, or in this

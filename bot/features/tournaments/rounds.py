@@ -22,6 +22,7 @@ import discord
 
 from bot.base import work
 from bot.base.standings import Standing
+from bot.face.answers import pinging
 from bot.face.app import App
 from bot.face.background import Backoff, Retries, discord_call, nonce
 from bot.face.loops import Loop
@@ -317,16 +318,6 @@ def pairings_text(t: Words, tournament: Tournament, boards: list[Pairing]) -> tu
                 )
             )
     return "\n".join(lines), named
-
-
-def pinging(user_ids: Iterable[int]) -> discord.AllowedMentions:
-    """Mentions that ping ``user_ids`` and nobody else (no role, no ``@everyone``)."""
-    return discord.AllowedMentions(
-        everyone=False,
-        roles=False,
-        replied_user=False,
-        users=[discord.Object(user) for user in dict.fromkeys(user_ids)],
-    )
 
 
 async def send(

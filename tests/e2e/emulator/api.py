@@ -387,11 +387,7 @@ class Emulator:
         guild = self.world.guild_of(channel)
         if guild is None or channel.is_thread or channel.deleted:
             raise ValueError(f"#{channel.name or 'DM'} has no permission overwrites to change")
-        role = self.world.bot_role(guild)
-        overwrite = next((o for o in channel.overwrites if o.id == role.id), None)
-        if overwrite is None:
-            overwrite = Overwrite(id=role.id, type=0)
-            channel.overwrites.append(overwrite)
+        overwrite = overwrite_of(channel, self.world.bot_role(guild).id, 0)
         overwrite.deny |= permission
         overwrite.allow &= ~permission
         self.state.dispatch("CHANNEL_UPDATE", channel.to_json(), GUILDS, guild.id)
@@ -408,10 +404,7 @@ class Emulator:
         for target, kind, allow, deny in [(guild.id, 0, 0, VIEW_CHANNEL)] + [
             (target, kind, VIEW_CHANNEL, 0) for target, kind in allowed
         ]:
-            overwrite = next((o for o in channel.overwrites if o.id == target), None)
-            if overwrite is None:
-                overwrite = Overwrite(id=target, type=kind)
-                channel.overwrites.append(overwrite)
+            overwrite = overwrite_of(channel, target, kind)
             overwrite.allow = (overwrite.allow & ~deny) | allow
             overwrite.deny = (overwrite.deny & ~allow) | deny
         self.state.dispatch("CHANNEL_UPDATE", channel.to_json(), GUILDS, guild.id)
@@ -848,3 +841,13 @@ class Emulator:
             picked = value if isinstance(value, list) else []
             return {"type": 3, "custom_id": custom_id, "values": picked, "id": field.get("id", 0)}
         raise ValueError(f"modal component type {field.get('type')} is not emulated")
+
+
+def overwrite_of(channel: Channel, target: int, kind: int) -> Overwrite:
+    """The permission overwrite of ``channel`` for ``target`` (a role: ``kind`` 0, a member:
+    1), made empty if it has none."""
+    overwrite = next((o for o in channel.overwrites if o.id == target), None)
+    if overwrite is None:
+        overwrite = Overwrite(id=target, type=kind)
+        channel.overwrites.append(overwrite)
+    return overwrite
