@@ -20,7 +20,7 @@ import random
 
 from PIL import Image
 
-from bot.words.i18n import words
+from bot.i18n.catalogues import words
 from engine.newgame import new_game
 from rendering.board import render_board
 from rendering.view import BoardView

@@ -45,9 +45,12 @@ from pathlib import Path
 import asyncpg
 from PIL import Image
 
-from bot.storage import GameStore, RatingStore, Sweeps, is_postgres_url, open_database
-from bot.storage.copy import continue_identities
-from bot.storage.db import redact
+from bot.features.admin.copy import continue_identities
+from bot.features.ratings.store import RatingStore
+from bot.storage import open_database
+from bot.storage.db import is_postgres_url, redact
+from bot.storage.games import GameStore
+from bot.storage.sweeps import Sweeps
 from engine import WHITE, Position
 from engine.builder import chosen_path
 from engine.presses import presses

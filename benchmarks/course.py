@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import argparse
 
-from bot.words.i18n import words
-from bot.words.lesson import lesson_text
+from bot.features.lessons.course import COURSE, Lesson, judge
+from bot.features.lessons.words import lesson_text
+from bot.i18n.catalogues import words
 from engine.builder import chosen_path
-from engine.lessons import COURSE, Lesson, judge
 from engine.presses import presses
 
 

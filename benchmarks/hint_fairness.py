@@ -26,8 +26,8 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from bot.services.fairness import Replaced
-from bot.services.workers import Adviser, _hint
+from bot.fair_play.scheduler import Replaced
+from bot.workers.ai import Adviser, _hint
 from engine import Position, parse_turn
 from engine.hints import Hint
 from engine.newgame import new_game

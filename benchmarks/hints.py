@@ -17,7 +17,7 @@ import asyncio
 import random
 import time
 
-from bot.services.workers import Adviser
+from bot.workers.ai import Adviser
 from engine.hints import EXACT_PLACES
 from engine.newgame import new_game
 from engine.play import random_game

@@ -21,7 +21,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from bot.storage import RatingStore, open_database
+from bot.features.ratings.store import RatingStore
+from bot.storage import open_database
 from tests.e2e.emulator import BotProcess, Emulator
 from tests.e2e.table import Table
 

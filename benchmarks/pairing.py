@@ -13,8 +13,8 @@ import random
 import statistics
 import time
 
-import bot.base.pairing as pairing
-from bot.base.pairing import Entrant, swiss_round
+import bot.features.tournaments.pairing as pairing
+from bot.features.tournaments.pairing import Entrant, swiss_round
 
 
 def main() -> None:

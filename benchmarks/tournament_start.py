@@ -43,8 +43,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.base.domain import Person
-from bot.storage import Database, open_database
-from bot.storage.tournaments import Tournament, TournamentStore
+from bot.features.tournaments.store import Tournament, TournamentStore
+from bot.storage import open_database
+from bot.storage.db import Database
 from tests.e2e.emulator import BotProcess, Channel, Emulator, Member, Message
 from tests.e2e.emulator.model import snowflake
 from tests.postgres import PostgresServer

@@ -24,10 +24,11 @@ import time
 from pathlib import Path
 
 from bot.base.domain import Person, Refusal
-from bot.services.fair_play import FairPlay
-from bot.services.play import final_outcome
-from bot.storage import Database, Game, GamePlace, NewGame, open_database, record_turn
-from bot.storage.games import insert_game
+from bot.fair_play.guard import FairPlay
+from bot.features.play.service import final_outcome
+from bot.storage import open_database
+from bot.storage.db import Database
+from bot.storage.games import Game, GamePlace, NewGame, insert_game, record_turn
 from bot.storage.watched import watched_keys
 from engine import Position, successors
 from engine.ai import make_player

@@ -24,17 +24,18 @@ import discord
 from bot.base import logs
 from bot.base.settings import Settings, SettingsError, database_url
 from bot.client import TholosBot, make_bot
-from bot.face.discord_api import use_api_base
-from bot.storage import (
+from bot.discord.api import use_api_base
+from bot.features.admin.backup import BackupError, backup, restore
+from bot.features.admin.copy import TargetNotEmptyError, copy_database
+from bot.features.ratings.store import RatingStore
+from bot.storage import open_database
+from bot.storage.db import (
     DatabaseTooNewError,
     DatabaseUnavailable,
-    RatingStore,
     is_postgres_url,
-    open_database,
+    redact,
+    url_passwords,
 )
-from bot.storage.backup import BackupError, backup, restore
-from bot.storage.copy import TargetNotEmptyError, copy_database
-from bot.storage.db import redact, url_passwords
 from bot.web.sessions import KEY_CHECK_SECONDS, rotate_session_key
 
 USAGE = (

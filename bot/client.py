@@ -12,17 +12,17 @@ from discord import app_commands
 
 from bot.base.custom_ids import PREFIX
 from bot.base.settings import Settings
-from bot.face import app as shared
-from bot.face.answers import USERS_ONLY, Interaction, tell
-from bot.face.app import App
-from bot.face.commands import on_command_error, tholos
-from bot.face.controls import Router
-from bot.face.feature import Feature
-from bot.face.health import MetricsServer
-from bot.face.loops import Loops
-from bot.face.registration import Registration
-from bot.face.translator import CommandTranslator
-from bot.features import FEATURES
+from bot.discord import app as shared
+from bot.discord.answers import USERS_ONLY, Interaction, tell
+from bot.discord.app import App
+from bot.discord.commands import on_command_error, tholos
+from bot.discord.controls import Router
+from bot.discord.feature import Feature
+from bot.discord.registration import Registration
+from bot.features.installed import FEATURES
+from bot.health.server import MetricsServer
+from bot.i18n.locales import CommandTranslator
+from bot.loops.loop import Loops
 from bot.storage import open_database
 from bot.storage.watched import watch_at_open
 from bot.words.phrases import command

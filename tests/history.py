@@ -18,9 +18,10 @@ import sys
 import time
 from dataclasses import dataclass
 
-from bot.base.glicko2 import Rating, rate
-from bot.storage import RatingStore, open_database
-from bot.storage.copy import continue_identities
+from bot.features.admin.copy import continue_identities
+from bot.features.ratings.glicko2 import Rating, rate
+from bot.features.ratings.store import RatingStore
+from bot.storage import open_database
 from bot.storage.db import Database, redact
 from engine import WHITE
 from engine.newgame import new_game

@@ -39,7 +39,7 @@ LAYERS: dict[str, str] = {
     "bot.__main__": "client",
     "bot.features": "features",
     "bot.web": "features",
-    "bot.face": "shared",
+    "bot.discord": "shared",
     "bot.services": "services",
     "bot.words": "words",
     "bot.metrics": "metrics",
@@ -67,7 +67,7 @@ def layer_of(module: str) -> str:
 
 
 def module_name(path: Path) -> str:
-    """``bot/features/play.py`` → ``bot.features.play`` (a package is its ``__init__``)."""
+    """``bot/features/play/feature.py`` → ``bot.features.play.feature`` (a package is its ``__init__``)."""
     parts = list(path.relative_to(ROOT).with_suffix("").parts)
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 

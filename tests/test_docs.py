@@ -12,8 +12,8 @@ from typing import Any
 
 from discord import app_commands
 
-from bot.face.commands import tholos
-from bot.features import FEATURES
+from bot.discord.commands import tholos
+from bot.features.installed import FEATURES
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYING = ROOT / "docs" / "playing.md"

@@ -60,27 +60,27 @@ def test_the_import_graph_resolves_relative_imports():
     assert graph["bot.storage.sweeps"] >= {"bot.storage.db", "bot.storage.games", "bot.base.shards"}
     assert "bot.base.domain" in graph["bot.storage.games"]
     assert "engine.core" in import_graph("engine")[0]["engine.position"]
-    assert "discord" in external["bot.face.answers"]
+    assert "discord" in external["bot.discord.answers"]
 
 
 def test_the_layer_rules_themselves():
     """Down is allowed, up is not, a feature may not use another, a module's folder is its
     layer and a module outside the layers' folders is an error."""
     assert violation("bot.storage.games", "bot.base.domain") is None
-    assert violation("bot.features.play", "bot.face.answers") is None
-    assert violation("bot.storage.sqlite", "bot.metrics.counters") is not None
-    assert violation("bot.base.stats", "bot.storage") is not None
-    assert violation("bot.services.play", "bot.face.presenter") is not None
-    assert violation("bot.features.play", "bot.features.opponent") is not None
-    assert violation("bot.client", "bot.features.play") is None
-    assert violation("bot.features", "bot.web.feature") is None  # the list of features
+    assert violation("bot.features.play.feature", "bot.discord.answers") is None
+    assert violation("bot.storage.sqlite", "bot.health.metrics") is not None
+    assert violation("bot.features.ratings.stats", "bot.storage") is not None
+    assert violation("bot.features.play.service", "bot.discord.presenter") is not None
+    assert violation("bot.features.play.feature", "bot.features.opponent") is not None
+    assert violation("bot.client", "bot.features.play.feature") is None
+    assert violation("bot.features", "bot.features.live.feature") is None  # the list of features
     assert violation("bot.web.live", "bot.web.frames") is None  # one packaged feature
-    assert violation("bot.features.puzzles.face", "bot.features.puzzles.daily") is None
-    assert violation("bot.features.puzzles.face", "bot.features.tournaments.rounds") is not None
-    assert violation("bot.web.live", "bot.features.play") is not None
-    assert violation("bot.features.play", "bot.web.live") is not None
+    assert violation("bot.features.puzzles.views", "bot.features.puzzles.daily") is None
+    assert violation("bot.features.puzzles.views", "bot.features.tournaments.rounds") is not None
+    assert violation("bot.web.live", "bot.features.play.feature") is not None
+    assert violation("bot.features.play.feature", "bot.web.live") is not None
     assert layer_of("bot.words.board") == "words" and layer_of("bot.storage.new") == "storage"
-    assert layer_of("bot.face.new") == "shared" and layer_of("bot") == "base"
+    assert layer_of("bot.discord.new") == "shared" and layer_of("bot") == "base"
     with pytest.raises(ValueError, match="in no layer"):
         layer_of("bot.new")
 

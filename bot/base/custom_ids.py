@@ -134,7 +134,7 @@ PUZZLE_NEXT = CustomId("pzn", (("attempt", _ID, int),))
 DAILY_PUZZLE = CustomId("pzd", (("guild", _SNOWFLAKE, int), ("day", r"\d{4}-\d{2}-\d{2}", str)))
 """Solve a server's puzzle of the day (privately)."""
 _LESSON = r"[a-z0-9-]{1,16}"
-"""A lesson's id (:mod:`engine.lessons`)."""
+"""A lesson's id (:mod:`bot.features.lessons.course`)."""
 LESSON_STEP = CustomId(
     "le", (("lesson", _LESSON, str), ("path", r"[A-Za-z0-9-]{0,8}", str), ("kind", "[nbc]", str))
 )

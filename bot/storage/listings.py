@@ -7,7 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.base.domain import DIRECT_MESSAGES
-from bot.storage.challenges import CHALLENGE_COLUMNS, WAITING_OPEN, Challenge, challenge_from_row
+from bot.features.challenges.store import (
+    CHALLENGE_COLUMNS,
+    WAITING_OPEN,
+    Challenge,
+    challenge_from_row,
+)
 from bot.storage.db import Database, scalar
 from bot.storage.games import GAME_COLUMNS, Game, game_from_row
 

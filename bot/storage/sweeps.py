@@ -5,7 +5,7 @@ time is up."""
 from __future__ import annotations
 
 from bot.base.shards import EVERY_SERVER, Shards
-from bot.storage.challenges import CHALLENGE_COLUMNS, Challenge, challenge_from_row
+from bot.features.challenges.store import CHALLENGE_COLUMNS, Challenge, challenge_from_row
 from bot.storage.db import Database, scalar
 from bot.storage.games import GAME_COLUMNS, NEEDS_A_BOARD, Game, game_from_row
 

@@ -12,9 +12,9 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Final
 
-from bot.storage.puzzles import Attempt
+from bot.features.puzzles.store import Attempt
+from bot.features.puzzles.words import puzzle_board, puzzle_game
 from bot.words.board import Board, Choice, TurnStep, turn_steps
-from bot.words.puzzle import puzzle_board, puzzle_game
 from engine import COLOUR_LETTERS, LOCATION_LETTERS, Position
 from engine.core import BONUS_OF
 from engine.scoring import ColumnScore, score

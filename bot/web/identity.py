@@ -24,8 +24,8 @@ import aiohttp
 import discord
 from discord.http import Route
 
-from bot.face.background import discord_call
-from bot.face.remembered import Remembered
+from bot.discord.remembered import Remembered
+from bot.loops.background import discord_call
 from bot.web.sessions import Session
 from bot.words.names import plain_name
 

@@ -20,16 +20,17 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.base import work
 from bot.base.domain import Refusal
-from bot.face.app import App
-from bot.storage import GAMES_TOPIC, DatabaseUnavailable, Game
-from bot.storage.page_requests import PAGE_REQUESTS_TOPIC
+from bot.discord.app import App
+from bot.features.analysis.store import PAGE_REQUESTS_TOPIC
+from bot.i18n.catalogues import language_of, words
+from bot.loops import work
+from bot.storage.db import DatabaseUnavailable
+from bot.storage.games import GAMES_TOPIC, Game
 from bot.web.frames import board_frame, geometries
 from bot.web.sessions import Session, Sessions
 from bot.web.words import ERRORS
 from bot.words.board import LastTurn, board_of, turn_steps
-from bot.words.i18n import language_of, words
 from rendering.words import Words
 
 log = logging.getLogger(__name__)

@@ -3,7 +3,7 @@ it — Discord may launch the Activity in the channel a game's thread started fr
 (a lobby: the games of the channel's threads to open, the member's games elsewhere, the AI).
 
 The session's channel, as Discord told it, decides which games a page may show, and of the games
-of its threads only those its member may open (:mod:`bot.face.visibility`: a private thread's are
+of its threads only those its member may open (:mod:`bot.discord.visibility`: a private thread's are
 its members'); the page's word decides nothing."""
 
 from __future__ import annotations
@@ -11,14 +11,14 @@ from __future__ import annotations
 import asyncio
 
 from bot.base.domain import RESULTS
-from bot.face.app import App
-from bot.storage import Database, Game
-from bot.storage.games import GAME_COLUMNS, game_from_row
+from bot.discord.app import App
+from bot.features.lessons.web import course_summary
+from bot.i18n.catalogues import words
+from bot.storage.db import Database
+from bot.storage.games import GAME_COLUMNS, Game, game_from_row
 from bot.web.frames import palette
-from bot.web.lessons import course_summary
 from bot.web.live import JSON, LiveBoards, Page, send, send_board, stored_int
 from bot.web.words import PLAY_THE_AI, page_words
-from bot.words.i18n import words
 from bot.words.phrases import LEVEL_NAMES, board_url
 
 MOST_LISTED = 25

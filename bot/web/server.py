@@ -25,9 +25,10 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.face.app import App
-from bot.face.opponent import Opponent
-from bot.storage import Game
+from bot.discord.app import App
+from bot.discord.opponent import Opponent
+from bot.i18n.catalogues import LANGUAGES, words
+from bot.storage.games import Game
 from bot.web.headers import FOREVER, HEADERS
 from bot.web.identity import DiscordIdentity, NotVouched, RateLimited
 from bot.web.limits import (
@@ -56,7 +57,6 @@ from bot.web.strangers import REQUEST_LOG, quiet_accepts, refused_accepts
 from bot.web.talk import PageTalk
 from bot.web.words import SESSION_ERRORS, starting_words
 from bot.words.board import LastTurn
-from bot.words.i18n import LANGUAGES, words
 
 log = logging.getLogger(__name__)
 

@@ -26,7 +26,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass
 
-from bot.storage import Database, DatabaseUnavailable, UniqueViolation, get_meta, set_meta
+from bot.storage.db import Database, DatabaseUnavailable, UniqueViolation, get_meta, set_meta
 
 log = logging.getLogger(__name__)
 

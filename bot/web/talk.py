@@ -13,19 +13,21 @@ from collections.abc import Callable
 
 from aiohttp import WSMsgType, web
 
-from bot.base import work
 from bot.base.domain import Caller, GameOptions, Person, Refusal
-from bot.face.answers import database_trouble
-from bot.face.app import App
-from bot.face.opponent import Opponent
-from bot.services import StepShown, TimeUp
-from bot.services.lessons import LessonService
-from bot.services.puzzles import AnswerShown, PuzzleService
-from bot.storage import DatabaseUnavailable
-from bot.storage.puzzles import Answered
-from bot.web.analysis import ANALYSIS_TYPES, PageAnalysis
+from bot.discord.answers import database_trouble
+from bot.discord.app import App
+from bot.discord.opponent import Opponent
+from bot.features.analysis.web import ANALYSIS_TYPES, PageAnalysis
+from bot.features.lessons.service import LessonService
+from bot.features.lessons.web import PageLessons
+from bot.features.play.service import StepShown, TimeUp
+from bot.features.puzzles.service import AnswerShown, PuzzleService
+from bot.features.puzzles.store import Answered
+from bot.features.puzzles.words import verdict
+from bot.i18n.catalogues import language_of, words
+from bot.loops import work
+from bot.storage.db import DatabaseUnavailable
 from bot.web.frames import puzzle_frame
-from bot.web.lessons import PageLessons
 from bot.web.limits import FULL_CLOSE, SESSION_CLOSE, TOO_MANY_PAGES_CLOSE, Door, Doors
 from bot.web.live import (
     FLOOD_LIMIT,
@@ -47,9 +49,7 @@ from bot.web.live import (
 from bot.web.places import Places
 from bot.web.sessions import Session, Sessions
 from bot.words.board import LastTurn
-from bot.words.i18n import language_of, words
 from bot.words.phrases import LEVEL_NAMES
-from bot.words.puzzle import verdict
 
 
 class PageTalk:

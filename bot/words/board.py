@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from bot.base.domain import clock_text, mention
-from bot.storage import Game
+from bot.storage.games import Game
 from bot.words.names import plain_name
 from bot.words.phrases import (
     MODE_NAMES,

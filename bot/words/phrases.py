@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Final
 
 from bot.base.domain import CORRESPONDENCE, mention
-from bot.storage import Game
+from bot.storage.games import Game
 from bot.words.names import plain_name
 from engine import COLOUR_NAMES, Colour, Position
 from engine.vocabulary import (

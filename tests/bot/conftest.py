@@ -10,8 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.services import ChallengeService, PlayService
-from bot.storage import ChallengeStore, Database, GameStore, open_database
+from bot.features.challenges.service import ChallengeService
+from bot.features.challenges.store import ChallengeStore
+from bot.features.play.service import PlayService
+from bot.storage import open_database
+from bot.storage.db import Database
+from bot.storage.games import GameStore
 
 
 class Clock:

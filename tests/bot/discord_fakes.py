@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.base.settings import Settings
-from bot.face.app import App, build
-from bot.face.opponent import Opponent
-from bot.services.renderer import Renderer
-from bot.storage import Database
+from bot.discord.app import App, build
+from bot.discord.opponent import Opponent
+from bot.storage.db import Database
+from bot.workers.renderer import Renderer
 
 BOT_ID = 999_000
 PATIENCE = 120.0

@@ -4,9 +4,9 @@ the recent ones of a channel), and reviews queued once per game, run, stored."""
 from __future__ import annotations
 
 from bot.base.domain import GameOptions, Person
-from bot.storage import GameListings
+from bot.features.reviews.store import ReviewStore
 from bot.storage.leases import Lease, LeaseStore
-from bot.storage.reviews import ReviewStore
+from bot.storage.listings import GameListings
 from tests.bot.test_service import ALICE, BOB, CAROL, CHANNEL, GUILD, by
 
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 import asyncio
 import random
 
-import bot.face.opponent as opponent_module
+import bot.discord.opponent as opponent_module
 from bot.base.domain import GameOptions, Person
-from bot.face.background import Backoff, stop_tasks
+from bot.loops.background import Backoff, stop_tasks
 from bot.storage.leases import ai_lease
 from engine import Position, Turn
 from tests.bot.discord_fakes import BOT_ID, FakeDiscord, eventually, fake_app, opponent_of

@@ -8,7 +8,7 @@ import os
 import random
 import signal
 
-from bot.services.workers import AiPlayer, Reviewer
+from bot.workers.ai import AiPlayer, Reviewer
 from engine import Position
 from engine.newgame import new_game
 from engine.play import random_game

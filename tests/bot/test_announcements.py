@@ -10,8 +10,10 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.base.domain import Caller
-from bot.services.play import OutdatedBoardError
-from bot.storage import GAMES_TOPIC, Database, open_database
+from bot.features.play.service import OutdatedBoardError
+from bot.storage import open_database
+from bot.storage.db import Database
+from bot.storage.games import GAMES_TOPIC
 from tests.postgres import PostgresServer
 
 from .conftest import Services, services_on

@@ -10,9 +10,8 @@ import math
 
 import pytest
 
-from bot.face.background import Backoff, Retries, discord_call, stop_tasks, wait_for_event
-from bot.storage import get_meta, set_meta
-from bot.storage.db import scalar
+from bot.loops.background import Backoff, Retries, discord_call, stop_tasks, wait_for_event
+from bot.storage.db import get_meta, scalar, set_meta
 
 
 def test_backoff_doubles_up_to_its_longest_and_gives_up_after_its_tries():

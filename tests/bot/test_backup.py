@@ -1,4 +1,4 @@
-"""``python -m bot backup`` and ``restore`` (``bot/storage/backup.py``): a consistent copy of a
+"""``python -m bot backup`` and ``restore`` (``bot/features/admin/backup.py``): a consistent copy of a
 SQLite database being written to, and a restore that refuses what it must and destroys nothing."""
 
 from __future__ import annotations
@@ -16,9 +16,10 @@ import pytest
 
 from bot.__main__ import main
 from bot.base.domain import Caller, GameOptions, Person
-from bot.services import StepShown, TurnPlayed
-from bot.storage import DatabaseUnavailable, open_database
-from bot.storage.backup import BackupError, backup, restore
+from bot.features.admin.backup import BackupError, backup, restore
+from bot.features.play.service import StepShown, TurnPlayed
+from bot.storage import open_database
+from bot.storage.db import DatabaseUnavailable
 from bot.storage.locks import lock_database
 from bot.storage.migrations import MIGRATIONS
 from engine import Position

@@ -9,11 +9,10 @@ import random
 import pytest
 
 from bot.base import custom_ids
-from bot.face.layout import rows
-from bot.storage import Game
-from bot.storage.games import Outcome, unstored_game
+from bot.discord.layout import rows
+from bot.i18n.catalogues import words
+from bot.storage.games import Game, Outcome, unstored_game
 from bot.words.board import Board, LastTurn, board_of, step_choices, turn_steps
-from bot.words.i18n import words
 from engine import Position
 from engine.builder import TurnBuilder
 from engine.newgame import new_game

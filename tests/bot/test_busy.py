@@ -12,10 +12,11 @@ import asyncpg
 import pytest
 
 from bot.base.domain import Caller, GameOptions, Person
-from bot.metrics.counters import METRICS
-from bot.storage import DatabaseBusy, GameStore, RatingStore, open_database
-from bot.storage.db import WRITE_PATIENCE, listen, lock_key
-from bot.storage.ratings import RATINGS_LOCK
+from bot.features.ratings.store import RATINGS_LOCK, RatingStore
+from bot.health.metrics import METRICS
+from bot.storage import open_database
+from bot.storage.db import WRITE_PATIENCE, DatabaseBusy, listen, lock_key
+from bot.storage.games import GameStore
 from tests.bot.conftest import Clock, services_on
 
 GUILD = 1

@@ -14,15 +14,15 @@ import aiohttp
 import asyncpg
 import pytest
 
-from bot.face.answers import CANNOT_SAVE, DATABASE_BUSY, DATABASE_UNAVAILABLE, database_trouble
-from bot.face.health import CANNOT_WRITE, database_health
-from bot.storage import (
+from bot.discord.answers import CANNOT_SAVE, DATABASE_BUSY, DATABASE_UNAVAILABLE, database_trouble
+from bot.health.server import CANNOT_WRITE, database_health
+from bot.storage import open_database
+from bot.storage.db import (
     Database,
     DatabaseBusy,
     DatabaseCannotWrite,
     DatabaseUnavailable,
     get_meta,
-    open_database,
     set_meta,
 )
 from bot.storage.sqlite import SqliteDatabase

@@ -9,8 +9,8 @@ import random
 import pytest
 
 from bot.base.domain import Caller, GameOptions, Person, Refusal, TimeControl
-from bot.services import OutdatedBoardError, StepShown, TimeUp, TurnPlayed
-from bot.storage import Sweeps
+from bot.features.play.service import OutdatedBoardError, StepShown, TimeUp, TurnPlayed
+from bot.storage.sweeps import Sweeps
 from engine.builder import turn_path
 from tests.bot.conftest import Services
 from tests.bot.test_service import ALICE, BOB, CHANNEL, GUILD, by

@@ -8,8 +8,8 @@ import asyncio
 import pytest
 
 from bot.base.domain import Caller, GameOptions, Person, Refusal
-from bot.services import OutdatedBoardError, TurnPlayed
-from bot.storage import RatingStore
+from bot.features.play.service import OutdatedBoardError, TurnPlayed
+from bot.features.ratings.store import RatingStore
 from engine.builder import TurnBuilder, turn_path
 from tests.bot.conftest import Services
 

@@ -10,8 +10,11 @@ from pathlib import Path
 import pytest
 
 from bot.base.domain import Caller, GameOptions, Person
-from bot.storage import GameStore, RatingStore, copy, open_database
-from bot.storage.copy import TargetNotEmptyError, copy_database
+from bot.features.admin import copy
+from bot.features.admin.copy import TargetNotEmptyError, copy_database
+from bot.features.ratings.store import RatingStore
+from bot.storage import open_database
+from bot.storage.games import GameStore
 from tests.bot.conftest import services_on
 
 TABLES = ("games", "turns", "challenges", "ratings")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.base import custom_ids
-from bot.face.controls import Button, Router
+from bot.discord.controls import Button, Router
 
 POSTED_BEFORE = {
     custom_ids.STEP: r"tholos:s:(?P<game>\d{1,18}):(?P<version>\d{1,9}):"

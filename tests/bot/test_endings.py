@@ -18,8 +18,11 @@ from typing import Literal
 import pytest
 
 from bot.base.domain import Caller, GameOptions, Person, Refusal, TimeControl
-from bot.services import OutdatedBoardError, StepShown, TimeUp
-from bot.storage import Database, Game, RatingStore, Sweeps
+from bot.features.play.service import OutdatedBoardError, StepShown, TimeUp
+from bot.features.ratings.store import RatingStore
+from bot.storage.db import Database
+from bot.storage.games import Game
+from bot.storage.sweeps import Sweeps
 from engine.builder import turn_path
 from tests.bot.conftest import Clock, Services, services_on
 from tests.bot.test_tournaments import Event, swiss

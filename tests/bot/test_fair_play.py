@@ -12,20 +12,21 @@ from types import SimpleNamespace
 import pytest
 
 from bot.base.domain import Caller, Person, Refusal
-from bot.face.visibility import Visibility
+from bot.discord.visibility import Visibility
+from bot.fair_play.guard import GAME_IN_PROGRESS, PUZZLE_UNANSWERED, FairPlay
+from bot.features.analysis.web import PageAnalysis
+from bot.features.hints.service import HintService
 from bot.features.puzzles.feature import shipped_puzzles
-from bot.services.fair_play import GAME_IN_PROGRESS, PUZZLE_UNANSWERED, FairPlay
-from bot.services.hints import HintService
-from bot.services.workers import Adviser
-from bot.storage import Database, Game, GamePlace, GameStore, NewGame, record_turn
-from bot.storage.puzzles import PuzzleStore
+from bot.features.puzzles.store import PuzzleStore
+from bot.storage.db import Database
+from bot.storage.games import Game, GamePlace, GameStore, NewGame, record_turn
 from bot.storage.watched import (
     OPENING_PLIES,
     game_watching,
     watch_games_in_progress,
     watched_keys,
 )
-from bot.web.analysis import PageAnalysis
+from bot.workers.ai import Adviser
 from engine import Position, position_key, successors
 from tests.bot.conftest import Services
 from tests.bot.test_service import ALICE, BOB, CAROL, CHANNEL, GUILD, play, started

@@ -1,4 +1,4 @@
-"""The engine shared fairly (:mod:`bot.services.fairness`): one request running per member, a
+"""The engine shared fairly (:mod:`bot.fair_play.scheduler`): one request running per member, a
 few waiting per member (the oldest pushed out, and told), the members in turn; a request
 abandoned frees its place; a worker that dies wedges nothing. Then the real hints worker."""
 
@@ -13,8 +13,8 @@ from concurrent.futures.process import BrokenProcessPool
 import pytest
 
 from bot.base.domain import Refusal
-from bot.services.fairness import REPLACED, FairScheduler, Replaced
-from bot.services.workers import Adviser
+from bot.fair_play.scheduler import REPLACED, FairScheduler, Replaced
+from bot.workers.ai import Adviser
 from engine import Position
 from engine.newgame import new_game
 from engine.play import random_game

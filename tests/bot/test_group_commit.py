@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from bot.base.domain import Person
-from bot.storage import Database, GamePlace, GameStore, NewGame
-from bot.storage.db import DatabaseBusy, Transaction
+from bot.storage.db import Database, DatabaseBusy, Transaction
+from bot.storage.games import GamePlace, GameStore, NewGame
 from bot.storage.group import GroupCommit
 from engine.newgame import new_game
 from tests.bot.test_service import ALICE

@@ -9,17 +9,17 @@ from __future__ import annotations
 import pytest
 
 from bot.base import custom_ids
-from bot.face.controls import Button, Router
-from bot.face.remembered import Remembered
-from bot.face.visibility import Questions, Unasked
-from bot.features.history import (
+from bot.discord.controls import Button, Router
+from bot.discord.remembered import Remembered
+from bot.discord.visibility import Questions, Unasked
+from bot.features.history.feature import (
     HISTORY_PAGE,
     HISTORY_READ_MOST,
     HistoryPage,
     read_history_page,
 )
-from bot.storage import Game, GameListings
-from bot.storage.listings import Finish
+from bot.storage.games import Game
+from bot.storage.listings import Finish, GameListings
 from tests.bot.test_afterlife import finished
 from tests.bot.test_service import ALICE, BOB, CAROL, CHANNEL, GUILD
 

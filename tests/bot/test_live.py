@@ -20,12 +20,13 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
-from bot.base import work
 from bot.base.domain import GameOptions, Person, TimeControl
 from bot.base.settings import Settings
-from bot.face.app import App, build
-from bot.face.visibility import Visibility
-from bot.storage import Database, Game
+from bot.discord.app import App, build
+from bot.discord.visibility import Visibility
+from bot.loops import work
+from bot.storage.db import Database
+from bot.storage.games import Game
 from bot.web.limits import FULL_CLOSE, TOO_MANY_PAGES_CLOSE, Doors
 from bot.web.live import BURST, MESSAGE_LIMIT, LiveBoards
 from bot.web.sessions import Session, Sessions, session_key

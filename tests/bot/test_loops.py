@@ -10,12 +10,12 @@ import time
 
 import pytest
 
-from bot.base import work
-from bot.face import loops
-from bot.face.background import Backoff, stop_tasks
-from bot.face.loops import Loop, Loops
-from bot.services.reminders import Alarm
-from bot.storage import DatabaseUnavailable
+from bot.loops import loop as loops
+from bot.loops import work
+from bot.loops.alarm import Alarm
+from bot.loops.background import Backoff, stop_tasks
+from bot.loops.loop import Loop, Loops
+from bot.storage.db import DatabaseUnavailable
 from tests.bot.discord_fakes import eventually
 
 

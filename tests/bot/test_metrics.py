@@ -9,9 +9,9 @@ import discord
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot.face import health
-from bot.face.health import database_health, shard_health
-from bot.metrics.counters import Metrics
+from bot.health import server as health
+from bot.health.metrics import Metrics
+from bot.health.server import database_health, shard_health
 
 
 class FakeDatabase:

@@ -12,9 +12,9 @@ import discord
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from bot.face.answers import pinging
-from bot.face.places import THREAD_NAME_LIMIT, thread_name
-from bot.features.reminders import reminder_text
+from bot.discord.answers import pinging
+from bot.discord.places import THREAD_NAME_LIMIT, thread_name
+from bot.features.reminders.feature import reminder_text
 from bot.storage.games import unstored_game
 from bot.words.names import NAME_LIMIT, ZERO_WIDTH_SPACE, escaped_name, plain_name
 from engine.newgame import new_game

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import re
 
-from bot.base.stats import player_stats
-from bot.face.layout import status_text
-from bot.features.history import history_line
-from bot.features.ratings import stats_embed
-from bot.storage import FinishedGame, Game
-from bot.storage.games import Outcome
+from bot.discord.layout import status_text
+from bot.features.history.feature import history_line
+from bot.features.ratings.feature import stats_embed
+from bot.features.ratings.stats import player_stats
+from bot.features.ratings.store import FinishedGame
+from bot.storage.games import Game, Outcome
 from bot.words.board import board_of
 from bot.words.phrases import result_text
 from engine import Position

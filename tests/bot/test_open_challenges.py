@@ -8,9 +8,12 @@ import random
 import pytest
 
 from bot.base.domain import GameOptions, Person, Refusal
-from bot.services import ChallengeService
-from bot.storage import ChallengeStore, Database, GameListings, GameStore, RatingStore
-from bot.storage.challenges import MAX_OPEN_CHALLENGES
+from bot.features.challenges.service import ChallengeService
+from bot.features.challenges.store import MAX_OPEN_CHALLENGES, ChallengeStore
+from bot.features.ratings.store import RatingStore
+from bot.storage.db import Database
+from bot.storage.games import GameStore
+from bot.storage.listings import GameListings
 from tests.bot.conftest import Services
 from tests.bot.test_service import ALICE, BOB, CAROL, CHANNEL, GUILD, NAMES, by
 

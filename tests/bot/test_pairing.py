@@ -9,9 +9,9 @@ from collections.abc import Iterator
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import bot.base.pairing as pairing
-from bot.base.matching import maximum_matching
-from bot.base.pairing import Entrant, Round, round_robin, swiss_round
+import bot.features.tournaments.pairing as pairing
+from bot.features.challenges.matching import maximum_matching
+from bot.features.tournaments.pairing import Entrant, Round, round_robin, swiss_round
 
 
 def play(entrants: dict[int, Entrant], paired: Round, results: list[float]) -> None:

@@ -13,13 +13,22 @@ import pytest
 from bot.features.puzzles.daily import day_of, seconds_to_next_day
 from bot.features.puzzles.feature import shipped_puzzles
 from bot.features.puzzles.harvest import Harvest
-from bot.services.workers import SEARCH_NODE_LIMIT, PuzzleFinder
-from bot.storage import Database, GameStore
-from bot.storage.puzzles import PuzzleStore, starting_rating
+from bot.features.puzzles.store import PuzzleStore, starting_rating
+from bot.features.puzzles.words import caption, verdict, why
+from bot.storage.db import Database
+from bot.storage.games import GameStore
 from bot.storage.servers import ServerSettings, ServerSettingsStore
-from bot.words.puzzle import caption, verdict, why
+from bot.workers.ai import SEARCH_NODE_LIMIT, PuzzleFinder
 from engine import parse_turn
-from engine.puzzles import DRAW, MIN_CHOICES, WIN, Puzzle, first_puzzle, game_positions, verify
+from engine.puzzles import (
+    DRAW,
+    MIN_CHOICES,
+    WIN,
+    Puzzle,
+    first_puzzle,
+    game_positions,
+    verify,
+)
 from rendering.words import ENGLISH
 from tests.bot.conftest import services_on
 from tests.bot.discord_fakes import eventually

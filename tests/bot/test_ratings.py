@@ -11,10 +11,9 @@ from contextlib import asynccontextmanager
 import pytest
 
 from bot.base.domain import Caller, GameOptions, Person
-from bot.base.glicko2 import Rating, rate
-from bot.storage import RatingStore
-from bot.storage import ratings as ratings_module
-from bot.storage.ratings import Mark
+from bot.features.ratings import store as ratings_module
+from bot.features.ratings.glicko2 import Rating, rate
+from bot.features.ratings.store import Mark, RatingStore
 from engine.builder import TurnBuilder, turn_path
 from tests.bot.conftest import Services
 from tests.history import replayed_by_hand, stored_ratings

@@ -12,17 +12,18 @@ import pytest
 
 from bot.base.domain import GameOptions, Person, ReminderDefaults
 from bot.base.shards import Shards
-from bot.face.background import nonce
-from bot.features.reminders import reminder_text
-from bot.services import ChallengeService, PlayService, TurnPlayed
-from bot.services.reminders import Alarm
-from bot.storage import ChallengeStore, GameStore
+from bot.features.challenges.service import ChallengeService
+from bot.features.challenges.store import ChallengeStore
+from bot.features.play.service import PlayService, TurnPlayed
+from bot.features.reminders.feature import reminder_text
+from bot.features.reminders.store import ReminderStore
+from bot.i18n.catalogues import words
+from bot.loops.alarm import Alarm
+from bot.loops.background import nonce
 from bot.storage.db import scalar
-from bot.storage.games import reminder_due
+from bot.storage.games import GameStore, reminder_due
 from bot.storage.leases import LeaseStore, reminder_lease
-from bot.storage.reminders import ReminderStore
 from bot.storage.servers import ServerSettings, ServerSettingsStore
-from bot.words.i18n import words
 from tests.bot.conftest import Clock, Services
 from tests.bot.test_service import ALICE, BOB, CHANNEL, GUILD, by, play, started
 

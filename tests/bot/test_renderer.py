@@ -12,9 +12,9 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
-from bot.services.renderer import Renderer
-from bot.services.workers import SPAWN
-from bot.words.i18n import words
+from bot.i18n.catalogues import words
+from bot.workers.ai import SPAWN
+from bot.workers.renderer import Renderer
 from engine import Position
 from engine.newgame import new_game
 from engine.play import random_game

@@ -15,11 +15,11 @@ import time
 import pytest
 
 from bot.base.domain import GameOptions, Person, Refusal
-from bot.face.background import Backoff, stop_tasks
-from bot.features.review import Reviews
-from bot.services import StepShown, TurnPlayed
-from bot.services.workers import Reviewer
+from bot.features.play.service import StepShown, TurnPlayed
+from bot.features.reviews.feature import Reviews
+from bot.loops.background import Backoff, stop_tasks
 from bot.storage.leases import LeaseStore, review_lease
+from bot.workers.ai import Reviewer
 from engine import Position, Turn
 from engine.ai import Budget
 from engine.builder import turn_path

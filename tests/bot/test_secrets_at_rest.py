@@ -16,7 +16,8 @@ from typing import Any
 import discord
 import pytest
 
-from bot.storage import open_database, set_meta
+from bot.storage import open_database
+from bot.storage.db import set_meta
 from bot.web import sessions as sessions_module
 from bot.web.identity import DiscordIdentity
 from bot.web.sessions import (

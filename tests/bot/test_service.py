@@ -8,8 +8,10 @@ import random
 import pytest
 
 from bot.base.domain import Caller, GameOptions, Person, Refusal
-from bot.services import ExpiredChallengeError, OutdatedBoardError, StepShown, TurnPlayed
-from bot.storage import GameListings, RatingStore
+from bot.features.challenges.service import ExpiredChallengeError
+from bot.features.play.service import OutdatedBoardError, StepShown, TurnPlayed
+from bot.features.ratings.store import RatingStore
+from bot.storage.listings import GameListings
 from engine import Position
 from engine.builder import turn_path
 from tests.bot.conftest import Services

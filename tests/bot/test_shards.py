@@ -10,9 +10,10 @@ import pytest
 
 from bot.base.domain import DIRECT_MESSAGES, GameOptions, Person
 from bot.base.shards import EVERY_SERVER, Shards
-from bot.storage import GamePlace, GameStore, NewGame, Sweeps
-from bot.storage.reminders import ReminderStore
-from bot.storage.reviews import ReviewStore
+from bot.features.reminders.store import ReminderStore
+from bot.features.reviews.store import ReviewStore
+from bot.storage.games import GamePlace, GameStore, NewGame
+from bot.storage.sweeps import Sweeps
 from engine.newgame import new_game
 from tests.bot.test_service import ALICE, BOB
 

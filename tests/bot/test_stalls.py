@@ -10,17 +10,17 @@ import time
 
 import pytest
 
-import bot.face.background
+import bot.loops.background
 from bot.base.domain import GameOptions, Person, ReminderDefaults
 from bot.base.settings import Settings
 from bot.client import TholosBot
-from bot.face.background import Backoff
-from bot.face.loops import Loops
-from bot.features.challenges import Challenges
-from bot.features.housekeeping import Housekeeping
+from bot.features.challenges.feature import Challenges
+from bot.features.housekeeping.feature import Housekeeping
 from bot.features.puzzles.feature import Puzzles
-from bot.features.reminders import Reminders
-from bot.features.review import Reviews
+from bot.features.reminders.feature import Reminders
+from bot.features.reviews.feature import Reviews
+from bot.loops.background import Backoff
+from bot.loops.loop import Loops
 from bot.storage import open_database
 from tests.bot.conftest import Clock
 from tests.bot.discord_fakes import FakeDiscord, eventually, fake_app
@@ -35,7 +35,7 @@ HANGS, ANSWERS = CHANNEL, CHANNEL + 1
 @pytest.fixture
 def quick_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
     """Discord calls time out after a hundredth of a second."""
-    monkeypatch.setattr(bot.face.background, "DISCORD_CALL_SECONDS", 0.01)
+    monkeypatch.setattr(bot.loops.background, "DISCORD_CALL_SECONDS", 0.01)
 
 
 async def games_due_for_reminders(database) -> list:

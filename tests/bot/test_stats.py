@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.base.stats import Record, player_stats
-from bot.storage import FinishedGame
+from bot.features.ratings.stats import Record, player_stats
+from bot.features.ratings.store import FinishedGame
 
 ME, RIVAL, OTHER, BOT = 1, 2, 3, 4
 

@@ -9,16 +9,19 @@ import sqlite3
 import asyncpg
 import pytest
 
-from bot.storage import (
+from bot.storage import open_database
+from bot.storage.db import (
     Database,
     DatabaseTooNewError,
     DatabaseUnavailable,
     UniqueViolation,
     get_meta,
-    open_database,
+    lock_key,
+    redact,
+    scalar,
     set_meta,
+    url_passwords,
 )
-from bot.storage.db import lock_key, redact, scalar, url_passwords
 from bot.storage.migrations import (
     FIRST_SHARED_POSTGRES_VERSION,
     LEGACY_POSTGRES_VERSIONS,

@@ -11,9 +11,8 @@ import random
 import pytest
 
 from bot.base.domain import Caller, Person, Refusal, TimeControl
-from bot.base.standings import Meeting, Standing, standings
-from bot.services import PlayService
-from bot.services.tournaments import (
+from bot.features.play.service import PlayService
+from bot.features.tournaments.service import (
     MAX_ROUNDS,
     Setup,
     TournamentService,
@@ -22,8 +21,10 @@ from bot.services.tournaments import (
     live_round_seconds,
     standings_of,
 )
-from bot.storage import Database, GameStore
-from bot.storage.tournaments import Tournament, TournamentStore
+from bot.features.tournaments.standings import Meeting, Standing, standings
+from bot.features.tournaments.store import Tournament, TournamentStore
+from bot.storage.db import Database
+from bot.storage.games import GameStore
 from tests.bot.conftest import Clock
 from tests.e2e.table import path_of
 

@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from bot.face.remembered import Remembered
+from bot.discord.remembered import Remembered
 
 
 async def test_an_answer_is_asked_once_within_its_window_and_again_after() -> None:

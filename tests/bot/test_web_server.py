@@ -17,12 +17,13 @@ import discord
 import pytest
 from yarl import URL
 
-from bot.base import work
 from bot.base.domain import Person
 from bot.base.settings import Settings
-from bot.face import background
-from bot.face.app import build
-from bot.storage import Game, open_database
+from bot.loops import background
+from bot.discord.app import build
+from bot.loops import work
+from bot.storage import open_database
+from bot.storage.games import Game
 from bot.web import limits as limits_module
 from bot.web.headers import FOREVER
 from bot.web.identity import DiscordIdentity, NotVouched

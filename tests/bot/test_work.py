@@ -1,4 +1,4 @@
-"""The bot's count of its work in flight (``bot/base/work.py``): counted without a gap, read as the
+"""The bot's count of its work in flight (``bot/loops/work.py``): counted without a gap, read as the
 gauge ``tholos_work_in_flight``."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import asyncio
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot.base import work
-from bot.metrics.counters import Metrics
+from bot.health.metrics import Metrics
+from bot.loops import work
 
 
 def gauge(metrics: Metrics) -> float:

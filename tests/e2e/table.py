@@ -15,7 +15,7 @@ _MENTION = re.compile(r"<@(\d+)>")
 HEADER, IMAGE, STATUS, FOOTER = 2, 3, 4, 5
 BOARD_IMAGE = re.compile(r"tholos-\d+-\d+\.png")
 """A game board's image name: its game and version."""
-"""The ids of a board layout's parts (``bot.face.layout.BoardPart``)."""
+"""The ids of a board layout's parts (``bot.discord.layout.BoardPart``)."""
 
 
 def board_part(message: Message, part: int) -> str:

@@ -18,9 +18,9 @@ from pathlib import Path
 
 from playwright.async_api import Page
 
+from bot.features.lessons.course import COURSE, judge
 from engine import Position, parse_turn
 from engine.builder import TurnBuilder, chosen_path
-from engine.lessons import COURSE, judge
 from engine.record import read_record
 from engine.review import GameReview
 from tests.browser import chromium

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.base.glicko2 import Rating, rate
+from bot.features.ratings.glicko2 import Rating, rate
 from bot.storage import open_database
 
 from .conftest import SpawnBot

@@ -1,4 +1,4 @@
-"""bot.face.discord_api.use_api_base: validation, and discord.py really pointed at the emulator."""
+"""bot.discord.api.use_api_base: validation, and discord.py really pointed at the emulator."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import discord.gateway
 import discord.http
 import pytest
 
-from bot.face.discord_api import use_api_base
+from bot.discord.api import use_api_base
 
 from .emulator import Emulator
 

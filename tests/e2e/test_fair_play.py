@@ -9,7 +9,7 @@ import random
 
 from playwright.async_api import Page
 
-from bot.services.fair_play import GAME_IN_PROGRESS
+from bot.fair_play.guard import GAME_IN_PROGRESS
 from tests.browser import chromium
 
 from .conftest import SpawnBot

@@ -12,8 +12,8 @@ from typing import Any
 
 import aiohttp
 
-from bot.face.answers import CANNOT_SAVE
-from bot.words.i18n import words
+from bot.discord.answers import CANNOT_SAVE
+from bot.i18n.catalogues import words
 from tests.bot.test_cannot_write import player_role, write_rights
 from tests.postgres import PostgresServer
 

@@ -11,7 +11,7 @@ import random
 import re
 from collections.abc import Iterator
 
-from bot.face.places import thread_name
+from bot.discord.places import thread_name
 from bot.words.names import escaped_name, plain_name
 from engine.record import read_record
 from rendering.words import ENGLISH

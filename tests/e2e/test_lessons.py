@@ -9,8 +9,8 @@ from __future__ import annotations
 import random
 import sqlite3
 
+from bot.features.lessons.course import COURSE, Lesson, judge
 from engine import Position, Turn
-from engine.lessons import COURSE, Lesson, judge
 from engine.record import read_record
 
 from .conftest import SpawnBot

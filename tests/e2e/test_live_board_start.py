@@ -13,8 +13,8 @@ from urllib.parse import urlencode
 import pytest
 from playwright.async_api import Page, Response
 
+from bot.i18n.catalogues import words
 from bot.web.words import STARTING
-from bot.words.i18n import words
 from tests.browser import chromium
 
 from .conftest import SpawnBot

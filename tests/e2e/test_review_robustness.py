@@ -12,7 +12,7 @@ import signal
 import sqlite3
 from pathlib import Path
 
-from bot.services.workers import REVIEW_NICENESS
+from bot.workers.ai import REVIEW_NICENESS
 from engine.newgame import new_game
 from engine.play import random_game
 
@@ -23,7 +23,7 @@ from .test_afterlife import play_and_resign
 
 GAMES = 3
 TRIES = 4
-"""The review's tries before it is given up (``bot.features.review.REVIEW_BACKOFF``)."""
+"""The review's tries before it is given up (``bot.features.reviews.feature.REVIEW_BACKOFF``)."""
 PATIENCE = 300.0
 """How long a review may take here (a short game, on a busy machine)."""
 

@@ -3,7 +3,7 @@
 It reads the real bot's environment (DISCORD_TOKEN, DISCORD_API_BASE, THOLOS_DB,
 THOLOS_GUILD_ID, LOG_LEVEL, THOLOS_METRICS_PORT, where it serves ``tholos_work_in_flight`` as
 the real bot does; and TINYBOT_MEMBERS_INTENT=1 to ask for the members intent), calls
-``bot.face.discord_api.use_api_base`` like the real bot, and has commands that do things right, and
+``bot.discord.api.use_api_base`` like the real bot, and has commands that do things right, and
 ``/tiny wrong case:<name>`` that breaks one rule on purpose; ``/tiny pick`` autocompletes its
 options, ``/tiny badpick case:<name>`` answers its autocomplete wrongly on purpose;
 ``/tiny locale`` (registered with Spanish and German localizations through a discord.py
@@ -34,7 +34,7 @@ from discord import app_commands
 from discord.http import Route
 from PIL import Image
 
-from bot.face.discord_api import use_api_base
+from bot.discord.api import use_api_base
 
 log = logging.getLogger("tinybot")
 Interaction = discord.Interaction[Any]

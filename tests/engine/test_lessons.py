@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from bot.features.lessons.course import ADVANCED, BASICS, COURSE, judge, lesson_by_id
 from engine import ORNAMENTS, WHITE, Place
-from engine.lessons import ADVANCED, BASICS, COURSE, judge, lesson_by_id
 
 
 @pytest.mark.parametrize("lesson", COURSE, ids=lambda lesson: lesson.id)

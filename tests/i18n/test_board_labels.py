@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from bot.words.i18n import LANGUAGES, words
+from bot.i18n.catalogues import LANGUAGES, words
 from engine import Position
 from engine.newgame import new_game
 from rendering import BoardView, board, describe_board

@@ -10,11 +10,10 @@ import pytest
 from babel.messages.pofile import read_po
 from discord import app_commands
 
-from bot.face.commands import tholos
-from bot.face.translator import CommandTranslator
-from bot.features.admin import tholos_admin
-from bot.features.ratings import leaderboard_command
-from bot.words.i18n import (
+from bot.discord.commands import tholos
+from bot.features.admin.feature import tholos_admin
+from bot.features.ratings.feature import leaderboard_command
+from bot.i18n.catalogues import (
     COMMAND_NAME,
     TEMPLATE,
     TRANSLATED,
@@ -25,6 +24,7 @@ from bot.words.i18n import (
     words,
     words_for,
 )
+from bot.i18n.locales import CommandTranslator
 
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 COMMAND_NAME_RULE = re.compile(r"[-_'\w]{1,32}")
@@ -42,7 +42,7 @@ def load(language: str):
 
 
 def test_the_template_holds_exactly_the_marked_messages():
-    """``python -m bot.words.i18n`` was run after the last change to a message."""
+    """``python -m bot.i18n.catalogues`` was run after the last change to a message."""
     with TEMPLATE.open("rb") as source:
         template = read_po(source)
     assert keys(template) == keys(extract())

@@ -75,11 +75,12 @@ SQL = re.compile(
 NOT_FOR_READERS = (
     "bot/__main__.py",  # the operator's command line
     "bot/base/settings.py",  # the operator's configuration errors
-    "bot/words/i18n.py",  # the catalogue's own header and command line
+    "bot/i18n/catalogues.py",  # the catalogue's own header and command line
     "bot/storage/",  # SQL; the database layer says nothing to members
     "bot/base/logs.py",  # the log's format, for the operator
-    "bot/metrics/",  # the metrics' help texts, for the operator's tools
-    "bot/face/health.py",  # the health answers, for the operator's tools
+    "bot/health/",  # the metrics' help texts and the health answers, for the operator's tools
+    "bot/features/admin/backup.py",  # the backup's report, for the operator's command line
+    "bot/features/admin/copy.py",  # the copy's report, for the operator's command line
     "rendering/__main__.py",  # the command line that draws a board to a file
     "bot/web/headers.py",  # the live board's HTTP headers, for browsers
     "bot/web/strangers.py",  # the live board's log lines about strangers, for the operator
@@ -138,11 +139,18 @@ def is_position(text: str) -> bool:
     return True
 
 
+def is_a_features_store(path: Path) -> bool:
+    """A feature's store (``bot/features/<feature>/store.py``): SQL, which says nothing to
+    members, as the shared ``bot/storage/``."""
+    return path.name == "store.py" and path.parent.parent.name == "features"
+
+
 MODULES = sorted(
     path.relative_to(ROOT).as_posix()
     for package in PACKAGES
     for path in (ROOT / package).rglob("*.py")
     if not path.relative_to(ROOT).as_posix().startswith(NOT_FOR_READERS)
+    and not is_a_features_store(path)
 )
 
 

@@ -10,20 +10,20 @@ from discord import app_commands
 
 from bot.base import custom_ids
 from bot.base.domain import Refusal
-from bot.face import layout
-from bot.face.answers import Interaction, answers
-from bot.face.app import App
-from bot.face.commands import choices, tholos
-from bot.face.controls import Router, rows_view
-from bot.face.feature import Feature, feature_of
-from bot.face.translator import reader
-from bot.features.lessons import face
-from bot.services.lessons import CourseDone, LessonService, LessonShown, LessonTried
+from bot.discord import layout
+from bot.discord.answers import Interaction, answers
+from bot.discord.app import App
+from bot.discord.commands import choices, tholos
+from bot.discord.controls import Router, rows_view
+from bot.discord.feature import Feature, feature_of
+from bot.features.lessons import views
+from bot.features.lessons.course import COURSE
+from bot.features.lessons.service import CourseDone, LessonService, LessonShown, LessonTried
+from bot.features.lessons.words import course_finished, course_list, image_view, verdict
+from bot.i18n.catalogues import NC_
+from bot.i18n.locales import reader
 from bot.words.board import step_prompt
-from bot.words.i18n import NC_
-from bot.words.lesson import course_finished, course_list, image_view, verdict
 from bot.words.phrases import command
-from engine.lessons import COURSE
 from engine.vocabulary import N_
 
 OUT_OF_DATE = N_("That lesson's message is out of date: {learn} shows it again.")
@@ -72,7 +72,7 @@ class Lessons(Feature):
         if isinstance(result, LessonShown):
             step = result.builder.step()
             assert step is not None  # the turn is not whole
-            rows = face.step_rows(t, result.lesson, result.builder)
+            rows = views.step_rows(t, result.lesson, result.builder)
             status = step_prompt(t, result.builder, step)
             await layout.edit_private_board(interaction, status, rows, stale())
             return
@@ -85,7 +85,7 @@ class Lessons(Feature):
         t = reader(interaction)
         await interaction.response.send_message(
             course_list(t, progress),
-            view=rows_view(face.list_rows(t, progress)),
+            view=rows_view(views.list_rows(t, progress)),
             ephemeral=True,
         )
 
@@ -94,9 +94,9 @@ class Lessons(Feature):
         t = reader(interaction)
         text = verdict(t, tried.turn, tried.verdict.why, tried.finished_now)
         if tried.verdict.passed:
-            rows = face.next_rows(t, tried.then)
+            rows = views.next_rows(t, tried.then)
         else:
-            rows = face.again_rows(t, tried.lesson)
+            rows = views.again_rows(t, tried.lesson)
         await layout.edit_private_board(interaction, text, rows, stale())
 
     async def _course_done(self, interaction: Interaction, done: CourseDone) -> None:
@@ -104,7 +104,7 @@ class Lessons(Feature):
         t = reader(interaction)
         text = course_finished(t) + "\n\n" + course_list(t, done.progress)
         await interaction.response.send_message(
-            text, view=rows_view(face.list_rows(t, done.progress)), ephemeral=True
+            text, view=rows_view(views.list_rows(t, done.progress)), ephemeral=True
         )
 
     async def _show(self, interaction: Interaction, shown: LessonShown) -> None:
@@ -112,8 +112,8 @@ class Lessons(Feature):
         t = reader(interaction)
         lesson = shown.lesson
         png, alt = await self.app.renderer.image(lesson.start, image_view(t, lesson))
-        look = face.look(t, lesson, alt)
-        rows = face.step_rows(t, lesson, shown.builder)
+        look = views.look(t, lesson, alt)
+        rows = views.step_rows(t, lesson, shown.builder)
         await layout.send_private_board(interaction, look, rows, png)
 
 

@@ -16,18 +16,18 @@ from collections.abc import Callable
 
 import discord
 
-from bot.base import work
-from bot.face import layout
-from bot.face.answers import missing_permissions
-from bot.face.app import App
-from bot.face.background import discord_call, nonce, stop_tasks
-from bot.face.loops import Loop
-from bot.features.puzzles import face
-from bot.storage import DatabaseUnavailable
-from bot.storage.puzzles import DailyPuzzle, PuzzleStore
+from bot.discord import layout
+from bot.discord.answers import missing_permissions
+from bot.discord.app import App
+from bot.features.puzzles import views
+from bot.features.puzzles.store import DailyPuzzle, PuzzleStore
+from bot.features.puzzles.words import DAILY_INTRO, daily_status, image_view, puzzle_title
+from bot.i18n.catalogues import language_of, words
+from bot.loops import work
+from bot.loops.background import discord_call, nonce, stop_tasks
+from bot.loops.loop import Loop
+from bot.storage.db import DatabaseUnavailable
 from bot.storage.servers import SETTINGS_TOPIC
-from bot.words.i18n import language_of, words
-from bot.words.puzzle import DAILY_INTRO, daily_status, image_view, puzzle_title
 
 log = logging.getLogger(__name__)
 
@@ -137,8 +137,8 @@ class Daily:
         puzzle = stored.puzzle
         png, alt = await self.app.renderer.image(puzzle.position, image_view(t, puzzle))
         title = puzzle_title(t, stored, daily.day)
-        look = face.look(t, stored, title, t(DAILY_INTRO), alt)
-        view = look.layout(face.daily_row(t, daily), status=daily_status(t, daily, puzzle))
+        look = views.look(t, stored, title, t(DAILY_INTRO), alt)
+        view = look.layout(views.daily_row(t, daily), status=daily_status(t, daily, puzzle))
         file = discord.File(io.BytesIO(png), filename=layout.IMAGE_NAME, description=alt)
         channel = self.app.client.get_partial_messageable(daily.channel_id)
         try:
@@ -208,7 +208,7 @@ class DailyTally:
             status = daily_status(t, daily, stored.puzzle)
             await discord_call(
                 message.edit(
-                    view=look.layout(face.daily_row(t, daily), status=status),
+                    view=look.layout(views.daily_row(t, daily), status=status),
                     allowed_mentions=NO_PINGS,
                 )
             )

@@ -12,23 +12,23 @@ from importlib import resources
 
 from bot.base import custom_ids
 from bot.base.domain import Refusal
-from bot.face import layout
-from bot.face.answers import Interaction, answers, tell
-from bot.face.app import App
-from bot.face.commands import tholos
-from bot.face.controls import Router
-from bot.face.feature import Feature, feature_of
-from bot.face.loops import Loop
-from bot.face.translator import reader
-from bot.features.puzzles import face
+from bot.discord import layout
+from bot.discord.answers import Interaction, answers, tell
+from bot.discord.app import App
+from bot.discord.commands import tholos
+from bot.discord.controls import Router
+from bot.discord.feature import Feature, feature_of
+from bot.features.puzzles import views
 from bot.features.puzzles.daily import Daily
 from bot.features.puzzles.harvest import Harvest
-from bot.services.puzzles import AnswerShown, PuzzleService
-from bot.storage.puzzles import Answered, Attempt
+from bot.features.puzzles.service import AnswerShown, PuzzleService
+from bot.features.puzzles.store import Answered, Attempt
+from bot.features.puzzles.words import image_view, puzzle_title, verdict
+from bot.i18n.catalogues import NC_
+from bot.i18n.locales import reader
+from bot.loops.loop import Loop
 from bot.words.board import step_prompt
-from bot.words.i18n import NC_
 from bot.words.phrases import command
-from bot.words.puzzle import image_view, puzzle_title, verdict
 from engine.builder import TurnBuilder
 from engine.puzzles import Puzzle
 from engine.vocabulary import N_
@@ -123,7 +123,7 @@ class Puzzles(Feature):
         if isinstance(result, AnswerShown):
             step = result.builder.step()
             assert step is not None  # the answer is not complete
-            rows = face.answer_rows(t, attempt, result.builder)
+            rows = views.answer_rows(t, attempt, result.builder)
             status = step_prompt(t, result.builder, step)
             await layout.edit_private_board(interaction, status, rows, stale())
             return
@@ -139,7 +139,7 @@ class Puzzles(Feature):
         """Show the verdict and Next on the puzzle's message; a puzzle of the day's tally
         follows a first answer."""
         t, shown = reader(interaction), answered.attempt
-        next_row = face.next_row(t, shown.id)
+        next_row = views.next_row(t, shown.id)
         await layout.edit_private_board(interaction, verdict(t, answered), next_row, stale())
         if answered.first and shown.day is not None and shown.guild_id is not None:
             self.daily.tally.refresh(shown.guild_id, shown.day)
@@ -158,8 +158,8 @@ class Puzzles(Feature):
             "rating: {rating}.",
             rating=round(player.rating.rating),
         )
-        look = face.look(t, stored, title, intro, alt)
-        rows = face.answer_rows(t, attempt.id, TurnBuilder(stored.puzzle.position))
+        look = views.look(t, stored, title, intro, alt)
+        rows = views.answer_rows(t, attempt.id, TurnBuilder(stored.puzzle.position))
         await layout.send_private_board(interaction, look, rows, png)
 
 

@@ -10,12 +10,12 @@ import logging
 import time
 from collections.abc import Callable
 
-from bot.base import work
-from bot.face.app import App
-from bot.face.loops import Loop
-from bot.services.workers import PuzzleFinder
-from bot.storage import FINISHED_TOPIC
-from bot.storage.puzzles import PuzzleStore
+from bot.discord.app import App
+from bot.features.puzzles.store import PuzzleStore
+from bot.loops import work
+from bot.loops.loop import Loop
+from bot.storage.games import FINISHED_TOPIC
+from bot.workers.ai import PuzzleFinder
 from engine import parse_turn
 from engine.puzzles import LATE
 

@@ -10,13 +10,13 @@ import logging
 import discord
 
 from bot.base import custom_ids
-from bot.face.answers import Interaction
-from bot.face.app import App
-from bot.face.background import discord_call
-from bot.face.controls import Button, view_of
-from bot.services.tournaments import expected_length
-from bot.storage.tournaments import Tournament
-from bot.words.i18n import words
+from bot.discord.answers import Interaction
+from bot.discord.app import App
+from bot.discord.controls import Button, view_of
+from bot.features.tournaments.service import expected_length
+from bot.features.tournaments.store import Tournament
+from bot.i18n.catalogues import words
+from bot.loops.background import discord_call
 from bot.words.names import escaped_name, plain_name
 from bot.words.phrases import MODE_NAMES, pace_name
 from engine.vocabulary import N_

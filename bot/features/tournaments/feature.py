@@ -15,17 +15,15 @@ from discord import app_commands
 
 from bot.base import custom_ids
 from bot.base.domain import GameOptions, Mode, Pace, Person, Refusal
-from bot.face.answers import Interaction, answers, caller
-from bot.face.app import App
-from bot.face.commands import GAME_OPTIONS, GUILD_INSTALL, SERVERS_ONLY, choices, tholos
-from bot.face.controls import Router
-from bot.face.feature import Command, Feature, feature_of
-from bot.face.loops import Loop
-from bot.face.places import place_for
-from bot.face.translator import reader, server_language
+from bot.discord.answers import Interaction, answers, caller
+from bot.discord.app import App
+from bot.discord.commands import GAME_OPTIONS, GUILD_INSTALL, SERVERS_ONLY, choices, tholos
+from bot.discord.controls import Router
+from bot.discord.feature import Command, Feature, feature_of
+from bot.discord.places import place_for
 from bot.features.tournaments.announcement import NO_PINGS, Announcements, drop_event
 from bot.features.tournaments.rounds import Rounds, standings_file
-from bot.services.tournaments import (
+from bot.features.tournaments.service import (
     MAX_PLAYERS,
     MAX_ROUNDS,
     Setup,
@@ -33,8 +31,10 @@ from bot.services.tournaments import (
     check_organiser,
     largest_round_robin,
 )
-from bot.storage.tournaments import Tournament
-from bot.words.i18n import NC_
+from bot.features.tournaments.store import Tournament
+from bot.i18n.catalogues import NC_
+from bot.i18n.locales import reader, server_language
+from bot.loops.loop import Loop
 from bot.words.names import escaped_name, plain_name
 from bot.words.phrases import command
 from engine.vocabulary import N_

@@ -3,7 +3,7 @@ tournament at its time, pairs each round when the last one is over (or its deadl
 the games left are decided by the idle rule), opens each game in a thread of its own, posts the
 standings after each round and the podium at the end.
 
-Every step is stored by a compare-and-set (see :mod:`bot.storage.tournaments`), so that a
+Every step is stored by a compare-and-set (see :mod:`bot.features.tournaments.store`), so that a
 restart or a second process never repeats one; every message it posts carries a nonce of its
 step, so that a send repeated after a kill -9 within Discord's nonce window (a few minutes) is
 answered with the first message instead of a second one.
@@ -20,18 +20,19 @@ from dataclasses import replace
 
 import discord
 
-from bot.base import work
-from bot.base.standings import Standing
-from bot.face.answers import pinging
-from bot.face.app import App
-from bot.face.background import Backoff, Retries, discord_call, nonce
-from bot.face.loops import Loop
-from bot.face.places import open_thread, thread_name
+from bot.discord.answers import pinging
+from bot.discord.app import App
+from bot.discord.places import open_thread, thread_name
 from bot.features.tournaments.announcement import drop_event
-from bot.services.tournaments import Plan, TournamentService, standings_of
-from bot.storage import GAMES_TOPIC, ChannelBusyError, DatabaseUnavailable, Game
-from bot.storage.tournaments import Entry, Pairing, Tournament
-from bot.words.i18n import words
+from bot.features.tournaments.service import Plan, TournamentService, standings_of
+from bot.features.tournaments.standings import Standing
+from bot.features.tournaments.store import Entry, Pairing, Tournament
+from bot.i18n.catalogues import words
+from bot.loops import work
+from bot.loops.background import Backoff, Retries, discord_call, nonce
+from bot.loops.loop import Loop
+from bot.storage.db import DatabaseUnavailable
+from bot.storage.games import GAMES_TOPIC, ChannelBusyError, Game
 from bot.words.names import escaped_name, plain_name
 from bot.words.phrases import rating_change
 from engine.vocabulary import N_

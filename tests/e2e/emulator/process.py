@@ -222,7 +222,7 @@ class BotProcess:
 
     async def work_in_flight(self) -> int:
         """What the bot says it is doing: ``tholos_work_in_flight`` on its metrics server
-        (``bot/base/work.py``; the tiny bot serves its own)."""
+        (``bot/loops/work.py``; the tiny bot serves its own)."""
         url = f"{await self.metrics_url()}?name[]={WORK_GAUGE}"
         async with aiohttp.ClientSession() as http, http.get(url) as response:
             assert response.status == 200, f"{url}: {response.status}"

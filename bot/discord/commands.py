@@ -1,0 +1,126 @@
+"""The slash-command groups the features add their commands to, and what the command tree says
+when a command fails before its handler could answer."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from typing import Any, TypeVar
+
+import discord
+from discord import app_commands
+
+from bot.discord.answers import SOMETHING_WENT_WRONG, tell
+from bot.i18n.catalogues import NC_
+from bot.storage.games import Game
+from bot.words.phrases import game_label
+from engine.vocabulary import N_
+from rendering.words import Words
+
+log = logging.getLogger(__name__)
+ChoiceValue = TypeVar("ChoiceValue", int, str)
+
+SERVERS_ONLY = app_commands.AppCommandContext(guild=True)
+"""Where the server commands are offered: server channels only (not DMs)."""
+GUILD_INSTALL = app_commands.AppInstallationType(guild=True)
+"""The server commands come with the bot added to a server (not with a user's install)."""
+
+tholos = app_commands.Group(
+    name=NC_("command", "tholos"),
+    description=N_("Play Tholos, the board game of Delphi's temple"),
+    guild_only=True,
+    allowed_contexts=SERVERS_ONLY,
+    allowed_installs=GUILD_INSTALL,
+)
+"""``/tholos …``: every feature adds its subcommands here; offered in servers only (Discord
+declares contexts per top-level command)."""
+
+OPTION_NAMES = (
+    NC_("command", "opponent"),
+    NC_("command", "mode"),
+    NC_("command", "ornaments"),
+    NC_("command", "colour"),
+    NC_("command", "first"),
+    NC_("command", "level"),
+    NC_("command", "game"),
+    NC_("command", "member"),
+    NC_("command", "page"),
+    NC_("command", "threads"),
+    NC_("command", "idle_claim_minutes"),
+    NC_("command", "challenge_minutes"),
+    NC_("command", "default_mode"),
+    NC_("command", "rating_range"),
+    NC_("command", "pace"),
+    NC_("command", "default_pace"),
+    NC_("command", "clocks"),
+    NC_("command", "lesson"),
+    NC_("command", "hints"),
+)
+"""The commands' option names (their Python parameters), for the catalogue."""
+CHOICE_NAMES = (
+    N_("basic"),
+    N_("advanced"),
+    N_("white"),
+    N_("black"),
+    N_("random"),
+    N_("me"),
+    N_("opponent"),
+    N_("easy"),
+    N_("medium"),
+    N_("hard"),
+    N_("on"),
+    N_("off"),
+    N_("correspondence"),
+)
+"""The names of the options' choices (their values), for the catalogue."""
+
+
+GAME_OPTIONS = {
+    "mode": N_("basic (the default) or advanced (ornaments change their columns' rules)"),
+    "ornaments": N_("How many ornaments, 1 to 5 (advanced mode; 2 unless you say)"),
+    "colour": N_("The colour you play (default random)"),
+    "first": N_("Who moves first (default random)"),
+}
+"""The descriptions of the options a game is set up with (``/tholos challenge``,
+``/tholos-ai``; mode and ornaments: ``/tholos-tournament create``)."""
+
+CHOICES_SHOWN = 25
+"""Discord shows at most 25 autocomplete choices."""
+
+
+CHOICE_NAME_LIMIT = 100
+"""Discord's longest choice name."""
+
+
+def choices(
+    labelled: Iterable[tuple[str, ChoiceValue]], typed: str
+) -> list[app_commands.Choice[ChoiceValue]]:
+    """An autocomplete's answer: the ``(label, id)`` whose label holds what was typed (in any
+    case), as many as Discord shows, each label within Discord's limit."""
+    typed = typed.lower()
+    shown = [
+        app_commands.Choice(name=label[:CHOICE_NAME_LIMIT], value=id)
+        for label, id in labelled
+        if typed in label.lower()
+    ]
+    return shown[:CHOICES_SHOWN]
+
+
+def game_choices(t: Words, games: list[Game], typed: str) -> list[app_commands.Choice[int]]:
+    """The choices of a ``game`` option: the ``games`` whose label holds what was typed."""
+    return choices(((game_label(t, game), game.id) for game in games), typed)
+
+
+async def on_command_error(
+    interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+) -> None:
+    """Answer what a command could not do: a cooldown, a bad option, or a bug (logged)."""
+    if isinstance(error, app_commands.CommandOnCooldown):
+        await tell(
+            interaction,
+            "Just a moment — try again in {seconds} s.",
+            seconds=f"{error.retry_after:.0f}",
+        )
+        return
+    log.error("command %s failed", interaction.command, exc_info=error)
+    await tell(interaction, SOMETHING_WENT_WRONG)

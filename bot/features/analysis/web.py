@@ -1,0 +1,239 @@
+"""The analysis board on the live page, for the member alone: a finished game they can see (or a
+position they pasted) to step through, with the review's expected result of each position and its
+mistakes; any legal turn tried from any position as a side line; the engine's best turn.
+
+The page keeps the line it is on; the server answers each position it asks for with that
+position's board (every step of every legal turn, for either side) and each turn tried with the
+position it leads to. Nothing is stored as a game and nothing is rated; a game without a review is
+queued for one (the page asks how far it is, :data:`REVIEW_POLL` on the page)."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+
+from bot.base.domain import Refusal
+from bot.discord.app import App
+from bot.fair_play.guard import FairPlay
+from bot.features.hints.words import named, why
+from bot.features.play.service import final_outcome
+from bot.features.reviews.store import ReviewRecord
+from bot.i18n.catalogues import words
+from bot.storage.games import Game, unstored_game
+from bot.web.frames import board_frame, geometries
+from bot.web.live import JSON, PATH, LiveBoards, Page, error, plain, refused, send, stored_int
+from bot.words.board import board_of, turn_steps
+from bot.words.phrases import colour_name
+from engine import BLACK, WHITE, IllegalTurnError, InvalidPositionError, Position, parse_turn
+from engine.builder import TurnBuilder, chosen_path
+from engine.puzzles import game_positions
+from engine.review import GameReview
+from engine.vocabulary import N_
+from rendering.describe import turn_text
+from rendering.words import Words
+
+POSITION_LIMIT = 400
+"""Characters a position string may have (the longest real one has about 80)."""
+NOT_A_POSITION = N_("That is not a position string: copy one from a board's small print.")
+GAME_OVER_HERE = N_("The game is over in this position: there is no turn to search.")
+ANALYSIS_TYPES = frozenset(
+    {"analyse", "analysis_board", "analysis_turn", "analysis_best", "analysis_review"}
+)
+"""The messages of the analysis board."""
+
+
+class PageAnalysis:
+    """A page's analysis board."""
+
+    def __init__(self, app: App, boards: LiveBoards) -> None:
+        self.app = app
+        self.boards = boards
+        self.fair_play = FairPlay(app.database)
+        self.visibility = app.visibility
+        """Who may open a game (asked of Discord: the page's word decides nothing)."""
+        boards.asked = self.asked
+
+    async def answer(self, page: Page, data: JSON) -> None:
+        """One message of the analysis board; a malformed one is refused, a refusal said."""
+        t, kind = words(page.language), data["type"]
+        try:
+            if kind == "analyse":
+                frame = await self._analyse(page, t, data)
+            elif kind == "analysis_review":
+                frame = await self._review(page, data.get("game"))
+            elif kind == "analysis_best":
+                frame = await self._best(page, t, _position(data.get("position")))
+            else:
+                frame = await self._board(page, t, data)
+        except Refusal as refusal:
+            await send(page.socket, refused(t, refusal))
+            return
+        await send(page.socket, frame if frame is not None else error(t, "malformed"))
+
+    async def asked(self, page: Page) -> bool:
+        """Show the game the member asked from Discord to analyse where this page is open, if
+        they did (the ask is taken: shown once)."""
+        user, channel = page.session.user_id, page.session.channel_id
+        game_id = await self.app.page_requests.take(user, channel, time.time())
+        if game_id is not None:
+            await self.answer(page, {"type": "analyse", "game": game_id})
+        return game_id is not None
+
+    async def _analyse(self, page: Page, t: Words, data: JSON) -> JSON | None:
+        """A game's whole line (its positions, turns and review), or a pasted position's."""
+        self.boards.leave(page)
+        if data.get("position") is not None:
+            position = _position(data["position"])
+            names = [colour_name(t, WHITE), colour_name(t, BLACK)]
+            line = {"game": None, "names": names, "positions": [str(position)], "turns": []}
+            return {"type": "analysis", **line, "title": t("Analysis"), "review": None}
+        game = await self._visible(page, data.get("game"))
+        turns = [parse_turn(record.turn) for record in await self.app.games.turns(game.id)]
+        positions = [position for _, position in game_positions(game.start_position, turns)]
+        return {
+            "type": "analysis",
+            "game": game.id,
+            "title": f"{game.white_name} – {game.black_name}",
+            "names": [game.white_name, game.black_name],
+            "positions": [str(position) for position in positions],
+            "turns": [
+                {"notation": str(turn), "text": turn_text(turn, game.name(before.turn), t)}
+                for turn, before in zip(turns, positions, strict=False)
+            ],
+            "review": await self._review_of(page, game),
+        }
+
+    async def _review(self, page: Page, game_id: object) -> JSON:
+        """How far the review of a game is, or the review."""
+        game = await self._visible(page, game_id)
+        return {"type": "review", "game": game.id, "review": await self._review_of(page, game)}
+
+    async def _review_of(self, page: Page, game: Game) -> JSON | None:
+        """The review of ``game`` as the page shows it; a game with turns and no review is
+        queued for one (``None``: a game without turns)."""
+        if not game.plies:
+            return None
+        record = await self.app.reviews.review(game.id)
+        if record is None:
+            record, _ = await self.app.reviews.request(
+                game.id,
+                game.guild_id,
+                game.channel_id,
+                page.session.user_id,
+                time.time(),
+                game.plies + 1,
+            )
+        return review_json(record, words(page.language))
+
+    async def _board(self, page: Page, t: Words, data: JSON) -> JSON | None:
+        """A position's board (``analysis_board``), or the board after a turn tried from it
+        (``analysis_turn``, a whole turn's path), named after the game's players if any."""
+        position = _position(data.get("position"))
+        names = await self._names(page, t, data.get("game"))
+        if data["type"] == "analysis_board":
+            return analysis_board(t, position, names, page.session.user_id)
+        path = data.get("path")
+        if not isinstance(path, str) or not PATH.fullmatch(path):
+            return None
+        try:
+            turn = TurnBuilder(position, tuple(path)).turn
+        except IllegalTurnError:
+            return None
+        if turn is None:
+            return error(t, "incomplete")
+        frame = analysis_board(t, position.apply(turn), names, page.session.user_id)
+        mover = names[position.turn]
+        frame["tried"] = {
+            "from": str(position),
+            "notation": str(turn),
+            "text": turn_text(turn, mover, t),
+        }
+        return frame
+
+    async def _best(self, page: Page, t: Words, position: Position) -> JSON:
+        """The engine's best turn in ``position`` (the hints' search), and why."""
+        if position.is_over():
+            raise Refusal(GAME_OVER_HERE)
+        await self.fair_play.check(position, page.session.user_id)
+        found = await self.app.adviser.hint(position, 0, member=page.session.user_id)
+        return {
+            "type": "best",
+            "position": str(position),
+            "notation": str(found.turn),
+            "path": "".join(chosen_path(position, found.turn)),
+            "text": plain(named(t, position.turn, found.turn) + "\n" + why(t, found)),
+        }
+
+    async def _names(self, page: Page, t: Words, game_id: object) -> list[str]:
+        """The players' names of the game analysed (``None``: the colours')."""
+        if game_id is None:
+            return [colour_name(t, WHITE), colour_name(t, BLACK)]
+        game = await self._visible(page, game_id)
+        return [game.white_name, game.black_name]
+
+    async def _visible(self, page: Page, game_id: object) -> Game:
+        """The finished game ``game_id`` if the member may open it (a game of the page's server
+        they play in or whose channel they can see, or of this direct message:
+        :mod:`bot.discord.visibility`); raises :class:`Refusal`, as for a game that does not
+        exist, for any other."""
+        found = stored_int(game_id)
+        game = None if found is None else await self.app.games.game(found)
+        session = page.session
+        return await self.visibility.finished_game(
+            game, session.guild_id, session.channel_id, session.user_id
+        )
+
+
+def _position(text: object) -> Position:
+    """The position a page sent; raises :class:`Refusal` if it is not one."""
+    if not isinstance(text, str) or len(text) > POSITION_LIMIT:
+        raise Refusal(NOT_A_POSITION)
+    try:
+        return Position.parse(" ".join(text.split()))  # spaces as they come
+    except InvalidPositionError:
+        raise Refusal(NOT_A_POSITION) from None
+
+
+def analysis_game(position: Position, names: list[str], user_id: int) -> Game:
+    """``position`` as a game the member (``user_id``) plays on both sides: any legal turn is
+    theirs to try; over where the position is."""
+    return unstored_game(
+        position,
+        (user_id, names[WHITE]),
+        (user_id, names[BLACK]),
+        outcome=final_outcome(position),
+    )
+
+
+def analysis_board(t: Words, position: Position, names: list[str], user_id: int) -> JSON:
+    """The frame of ``position`` on the analysis board: a game's board, its small print the
+    position string, the steps of every legal turn for the side to move."""
+    game = analysis_game(position, names, user_id)
+    board = board_of(game, t, who=lambda _: names[position.turn])
+    board = dataclasses.replace(board, small_print=str(position))
+    steps = turn_steps(game, t) if game.is_active else None
+    frame = board_frame(board, t, steps, time.time())
+    frame["geometries"] = geometries(position)
+    frame["analysis"] = True
+    return frame
+
+
+def review_json(record: ReviewRecord, t: Words) -> JSON:
+    """A review as the page shows it: how far it is; once done, White's expected result in
+    every position of the game and the turns that lost it (with the better turn)."""
+    shown: JSON = {"status": record.status, "done": record.done, "total": record.total}
+    if record.status != "done" or record.review is None:
+        return shown
+    review = GameReview.from_json(record.review)
+    shown["chart"] = list(review.chart)
+    shown["mistakes"] = [
+        {
+            "index": turn.ply - 1,
+            "loss": round(turn.loss, 4),
+            "best": str(turn.best),
+            "best_text": turn_text(turn.best, colour_name(t, turn.player), t),
+        }
+        for turn in review.turns
+        if not turn.kept
+    ]
+    return shown

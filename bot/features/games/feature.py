@@ -1,0 +1,158 @@
+"""``/tholos games``: the server's open challenges, then its games being played (the caller's
+first), with Previous / Next — only those the caller may see (:mod:`bot.discord.visibility`)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import discord
+
+from bot.base import custom_ids
+from bot.base.domain import mention
+from bot.discord.answers import Interaction, answers
+from bot.discord.app import App
+from bot.discord.commands import tholos
+from bot.discord.controls import Router, pager
+from bot.discord.feature import Feature, feature_of
+from bot.discord.visibility import Questions, visible
+from bot.features.challenges.store import Challenge
+from bot.i18n.catalogues import NC_
+from bot.i18n.locales import reader
+from bot.storage.games import Game
+from bot.words.phrases import MODE_NAMES, SANDSTONE, board_url, channel_url
+from engine.vocabulary import N_
+from rendering.words import Words
+
+
+class Games(Feature):
+    """The handlers of the list of games."""
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        self.visibility = app.visibility
+        """Who may see a game or a challenge listed."""
+
+    def register(self, router: Router) -> None:
+        """Route Previous / Next here."""
+        router.add(custom_ids.GAMES, lambda interaction, page, way: self.show(interaction, page))
+
+    @answers(server_only=True)
+    async def show(self, interaction: Interaction, page: int | None = None) -> None:
+        """The list (``page`` ``None``: a new message at the first page; else the same message
+        at that page). The first :data:`GAMES_READ_MOST` games and :data:`OPEN_READ_MOST` open
+        challenges are read, those the caller may not see left out, and the rest paged and
+        counted by number."""
+        guild_id, caller = interaction.guild_id or 0, interaction.user
+        listings = self.app.listings
+        read, (_, open_ones) = await asyncio.gather(
+            listings.playing_page(guild_id, caller.id, 0, GAMES_READ_MOST),
+            listings.open_challenges(guild_id, time.time(), OPEN_READ_MOST),
+        )
+        questions = Questions()
+        here = interaction.channel_id
+        playing, waiting = await asyncio.gather(
+            visible(self.visibility, read, caller.id, caller, seen_in=here, questions=questions),
+            visible(
+                self.visibility, open_ones, caller.id, caller, seen_in=here, questions=questions
+            ),
+        )
+        total = len(playing)
+        pages = max(1, -(-total // GAMES_PAGE))
+        shown = min(page or 0, pages - 1)
+        games = playing[shown * GAMES_PAGE : (shown + 1) * GAMES_PAGE]
+        t = reader(interaction)
+        embed = games_embed(t, games, shown, pages, total, caller.id)
+        if waiting:
+            challenges = waiting[:OPEN_SHOWN]
+            embed.description = (
+                open_challenges_text(t, challenges, len(waiting))
+                + "\n\n"
+                + (embed.description or "")
+            )
+        view = pager(t, custom_ids.GAMES, shown, pages)
+        if page is None:
+            await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+        else:
+            await interaction.response.edit_message(embed=embed, view=view)
+
+
+@tholos.command(
+    name=NC_("command", "games"),
+    description=N_("The games being played on this server, yours first"),
+)
+async def games_command(interaction: Interaction) -> None:
+    """``/tholos games``."""
+    await feature_of(interaction, Games).show(interaction)
+
+
+# -- what it says -------------------------------------------------------------------------------
+
+
+GAMES_PAGE = 10
+OPEN_SHOWN = 5
+"""Open challenges listed above the games (those that expire first)."""
+GAMES_READ_MOST = 200
+"""The most games being played read for the list (the caller's first, then by the newest
+move): a server playing more lists these."""
+OPEN_READ_MOST = 50
+"""The most open challenges read for the list (those that expire first)."""
+
+
+def open_challenges_text(t: Words, challenges: list[Challenge], waiting: int) -> str:
+    """The open challenges, with links to their messages (``waiting``: how many in all)."""
+    lines = ["**" + t("Open challenges — anyone may accept") + "**"]
+    for challenge in challenges:
+        mode = t(MODE_NAMES[challenge.mode])
+        if challenge.rating_range is not None:
+            mode += " · " + t("±{range} rating", range=challenge.rating_range)
+        link = channel_url(challenge.guild_id, challenge.channel_id, challenge.message_id)
+        lines.append(
+            t(
+                "{challenger} · {mode} · expires {when} · [challenge]({link})",
+                challenger=mention(challenge.challenger_id),
+                mode=mode,
+                when=f"<t:{int(challenge.expires_at)}:R>",
+                link=link,
+            )
+        )
+    if waiting > len(challenges):
+        lines.append(
+            t.plural("… and {count} more", "… and {count} more", waiting - len(challenges))
+        )
+    lines.append("**" + t("Games being played") + "**")
+    return "\n".join(lines)
+
+
+def games_embed(
+    t: Words, games: list[Game], page: int, pages: int, total: int, caller_id: int
+) -> discord.Embed:
+    """One page of the server's games being played, the caller's first."""
+    embed = discord.Embed(title=t("Tholos games being played"), colour=SANDSTONE)
+    lines = []
+    for game in games:
+        mine = "★ " if caller_id in (game.white_id, game.black_id) else ""
+        link = board_url(game)
+        lines.append(
+            mine
+            + t(
+                "{white} vs {black} · {mode} · ply {ply} · to move: {mover} · [board]({link})",
+                white=mention(game.white_id),
+                black=mention(game.black_id),
+                mode=t(MODE_NAMES[game.mode]),
+                ply=game.plies,
+                mover=mention(game.to_move),
+                link=link,
+            )
+        )
+    embed.description = "\n".join(lines) or t("No game is being played on this server.")
+    embed.set_footer(
+        text=t.plural(
+            "Page {page} of {pages} · {count} game · ★ yours",
+            "Page {page} of {pages} · {count} games · ★ yours",
+            total,
+            page=page + 1,
+            pages=pages,
+        )
+    )
+    return embed

@@ -1,0 +1,113 @@
+"""A lesson's Discord face: the message around its image (title, rule and task, prompt, small
+print) and its buttons — the turn's steps, Try again, Next lesson, the course's list, the first
+game. Its words are :mod:`bot.features.lessons.words`'s."""
+
+from __future__ import annotations
+
+from bot.base import custom_ids
+from bot.discord.controls import Button, Row
+from bot.discord.layout import IMAGE_NAME, STEP_KINDS, BoardLook, choice_rows
+from bot.features.lessons.course import COURSE, Lesson
+from bot.features.lessons.store import Progress
+from bot.features.lessons.words import lesson_text, lesson_title, small_print
+from bot.words.board import ACCENT, Choice, press_choices, step_prompt
+from engine import WHITE
+from engine.builder import TurnBuilder
+from rendering.words import Words
+
+LIST_PER_ROW = 5
+"""Lessons in a row of the course's list (Discord's most)."""
+
+
+def look(t: Words, lesson: Lesson, alt: str) -> BoardLook:
+    """A lesson's message around its image: its title, rule and task above, the first step's
+    prompt below, its position in small print."""
+    header = f"### 📘 {lesson_title(t, lesson)}\n{lesson_text(t, lesson)}"
+    builder = TurnBuilder(lesson.start)
+    step = builder.step()
+    assert step is not None  # a lesson's position is not over
+    status = step_prompt(t, builder, step)
+    footer = "-# " + small_print(t, lesson)
+    return BoardLook(ACCENT[WHITE], header, IMAGE_NAME, alt, status, footer)
+
+
+def step_rows(t: Words, lesson: Lesson, builder: TurnBuilder) -> list[Row]:
+    """The buttons of the turn's next step in ``lesson``, and the course's list."""
+    step = builder.step()
+    assert step is not None  # the turn is not whole
+    options, commands = press_choices(t, builder, step)
+
+    def button(choice: Choice) -> Button:
+        if choice.action == "lessons":
+            return list_button(t)
+        return Button.of(
+            custom_ids.LESSON_STEP,
+            lesson=lesson.id,
+            path=choice.path,
+            kind=STEP_KINDS[choice.action],
+            label=choice.label,
+            emoji=choice.emoji,
+            emphasis=choice.emphasis,
+            enabled=choice.enabled,
+        )
+
+    return choice_rows(options, (*commands, Choice("lessons", t("Lessons"), "📚")), button)
+
+
+def list_button(t: Words) -> Button:
+    """The course's list."""
+    return Button.of(custom_ids.LESSON_LIST, label=t("Lessons"), emoji="📚")
+
+
+def again_rows(t: Words, lesson: Lesson) -> list[Row]:
+    """After a miss: Try again (the lesson from its start), and the list."""
+    again = Button.of(
+        custom_ids.LESSON_STEP,
+        lesson=lesson.id,
+        path="",
+        kind=STEP_KINDS["cancel"],
+        label=t("Try again"),
+        emoji="🔁",
+        emphasis="primary",
+    )
+    return [[again, list_button(t)]]
+
+
+def next_rows(t: Words, then: Lesson | None) -> list[Row]:
+    """After a task done: the next lesson (the first game after the last), and the list."""
+    if then is None:
+        return [[first_game_button(t), list_button(t)]]
+    following = Button.of(
+        custom_ids.LESSON_OPEN,
+        lesson=then.id,
+        label=t("Next lesson"),
+        emoji="➡️",
+        emphasis="primary",
+    )
+    return [[following, list_button(t)]]
+
+
+def first_game_button(t: Words) -> Button:
+    """The course's last step: a game against the easy AI, with hints."""
+    return Button.of(
+        custom_ids.FIRST_GAME, label=t("Play your first game"), emoji="🎲", emphasis="success"
+    )
+
+
+def list_rows(t: Words, progress: Progress) -> list[Row]:
+    """A button for every lesson, numbered and ticked when done; the first game once the
+    course is finished."""
+    buttons = [
+        Button.of(
+            custom_ids.LESSON_OPEN,
+            lesson=lesson.id,
+            label=f"{number}. {t(lesson.title)}"[:80],
+            emoji="✅" if progress.passed(lesson.id) else None,
+            emphasis="primary" if lesson.id == progress.current else "secondary",
+        )
+        for number, lesson in enumerate(COURSE, start=1)
+    ]
+    rows = [buttons[at : at + LIST_PER_ROW] for at in range(0, len(buttons), LIST_PER_ROW)]
+    if progress.finished_at is not None and len(rows[-1]) < LIST_PER_ROW:
+        rows[-1].append(first_game_button(t))
+    return rows

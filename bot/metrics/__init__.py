@@ -1,1 +1,0 @@
-"""The process's counters (no Discord; served by :mod:`bot.face.health`)."""
