@@ -343,7 +343,7 @@ async def browser_page(
     emu: Emulator, port: int, member: Member, instance: ActivityInstance, table: Table
 ) -> AsyncIterator[BrowserPage]:
     """``member`` opens the live board in Chromium outside Discord (the SDK's mock, told by the
-    query string what Discord would tell it), as ``tests/e2e/test_live_board.py`` does."""
+    query string what Discord would tell it), as ``tests/features/live/test_e2e_board.py`` does."""
     query = {
         "instance_id": instance.id,
         "guild_id": emu.guild.id,

@@ -1,5 +1,6 @@
-"""Fixtures shared by every test folder: one real PostgreSQL server for the whole run, and the
-seed of a random test."""
+"""Fixtures shared by every test folder: one real PostgreSQL server for the whole run, the seed
+of a random test, the databases and services of :mod:`tests.databases`, and the emulator and
+bots of :mod:`tests.e2e.bots` (tests of a feature sit in its folder, whatever they need)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,13 @@ from collections.abc import Iterator
 
 import pytest
 
-from .postgres import PostgresServer
+from tests.databases import clock, database, database_url, other_process, service
+from tests.e2e.bots import emulator, raw_api, shared_emulator, shared_tinybot, spawn_bot, tholos_bot
+from tests.postgres import PostgresServer
+
+FIXTURES = (clock, database, database_url, other_process, service)
+FIXTURES_OF_E2E = (emulator, raw_api, shared_emulator, shared_tinybot, spawn_bot, tholos_bot)
+"""The fixtures imported here so that every folder has them."""
 
 
 @pytest.fixture(scope="session")

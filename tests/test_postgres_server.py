@@ -7,7 +7,7 @@ import socket
 
 import asyncpg
 
-from .postgres import PostgresServer
+from tests.postgres import PostgresServer
 
 
 def test_a_taken_port_moves_the_first_start_to_another():

@@ -1,7 +1,6 @@
 """Every feature of the bot, in the order the client builds them: adding a feature is adding it
 here."""
 
-
 from bot.discord.feature import Feature
 from bot.features.admin.feature import Admin
 from bot.features.challenges.feature import Challenges

@@ -8,8 +8,7 @@ from typing import Any
 from engine import Position, Turn
 from engine.builder import TurnBuilder, chosen_path
 from engine.presses import choices, presses
-
-from .emulator import Channel, Emulator, Guild, Interaction, Member, Message
+from tests.e2e.emulator import Channel, Emulator, Guild, Interaction, Member, Message
 
 _MENTION = re.compile(r"<@(\d+)>")
 HEADER, IMAGE, STATUS, FOOTER = 2, 3, 4, 5

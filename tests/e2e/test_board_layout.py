@@ -15,9 +15,8 @@ import sqlite3
 from engine import BLACK, WHITE, Position
 from engine.newgame import new_game
 from engine.play import random_game
-
-from .emulator import BotProcess, Emulator, Message
-from .table import (
+from tests.e2e.emulator import BotProcess, Emulator, Message
+from tests.e2e.table import (
     FOOTER,
     HEADER,
     IMAGE,

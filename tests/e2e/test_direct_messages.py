@@ -14,9 +14,9 @@ import sqlite3
 
 import pytest
 
-from .conftest import SpawnBot
-from .emulator import BotProcess, Emulator, Member
-from .table import (
+from tests.e2e.bots import SpawnBot
+from tests.e2e.emulator import BotProcess, Emulator, Member
+from tests.e2e.table import (
     FOOTER,
     Table,
     board_part,

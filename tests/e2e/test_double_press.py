@@ -15,13 +15,13 @@ from typing import Any
 import pytest
 from aiohttp import web
 
-from .conftest import SpawnBot
-from .emulator import BotProcess, Emulator, Interaction, Member
-from .emulator import rest as emulator_rest
-from .table import Table
-from .test_analyse_from_discord import game_of, launched
-from .test_live_board import free_port
-from .test_privacy import replays
+from tests.e2e.bots import SpawnBot
+from tests.e2e.emulator import BotProcess, Emulator, Interaction, Member
+from tests.e2e.emulator import rest as emulator_rest
+from tests.e2e.table import Table
+from tests.e2e.test_privacy import replays
+from tests.features.analysis.test_e2e_from_discord import game_of, launched
+from tests.features.live.test_e2e_board import free_port
 
 ON_ITS_WAY = "That is on its way already: one press is enough."
 HOLD_SECONDS = 20.0

@@ -14,14 +14,13 @@ import aiohttp
 
 from bot.discord.answers import CANNOT_SAVE
 from bot.i18n.catalogues import words
-from tests.bot.test_cannot_write import player_role, write_rights
+from tests.e2e.bots import SpawnBot
+from tests.e2e.emulator import Emulator
+from tests.e2e.table import Table, path_of
+from tests.e2e.test_privacy import THREADS_AND_PAGE, session_of
+from tests.features.live.test_e2e_board import free_port
 from tests.postgres import PostgresServer
-
-from .conftest import SpawnBot
-from .emulator import Emulator
-from .table import Table, path_of
-from .test_live_board import free_port
-from .test_privacy import THREADS_AND_PAGE, session_of
+from tests.storage.test_cannot_write import player_role, write_rights
 
 FRAME_SECONDS = 20.0
 

@@ -15,12 +15,11 @@ from bot.discord.places import thread_name
 from bot.words.names import escaped_name, plain_name
 from engine.record import read_record
 from rendering.words import ENGLISH
-
-from .conftest import SpawnBot
-from .emulator import Emulator, Message
-from .emulator.rules import walk_components
-from .table import Table
-from .test_tournaments import THREADS, Event, stored
+from tests.e2e.bots import SpawnBot
+from tests.e2e.emulator import Emulator, Message
+from tests.e2e.emulator.rules import walk_components
+from tests.e2e.table import Table
+from tests.features.tournaments.test_e2e import THREADS, Event, stored
 
 ESCAPED = re.compile(r"\\[!-/:-@\[-`{-~]")
 """A backslash and an ASCII punctuation character: Discord shows the character as it is."""

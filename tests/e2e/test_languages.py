@@ -10,9 +10,9 @@ import re
 
 import pytest
 
-from .conftest import SpawnBot
-from .emulator import Emulator, Member, Message
-from .table import FOOTER, Table, path_of, press_paths
+from tests.e2e.bots import SpawnBot
+from tests.e2e.emulator import Emulator, Member, Message
+from tests.e2e.table import FOOTER, Table, path_of, press_paths
 
 WORDS = """the your turn stone stones take place game games wins won board challenge challenges
     accept decline withdraw white black gray quarry workshop column columns skip back cancel

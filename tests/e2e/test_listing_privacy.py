@@ -9,12 +9,12 @@ from __future__ import annotations
 import random
 import re
 
-from .conftest import SpawnBot
-from .emulator import BotProcess, Emulator, Member
-from .emulator.model import MANAGE_THREADS
-from .table import Table
-from .test_analyse_from_discord import game_of
-from .test_privacy import THREADS_AND_PAGE, finished_in_thread
+from tests.e2e.bots import SpawnBot
+from tests.e2e.emulator import BotProcess, Emulator, Member
+from tests.e2e.emulator.model import MANAGE_THREADS
+from tests.e2e.table import Table
+from tests.e2e.test_privacy import THREADS_AND_PAGE, finished_in_thread
+from tests.features.analysis.test_e2e_from_discord import game_of
 
 MANAGE_GUILD = 1 << 5
 """Manage Server: the permission of ``/tholos-admin``."""

@@ -13,11 +13,10 @@ import random
 import sqlite3
 
 from engine import Position
-
-from .conftest import SpawnBot
-from .emulator import BotProcess, Emulator
-from .table import Table
-from .test_open_challenges import BEING_TAKEN
+from tests.e2e.bots import SpawnBot
+from tests.e2e.emulator import BotProcess, Emulator
+from tests.e2e.table import Table
+from tests.features.challenges.test_e2e_open_challenges import BEING_TAKEN
 
 PACE_SECONDS, INCREMENT = 180.0, 2.0  # 3+2
 ROUNDS = 4

@@ -14,15 +14,14 @@ import pytest
 
 from bot.storage import open_database
 from engine import Position
+from tests.e2e.bots import SpawnBot
+from tests.e2e.emulator import Emulator, RandomPlayer
+from tests.e2e.table import Table, path_of
+from tests.e2e.test_metrics import samples, total
+from tests.e2e.test_random_play import no_failures
+from tests.features.admin.test_e2e_backup import tholos_bot_command
+from tests.features.ratings.test_e2e import resign_game
 from tests.history import replayed_by_hand, stored_ratings, write_history
-
-from .conftest import SpawnBot
-from .emulator import Emulator, RandomPlayer
-from .table import Table, path_of
-from .test_backup import tholos_bot_command
-from .test_bot_ratings import resign_game
-from .test_metrics import samples, total
-from .test_tholos_bot import no_failures
 
 BUSY = "My database is busy for a moment"
 HISTORY_GAMES = 20_000

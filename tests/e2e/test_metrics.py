@@ -10,11 +10,10 @@ import aiohttp
 import asyncpg
 from prometheus_client.parser import text_string_to_metric_families
 
+from tests.e2e.bots import SpawnBot
+from tests.e2e.emulator import Emulator
+from tests.e2e.table import Table, path_of, press_paths
 from tests.postgres import PostgresServer
-
-from .conftest import SpawnBot
-from .emulator import Emulator
-from .table import Table, path_of, press_paths
 
 UNAVAILABLE = "I can't reach my database right now"
 

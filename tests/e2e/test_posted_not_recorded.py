@@ -11,10 +11,10 @@ import sqlite3
 import pytest
 from aiohttp import web
 
-from .conftest import SpawnBot
-from .emulator import Emulator
-from .emulator import rest as emulator_rest
-from .table import Table
+from tests.e2e.bots import SpawnBot
+from tests.e2e.emulator import Emulator
+from tests.e2e.emulator import rest as emulator_rest
+from tests.e2e.table import Table
 
 
 @pytest.fixture

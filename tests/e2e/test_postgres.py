@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import asyncpg
 
+from tests.e2e.bots import SpawnBot
+from tests.e2e.emulator import Emulator
+from tests.e2e.table import Table
 from tests.postgres import PostgresServer
-
-from .conftest import SpawnBot
-from .emulator import Emulator
-from .table import Table
 
 UNAVAILABLE = "I can't reach my database right now"
 

@@ -15,12 +15,12 @@ from typing import Any
 
 import aiohttp
 
-from .conftest import SpawnBot
-from .emulator import BotProcess, Emulator, Member
-from .emulator.api import PATIENCE
-from .emulator.model import MANAGE_THREADS
-from .table import Table
-from .test_analyse_from_discord import (
+from tests.e2e.bots import SpawnBot
+from tests.e2e.emulator import BotProcess, Emulator, Member
+from tests.e2e.emulator.api import PATIENCE
+from tests.e2e.emulator.model import MANAGE_THREADS
+from tests.e2e.table import Table
+from tests.features.analysis.test_e2e_from_discord import (
     NOT_FINISHED,
     asked,
     game_of,
@@ -28,7 +28,7 @@ from .test_analyse_from_discord import (
     play_then_resign,
     told,
 )
-from .test_live_board import free_port
+from tests.features.live.test_e2e_board import free_port
 
 THREADS_AND_PAGE = {"THOLOS_THREADS": "on"}
 NOT_HERE = "That game is not played in this channel or its threads."

@@ -12,11 +12,10 @@ import asyncpg
 
 from engine import Position
 from engine.builder import TurnBuilder, chosen_path
+from tests.e2e.bots import SpawnBot
+from tests.e2e.emulator import Emulator
+from tests.e2e.table import FOOTER, Table, board_part, press_paths
 from tests.postgres import PostgresServer
-
-from .conftest import SpawnBot
-from .emulator import Emulator
-from .table import FOOTER, Table, board_part, press_paths
 
 SHARDS = 2
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import asyncio
 
-from .conftest import SpawnBot
-from .emulator import BotProcess, Emulator, Member, Message
-from .emulator.model import CREATE_PUBLIC_THREADS
-from .table import Table
+from tests.e2e.bots import SpawnBot
+from tests.e2e.emulator import BotProcess, Emulator, Member, Message
+from tests.e2e.emulator.model import CREATE_PUBLIC_THREADS
+from tests.e2e.table import Table
 
 THREADS = {"THOLOS_THREADS": "on"}
 

@@ -6,8 +6,7 @@ import pytest
 
 from engine import Position
 from rendering import BoardView
-
-from .cases import KNOWN, case
+from tests.rendering.cases import KNOWN, case
 
 
 @pytest.fixture(params=sorted(KNOWN))

@@ -23,8 +23,7 @@ from rendering.fonts import Face, font
 from rendering.layout import HEIGHT, WIDTH, board_layout
 from rendering.style import HIGHLIGHT, INK, KEY_COLOURS, STONES
 from rendering.view import workshop_stones
-
-from .cases import START, case, pixels
+from tests.rendering.cases import START, case, pixels
 
 ROOT = Path(__file__).resolve().parents[2]
 

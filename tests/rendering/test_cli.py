@@ -10,8 +10,7 @@ import pytest
 from PIL import Image
 
 from rendering.__main__ import main
-
-from .cases import FULL_ADVANCED, MID_BASIC
+from tests.rendering.cases import FULL_ADVANCED, MID_BASIC
 
 ROOT = Path(__file__).resolve().parents[2]
 

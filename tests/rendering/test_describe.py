@@ -12,8 +12,7 @@ from engine.scoring import score
 from engine.vocabulary import ORNAMENT_NAMES
 from rendering import BoardView, describe_board
 from rendering.describe import result_line, signed, turn_lines
-
-from .cases import case
+from tests.rendering.cases import case
 
 ALT_TEXT_LIMIT = 1024
 """Discord's limit for an attachment's description; an embed's description allows 4096."""

@@ -103,7 +103,7 @@ class BotProcess:
             "THOLOS_DB": str(db_path),
             "THOLOS_METRICS_PORT": "0",  # any free port: the log names it, settle() reads it
             # Seconds of CPU per finished game, beside what a test or benchmark measures: on
-            # where asked (tests/e2e/test_puzzles.py).
+            # where asked (tests/features/puzzles/test_e2e.py).
             "THOLOS_PUZZLES_FROM_GAMES": "off",
             **(env or {}),
         }

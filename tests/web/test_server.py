@@ -1,0 +1,320 @@
+"""The live board's web server in-process (a real aiohttp server on a SQLite database): its
+headers, the page's versioned files, the start-up words, the rate of ``/api/session`` (per
+address and overall, a 429 with ``Retry-After`` in the browser's language), and its posts after
+a page's turn counted as work. Discord itself is the end-to-end tests' business."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import shutil
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import aiohttp
+import discord
+import pytest
+from yarl import URL
+
+from bot.base.domain import Person
+from bot.base.settings import Settings
+from bot.discord.app import build
+from bot.loops import background, work
+from bot.storage import open_database
+from bot.storage.games import Game
+from bot.web import limits as limits_module
+from bot.web.headers import FOREVER
+from bot.web.identity import DiscordIdentity, NotVouched
+from bot.web.limits import Doors, SessionLimits, TokenBucket, client_address
+from bot.web.server import STATIC, WebServer, browser_language, static_version
+from tests.databases import Services
+from tests.features.play.test_service import BOB, by, challenge
+
+PATIENCE = 30.0
+"""Seconds a test waits for a condition (the wait ends when it holds)."""
+
+
+class Opponent:
+    """The opponent's parts the server uses: scheduling the AI after a page's turn, and its
+    name for a game against it."""
+
+    def __init__(self) -> None:
+        self.scheduled: list[int] = []
+
+    def schedule(self, game: Game) -> None:
+        self.scheduled.append(game.id)
+
+    def person(self, language: str, level: str) -> Person:
+        return Person(999_999, f"Tholos AI ({level})", bot=True)
+
+
+class Refusing:
+    """Discord's identity service refusing every code (it is asked only for well-formed
+    asks: the count of them is what the overall limit saw), and saying every member with a
+    session is still in their Activity."""
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    async def member(self, code: str) -> None:
+        self.asked += 1
+        raise NotVouched("not a code Discord gave")
+
+    async def still_there(self, session: object) -> bool:
+        """Every member is still in their Activity (the bot is not connected to ask)."""
+        return True
+
+
+@dataclass
+class Served:
+    server: WebServer
+    base: str
+    http: aiohttp.ClientSession
+    opponent: Opponent
+
+
+async def serve(
+    tmp_path: Path,
+    static: Path = STATIC,
+    limits: SessionLimits | None = None,
+    doors: Doors | None = None,
+    url: str | None = None,
+) -> AsyncIterator[Served]:
+    """The server over a new SQLite database in ``tmp_path``, or the database at ``url``."""
+    url = url or str(tmp_path / "tholos.db")
+    database = await open_database(url)
+    settings = Settings(token="unused", database=url)
+    app = build(discord.Client(intents=discord.Intents.none()), settings, database)
+    opponent = Opponent()
+    server = WebServer(app, opponent, "secret", static=static, limits=limits, doors=doors)  # type: ignore[arg-type]
+    server.door.identity = Refusing()  # type: ignore[assignment]
+    await server.start("127.0.0.1", 0)
+    async with aiohttp.ClientSession() as http:
+        yield Served(server, f"http://127.0.0.1:{server.port}", http, opponent)
+    await server.stop()
+    app.renderer.close()
+    await database.close()
+
+
+@pytest.fixture
+async def served(tmp_path: Path) -> AsyncIterator[Served]:
+    async for found in serve(tmp_path):
+        yield found
+
+
+async def text(http: aiohttp.ClientSession, url: str | URL) -> tuple[int, dict[str, str], str]:
+    async with http.get(url) as answer:
+        return answer.status, dict(answer.headers), await answer.text()
+
+
+async def test_the_page_may_be_framed_by_any_discord_client(served: Served) -> None:
+    """No ``frame-ancestors`` (Discord's clients frame the page from origins no source can
+    name, ``null`` among them); everything else still only from the page's own origin."""
+    status, headers, _ = await text(served.http, served.base + "/")
+    policy = headers["Content-Security-Policy"]
+    assert status == 200 and "frame-ancestors" not in policy
+    wanted = ["default-src 'self'", "script-src 'self'", "style-src 'self'", "object-src 'none'"]
+    for directive in wanted:
+        assert directive in policy, directive
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert headers["Cache-Control"] == "no-cache"
+
+
+async def test_a_release_that_changes_a_file_changes_every_url_the_page_loads(
+    tmp_path: Path,
+) -> None:
+    """The page names its files under a digest of them all: served for good under that name,
+    never cached under another, nothing outside the folder; a changed file (a release) gives
+    every file a new name — the script that imports the SDK by a relative path included."""
+    static = tmp_path / "static"
+    shutil.copytree(STATIC, static)
+    urls = []
+    for release in range(2):
+        run = tmp_path / f"run{release}"
+        run.mkdir()
+        async for served in serve(run, static):
+            status, headers, page = await text(served.http, served.base + "/")
+            named = re.findall(r'(?:href|src)="(/static/[^"]+)"', page)
+            version = served.server.version
+            wanted = [f"/static/{version}/app.js", f"/static/{version}/style.css"]
+            assert status == 200 and sorted(named) == wanted
+            urls.append(named)
+            for url in named:
+                status, headers, body = await text(served.http, served.base + url)
+                assert status == 200 and headers["Cache-Control"] == FOREVER
+                assert body == (static / url.rsplit("/", 1)[1]).read_text(encoding="utf-8")
+            script = (static / "app.js").read_text(encoding="utf-8")
+            assert 'from "./vendor/embedded-app-sdk/index.mjs"' in script
+            sdk = f"/static/{served.server.version}/vendor/embedded-app-sdk/index.mjs"
+            status, headers, _ = await text(served.http, served.base + sdk)
+            assert status == 200 and headers["Cache-Control"] == FOREVER
+            assert "javascript" in headers["Content-Type"]
+            other = "/static/000000000000/style.css"  # another release's page, mid-restart
+            status, headers, body = await text(served.http, served.base + other)
+            assert (status, headers["Cache-Control"]) == (200, "no-cache")
+            for outside in [
+                f"/static/{version}/../../server.py",
+                "/static/../server.py",
+                f"/static/{version}/nothing.js",
+            ]:
+                url = URL(served.base + outside, encoded=True)  # sent as it is: no ".." undone
+                assert (await text(served.http, url))[0] == 404, outside
+        with (static / "style.css").open("a", encoding="utf-8") as css:
+            css.write("\n/* the next release */\n")
+    assert urls[0] != urls[1] and len(set(urls[0]) & set(urls[1])) == 0
+    assert static_version(static) == static_version(static)
+
+
+async def test_the_start_up_words_come_in_the_browsers_language(served: Served) -> None:
+    """``/api/config`` names the application and what the page may have to say before it has
+    a session, in the first of our languages the browser asks for."""
+    for header, language, word in [
+        ("es-ES,es;q=0.9", "es", "Discord"),
+        ("fr-FR,fr;q=0.9,de;q=0.8,en;q=0.5", "de", "Discord"),
+        ("", "en", "Discord did not start the live board in time"),
+    ]:
+        async with served.http.get(
+            served.base + "/api/config", headers={"Accept-Language": header}
+        ) as answer:
+            body = await answer.json()
+        assert body["language"] == language
+        assert set(body["words"]) == {"not_ready", "offline", "retrying", "failed"}
+        assert word in body["words"]["not_ready"]
+        assert "{seconds}" in body["words"]["retrying"]
+    assert browser_language("de;q=0.1, es;q=0.5") == "es"
+    assert browser_language("pt-BR, en-GB;q=0.2") == "en"
+
+
+def test_the_client_address_is_the_proxys_word_only_from_a_local_proxy() -> None:
+    """Behind the reverse proxy on the same machine, the address it added last; the entries a
+    client wrote before it, and any header of a peer that is not local, are not believed."""
+    assert client_address("127.0.0.1", "203.0.113.9") == "203.0.113.9"
+    assert client_address("::1", "6.6.6.6, 203.0.113.9") == "203.0.113.9"
+    assert client_address("198.51.100.4", "203.0.113.9") == "198.51.100.4"
+    assert client_address("127.0.0.1", None) == "127.0.0.1"
+    assert client_address(None, "203.0.113.9") == "?"
+
+
+def test_an_ipv6_client_is_counted_by_its_64_bits_of_network() -> None:
+    """Every address of one /64 is one client's (a provider hands out no less); an IPv4
+    address written as IPv6 is the IPv4 address."""
+    one = client_address("2001:db8:1:2:aaaa::1", None)
+    assert one == client_address("::1", "2001:db8:1:2:ffff:ffff:ffff:ffff") == "2001:db8:1:2::/64"
+    assert client_address("2001:db8:1:3::1", None) != one
+    assert client_address("::ffff:203.0.113.9", None) == "203.0.113.9"
+    assert client_address("127.0.0.1", "not an address" * 20) == ("not an address" * 20)[:64]
+
+
+def test_a_token_bucket_allows_a_burst_then_a_rate() -> None:
+    now = [0.0]
+    bucket = TokenBucket(3, 2.0, clock=lambda: now[0])
+    assert [bucket.take() for _ in range(3)] == [0.0, 0.0, 0.0]
+    assert bucket.take() == pytest.approx(0.5)
+    now[0] += 0.5
+    assert bucket.take() == 0.0 and not bucket.full()
+    now[0] += 10
+    assert bucket.full()
+
+
+WELL_FORMED = b'{"code": "abc123", "instance_id": "i-1-gc-2-3"}'
+
+
+async def ask_session(
+    served: Served, address: str, body: bytes = b"{"
+) -> tuple[int, dict[str, str], dict]:
+    headers = {"X-Forwarded-For": address, "Accept-Language": "es-ES"}
+    async with served.http.post(served.base + "/api/session", data=body, headers=headers) as answer:
+        return answer.status, dict(answer.headers), await answer.json()
+
+
+async def test_api_session_is_rate_limited_per_address_and_overall(tmp_path: Path) -> None:
+    """An address that asks too often gets 429 with ``Retry-After`` and a message in the
+    browser's language, another address is still served; malformed asks count against their
+    address only, so strangers' empty bodies from any number of addresses cost the members
+    nothing; the well-formed asks of everyone together are held to the overall rate."""
+    frozen = [0.0]
+    limits = SessionLimits(per_address=(3, 0.5), overall=(5, 1.0), clock=lambda: frozen[0])
+    async for served in serve(tmp_path, limits=limits):
+        identity = served.server.door.identity
+        assert isinstance(identity, Refusing)
+        answers = [await ask_session(served, "203.0.113.1") for _ in range(4)]
+        assert [status for status, _, _ in answers] == [400, 400, 400, 429]
+        _, headers, body = answers[-1]
+        assert headers["Retry-After"] == "2" and body["error"] == "busy"
+        assert "un minuto" in body["message"]  # Spanish, as the browser asked
+        for stranger in range(50):  # malformed, from as many addresses: the members lose nothing
+            assert (await ask_session(served, f"198.51.100.{stranger}", b""))[0] == 400
+        for address in range(2, 7):  # five well-formed asks in all: Discord is asked each
+            assert (await ask_session(served, f"203.0.113.{address}", WELL_FORMED))[0] == 403
+        assert identity.asked == 5
+        status, headers, body = await ask_session(served, "203.0.113.7", WELL_FORMED)
+        assert (status, headers["Retry-After"], body["error"]) == (429, "1", "busy")
+        frozen[0] += 1.0  # a second later, one more may ask
+        assert (await ask_session(served, "203.0.113.7", WELL_FORMED))[0] == 403
+        assert (await ask_session(served, "203.0.113.8", WELL_FORMED))[0] == 429
+        assert identity.asked == 6
+
+
+async def test_the_post_after_a_pages_turn_is_counted_as_work(served: Served) -> None:
+    """The server's post of the Discord board after a page's turn runs in a task of its own,
+    counted as work from its creation until it is done (the shutdown and the tests wait for
+    it); the AI is scheduled after it."""
+    app = served.server.app
+    made = await challenge(Services(app.matchmaking, app.play))
+    game = (await app.matchmaking.answer(made.id, by(BOB), "accept")).game
+    before = work.in_flight()
+    served.server._after_change(game, None)  # as a page's new game would
+    assert work.in_flight() == before + 1
+    async with asyncio.timeout(PATIENCE):
+        while work.in_flight() != before:  # the post (the bot is not connected: it fails,
+            await asyncio.sleep(0.01)  # logged, and housekeeping posts it later)
+    assert served.opponent.scheduled == [game.id]
+
+
+async def test_the_activity_instance_is_asked_within_a_background_calls_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The look-up of the Activity's instance (the bot's token) is bounded like every
+    background Discord call: a Discord that never answers gives no session, not a page that
+    waits for ever."""
+    monkeypatch.setattr(background, "DISCORD_CALL_SECONDS", 0.05)
+    asked = asyncio.Event()
+
+    class Http:
+        async def request(self, route: object) -> None:
+            asked.set()
+            await asyncio.Event().wait()  # no answer, ever
+
+    client = type("Client", (), {"application_id": 1, "http": Http()})()
+    identity = DiscordIdentity(client, "secret")  # type: ignore[arg-type]
+    with pytest.raises(NotVouched, match="no answer in time"):
+        await identity.place("i-1")
+    assert asked.is_set()
+
+
+def test_the_process_asks_for_the_open_files_its_pages_need(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each page is an open file: the soft limit is raised to fit the pages and the rest;
+    a hard limit too low for them lowers how many pages the process takes."""
+    asked: list[tuple[int, int]] = []
+    limits = {"soft": 1024, "hard": 1_048_576}
+
+    def getrlimit(which: int) -> tuple[int, int]:
+        return limits["soft"], limits["hard"]
+
+    def setrlimit(which: int, wanted: tuple[int, int]) -> None:
+        asked.append(wanted)
+        limits["soft"] = wanted[0]
+
+    monkeypatch.setattr(limits_module.resource, "getrlimit", getrlimit)
+    monkeypatch.setattr(limits_module.resource, "setrlimit", setrlimit)
+    room = limits_module.RESERVED_DESCRIPTORS
+    assert limits_module.descriptors_for(2000) == 2000
+    assert asked == [(2000 + room, 1_048_576)]
+    limits.update(soft=512, hard=600)
+    assert limits_module.descriptors_for(2000) == 600 - room
+    assert asked[-1] == (600, 600)
+    assert limits_module.descriptors_for(100) == 100  # enough already: nothing asked
+    assert len(asked) == 2
