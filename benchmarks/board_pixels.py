@@ -20,7 +20,7 @@ import random
 
 from PIL import Image
 
-from bot.i18n.catalogues import words
+from bot.i18n.catalogues import translator
 from engine.newgame import new_game
 from rendering.board import render_board
 from rendering.view import BoardView
@@ -57,7 +57,7 @@ def fingerprints(games: int) -> list[str]:
                 last_turn=turn,
                 final=over and seed % 5 == 0,
                 note="Bob resigned" if over and seed % 4 == 3 else None,
-                words=words(language),
+                words=translator(language),
             )
             png = render_board(position, view)
             pixels = Image.open(io.BytesIO(png)).convert("RGB").tobytes()

@@ -15,7 +15,7 @@ import argparse
 
 from bot.features.lessons.course import COURSE, Lesson, judge
 from bot.features.lessons.words import lesson_text
-from bot.i18n.catalogues import words
+from bot.i18n.catalogues import translator
 from engine.builder import chosen_path
 from engine.presses import presses
 
@@ -42,7 +42,7 @@ def main() -> None:
         f"(turns {sum(presses)}: {min(presses)}–{max(presses)} a turn)"
     )
     for language in ("en", "es", "de"):
-        t = words(language)
+        t = translator(language)
         read = sum(len(lesson_text(t, lesson).split()) for lesson in COURSE)
         minutes = read / args.words_per_minute + total_presses * args.seconds_a_press / 60
         print(

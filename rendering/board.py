@@ -43,8 +43,8 @@ from .layout import (
 )
 from .paint import cross, panel, paste, ring, shaft, slot, stone
 from .png import png
+from .translator import Translator
 from .view import BoardView, Marks, last_player, last_turn_marks, workshop_stones
-from .words import Words
 
 ICON_STONE = (24, 9, 8)
 ORNAMENT_ICONS = {"plus3": "★", "minority": "<", "tall": "↕"}
@@ -112,7 +112,7 @@ def _distance(first: tuple[int, ...], second: tuple[int, ...]) -> int:
 
 @lru_cache(maxsize=8)
 def _background(
-    ornaments: tuple[str | None, ...], capacities: tuple[int, ...], t: Words
+    ornaments: tuple[str | None, ...], capacities: tuple[int, ...], t: Translator
 ) -> Image.Image:
     """What only the ornaments (and the language) decide: the temple, the column shafts,
     plaques, panels, title.
@@ -148,7 +148,7 @@ def _background(
     return canvas
 
 
-def _title(draw: ImageDraw.ImageDraw, box: Box, advanced: bool, t: Words) -> None:
+def _title(draw: ImageDraw.ImageDraw, box: Box, advanced: bool, t: Translator) -> None:
     """The game's name and mode."""
     name_font = font(Face.SERIF, style.SIZE_TITLE)
     x: float = box[0]
@@ -182,7 +182,7 @@ def _temple(layout: Layout) -> Image.Image:
 
 
 def _plaque(
-    canvas: Image.Image, draw: ImageDraw.ImageDraw, box: Box, location: int, t: Words
+    canvas: Image.Image, draw: ImageDraw.ImageDraw, box: Box, location: int, t: Translator
 ) -> None:
     """A location's plaque: its symbol and letter, and its bonus in words."""
     paste(canvas, panel(_size(box), 8, style.MARBLE, style.MARBLE_EDGE, 2), box[:2])
@@ -288,7 +288,7 @@ def _tag(
     box: Box,
     ornament: str,
     changed: bool,
-    t: Words,
+    t: Translator,
 ) -> None:
     """An ornament's tag: a terracotta tile with its icon and label, gold-rimmed while it changes
     its column's score."""
@@ -387,7 +387,7 @@ def _arrow_masks(start: Point, end: Point) -> tuple[Point, tuple[Image.Image, ..
     return (left, top), tuple(masks)
 
 
-def _badges(canvas: Image.Image, layout: Layout, scores: Score, t: Words) -> None:
+def _badges(canvas: Image.Image, layout: Layout, scores: Score, t: Translator) -> None:
     """Under each column: who leads it and the points it would give now (nothing when empty)."""
     for site, column in zip(layout.sites, scores.columns, strict=True):
         text = badge_text(column, t)

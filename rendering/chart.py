@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 
 from . import style
 from .fonts import Face, fit, font
-from .words import ENGLISH, Words
+from .translator import ENGLISH, Translator
 
 WIDTH, HEIGHT = 800, 260
 MARGIN = (76, 18, 18, 34)
@@ -18,7 +18,7 @@ MARGIN = (76, 18, 18, 34)
 
 
 def render_chart(
-    expected_white: Sequence[float], marks: Sequence[int] = (), words: Words = ENGLISH
+    expected_white: Sequence[float], marks: Sequence[int] = (), words: Translator = ENGLISH
 ) -> bytes:
     """A PNG of ``expected_white`` (values in [0, 1], one per ply from the start) with a dot
     at each ply in ``marks`` (the turns that were mistakes)."""

@@ -28,8 +28,8 @@ from engine import (
 from engine.scoring import ColumnScore, Score, column_points, score
 from engine.vocabulary import ORNAMENT_NAMES, colour_name, location_name, points, signed
 
+from .translator import ENGLISH, Translator
 from .view import BoardView, last_player, workshop_stones
-from .words import ENGLISH, Words
 
 NAME_LIMIT = 32
 NOTE_LIMIT = 60
@@ -77,7 +77,7 @@ def describe_board(position: Position, view: BoardView | None = None) -> str:
     return "\n".join(lines)
 
 
-def _column_line(position: Position, column: ColumnScore, t: Words) -> str:
+def _column_line(position: Position, column: ColumnScore, t: Translator) -> str:
     location = column.location
     text = location_name(location)
     if column.ornament is not None:
@@ -95,7 +95,7 @@ def _column_line(position: Position, column: ColumnScore, t: Words) -> str:
     return text + "."
 
 
-def _workshop_words(position: Position, player: Colour, t: Words) -> str:
+def _workshop_words(position: Position, player: Colour, t: Translator) -> str:
     """``White has white, black``, or ``Black has none``."""
     colour = colour_name(player, t).capitalize()
     stones = workshop_stones(position.workshops[player])
@@ -104,11 +104,11 @@ def _workshop_words(position: Position, player: Colour, t: Words) -> str:
     return t("{colour} has {stones}", colour=colour, stones=_stone_words(stones, t))
 
 
-def _stone_words(stones: str, t: Words) -> str:
+def _stone_words(stones: str, t: Translator) -> str:
     return ", ".join(colour_name(COLOUR_LETTERS.index(s), t) for s in stones) or t("empty")
 
 
-def ornament_change(column: ColumnScore, t: Words = ENGLISH) -> str | None:
+def ornament_change(column: ColumnScore, t: Translator = ENGLISH) -> str | None:
     """What a column's ornament changes in its score: ``reversed`` when it changes the winner,
     else the points it adds (``+3``, ``−2``); ``None`` when it changes nothing."""
     if column.effect is None:
@@ -119,7 +119,7 @@ def ornament_change(column: ColumnScore, t: Words = ENGLISH) -> str | None:
     return signed(column.points - plain_points)
 
 
-def turn_lines(turn: Turn, name: str, t: Words = ENGLISH) -> list[str]:
+def turn_lines(turn: Turn, name: str, t: Translator = ENGLISH) -> list[str]:
     """The parts of a turn in words: who did what, then its bonus."""
     if isinstance(turn, Take):
         colour = colour_name(turn.colour, t)
@@ -167,13 +167,13 @@ def turn_lines(turn: Turn, name: str, t: Words = ENGLISH) -> list[str]:
     return lines
 
 
-def turn_text(turn: Turn, name: str, t: Words = ENGLISH) -> str:
+def turn_text(turn: Turn, name: str, t: Translator = ENGLISH) -> str:
     """A turn in one line, ``name`` (a player's name or mention) doing it, e.g. ``Ariadne
     placed white on γ C, removed the top of α A``."""
     return ", ".join(turn_lines(turn, name, t))
 
 
-def scoring_lines(scores: Score, t: Words = ENGLISH) -> str:
+def scoring_lines(scores: Score, t: Translator = ENGLISH) -> str:
     """Each column's winner, points and ornament change, one line each."""
     lines = []
     for column in scores.columns:
@@ -196,7 +196,7 @@ def scoring_lines(scores: Score, t: Words = ENGLISH) -> str:
     return "\n".join(lines)
 
 
-def result_line(scores: Score, names: tuple[str, str], t: Words = ENGLISH) -> str:
+def result_line(scores: Score, names: tuple[str, str], t: Translator = ENGLISH) -> str:
     """The result in one line, such as ``Ana wins 31–24``; ``names`` are White's and Black's."""
     white, black = scores.totals
     outcome = scores.leader
@@ -216,14 +216,14 @@ def result_line(scores: Score, names: tuple[str, str], t: Words = ENGLISH) -> st
     return t("{name} wins {high}–{low}", name=names[outcome.winner], high=high, low=low)
 
 
-def badge_text(column: ColumnScore, t: Words = ENGLISH) -> str | None:
+def badge_text(column: ColumnScore, t: Translator = ENGLISH) -> str | None:
     """A column's badge: the points it gives its leader now, ``tie``, or nothing when empty."""
     if not column.stones:
         return None
     return t("tie") if column.winner is None else signed(column.points)
 
 
-def effect_text(column: ColumnScore, t: Words = ENGLISH) -> str | None:
+def effect_text(column: ColumnScore, t: Translator = ENGLISH) -> str | None:
     """Under a led column's badge: what its ornament changes in those points, if anything."""
     if column.winner is None or column.effect is None:
         return None

@@ -20,7 +20,7 @@ from engine import (
     Turn,
 )
 
-from .words import ENGLISH, Words
+from .translator import ENGLISH, Translator
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +41,7 @@ class BoardView:
     last_turn: Turn | None = None
     final: bool = False
     note: str | None = None
-    words: Words = ENGLISH
+    words: Translator = ENGLISH
 
     def name(self, player: Colour) -> str:
         """The name of the player playing ``player``."""

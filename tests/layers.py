@@ -5,9 +5,10 @@
 goes against the layers, or when the committed diagram is not what this draws.
 
 A module belongs to the layer of its folder (:data:`LAYERS`; a module outside them is an error).
-A module may import
-modules of its own layer and of the layers below it (:data:`ORDER`), except that a feature
-imports no other feature, and the layers below Discord import no Discord library.
+A module may import modules of its own layer and of the layers below it (:data:`ORDER`), except
+that a feature imports of another feature only what its package (its ``__init__``) offers, and
+the layers below Discord — and a feature's store, service, words and rules — import no Discord
+library.
 """
 
 from __future__ import annotations
@@ -22,37 +23,61 @@ DOCS = ROOT / "docs" / "architecture.md"
 BEGIN = "<!-- layers: drawn by `python -m tests.layers --write`; a test checks it -->"
 END = "<!-- /layers -->"
 
-ORDER = ("base", "storage", "metrics", "words", "services", "shared", "features", "client")
-"""The layers, bottom up."""
+ORDER = (
+    "base",
+    "storage",
+    "loops",
+    "health",
+    "fair_play",
+    "i18n",
+    "words",
+    "workers",
+    "discord",
+    "web",
+    "features",
+    "client",
+)
+"""The layers, bottom up: every layer below ``features`` is shared, and knows no feature."""
 ABOUT = {
-    "base": "values, pure rules, settings and logging: no database, no Discord",
-    "storage": "the database: one repository per record; reports to metrics, never imports them",
-    "metrics": "the process's counters and its /metrics and /healthz",
-    "words": "what the bot says, for every face: shared phrases and links, the board as one value",
-    "services": "the bot's work without Discord: its rules, the AI's worker processes",
-    "shared": "what the features share: answers, controls, the board's Discord face, the App",
-    "features": "one module per feature; a feature imports no other feature",
-    "client": "the composition root and the command line",
+    "base": "settings, logging, shards, the values every layer uses: no database, no Discord",
+    "storage": "the database interface, its backends and migrations, and the shared stores",
+    "loops": "the background loops' runner, alarm and work in flight",
+    "health": "the process's counters, its /metrics and /healthz",
+    "fair_play": "the rule that the engine never helps in a game in progress",
+    "i18n": "translation: the catalogues, and the languages of Discord's side",
+    "words": "what the bot says, for every feature: shared phrases, the board as one value",
+    "workers": "the worker processes: the AI's search and the boards' drawing",
+    "discord": "the shared Discord layer: answers, controls, posting boards, the App",
+    "web": "the live board's web server, which features plug their page messages into",
+    "features": "one package per feature; another feature only through its __init__",
+    "client": "the composition root (the features wired together) and the command line",
 }
 LAYERS: dict[str, str] = {
     "bot.client": "client",
     "bot.__main__": "client",
+    "bot.features.installed": "client",
     "bot.features": "features",
-    "bot.web": "features",
-    "bot.discord": "shared",
-    "bot.services": "services",
+    "bot.web": "web",
+    "bot.discord": "discord",
+    "bot.workers": "workers",
     "bot.words": "words",
-    "bot.metrics": "metrics",
+    "bot.i18n": "i18n",
+    "bot.fair_play": "fair_play",
+    "bot.health": "health",
+    "bot.loops": "loops",
     "bot.storage": "storage",
     "bot.base": "base",
 }
 """Folder → layer: a module is in the layer of the folder it is in (the package ``bot`` itself
 is base). A module in no folder of the table is in no layer, and the test fails."""
-ISOLATED = frozenset({"features"})
-"""Layers whose modules import none of their layer's other modules."""
-NO_DISCORD = frozenset({"base", "storage", "metrics", "words", "services"})
+NO_DISCORD = frozenset({"base", "storage", "loops", "fair_play", "words", "workers"})
 """Layers that import no Discord library (``discord``, ``aiohttp``), not even through the
 modules they import."""
+PURE_PARTS = frozenset(
+    {"store", "service", "words", "course", "glicko2", "stats", "matching", "pairing", "standings"}
+)
+"""A feature's modules that import no Discord library either (its store, its service, its
+words, its own rules): a feature's flow is tested against a real database alone."""
 DISCORD = frozenset({"discord", "aiohttp"})
 
 
@@ -66,8 +91,24 @@ def layer_of(module: str) -> str:
     raise ValueError(f"{module} is in no layer: put it in a folder of LAYERS")
 
 
+def feature_of(module: str) -> str | None:
+    """The feature package ``module`` is part of (``bot.features.lessons``), or ``None``."""
+    parts = module.split(".")
+    if len(parts) < 3 or parts[:2] != ["bot", "features"] or layer_of(module) != "features":
+        return None
+    return ".".join(parts[:3])
+
+
+def no_discord(module: str) -> bool:
+    """Whether ``module`` may not import a Discord library: a lower layer's, or a feature's
+    store, service, words or rules."""
+    if layer_of(module) in NO_DISCORD:
+        return True
+    return feature_of(module) is not None and module.rpartition(".")[2] in PURE_PARTS
+
+
 def module_name(path: Path) -> str:
-    """``bot/features/play/feature.py`` → ``bot.features.play.feature`` (a package is its ``__init__``)."""
+    """``bot/web/live.py`` → ``bot.web.live`` (a package is its ``__init__``)."""
     parts = list(path.relative_to(ROOT).with_suffix("").parts)
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
@@ -118,32 +159,10 @@ def violation(importer: str, imported: str) -> str | None:
     above, below = layer_of(importer), layer_of(imported)
     if ORDER.index(below) > ORDER.index(above):
         return f"{above} imports {below}, a layer above it"
-    if (
-        above == below
-        and above in ISOLATED
-        and REGISTRY not in (importer, imported)
-        and unit_of(importer) != unit_of(imported)
-    ):
-        return f"one {above[:-1]} imports another"
+    home, other = feature_of(importer), feature_of(imported)
+    if home is not None and other is not None and home != other and imported != other:
+        return f"a feature reaches into another's insides ({other.rpartition('.')[2]})"
     return None
-
-
-REGISTRY = "bot.features"
-"""The list of features (:data:`bot.features.FEATURES`): it imports every feature."""
-PACKAGED = (
-    "bot.web",
-    "bot.features.tournaments",
-    "bot.features.puzzles",
-    "bot.features.lessons",
-)
-"""Features that are packages (the live board: its server, sessions, frames and page;
-tournaments: their commands and the loop of their rounds): their
-modules are one feature and import one another."""
-
-
-def unit_of(module: str) -> str:
-    """The feature ``module`` is part of: its package for a packaged one, else itself."""
-    return next((package for package in PACKAGED if module.startswith(package + ".")), module)
 
 
 def violations(graph: dict[str, set[str]]) -> dict[tuple[str, str], str]:
@@ -177,7 +196,7 @@ def discord_imports(
     return {
         module: found
         for module in sorted(graph)
-        if layer_of(module) in NO_DISCORD and (found := libraries(module, set()))
+        if no_discord(module) and (found := libraries(module, set()))
     }
 
 

@@ -15,7 +15,7 @@ from bot.i18n.catalogues import NC_
 from bot.storage.games import Game
 from bot.words.phrases import game_label
 from engine.vocabulary import N_
-from rendering.words import Words
+from rendering.translator import Translator
 
 log = logging.getLogger(__name__)
 ChoiceValue = TypeVar("ChoiceValue", int, str)
@@ -106,7 +106,7 @@ def choices(
     return shown[:CHOICES_SHOWN]
 
 
-def game_choices(t: Words, games: list[Game], typed: str) -> list[app_commands.Choice[int]]:
+def game_choices(t: Translator, games: list[Game], typed: str) -> list[app_commands.Choice[int]]:
     """The choices of a ``game`` option: the ``games`` whose label holds what was typed."""
     return choices(((game_label(t, game), game.id) for game in games), typed)
 

@@ -21,7 +21,7 @@ from bot.discord.answers import Interaction
 from bot.discord.poster import BoardPoster, bot_id_of
 from bot.features.play.service import PlayService, TurnPlayed
 from bot.health.metrics import METRICS
-from bot.i18n.catalogues import words
+from bot.i18n.catalogues import translator
 from bot.loops import work
 from bot.loops.background import Backoff, Retries, stop_tasks
 from bot.loops.loop import Loop
@@ -93,7 +93,7 @@ class Opponent:
         """The bot as the AI opponent, by the name it plays under in ``language``."""
         user = self.client.user
         assert user is not None  # games start once connected
-        t = words(language)
+        t = translator(language)
         return Person(user.id, t("Tholos AI ({level})", level=t(LEVEL_NAMES[level])), bot=True)
 
     async def start(self, interaction: Interaction, game: Game) -> None:

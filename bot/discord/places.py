@@ -11,13 +11,13 @@ import discord
 
 from bot.base.domain import mention
 from bot.discord.answers import USERS_ONLY, Interaction
-from bot.i18n.catalogues import words
+from bot.i18n.catalogues import translator
 from bot.loops.background import discord_call
 from bot.storage.games import Game, GameStore
 from bot.words.names import plain_name
 from bot.words.phrases import result_text
 from engine.vocabulary import N_
-from rendering.words import Words
+from rendering.translator import Translator
 
 log = logging.getLogger(__name__)
 
@@ -67,12 +67,12 @@ def place_for(interaction: Interaction, threads_wanted: bool) -> Place:
     return Place(thread=True)
 
 
-def thread_name(t: Words, first: str, second: str) -> str:
+def thread_name(t: Translator, first: str, second: str) -> str:
     """A game's thread name, e.g. ``Ariadne vs Theseus · Tholos``, within Discord's 100
     characters whatever the names (each made one plain line, cut with an ellipsis when
     needed: a thread's name renders no markdown, and pings no one).
 
-    >>> from rendering.words import ENGLISH
+    >>> from rendering.translator import ENGLISH
     >>> thread_name(ENGLISH, "Ariadne", "Theseus")
     'Ariadne vs Theseus · Tholos'
     >>> name = thread_name(ENGLISH, "A" * 90, "B" * 90)
@@ -86,7 +86,7 @@ def thread_name(t: Words, first: str, second: str) -> str:
     return template.format(white=cut[0], black=cut[1])
 
 
-def game_line(t: Words, game: Game) -> str:
+def game_line(t: Translator, game: Game) -> str:
     """The line a game played in a thread keeps in its channel: who, where, and the result
     once it is over."""
     white, black = mention(game.white_id), mention(game.black_id)
@@ -205,7 +205,7 @@ class Places:
         if not isinstance(parent, discord.TextChannel):  # not cached: ask Discord
             parent = await self.client.fetch_channel(game.parent_id)
         assert isinstance(parent, discord.TextChannel)  # only text channels get game threads
-        t = words(game.language)
+        t = translator(game.language)
         line = await parent.send(content=game_line(t, game), allowed_mentions=NO_PINGS)
         players = [game.white_id, game.black_id]
         name = thread_name(t, game.white_name, game.black_name)
@@ -242,7 +242,7 @@ class Places:
                 self.client.get_partial_messageable(game.parent_id)
                 .get_partial_message(game.parent_message_id)
                 .edit(
-                    content=game_line(words(game.language), game),
+                    content=game_line(translator(game.language), game),
                     view=None,
                     allowed_mentions=USERS_ONLY,
                 )

@@ -18,7 +18,7 @@ from bot.discord.answers import Interaction, tell
 from bot.discord.controls import has_controls
 from bot.discord.places import GONE_THREAD, Places
 from bot.health.metrics import METRICS
-from bot.i18n.catalogues import words
+from bot.i18n.catalogues import translator
 from bot.loops import work
 from bot.loops.background import discord_call
 from bot.storage.db import DatabaseUnavailable
@@ -188,7 +188,7 @@ class BoardMessages:
         bot_id = bot_id_of(self.client)
         board = board_of(
             game,
-            words(game.language),
+            translator(game.language),
             last=last,
             bot_id=bot_id,
             live=self.live,

@@ -3,12 +3,14 @@
 ``bot/locales/tholos.pot`` holds every message marked in the code (``t("…")``,
 ``t.plural("…", "…", n)``, ``N_("…")``, and command names as ``NC_("command", "…")``);
 ``bot/locales/<language>/LC_MESSAGES/tholos.po`` their translations, read with Babel and
-compiled in memory when first used. ``python -m bot.i18n.catalogues`` extracts the messages again and
+compiled in memory when first used. ``python -m bot.i18n.catalogues`` extracts the messages
+again and
 merges them into the catalogues (new ones untranslated, changed ones fuzzy) — run it after
-changing a message, then translate what it reports; ``python -m bot.i18n.catalogues samples docs/boards``
+changing a message, then translate what it reports;
+``python -m bot.i18n.catalogues samples docs/boards``
 draws the sample boards of every language.
 
-Discord tells each interaction the reader's locale and the server's; :func:`words_for` maps
+Discord tells each interaction the reader's locale and the server's; :func:`translator_for` maps
 any Discord locale onto one of ours (``es-ES`` and ``es-419`` → Spanish, ``de`` → German,
 everything else English). The slash commands' translations, and the words of the one who
 pressed, are the Discord face's (:mod:`bot.i18n.locales`).
@@ -29,7 +31,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
 from bot.base.domain import Language
-from rendering.words import ENGLISH, Words
+from rendering.translator import ENGLISH, Translator
 
 LANGUAGES: Final[tuple[Language, ...]] = ("en", "es", "de")
 TRANSLATED: Final[tuple[Language, ...]] = ("es", "de")
@@ -76,7 +78,7 @@ def language_of(locale: object) -> Language:
 
 
 @cache
-def words(language: str) -> Words:
+def translator(language: str) -> Translator:
     """The words of one of our languages (English for any other)."""
     if language not in TRANSLATED:
         return ENGLISH
@@ -85,12 +87,12 @@ def words(language: str) -> Words:
     compiled = io.BytesIO()
     write_mo(compiled, catalog)
     compiled.seek(0)
-    return Words(language, gettext.GNUTranslations(compiled))
+    return Translator(language, gettext.GNUTranslations(compiled))
 
 
-def words_for(locale: object) -> Words:
+def translator_for(locale: object) -> Translator:
     """The words for a Discord locale."""
-    return words(language_of(locale))
+    return translator(language_of(locale))
 
 
 def extract() -> Catalog:
@@ -173,7 +175,7 @@ def draw_samples(folder: Path) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for language in LANGUAGES:
-        t = words(language)
+        t = translator(language)
         for name, shown, last in (("middle", middle, turns[29]), ("final", position, turns[-1])):
             view = BoardView("Ariadne", "Theseus", last_turn=last, words=t)
             path = folder / f"board-{name}-{language}.png"

@@ -7,13 +7,13 @@ import discord
 from discord import app_commands
 
 from bot.base.domain import Language
-from bot.i18n.catalogues import COMMAND_NAME, language_of, words, words_for
-from rendering.words import Words
+from bot.i18n.catalogues import COMMAND_NAME, language_of, translator, translator_for
+from rendering.translator import Translator
 
 
-def reader(interaction: discord.Interaction) -> Words:
+def reader(interaction: discord.Interaction) -> Translator:
     """The words of the member who typed or pressed (their Discord client's language)."""
-    return words_for(interaction.locale)
+    return translator_for(interaction.locale)
 
 
 def server_language(interaction: discord.Interaction) -> Language:
@@ -38,7 +38,7 @@ class CommandTranslator(app_commands.Translator):
         language = language_of(locale)
         if language == "en":
             return None
-        translations = words(language).translations
+        translations = translator(language).translations
         message = string.message
         if context.location in _NAMES:
             return translations.pgettext(COMMAND_NAME, message)

@@ -22,14 +22,16 @@ from engine.vocabulary import BONUS_NAMES, ORNAMENT_EFFECTS, ORNAMENT_NAMES, ORN
 from rendering import style
 from rendering.describe import badge_text, effect_text, headline, turn_lines
 from rendering.layout import COLUMN_STONE, SMALL_STONE, board_layout, stone_box
+from rendering.translator import Translator
 from rendering.view import last_player, last_turn_marks
-from rendering.words import Words
 
 COLOURS = ("white", "black", "gray")
 JSON = dict[str, Any]
 
 
-def board_frame(board: Board, t: Words, steps: tuple[TurnStep, ...] | None, now: float) -> JSON:
+def board_frame(
+    board: Board, t: Translator, steps: tuple[TurnStep, ...] | None, now: float
+) -> JSON:
     """The frame of ``board`` sent at ``now``; ``steps`` for the player to move (``None`` for
     the others)."""
     position = board.position_value
@@ -86,7 +88,7 @@ def board_frame(board: Board, t: Words, steps: tuple[TurnStep, ...] | None, now:
     }
 
 
-def puzzle_frame(attempt: Attempt, t: Words, name: str) -> JSON:
+def puzzle_frame(attempt: Attempt, t: Translator, name: str) -> JSON:
     """The frame of a member's puzzle (``name``: theirs): a board like a game's, its steps
     the answer's, and the attempt the answer is for."""
     game = puzzle_game(attempt, t, lambda user: name)
@@ -113,7 +115,7 @@ def _clocks(board: Board, now: float) -> JSON | None:
     }
 
 
-def _column(board: Board, t: Words, position: Position, scored: ColumnScore) -> JSON:
+def _column(board: Board, t: Translator, position: Position, scored: ColumnScore) -> JSON:
     index = scored.location
     column = board.columns[index]
     ornament = position.ornaments[index]

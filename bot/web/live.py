@@ -23,7 +23,7 @@ from aiohttp import web
 from bot.base.domain import Refusal
 from bot.discord.app import App
 from bot.features.analysis.store import PAGE_REQUESTS_TOPIC
-from bot.i18n.catalogues import language_of, words
+from bot.i18n.catalogues import language_of, translator
 from bot.loops import work
 from bot.storage.db import DatabaseUnavailable
 from bot.storage.games import GAMES_TOPIC, Game
@@ -31,7 +31,7 @@ from bot.web.frames import board_frame, geometries
 from bot.web.sessions import Session, Sessions
 from bot.web.words import ERRORS
 from bot.words.board import LastTurn, board_of, turn_steps
-from rendering.words import Words
+from rendering.translator import Translator
 
 log = logging.getLogger(__name__)
 
@@ -273,7 +273,7 @@ async def send_board(app: App, game: Game, pages: list[Page]) -> None:
 
 
 def _frame(app: App, game: Game, last: LastTurn | None, language: str, moving: bool) -> JSON:
-    t = words(language)
+    t = translator(language)
     names = {game.white_id: game.white_name, game.black_id: game.black_name}
 
     def who(user_id: int) -> str:
@@ -336,7 +336,7 @@ def error(t: Any, code: str) -> JSON:
     return {"type": "error", "code": code, "message": t(ERRORS[code])}
 
 
-def refused(t: Words, refusal: Refusal, game: Game | None = None) -> JSON:
+def refused(t: Translator, refusal: Refusal, game: Game | None = None) -> JSON:
     """The error frame of a refusal, in the words ``t`` (the players of ``game`` by name)."""
     text = t(refusal.message, **refusal.values) if refusal.values else t(refusal.message)
     return {

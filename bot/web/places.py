@@ -13,7 +13,7 @@ import asyncio
 from bot.base.domain import RESULTS
 from bot.discord.app import App
 from bot.features.lessons.web import course_summary
-from bot.i18n.catalogues import words
+from bot.i18n.catalogues import translator
 from bot.storage.db import Database
 from bot.storage.games import GAME_COLUMNS, Game, game_from_row
 from bot.web.frames import palette
@@ -49,7 +49,7 @@ class Places:
 
     async def welcome(self, page: Page) -> None:
         """Tell the page who its member is and its words."""
-        session, t = page.session, words(page.language)
+        session, t = page.session, translator(page.language)
         await send(
             page.socket,
             {
@@ -110,7 +110,7 @@ class Places:
         if guild is not None:
             listed = await self.app.listings.playing_page(guild, session.user_id, 0, 10)
             games = [game for game in listed if page.plays(game)]
-        t = words(page.language)
+        t = translator(page.language)
         levels = [] if guild is None else LEVEL_NAMES.items()
         progress = await self.app.lessons.progress(session.user_id)
         await send(

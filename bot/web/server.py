@@ -27,7 +27,7 @@ from aiohttp import web
 
 from bot.discord.app import App
 from bot.discord.opponent import Opponent
-from bot.i18n.catalogues import LANGUAGES, words
+from bot.i18n.catalogues import LANGUAGES, translator
 from bot.storage.games import Game
 from bot.web.headers import FOREVER, HEADERS
 from bot.web.identity import DiscordIdentity, NotVouched, RateLimited
@@ -177,7 +177,7 @@ class WebServer:
             {
                 "client_id": str(self.app.client.application_id or ""),
                 "language": language,
-                "words": starting_words(words(language)),
+                "words": starting_words(translator(language)),
             }
         )
 
@@ -208,7 +208,7 @@ class WebServer:
         session is refused now (its page asks Discord again)."""
         assert self.live is not None
         for page in self.live.every_page():
-            await close(page.socket, error(words(page.language), "session"), SESSION_CLOSE)
+            await close(page.socket, error(translator(page.language), "session"), SESSION_CLOSE)
 
     def _after_change(self, game: Game, last: LastTurn | None) -> None:
         """A turn played on a page (``last``), a game started there, or one that ended on time
@@ -357,7 +357,7 @@ def _refused(
     request: web.Request, code: str, status: int, headers: dict[str, str] | None = None
 ) -> web.Response:
     """A refused session, in the language the browser asks for (no member is known yet)."""
-    t = words(browser_language(request.headers.get("Accept-Language", "")))
+    t = translator(browser_language(request.headers.get("Accept-Language", "")))
     return web.json_response(
         {"error": code, "message": t(SESSION_ERRORS[code])}, status=status, headers=headers
     )

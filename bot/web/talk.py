@@ -24,7 +24,7 @@ from bot.features.play.service import StepShown, TimeUp
 from bot.features.puzzles.service import AnswerShown, PuzzleService
 from bot.features.puzzles.store import Answered
 from bot.features.puzzles.words import verdict
-from bot.i18n.catalogues import language_of, words
+from bot.i18n.catalogues import language_of, translator
 from bot.loops import work
 from bot.storage.db import DatabaseUnavailable
 from bot.web.frames import puzzle_frame
@@ -83,12 +83,12 @@ class PageTalk:
         too, or opened again too often by its member."""
         with self.doors.socket(address) as door:
             if door.refused is not None:
-                await close(socket, error(words(language), door.refused), FULL_CLOSE)
+                await close(socket, error(translator(language), door.refused), FULL_CLOSE)
                 return
             session = await hello(socket, self.boards.sessions, language, door, drop)
             if session is None:
                 return
-            t = words(language_of(session.locale))
+            t = translator(language_of(session.locale))
             key = f"{session.user_id}:{session.instance_id}:{session.expires_at}"
             with self.doors.member(door, session.user_id, key) as refusal:
                 if refusal is not None:
@@ -183,7 +183,7 @@ class PageGames:
         if current is None or current.colour_of(session.user_id) is None:
             await refuse(page, "spectator")
             return
-        t = words(page.language)
+        t = translator(page.language)
         try:
             result = await self.app.play.choose(
                 game_id, version, path, Caller(session.user_id, current.channel_id)
@@ -221,7 +221,7 @@ class PageGames:
                 options=GameOptions(language=language),
             )
         except Refusal as refusal:
-            await send(page.socket, refused(words(page.language), refusal))
+            await send(page.socket, refused(translator(page.language), refusal))
             return
         self.boards.after_change(game, None)
 
@@ -236,7 +236,7 @@ class PagePuzzles:
     async def answer(self, page: Page, data: JSON) -> None:
         """A puzzle for the member (``puzzle``), their answer to one (``puzzle_answer``, a
         whole turn's path) or their wish to see its answer (``puzzle_reveal``, a miss)."""
-        session, t, kind = page.session, words(page.language), data["type"]
+        session, t, kind = page.session, translator(page.language), data["type"]
         attempt, path = stored_int(data.get("attempt")), data.get("path", "")
         malformed = (
             attempt is None
@@ -272,13 +272,13 @@ class PagePuzzles:
 
 async def refuse(page: Page, code: str) -> None:
     """Tell ``page`` its message was refused, and why (``code``)."""
-    await send(page.socket, error(words(page.language), code))
+    await send(page.socket, error(translator(page.language), code))
 
 
 async def tell_database(page: Page, trouble: DatabaseUnavailable) -> None:
     """Tell ``page`` that the database did not do what it asked, and why (nothing changed)."""
     _, sentence = database_trouble(trouble)
-    message = words(page.language)(sentence)
+    message = translator(page.language)(sentence)
     await send(page.socket, {"type": "error", "code": "database", "message": message})
 
 
@@ -319,5 +319,5 @@ async def hello(
     if data is not None and data.get("type") == "hello":
         session = await sessions.admit(data.get("session"), time.time())
     if session is None:
-        await close(socket, error(words(language), "session"), SESSION_CLOSE)
+        await close(socket, error(translator(language), "session"), SESSION_CLOSE)
     return session

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Final
 
 from engine.vocabulary import N_
-from rendering.words import Words
+from rendering.translator import Translator
 
 PAGE: Final = {
     "confirm": N_("Play this turn"),
@@ -75,7 +75,7 @@ ERRORS: Final = {
 rules, such as an old version or another player's turn, comes in the bot's usual words)."""
 
 
-def page_words(t: Words) -> dict[str, str]:
+def page_words(t: Translator) -> dict[str, str]:
     """The page's words in the words ``t``."""
     return {key: t(text) for key, text in PAGE.items()}
 
@@ -102,6 +102,6 @@ STARTING: Final = {
 ``/api/config``; English in the page itself if even that fails)."""
 
 
-def starting_words(t: Words) -> dict[str, str]:
+def starting_words(t: Translator) -> dict[str, str]:
     """The page's start-up words in the words ``t``."""
     return {key: t(text) for key, text in STARTING.items()}

@@ -39,8 +39,8 @@ from engine.core import MOVER_COLOUR
 from engine.scoring import Score, score
 from engine.vocabulary import N_, bonus_name, location_name, points
 from rendering.describe import scoring_lines, turn_text
+from rendering.translator import Translator
 from rendering.view import BoardView
-from rendering.words import Words
 
 ACCENT: Final = {WHITE: 0xECE6D6, BLACK: 0x2E2B28}
 """The accent of a game being played: the colour of the player to move (marble, basalt)."""
@@ -195,7 +195,7 @@ class Board:
 
 def board_of(
     game: Game,
-    t: Words,
+    t: Translator,
     *,
     last: LastTurn | None = None,
     builder: TurnBuilder | None = None,
@@ -256,7 +256,7 @@ def _phase(game: Game, bot_id: int | None) -> Phase:
 
 
 def _controls(
-    t: Words, game: Game, phase: Phase, builder: TurnBuilder | None, live: bool
+    t: Translator, game: Game, phase: Phase, builder: TurnBuilder | None, live: bool
 ) -> tuple[str | None, tuple[Choice, ...], tuple[Choice, ...]]:
     """The step's prompt, its choices and the board's commands (see :func:`board_of`)."""
     prompt = None
@@ -275,7 +275,7 @@ def _controls(
     return prompt, options, commands
 
 
-def _sides(t: Words, game: Game, projected: Score, who: Who) -> tuple[Side, Side]:
+def _sides(t: Translator, game: Game, projected: Score, who: Who) -> tuple[Side, Side]:
     """White and Black as the board shows them, with their points if the game ended now."""
     white, black = (
         Side(
@@ -292,7 +292,7 @@ def _sides(t: Words, game: Game, projected: Score, who: Who) -> tuple[Side, Side
     return white, black
 
 
-def _image_view(t: Words, game: Game, last: LastTurn | None) -> BoardView:
+def _image_view(t: Translator, game: Game, last: LastTurn | None) -> BoardView:
     """What the image and its alt text show besides the position (the names plain: alt text
     renders no markdown)."""
     return BoardView(
@@ -305,7 +305,7 @@ def _image_view(t: Words, game: Game, last: LastTurn | None) -> BoardView:
     )
 
 
-def clocks_of(t: Words, game: Game, now: float | None = None) -> Clocks | None:
+def clocks_of(t: Translator, game: Game, now: float | None = None) -> Clocks | None:
     """A live game's clocks (``None``: correspondence); see :func:`board_of` for ``now``."""
     control = game.clock
     if control is None:
@@ -334,7 +334,7 @@ def clocks_of(t: Words, game: Game, now: float | None = None) -> Clocks | None:
     return Clocks(str(control), (left[0], left[1]), running, runs_out_at, line)
 
 
-def _status(t: Words, game: Game, phase: Phase, prompt: str | None, who: Who) -> str:
+def _status(t: Translator, game: Game, phase: Phase, prompt: str | None, who: Who) -> str:
     if phase == "over":
         return t("Game over. {result}", result=result_text(t, game, who))
     if phase == "ai":
@@ -342,7 +342,7 @@ def _status(t: Words, game: Game, phase: Phase, prompt: str | None, who: Who) ->
     return t("{player}, your turn. {prompt}", player=who(game.to_move), prompt=prompt)
 
 
-def _columns(t: Words, position: Position, projected: Score) -> tuple[Column, ...]:
+def _columns(t: Translator, position: Position, projected: Score) -> tuple[Column, ...]:
     lines = scoring_lines(projected, t).split("\n")
     return tuple(
         Column(
@@ -357,7 +357,7 @@ def _columns(t: Words, position: Position, projected: Score) -> tuple[Column, ..
     )
 
 
-def board_note(t: Words, game: Game) -> str | None:
+def board_note(t: Translator, game: Game) -> str | None:
     """The image's headline for a game that ended without a full temple (names plain: it is
     drawn, and read as alt text)."""
     if game.status == "aborted":
@@ -379,7 +379,7 @@ def board_note(t: Words, game: Game) -> str | None:
 
 
 def _step_choices(
-    t: Words, game: Game, builder: TurnBuilder, step: Step
+    t: Translator, game: Game, builder: TurnBuilder, step: Step
 ) -> tuple[tuple[Choice, ...], tuple[Choice, ...]]:
     """The press's options, and the commands under them: Skip, Back, Cancel, Claim (or, against
     the AI, Hint where allowed and Resign) and How to play."""
@@ -394,7 +394,7 @@ def _step_choices(
 
 
 def press_choices(
-    t: Words, builder: TurnBuilder, step: Step
+    t: Translator, builder: TurnBuilder, step: Step
 ) -> tuple[tuple[Choice, ...], tuple[Choice, ...]]:
     """The choices of one press of a turn being composed on Discord's buttons (a game's, a
     puzzle's answer, a lesson's task): as many steps at once as fit (:mod:`bot.words.presses`),
@@ -415,7 +415,7 @@ def press_choices(
 
 
 def step_choices(
-    t: Words, builder: TurnBuilder, step: Step
+    t: Translator, builder: TurnBuilder, step: Step
 ) -> tuple[tuple[Choice, ...], tuple[Choice, ...]]:
     """The choices of one step of a turn being composed, a token each (the live board's): its
     options, and Skip, Back and Cancel."""
@@ -457,7 +457,7 @@ class TurnStep:
     the bonus may be skipped. An option whose ``path`` is not a step's completes a turn."""
 
 
-def turn_steps(game: Game, t: Words) -> tuple[TurnStep, ...]:
+def turn_steps(game: Game, t: Translator) -> tuple[TurnStep, ...]:
     """Every step of every legal turn from the game's position, first step first."""
     found: list[TurnStep] = []
     waiting = [TurnBuilder(game.position)]
@@ -477,7 +477,7 @@ def turn_steps(game: Game, t: Words) -> tuple[TurnStep, ...]:
     return tuple(found)
 
 
-def _final_choices(t: Words, game: Game, live: bool) -> tuple[Choice, ...]:
+def _final_choices(t: Translator, game: Game, live: bool) -> tuple[Choice, ...]:
     """A finished game's controls: Rematch, Replay, Record, Review (no review of a game
     without turns) and, where the bot serves the live board (``live``), Analyse there."""
     choices = [
@@ -492,7 +492,7 @@ def _final_choices(t: Words, game: Game, live: bool) -> tuple[Choice, ...]:
     return tuple(choices)
 
 
-def step_prompt(t: Words, builder: TurnBuilder, step: Step) -> str:
+def step_prompt(t: Translator, builder: TurnBuilder, step: Step) -> str:
     """What the player is asked at this step."""
     kind = step.kind
     if kind == "action":
@@ -548,7 +548,9 @@ def step_prompt(t: Words, builder: TurnBuilder, step: Step) -> str:
     return t("Put the gray quarry stone on which column?")
 
 
-def option_label(t: Words, builder: TurnBuilder, kind: str, token: str) -> tuple[str, str | None]:
+def option_label(
+    t: Translator, builder: TurnBuilder, kind: str, token: str
+) -> tuple[str, str | None]:
     """A control's label and emoji for choosing ``token`` at a step of ``kind``."""
     position = builder.position
     if token == SKIP:
@@ -576,7 +578,7 @@ def option_label(t: Words, builder: TurnBuilder, kind: str, token: str) -> tuple
     return f"{location_name(location)} · {height}", None
 
 
-def why_not(t: Words, builder: TurnBuilder, kind: str, token: str) -> str:
+def why_not(t: Translator, builder: TurnBuilder, kind: str, token: str) -> str:
     """Why the option ``token`` can't be chosen at this step (a short reason)."""
     position = builder.position
     if token in LOCATION_LETTERS:

@@ -1,8 +1,8 @@
-"""Words more than one feature says, each defined once: stone emoji, colour, mode and level
+"""Translator more than one feature says, each defined once: stone emoji, colour, mode and level
 names, a turn and a result in words, durations, links to a game's board, and command mentions.
 No I/O, no Discord objects (a mention is text).
 
-Every function takes the :class:`~rendering.words.Words` of the language to speak."""
+Every function takes the :class:`~rendering.translator.Translator` of the language to speak."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from engine.vocabulary import (
     score_pair,
     signed,
 )
-from rendering.words import Words
+from rendering.translator import Translator
 
 STONE_EMOJI: Final = ("⚪", "⚫", "🔘")
 """Stone colours as emoji (white, black, gray): told apart by lightness, not hue."""
@@ -48,12 +48,12 @@ Who = Callable[[int], str]
 """How a face names a player from their user id: a Discord mention, or a plain name."""
 
 
-def colour_name(t: Words, colour: Colour) -> str:
+def colour_name(t: Translator, colour: Colour) -> str:
     """``White``, ``Black`` or ``Gray``."""
     return t(COLOUR_NAMES[colour]).capitalize()
 
 
-def ornaments_text(t: Words, position: Position) -> str:
+def ornaments_text(t: Translator, position: Position) -> str:
     """The ornaments of a game, one per line (or ``none``)."""
     lines = [
         f"{location_name(location)}: **{t(ORNAMENT_NAMES[ornament])}** — "
@@ -64,7 +64,7 @@ def ornaments_text(t: Words, position: Position) -> str:
     return "\n".join(lines) or t("none")
 
 
-def result_text(t: Words, game: Game, who: Who = mention) -> str:
+def result_text(t: Translator, game: Game, who: Who = mention) -> str:
     """The result in a sentence, e.g. ``<@1> wins 25–19 on points`` (``19–−1``: a negative
     score has a minus sign)."""
     if game.ended_by is not None:
@@ -100,7 +100,7 @@ def rating_change(before: float, after: float) -> str:
     return f"{shown_before} → {shown_after} ({signed(change) if change else '±0'})"
 
 
-def reason_text(t: Words, reason: str, time_control: str | None) -> str:
+def reason_text(t: Translator, reason: str, time_control: str | None) -> str:
     """How a game ended, in words (``on points``…); a live game (``time_control``) that
     ended on time did so because a clock ran out."""
     if reason == "timeout" and time_control is not None:
@@ -108,7 +108,7 @@ def reason_text(t: Words, reason: str, time_control: str | None) -> str:
     return t(RESULT_REASONS[reason])
 
 
-def minutes_text(t: Words, seconds: float) -> str:
+def minutes_text(t: Translator, seconds: float) -> str:
     """A duration in minutes, e.g. ``5 minutes``."""
     minutes = seconds / 60
     return t.plural(
@@ -119,14 +119,14 @@ def minutes_text(t: Words, seconds: float) -> str:
     )
 
 
-def pace_name(t: Words, pace: str | None) -> str:
+def pace_name(t: Translator, pace: str | None) -> str:
     """A game's pace in words: correspondence (``None``), or a live clock such as ``5+5``."""
     if pace is None or pace == CORRESPONDENCE:
         return t("correspondence")
     return t("live clock {clock}", clock=pace)
 
 
-def game_label(t: Words, game: Game) -> str:
+def game_label(t: Translator, game: Game) -> str:
     """A game in a list of choices (≤ 100 characters, plain: a choice renders no markdown),
     e.g. ``#7 Ariadne vs Theseus · ply 12``."""
     return t(

@@ -9,10 +9,10 @@ from engine.builder import GRAY_FROM_QUARRY, SKIP, Path, StepKind, TurnBuilder
 from engine.core import COLOUR_LETTERS, LOCATION_LETTERS
 from engine.presses import choices, presses
 from engine.vocabulary import bonus_name, location_name
-from rendering.words import Words
+from rendering.translator import Translator
 
 
-def compound_options(t: Words, builder: TurnBuilder) -> list[tuple[str, str]] | None:
+def compound_options(t: Translator, builder: TurnBuilder) -> list[tuple[str, str]] | None:
     """The choices of the next press as (path, label), when it chooses more than one step for
     some of them; ``None`` when every choice is a single step (shown as that step's whole
     domain, the impossible disabled with why)."""
@@ -23,7 +23,7 @@ def compound_options(t: Words, builder: TurnBuilder) -> list[tuple[str, str]] | 
     return [("".join(choice), press_label(t, builder, choice)) for choice in offered]
 
 
-def press_label(t: Words, builder: TurnBuilder, choice: Path) -> str:
+def press_label(t: Translator, builder: TurnBuilder, choice: Path) -> str:
     """The words of a press that chooses ``choice`` after ``builder``'s path: one short part a
     step (``Take ⚪ ×2``, ``Place ⚫ δ D +🔘``, ``Place ⚪ β B: C → D``)."""
     parts: list[str] = []
@@ -39,7 +39,7 @@ def press_label(t: Words, builder: TurnBuilder, choice: Path) -> str:
     return label[:1].upper() + label[1:]
 
 
-def _part(t: Words, builder: TurnBuilder, kind: StepKind, token: str) -> str:
+def _part(t: Translator, builder: TurnBuilder, kind: StepKind, token: str) -> str:
     """The words of one step's choice inside a press's label."""
     if token == SKIP:
         return ", " + t("no bonus")

@@ -14,14 +14,14 @@ from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
-from bot.i18n.catalogues import words
+from bot.i18n.catalogues import translator
 from bot.words.board import Board
 from engine import Position
 from engine.newgame import new_game
 from rendering.board import render_board
 from rendering.describe import describe_board
+from rendering.translator import ENGLISH
 from rendering.view import BoardView
-from rendering.words import ENGLISH
 
 from .ai import Worker, new_pool
 
@@ -101,4 +101,4 @@ def _render(position: Position, view: BoardView) -> tuple[bytes, str]:
 def _render_in_worker(position: Position, view: BoardView, language: str) -> tuple[bytes, str]:
     """Runs in the drawing worker: the view in ``language``'s words (the same object each
     time, so the board's cached backgrounds are found)."""
-    return _render(position, dataclasses.replace(view, words=words(language)))
+    return _render(position, dataclasses.replace(view, words=translator(language)))

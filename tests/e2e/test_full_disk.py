@@ -13,7 +13,7 @@ from typing import Any
 import aiohttp
 
 from bot.discord.answers import CANNOT_SAVE
-from bot.i18n.catalogues import words
+from bot.i18n.catalogues import translator
 from tests.e2e.bots import SpawnBot
 from tests.e2e.emulator import Emulator
 from tests.e2e.table import Table, path_of
@@ -56,7 +56,7 @@ async def test_a_database_that_stops_taking_writes_mid_game_loses_nothing(
     await table.click(alice, table.board, table.labelled(table.board, "Open the live board"))
     before = table.position()
     await bot.settle()
-    cannot_save = words("es")(CANNOT_SAVE)
+    cannot_save = translator("es")(CANNOT_SAVE)
     assert cannot_save != CANNOT_SAVE  # translated
 
     async with aiohttp.ClientSession() as http:

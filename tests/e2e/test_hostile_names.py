@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from bot.discord.places import thread_name
 from bot.words.names import escaped_name, plain_name
 from engine.record import read_record
-from rendering.words import ENGLISH
+from rendering.translator import ENGLISH
 from tests.e2e.bots import SpawnBot
 from tests.e2e.emulator import Emulator, Message
 from tests.e2e.emulator.rules import walk_components

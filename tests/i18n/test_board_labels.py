@@ -9,14 +9,14 @@ import random
 
 import pytest
 
-from bot.i18n.catalogues import LANGUAGES, words
+from bot.i18n.catalogues import LANGUAGES, translator
 from engine import Position
 from engine.newgame import new_game
 from rendering import BoardView, board, describe_board
 from rendering.board import board_image
 from rendering.chart import render_chart
 from rendering.fonts import recording_cuts
-from rendering.words import Words
+from rendering.translator import Translator
 
 ALT_TEXT_LIMIT = 1024
 
@@ -53,7 +53,7 @@ def test_the_games_show_every_ornament_and_kind_of_turn():
     assert {"Take", "Place", "Remove", "Draw", "Steal", "Extra", "Move", "GrayFromQuarry"} <= kinds
 
 
-def labels_cut(t: Words) -> list[str]:
+def labels_cut(t: Translator) -> list[str]:
     """The labels shortened to fit when drawing the sample games in ``t``'s language."""
     board._background.cache_clear()  # draw the plaques and headings again, in this language
     cut: list[str] = []
@@ -79,7 +79,7 @@ def labels_cut(t: Words) -> list[str]:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_label_fits_in_every_language(language: str):
-    assert labels_cut(words(language)) == []
+    assert labels_cut(translator(language)) == []
 
 
 class Verbose(gettext.NullTranslations):
@@ -90,11 +90,11 @@ class Verbose(gettext.NullTranslations):
 
 
 def test_a_label_too_long_for_its_box_is_caught():
-    assert labels_cut(Words("xx", Verbose())) == ["THE QUARRY OF THE TEMPLE OF DELPHI"]
+    assert labels_cut(Translator("xx", Verbose())) == ["THE QUARRY OF THE TEMPLE OF DELPHI"]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_review_chart_labels_fit_in_every_language(language: str):
     with recording_cuts() as cuts:
-        render_chart([0.5, 0.7, 0.2, 0.5], [1, 2], words(language))
+        render_chart([0.5, 0.7, 0.2, 0.5], [1, 2], translator(language))
     assert cuts == []

@@ -20,9 +20,9 @@ from bot.i18n.catalogues import (
     catalogue_path,
     extract,
     language_of,
+    translator,
+    translator_for,
     untranslated,
-    words,
-    words_for,
 )
 from bot.i18n.locales import CommandTranslator
 
@@ -94,11 +94,11 @@ def test_messages_format_in_every_language(language: str):
 def test_plural_forms_follow_each_language():
     """One stone, three stones — in each language's own words."""
     for language in ("en", *TRANSLATED):
-        t = words(language)
+        t = translator(language)
         one = t.plural("{count} game", "{count} games", 1)
         three = t.plural("{count} game", "{count} games", 3)
         assert one.startswith("1 ") and three.startswith("3 ") and one[2:] != three[2:]
-    assert words("es").plural("{count} game", "{count} games", 3) != "3 games"
+    assert translator("es").plural("{count} game", "{count} games", 3) != "3 games"
 
 
 def test_discord_locales_map_onto_our_languages():
@@ -110,7 +110,7 @@ def test_discord_locales_map_onto_our_languages():
         "en",
         "en",
     ]
-    assert words_for("es-419") is words("es") and words_for("ja") is words("en")
+    assert translator_for("es-419") is translator("es") and translator_for("ja") is translator("en")
 
 
 async def payloads(locale_codes: tuple[str, ...]) -> list[dict]:

@@ -14,7 +14,7 @@ from engine.newgame import new_game
 from engine.play import random_game
 from rendering import BoardView
 from rendering.replay import FINAL_MS, render_replay
-from rendering.words import Words
+from rendering.translator import Translator
 
 DISCORD_UPLOAD_LIMIT = 10 * 1024 * 1024
 
@@ -61,6 +61,8 @@ def test_the_captions_are_in_the_replays_language():
     turns = random_game(start, random.Random(1)).turns[:2]
     plain = frames(render_replay(start, turns, BoardView("Ana", "Bob")).data)
     loud = frames(
-        render_replay(start, turns, BoardView("Ana", "Bob", words=Words("xx", Numbered()))).data
+        render_replay(
+            start, turns, BoardView("Ana", "Bob", words=Translator("xx", Numbered()))
+        ).data
     )
     assert ImageChops.difference(plain[1][0], loud[1][0]).getbbox() is not None

@@ -26,9 +26,9 @@ from bot.storage.db import (
     set_meta,
 )
 from bot.storage.sqlite import SqliteDatabase
-from tests.web import test_live
 from tests.databases import Clock, services_on
 from tests.features.play.test_service import ALICE, CAROL, play, started
+from tests.web import test_live
 from tests.web.test_live import Live, new_game, open_page, path_of
 
 ROLES = itertools.count(1)

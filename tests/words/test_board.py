@@ -10,7 +10,7 @@ import pytest
 
 from bot.base import custom_ids
 from bot.discord.layout import rows
-from bot.i18n.catalogues import words
+from bot.i18n.catalogues import translator
 from bot.storage.games import Game, Outcome, unstored_game
 from bot.words.board import Board, LastTurn, board_of, step_choices, turn_steps
 from engine import Position
@@ -18,7 +18,7 @@ from engine.builder import TurnBuilder
 from engine.newgame import new_game
 from engine.presses import choices
 from engine.scoring import score
-from rendering.words import ENGLISH
+from rendering.translator import ENGLISH
 
 ANA, BOB, BOT = 11, 22, 99
 
@@ -189,7 +189,7 @@ def test_where_the_live_board_is_served_a_finished_game_offers_to_analyse_it():
     shown = [[button.custom_id for button in row] for row in rows(board)]
     assert [len(row) for row in shown] == [5, 1]
     assert shown[0][4] == custom_ids.ANALYSE.build(game=over.id)
-    assert board_of(over, words("es"), live=True).commands[4].label == "Analizar"
+    assert board_of(over, translator("es"), live=True).commands[4].label == "Analizar"
 
 
 def test_an_aborted_game_without_turns_has_no_review_and_a_note():
@@ -203,7 +203,7 @@ def test_a_game_in_a_direct_message_speaks_the_players_language():
     Spanish."""
     board = board_of(
         game(new_game(), guild_id=0, black_id=BOT, ai_level="medium", language="es"),
-        words("es"),
+        translator("es"),
         bot_id=BOT,
     )
     assert actions(board) == ["resign", "rules"]

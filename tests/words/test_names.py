@@ -18,7 +18,7 @@ from bot.features.reminders.feature import reminder_text
 from bot.storage.games import unstored_game
 from bot.words.names import NAME_LIMIT, ZERO_WIDTH_SPACE, escaped_name, plain_name
 from engine.newgame import new_game
-from rendering.words import ENGLISH
+from rendering.translator import ENGLISH
 
 HOSTILE = [
     "<@123456789012345678>",

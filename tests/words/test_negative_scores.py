@@ -16,7 +16,7 @@ from bot.words.phrases import result_text
 from engine import Position
 from engine.scoring import score
 from rendering.describe import scoring_lines
-from rendering.words import ENGLISH
+from rendering.translator import ENGLISH
 
 ANA, BOB = 1, 2
 FINAL = Position.parse("wgwbb/bbbww/wwgwg/wgbwb/bbbww/wwggw/gbbgw - - w -")

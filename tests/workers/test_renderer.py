@@ -12,7 +12,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
-from bot.i18n.catalogues import words
+from bot.i18n.catalogues import translator
 from bot.workers.ai import SPAWN
 from bot.workers.renderer import Renderer
 from engine import Position
@@ -30,7 +30,7 @@ def a_board(seed: int) -> tuple[Position, BoardView]:
     game = random_game(new_game(), rng)
     ply = rng.randrange(1, len(game.turns))
     *_, (_, position) = game_positions(game.start, game.turns[:ply])
-    view = BoardView("Ana", "Bob", last_turn=game.turns[ply - 1], words=words("es"))
+    view = BoardView("Ana", "Bob", last_turn=game.turns[ply - 1], words=translator("es"))
     return position, view
 
 

@@ -22,7 +22,7 @@ from bot.storage.servers import ServerSettings
 from bot.words.names import escaped_name
 from bot.words.phrases import MODE_NAMES, SANDSTONE, command, minutes_text, pace_name
 from engine.vocabulary import N_
-from rendering.words import Words
+from rendering.translator import Translator
 
 ADMINS_ONLY = N_("Only members with the **Manage Server** permission can use {admin}.")
 OPTION_NAMES = (
@@ -226,7 +226,7 @@ async def end_command(interaction: Interaction, game: int) -> None:
 # -- what it says -------------------------------------------------------------------------------
 
 
-def settings_embed(t: Words, rules: ServerRules, *, changed: bool) -> discord.Embed:
+def settings_embed(t: Translator, rules: ServerRules, *, changed: bool) -> discord.Embed:
     """A server's settings in force (``changed``: just saved)."""
     embed = discord.Embed(
         title=t("Tholos settings saved") if changed else t("Tholos settings"),

@@ -18,7 +18,7 @@ from bot.fair_play.guard import FairPlay
 from bot.features.hints.words import named, why
 from bot.features.play.service import final_outcome
 from bot.features.reviews.store import ReviewRecord
-from bot.i18n.catalogues import words
+from bot.i18n.catalogues import translator
 from bot.storage.games import Game, unstored_game
 from bot.web.frames import board_frame, geometries
 from bot.web.live import JSON, PATH, LiveBoards, Page, error, plain, refused, send, stored_int
@@ -30,7 +30,7 @@ from engine.puzzles import game_positions
 from engine.review import GameReview
 from engine.vocabulary import N_
 from rendering.describe import turn_text
-from rendering.words import Words
+from rendering.translator import Translator
 
 POSITION_LIMIT = 400
 """Characters a position string may have (the longest real one has about 80)."""
@@ -55,7 +55,7 @@ class PageAnalysis:
 
     async def answer(self, page: Page, data: JSON) -> None:
         """One message of the analysis board; a malformed one is refused, a refusal said."""
-        t, kind = words(page.language), data["type"]
+        t, kind = translator(page.language), data["type"]
         try:
             if kind == "analyse":
                 frame = await self._analyse(page, t, data)
@@ -79,7 +79,7 @@ class PageAnalysis:
             await self.answer(page, {"type": "analyse", "game": game_id})
         return game_id is not None
 
-    async def _analyse(self, page: Page, t: Words, data: JSON) -> JSON | None:
+    async def _analyse(self, page: Page, t: Translator, data: JSON) -> JSON | None:
         """A game's whole line (its positions, turns and review), or a pasted position's."""
         self.boards.leave(page)
         if data.get("position") is not None:
@@ -123,9 +123,9 @@ class PageAnalysis:
                 time.time(),
                 game.plies + 1,
             )
-        return review_json(record, words(page.language))
+        return review_json(record, translator(page.language))
 
-    async def _board(self, page: Page, t: Words, data: JSON) -> JSON | None:
+    async def _board(self, page: Page, t: Translator, data: JSON) -> JSON | None:
         """A position's board (``analysis_board``), or the board after a turn tried from it
         (``analysis_turn``, a whole turn's path), named after the game's players if any."""
         position = _position(data.get("position"))
@@ -150,7 +150,7 @@ class PageAnalysis:
         }
         return frame
 
-    async def _best(self, page: Page, t: Words, position: Position) -> JSON:
+    async def _best(self, page: Page, t: Translator, position: Position) -> JSON:
         """The engine's best turn in ``position`` (the hints' search), and why."""
         if position.is_over():
             raise Refusal(GAME_OVER_HERE)
@@ -164,7 +164,7 @@ class PageAnalysis:
             "text": plain(named(t, position.turn, found.turn) + "\n" + why(t, found)),
         }
 
-    async def _names(self, page: Page, t: Words, game_id: object) -> list[str]:
+    async def _names(self, page: Page, t: Translator, game_id: object) -> list[str]:
         """The players' names of the game analysed (``None``: the colours')."""
         if game_id is None:
             return [colour_name(t, WHITE), colour_name(t, BLACK)]
@@ -205,7 +205,7 @@ def analysis_game(position: Position, names: list[str], user_id: int) -> Game:
     )
 
 
-def analysis_board(t: Words, position: Position, names: list[str], user_id: int) -> JSON:
+def analysis_board(t: Translator, position: Position, names: list[str], user_id: int) -> JSON:
     """The frame of ``position`` on the analysis board: a game's board, its small print the
     position string, the steps of every legal turn for the side to move."""
     game = analysis_game(position, names, user_id)
@@ -218,7 +218,7 @@ def analysis_board(t: Words, position: Position, names: list[str], user_id: int)
     return frame
 
 
-def review_json(record: ReviewRecord, t: Words) -> JSON:
+def review_json(record: ReviewRecord, t: Translator) -> JSON:
     """A review as the page shows it: how far it is; once done, White's expected result in
     every position of the game and the turns that lost it (with the better turn)."""
     shown: JSON = {"status": record.status, "done": record.done, "total": record.total}

@@ -33,7 +33,7 @@ from bot.discord.feature import Command, Feature, feature_of
 from bot.discord.places import THREAD_FAILED, Opened, game_line, open_thread, place_for, thread_name
 from bot.features.challenges.service import ExpiredChallengeError
 from bot.features.challenges.store import Challenge
-from bot.i18n.catalogues import NC_, words
+from bot.i18n.catalogues import NC_, translator
 from bot.i18n.locales import reader, server_language
 from bot.loops import work
 from bot.loops.background import discord_call
@@ -43,7 +43,7 @@ from bot.storage.leases import Lease, taking_lease
 from bot.words.names import plain_name
 from bot.words.phrases import LEVEL_NAMES, command, pace_name
 from engine.vocabulary import N_
-from rendering.words import Words
+from rendering.translator import Translator
 
 log = logging.getLogger(__name__)
 
@@ -218,7 +218,7 @@ class ChallengeMessages:
 
     async def post(self, interaction: Interaction, challenge: Challenge) -> None:
         """Answer ``interaction`` with the public challenge message and remember it."""
-        t = words(challenge.language)
+        t = translator(challenge.language)
         sent = await interaction.response.send_message(
             challenge_text(t, challenge),
             view=challenge_view(t, challenge),
@@ -238,7 +238,7 @@ class ChallengeMessages:
         if challenge.message_id is None:
             return
         channel = self.app.client.get_partial_messageable(challenge.channel_id)
-        t = words(challenge.language)
+        t = translator(challenge.language)
         try:
             await discord_call(
                 channel.get_partial_message(challenge.message_id).edit(
@@ -305,7 +305,7 @@ class ChallengeAnswers:
             raise
         game = answered.game
         if game is not None and opened is not None:
-            await _edit(interaction, answered.challenge, game_line(words(game.language), game))
+            await _edit(interaction, answered.challenge, game_line(translator(game.language), game))
             await self.app.poster.post(opened.thread.send, game, None)
             return
         await _edit(interaction, answered.challenge)
@@ -316,7 +316,7 @@ class ChallengeAnswers:
 async def _open_thread(interaction: Interaction, challenge: Challenge) -> Opened | None:
     """The accepted challenge's thread (``None``, and a note, if Discord refused one)."""
     assert interaction.message is not None  # the challenge's buttons are on it
-    t = words(challenge.language)
+    t = translator(challenge.language)
     taker = plain_name(interaction.user.display_name)  # an open challenge's opponent
     opponent = challenge.opponent_name or taker
     name = thread_name(t, challenge.challenger_name, opponent)
@@ -330,7 +330,7 @@ async def _open_thread(interaction: Interaction, challenge: Challenge) -> Opened
 async def _edit(interaction: Interaction, challenge: Challenge, text: str | None = None) -> None:
     """Show the challenge's state (or ``text``) on its message, buttons disabled when it
     is closed."""
-    t = words(challenge.language)
+    t = translator(challenge.language)
     content = text or challenge_text(t, challenge)
     view = challenge_view(t, challenge) if text is None else None
     if interaction.response.is_done():
@@ -400,7 +400,7 @@ class AiGames:
         self, interaction: Interaction, me: Person, ai: Person, level: Level, options: GameOptions
     ) -> None:
         """A game against the AI in a thread on a line of its own in the channel."""
-        t = words(options.language)
+        t = translator(options.language)
         await interaction.response.send_message(
             t(
                 "🤖 {player} takes on the Tholos AI ({level}).",
@@ -506,7 +506,7 @@ async def cancel_command(interaction: Interaction) -> None:
 # -- what it says -------------------------------------------------------------------------------
 
 
-def challenge_text(t: Words, challenge: Challenge) -> str:
+def challenge_text(t: Translator, challenge: Challenge) -> str:
     """The public challenge message: the invitation, its terms, and where it stands."""
     colours = {
         "white": N_("The challenger plays White"),
@@ -532,7 +532,7 @@ def challenge_text(t: Words, challenge: Challenge) -> str:
     return f"{text}\n{_standing(t, challenge)}"
 
 
-def _invitation(t: Words, challenge: Challenge) -> str:
+def _invitation(t: Translator, challenge: Challenge) -> str:
     """Who challenges whom (or anyone here) to which game."""
     if challenge.mode == "basic":
         mode = t("a basic game")
@@ -557,7 +557,7 @@ def _invitation(t: Words, challenge: Challenge) -> str:
     )
 
 
-def _standing(t: Words, challenge: Challenge) -> str:
+def _standing(t: Translator, challenge: Challenge) -> str:
     """When a pending challenge expires, or how it was closed."""
     status = challenge.status
     if status == "pending":
@@ -577,7 +577,7 @@ def _standing(t: Words, challenge: Challenge) -> str:
     return t(ending)
 
 
-def challenge_view(t: Words, challenge: Challenge) -> discord.ui.View:
+def challenge_view(t: Translator, challenge: Challenge) -> discord.ui.View:
     """Accept / Decline / Withdraw (an open challenge: Accept / Withdraw), disabled once the
     challenge is answered."""
     return view_of(

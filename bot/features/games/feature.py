@@ -22,7 +22,7 @@ from bot.i18n.locales import reader
 from bot.storage.games import Game
 from bot.words.phrases import MODE_NAMES, SANDSTONE, board_url, channel_url
 from engine.vocabulary import N_
-from rendering.words import Words
+from rendering.translator import Translator
 
 
 class Games(Feature):
@@ -99,7 +99,7 @@ OPEN_READ_MOST = 50
 """The most open challenges read for the list (those that expire first)."""
 
 
-def open_challenges_text(t: Words, challenges: list[Challenge], waiting: int) -> str:
+def open_challenges_text(t: Translator, challenges: list[Challenge], waiting: int) -> str:
     """The open challenges, with links to their messages (``waiting``: how many in all)."""
     lines = ["**" + t("Open challenges — anyone may accept") + "**"]
     for challenge in challenges:
@@ -125,7 +125,7 @@ def open_challenges_text(t: Words, challenges: list[Challenge], waiting: int) ->
 
 
 def games_embed(
-    t: Words, games: list[Game], page: int, pages: int, total: int, caller_id: int
+    t: Translator, games: list[Game], page: int, pages: int, total: int, caller_id: int
 ) -> discord.Embed:
     """One page of the server's games being played, the caller's first."""
     embed = discord.Embed(title=t("Tholos games being played"), colour=SANDSTONE)

@@ -7,20 +7,20 @@ from bot.words.phrases import colour_name
 from engine import Colour, Turn
 from engine.hints import Hint
 from rendering.describe import turn_text
-from rendering.words import Words
+from rendering.translator import Translator
 
 
-def hint_text(t: Words, colour: Colour, hint: Hint) -> str:
+def hint_text(t: Translator, colour: Colour, hint: Hint) -> str:
     """The hint for ``colour``'s player: the turn, and why."""
     return t("💡 **Hint:** {turn}.", turn=named(t, colour, hint.turn)) + "\n" + why(t, hint)
 
 
-def named(t: Words, colour: Colour, turn: Turn) -> str:
+def named(t: Translator, colour: Colour, turn: Turn) -> str:
     """``colour``'s turn in words, with its notation."""
     return f"{turn_text(turn, colour_name(t, colour), t)} (`{turn}`)"
 
 
-def why(t: Words, hint: Hint) -> str:
+def why(t: Translator, hint: Hint) -> str:
     """One sentence: why this turn."""
     if hint.exact:
         if hint.expected == 1:

@@ -47,7 +47,7 @@ from engine.record import GameRecord, write_record
 from engine.vocabulary import N_, points
 from rendering import BoardView
 from rendering.replay import render_replay
-from rendering.words import Words
+from rendering.translator import Translator
 
 RECENT_GAMES = 25
 """How many of the caller's recent games the ``game`` option suggests."""
@@ -340,7 +340,7 @@ def game_record(
     )
 
 
-def replay_clocks(t: Words, game: Game, records: list[TurnRecord]) -> list[str] | None:
+def replay_clocks(t: Translator, game: Game, records: list[TurnRecord]) -> list[str] | None:
     """A live game's clocks in words at the start and after each turn (``None``: no clock)."""
     clock = game.clock
     if clock is None:
@@ -493,7 +493,9 @@ NOWHERE = Finish(0.0, 0)
 HISTORY_PAGE = 10
 
 
-def history_line(t: Words, game: Game, member_id: int, event: tuple[str, int] | None = None) -> str:
+def history_line(
+    t: Translator, game: Game, member_id: int, event: tuple[str, int] | None = None
+) -> str:
     """One finished game as ``member_id`` played it: outcome, opponent, score, how, when (and
     the tournament and round it was played in, ``event``)."""
     outcome = game.outcome
@@ -533,7 +535,7 @@ def history_line(t: Words, game: Game, member_id: int, event: tuple[str, int] | 
 
 
 def history_embed(
-    t: Words,
+    t: Translator,
     member_id: int,
     games: list[Game],
     page: int,

@@ -4,7 +4,8 @@ position it leads to — never a comparison of strings — and a turn that misse
 
 The learner plays White in every lesson (``Lesson.position`` has White to move). The words are
 ours, marked for translation (``N_``) like the rest of :mod:`engine.vocabulary`; a face shows
-the turn itself in words beside :attr:`Verdict.why`. ``tests/features/lessons/test_course.py`` proves
+the turn itself in words beside :attr:`Verdict.why`.
+``tests/features/lessons/test_course.py`` proves
 each lesson honest: among all legal turns of its position at least one passes and one fails.
 
 >>> from engine.turns import parse_turn

@@ -13,13 +13,13 @@ from bot.features.lessons.words import lesson_text, lesson_title, small_print
 from bot.words.board import ACCENT, Choice, press_choices, step_prompt
 from engine import WHITE
 from engine.builder import TurnBuilder
-from rendering.words import Words
+from rendering.translator import Translator
 
 LIST_PER_ROW = 5
 """Lessons in a row of the course's list (Discord's most)."""
 
 
-def look(t: Words, lesson: Lesson, alt: str) -> BoardLook:
+def look(t: Translator, lesson: Lesson, alt: str) -> BoardLook:
     """A lesson's message around its image: its title, rule and task above, the first step's
     prompt below, its position in small print."""
     header = f"### 📘 {lesson_title(t, lesson)}\n{lesson_text(t, lesson)}"
@@ -31,7 +31,7 @@ def look(t: Words, lesson: Lesson, alt: str) -> BoardLook:
     return BoardLook(ACCENT[WHITE], header, IMAGE_NAME, alt, status, footer)
 
 
-def step_rows(t: Words, lesson: Lesson, builder: TurnBuilder) -> list[Row]:
+def step_rows(t: Translator, lesson: Lesson, builder: TurnBuilder) -> list[Row]:
     """The buttons of the turn's next step in ``lesson``, and the course's list."""
     step = builder.step()
     assert step is not None  # the turn is not whole
@@ -54,12 +54,12 @@ def step_rows(t: Words, lesson: Lesson, builder: TurnBuilder) -> list[Row]:
     return choice_rows(options, (*commands, Choice("lessons", t("Lessons"), "📚")), button)
 
 
-def list_button(t: Words) -> Button:
+def list_button(t: Translator) -> Button:
     """The course's list."""
     return Button.of(custom_ids.LESSON_LIST, label=t("Lessons"), emoji="📚")
 
 
-def again_rows(t: Words, lesson: Lesson) -> list[Row]:
+def again_rows(t: Translator, lesson: Lesson) -> list[Row]:
     """After a miss: Try again (the lesson from its start), and the list."""
     again = Button.of(
         custom_ids.LESSON_STEP,
@@ -73,7 +73,7 @@ def again_rows(t: Words, lesson: Lesson) -> list[Row]:
     return [[again, list_button(t)]]
 
 
-def next_rows(t: Words, then: Lesson | None) -> list[Row]:
+def next_rows(t: Translator, then: Lesson | None) -> list[Row]:
     """After a task done: the next lesson (the first game after the last), and the list."""
     if then is None:
         return [[first_game_button(t), list_button(t)]]
@@ -87,14 +87,14 @@ def next_rows(t: Words, then: Lesson | None) -> list[Row]:
     return [[following, list_button(t)]]
 
 
-def first_game_button(t: Words) -> Button:
+def first_game_button(t: Translator) -> Button:
     """The course's last step: a game against the easy AI, with hints."""
     return Button.of(
         custom_ids.FIRST_GAME, label=t("Play your first game"), emoji="🎲", emphasis="success"
     )
 
 
-def list_rows(t: Words, progress: Progress) -> list[Row]:
+def list_rows(t: Translator, progress: Progress) -> list[Row]:
     """A button for every lesson, numbered and ticked when done; the first game once the
     course is finished."""
     buttons = [

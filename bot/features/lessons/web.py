@@ -18,17 +18,17 @@ from bot.features.lessons.words import (
     lesson_title,
     verdict,
 )
-from bot.i18n.catalogues import words
+from bot.i18n.catalogues import translator
 from bot.web.frames import board_frame, geometries
 from bot.web.live import JSON, PATH, LiveBoards, Page, error, plain, refused, send
 from bot.words.board import turn_steps
-from rendering.words import Words
+from rendering.translator import Translator
 
 LESSON_ID_LENGTH = 16
 """A lesson's id is at most this long (longer: not one)."""
 
 
-def lesson_frame(shown: LessonShown, t: Words, name: str, user_id: int) -> JSON:
+def lesson_frame(shown: LessonShown, t: Translator, name: str, user_id: int) -> JSON:
     """The frame of a lesson for the member (``name``): a board like a game's whose steps are
     the task's turn, the lesson's id, and its rule and task in words."""
     lesson = shown.lesson
@@ -40,7 +40,7 @@ def lesson_frame(shown: LessonShown, t: Words, name: str, user_id: int) -> JSON:
     return frame
 
 
-def course_summary(t: Words, progress: Progress) -> JSON:
+def course_summary(t: Translator, progress: Progress) -> JSON:
     """Where the member is in the course, for the lobby: the lesson to continue with (``None``
     past the last), how many are done, and the button's words."""
     ids = [lesson.id for lesson in COURSE]
@@ -70,7 +70,7 @@ class PageLessons:
     async def answer(self, page: Page, data: JSON) -> None:
         """The member's lesson (``lesson``: theirs, or the one named), or a whole turn tried
         in one (``lesson_answer``); a malformed message is refused, a refusal said."""
-        session, t = page.session, words(page.language)
+        session, t = page.session, translator(page.language)
         lesson, path = data.get("lesson"), data.get("path", "")
         named = isinstance(lesson, str) and 0 < len(lesson) <= LESSON_ID_LENGTH
         if data["type"] == "lesson_answer" and not (
@@ -92,7 +92,7 @@ class PageLessons:
             return
         await send(page.socket, verdict_frame(t, result))
 
-    async def _show(self, page: Page, t: Words, lesson: str | None) -> None:
+    async def _show(self, page: Page, t: Translator, lesson: str | None) -> None:
         """The lesson named, or the member's; past the last, the course's end."""
         user = page.session.user_id
         self.boards.leave(page)
@@ -104,7 +104,7 @@ class PageLessons:
         await send(page.socket, lesson_frame(shown, t, page.session.name, user))
 
 
-def verdict_frame(t: Words, tried: LessonTried) -> JSON:
+def verdict_frame(t: Translator, tried: LessonTried) -> JSON:
     """A turn tried in a lesson: done or not and why, and the lesson that follows."""
     text = verdict(t, tried.turn, tried.verdict.why, tried.finished_now)
     return {

@@ -15,14 +15,14 @@ from bot.words.phrases import colour_name
 from engine import WHITE, Turn
 from engine.vocabulary import N_
 from rendering.describe import turn_text
+from rendering.translator import Translator
 from rendering.view import BoardView
-from rendering.words import Words
 
 PARTS = ((BASICS, N_("The basics")), (ADVANCED, N_("The ornaments (advanced game)")))
 """The course's two parts and their headings."""
 
 
-def lesson_title(t: Words, lesson: Lesson) -> str:
+def lesson_title(t: Translator, lesson: Lesson) -> str:
     """``Lesson 3 of 23 · Placing a stone``."""
     number = COURSE.index(lesson) + 1
     return t(
@@ -33,28 +33,28 @@ def lesson_title(t: Words, lesson: Lesson) -> str:
     )
 
 
-def lesson_text(t: Words, lesson: Lesson) -> str:
+def lesson_text(t: Translator, lesson: Lesson) -> str:
     """The rule in a sentence or three, then the task."""
     rule = " ".join(t(sentence) for sentence in lesson.explanation)
     return rule + "\n" + t("**Your task:** {task}", task=t(lesson.task))
 
 
-def image_view(t: Words, lesson: Lesson) -> BoardView:
+def image_view(t: Translator, lesson: Lesson) -> BoardView:
     """The lesson's image: "You" play White against "Rival", the lesson's title as headline."""
     return BoardView(white_name=t("You"), black_name=t("Rival"), note=t(lesson.title), words=t)
 
 
-def small_print(t: Words, lesson: Lesson) -> str:
+def small_print(t: Translator, lesson: Lesson) -> str:
     """``Lesson 3 · <position>``: the lesson and its canonical position."""
     return t("Lesson {number}", number=COURSE.index(lesson) + 1) + f" · {lesson.position}"
 
 
-def named_turn(t: Words, turn: Turn) -> str:
+def named_turn(t: Translator, turn: Turn) -> str:
     """The learner's turn in words, with its notation."""
     return f"{turn_text(turn, colour_name(t, WHITE), t)} (`{turn}`)"
 
 
-def verdict(t: Words, turn: Turn, why: str | None, finished_now: bool) -> str:
+def verdict(t: Translator, turn: Turn, why: str | None, finished_now: bool) -> str:
     """Done, or not yet and why (``why``: the task's reason, ``None`` when done); the course's
     end the first time it is reached."""
     if why is not None:
@@ -65,7 +65,7 @@ def verdict(t: Words, turn: Turn, why: str | None, finished_now: bool) -> str:
     return text
 
 
-def course_finished(t: Words) -> str:
+def course_finished(t: Translator) -> str:
     """What the end of the course says."""
     return t(
         "🎓 **You finished the course!** You know every rule of Tholos: play your first game "
@@ -73,7 +73,7 @@ def course_finished(t: Words) -> str:
     )
 
 
-def course_list(t: Words, progress: Progress) -> str:
+def course_list(t: Translator, progress: Progress) -> str:
     """Every lesson by part, numbered, the done ones ticked and the member's current one
     marked."""
     lines = [t("**The course:** {done} of {count} lessons done.", **_counts(progress))]
@@ -87,7 +87,7 @@ def course_list(t: Words, progress: Progress) -> str:
     return "\n".join(lines)
 
 
-def course_line(t: Words, progress: Progress) -> str | None:
+def course_line(t: Translator, progress: Progress) -> str | None:
     """The course in a stats line: finished, or how far (``None``: never started)."""
     if progress.finished_at is not None:
         return t("🎓 Finished the course <t:{when}:D>.", when=int(progress.finished_at))
@@ -101,7 +101,7 @@ def _counts(progress: Progress) -> dict[str, int]:
     return {"done": progress.count_passed(ids), "count": len(COURSE)}
 
 
-def lesson_game(lesson: Lesson, t: Words, name: str, user_id: int) -> Game:
+def lesson_game(lesson: Lesson, t: Translator, name: str, user_id: int) -> Game:
     """A lesson as a game that has just begun, for a face that draws games: the member
     (``name``) plays White, to move, against "Rival"."""
     return unstored_game(
@@ -109,7 +109,7 @@ def lesson_game(lesson: Lesson, t: Words, name: str, user_id: int) -> Game:
     )
 
 
-def lesson_board(lesson: Lesson, game: Game, t: Words) -> Board:
+def lesson_board(lesson: Lesson, game: Game, t: Translator) -> Board:
     """The board of a lesson (``game``: :func:`lesson_game`): its title, the lesson's title as
     its headline, the lesson's small print; its steps are the turn's."""
     names = {game.white_id: game.white_name, game.black_id: game.black_name}

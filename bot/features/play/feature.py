@@ -23,7 +23,7 @@ from bot.words.phrases import SANDSTONE, command, ornaments_text
 from engine import LOCATIONS, Position
 from engine.vocabulary import N_, ORNAMENT_EFFECTS, ORNAMENT_NAMES, bonus_description, location_name
 from rendering.describe import turn_text
-from rendering.words import Words
+from rendering.translator import Translator
 
 BOARD_COOLDOWN_SECONDS = 10.0
 """``/tholos board`` renders an image: once per member and channel in this many seconds."""
@@ -240,7 +240,7 @@ RULES_SCORING = N_(
 )
 
 
-def rules_embed(t: Words, position: Position | None) -> discord.Embed:
+def rules_embed(t: Translator, position: Position | None) -> discord.Embed:
     """``/tholos rules``: a turn, each location's bonus, this game's ornaments, scoring."""
     embed = discord.Embed(
         title=t("How to play Tholos"), colour=SANDSTONE, description=t(RULES_TURN)

@@ -22,7 +22,7 @@ from bot.discord.app import App
 from bot.features.puzzles import views
 from bot.features.puzzles.store import DailyPuzzle, PuzzleStore
 from bot.features.puzzles.words import DAILY_INTRO, daily_status, image_view, puzzle_title
-from bot.i18n.catalogues import language_of, words
+from bot.i18n.catalogues import language_of, translator
 from bot.loops import work
 from bot.loops.background import discord_call, nonce, stop_tasks
 from bot.loops.loop import Loop
@@ -133,7 +133,7 @@ class Daily:
             return
         stored = await self.store.puzzle(daily.puzzle_id)
         assert stored is not None  # a daily puzzle references a stored one
-        t = words(daily.language)
+        t = translator(daily.language)
         puzzle = stored.puzzle
         png, alt = await self.app.renderer.image(puzzle.position, image_view(t, puzzle))
         title = puzzle_title(t, stored, daily.day)
@@ -198,7 +198,7 @@ class DailyTally:
             return
         stored = await self.store.puzzle(daily.puzzle_id)
         assert stored is not None
-        t = words(daily.language)
+        t = translator(daily.language)
         channel = self.app.client.get_partial_messageable(daily.channel_id)
         try:
             message = await discord_call(channel.fetch_message(daily.message_id))

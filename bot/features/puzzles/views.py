@@ -11,10 +11,10 @@ from bot.features.puzzles.store import DailyPuzzle, StoredPuzzle
 from bot.features.puzzles.words import caption, small_print
 from bot.words.board import ACCENT, Choice, press_choices, step_prompt
 from engine.builder import TurnBuilder
-from rendering.words import Words
+from rendering.translator import Translator
 
 
-def look(t: Words, stored: StoredPuzzle, title: str, intro: str, alt: str) -> BoardLook:
+def look(t: Translator, stored: StoredPuzzle, title: str, intro: str, alt: str) -> BoardLook:
     """A puzzle's message around its image: ``title``, the caption and ``intro`` above, the
     step's prompt below, its position in small print."""
     puzzle = stored.puzzle
@@ -27,7 +27,7 @@ def look(t: Words, stored: StoredPuzzle, title: str, intro: str, alt: str) -> Bo
     return BoardLook(ACCENT[puzzle.position.turn], header, IMAGE_NAME, alt, status, footer)
 
 
-def answer_rows(t: Words, attempt_id: int, builder: TurnBuilder) -> list[Row]:
+def answer_rows(t: Translator, attempt_id: int, builder: TurnBuilder) -> list[Row]:
     """The buttons of the answer's next step: the turn's own choices, and Show the answer,
     for ``attempt_id``."""
     step = builder.step()
@@ -57,7 +57,7 @@ def answer_rows(t: Words, attempt_id: int, builder: TurnBuilder) -> list[Row]:
     return choice_rows(options, (*commands, reveal), button)
 
 
-def next_row(t: Words, attempt_id: int) -> list[Row]:
+def next_row(t: Translator, attempt_id: int) -> list[Row]:
     """Next, after an answer."""
     return [
         [
@@ -72,7 +72,7 @@ def next_row(t: Words, attempt_id: int) -> list[Row]:
     ]
 
 
-def daily_row(t: Words, daily: DailyPuzzle) -> list[Row]:
+def daily_row(t: Translator, daily: DailyPuzzle) -> list[Row]:
     """Solve, while the answer is not out."""
     if daily.revealed:
         return []

@@ -17,8 +17,8 @@ from engine.puzzles import DRAW, WIN, Puzzle
 from engine.turns import parse_turn
 from engine.vocabulary import N_
 from rendering.describe import turn_text
+from rendering.translator import Translator
 from rendering.view import BoardView
-from rendering.words import Words
 
 CAPTIONS = {
     (WHITE, WIN): N_("White to play and win"),
@@ -30,12 +30,12 @@ CAPTIONS = {
 DAILY_INTRO = N_("The same puzzle for everyone here today: answer privately with the button.")
 
 
-def caption(t: Words, puzzle: Puzzle) -> str:
+def caption(t: Translator, puzzle: Puzzle) -> str:
     """``White to play and win`` (or hold the draw), in the reader's words."""
     return t(CAPTIONS[puzzle.position.turn, puzzle.best])
 
 
-def image_view(t: Words, puzzle: Puzzle) -> BoardView:
+def image_view(t: Translator, puzzle: Puzzle) -> BoardView:
     """The board image of a puzzle: the side to move is "You", the other "Rival", the caption
     is its headline."""
     you, rival = t("You"), t("Rival")
@@ -43,12 +43,12 @@ def image_view(t: Words, puzzle: Puzzle) -> BoardView:
     return BoardView(white_name=white, black_name=black, note=caption(t, puzzle), words=t)
 
 
-def named_turn(t: Words, puzzle: Puzzle, turn: Turn) -> str:
+def named_turn(t: Translator, puzzle: Puzzle, turn: Turn) -> str:
     """A turn of the side to move in words, with its notation."""
     return f"{turn_text(turn, colour_name(t, puzzle.position.turn), t)} (`{turn}`)"
 
 
-def why(t: Words, puzzle: Puzzle) -> str:
+def why(t: Translator, puzzle: Puzzle) -> str:
     """Why the answer is the one: what it keeps, and the best any other turn keeps."""
     colour = colour_name(t, puzzle.position.turn)
     if puzzle.best == WIN and puzzle.alternative == DRAW:
@@ -70,7 +70,7 @@ def why(t: Words, puzzle: Puzzle) -> str:
     )
 
 
-def verdict(t: Words, answered: Answered) -> str:
+def verdict(t: Translator, answered: Answered) -> str:
     """Right or wrong, the answer explained, and what it did to the member's rating."""
     attempt, player = answered.attempt, answered.player
     puzzle = attempt.puzzle.puzzle
@@ -100,7 +100,7 @@ def verdict(t: Words, answered: Answered) -> str:
     return "\n".join(lines)
 
 
-def tally(t: Words, daily: DailyPuzzle) -> str:
+def tally(t: Translator, daily: DailyPuzzle) -> str:
     """How many solved the puzzle of the day, of how many tried, and who first."""
     text = t("Solved by {solved} of {tries}.", solved=daily.solvers, tries=daily.tries)
     if daily.first_solver is not None:
@@ -108,7 +108,7 @@ def tally(t: Words, daily: DailyPuzzle) -> str:
     return text
 
 
-def daily_status(t: Words, daily: DailyPuzzle, puzzle: Puzzle) -> str:
+def daily_status(t: Translator, daily: DailyPuzzle, puzzle: Puzzle) -> str:
     """The puzzle of the day's line under its image: the tally, and once revealed the answer."""
     if not daily.revealed:
         return t("Your first answer counts; the answer is shown tomorrow.") + "\n" + tally(t, daily)
@@ -116,19 +116,19 @@ def daily_status(t: Words, daily: DailyPuzzle, puzzle: Puzzle) -> str:
     return t("The answer: {answer}.", answer=answer) + " " + why(t, puzzle) + "\n" + tally(t, daily)
 
 
-def puzzle_title(t: Words, stored: StoredPuzzle, day: str | None) -> str:
+def puzzle_title(t: Translator, stored: StoredPuzzle, day: str | None) -> str:
     """``Puzzle 12 · rated 1620``, or ``Puzzle of the day · 2026-11-26``."""
     if day is not None:
         return t("Puzzle of the day · {day}", day=day)
     return t("Puzzle {id} · rated {rating}", id=stored.id, rating=round(stored.rating.rating))
 
 
-def small_print(t: Words, stored: StoredPuzzle) -> str:
+def small_print(t: Translator, stored: StoredPuzzle) -> str:
     """``Puzzle 12 · <position>``: the puzzle and its canonical position."""
     return t("Puzzle {id}", id=stored.id) + f" · {stored.puzzle.position}"
 
 
-def puzzle_game(attempt: Attempt, t: Words, who: Who) -> Game:
+def puzzle_game(attempt: Attempt, t: Translator, who: Who) -> Game:
     """An attempt's puzzle as a game that has just begun, for a face that draws games: the
     member (named by ``who``) to move, against "Rival"; its version is the attempt's id."""
     position = attempt.puzzle.puzzle.position
@@ -144,7 +144,7 @@ def puzzle_game(attempt: Attempt, t: Words, who: Who) -> Game:
     )
 
 
-def puzzle_board(attempt: Attempt, game: Game, t: Words) -> Board:
+def puzzle_board(attempt: Attempt, game: Game, t: Translator) -> Board:
     """The board of an attempt's puzzle (``game``: :func:`puzzle_game`): its title, the
     caption as its headline, the puzzle's small print; its steps are the turn's."""
     names = {game.white_id: game.white_name, game.black_id: game.black_name}

@@ -24,7 +24,7 @@ from bot.i18n.catalogues import NC_
 from bot.i18n.locales import reader
 from bot.words.phrases import LEVEL_NAMES, OUTCOME_MARK, SANDSTONE, command, reason_text
 from engine.vocabulary import N_, points
-from rendering.words import Words
+from rendering.translator import Translator
 
 
 class Ratings(Feature):
@@ -191,7 +191,7 @@ async def leaderboard_command(
 # -- what it says -------------------------------------------------------------------------------
 
 
-def rating_text(t: Words, player: PlayerRating) -> str:
+def rating_text(t: Translator, player: PlayerRating) -> str:
     """``1612 ±85`` (with ``provisional`` for a player with few rated games)."""
     rating = player.rating
     text = f"**{rating.rating:.0f}** ±{rating.deviation:.0f}"
@@ -199,7 +199,7 @@ def rating_text(t: Words, player: PlayerRating) -> str:
 
 
 def leaderboard_embed(
-    t: Words,
+    t: Translator,
     rows: list[tuple[int, PlayerRating]],
     page: int,
     pages: int,
@@ -235,7 +235,7 @@ def record_text(record: Record) -> str:
     return f"{record.wins}–{record.losses}–{record.draws}"
 
 
-def opponent_text(t: Words, game: Played) -> str:
+def opponent_text(t: Translator, game: Played) -> str:
     """The opponent of a game in a stats line: a mention, or the AI and its level."""
     level = game.game.ai_level
     if level is None:
@@ -243,7 +243,7 @@ def opponent_text(t: Words, game: Played) -> str:
     return t("the AI ({level}, unrated)", level=t(LEVEL_NAMES[level]))
 
 
-def streak_text(t: Words, outcome: str, length: int) -> str:
+def streak_text(t: Translator, outcome: str, length: int) -> str:
     """``3 wins``, ``1 loss``, ``2 draws``."""
     if outcome == "win":
         return t.plural("{count} win", "{count} wins", length)
@@ -252,7 +252,7 @@ def streak_text(t: Words, outcome: str, length: int) -> str:
     return t.plural("{count} draw", "{count} draws", length)
 
 
-def puzzle_text(t: Words, player: PuzzlePlayer) -> str:
+def puzzle_text(t: Translator, player: PuzzlePlayer) -> str:
     """A member's puzzles in a line: rating, solved of tried, streaks."""
     return t(
         "Rating {rating} · solved {solved} of {attempts} · streak {streak} (best {best})",
@@ -265,7 +265,7 @@ def puzzle_text(t: Words, player: PuzzlePlayer) -> str:
 
 
 def stats_embed(
-    t: Words, user_id: int, rated: tuple[int, PlayerRating] | None, players: int, stats: Stats
+    t: Translator, user_id: int, rated: tuple[int, PlayerRating] | None, players: int, stats: Stats
 ) -> discord.Embed:
     """``/tholos stats``: rating and rank, records, points, streak, the last games."""
     embed = discord.Embed(title=t("Tholos stats"), colour=SANDSTONE, description=mention(user_id))
@@ -319,7 +319,7 @@ def stats_embed(
     return embed
 
 
-def _add_record(embed: discord.Embed, t: Words, stats: Stats) -> None:
+def _add_record(embed: discord.Embed, t: Translator, stats: Stats) -> None:
     """The rated record: wins, losses, draws and win rate, by colour, and the points a game."""
     overall = stats.overall
     embed.add_field(
@@ -348,7 +348,7 @@ def _add_record(embed: discord.Embed, t: Words, stats: Stats) -> None:
     )
 
 
-def last_games_text(t: Words, stats: Stats) -> str:
+def last_games_text(t: Translator, stats: Stats) -> str:
     """The last games, one a line: the outcome, the opponent, the score, how it ended, when."""
     return "\n".join(
         t(

@@ -29,7 +29,7 @@ from bot.discord.app import App
 from bot.discord.commands import tholos
 from bot.discord.feature import Feature, feature_of
 from bot.features.reminders.store import DueReminder
-from bot.i18n.catalogues import NC_, words
+from bot.i18n.catalogues import NC_, translator
 from bot.i18n.locales import reader
 from bot.loops.background import Backoff, Retries, discord_call, nonce
 from bot.loops.loop import Loop
@@ -39,7 +39,7 @@ from bot.storage.leases import reminder_lease
 from bot.words.names import escaped_name
 from bot.words.phrases import board_url, channel_url, command, minutes_text
 from engine.vocabulary import N_
-from rendering.words import Words
+from rendering.translator import Translator
 
 log = logging.getLogger(__name__)
 
@@ -210,7 +210,7 @@ class ReminderDelivery:
         client = self.app.client
         guild = client.get_guild(game.guild_id)
         text = reminder_text(
-            words(game.language),
+            translator(game.language),
             game,
             self._claim_at(game, rules),
             time.time(),
@@ -241,7 +241,9 @@ class ReminderDelivery:
     async def _post(self, game: Game, rules: ServerRules) -> None:
         """The reminder in the game's thread or channel."""
         channel = self.app.client.get_partial_messageable(game.channel_id)
-        text = reminder_text(words(game.language), game, self._claim_at(game, rules), time.time())
+        text = reminder_text(
+            translator(game.language), game, self._claim_at(game, rules), time.time()
+        )
         await discord_call(
             channel.send(
                 text,
@@ -285,7 +287,7 @@ REMINDER_CHOICES: Final = {
 
 
 def reminder_text(
-    t: Words,
+    t: Translator,
     game: Game,
     claim_at: float | None,
     now: float,
@@ -337,7 +339,7 @@ def reminder_text(
 
 
 def reminder_settings_text(
-    t: Words, choice: str, reminder_after: float | None, *, changed: bool
+    t: Translator, choice: str, reminder_after: float | None, *, changed: bool
 ) -> str:
     """``/tholos settings``: where the reader's turn reminders go (``changed``: just saved) and,
     in a server, after how long without a move (``reminder_after``; 0: off there)."""

@@ -24,7 +24,7 @@ from bot.discord.app import App
 from bot.discord.controls import Router
 from bot.discord.feature import Feature
 from bot.features.reviews.store import REVIEWS_TOPIC, ReviewRecord, ReviewStore
-from bot.i18n.catalogues import words
+from bot.i18n.catalogues import translator
 from bot.i18n.locales import reader
 from bot.loops import work
 from bot.loops.background import Backoff, discord_call
@@ -39,7 +39,7 @@ from engine import BLACK, WHITE, Turn, parse_turn
 from engine.review import GameReview
 from rendering.chart import render_chart
 from rendering.describe import turn_text
-from rendering.words import Words
+from rendering.translator import Translator
 
 log = logging.getLogger(__name__)
 
@@ -121,7 +121,7 @@ class Reviews(Feature):
         if not new:
             await self.message.show_stored(interaction, game, record)
             return
-        t = words(game.language)
+        t = translator(game.language)
         await interaction.response.send_message(review_progress(t, 0, positions))
         message = await interaction.original_response()
         await self.store.set_message(game.id, message.id)
@@ -189,7 +189,7 @@ class Reviews(Feature):
                 exc_info=error,
             )
             await self.store.fail(game.id, now, reason, attempts)
-            t = words(game.language)
+            t = translator(game.language)
             await self.message.edit(record, content=t("The AI could not review this game."))
             return None
         again_at = now + self.backoff.delay(attempts)
@@ -270,7 +270,7 @@ class ReviewRun:
     async def _keep(self, record: ReviewRecord, game: Game, every: float) -> None:
         """Every few seconds: renew the lease, store the progress, show it on the message;
         return when the lease is lost."""
-        t = words(game.language)
+        t = translator(game.language)
         lease = review_lease(game.id)
         shown = None
         while True:
@@ -324,7 +324,7 @@ class ReviewMessage:
         message_id = stored.message_id if stored is not None else record.message_id
         if message_id is None:
             return None
-        t = words(game.language)
+        t = translator(game.language)
         embed = review_embed(t, game, review, CHART_NAME)
         chart = await self.chart(review, t)
         changes = {"content": None, "embed": embed, "attachments": [chart]}
@@ -336,7 +336,7 @@ class ReviewMessage:
         await self.store.set_message(game.id, message.id)
         return message.id
 
-    async def chart(self, review: GameReview, t: Words) -> discord.File:
+    async def chart(self, review: GameReview, t: Translator) -> discord.File:
         """The chart of the expected result, its mistakes marked (drawn off the loop)."""
         marks = [turn.ply for colour in (0, 1) for turn in review.mistakes(colour, 3)]
         png = await self.app.renderer.slow(render_chart, review.chart, marks, t)
@@ -395,7 +395,7 @@ class ProgressReports:
 # -- what it says -------------------------------------------------------------------------------
 
 
-def review_progress(t: Words, done: int, total: int) -> str:
+def review_progress(t: Translator, done: int, total: int) -> str:
     """The review's message while the AI works."""
     if not total:
         return t("🔍 The AI will review this game as soon as it can.")
@@ -404,7 +404,7 @@ def review_progress(t: Words, done: int, total: int) -> str:
     )
 
 
-def review_embed(t: Words, game: Game, review: GameReview, chart_name: str) -> discord.Embed:
+def review_embed(t: Translator, game: Game, review: GameReview, chart_name: str) -> discord.Embed:
     """The AI's review: each player's accuracy, their three biggest mistakes with the better
     turn the AI found, and the chart of the expected result."""
     embed = discord.Embed(

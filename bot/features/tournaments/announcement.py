@@ -15,12 +15,12 @@ from bot.discord.app import App
 from bot.discord.controls import Button, view_of
 from bot.features.tournaments.service import expected_length
 from bot.features.tournaments.store import Tournament
-from bot.i18n.catalogues import words
+from bot.i18n.catalogues import translator
 from bot.loops.background import discord_call
 from bot.words.names import escaped_name, plain_name
 from bot.words.phrases import MODE_NAMES, pace_name
 from engine.vocabulary import N_
-from rendering.words import Words
+from rendering.translator import Translator
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +37,7 @@ class Announcements:
     async def post(self, interaction: Interaction, tournament: Tournament) -> None:
         """Answer ``interaction`` with a new tournament's announcement, and schedule an event of
         the server for its start (where the bot may)."""
-        t = words(tournament.language)
+        t = translator(tournament.language)
         await interaction.response.send_message(
             announcement(t, tournament, []),
             view=signup_view(t, tournament),
@@ -59,7 +59,7 @@ class Announcements:
         if tournament is None or tournament.message_id is None:
             return
         entries = await self.store.entrants.entries(tournament.id)
-        t = words(tournament.language)
+        t = translator(tournament.language)
         channel = self.app.client.get_partial_messageable(tournament.channel_id)
         message = channel.get_partial_message(tournament.message_id)
         text = announcement(t, tournament, [entry.user_id for entry in entries])
@@ -76,7 +76,7 @@ class Announcements:
         await self.store.shown(tournament)
 
 
-def announcement(t: Words, tournament: Tournament, players: list[int]) -> str:
+def announcement(t: Translator, tournament: Tournament, players: list[int]) -> str:
     """The tournament's public message: what, how, when, who, and where it stands."""
     pace = pace_name(t, tournament.time_control)
     if tournament.clock is None:
@@ -114,7 +114,7 @@ def announcement(t: Words, tournament: Tournament, players: list[int]) -> str:
     return "\n".join(lines)
 
 
-def signup_view(t: Words, tournament: Tournament) -> discord.ui.View:
+def signup_view(t: Translator, tournament: Tournament) -> discord.ui.View:
     """Join / Leave, enabled while the sign-up is open."""
     open_ = tournament.status == "signup"
     return view_of(
@@ -148,7 +148,7 @@ async def schedule_event(
     (its ``permissions``: Create Events or Manage Events); its id, or ``None``."""
     if not (permissions.create_events or permissions.manage_events):
         return None
-    t = words(tournament.language)
+    t = translator(tournament.language)
     start = datetime.datetime.fromtimestamp(tournament.starts_at, datetime.UTC)
     end = start + datetime.timedelta(seconds=expected_length(tournament))
     try:
@@ -185,7 +185,7 @@ async def drop_event(app: App, tournament: Tournament) -> None:
         log.info("could not delete tournament %s's event: %s", tournament.id, error)
 
 
-def format_text(t: Words, tournament: Tournament) -> str:
+def format_text(t: Translator, tournament: Tournament) -> str:
     """``a Swiss of 5 rounds`` / ``a round robin`` / ``a double round robin``."""
     if tournament.format == "swiss":
         return t.plural("a Swiss of {count} round", "a Swiss of {count} rounds", tournament.rounds)

@@ -27,7 +27,7 @@ from bot.features.tournaments.announcement import drop_event
 from bot.features.tournaments.service import Plan, TournamentService, standings_of
 from bot.features.tournaments.standings import Standing
 from bot.features.tournaments.store import Entry, Pairing, Tournament
-from bot.i18n.catalogues import words
+from bot.i18n.catalogues import translator
 from bot.loops import work
 from bot.loops.background import Backoff, Retries, discord_call, nonce
 from bot.loops.loop import Loop
@@ -37,7 +37,7 @@ from bot.words.names import escaped_name, plain_name
 from bot.words.phrases import rating_change
 from engine.vocabulary import N_
 from rendering.standings import render_standings
-from rendering.words import Words
+from rendering.translator import Translator
 
 log = logging.getLogger(__name__)
 
@@ -219,7 +219,7 @@ class Pairings:
         recorded when Discord did not take it: said again at the next step. The tournament as
         it now is."""
         boards = await self.store.pairings.boards(tournament.id, tournament.round)
-        text, pinged = pairings_text(words(tournament.language), tournament, boards)
+        text, pinged = pairings_text(translator(tournament.language), tournament, boards)
         once = nonce("tr", tournament.id, tournament.round)
         if await send(self.app, tournament, text, once, pings=pinged) and await self.store.said(
             tournament, "pairings"
@@ -282,7 +282,7 @@ async def post_standings(
 ) -> bool:
     """Post the standings after the round, as an image; ``final``: the podium and each
     player's rating change. Whether Discord took it."""
-    t = words(tournament.language)
+    t = translator(tournament.language)
     file, text, podium = await standings_file(app, service, tournament, t, final=final, over=True)
     once = nonce("ts", tournament.id, tournament.round)
     if not await send(app, tournament, text, once, file, pings=podium):
@@ -291,7 +291,9 @@ async def post_standings(
     return True
 
 
-def pairings_text(t: Words, tournament: Tournament, boards: list[Pairing]) -> tuple[str, list[int]]:
+def pairings_text(
+    t: Translator, tournament: Tournament, boards: list[Pairing]
+) -> tuple[str, list[int]]:
     """What the channel is told of a round just paired: its deadline, and its byes and
     forfeits as stored; and the players it names (to ping)."""
     named: list[int] = []
@@ -359,7 +361,7 @@ async def open_game(
     under it), open its thread and store its game there; ``None`` if it was started already.
     The line's nonce and the thread's id (the line's) find both again after a restart."""
     assert board.black_id is not None
-    t = words(tournament.language)
+    t = translator(tournament.language)
     client = app.client
     channel = client.get_channel(tournament.channel_id)
     if not isinstance(channel, discord.TextChannel):  # not cached: ask Discord
@@ -396,7 +398,7 @@ async def standings_file(
     app: App,
     service: TournamentService,
     tournament: Tournament,
-    t: Words,
+    t: Translator,
     *,
     final: bool = False,
     over: bool = False,
@@ -447,7 +449,7 @@ async def standings_file(
     return file, text, []
 
 
-def _subtitle(t: Words, tournament: Tournament, *, final: bool, over: bool) -> str:
+def _subtitle(t: Translator, tournament: Tournament, *, final: bool, over: bool) -> str:
     """What the standings are: final, after a round, or with a round under way."""
     if final:
         return t("Final standings after {round} rounds", round=tournament.round)
@@ -465,7 +467,7 @@ def _subtitle(t: Words, tournament: Tournament, *, final: bool, over: bool) -> s
 
 
 async def _podium(
-    app: App, tournament: Tournament, t: Words, lines: list[Standing], by_id: dict[int, Entry]
+    app: App, tournament: Tournament, t: Translator, lines: list[Standing], by_id: dict[int, Entry]
 ) -> str:
     """The final words: the podium, and each player's rating change (a rated tournament)."""
     text = [t("🏁 **{name}** is over!", name=escaped_name(tournament.name))]
@@ -491,7 +493,7 @@ def _medallists(lines: list[Standing]) -> list[int]:
     return [line.player for line in lines if line.rank <= len(MEDALS)]
 
 
-def _name(t: Words, entry: Entry) -> str:
+def _name(t: Translator, entry: Entry) -> str:
     """A player's name in the standings' image and alt text (plain: neither renders
     markdown), marked if they withdrew."""
     if entry.playing:

@@ -1,4 +1,5 @@
-"""``python -m bot backup`` and ``restore`` (``bot/features/admin/backup.py``): a consistent copy of a
+"""``python -m bot backup`` and ``restore`` (``bot/features/admin/backup.py``): a consistent copy of
+a
 SQLite database being written to, and a restore that refuses what it must and destroys nothing."""
 
 from __future__ import annotations

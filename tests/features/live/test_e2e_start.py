@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 import pytest
 from playwright.async_api import Page, Response
 
-from bot.i18n.catalogues import words
+from bot.i18n.catalogues import translator
 from bot.web.words import STARTING
 from tests.browser import chromium
 from tests.e2e.bots import SpawnBot
@@ -121,14 +121,14 @@ async def test_a_discord_client_that_never_says_ready_is_told_on_the_page(
             "() => document.body.dataset.connection === 'refused'", timeout=PATIENCE_MS
         )
         said = await page.locator("#notice").inner_text()
-        assert said == words("de")(STARTING["not_ready"]), said
+        assert said == translator("de")(STARTING["not_ready"]), said
         assert await page.locator("html").get_attribute("lang") == "de"
         await page.goto(f"http://127.0.0.1:{port}/?frame_id=f-1")  # the rest not there
         await page.wait_for_function(
             "() => document.body.dataset.connection === 'refused'", timeout=PATIENCE_MS
         )
         said = await page.locator("#notice").inner_text()
-        assert said == words("de")(STARTING["failed"]), said
+        assert said == translator("de")(STARTING["failed"]), said
     assert await bot.stop() == 0
     bot.assert_clean_log()
 

@@ -29,7 +29,7 @@ from engine.puzzles import (
     game_positions,
     verify,
 )
-from rendering.words import ENGLISH
+from rendering.translator import ENGLISH
 from tests.databases import services_on
 from tests.discord_fakes import eventually
 from tests.features.play.test_service import CHANNEL

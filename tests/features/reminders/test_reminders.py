@@ -17,7 +17,7 @@ from bot.features.challenges.store import ChallengeStore
 from bot.features.play.service import PlayService, TurnPlayed
 from bot.features.reminders.feature import reminder_text
 from bot.features.reminders.store import ReminderStore
-from bot.i18n.catalogues import words
+from bot.i18n.catalogues import translator
 from bot.loops.alarm import Alarm
 from bot.loops.background import nonce
 from bot.storage.db import scalar
@@ -301,7 +301,7 @@ async def test_the_reminder_says_who_where_and_until_when(service, clock):
     and gives the claim time as a Discord timestamp (or says it has come); against the AI it
     only says the game waits; by DM it also says on which server the game is."""
     game = await started(service)
-    t = words("en")
+    t = translator("en")
     claim = clock.now + DAY
     text = reminder_text(t, game, claim, clock.now)
     assert text.startswith(f"⏰ <@{ALICE}>, it's your turn against Bob")

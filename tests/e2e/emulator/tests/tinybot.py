@@ -1,4 +1,5 @@
-"""A tiny discord.py bot for the emulator's self-tests: ``python -m tests.e2e.emulator.tests.tinybot``.
+"""A tiny discord.py bot for the emulator's self-tests:
+``python -m tests.e2e.emulator.tests.tinybot``.
 
 It reads the real bot's environment (DISCORD_TOKEN, DISCORD_API_BASE, THOLOS_DB,
 THOLOS_GUILD_ID, LOG_LEVEL, THOLOS_METRICS_PORT, where it serves ``tholos_work_in_flight`` as

@@ -1,7 +1,7 @@
 """One language's words: gettext lookups with ``str.format`` placeholders.
 
 The catalogues (and their loading) live with the bot; the image and its text take a
-:class:`Words` so that they speak the game's language without knowing where it comes from.
+:class:`Translator` so that they speak the game's language without knowing where it comes from.
 Messages are written in English, which is also the fallback::
 
     >>> ENGLISH("{name} to move", name="Ana")
@@ -16,7 +16,7 @@ import gettext
 from typing import Final
 
 
-class Words:
+class Translator:
     """Texts in one language. Call it with a message (and its placeholders' values) to get
     the translation; :meth:`plural` picks the plural form for a count."""
 
@@ -38,8 +38,8 @@ class Words:
         return self.translations.ngettext(singular, plural, count).format(count=count, **values)
 
     def __repr__(self) -> str:
-        return f"Words({self.language!r})"
+        return f"Translator({self.language!r})"
 
 
-ENGLISH: Final = Words()
+ENGLISH: Final = Translator()
 """The messages as written."""
