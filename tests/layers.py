@@ -1,8 +1,8 @@
 """The bot's layers, and its real import graph drawn by them.
 
 ``python -m tests.layers`` prints the diagram; ``python -m tests.layers --write`` puts it into
-``docs/architecture.md`` between its markers. ``tests/test_layering.py`` fails when an import
-goes against the layers, or when the committed diagram is not what this draws.
+``docs/imports.md`` between its markers. ``tests/test_layering.py`` fails when an import goes
+against the layers, or when the committed diagram is not what this draws.
 
 A module belongs to the layer of its folder (:data:`LAYERS`; a module outside them is an error).
 A module may import modules of its own layer and of the layers below it (:data:`ORDER`), except
@@ -19,7 +19,8 @@ import textwrap
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = ROOT / "docs" / "architecture.md"
+LISTING = ROOT / "docs" / "imports.md"
+"""The doc that shows the diagram, between :data:`BEGIN` and :data:`END`."""
 BEGIN = "<!-- layers: drawn by `python -m tests.layers --write`; a test checks it -->"
 END = "<!-- /layers -->"
 
@@ -246,7 +247,7 @@ def diagram(graph: dict[str, set[str]]) -> str:
 
 
 def drawn() -> str:
-    """What goes between the markers of ``docs/architecture.md``."""
+    """What goes between the markers of ``docs/imports.md``."""
     return f"```\n{diagram(import_graph('bot')[0])}\n```"
 
 
@@ -262,13 +263,13 @@ def committed(text: str) -> str:
 
 
 def main(argv: list[str]) -> int:
-    """Print the diagram, or (``--write``) put it into ``docs/architecture.md``."""
+    """Print the diagram, or (``--write``) put it into ``docs/imports.md``."""
     if argv == ["--write"]:
-        text = DOCS.read_text(encoding="utf-8")
+        text = LISTING.read_text(encoding="utf-8")
         start, end = _markers(text)
         new = f"{text[:start]}\n{drawn()}\n{text[end:]}"
-        DOCS.write_text(new, encoding="utf-8")
-        print(f"{DOCS.relative_to(ROOT)}: {'unchanged' if new == text else 'redrawn'}")
+        LISTING.write_text(new, encoding="utf-8")
+        print(f"{LISTING.relative_to(ROOT)}: {'unchanged' if new == text else 'redrawn'}")
     elif not argv:
         print(drawn())
     else:

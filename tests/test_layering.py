@@ -1,6 +1,6 @@
 """Dependencies point one way: engine <- rendering <- bot, and inside bot down its layers
-(``tests/layers.py``); no package has an import cycle; the architecture's diagram is the real
-import graph."""
+(``tests/layers.py``); no package has an import cycle; the diagram of ``docs/imports.md`` is the
+real import graph."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import ast
 import pytest
 
 from tests.layers import (
-    DOCS,
+    LISTING,
     ROOT,
     committed,
     discord_imports,
@@ -167,12 +167,12 @@ def test_a_discord_import_is_found_however_far_down():
     }
 
 
-def test_the_architecture_diagram_is_the_import_graph():
-    """docs/architecture.md shows the imports as they are: redraw it with
+def test_the_imports_diagram_is_the_import_graph():
+    """docs/imports.md shows the imports as they are: redraw it with
     ``python -m tests.layers --write`` after changing them."""
-    shown = committed(DOCS.read_text(encoding="utf-8"))
+    shown = committed(LISTING.read_text(encoding="utf-8"))
     redraw = "python -m tests.layers --write"
-    assert shown == drawn(), f"{DOCS.relative_to(ROOT)} is out of date: {redraw}"
+    assert shown == drawn(), f"{LISTING.relative_to(ROOT)} is out of date: {redraw}"
 
 
 CLASS_LINES = 150
