@@ -117,7 +117,9 @@ def pager(t: Any, format: CustomId, page: int, pages: int, **fields: object) -> 
     giving the fields of that button."""
 
     def button(way: str, to: int, enabled: bool) -> Button:
-        extra = {name: value(way) if callable(value) else value for name, value in fields.items()}
+        extra: dict[str, Any] = {
+            name: value(way) if callable(value) else value for name, value in fields.items()
+        }
         previous = way == "p"
         return Button.of(
             format,

@@ -64,7 +64,9 @@ class Registration:
             registered = await http.get_global_commands(app_id)
         else:
             registered = await http.get_guild_commands(app_id, guild.id)
-        kept = [c for c in registered if c.get("type") == PRIMARY_ENTRY_POINT]
+        kept: list[dict[str, Any]] = [
+            dict(c) for c in registered if c.get("type") == PRIMARY_ENTRY_POINT
+        ]
         if await get_meta(database, key) == digest and len(registered) > len(kept):
             log.info("slash commands unchanged; not registering them again")
         else:
