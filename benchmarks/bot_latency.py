@@ -45,10 +45,10 @@ from pathlib import Path
 import asyncpg
 from PIL import Image
 
+from bot.base.database_url import is_postgres_url, redact
 from bot.features.admin.copy import continue_identities
 from bot.features.ratings.store import RatingStore
 from bot.storage import open_database
-from bot.storage.db import is_postgres_url, redact
 from bot.storage.games import GameStore
 from bot.storage.sweeps import Sweeps
 from engine import WHITE, Position

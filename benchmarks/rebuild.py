@@ -28,8 +28,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from bot.base.database_url import redact
 from bot.storage import open_database
-from bot.storage.db import redact
 from tests.e2e.emulator import BotProcess, Emulator
 from tests.history import replayed_by_hand, stored_ratings, write_history
 from tests.postgres import PostgresServer

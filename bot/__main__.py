@@ -22,6 +22,7 @@ from typing import Any
 import discord
 
 from bot.base import logs
+from bot.base.database_url import is_postgres_url, redact, url_passwords
 from bot.base.settings import Settings, SettingsError, database_url
 from bot.client import TholosBot, make_bot
 from bot.discord.api import use_api_base
@@ -29,13 +30,7 @@ from bot.features.admin.backup import BackupError, backup, restore
 from bot.features.admin.copy import TargetNotEmptyError, copy_database
 from bot.features.ratings.store import RatingStore
 from bot.storage import open_database
-from bot.storage.db import (
-    DatabaseTooNewError,
-    DatabaseUnavailable,
-    is_postgres_url,
-    redact,
-    url_passwords,
-)
+from bot.storage.db import DatabaseTooNewError, DatabaseUnavailable
 from bot.web.sessions import KEY_CHECK_SECONDS, rotate_session_key
 
 USAGE = (

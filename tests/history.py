@@ -18,11 +18,12 @@ import sys
 import time
 from dataclasses import dataclass
 
+from bot.base.database_url import redact
 from bot.features.admin.copy import continue_identities
 from bot.features.ratings.glicko2 import Rating, rate
 from bot.features.ratings.store import RatingStore
 from bot.storage import open_database
-from bot.storage.db import Database, redact
+from bot.storage.db import Database
 from engine import WHITE
 from engine.newgame import new_game
 from engine.play import random_game

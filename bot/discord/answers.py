@@ -17,12 +17,13 @@ from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 import discord
 
+from bot.base.answer_deadline import answering
 from bot.base.domain import Caller, Refusal
 from bot.base.logs import INTERACTION_ID
 from bot.health.metrics import METRICS
 from bot.i18n.locales import reader
 from bot.loops import work
-from bot.storage.db import DatabaseBusy, DatabaseCannotWrite, DatabaseUnavailable, answering
+from bot.storage.db import DatabaseBusy, DatabaseCannotWrite, DatabaseUnavailable
 from bot.words.phrases import LIVE_BOARD_OFF, LIVE_UNAVAILABLE, command
 from engine.vocabulary import N_
 

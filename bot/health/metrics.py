@@ -5,7 +5,7 @@ The metrics live in one per-process :class:`Metrics` (:data:`METRICS`), in a reg
 own rather than ``prometheus_client``'s global one; the choke points that feed them
 (``answers``, ``BoardPoster.post_after_change``, ``PlayService``, the AI) only increment a
 counter or observe a number; the storage backends report their failures and retries to whoever
-listens (``storage.db.listen``), and this module counts them. What is costly or asynchronous
+observes (``storage.events.observe``), and this module counts them. What is costly or asynchronous
 is read when Prometheus scrapes: the active games (one ``COUNT`` with a timeout) and the
 gateway latency per shard (``client.latencies``).
 """
@@ -19,7 +19,8 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_client.exposition import generate_latest
 
 from bot.loops import work
-from bot.storage.db import Dialect, Event, listen
+from bot.storage.db import Dialect
+from bot.storage.events import Event, observe
 
 log = logging.getLogger(__name__)
 
@@ -104,4 +105,4 @@ class Metrics:
 
 METRICS = Metrics()
 """This process's metrics."""
-listen(METRICS.count_database_event)  # the storage backends report, the metrics count
+observe(METRICS.count_database_event)  # the storage backends report, the metrics count

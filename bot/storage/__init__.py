@@ -2,7 +2,8 @@
 in ``postgres``), their migrations, and the stores every feature shares (games, leases, the
 lists of games, the background sweeps, servers' settings)."""
 
-from bot.storage.db import Database, is_postgres_url
+from bot.base.database_url import is_postgres_url
+from bot.storage.db import Database
 from bot.storage.sqlite import SqliteDatabase
 
 

@@ -15,36 +15,15 @@ import time
 import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
-from urllib.parse import unquote, unquote_plus, urlsplit, urlunsplit
 
+from bot.base.answer_deadline import answer_by
 from bot.storage.announcements import ChangeListener
 
 Dialect = Literal["sqlite", "postgresql"]
-Event = Literal["failed", "retried"]
-"""What a backend reports as it happens: an operation ``failed`` (the database busy with another
-writer for too long, or unavailable), or a write found the database busy and ``retried``."""
-Listener = Callable[[Event, Dialect], None]
 Row = Mapping[str, Any] | Sequence[Any]
 """A result row: read by column name (``row["id"]``) or position (``row[0]``)."""
-
-
-_listeners: list[Listener] = []
-
-
-def listen(listener: Listener) -> Callable[[], None]:
-    """Call ``listener`` with every event of every backend (the metrics count them: the storage
-    layer reports, and knows nothing of who listens); return what stops it listening."""
-    _listeners.append(listener)
-    return lambda: _listeners.remove(listener)
-
-
-def report(event: Event, dialect: Dialect) -> None:
-    """Tell the listeners that ``event`` happened on a ``dialect`` database."""
-    for listener in _listeners:
-        listener(event, dialect)
 
 
 class DatabaseTooNewError(RuntimeError):
@@ -76,42 +55,6 @@ class DatabaseBusy(DatabaseUnavailable):
 WRITE_PATIENCE = 1.5
 """Seconds a write waits for another writer before :class:`DatabaseBusy`: a press still hears
 its answer inside Discord's 3 seconds."""
-ANSWER_BY: ContextVar[tuple[asyncio.Task[Any], float] | None] = ContextVar(
-    "answer_by", default=None
-)
-"""The task answering an interaction, and the monotonic time by which it must have answered
-(set by the face, a little inside Discord's 3 seconds): every wait of that task for the database
-ends by then, with :class:`DatabaseBusy` — a press that meets a read waiting behind a busy
-write, then a busy write of its own, still hears "busy" in time. Tasks it starts (a board posted
-after the answer) inherit the variable but not the deadline."""
-
-
-@contextmanager
-def answering(seconds: float) -> Iterator[None]:
-    """While the block runs, the current task owes an answer within ``seconds``."""
-    task = asyncio.current_task()
-    assert task is not None  # an answer is owed by a task
-    token = ANSWER_BY.set((task, time.monotonic() + seconds))
-    try:
-        yield
-    finally:
-        ANSWER_BY.reset(token)
-
-
-def answer_by() -> float | None:
-    """The deadline of the answer the current task owes (``None``: it owes none)."""
-    owed = ANSWER_BY.get()
-    if owed is None or owed[0] is not asyncio.current_task():
-        return None
-    return owed[1]
-
-
-def patience(seconds: float) -> float:
-    """The monotonic deadline of a wait of at most ``seconds``, and no later than the answer
-    the task owes (:func:`answer_by`)."""
-    deadline = time.monotonic() + seconds
-    owed = answer_by()
-    return deadline if owed is None else min(deadline, owed)
 
 
 class Transaction(Protocol):
@@ -300,46 +243,3 @@ def lock_key(scope: str, key: int) -> tuple[int, int]:
 
 def _signed(value: int) -> int:
     return value - (1 << 32) if value >= 1 << 31 else value
-
-
-def is_postgres_url(url: str) -> bool:
-    """Whether ``THOLOS_DB`` names a PostgreSQL database rather than a SQLite file."""
-    return url.startswith(("postgresql://", "postgres://"))
-
-
-MASK = "***"
-"""What a password is replaced with."""
-
-
-def redact(url: str) -> str:
-    """``url`` with its passwords hidden, for logs and messages: the user info's and a
-    ``password=`` query parameter's (libpq's, which asyncpg reads too); user, host, port, path
-    and the other parameters kept. A SQLite path is returned as it is."""
-    return _split(url)[0]
-
-
-def url_passwords(url: str) -> tuple[str, ...]:
-    """The passwords a database URL carries (:func:`redact` hides them), as written and
-    decoded (``%40`` is ``@``), for the logs to mask wherever they would appear."""
-    return _split(url)[1]
-
-
-def _split(url: str) -> tuple[str, tuple[str, ...]]:
-    """``url`` redacted, and its passwords."""
-    if not is_postgres_url(url):
-        return url, ()
-    parts = urlsplit(url)
-    found, netloc = [], parts.netloc
-    if parts.password:
-        found += [parts.password, unquote(parts.password)]
-        user_info, _, host = netloc.rpartition("@")
-        netloc = f"{user_info.partition(':')[0]}:{MASK}@{host}"
-    parameters = []
-    for parameter in parts.query.split("&") if parts.query else ():
-        key, equals, value = parameter.partition("=")
-        if unquote_plus(key) == "password" and value:
-            found += [value, unquote_plus(value)]
-            parameter = f"{key}{equals}{MASK}"
-        parameters.append(parameter)
-    redacted = urlunsplit(parts._replace(netloc=netloc, query="&".join(parameters)))
-    return redacted, tuple(dict.fromkeys(found))

@@ -16,6 +16,7 @@ from typing import Any
 
 import asyncpg
 
+from bot.base.database_url import redact
 from bot.storage.announcements import CHANNEL_PREFIX, ChangeListener, Listeners
 from bot.storage.db import (
     WRITE_PATIENCE,
@@ -28,9 +29,8 @@ from bot.storage.db import (
     UniqueViolation,
     Writes,
     lock_key,
-    redact,
-    report,
 )
+from bot.storage.events import report
 from bot.storage.migrations import POSTGRES_MIGRATIONS, postgres_version, statements
 
 log = logging.getLogger(__name__)

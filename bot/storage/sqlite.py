@@ -30,6 +30,7 @@ from contextlib import asynccontextmanager, contextmanager, nullcontext, suppres
 from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
 
+from bot.base.answer_deadline import patience
 from bot.storage.announcements import ChangeListener, Listeners
 from bot.storage.db import (
     WRITE_PATIENCE,
@@ -41,9 +42,8 @@ from bot.storage.db import (
     Ordered,
     UniqueViolation,
     Writes,
-    patience,
-    report,
 )
+from bot.storage.events import report
 from bot.storage.locks import DatabaseLockedError, lock_database
 from bot.storage.migrations import MIGRATIONS, SQLITE_TABLE_REBUILDS, statements
 

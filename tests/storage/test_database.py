@@ -9,6 +9,7 @@ import sqlite3
 import asyncpg
 import pytest
 
+from bot.base.database_url import redact, url_passwords
 from bot.storage import open_database
 from bot.storage.db import (
     Database,
@@ -17,10 +18,8 @@ from bot.storage.db import (
     UniqueViolation,
     get_meta,
     lock_key,
-    redact,
     scalar,
     set_meta,
-    url_passwords,
 )
 from bot.storage.migrations import (
     FIRST_SHARED_POSTGRES_VERSION,

@@ -15,7 +15,8 @@ from bot.base.domain import Caller, GameOptions, Person
 from bot.features.ratings.store import RATINGS_LOCK, RatingStore
 from bot.health.metrics import METRICS
 from bot.storage import open_database
-from bot.storage.db import WRITE_PATIENCE, DatabaseBusy, listen, lock_key
+from bot.storage.db import WRITE_PATIENCE, DatabaseBusy, lock_key
+from bot.storage.events import observe
 from bot.storage.games import GameStore
 from tests.databases import Clock, services_on
 
@@ -82,7 +83,7 @@ async def test_sqlite_a_write_that_meets_a_short_lock_is_stored_after_a_retry(sq
         if other.in_transaction:
             other.execute("COMMIT")
 
-    stop = listen(release_on_retry)
+    stop = observe(release_on_retry)
     try:
         ended = await service.play.resign(game.id, game.version, Caller(200, 7))
     finally:
