@@ -4,6 +4,7 @@ Server — checked by Discord's default permissions and again here."""
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from typing import Literal
 
@@ -97,8 +98,7 @@ class Admin(Feature):
         servers = self.app.servers
         if changes:
             chosen = await servers.get(guild_id)
-            values = {name: getattr(chosen, name) for name in ServerSettings.__dataclass_fields__}
-            wanted = ServerSettings(**(values | changes))
+            wanted = dataclasses.replace(chosen, **changes)
             _check_paces(wanted, self.app.settings.clocks)
             if changes.get("puzzle_channel") is not None:
                 _check_puzzle_channel(interaction, wanted.puzzle_channel or 0)

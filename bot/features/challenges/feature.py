@@ -115,7 +115,7 @@ class Challenges(Feature):
     async def challenge(
         self,
         interaction: Interaction,
-        opponent: discord.User | discord.Member | None,
+        opponent: discord.abc.User | None,
         options: GameOptions,
         level: Level,
         rating_range: int | None = None,
