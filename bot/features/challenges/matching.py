@@ -39,15 +39,15 @@ class _Search:
             for to in self.adj[v]:
                 if base[v] == base[to] or match[v] == to:
                     continue
-                if to == self.root or (match[to] is not None and parent[match[to]] is not None):
+                partner = match[to]
+                if to == self.root or (partner is not None and parent[partner] is not None):
                     self.shrink(v, to)
                 elif parent[to] is None:
                     parent[to] = v
-                    if match[to] is None:
+                    if partner is None:
                         return self.back_to_root(to)
-                    nxt = match[to]
-                    self.used[nxt] = True  # type: ignore[index]
-                    self.queue.append(nxt)  # type: ignore[arg-type]
+                    self.used[partner] = True
+                    self.queue.append(partner)
         return None
 
     def back_to_root(self, exposed: int) -> list[int]:
@@ -55,8 +55,9 @@ class _Search:
         path = [exposed]
         while True:
             p = self.parent[path[-1]]
-            path.append(p)  # type: ignore[arg-type]
-            nxt = self.match[p]  # type: ignore[index]
+            assert p is not None  # the path runs down the tree, whose vertices have parents
+            path.append(p)
+            nxt = self.match[p]
             if nxt is None:
                 return path
             path.append(nxt)
@@ -77,30 +78,43 @@ class _Search:
 
     def lca(self, a: int, b: int) -> int:
         """The nearest common ancestor of ``a`` and ``b``'s blossoms in the tree."""
-        base, match, parent = self.base, self.match, self.parent
+        base, match = self.base, self.match
         seen = set()
         while True:
             a = base[a]
             seen.add(a)
             if match[a] is None:
                 break
-            a = parent[match[a]]  # type: ignore[index]
+            a = self.up(a)
         while True:
             b = base[b]
             if b in seen:
                 return b
-            b = parent[match[b]]  # type: ignore[index]
+            b = self.up(b)
 
     def mark(self, v: int, b: int, child: int, blossom: set[int]) -> None:
         """Walk from ``v`` up to the base ``b``, adding each blossom met to ``blossom`` and
         pointing the tree's parents around the cycle."""
-        base, match, parent = self.base, self.match, self.parent
+        base, parent = self.base, self.parent
         while base[v] != b:
+            partner = self.partner(v)
             blossom.add(base[v])
-            blossom.add(base[match[v]])  # type: ignore[index]
+            blossom.add(base[partner])
             parent[v] = child
-            child = match[v]  # type: ignore[assignment]
-            v = parent[match[v]]  # type: ignore[index,assignment]
+            child = partner
+            v = self.up(v)
+
+    def partner(self, v: int) -> int:
+        """``v``'s partner: the search asks it only of matched vertices."""
+        partner = self.match[v]
+        assert partner is not None
+        return partner
+
+    def up(self, v: int) -> int:
+        """One step up the tree from the matched ``v``: the parent of its partner."""
+        parent = self.parent[self.partner(v)]
+        assert parent is not None
+        return parent
 
 
 def augment(match: dict[int, int | None], path: list[int]) -> None:

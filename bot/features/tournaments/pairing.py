@@ -162,20 +162,21 @@ def _pair_exactly(field: list[Entrant], first_round: bool) -> list[tuple[Entrant
 def _fix(adjacent: dict[int, set[int]], match: dict[int, int | None], a: int, b: int) -> bool:
     """Pair ``a`` with ``b`` for good if the others can still all be paired (the perfect
     ``match`` of them is repaired by one augmenting path); else change nothing."""
-    partners = match[a], match[b]
+    partner_a, partner_b = match[a], match[b]
+    assert partner_a is not None and partner_b is not None  # the matching is perfect
     removed = {v: adjacent.pop(v) for v in (a, b)}
     for v, neighbours in removed.items():
         for other in neighbours:
             if other in adjacent:
                 adjacent[other].discard(v)
-    if partners == (b, a):
+    if (partner_a, partner_b) == (b, a):
         return True
     saved = dict(match)
     for v in (a, b):
         del match[v]
-    for partner in partners:
-        match[partner] = None  # type: ignore[index]
-    path = augmenting_path(adjacent, match, partners[0])  # type: ignore[arg-type]
+    for partner in (partner_a, partner_b):
+        match[partner] = None
+    path = augmenting_path(adjacent, match, partner_a)
     if path is not None:
         augment(match, path)
         return True
