@@ -49,7 +49,7 @@ class TholosBot(discord.Client):
         self.tree = app_commands.CommandTree(self)
         self.tree.add_command(tholos)
         self.tree.on_error = on_command_error
-        self.tree.interaction_check = self._check  # type: ignore[method-assign]
+        self.tree.interaction_check = self._check
         self.router = Router()
         self.features: dict[type[Feature], Feature] = {}
         self.app: App | None = None

@@ -74,7 +74,7 @@ def language_of(locale: object) -> Language:
     """
     code = str(getattr(locale, "value", locale) or "")
     prefix = code.split("-")[0].lower()
-    return prefix if prefix in TRANSLATED else "en"  # type: ignore[return-value]
+    return prefix if prefix in TRANSLATED else "en"
 
 
 @cache

@@ -16,7 +16,7 @@ from typing import BinaryIO
 try:
     import fcntl
 except ImportError:  # Windows: no flock; the lock is not taken, and restore refuses to run
-    fcntl = None  # type: ignore[assignment]
+    fcntl = None
 
 
 class DatabaseLockedError(Exception):

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from aiohttp import web
+from aiohttp.typedefs import Handler, Middleware
 
 from bot.discord.app import App
 from bot.discord.opponent import Opponent
@@ -363,12 +364,7 @@ def _refused(
     )
 
 
-Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
-
-
-def within_share(
-    requests: Requests, connections: Connections
-) -> Callable[[web.Request, Handler], Awaitable[Any]]:
+def within_share(requests: Requests, connections: Connections) -> Middleware:
     """The middleware that marks a request's connection busy while it is in hand
     (``connections``), and holds an HTTP request within its address's share of requests in
     flight (``requests``; a WebSocket is the doors' to count); over it, 429."""
@@ -399,8 +395,8 @@ def watch_connections(server: web.Server, connections: Connections) -> None:
         connections.lost(handler)
         lost(handler, exc)
 
-    server.connection_made = connection_made  # type: ignore[method-assign]
-    server.connection_lost = connection_lost  # type: ignore[method-assign]
+    server.connection_made = connection_made
+    server.connection_lost = connection_lost
 
 
 def requester(request: web.BaseRequest) -> str:
