@@ -1,18 +1,11 @@
-"""Lists of games for members to browse: the server's open challenges and games being played
-(``/tholos games``), a member's finished games (``/tholos history``), and the choices of a
-``game`` option."""
+"""Lists of games for members to browse: the server's games being played (``/tholos games``),
+a member's finished games (``/tholos history``), and the choices of a ``game`` option."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.base.domain import DIRECT_MESSAGES
-from bot.features.challenges.store import (
-    CHALLENGE_COLUMNS,
-    WAITING_OPEN,
-    Challenge,
-    challenge_from_row,
-)
+from bot.base.shards import DIRECT_MESSAGES
 from bot.storage.db import Database, scalar
 from bot.storage.games import GAME_COLUMNS, Game, game_from_row
 
@@ -36,22 +29,6 @@ class GameListings:
 
     def __init__(self, database: Database) -> None:
         self.database = database
-
-    async def open_challenges(
-        self, guild_id: int, now: float, limit: int
-    ) -> tuple[int, list[Challenge]]:
-        """How many open challenges wait on the server at ``now``, and the ``limit`` that
-        expire first."""
-        mine = f"guild_id = ? AND {WAITING_OPEN}"
-        count = await scalar(
-            self.database, f"SELECT COUNT(*) FROM challenges WHERE {mine}", (guild_id, now)
-        )
-        rows = await self.database.fetchall(
-            f"SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE {mine} "
-            "ORDER BY expires_at, id LIMIT ?",
-            (guild_id, now, limit),
-        )
-        return count, [challenge_from_row(row) for row in rows]
 
     async def playing(self, guild_id: int) -> int:
         """How many games the server is playing."""

@@ -10,6 +10,7 @@ import pytest
 
 from bot.base.domain import DIRECT_MESSAGES, GameOptions, Person
 from bot.base.shards import EVERY_SERVER, Shards
+from bot.features.challenges.store import ChallengeStore
 from bot.features.reminders.store import ReminderStore
 from bot.features.reviews.store import ReviewStore
 from bot.storage.games import GamePlace, GameStore, NewGame
@@ -102,10 +103,11 @@ async def test_every_sweep_reads_only_its_own_servers_rows(database, service, cl
         """The servers each sweep of a process running ``shards`` finds rows of."""
         sweeps = Sweeps(database, shards)
         reviews, reminders = ReviewStore(database, shards), ReminderStore(database, shards)
+        challenges = ChallengeStore(database, shards)
         return {
             "ai": {game.guild_id for game in await sweeps.ai_games()},
             "boards": {game.guild_id for game in await sweeps.games_needing_a_board(later)},
-            "expired": {c.guild_id for c in await sweeps.expired_challenges(later)},
+            "expired": {c.guild_id for c in await challenges.expired(later)},
             "reviews": {review.guild_id for review in await reviews.waiting()},
             "reminders": {due.guild_id for due in await reminders.due(later, 100)},
         }
@@ -116,5 +118,5 @@ async def test_every_sweep_reads_only_its_own_servers_rows(database, service, cl
         expected = {guild for shard in ids for guild in SERVERS[shard]}
         found = await swept(Shards(3, ids))
         assert found == dict.fromkeys(found, expected), ids
-        assert await Sweeps(database, Shards(3, ids)).next_expiry() == clock.now + 600
-        assert await Sweeps(database, Shards(4, (2,))).next_expiry() is None
+        assert await ChallengeStore(database, Shards(3, ids)).next_expiry() == clock.now + 600
+        assert await ChallengeStore(database, Shards(4, (2,))).next_expiry() is None

@@ -98,7 +98,7 @@ class Challenges(Feature):
     async def expire_due(self) -> float | None:
         """Expire what is due; when the next challenge expires."""
         await self.expire()
-        return await self.app.sweeps.next_expiry()
+        return await self.app.matchmaking.challenges.next_expiry()
 
     def register(self, router: Router) -> None:
         """Route the challenge's buttons, Rematch and the course's first game here."""

@@ -38,7 +38,6 @@ from bot.storage.games import (
     NewGame,
     StaleGameError,
 )
-from bot.storage.sweeps import Sweeps
 from bot.words.phrases import command
 from engine import BLACK, WHITE, Colour, Position
 from engine.newgame import new_game
@@ -83,12 +82,9 @@ class ChallengeService:
         reminders: ReminderDefaults | None = None,
         alarm: Callable[[float], None] | None = None,
         rating: RatingOf | None = None,
-        sweeps: Sweeps | None = None,
     ) -> None:
         self.challenges = challenges
         self.games = games
-        self.sweeps = sweeps or Sweeps(challenges.database)
-        """Which challenges are this process's to expire (its servers')."""
         self.rating = rating
         """Members' ratings, for open challenges with a rating range."""
         self.challenge_timeout = challenge_timeout
@@ -172,7 +168,7 @@ class ChallengeService:
         """Mark every pending challenge whose time is up (on this process's servers: the
         store's shards) as expired; return them."""
         expired = []
-        for challenge in await self.sweeps.expired_challenges(self._clock()):
+        for challenge in await self.challenges.expired(self._clock()):
             closed = await self.challenges.close(challenge.id, "expired")
             if closed is not None:
                 expired.append(closed)

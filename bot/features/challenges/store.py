@@ -21,6 +21,7 @@ from bot.base.domain import (
     ReminderDefaults,
     TimeControl,
 )
+from bot.base.shards import EVERY_SERVER, Shards
 from bot.storage.db import Database, Row, Transaction, UniqueViolation, insert, scalar
 from bot.storage.games import (
     ChannelBusyError,
@@ -176,10 +177,47 @@ def challenge_from_row(row: Row) -> Challenge:
 
 
 class ChallengeStore:
-    """Challenges in the database."""
+    """Challenges in the database (those to expire: on the servers of ``shards``, this
+    process's)."""
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Database, shards: Shards = EVERY_SERVER) -> None:
         self.database = database
+        self.shards = shards
+
+    async def open_challenges(
+        self, guild_id: int, now: float, limit: int
+    ) -> tuple[int, list[Challenge]]:
+        """How many open challenges wait on the server at ``now``, and the ``limit`` that
+        expire first."""
+        mine = f"guild_id = ? AND {WAITING_OPEN}"
+        count = await scalar(
+            self.database, f"SELECT COUNT(*) FROM challenges WHERE {mine}", (guild_id, now)
+        )
+        rows = await self.database.fetchall(
+            f"SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE {mine} "
+            "ORDER BY expires_at, id LIMIT ?",
+            (guild_id, now, limit),
+        )
+        return count, [challenge_from_row(row) for row in rows]
+
+    async def expired(self, now: float) -> list[Challenge]:
+        """Pending challenges whose time is up."""
+        mine, shards = self.shards.sql()
+        rows = await self.database.fetchall(
+            f"SELECT {CHALLENGE_COLUMNS} FROM challenges "
+            f"WHERE status = 'pending' AND expires_at <= ? AND {mine} ORDER BY expires_at",
+            (now, *shards),
+        )
+        return [challenge_from_row(row) for row in rows]
+
+    async def next_expiry(self) -> float | None:
+        """When the next pending challenge expires."""
+        mine, shards = self.shards.sql()
+        return await scalar(
+            self.database,
+            f"SELECT MIN(expires_at) FROM challenges WHERE status = 'pending' AND {mine}",
+            shards,
+        )
 
     async def create(self, new: NewChallenge, *, now: float) -> Challenge:
         """Store ``new``, pending from ``now``; raises :class:`ChannelBusyError` if the two

@@ -16,7 +16,7 @@ from bot.discord.commands import tholos
 from bot.discord.controls import Router, pager
 from bot.discord.feature import Feature, feature_of
 from bot.discord.visibility import Questions, visible
-from bot.features.challenges.store import Challenge
+from bot.features.challenges import Challenge, ChallengeStore
 from bot.i18n.catalogues import NC_
 from bot.i18n.locales import reader
 from bot.storage.games import Game
@@ -32,6 +32,8 @@ class Games(Feature):
         super().__init__(app)
         self.visibility = app.visibility
         """Who may see a game or a challenge listed."""
+        self.challenges = ChallengeStore(app.database)
+        """The open challenges listed (read only)."""
 
     def register(self, router: Router) -> None:
         """Route Previous / Next here."""
@@ -47,7 +49,7 @@ class Games(Feature):
         listings = self.app.listings
         read, (_, open_ones) = await asyncio.gather(
             listings.playing_page(guild_id, caller.id, 0, GAMES_READ_MOST),
-            listings.open_challenges(guild_id, time.time(), OPEN_READ_MOST),
+            self.challenges.open_challenges(guild_id, time.time(), OPEN_READ_MOST),
         )
         questions = Questions()
         here = interaction.channel_id

@@ -13,7 +13,6 @@ from bot.features.challenges.store import MAX_OPEN_CHALLENGES, ChallengeStore
 from bot.features.ratings.store import RatingStore
 from bot.storage.db import Database
 from bot.storage.games import GameStore
-from bot.storage.listings import GameListings
 from tests.databases import Services
 from tests.features.play.test_service import ALICE, BOB, CAROL, CHANNEL, GUILD, NAMES, by
 
@@ -111,7 +110,7 @@ async def test_a_member_holds_one_open_challenge_a_channel_and_a_few_a_server(se
 
 
 async def test_the_servers_open_challenges_are_listed_soonest_to_expire_first(service, clock):
-    listings = GameListings(service.matchmaking.challenges.database)
+    listings = service.matchmaking.challenges
     assert await listings.open_challenges(GUILD, clock.now, 5) == (0, [])
     made = []
     for index, member in enumerate((ALICE, BOB, CAROL)):
