@@ -14,6 +14,7 @@ import math
 import queue
 import time
 from collections.abc import Callable
+from typing import Any
 
 import discord
 
@@ -327,7 +328,7 @@ class ReviewMessage:
         t = translator(game.language)
         embed = review_embed(t, game, review, CHART_NAME)
         chart = await self.chart(review, t)
-        changes = {"content": None, "embed": embed, "attachments": [chart]}
+        changes: dict[str, Any] = {"content": None, "embed": embed, "attachments": [chart]}
         if await self._edit(record, message_id, changes):
             return message_id
         channel = self.app.client.get_partial_messageable(game.channel_id)
@@ -342,20 +343,19 @@ class ReviewMessage:
         png = await self.app.renderer.slow(render_chart, review.chart, marks, t)
         return discord.File(io.BytesIO(png), filename=CHART_NAME)
 
-    async def edit(self, record: ReviewRecord, **changes: object) -> bool:
-        """Edit the review's message; ``False`` when it is gone (or Discord refused the edit).
-        A Discord that does not answer in time is logged and taken as done: the review is
-        stored, and the Review button shows it."""
+    async def edit(self, record: ReviewRecord, content: str) -> bool:
+        """Show ``content`` on the review's message; ``False`` when it is gone (or Discord
+        refused the edit). A Discord that does not answer in time is logged and taken as done:
+        the review is stored, and the Review button shows it."""
         stored = await self.store.review(record.game_id)
         message_id = stored.message_id if stored is not None else record.message_id
         if message_id is None:
             return False
-        return await self._edit(record, message_id, changes)
+        return await self._edit(record, message_id, {"content": content})
 
-    async def _edit(
-        self, record: ReviewRecord, message_id: int, changes: dict[str, object]
-    ) -> bool:
-        """Edit the review's message ``message_id`` (as :meth:`edit`)."""
+    async def _edit(self, record: ReviewRecord, message_id: int, changes: dict[str, Any]) -> bool:
+        """Edit the review's message ``message_id`` with ``changes`` (``PartialMessage.edit``'s
+        arguments), as :meth:`edit`."""
         message = self.app.client.get_partial_messageable(record.channel_id).get_partial_message(
             message_id
         )
