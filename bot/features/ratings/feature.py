@@ -92,14 +92,14 @@ class Ratings(Feature):
         t = reader(interaction)
         embed = leaderboard_embed(t, rows, page, pages, interaction.user.id, me)
         first, last = Mark.of(rows[0][1]), Mark.of(rows[-1][1])
-        seek = {"p": first, "n": last}  # Previous seeks back from the first row, Next on
+        marks = {"p": first, "n": last}  # Previous seeks back from the first row, Next on
         view = pager(
             t,
             custom_ids.LEADERBOARD_SEEK,
             page,
             pages,  # from the last
-            rating=lambda way: seek[way].rating,
-            user=lambda way: seek[way].user_id,
+            rating=lambda way: marks[way].rating,
+            user=lambda way: marks[way].user_id,
         )
         if edit:
             await interaction.response.edit_message(embed=embed, view=view)
