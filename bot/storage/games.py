@@ -494,13 +494,6 @@ class GameStore:
             raise StaleGameError("the game ended meanwhile")
         return game_from_row(row)
 
-    async def set_parent_message(self, game_id: int, message_id: int) -> None:
-        """Remember the message in the parent channel that stands for the game."""
-        async with self.database.transaction() as transaction:
-            await transaction.execute(
-                "UPDATE games SET parent_message_id = ? WHERE id = ?", (message_id, game_id)
-            )
-
     async def active_game(self, channel_id: int) -> Game | None:
         """The active game played in a channel or thread itself, if any."""
         row = await self.database.fetchone(

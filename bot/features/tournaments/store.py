@@ -79,11 +79,6 @@ class Tournament:
     """The version its announcement last showed."""
 
     @property
-    def announcement_stale(self) -> bool:
-        """Its announcement does not show what is stored (a crash came in between)."""
-        return self.message_id is not None and self.shown_version < self.version
-
-    @property
     def clock(self) -> TimeControl | None:
         """The games' live clock (``None``: correspondence)."""
         return TimeControl.of(self.time_control)
