@@ -97,7 +97,7 @@ def first_game_button(t: Translator) -> Button:
 def list_rows(t: Translator, progress: Progress) -> list[Row]:
     """A button for every lesson, numbered and ticked when done; the first game once the
     course is finished."""
-    buttons = [
+    buttons: Row = [
         Button.of(
             custom_ids.LESSON_OPEN,
             lesson=lesson.id,
