@@ -42,7 +42,7 @@ GONE = N_("That puzzle of the day is no longer open: {puzzle} gives you another.
 
 def shipped_puzzles() -> list[Puzzle]:
     """The puzzles that ship with the bot."""
-    text = resources.files(__package__).joinpath(SHIPPED).read_text(encoding="utf-8")
+    text = resources.files("bot.features.puzzles").joinpath(SHIPPED).read_text(encoding="utf-8")
     return [Puzzle.from_json(line) for line in text.splitlines() if line.strip()]
 
 
