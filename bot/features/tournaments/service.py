@@ -261,8 +261,12 @@ class RoundSteps:
             paired = swiss_round(entrants(seeds, [b.meeting for b in boards], ranked))
         except NoPairingError:
             return None
-        byes = [] if paired.bye is None else [(paired.bye, None, None)]
-        return Plan([(white, black, None) for white, black in paired.games] + byes, playing)
+        pairings: list[tuple[int, int | None, str | None]] = [
+            (white, black, None) for white, black in paired.games
+        ]
+        if paired.bye is not None:
+            pairings.append((paired.bye, None, None))
+        return Plan(pairings, playing)
 
     async def start_game(
         self,
@@ -425,7 +429,7 @@ def _seeds(entries: list[Entry]) -> list[tuple[int, float]]:
 
 
 def _round_robin_round(
-    tournament: Tournament, seeds: list[tuple[int, float]], playing: set[int]
+    tournament: Tournament, seeds: list[tuple[int, float]], playing: frozenset[int]
 ) -> list[tuple[int, int | None, str | None]]:
     """The round robin's next round, from the schedule of every entrant in seed order: a game
     with a withdrawn player is a forfeit win for the other (none if both withdrew); the player
