@@ -42,7 +42,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.base.domain import Person
+from bot.base.people import Person
 from bot.features.tournaments.store import Tournament, TournamentStore
 from bot.storage import open_database
 from bot.storage.db import Database

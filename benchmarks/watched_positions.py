@@ -23,7 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.base.domain import Person, Refusal
+from bot.base.people import Person
+from bot.base.refusals import Refusal
 from bot.fair_play.guard import FairPlay
 from bot.features.play.service import final_outcome
 from bot.storage import open_database

@@ -94,10 +94,10 @@ def test_no_import_cycle(package):
 
 
 def test_the_import_graph_resolves_relative_imports():
-    """``from .db import …`` and ``from ..domain import …`` are edges of the graph."""
+    """``from .db import …`` and ``from ..server_rules import …`` are edges of the graph."""
     graph, external = import_graph("bot")
     assert graph["bot.storage.sweeps"] >= {"bot.storage.db", "bot.storage.games", "bot.base.shards"}
-    assert "bot.base.domain" in graph["bot.storage.games"]
+    assert "bot.base.server_rules" in graph["bot.storage.games"]
     assert "engine.core" in import_graph("engine")[0]["engine.position"]
     assert "discord" in external["bot.discord.answers"]
 
@@ -105,7 +105,7 @@ def test_the_import_graph_resolves_relative_imports():
 def test_the_layer_rules_themselves():
     """Down is allowed, up is not; a feature uses another only through what its package offers;
     a module's folder is its layer and a module outside the layers' folders is an error."""
-    assert violation("bot.storage.games", "bot.base.domain") is None
+    assert violation("bot.storage.games", "bot.base.server_rules") is None
     assert violation("bot.features.play.feature", "bot.discord.answers") is None
     assert violation("bot.storage.sqlite", "bot.health.metrics") is not None
     assert violation("bot.discord.app", "bot.features.play.service") is not None

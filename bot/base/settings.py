@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.base.domain import CLOCKS, CORRESPONDENCE, offered_clocks, offers
+from bot.base.paces import CLOCKS, CORRESPONDENCE, offered_clocks, offers
 from bot.base.shards import Shards
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -57,7 +57,7 @@ class Settings:
     """``THOLOS_DEFAULT_PACE``: ``correspondence`` (the default) or a clock such as ``5+5``."""
     clocks: tuple[str, ...] = CLOCKS
     """``THOLOS_CLOCKS``: the live clocks offered, e.g. ``5+5,10+5`` (``none``: none; default:
-    all of :data:`~bot.base.domain.CLOCKS`)."""
+    all of :data:`~bot.base.paces.CLOCKS`)."""
     shard_count: int | None = None
     """``THOLOS_SHARD_COUNT``: how many shards the whole bot runs (unset: one process, and
     discord.py connects as usual)."""

@@ -64,5 +64,10 @@ class Shards:
         return f"(({column} >> 22) % ?) IN ({marks})", (self.count, *self.ids)
 
 
+DIRECT_MESSAGES = 0
+"""The ``guild_id`` of games played in a direct message with the bot (Discord sends those
+events to shard 0, and ``0 >> 22`` is on shard 0 whatever the count)."""
+
+
 EVERY_SERVER = Shards()
 """One process for every server: no sharding (the stores' default, for tools and tests)."""

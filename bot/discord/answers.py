@@ -2,7 +2,7 @@
 
 Every feature handler is decorated with :func:`answers`: it refuses new work while the bot
 shuts down, checks that the interaction comes from a server (and that the bot may post boards
-in its channel) when asked, and turns a :class:`~bot.base.domain.Refusal` or an unexpected
+in its channel) when asked, and turns a :class:`~bot.base.refusals.Refusal` or an unexpected
 error into an ephemeral answer, so that no interaction is left unanswered.
 """
 
@@ -18,8 +18,9 @@ from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 import discord
 
 from bot.base.answer_deadline import answering
-from bot.base.domain import Caller, Refusal
 from bot.base.logs import INTERACTION_ID
+from bot.base.people import Caller
+from bot.base.refusals import Refusal
 from bot.health.metrics import METRICS
 from bot.i18n.locales import reader
 from bot.loops import work

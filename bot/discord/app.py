@@ -11,15 +11,8 @@ from typing import Any
 
 import discord
 
-from bot.base.domain import (
-    CORRESPONDENCE,
-    PYTHON,
-    ReminderDefaults,
-    ServerRules,
-    offered_clocks,
-    offers,
-    time_in_force,
-)
+from bot.base.paces import CORRESPONDENCE, offered_clocks, offers
+from bot.base.server_rules import PYTHON, ReminderDefaults, ServerRules, time_in_force
 from bot.base.settings import Settings
 from bot.discord.answers import Interactions
 from bot.discord.opponent import Opponent

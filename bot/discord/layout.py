@@ -13,7 +13,7 @@ from typing import Any
 import discord
 
 from bot.base import custom_ids
-from bot.base.domain import Refusal
+from bot.base.refusals import Refusal
 from bot.discord.answers import USERS_ONLY
 from bot.discord.controls import Button, Row
 from bot.words.board import Board, Choice

@@ -15,8 +15,10 @@ import time
 
 import discord
 
-from bot.base.domain import Language, Level, Person
+from bot.base.game_options import Level
+from bot.base.languages import Language
 from bot.base.logs import GAME_ID
+from bot.base.people import Person
 from bot.discord.answers import Interaction
 from bot.discord.poster import BoardPoster, bot_id_of
 from bot.features.play.service import PlayService, TurnPlayed

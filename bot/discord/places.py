@@ -9,12 +9,11 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.base.domain import mention
 from bot.discord.answers import USERS_ONLY, Interaction
 from bot.i18n.catalogues import translator
 from bot.loops.background import discord_call
 from bot.storage.games import Game, GameStore
-from bot.words.names import plain_name
+from bot.words.names import mention, plain_name
 from bot.words.phrases import result_text
 from engine.vocabulary import N_
 from rendering.translator import Translator

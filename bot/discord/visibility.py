@@ -21,7 +21,8 @@ from typing import TypeVar
 
 import discord
 
-from bot.base.domain import DIRECT_MESSAGES, Refusal
+from bot.base.refusals import Refusal
+from bot.base.shards import DIRECT_MESSAGES
 from bot.discord.remembered import Remembered
 from bot.features.challenges.store import Challenge
 from bot.features.play.service import NO_SUCH_GAME, finished_here

@@ -8,7 +8,7 @@ that record the games' turns."""
 
 from __future__ import annotations
 
-from bot.base.domain import Refusal
+from bot.base.refusals import Refusal
 from bot.storage.db import Database
 from bot.storage.watched import game_watching, puzzle_unanswered
 from engine import Position

@@ -11,7 +11,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from bot.base.domain import Refusal
+from bot.base.refusals import Refusal
 from engine.vocabulary import N_
 
 T = TypeVar("T")

@@ -30,7 +30,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
-from bot.base.domain import Language
+from bot.base.languages import Language
 from rendering.translator import ENGLISH, Translator
 
 LANGUAGES: Final[tuple[Language, ...]] = ("en", "es", "de")

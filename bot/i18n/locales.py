@@ -6,7 +6,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.base.domain import Language
+from bot.base.languages import Language
 from bot.i18n.catalogues import COMMAND_NAME, language_of, translator, translator_for
 from rendering.translator import Translator
 

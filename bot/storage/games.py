@@ -14,18 +14,12 @@ import functools
 from dataclasses import dataclass
 from typing import Literal
 
-from bot.base.domain import (
-    Arithmetic,
-    Language,
-    Level,
-    Mode,
-    Person,
-    Reason,
-    ReminderDefaults,
-    Result,
-    TimeControl,
-    reminder_time,
-)
+from bot.base.game_options import Level, Mode
+from bot.base.languages import Language
+from bot.base.paces import TimeControl
+from bot.base.people import Person
+from bot.base.results import Reason, Result
+from bot.base.server_rules import Arithmetic, ReminderDefaults, reminder_time
 from bot.storage.db import Database, Row, Sql, Transaction, UniqueViolation, insert
 from bot.storage.group import GroupCommit
 from bot.storage.leases import board_lease, end
@@ -370,7 +364,7 @@ STOPPED_CLOCK = {"clock_started_at": NULL, "flag_at": NULL}
 
 
 class _SqlArithmetic:
-    """:class:`~bot.base.domain.Arithmetic` written out as SQL (``NULL`` unset), for SQLite and
+    """:class:`Arithmetic` written out as SQL (``NULL`` unset), for SQLite and
     PostgreSQL alike."""
 
     def first_set(self, *values: Sql) -> Sql:
@@ -385,7 +379,7 @@ class _SqlArithmetic:
 
 
 SQL: Arithmetic[Sql] = _SqlArithmetic()
-"""The settings' rules (``bot.base.domain``) as SQL expressions."""
+"""The settings' rules (``bot.base.server_rules``) as SQL expressions."""
 
 
 def reminder_due(
@@ -394,7 +388,7 @@ def reminder_due(
     """The SQL value of ``games.reminder_due_at`` for a change made at ``now`` that leaves a
     human to move, and its parameters: ``now`` (``None``: the row's ``last_move_at``) plus the
     reminder time in force on the game's server, resolved in the statement itself by the rule
-    :meth:`ReminderDefaults.resolve` applies (:func:`~bot.base.domain.reminder_time`, written out
+    :meth:`ReminderDefaults.resolve` applies (:func:`reminder_time`, written out
     as SQL); ``NULL`` when that is 0 (reminders off), and without ``reminders`` (the AI is to
     move, or the game ended). The server is the row's (``guild_id`` ``None``) or
     ``guild_id``."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.base.domain import Mode
+from bot.base.game_options import Mode
 from bot.storage.db import Database
 
 SETTINGS_TOPIC = "settings"

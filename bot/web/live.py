@@ -20,7 +20,7 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.base.domain import Refusal
+from bot.base.refusals import Refusal
 from bot.discord.app import App
 from bot.features.analysis.store import PAGE_REQUESTS_TOPIC
 from bot.i18n.catalogues import language_of, translator

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.base.domain import RESULTS
+from bot.base.results import RESULTS
 from bot.discord.app import App
 from bot.features.lessons.web import course_summary
 from bot.i18n.catalogues import translator

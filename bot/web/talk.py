@@ -13,7 +13,9 @@ from collections.abc import Callable
 
 from aiohttp import WSMsgType, web
 
-from bot.base.domain import Caller, GameOptions, Person, Refusal
+from bot.base.game_options import GameOptions
+from bot.base.people import Caller, Person
+from bot.base.refusals import Refusal
 from bot.discord.answers import database_trouble
 from bot.discord.app import App
 from bot.discord.opponent import Opponent

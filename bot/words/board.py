@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from bot.base.domain import clock_text, mention
+from bot.base.paces import clock_text
 from bot.storage.games import Game
-from bot.words.names import plain_name
+from bot.words.names import mention, plain_name
 from bot.words.phrases import (
     MODE_NAMES,
     SANDSTONE,

@@ -8,6 +8,8 @@ username), so a name may read ``<@123>``, ``@everyone``, ``[x](https://evil)``, 
   name with every markdown character escaped and every ``@`` broken, so it can neither ping,
   nor link, nor format — Discord shows it exactly as the plain name.
 
+And :func:`mention`, the markup that names (and pings) a member in Discord's message text.
+
 Pure text: no Discord import (the words layer has none)."""
 
 from __future__ import annotations
@@ -79,3 +81,8 @@ def escaped_name(name: str, limit: int = NAME_LIMIT) -> str:
     """
     escaped = _MARKDOWN.sub(r"\\\1", plain_name(name, limit))
     return escaped.replace("@", "@" + ZERO_WIDTH_SPACE)
+
+
+def mention(user_id: int) -> str:
+    """Discord's mention markup for a user."""
+    return f"<@{user_id}>"

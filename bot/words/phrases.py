@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from bot.base.domain import CORRESPONDENCE, mention
+from bot.base.paces import CORRESPONDENCE
 from bot.storage.games import Game
-from bot.words.names import plain_name
+from bot.words.names import mention, plain_name
 from engine import COLOUR_NAMES, Colour, Position
 from engine.vocabulary import (
     N_,

@@ -8,8 +8,9 @@ import random
 
 import pytest
 
-from bot.base.domain import DIRECT_MESSAGES, GameOptions, Person
-from bot.base.shards import EVERY_SERVER, Shards
+from bot.base.game_options import GameOptions
+from bot.base.people import Person
+from bot.base.shards import DIRECT_MESSAGES, EVERY_SERVER, Shards
 from bot.features.challenges.store import ChallengeStore
 from bot.features.reminders.store import ReminderStore
 from bot.features.reviews.store import ReviewStore

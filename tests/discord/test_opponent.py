@@ -9,7 +9,8 @@ import asyncio
 import random
 
 import bot.discord.opponent as opponent_module
-from bot.base.domain import GameOptions, Person
+from bot.base.game_options import GameOptions
+from bot.base.people import Person
 from bot.loops.background import Backoff, stop_tasks
 from bot.storage.leases import ai_lease
 from engine import Position, Turn

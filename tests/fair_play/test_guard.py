@@ -11,7 +11,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.base.domain import Caller, Person, Refusal
+from bot.base.people import Caller, Person
+from bot.base.refusals import Refusal
 from bot.discord.visibility import Visibility
 from bot.fair_play.guard import GAME_IN_PROGRESS, PUZZLE_UNANSWERED, FairPlay
 from bot.features.analysis.web import PageAnalysis

@@ -12,7 +12,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 import pytest
 
-from bot.base.domain import Refusal
+from bot.base.refusals import Refusal
 from bot.fair_play.scheduler import REPLACED, FairScheduler, Replaced
 from bot.workers.ai import Adviser
 from engine import Position

@@ -11,7 +11,9 @@ import time
 import pytest
 
 import bot.loops.background
-from bot.base.domain import GameOptions, Person, ReminderDefaults
+from bot.base.game_options import GameOptions
+from bot.base.people import Person
+from bot.base.server_rules import ReminderDefaults
 from bot.base.settings import Settings
 from bot.client import TholosBot
 from bot.features.challenges.feature import Challenges

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.base.domain import Caller
+from bot.base.people import Caller
 from bot.features.play.service import OutdatedBoardError
 from bot.storage import open_database
 from bot.storage.db import Database

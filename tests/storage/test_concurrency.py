@@ -7,7 +7,9 @@ import asyncio
 
 import pytest
 
-from bot.base.domain import Caller, GameOptions, Person, Refusal
+from bot.base.game_options import GameOptions
+from bot.base.people import Caller, Person
+from bot.base.refusals import Refusal
 from bot.features.play.service import OutdatedBoardError, TurnPlayed
 from bot.features.ratings.store import RatingStore
 from engine.builder import TurnBuilder, turn_path

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from bot.base.domain import Person
+from bot.base.people import Person
 from bot.storage.db import Database, DatabaseBusy, Transaction
 from bot.storage.games import GamePlace, GameStore, NewGame
 from bot.storage.group import GroupCommit

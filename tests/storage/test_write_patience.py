@@ -11,7 +11,8 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.base.domain import Caller, GameOptions, Person
+from bot.base.game_options import GameOptions
+from bot.base.people import Caller, Person
 from bot.features.ratings.store import RATINGS_LOCK, RatingStore
 from bot.health.metrics import METRICS
 from bot.storage import open_database

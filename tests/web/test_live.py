@@ -20,7 +20,9 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
-from bot.base.domain import GameOptions, Person, TimeControl
+from bot.base.game_options import GameOptions
+from bot.base.paces import TimeControl
+from bot.base.people import Person
 from bot.base.settings import Settings
 from bot.discord.app import App, build
 from bot.discord.visibility import Visibility

@@ -17,7 +17,7 @@ import discord
 import pytest
 from yarl import URL
 
-from bot.base.domain import Person
+from bot.base.people import Person
 from bot.base.settings import Settings
 from bot.discord.app import build
 from bot.loops import background, work

@@ -11,7 +11,10 @@ from typing import Literal
 import discord
 from discord import app_commands
 
-from bot.base.domain import CLOCKS, Mode, Pace, Refusal, ServerRules, offered_clocks, offers
+from bot.base.game_options import Mode
+from bot.base.paces import CLOCKS, Pace, offered_clocks, offers
+from bot.base.refusals import Refusal
+from bot.base.server_rules import ServerRules
 from bot.discord.answers import Interaction, answers, missing_permissions
 from bot.discord.app import App
 from bot.discord.commands import CHOICES_SHOWN, GUILD_INSTALL, SERVERS_ONLY, game_choices

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import time
 
-from bot.base.domain import Refusal
+from bot.base.refusals import Refusal
 from bot.discord.app import App
 from bot.fair_play.guard import FairPlay
 from bot.features.hints.words import named, why

@@ -11,27 +11,18 @@ import discord
 from discord import app_commands
 
 from bot.base import custom_ids
-from bot.base.domain import (
-    DIRECT_MESSAGES,
-    Answer,
-    ColourChoice,
-    FirstChoice,
-    GameOptions,
-    Level,
-    Mode,
-    Pace,
-    Person,
-    Refusal,
-    TimeControl,
-    mention,
-)
+from bot.base.game_options import ColourChoice, FirstChoice, GameOptions, Level, Mode
+from bot.base.paces import Pace, TimeControl
+from bot.base.people import Person
+from bot.base.refusals import Refusal
+from bot.base.shards import DIRECT_MESSAGES
 from bot.discord.answers import USERS_ONLY, Interaction, answers, caller, require_permissions, tell
 from bot.discord.app import App
 from bot.discord.commands import GAME_OPTIONS, tholos
 from bot.discord.controls import Button, Router, view_of
 from bot.discord.feature import Command, Feature, feature_of
 from bot.discord.places import THREAD_FAILED, Opened, game_line, open_thread, place_for, thread_name
-from bot.features.challenges.service import ExpiredChallengeError
+from bot.features.challenges.service import Answer, ExpiredChallengeError
 from bot.features.challenges.store import Challenge
 from bot.i18n.catalogues import NC_, translator
 from bot.i18n.locales import reader, server_language
@@ -40,7 +31,7 @@ from bot.loops.background import discord_call
 from bot.loops.loop import Loop
 from bot.storage.games import Game
 from bot.storage.leases import Lease, taking_lease
-from bot.words.names import plain_name
+from bot.words.names import mention, plain_name
 from bot.words.phrases import LEVEL_NAMES, command, pace_name
 from engine.vocabulary import N_
 from rendering.translator import Translator

@@ -6,17 +6,12 @@ import random
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Literal
 
-from bot.base.domain import (
-    Answer,
-    Caller,
-    GameOptions,
-    Level,
-    Person,
-    Refusal,
-    ReminderDefaults,
-    mention,
-)
+from bot.base.game_options import GameOptions, Level
+from bot.base.people import Caller, Person
+from bot.base.refusals import Refusal
+from bot.base.server_rules import ReminderDefaults
 from bot.features.challenges.store import (
     MAX_OPEN_CHALLENGES,
     PENDING_OPEN,
@@ -38,11 +33,14 @@ from bot.storage.games import (
     NewGame,
     StaleGameError,
 )
+from bot.words.names import mention
 from bot.words.phrases import command
 from engine import BLACK, WHITE, Colour, Position
 from engine.newgame import new_game
 from engine.vocabulary import N_
 
+Answer = Literal["accept", "decline", "withdraw"]
+"""What the buttons of a challenge do."""
 EXPIRED = N_("This challenge has expired — start a new one with {challenge}.")
 TAKEN = N_(
     "Someone was faster — this challenge was just accepted. Start your own with {challenge}."

@@ -9,18 +9,13 @@ opponent is ``None`` until then.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from typing import Literal
 
-from bot.base.domain import (
-    ChallengeStatus,
-    ColourChoice,
-    FirstChoice,
-    GameOptions,
-    Language,
-    Mode,
-    Person,
-    ReminderDefaults,
-    TimeControl,
-)
+from bot.base.game_options import ColourChoice, FirstChoice, GameOptions, Mode
+from bot.base.languages import Language
+from bot.base.paces import TimeControl
+from bot.base.people import Person
+from bot.base.server_rules import ReminderDefaults
 from bot.base.shards import EVERY_SERVER, Shards
 from bot.storage.db import Database, Row, Transaction, UniqueViolation, insert, scalar
 from bot.storage.games import (
@@ -35,6 +30,7 @@ from bot.storage.games import (
 )
 from engine import Position
 
+ChallengeStatus = Literal["pending", "accepted", "declined", "withdrawn", "expired"]
 PENDING_PAIR = "pending-pair"
 """Why a challenge can't be made: one between the two is waiting in the channel."""
 PENDING_OPEN = "pending-open"
@@ -104,7 +100,7 @@ class Challenge:
 class NewChallenge:
     """A challenge about to be made: where, by whom, to whom (``opponent`` ``None``: anyone —
     only those rated within ``rating_range`` of the challenger, if given), the game it asks for
-    (``options``, settled: :meth:`~bot.base.domain.GameOptions.settled`), and when it
+    (``options``, settled: :meth:`~bot.base.game_options.GameOptions.settled`), and when it
     expires."""
 
     guild_id: int

@@ -9,7 +9,6 @@ import time
 import discord
 
 from bot.base import custom_ids
-from bot.base.domain import mention
 from bot.discord.answers import Interaction, answers
 from bot.discord.app import App
 from bot.discord.commands import tholos
@@ -20,6 +19,7 @@ from bot.features.challenges import Challenge, ChallengeStore
 from bot.i18n.catalogues import NC_
 from bot.i18n.locales import reader
 from bot.storage.games import Game
+from bot.words.names import mention
 from bot.words.phrases import MODE_NAMES, SANDSTONE, board_url, channel_url
 from engine.vocabulary import N_
 from rendering.translator import Translator

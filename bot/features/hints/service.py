@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.base.domain import Caller, Refusal
+from bot.base.people import Caller
+from bot.base.refusals import Refusal
 from bot.fair_play.guard import FairPlay
 from bot.features.play.service import OutdatedBoardError, playable
 from bot.storage.games import Game, GameStore

@@ -18,7 +18,9 @@ import discord
 from discord import app_commands
 
 from bot.base import custom_ids
-from bot.base.domain import RESULTS, Refusal, clock_text, mention
+from bot.base.paces import clock_text
+from bot.base.refusals import Refusal
+from bot.base.results import RESULTS
 from bot.discord.answers import Interaction, answers, launch_live_board
 from bot.discord.app import App
 from bot.discord.commands import game_choices, tholos
@@ -33,7 +35,7 @@ from bot.storage.games import Game, TurnRecord
 from bot.storage.leases import answer_lease
 from bot.storage.listings import Finish
 from bot.words.board import board_note
-from bot.words.names import escaped_name
+from bot.words.names import escaped_name, mention
 from bot.words.phrases import (
     LEVEL_NAMES,
     OUTCOME_MARK,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from discord import app_commands
 
 from bot.base import custom_ids
-from bot.base.domain import Refusal
+from bot.base.refusals import Refusal
 from bot.discord import layout
 from bot.discord.answers import Interaction, answers
 from bot.discord.app import App

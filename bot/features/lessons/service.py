@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.base.domain import Refusal
+from bot.base.refusals import Refusal
 from bot.features.lessons.course import COURSE, Lesson, Verdict, judge, lesson_by_id
 from bot.features.lessons.store import COURSE_END, LessonStore, Progress
 from bot.words.phrases import command

@@ -6,7 +6,7 @@ is in the course (:func:`course_summary`)."""
 
 from __future__ import annotations
 
-from bot.base.domain import Refusal
+from bot.base.refusals import Refusal
 from bot.features.lessons.course import COURSE
 from bot.features.lessons.service import CourseDone, LessonService, LessonShown, LessonTried
 from bot.features.lessons.store import Progress

@@ -7,7 +7,7 @@ import discord
 from discord import app_commands
 
 from bot.base import custom_ids
-from bot.base.domain import Refusal, mention
+from bot.base.refusals import Refusal
 from bot.discord import layout
 from bot.discord.answers import USERS_ONLY, Interaction, answers, caller, launch_live_board, tell
 from bot.discord.app import App
@@ -19,6 +19,7 @@ from bot.i18n.catalogues import NC_
 from bot.i18n.locales import reader
 from bot.storage.games import Game, GameStore
 from bot.words.board import LastTurn, board_of
+from bot.words.names import mention
 from bot.words.phrases import SANDSTONE, command, ornaments_text
 from engine import LOCATIONS, Position
 from engine.vocabulary import N_, ORNAMENT_EFFECTS, ORNAMENT_NAMES, bonus_description, location_name

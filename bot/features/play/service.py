@@ -10,8 +10,11 @@ from dataclasses import dataclass
 from typing import Literal
 from weakref import WeakValueDictionary
 
-from bot.base.domain import DIRECT_MESSAGES, Caller, Refusal, ReminderDefaults, mention
 from bot.base.logs import GAME_ID
+from bot.base.people import Caller
+from bot.base.refusals import Refusal
+from bot.base.server_rules import ReminderDefaults
+from bot.base.shards import DIRECT_MESSAGES
 from bot.features.ratings.store import RATINGS_LOCK, RatedResult, rate_game
 from bot.health.metrics import METRICS
 from bot.storage.db import Transaction
@@ -25,6 +28,7 @@ from bot.storage.games import (
     record_turn,
 )
 from bot.storage.leases import LeaseStore, board_lease
+from bot.words.names import mention
 from bot.words.phrases import board_url, command
 from engine import BLACK, WHITE, Colour, IllegalTurnError, Position, Turn
 from engine.builder import TurnBuilder

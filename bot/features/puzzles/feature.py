@@ -11,7 +11,7 @@ import time
 from importlib import resources
 
 from bot.base import custom_ids
-from bot.base.domain import Refusal
+from bot.base.refusals import Refusal
 from bot.discord import layout
 from bot.discord.answers import Interaction, answers, tell
 from bot.discord.app import App

@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.base.domain import Refusal
+from bot.base.refusals import Refusal
 from bot.features.puzzles.store import Answered, Attempt, PuzzleStore
 from bot.words.phrases import command
 from engine import IllegalTurnError

@@ -14,7 +14,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.base.domain import Language
+from bot.base.languages import Language
 from bot.base.shards import EVERY_SERVER, Shards
 from bot.features.ratings.glicko2 import Rating, rate
 from bot.storage.db import Database, Row, Transaction, scalar

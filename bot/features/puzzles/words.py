@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import dataclasses
 
-from bot.base.domain import mention
 from bot.features.puzzles.store import Answered, Attempt, DailyPuzzle, StoredPuzzle
 from bot.storage.games import Game, unstored_game
 from bot.words.board import Board, board_of
+from bot.words.names import mention
 from bot.words.phrases import Who, colour_name, rating_change
 from engine import BLACK, WHITE, Turn
 from engine.puzzles import DRAW, WIN, Puzzle

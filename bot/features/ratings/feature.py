@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 
 from bot.base import custom_ids
-from bot.base.domain import Refusal, mention
+from bot.base.refusals import Refusal
 from bot.discord.answers import Interaction, answers
 from bot.discord.app import App
 from bot.discord.commands import tholos
@@ -22,6 +22,7 @@ from bot.features.ratings.stats import Played, Record, Stats, player_stats
 from bot.features.ratings.store import PAGE_SIZE, Mark, PlayerRating
 from bot.i18n.catalogues import NC_
 from bot.i18n.locales import reader
+from bot.words.names import mention
 from bot.words.phrases import LEVEL_NAMES, OUTCOME_MARK, SANDSTONE, command, reason_text
 from engine.vocabulary import N_, points
 from rendering.translator import Translator

@@ -23,12 +23,13 @@ from typing import Final, Literal
 import discord
 from discord import app_commands
 
-from bot.base.domain import DIRECT_MESSAGES, ReminderChoice, ServerRules, mention
+from bot.base.server_rules import ServerRules
+from bot.base.shards import DIRECT_MESSAGES
 from bot.discord.answers import Interaction, answers, pinging
 from bot.discord.app import App
 from bot.discord.commands import tholos
 from bot.discord.feature import Feature, feature_of
-from bot.features.reminders.store import DueReminder
+from bot.features.reminders.store import DueReminder, ReminderChoice
 from bot.i18n.catalogues import NC_, translator
 from bot.i18n.locales import reader
 from bot.loops.background import Backoff, Retries, discord_call, nonce
@@ -36,7 +37,7 @@ from bot.loops.loop import Loop
 from bot.storage.db import DatabaseUnavailable
 from bot.storage.games import Game
 from bot.storage.leases import reminder_lease
-from bot.words.names import escaped_name
+from bot.words.names import escaped_name, mention
 from bot.words.phrases import board_url, channel_url, command, minutes_text
 from engine.vocabulary import N_
 from rendering.translator import Translator

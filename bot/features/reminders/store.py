@@ -10,13 +10,16 @@ The due time itself is written with the change that leaves a human to move
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
-from bot.base.domain import ReminderChoice, ReminderDefaults
+from bot.base.server_rules import ReminderDefaults
 from bot.base.shards import EVERY_SERVER, Shards
 from bot.storage.db import Database, scalar
 from bot.storage.games import reminder_due
 from bot.storage.leases import Lease, end
 
+ReminderChoice = Literal["off", "here", "dm"]
+"""Where a player wants their turn reminders: none, in the game's channel, or by DM."""
 DEFAULT_CHOICE: ReminderChoice = "here"
 """Where a player who chose nothing gets their reminders: in the game's thread or channel."""
 _PENDING = "status = 'active' AND reminder_due_at IS NOT NULL"

@@ -19,7 +19,7 @@ from typing import Any
 import discord
 
 from bot.base import custom_ids
-from bot.base.domain import Refusal
+from bot.base.refusals import Refusal
 from bot.discord.answers import Interaction, answers, tell
 from bot.discord.app import App
 from bot.discord.controls import Router

@@ -14,7 +14,10 @@ import discord
 from discord import app_commands
 
 from bot.base import custom_ids
-from bot.base.domain import GameOptions, Mode, Pace, Person, Refusal
+from bot.base.game_options import GameOptions, Mode
+from bot.base.paces import Pace
+from bot.base.people import Person
+from bot.base.refusals import Refusal
 from bot.discord.answers import Interaction, answers, caller
 from bot.discord.app import App
 from bot.discord.commands import GAME_OPTIONS, GUILD_INSTALL, SERVERS_ONLY, choices, tholos

@@ -10,7 +10,11 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from functools import partial
 
-from bot.base.domain import Caller, Mode, Person, Refusal, ReminderDefaults, TimeControl
+from bot.base.game_options import Mode
+from bot.base.paces import TimeControl
+from bot.base.people import Caller, Person
+from bot.base.refusals import Refusal
+from bot.base.server_rules import ReminderDefaults
 from bot.features.play.service import OutdatedBoardError, PlayService
 from bot.features.ratings.glicko2 import Rating
 from bot.features.tournaments.pairing import NoPairingError, round_robin, swiss_round

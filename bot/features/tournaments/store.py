@@ -14,7 +14,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from bot.base.domain import Language, Mode, Person, ReminderDefaults, TimeControl
+from bot.base.game_options import Mode
+from bot.base.languages import Language
+from bot.base.paces import TimeControl
+from bot.base.people import Person
+from bot.base.server_rules import ReminderDefaults
 from bot.base.shards import EVERY_SERVER, Shards
 from bot.features.tournaments.standings import Format, Meeting
 from bot.storage.db import Database, Row, Transaction, insert, scalar

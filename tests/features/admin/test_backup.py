@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
-from bot.base.domain import Caller, GameOptions, Person
+from bot.base.game_options import GameOptions
+from bot.base.people import Caller, Person
 from bot.features.admin.backup import BackupError, backup, restore
 from bot.features.play.service import StepShown, TurnPlayed
 from bot.storage import open_database

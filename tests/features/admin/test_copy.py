@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.base.domain import Caller, GameOptions, Person
+from bot.base.game_options import GameOptions
+from bot.base.people import Caller, Person
 from bot.features.admin import copy
 from bot.features.admin.copy import TargetNotEmptyError, copy_database
 from bot.features.ratings.store import RatingStore

@@ -7,7 +7,9 @@ import random
 
 import pytest
 
-from bot.base.domain import GameOptions, Person, Refusal
+from bot.base.game_options import GameOptions
+from bot.base.people import Person
+from bot.base.refusals import Refusal
 from bot.features.challenges.service import ChallengeService
 from bot.features.challenges.store import MAX_OPEN_CHALLENGES, ChallengeStore
 from bot.features.ratings.store import RatingStore

@@ -8,7 +8,10 @@ import random
 
 import pytest
 
-from bot.base.domain import Caller, GameOptions, Person, Refusal, TimeControl
+from bot.base.game_options import GameOptions
+from bot.base.paces import TimeControl
+from bot.base.people import Caller, Person
+from bot.base.refusals import Refusal
 from bot.features.play.service import OutdatedBoardError, StepShown, TimeUp, TurnPlayed
 from bot.storage.sweeps import Sweeps
 from engine.builder import turn_path

@@ -17,7 +17,10 @@ from typing import Literal
 
 import pytest
 
-from bot.base.domain import Caller, GameOptions, Person, Refusal, TimeControl
+from bot.base.game_options import GameOptions
+from bot.base.paces import TimeControl
+from bot.base.people import Caller, Person
+from bot.base.refusals import Refusal
 from bot.features.play.service import OutdatedBoardError, StepShown, TimeUp
 from bot.features.ratings.store import RatingStore
 from bot.storage.db import Database

@@ -7,7 +7,9 @@ import random
 
 import pytest
 
-from bot.base.domain import Caller, GameOptions, Person, Refusal
+from bot.base.game_options import GameOptions
+from bot.base.people import Caller, Person
+from bot.base.refusals import Refusal
 from bot.features.challenges.service import ExpiredChallengeError
 from bot.features.play.service import OutdatedBoardError, StepShown, TurnPlayed
 from bot.features.ratings.store import RatingStore

@@ -10,7 +10,8 @@ from contextlib import asynccontextmanager
 
 import pytest
 
-from bot.base.domain import Caller, GameOptions, Person
+from bot.base.game_options import GameOptions
+from bot.base.people import Caller, Person
 from bot.features.ratings import store as ratings_module
 from bot.features.ratings.glicko2 import Rating, rate
 from bot.features.ratings.store import Mark, RatingStore

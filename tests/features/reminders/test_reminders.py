@@ -10,7 +10,9 @@ import re
 
 import pytest
 
-from bot.base.domain import GameOptions, Person, ReminderDefaults
+from bot.base.game_options import GameOptions
+from bot.base.people import Person
+from bot.base.server_rules import ReminderDefaults
 from bot.base.shards import Shards
 from bot.features.challenges.service import ChallengeService
 from bot.features.challenges.store import ChallengeStore
@@ -128,7 +130,8 @@ async def test_sql_and_python_resolve_the_reminder_time_alike_in_every_case(data
     """For every combination of the server's reminder and idle-claim times and the bot's
     (each unset, 0 or a time; also a server without a settings row), the reminder the SQL of
     the write that stores a turn schedules is :meth:`ReminderDefaults.resolve`'s time (none
-    when it is 0: off), on both backends: one rule, in ``bot.base.domain``, in both languages."""
+    when it is 0: off), on both backends: one rule, in ``bot.base.server_rules``, in both
+    languages."""
     servers, unset = ServerSettingsStore(database), GUILD + 1
     checked = set()
     for server_after, server_idle in itertools.product(SETTINGS, SETTINGS):

@@ -14,7 +14,9 @@ import time
 
 import pytest
 
-from bot.base.domain import GameOptions, Person, Refusal
+from bot.base.game_options import GameOptions
+from bot.base.people import Person
+from bot.base.refusals import Refusal
 from bot.features.play.service import StepShown, TurnPlayed
 from bot.features.reviews.feature import Reviews
 from bot.loops.background import Backoff, stop_tasks

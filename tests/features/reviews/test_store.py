@@ -3,7 +3,8 @@ the recent ones of a channel), and reviews queued once per game, run, stored."""
 
 from __future__ import annotations
 
-from bot.base.domain import GameOptions, Person
+from bot.base.game_options import GameOptions
+from bot.base.people import Person
 from bot.features.reviews.store import ReviewStore
 from bot.storage.leases import Lease, LeaseStore
 from bot.storage.listings import GameListings

@@ -10,7 +10,9 @@ import random
 
 import pytest
 
-from bot.base.domain import Caller, Person, Refusal, TimeControl
+from bot.base.paces import TimeControl
+from bot.base.people import Caller, Person
+from bot.base.refusals import Refusal
 from bot.features.play.service import PlayService
 from bot.features.tournaments.service import (
     MAX_ROUNDS,
