@@ -406,10 +406,10 @@ def _compact(
     name: str,
     size: tuple[int, int],
     sites: dict[int, JSON],
-    floors: list[JSON],
+    floors: list[list[int]],
     cards: tuple[JSON, JSON],
     quarry: JSON,
-    status: JSON | None,
+    status: list[int] | None,
 ) -> JSON:
     width, height = size
     return {

@@ -224,6 +224,8 @@ def _retry_after(headers: Any, body: dict[str, Any] | None) -> float:
     """Seconds a 429 asks to wait: its body's ``retry_after`` (Discord's, to the millisecond),
     else its ``Retry-After`` header, else one."""
     for value in ((body or {}).get("retry_after"), headers.get("Retry-After")):
+        if value is None:
+            continue
         try:
             seconds = float(value)
         except (TypeError, ValueError):
