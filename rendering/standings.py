@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from . import style
 from .fonts import Face, fit, font, printable
@@ -91,7 +91,7 @@ def _cell(
     left: int,
     width: int,
     top: int,
-    typeface: object,
+    typeface: ImageFont.FreeTypeFont,
     face: Face,
     size: int,
     index: int,
