@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import time
 import zlib
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, contextmanager
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
@@ -22,8 +22,15 @@ from bot.base.answer_deadline import answer_by
 from bot.storage.announcements import ChangeListener
 
 Dialect = Literal["sqlite", "postgresql"]
-Row = Mapping[str, Any] | Sequence[Any]
-"""A result row: read by column name (``row["id"]``) or position (``row[0]``)."""
+
+
+class Row(Protocol):
+    """A result row (SQLite's ``sqlite3.Row``, asyncpg's ``Record``): read by column name
+    (``row["id"]``) or position (``row[0]``)."""
+
+    def __getitem__(self, key: int | str, /) -> Any: ...
+
+    def keys(self) -> Iterable[str]: ...
 
 
 class DatabaseTooNewError(RuntimeError):
