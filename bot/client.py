@@ -1,6 +1,6 @@
-"""The Discord client: the composition root. It opens and migrates storage, builds the shared
-parts and every feature of :data:`bot.features.FEATURES`, adds their commands and buttons, syncs
-the commands when they changed, starts the features and runs their loops."""
+"""The Discord client: it opens and migrates storage, builds the shared parts and every feature
+(wired by :func:`bot.features.installed.features`), adds their commands and buttons, syncs the
+commands when they changed, starts the features and runs their loops."""
 
 from __future__ import annotations
 
@@ -15,11 +15,11 @@ from bot.base.settings import Settings
 from bot.discord import app as shared
 from bot.discord.answers import USERS_ONLY, Interaction, tell
 from bot.discord.app import App
-from bot.discord.commands import on_command_error, tholos
+from bot.discord.commands import on_command_error, slash_commands
 from bot.discord.controls import Router
 from bot.discord.feature import Feature
 from bot.discord.registration import Registration
-from bot.features.installed import FEATURES
+from bot.features.installed import features
 from bot.health.server import MetricsServer
 from bot.i18n.locales import CommandTranslator
 from bot.loops.loop import Loops
@@ -47,11 +47,10 @@ class TholosBot(discord.Client):
         )
         self.settings = settings
         self.tree = app_commands.CommandTree(self)
-        self.tree.add_command(tholos)
         self.tree.on_error = on_command_error
         self.tree.interaction_check = self._check
         self.router = Router()
-        self.features: dict[type[Feature], Feature] = {}
+        self.features: list[Feature] = []
         self.app: App | None = None
         self.loops = Loops(self.wait_until_ready, self.is_closed)
         self.metrics_server: MetricsServer | None = None
@@ -66,11 +65,12 @@ class TholosBot(discord.Client):
         if self.settings.metrics_port is not None:
             self.metrics_server = MetricsServer(self, database)
             await self.metrics_server.start(self.settings.metrics_host, self.settings.metrics_port)
-        for kind in FEATURES:
-            feature = self.features[kind] = kind(app)
+        self.features = features(app)
+        for feature in self.features:
             feature.register(self.router)
-            for top_level in feature.commands():
-                self.tree.add_command(top_level)
+        commands = [command for feature in self.features for command in feature.commands()]
+        for top_level in slash_commands(commands):
+            self.tree.add_command(top_level)
         await self.tree.set_translator(CommandTranslator())
         registration = Registration(self, self.tree, database, self.settings.guild_id)
         if self.settings.registers_commands:
@@ -78,15 +78,15 @@ class TholosBot(discord.Client):
             await registration.declare_installs()
         else:
             await registration.learn_ids()
-        loops = app.loops()
-        for feature in self.features.values():
+        loops = []
+        for feature in self.features:
             await feature.start()
             loops += feature.loops()
         self.loops.start(loops)
 
     async def _check(self, interaction: Interaction) -> bool:
         """Before a slash command runs: a feature may answer it instead (the Entry Point)."""
-        for feature in self.features.values():
+        for feature in self.features:
             if not await feature.check(interaction):
                 return False
         return True
@@ -121,7 +121,7 @@ class TholosBot(discord.Client):
         if app is not None:
             await app.interactions.drain(SHUTDOWN_GRACE_SECONDS)
         await self.loops.stop(SHUTDOWN_GRACE_SECONDS)
-        for feature in reversed(self.features.values()):
+        for feature in reversed(self.features):
             await feature.stop()
         if app is not None:
             await app.close()

@@ -17,17 +17,16 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 import discord
 
+from bot.base.game import Game
 from bot.base.refusals import Refusal
 from bot.base.shards import DIRECT_MESSAGES
 from bot.discord.remembered import Remembered
-from bot.features.challenges.store import Challenge
-from bot.features.play.service import NO_SUCH_GAME, finished_here
 from bot.loops.background import discord_call
-from bot.storage.games import Game
+from engine.vocabulary import N_
 
 log = logging.getLogger(__name__)
 
@@ -46,8 +45,27 @@ LISTING_SECONDS = 1.2
 """The longest a listing page waits for Discord's answers (it is answered within 3 s, with
 its reads of the database): what is still undecided then is left out, unsaid."""
 
+NO_SUCH_GAME = N_("That isn't a finished game of this server.")
+"""The one answer for a game id that is not a finished game the asker may open, whatever the
+reason (none, another server's, still playing, in a channel they cannot see): they read alike."""
+
+
+class Invitation(Protocol):
+    """A challenge, as the rule sees it: where it was made, its challenger and opponent (none
+    yet: an open one)."""
+
+    @property
+    def guild_id(self) -> int: ...
+    @property
+    def channel_id(self) -> int: ...
+    @property
+    def challenger_id(self) -> int: ...
+    @property
+    def opponent_id(self) -> int | None: ...
+
+
 ChannelOrThread = discord.abc.GuildChannel | discord.Thread
-Listed = TypeVar("Listed", Game, Challenge)
+Listed = TypeVar("Listed", bound=Game | Invitation)
 
 
 class Unasked(Exception):
@@ -104,7 +122,7 @@ class Visibility:
 
     async def can_see(
         self,
-        game: Game | Challenge,
+        game: Game | Invitation,
         user_id: int,
         member: discord.abc.User | None = None,
         *,
@@ -240,7 +258,7 @@ async def visible(
 
 async def verdicts(
     visibility: Visibility,
-    listed: Sequence[Game | Challenge],
+    listed: Sequence[Game | Invitation],
     user_id: int,
     member: discord.abc.User | None = None,
     *,
@@ -251,7 +269,7 @@ async def verdicts(
     and opponent as players), all asked at once within ``questions``: ``None`` for one still
     undecided when their time is up, or needing a question beyond them."""
 
-    async def sees(thing: Game | Challenge) -> bool | None:
+    async def sees(thing: Game | Invitation) -> bool | None:
         try:
             return await visibility.can_see(
                 thing, user_id, member, seen_in=seen_in, questions=questions
@@ -269,7 +287,19 @@ async def verdicts(
     return [check.result() if check in done else None for check in checks]
 
 
-def _players(thing: Game | Challenge) -> tuple[int | None, ...]:
+def finished_here(game: Game | None, guild_id: int | None, channel_id: int) -> Game:
+    """``game``, if it is a finished game of the server ``guild_id`` — or, with no server, of
+    the direct message ``channel_id``; raises :class:`Refusal` (:data:`NO_SUCH_GAME`) for any
+    other (or none). Who on the server may open it is :meth:`Visibility.finished_game`'s
+    question."""
+    if game is not None and guild_id is None and game.channel_id != channel_id:
+        game = None  # another direct message's game
+    if game is None or game.guild_id != (guild_id or DIRECT_MESSAGES) or game.is_active:
+        raise Refusal(NO_SUCH_GAME)
+    return game
+
+
+def _players(thing: Game | Invitation) -> tuple[int | None, ...]:
     """A game's players, or a challenge's challenger and opponent (none yet: an open one)."""
     if isinstance(thing, Game):
         return (thing.white_id, thing.black_id)

@@ -1,1 +1,2 @@
-"""bot.features.admin.feature."""
+"""Admin: ``/tholos-admin`` (the server's settings, ending a game: ``feature``), backups
+(``backup``) and copying between databases (``copy``)."""

@@ -10,6 +10,7 @@ from typing import Literal
 
 import discord
 from discord import app_commands
+from discord.ext.commands import Cog
 
 from bot.base.game_options import Mode
 from bot.base.paces import CLOCKS, Pace, offered_clocks, offers
@@ -17,9 +18,11 @@ from bot.base.refusals import Refusal
 from bot.base.server_rules import ServerRules
 from bot.discord.answers import Interaction, answers, missing_permissions
 from bot.discord.app import App
-from bot.discord.commands import CHOICES_SHOWN, GUILD_INSTALL, SERVERS_ONLY, game_choices
-from bot.discord.feature import Command, Feature, feature_of
+from bot.discord.commands import CHOICES_SHOWN, GUILD_INSTALL, SERVERS_ONLY, Command, game_choices
+from bot.discord.feature import Feature
 from bot.discord.visibility import Questions, visible
+from bot.features.play import PlayService
+from bot.features.reminders import ReminderStore
 from bot.i18n.catalogues import NC_
 from bot.i18n.locales import reader
 from bot.storage.servers import ServerSettings
@@ -36,34 +39,27 @@ OPTION_NAMES = (
 )
 """The option names this module adds (their Python parameters), for the catalogue."""
 
-tholos_admin = app_commands.Group(
-    name=NC_("command", "tholos-admin"),
-    description=N_("Tholos settings for this server (Manage Server)"),
-    guild_only=True,
-    allowed_contexts=SERVERS_ONLY,
-    allowed_installs=GUILD_INSTALL,
-    default_permissions=discord.Permissions(manage_guild=True),
-)
-"""``/tholos-admin …``: only members with Manage Server see it (and the bot checks again)."""
-
 
 class Admin(Feature):
     """The handlers of a server's settings."""
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: App, play: PlayService, reminders: ReminderStore) -> None:
+        """``play``: ends a game; ``reminders``: follow a change of the server's times."""
         super().__init__(app)
+        self.play = play
+        self.reminders = reminders
         self.visibility = app.visibility
         """Which games an admin may see offered (those of channels they can see)."""
 
     def commands(self) -> list[Command]:
-        return [tholos_admin]
+        return AdminCommands(self).get_app_commands()
 
     @answers(server_only=True)
     async def end_game(self, interaction: Interaction, game_id: int) -> None:
         """End one of the server's games without a result; its board says who ended it."""
         if not interaction.permissions.manage_guild:
             raise Refusal(ADMINS_ONLY, admin=command("tholos-admin"))
-        game = await self.app.play.abort(game_id, interaction.guild_id or 0, interaction.user.id)
+        game = await self.play.abort(game_id, interaction.guild_id or 0, interaction.user.id)
         t = reader(interaction)
         await interaction.response.send_message(
             t(
@@ -84,7 +80,9 @@ class Admin(Feature):
         see (none for non-admins)."""
         if not interaction.permissions.manage_guild or interaction.guild_id is None:
             return []
-        games = await self.app.listings.playing_named(interaction.guild_id, typed, CHOICES_SHOWN)
+        games = await self.app.stores.listings.playing_named(
+            interaction.guild_id, typed, CHOICES_SHOWN
+        )
         user, here = interaction.user, interaction.channel_id
         questions = Questions()
         shown = await visible(
@@ -98,7 +96,7 @@ class Admin(Feature):
         if not interaction.permissions.manage_guild:
             raise Refusal(ADMINS_ONLY, admin=command("tholos-admin"))
         guild_id = interaction.guild_id or 0
-        servers = self.app.servers
+        servers = self.app.stores.servers
         if changes:
             chosen = await servers.get(guild_id)
             wanted = dataclasses.replace(chosen, **changes)
@@ -116,60 +114,10 @@ class Admin(Feature):
     async def _reschedule_reminders(self, guild_id: int) -> None:
         """The server's reminder or idle-claim time changed: its pending reminders follow (and
         the housekeeping loop wakes for the first)."""
-        reminders = self.app.reminders
+        reminders = self.reminders
         first = await reminders.reschedule_server(guild_id, self.app.reminder_defaults)
         if first is not None:
-            self.app.alarm.ring(first)
-
-
-@tholos_admin.command(
-    name=NC_("command", "settings"),
-    description=N_("Show or change Tholos's settings here"),
-)
-@app_commands.describe(
-    threads=N_("Play each game in a thread of its own (on) or in the channel (off)"),
-    idle_claim_minutes=N_("Minutes without a move before the opponent may claim the win"),
-    challenge_minutes=N_("Minutes before an unanswered challenge expires"),
-    default_mode=N_("The mode of a challenge that names neither a mode nor ornaments"),
-    reminder_minutes=N_("Minutes without a move before the player to move is reminded (0: off)"),
-    default_pace=N_("The pace of a challenge that names none: correspondence or a live clock"),
-    clocks=N_("The live clocks offered, comma-separated (e.g. 5+5,10+5), or none"),
-    puzzle_channel=N_("Post a puzzle of the day in this channel"),
-    daily_puzzle=N_("The puzzle of the day: on (in this channel, unless you name one) or off"),
-)
-async def settings_command(
-    interaction: Interaction,
-    threads: Literal["on", "off"] | None = None,
-    idle_claim_minutes: app_commands.Range[float, 0.01, 43200.0] | None = None,
-    challenge_minutes: app_commands.Range[float, 0.01, 1440.0] | None = None,
-    default_mode: Mode | None = None,
-    reminder_minutes: app_commands.Range[float, 0.0, 43200.0] | None = None,
-    default_pace: Pace | None = None,
-    clocks: app_commands.Range[str, 1, 60] | None = None,
-    puzzle_channel: discord.TextChannel | None = None,
-    daily_puzzle: Literal["on", "off"] | None = None,
-) -> None:
-    """``/tholos-admin settings``."""
-    changes: dict[str, object] = {}
-    if threads is not None:
-        changes["threads"] = threads == "on"
-    if idle_claim_minutes is not None:
-        changes["inactivity_timeout"] = idle_claim_minutes * 60
-    if challenge_minutes is not None:
-        changes["challenge_timeout"] = challenge_minutes * 60
-    if default_mode is not None:
-        changes["default_mode"] = default_mode
-    if reminder_minutes is not None:
-        changes["reminder_after"] = reminder_minutes * 60
-    if default_pace is not None:
-        changes["default_pace"] = default_pace
-    if clocks is not None:
-        changes["clocks"] = clocks.replace(" ", "").lower()
-    if daily_puzzle == "off":
-        changes["puzzle_channel"] = None
-    elif puzzle_channel is not None or daily_puzzle == "on":
-        changes["puzzle_channel"] = puzzle_channel.id if puzzle_channel else interaction.channel_id
-    await feature_of(interaction, Admin).settings(interaction, changes)
+            self.app.reminder_alarm.ring(first)
 
 
 def _check_puzzle_channel(interaction: Interaction, channel_id: int) -> None:
@@ -210,20 +158,91 @@ def _check_paces(wanted: ServerSettings, bot_clocks: tuple[str, ...]) -> None:
         )
 
 
-async def server_games(interaction: Interaction, typed: str) -> list[app_commands.Choice[int]]:
-    """Autocomplete of the ``game`` option of ``/tholos-admin end``."""
-    return await feature_of(interaction, Admin).game_choices(interaction, typed)
+class AdminCommands(Cog):
+    """``/tholos-admin settings|end``."""
 
+    tholos_admin = app_commands.Group(
+        name=NC_("command", "tholos-admin"),
+        description=N_("Tholos settings for this server (Manage Server)"),
+        guild_only=True,
+        allowed_contexts=SERVERS_ONLY,
+        allowed_installs=GUILD_INSTALL,
+        default_permissions=discord.Permissions(manage_guild=True),
+    )
+    """``/tholos-admin …``: only members with Manage Server see it (and the bot checks again)."""
 
-@tholos_admin.command(
-    name=NC_("command", "end"),
-    description=N_("End a stuck game: no result, not rated"),
-)
-@app_commands.describe(game=N_("The game to end (type a player's name)"))
-@app_commands.autocomplete(game=server_games)
-async def end_command(interaction: Interaction, game: int) -> None:
-    """``/tholos-admin end game``."""
-    await feature_of(interaction, Admin).end_game(interaction, game)
+    def __init__(self, admin: Admin) -> None:
+        self.admin = admin
+
+    async def server_games(
+        self, interaction: Interaction, typed: str
+    ) -> list[app_commands.Choice[int]]:
+        """Autocomplete of the ``game`` option of ``/tholos-admin end``."""
+        return await self.admin.game_choices(interaction, typed)
+
+    @tholos_admin.command(
+        name=NC_("command", "settings"),
+        description=N_("Show or change Tholos's settings here"),
+    )
+    @app_commands.describe(
+        threads=N_("Play each game in a thread of its own (on) or in the channel (off)"),
+        idle_claim_minutes=N_("Minutes without a move before the opponent may claim the win"),
+        challenge_minutes=N_("Minutes before an unanswered challenge expires"),
+        default_mode=N_("The mode of a challenge that names neither a mode nor ornaments"),
+        reminder_minutes=N_(
+            "Minutes without a move before the player to move is reminded (0: off)"
+        ),
+        default_pace=N_("The pace of a challenge that names none: correspondence or a live clock"),
+        clocks=N_("The live clocks offered, comma-separated (e.g. 5+5,10+5), or none"),
+        puzzle_channel=N_("Post a puzzle of the day in this channel"),
+        daily_puzzle=N_("The puzzle of the day: on (in this channel, unless you name one) or off"),
+    )
+    async def settings(
+        self,
+        interaction: Interaction,
+        threads: Literal["on", "off"] | None = None,
+        idle_claim_minutes: app_commands.Range[float, 0.01, 43200.0] | None = None,
+        challenge_minutes: app_commands.Range[float, 0.01, 1440.0] | None = None,
+        default_mode: Mode | None = None,
+        reminder_minutes: app_commands.Range[float, 0.0, 43200.0] | None = None,
+        default_pace: Pace | None = None,
+        clocks: app_commands.Range[str, 1, 60] | None = None,
+        puzzle_channel: discord.TextChannel | None = None,
+        daily_puzzle: Literal["on", "off"] | None = None,
+    ) -> None:
+        """``/tholos-admin settings``."""
+        changes: dict[str, object] = {}
+        if threads is not None:
+            changes["threads"] = threads == "on"
+        if idle_claim_minutes is not None:
+            changes["inactivity_timeout"] = idle_claim_minutes * 60
+        if challenge_minutes is not None:
+            changes["challenge_timeout"] = challenge_minutes * 60
+        if default_mode is not None:
+            changes["default_mode"] = default_mode
+        if reminder_minutes is not None:
+            changes["reminder_after"] = reminder_minutes * 60
+        if default_pace is not None:
+            changes["default_pace"] = default_pace
+        if clocks is not None:
+            changes["clocks"] = clocks.replace(" ", "").lower()
+        if daily_puzzle == "off":
+            changes["puzzle_channel"] = None
+        elif puzzle_channel is not None or daily_puzzle == "on":
+            changes["puzzle_channel"] = (
+                puzzle_channel.id if puzzle_channel else interaction.channel_id
+            )
+        await self.admin.settings(interaction, changes)
+
+    @tholos_admin.command(
+        name=NC_("command", "end"),
+        description=N_("End a stuck game: no result, not rated"),
+    )
+    @app_commands.describe(game=N_("The game to end (type a player's name)"))
+    @app_commands.autocomplete(game=server_games)
+    async def end(self, interaction: Interaction, game: int) -> None:
+        """``/tholos-admin end game``."""
+        await self.admin.end_game(interaction, game)
 
 
 # -- what it says -------------------------------------------------------------------------------

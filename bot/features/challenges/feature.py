@@ -9,8 +9,10 @@ from dataclasses import replace
 
 import discord
 from discord import app_commands
+from discord.ext.commands import Cog
 
 from bot.base import custom_ids
+from bot.base.game import Game
 from bot.base.game_options import ColourChoice, FirstChoice, GameOptions, Level, Mode
 from bot.base.paces import Pace, TimeControl
 from bot.base.people import Person
@@ -18,18 +20,23 @@ from bot.base.refusals import Refusal
 from bot.base.shards import DIRECT_MESSAGES
 from bot.discord.answers import USERS_ONLY, Interaction, answers, caller, require_permissions, tell
 from bot.discord.app import App
-from bot.discord.commands import GAME_OPTIONS, tholos
+from bot.discord.commands import GAME_OPTIONS, Command, Tholos
 from bot.discord.controls import Button, Router, view_of
-from bot.discord.feature import Command, Feature, feature_of
+from bot.discord.feature import Feature
+from bot.discord.opponent import AiOpponent
 from bot.discord.places import THREAD_FAILED, Opened, game_line, open_thread, place_for, thread_name
-from bot.features.challenges.service import Answer, ExpiredChallengeError
-from bot.features.challenges.store import Challenge
+from bot.features.challenges.service import (
+    Answer,
+    ChallengeService,
+    ExpiredChallengeError,
+    RatingOf,
+)
+from bot.features.challenges.store import Challenge, ChallengeStore
 from bot.i18n.catalogues import NC_, translator
 from bot.i18n.locales import reader, server_language
 from bot.loops import work
 from bot.loops.background import discord_call
 from bot.loops.loop import Loop
-from bot.storage.games import Game
 from bot.storage.leases import Lease, taking_lease
 from bot.words.names import mention, plain_name
 from bot.words.phrases import LEVEL_NAMES, command, pace_name
@@ -65,17 +72,29 @@ RATING_RANGE = (50, 1000)
 class Challenges(Feature):
     """The handlers that start games."""
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: App, opponent: AiOpponent, rating: RatingOf) -> None:
+        """``opponent``: the AI, for games against it; ``rating``: a member's rating on a
+        server, for open challenges with a rating range."""
         super().__init__(app)
-        self.opponent = app.opponent
-        self.ai_games = AiGames(app)
+        self.store = ChallengeStore(app.database, app.settings.shards)
+        self.service = ChallengeService(
+            self.store,
+            app.stores.games,
+            challenge_timeout=app.settings.challenge_timeout,
+            reminders=app.reminder_defaults,
+            alarm=app.reminder_alarm.ring,
+            rating=rating,
+        )
+        """How games start: challenges, open challenges, rematches, games against the AI."""
+        self.opponent = opponent
+        self.ai_games = AiGames(app, self.service, opponent)
         self.posted = work.Wakeup()
         """Set when a challenge is posted: the expiry loop wakes to time its expiry."""
-        self.messages = ChallengeMessages(app, self.posted)
-        self.answering = ChallengeAnswers(app, self.messages)
+        self.messages = ChallengeMessages(app, self.store, self.posted)
+        self.answering = ChallengeAnswers(app, self.service, self.messages)
 
     def commands(self) -> list[Command]:
-        return [ai_command]
+        return ChallengeCommands(self).get_app_commands()
 
     def loops(self) -> list[Loop]:
         """Challenges expire on time: the loop sleeps until the next is due (or one is
@@ -89,7 +108,7 @@ class Challenges(Feature):
     async def expire_due(self) -> float | None:
         """Expire what is due; when the next challenge expires."""
         await self.expire()
-        return await self.app.matchmaking.challenges.next_expiry()
+        return await self.store.next_expiry()
 
     def register(self, router: Router) -> None:
         """Route the challenge's buttons, Rematch and the course's first game here."""
@@ -133,7 +152,7 @@ class Challenges(Feature):
                 if opponent is None
                 else Person(opponent.id, plain_name(opponent.display_name), opponent.bot)
             )
-            challenge = await self.app.matchmaking.challenge(
+            challenge = await self.service.challenge(
                 guild_id=guild_id,
                 channel_id=channel_id,
                 challenger=me,
@@ -177,7 +196,7 @@ class Challenges(Feature):
     @answers(server_only=True)
     async def cancel(self, interaction: Interaction) -> None:
         """``/tholos cancel``: the challenger withdraws the channel's pending challenge."""
-        challenge = await self.app.matchmaking.withdraw_pending(caller(interaction))
+        challenge = await self.service.withdraw_pending(caller(interaction))
         t = reader(interaction)
         await interaction.response.send_message(t("Your challenge is withdrawn."), ephemeral=True)
         await self.messages.refresh(challenge)
@@ -186,7 +205,7 @@ class Challenges(Feature):
     async def rematch(self, interaction: Interaction, game_id: int) -> None:
         """The Rematch button of a finished game."""
         await self.expire()
-        rematch = await self.app.matchmaking.rematch(game_id, caller(interaction))
+        rematch = await self.service.rematch(game_id, caller(interaction))
         if isinstance(rematch, Game):
             await self.opponent.start(interaction, rematch)
         else:
@@ -194,7 +213,7 @@ class Challenges(Feature):
 
     async def expire(self) -> None:
         """Close the challenges whose time is up and say so on their messages."""
-        for challenge in await self.app.matchmaking.expire_due():
+        for challenge in await self.service.expire_due():
             await self.messages.refresh(challenge)
 
 
@@ -202,8 +221,9 @@ class ChallengeMessages:
     """The public message of a challenge: posted with its buttons, and showing its state once
     it is closed."""
 
-    def __init__(self, app: App, posted: work.Wakeup) -> None:
+    def __init__(self, app: App, store: ChallengeStore, posted: work.Wakeup) -> None:
         self.app = app
+        self.store = store
         self.posted = posted
         """Set when a challenge is posted (the expiry loop wakes to time its expiry)."""
 
@@ -217,7 +237,7 @@ class ChallengeMessages:
         )
         if sent.message_id is None:
             return
-        store = self.app.challenges
+        store = self.store
         await store.set_message(challenge.id, sent.message_id)
         now = await store.challenge(challenge.id)
         if now is not None and now.status != "pending":  # answered or cancelled meanwhile
@@ -247,8 +267,9 @@ class ChallengeMessages:
 class ChallengeAnswers:
     """Accept, Decline and Withdraw: the challenge answered, and the game it starts posted."""
 
-    def __init__(self, app: App, messages: ChallengeMessages) -> None:
+    def __init__(self, app: App, service: ChallengeService, messages: ChallengeMessages) -> None:
         self.app = app
+        self.service = service
         self.messages = messages
 
     async def answer(self, interaction: Interaction, challenge: int, answer: Answer) -> None:
@@ -260,7 +281,7 @@ class ChallengeAnswers:
             await self._answer(interaction, challenge, answer, held)
         finally:
             for lease in held:
-                await self.app.leases.release(lease)
+                await self.app.stores.leases.release(lease)
 
     async def _answer(
         self, interaction: Interaction, challenge: int, answer: Answer, held: list[Lease]
@@ -270,17 +291,17 @@ class ChallengeAnswers:
         try:
             if answer == "accept":
                 require_permissions(interaction)
-                checked = await self.app.matchmaking.check(challenge, caller(interaction), "accept")
+                checked = await self.service.check(challenge, caller(interaction), "accept")
                 if checked.is_open:
                     taking = taking_lease(checked.id)
-                    if not await self.app.leases.acquire(taking, time.time()):
+                    if not await self.app.stores.leases.acquire(taking, time.time()):
                         raise Refusal(BEING_TAKEN)
                     held.append(taking)
                 rules = await self.app.rules(checked.guild_id)
                 if place_for(interaction, rules.threads).thread:
                     await interaction.response.defer()  # opening a thread takes a request
                     opened = await _open_thread(interaction, checked)
-            answered = await self.app.matchmaking.answer(
+            answered = await self.service.answer(
                 challenge,
                 caller(interaction),
                 answer,
@@ -338,9 +359,10 @@ class AiGames:
     """How games against the AI start: in a direct message, in a thread of their own, or in
     the channel."""
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: App, service: ChallengeService, opponent: AiOpponent) -> None:
         self.app = app
-        self.opponent = app.opponent
+        self.service = service
+        self.opponent = opponent
 
     def person(self, options: GameOptions, level: Level) -> Person:
         """The bot as the AI opponent, in the game's language."""
@@ -360,7 +382,7 @@ class AiGames:
         if thread:
             await self.start_in_thread(interaction, me, ai, level, options)
             return
-        game = await self.app.matchmaking.new_games.start_ai_game(
+        game = await self.service.new_games.start_ai_game(
             guild_id=interaction.guild_id or 0,
             channel_id=interaction.channel_id or 0,
             human=me,
@@ -377,7 +399,7 @@ class AiGames:
         the player's own language, kept like any other game."""
         options = replace(options, language=server_language(interaction))
         me = Person(interaction.user.id, plain_name(interaction.user.display_name))
-        game = await self.app.matchmaking.new_games.start_ai_game(
+        game = await self.service.new_games.start_ai_game(
             guild_id=DIRECT_MESSAGES,
             channel_id=interaction.channel_id or 0,
             human=me,
@@ -404,7 +426,7 @@ class AiGames:
         name = thread_name(t, me.name, ai.name)
         opened = await open_thread(interaction.client, line, name, [me.id])
         try:
-            game = await self.app.matchmaking.new_games.start_ai_game(
+            game = await self.service.new_games.start_ai_game(
                 guild_id=interaction.guild_id or 0,
                 channel_id=opened.thread.id if opened else interaction.channel_id or 0,
                 human=me,
@@ -428,70 +450,78 @@ class AiGames:
         self.opponent.schedule(game)
 
 
-@tholos.command(
-    name=NC_("command", "challenge"),
-    description=N_("Challenge a member to a game of Tholos, or anyone who accepts"),
-)
-@app_commands.describe(
-    opponent=N_("Who you want to play (leave it out: anyone here may accept)"),
-    level=N_("Against me, the AI: easy, medium (default) or hard"),
-    rating_range=N_("Open challenges: only members rated within this many points of you"),
-    pace=N_("Correspondence (no clock), or a live clock: minutes each + seconds a turn"),
-    **GAME_OPTIONS,
-)
-async def challenge_command(
-    interaction: Interaction,
-    opponent: discord.User | None = None,
-    mode: Mode | None = None,
-    ornaments: app_commands.Range[int, 1, 5] | None = None,
-    colour: ColourChoice = "random",
-    first: FirstChoice = "random",
-    level: Level = "medium",
-    rating_range: app_commands.Range[int, RATING_RANGE[0], RATING_RANGE[1]] | None = None,
-    pace: Pace | None = None,
-) -> None:
-    """``/tholos challenge`` (naming the bot itself starts a game against the AI at once; naming
-    nobody posts an open challenge)."""
-    options = GameOptions(mode=mode, ornaments=ornaments, colour=colour, first=first)
-    await feature_of(interaction, Challenges).challenge(
-        interaction, opponent, options, level, rating_range, pace
+class ChallengeCommands(Cog):
+    """``/tholos challenge|cancel`` and ``/tholos-ai``."""
+
+    tholos = Tholos()
+
+    def __init__(self, challenges: Challenges) -> None:
+        self.challenges = challenges
+
+    @tholos.command(
+        name=NC_("command", "challenge"),
+        description=N_("Challenge a member to a game of Tholos, or anyone who accepts"),
     )
+    @app_commands.describe(
+        opponent=N_("Who you want to play (leave it out: anyone here may accept)"),
+        level=N_("Against me, the AI: easy, medium (default) or hard"),
+        rating_range=N_("Open challenges: only members rated within this many points of you"),
+        pace=N_("Correspondence (no clock), or a live clock: minutes each + seconds a turn"),
+        **GAME_OPTIONS,
+    )
+    async def challenge(
+        self,
+        interaction: Interaction,
+        opponent: discord.User | None = None,
+        mode: Mode | None = None,
+        ornaments: app_commands.Range[int, 1, 5] | None = None,
+        colour: ColourChoice = "random",
+        first: FirstChoice = "random",
+        level: Level = "medium",
+        rating_range: app_commands.Range[int, RATING_RANGE[0], RATING_RANGE[1]] | None = None,
+        pace: Pace | None = None,
+    ) -> None:
+        """``/tholos challenge`` (naming the bot itself starts a game against the AI at once; naming
+        nobody posts an open challenge)."""
+        options = GameOptions(mode=mode, ornaments=ornaments, colour=colour, first=first)
+        await self.challenges.challenge(interaction, opponent, options, level, rating_range, pace)
 
+    @app_commands.command(
+        name=NC_("command", "tholos-ai"),
+        description=N_("Play Tholos against me, the AI: here, or in our direct messages"),
+    )
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.describe(
+        level=N_("How strong I play: easy, medium (default) or hard"),
+        pace=N_("Correspondence (no clock), or a live clock for you: minutes + seconds a turn"),
+        hints=N_("A Hint button on your turn: I show you a good turn when you ask"),
+        **GAME_OPTIONS,
+    )
+    async def play_the_ai(
+        self,
+        interaction: Interaction,
+        level: Level = "medium",
+        mode: Mode | None = None,
+        ornaments: app_commands.Range[int, 1, 5] | None = None,
+        colour: ColourChoice = "random",
+        first: FirstChoice = "random",
+        pace: Pace | None = None,
+        hints: bool = False,
+    ) -> None:
+        """``/tholos-ai``: a game against the AI, in a server channel or a direct message."""
+        options = GameOptions(
+            mode=mode, ornaments=ornaments, colour=colour, first=first, hints=hints
+        )
+        await self.challenges.play_the_ai(interaction, options, level, pace)
 
-@app_commands.command(
-    name=NC_("command", "tholos-ai"),
-    description=N_("Play Tholos against me, the AI: here, or in our direct messages"),
-)
-@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
-@app_commands.allowed_installs(guilds=True, users=True)
-@app_commands.describe(
-    level=N_("How strong I play: easy, medium (default) or hard"),
-    pace=N_("Correspondence (no clock), or a live clock for you: minutes + seconds a turn"),
-    hints=N_("A Hint button on your turn: I show you a good turn when you ask"),
-    **GAME_OPTIONS,
-)
-async def ai_command(
-    interaction: Interaction,
-    level: Level = "medium",
-    mode: Mode | None = None,
-    ornaments: app_commands.Range[int, 1, 5] | None = None,
-    colour: ColourChoice = "random",
-    first: FirstChoice = "random",
-    pace: Pace | None = None,
-    hints: bool = False,
-) -> None:
-    """``/tholos-ai``: a game against the AI, in a server channel or a direct message."""
-    options = GameOptions(mode=mode, ornaments=ornaments, colour=colour, first=first, hints=hints)
-    await feature_of(interaction, Challenges).play_the_ai(interaction, options, level, pace)
-
-
-@tholos.command(
-    name=NC_("command", "cancel"),
-    description=N_("Withdraw the challenge you made in this channel"),
-)
-async def cancel_command(interaction: Interaction) -> None:
-    """``/tholos cancel``."""
-    await feature_of(interaction, Challenges).cancel(interaction)
+    @tholos.command(
+        name=NC_("command", "cancel"),
+        description=N_("Withdraw the challenge you made in this channel"),
+    )
+    async def cancel(self, interaction: Interaction) -> None:
+        """``/tholos cancel``."""
+        await self.challenges.cancel(interaction)
 
 
 # -- what it says -------------------------------------------------------------------------------

@@ -1,1 +1,1 @@
-"""bot.features.clocks.feature."""
+"""Clocks: the loop that ends live games on time (``feature``)."""

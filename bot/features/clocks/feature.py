@@ -6,8 +6,9 @@ from __future__ import annotations
 import logging
 import time
 
+from bot.discord.app import App
 from bot.discord.feature import Feature
-from bot.features.play.service import OutdatedBoardError
+from bot.features.play import OutdatedBoardError, PlayService
 from bot.loops.loop import Loop
 
 log = logging.getLogger(__name__)
@@ -21,6 +22,11 @@ SHORTEST_SLEEP = 0.02
 
 class Clocks(Feature):
     """The loop that ends live games on time."""
+
+    def __init__(self, app: App, play: PlayService) -> None:
+        """``play``: ends a game on time."""
+        super().__init__(app)
+        self.play = play
 
     def loops(self) -> list[Loop]:
         """Flags, then sleeps until the next clock runs out (or a clock starts here)."""
@@ -38,11 +44,11 @@ class Clocks(Feature):
         """End the games whose clock has run out (a turn, or another process, may end one
         first) and post their final boards beside the loop (a slow Discord never holds up the
         next flag); when the next clock runs out."""
-        for game in await self.app.sweeps.flags_due(time.time()):
+        for game in await self.app.stores.sweeps.flags_due(time.time()):
             try:
-                flagged = await self.app.play.flag(game)
+                flagged = await self.play.flag(game)
             except OutdatedBoardError:
                 continue
             log.info("game %s ended on time", game.id)
             self.app.poster.background.post_soon(flagged)
-        return await self.app.sweeps.next_flag()
+        return await self.app.stores.sweeps.next_flag()

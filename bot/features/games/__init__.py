@@ -1,1 +1,1 @@
-"""bot.features.games.feature."""
+"""Games: ``/tholos games``, the server's games and open challenges (``feature``)."""

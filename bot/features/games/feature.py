@@ -7,18 +7,19 @@ import asyncio
 import time
 
 import discord
+from discord.ext.commands import Cog
 
 from bot.base import custom_ids
+from bot.base.game import Game
 from bot.discord.answers import Interaction, answers
 from bot.discord.app import App
-from bot.discord.commands import tholos
+from bot.discord.commands import Command, Tholos
 from bot.discord.controls import Router, pager
-from bot.discord.feature import Feature, feature_of
+from bot.discord.feature import Feature
 from bot.discord.visibility import Questions, visible
 from bot.features.challenges import Challenge, ChallengeStore
 from bot.i18n.catalogues import NC_
 from bot.i18n.locales import reader
-from bot.storage.games import Game
 from bot.words.names import mention
 from bot.words.phrases import MODE_NAMES, SANDSTONE, board_url, channel_url
 from engine.vocabulary import N_
@@ -28,12 +29,15 @@ from rendering.translator import Translator
 class Games(Feature):
     """The handlers of the list of games."""
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: App, challenges: ChallengeStore) -> None:
         super().__init__(app)
         self.visibility = app.visibility
         """Who may see a game or a challenge listed."""
-        self.challenges = ChallengeStore(app.database)
+        self.challenges = challenges
         """The open challenges listed (read only)."""
+
+    def commands(self) -> list[Command]:
+        return GamesCommands(self).get_app_commands()
 
     def register(self, router: Router) -> None:
         """Route Previous / Next here."""
@@ -46,7 +50,7 @@ class Games(Feature):
         challenges are read, those the caller may not see left out, and the rest paged and
         counted by number."""
         guild_id, caller = interaction.guild_id or 0, interaction.user
-        listings = self.app.listings
+        listings = self.app.stores.listings
         read, (_, open_ones) = await asyncio.gather(
             listings.playing_page(guild_id, caller.id, 0, GAMES_READ_MOST),
             self.challenges.open_challenges(guild_id, time.time(), OPEN_READ_MOST),
@@ -79,13 +83,21 @@ class Games(Feature):
             await interaction.response.edit_message(embed=embed, view=view)
 
 
-@tholos.command(
-    name=NC_("command", "games"),
-    description=N_("The games being played on this server, yours first"),
-)
-async def games_command(interaction: Interaction) -> None:
+class GamesCommands(Cog):
     """``/tholos games``."""
-    await feature_of(interaction, Games).show(interaction)
+
+    tholos = Tholos()
+
+    def __init__(self, games: Games) -> None:
+        self.games = games
+
+    @tholos.command(
+        name=NC_("command", "games"),
+        description=N_("The games being played on this server, yours first"),
+    )
+    async def show_games(self, interaction: Interaction) -> None:
+        """``/tholos games``."""
+        await self.games.show(interaction)
 
 
 # -- what it says -------------------------------------------------------------------------------

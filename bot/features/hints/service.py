@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.base.game import Game
 from bot.base.people import Caller
 from bot.base.refusals import Refusal
 from bot.fair_play.guard import FairPlay
-from bot.features.play.service import OutdatedBoardError, playable
-from bot.storage.games import Game, GameStore
+from bot.features.play import OutdatedBoardError, playable
+from bot.storage.games.store import GameStore
 from bot.words.phrases import command
 from bot.workers.ai import Adviser
 from engine.hints import Hint

@@ -1,1 +1,1 @@
-"""bot.features.history.feature."""
+"""History: a member's finished games, their replay and record (``feature``)."""

@@ -16,22 +16,23 @@ from typing import NamedTuple
 
 import discord
 from discord import app_commands
+from discord.ext.commands import Cog
 
 from bot.base import custom_ids
+from bot.base.game import Game, TurnRecord
 from bot.base.paces import clock_text
 from bot.base.refusals import Refusal
-from bot.base.results import RESULTS
 from bot.discord.answers import Interaction, answers, launch_live_board
 from bot.discord.app import App
-from bot.discord.commands import game_choices, tholos
+from bot.discord.commands import Command, Tholos, game_choices
 from bot.discord.controls import Router, pager
-from bot.discord.feature import Feature, feature_of
+from bot.discord.feature import Feature
 from bot.discord.visibility import Questions, Visibility, verdicts
-from bot.features.tournaments.store import PairingStore
+from bot.features.analysis import PageRequestStore
+from bot.features.tournaments import PairingStore
 from bot.i18n.catalogues import NC_
 from bot.i18n.locales import reader
 from bot.storage.db import DatabaseUnavailable
-from bot.storage.games import Game, TurnRecord
 from bot.storage.leases import answer_lease
 from bot.storage.listings import Finish
 from bot.words.board import board_note
@@ -45,7 +46,7 @@ from bot.words.phrases import (
     reason_text,
 )
 from engine import BLACK, WHITE, parse_turn
-from engine.record import GameRecord, write_record
+from engine.record import RESULT_NOTATION, GameRecord, write_record
 from engine.vocabulary import N_, points
 from rendering import BoardView
 from rendering.replay import render_replay
@@ -62,12 +63,14 @@ ON_ITS_WAY = N_("That is on its way already: one press is enough.")
 class History(Feature):
     """The handlers of finished games."""
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: App, pairings: PairingStore, page_requests: PageRequestStore) -> None:
         super().__init__(app)
-        self.tournaments = PairingStore(app.database)
-        """Which tournament and round a game was played in."""
+        self.pairings, self.page_requests = pairings, page_requests
         self.finished = FinishedGames(app)
         self.histories = Histories(app, self.finished.visibility)
+
+    def commands(self) -> list[Command]:
+        return HistoryCommands(self).get_app_commands()
 
     def register(self, router: Router) -> None:
         """Route Previous / Next of the history, Replay, Record and Analyse here."""
@@ -102,7 +105,7 @@ class History(Feature):
         shown = await self.histories.read(interaction, member_id, page, seek)
         t = reader(interaction)
         games = shown.found.games
-        events = await self.tournaments.labels([game.id for game in games])
+        events = await self.pairings.labels([game.id for game in games])
         embed = history_embed(t, member_id, games, shown.page, shown.pages, shown.total, events)
         marks = {"p": shown.found.first, "n": shown.found.last}
         view = pager(
@@ -130,7 +133,7 @@ class History(Feature):
         """Draw the replay of ``game`` and send it to the one who asked."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         t = reader(interaction)
-        records = await self.app.games.turns(game.id)
+        records = await self.app.stores.games.turns(game.id)
         turns = [parse_turn(record.turn) for record in records]
         view = BoardView(game.white_name, game.black_name, words=t)
         clocks = replay_clocks(t, game, records)
@@ -170,8 +173,8 @@ class History(Feature):
         """The record file of a finished game (default: the caller's last one here)."""
         game = await self.finished.find(interaction, game_id)
         async with self.finished.once("record", interaction, game):
-            event = (await self.tournaments.labels([game.id])).get(game.id)
-            record = game_record(game, await self.app.games.turns(game.id), event)
+            event = (await self.pairings.labels([game.id])).get(game.id)
+            record = game_record(game, await self.app.stores.games.turns(game.id), event)
             t = reader(interaction)
             await interaction.response.send_message(
                 t(
@@ -196,7 +199,7 @@ class History(Feature):
         game = await self.finished.find(interaction, game_id)
         async with self.finished.once("analyse", interaction, game):
             here = interaction.channel_id or 0
-            await self.app.page_requests.ask(interaction.user.id, here, game.id, time.time())
+            await self.page_requests.ask(interaction.user.id, here, game.id, time.time())
             await launch_live_board(interaction, live)
 
     async def game_choices(
@@ -205,7 +208,7 @@ class History(Feature):
         """Autocomplete of the ``game`` option: the caller's recent finished games here."""
         t = reader(interaction)
         here, user = interaction.channel_id or 0, interaction.user.id
-        games = await self.app.listings.recent_finished(here, user, RECENT_GAMES)
+        games = await self.app.stores.listings.recent_finished(here, user, RECENT_GAMES)
         return game_choices(t, games, typed)
 
 
@@ -242,7 +245,7 @@ class Histories:
         questions = Questions()
 
         async def read(mark: Finish | None, way: str, limit: int, skip: int) -> list[Game]:
-            return await self.app.listings.finished_seek(
+            return await self.app.stores.listings.finished_seek(
                 guild_id, member_id, mark, way, limit, direct=own, skip=skip
             )
 
@@ -256,7 +259,7 @@ class Histories:
 
         total = pages = None
         if own:
-            total = await self.app.listings.finished_count(guild_id, member_id, direct=True)
+            total = await self.app.stores.listings.finished_count(guild_id, member_id, direct=True)
             pages = max(1, -(-total // HISTORY_PAGE))
             page = min(page, pages - 1)
         found = None
@@ -287,11 +290,11 @@ class FinishedGames:
         user = interaction.user
         if game_id is None:
             here = interaction.channel_id or 0
-            recent = await self.app.listings.recent_finished(here, user.id, 1)
+            recent = await self.app.stores.listings.recent_finished(here, user.id, 1)
             if not recent:
                 raise Refusal("You have no finished game in this channel yet.")
             return recent[0]
-        game = await self.app.games.game(game_id)
+        game = await self.app.stores.games.game(game_id)
         here = interaction.channel_id or 0
         return await self.visibility.finished_game(game, interaction.guild_id, here, user.id, user)
 
@@ -301,13 +304,13 @@ class FinishedGames:
         member for the same game while the first is answered is told so (the lease runs out if
         this process dies meanwhile)."""
         lease = answer_lease(kind, game.id, interaction.user.id)
-        if not await self.app.leases.acquire(lease, time.time()):
+        if not await self.app.stores.leases.acquire(lease, time.time()):
             raise Refusal(ON_ITS_WAY)
         try:
             yield
         finally:
             with contextlib.suppress(DatabaseUnavailable):  # it runs out by itself
-                await self.app.leases.release(lease)
+                await self.app.stores.leases.release(lease)
 
 
 def game_record(
@@ -318,7 +321,7 @@ def game_record(
     when = datetime.fromtimestamp(game.finished_at or game.created_at, UTC)
     outcome = game.outcome
     if outcome is not None:
-        termination, result = outcome.reason, RESULTS[outcome.result]
+        termination, result = outcome.reason, RESULT_NOTATION[outcome.result]
     else:
         termination = "aborted" if game.status == "aborted" else "unfinished"
         result = "*"
@@ -367,56 +370,65 @@ def replay_clocks(t: Translator, game: Game, records: list[TurnRecord]) -> list[
     return shown
 
 
-async def recent_games(interaction: Interaction, typed: str) -> list[app_commands.Choice[int]]:
-    """Autocomplete of the ``game`` option of ``/tholos replay``, ``record`` and ``analyse``."""
-    return await feature_of(interaction, History).game_choices(interaction, typed)
-
-
 GAME_OPTION = N_("Which of your finished games (default: your last one here)")
 
 
-@tholos.command(
-    name=NC_("command", "replay"),
-    description=N_("An animated replay of a finished game (only you see it)"),
-)
-@app_commands.describe(game=GAME_OPTION)
-@app_commands.autocomplete(game=recent_games)
-async def replay_command(interaction: Interaction, game: int | None = None) -> None:
-    """``/tholos replay [game]``."""
-    await feature_of(interaction, History).replay(interaction, game)
+class HistoryCommands(Cog):
+    """``/tholos replay|record|analyse|history``."""
 
+    tholos = Tholos()
 
-@tholos.command(
-    name=NC_("command", "record"),
-    description=N_("The record file of a finished game: players, turns, result"),
-)
-@app_commands.describe(game=GAME_OPTION)
-@app_commands.autocomplete(game=recent_games)
-async def record_command(interaction: Interaction, game: int | None = None) -> None:
-    """``/tholos record [game]``."""
-    await feature_of(interaction, History).record(interaction, game)
+    def __init__(self, history: History) -> None:
+        self.history = history
 
+    async def recent_games(
+        self, interaction: Interaction, typed: str
+    ) -> list[app_commands.Choice[int]]:
+        """Autocomplete of the ``game`` option of ``/tholos replay``, ``record`` and
+        ``analyse``."""
+        return await self.history.game_choices(interaction, typed)
 
-@tholos.command(
-    name=NC_("command", "analyse"),
-    description=N_("Analyse a finished game on the live board, turn by turn (only you see it)"),
-)
-@app_commands.describe(game=GAME_OPTION)
-@app_commands.autocomplete(game=recent_games)
-async def analyse_command(interaction: Interaction, game: int | None = None) -> None:
-    """``/tholos analyse [game]``."""
-    await feature_of(interaction, History).analyse(interaction, game)
+    @tholos.command(
+        name=NC_("command", "replay"),
+        description=N_("An animated replay of a finished game (only you see it)"),
+    )
+    @app_commands.describe(game=GAME_OPTION)
+    @app_commands.autocomplete(game=recent_games)
+    async def replay(self, interaction: Interaction, game: int | None = None) -> None:
+        """``/tholos replay [game]``."""
+        await self.history.replay(interaction, game)
 
+    @tholos.command(
+        name=NC_("command", "record"),
+        description=N_("The record file of a finished game: players, turns, result"),
+    )
+    @app_commands.describe(game=GAME_OPTION)
+    @app_commands.autocomplete(game=recent_games)
+    async def record(self, interaction: Interaction, game: int | None = None) -> None:
+        """``/tholos record [game]``."""
+        await self.history.record(interaction, game)
 
-@tholos.command(
-    name=NC_("command", "history"),
-    description=N_("A player's finished games on this server, newest first"),
-)
-@app_commands.describe(member=N_("Whose games (default: yours)"))
-async def history_command(interaction: Interaction, member: discord.User | None = None) -> None:
-    """``/tholos history [member]``."""
-    chosen = member or interaction.user
-    await feature_of(interaction, History).history(interaction, chosen.id)
+    @tholos.command(
+        name=NC_("command", "analyse"),
+        description=N_("Analyse a finished game on the live board, turn by turn (only you see it)"),
+    )
+    @app_commands.describe(game=GAME_OPTION)
+    @app_commands.autocomplete(game=recent_games)
+    async def analyse(self, interaction: Interaction, game: int | None = None) -> None:
+        """``/tholos analyse [game]``."""
+        await self.history.analyse(interaction, game)
+
+    @tholos.command(
+        name=NC_("command", "history"),
+        description=N_("A player's finished games on this server, newest first"),
+    )
+    @app_commands.describe(member=N_("Whose games (default: yours)"))
+    async def history_of(
+        self, interaction: Interaction, member: discord.User | None = None
+    ) -> None:
+        """``/tholos history [member]``."""
+        chosen = member or interaction.user
+        await self.history.history(interaction, chosen.id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -503,7 +515,7 @@ def history_line(
     outcome = game.outcome
     assert outcome is not None and game.finished_at is not None
     colour = game.colour_of(member_id)
-    mine, theirs = outcome.white_points, outcome.black_points
+    mine, theirs = outcome.points
     if colour == BLACK:
         mine, theirs = theirs, mine
     if outcome.result == "draw":

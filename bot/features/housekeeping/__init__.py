@@ -1,1 +1,2 @@
-"""bot.features.housekeeping.feature."""
+"""Housekeeping: what a restart left behind, repaired, and the boards still to post
+(``feature``)."""

@@ -10,12 +10,13 @@ import time
 
 import discord
 
+from bot.base.game import Game
 from bot.discord.app import App
 from bot.discord.feature import Feature
+from bot.discord.opponent import AiOpponent
 from bot.loops.background import Backoff, Retries, discord_call
 from bot.loops.loop import Loop
 from bot.storage.db import DatabaseUnavailable
-from bot.storage.games import Game
 from bot.storage.leases import board_lease
 
 log = logging.getLogger(__name__)
@@ -33,8 +34,10 @@ once)."""
 class Housekeeping(Feature):
     """Repairs at start, then a loop that keeps repairing."""
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: App, opponent: AiOpponent) -> None:
+        """``opponent``: the AI, woken when a board it waits for is shown."""
         super().__init__(app)
+        self.opponent = opponent
         self._grace = REPAIR_GRACE_SECONDS
         """How old a missing board must be before the loop posts it (0 right after a round
         that found one whose poster holds its lease: that poster may have died)."""
@@ -55,7 +58,7 @@ class Housekeeping(Feature):
     async def repair(self) -> float | None:
         """Post the missing boards, wake the AI's picker; when a held lease runs out."""
         retry = await self.repost_missing(grace=self._grace)
-        self.app.opponent.schedule()  # a board now shown may let the AI move
+        self.opponent.schedule()  # a board now shown may let the AI move
         self._grace = REPAIR_GRACE_SECONDS if retry is None else 0.0
         return retry
 
@@ -78,19 +81,19 @@ class Housekeeping(Feature):
         retry: float | None = None
         cutoff = time.time() - grace
         app = self.app
-        for stale in await app.sweeps.games_needing_a_board(changed_before=cutoff):
+        for stale in await app.stores.sweeps.games_needing_a_board(changed_before=cutoff):
             key = (stale.id, stale.version)
             if not self.unpostable.ready(key, time.time()):  # (this process's servers only)
                 continue
             lease = board_lease(stale.id, stale.version)
-            if not await app.leases.acquire(lease, time.time()):  # being posted, or its
-                expiry = await app.leases.expires_at(lease)  # poster died: look again then
+            if not await app.stores.leases.acquire(lease, time.time()):  # being posted, or its
+                expiry = await app.stores.leases.expires_at(lease)  # poster died: look again then
                 retry = min(retry or math.inf, expiry or time.time())
                 continue
             try:
-                game = await app.games.game(stale.id)
+                game = await app.stores.games.game(stale.id)
                 if game is None or not game.needs_a_board or game.version != stale.version:
-                    await app.leases.release(lease)  # posted meanwhile, or changed again
+                    await app.stores.leases.release(lease)  # posted meanwhile, or changed again
                     continue
                 await discord_call(self._post_or_record(game))
                 self.unpostable.succeeded(key)
@@ -102,5 +105,5 @@ class Housekeeping(Feature):
                 again = self.unpostable.failed(key, time.time(), error)
                 if again is not None:
                     retry = min(retry or math.inf, again)
-                await app.leases.release(lease)
+                await app.stores.leases.release(lease)
         return retry

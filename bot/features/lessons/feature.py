@@ -7,18 +7,20 @@ the course ends with a first game against the easy AI, with hints."""
 from __future__ import annotations
 
 from discord import app_commands
+from discord.ext.commands import Cog
 
 from bot.base import custom_ids
 from bot.base.refusals import Refusal
 from bot.discord import layout
 from bot.discord.answers import Interaction, answers
 from bot.discord.app import App
-from bot.discord.commands import choices, tholos
+from bot.discord.commands import Command, Tholos, choices
 from bot.discord.controls import Router, rows_view
-from bot.discord.feature import Feature, feature_of
+from bot.discord.feature import Feature
 from bot.features.lessons import views
 from bot.features.lessons.course import COURSE
 from bot.features.lessons.service import CourseDone, LessonService, LessonShown, LessonTried
+from bot.features.lessons.store import LessonStore
 from bot.features.lessons.words import course_finished, course_list, image_view, verdict
 from bot.i18n.catalogues import NC_
 from bot.i18n.locales import reader
@@ -34,7 +36,11 @@ class Lessons(Feature):
 
     def __init__(self, app: App) -> None:
         super().__init__(app)
-        self.service = LessonService(app.lessons)
+        self.store = LessonStore(app.database)
+        self.service = LessonService(self.store)
+
+    def commands(self) -> list[Command]:
+        return LessonCommands(self).get_app_commands()
 
     def register(self, router: Router) -> None:
         """Route the turn's steps, Try again, Next lesson and the list here (the first game is
@@ -122,25 +128,35 @@ def stale() -> Refusal:
     return Refusal(OUT_OF_DATE, learn=command("tholos learn"))
 
 
-@tholos.command(
-    name=NC_("command", "learn"),
-    description=N_("Learn to play, one rule at a time: short lessons you play, just for you"),
-)
-@app_commands.describe(lesson=N_("A lesson of the course (leave it out: where you stopped)"))
-async def learn_command(interaction: Interaction, lesson: str | None = None) -> None:
-    """``/tholos learn [lesson]``."""
-    await feature_of(interaction, Lessons).learn(interaction, lesson)
+class LessonCommands(Cog):
+    """``/tholos learn``."""
 
+    tholos = Tholos()
 
-@learn_command.autocomplete("lesson")
-async def lesson_autocomplete(
-    interaction: Interaction, typed: str
-) -> list[app_commands.Choice[str]]:
-    """The lessons whose number and title hold what was typed, the done ones ticked."""
-    t = reader(interaction)
-    progress = await feature_of(interaction, Lessons).service.progress(interaction.user.id)
-    labelled = [
-        (f"{number}. {t(lesson.title)}" + (" ✅" if progress.passed(lesson.id) else ""), lesson.id)
-        for number, lesson in enumerate(COURSE, start=1)
-    ]
-    return choices(labelled, typed)
+    def __init__(self, lessons: Lessons) -> None:
+        self.lessons = lessons
+
+    @tholos.command(
+        name=NC_("command", "learn"),
+        description=N_("Learn to play, one rule at a time: short lessons you play, just for you"),
+    )
+    @app_commands.describe(lesson=N_("A lesson of the course (leave it out: where you stopped)"))
+    async def learn(self, interaction: Interaction, lesson: str | None = None) -> None:
+        """``/tholos learn [lesson]``."""
+        await self.lessons.learn(interaction, lesson)
+
+    @learn.autocomplete("lesson")
+    async def lesson_autocomplete(
+        self, interaction: Interaction, typed: str
+    ) -> list[app_commands.Choice[str]]:
+        """The lessons whose number and title hold what was typed, the done ones ticked."""
+        t = reader(interaction)
+        progress = await self.lessons.service.progress(interaction.user.id)
+        labelled = [
+            (
+                f"{number}. {t(lesson.title)}" + (" ✅" if progress.passed(lesson.id) else ""),
+                lesson.id,
+            )
+            for number, lesson in enumerate(COURSE, start=1)
+        ]
+        return choices(labelled, typed)

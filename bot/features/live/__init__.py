@@ -1,1 +1,1 @@
-"""bot.features.live."""
+"""The live board: its web server and the Entry Point command (``feature``, ``entry_point``)."""

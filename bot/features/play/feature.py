@@ -5,22 +5,27 @@ from __future__ import annotations
 
 import discord
 from discord import app_commands
+from discord.ext.commands import Cog
 
 from bot.base import custom_ids
+from bot.base.game import Game
 from bot.base.refusals import Refusal
 from bot.discord import layout
 from bot.discord.answers import USERS_ONLY, Interaction, answers, caller, launch_live_board, tell
 from bot.discord.app import App
-from bot.discord.commands import game_choices, tholos
+from bot.discord.commands import Command, Tholos, game_choices
 from bot.discord.controls import Button, Router, rows_view, view_of
-from bot.discord.feature import Feature, feature_of
-from bot.features.play.service import StepShown, TimeUp
+from bot.discord.feature import Feature
+from bot.features.play.opponent import Opponent
+from bot.features.play.service import PlayService, StepShown, TimeUp
 from bot.i18n.catalogues import NC_
 from bot.i18n.locales import reader
-from bot.storage.games import Game, GameStore
+from bot.loops.loop import Loop
+from bot.storage.games.store import GameStore
 from bot.words.board import LastTurn, board_of
 from bot.words.names import mention
 from bot.words.phrases import SANDSTONE, command, ornaments_text
+from bot.workers.ai import AiPlayer
 from engine import LOCATIONS, Position
 from engine.vocabulary import N_, ORNAMENT_EFFECTS, ORNAMENT_NAMES, bonus_description, location_name
 from rendering.describe import turn_text
@@ -31,12 +36,34 @@ BOARD_COOLDOWN_SECONDS = 10.0
 
 
 class Play(Feature):
-    """The handlers of a game being played."""
+    """The handlers of a game being played, its service, and the AI that plays its turns."""
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: App, ai: AiPlayer | None = None) -> None:
         super().__init__(app)
-        self.opponent = app.opponent
-        self.games = ChannelGames(app.games)
+        stores = app.stores
+        self.service = PlayService(
+            stores.games,
+            inactivity_timeout=app.settings.inactivity_timeout,
+            leases=stores.leases,
+            reminders=app.reminder_defaults,
+            alarm=app.reminder_alarm.ring,
+        )
+        self.opponent = Opponent(
+            app.client, stores.sweeps, stores.leases, self.service, app.poster, ai=ai
+        )
+        """The AI: plays its turns (``ai``: its search, by default in a worker process)."""
+        self.games = ChannelGames(stores.games)
+
+    def loops(self) -> list[Loop]:
+        """The AI opponent's picker."""
+        return [self.opponent.loop()]
+
+    async def stop(self) -> None:
+        """Stop the AI's turns under way and its worker process."""
+        await self.opponent.close()
+
+    def commands(self) -> list[Command]:
+        return PlayCommands(self).get_app_commands()
 
     def register(self, router: Router) -> None:
         """Route the board's buttons and the resignation's confirmation here."""
@@ -55,7 +82,7 @@ class Play(Feature):
         the player's clock ran out, the game ends on time instead."""
         t = reader(interaction)  # the one pressing is the one playing: their language
         try:
-            result = await self.app.play.choose(game, version, path, caller(interaction))
+            result = await self.service.choose(game, version, path, caller(interaction))
         except TimeUp as up:
             await edit_pressed_board(interaction, t(up.message, **up.values), [])
             pressed = interaction.message.id if interaction.message else None
@@ -97,7 +124,7 @@ class Play(Feature):
         if game_id is None:
             game_id = (await self.games.game_for(interaction, players_only=True)).id
         rules = await self.app.rules(interaction.guild_id or 0)
-        game = await self.app.play.claim(game_id, caller(interaction), rules.inactivity_timeout)
+        game = await self.service.claim(game_id, caller(interaction), rules.inactivity_timeout)
         await interaction.response.defer()
         last = await self.app.poster.last_turn(game)
         await self.app.poster.post_after_change(interaction, game, last, leased=True)
@@ -105,7 +132,7 @@ class Play(Feature):
     @answers(posts_boards=True)
     async def resign(self, interaction: Interaction, game: int, version: int) -> None:
         """The confirmation button of ``/tholos resign``."""
-        ended = await self.app.play.resign(game, version, caller(interaction))
+        ended = await self.service.resign(game, version, caller(interaction))
         t = reader(interaction)
         await interaction.response.edit_message(content=t("You resigned."), view=None)
         last = await self.app.poster.last_turn(ended)
@@ -148,9 +175,9 @@ class Play(Feature):
         """``/tholos rules`` or a board's How to play: ephemeral, with the ornaments of the game
         (the button's, or the one played in this channel)."""
         if game_id is None:
-            game = await self.app.games.active_game(interaction.channel_id or 0)
+            game = await self.app.stores.games.active_game(interaction.channel_id or 0)
         else:
-            game = await self.app.games.game(game_id)
+            game = await self.app.stores.games.game(game_id)
         await interaction.response.send_message(
             embed=rules_embed(reader(interaction), game.position if game else None),
             ephemeral=True,
@@ -283,51 +310,59 @@ def rules_embed(t: Translator, position: Position | None) -> discord.Embed:
 GAME_OPTION = N_("Which of your games here (when you play several)")
 
 
-async def your_games(interaction: Interaction, typed: str) -> list[app_commands.Choice[int]]:
-    """Autocomplete of the ``game`` option: the caller's games in this channel."""
-    return await feature_of(interaction, Play).games.choices(interaction, typed)
+class PlayCommands(Cog):
+    """``/tholos resign|board|claim|rules``."""
 
+    tholos = Tholos()
 
-@tholos.command(
-    name=NC_("command", "resign"),
-    description=N_("Resign the game you are playing in this channel"),
-)
-@app_commands.describe(game=GAME_OPTION)
-@app_commands.autocomplete(game=your_games)
-async def resign_command(interaction: Interaction, game: int | None = None) -> None:
-    """``/tholos resign [game]`` (asks to confirm)."""
-    await feature_of(interaction, Play).ask_resign(interaction, game)
+    def __init__(self, play: Play) -> None:
+        self.play = play
 
+    async def your_games(
+        self, interaction: Interaction, typed: str
+    ) -> list[app_commands.Choice[int]]:
+        """Autocomplete of the ``game`` option: the caller's games in this channel."""
+        return await self.play.games.choices(interaction, typed)
 
-@tholos.command(
-    name=NC_("command", "board"),
-    description=N_("Show this channel's game board again, with its buttons"),
-)
-@app_commands.describe(game=GAME_OPTION)
-@app_commands.autocomplete(game=your_games)
-@app_commands.checks.cooldown(
-    1, BOARD_COOLDOWN_SECONDS, key=lambda interaction: (interaction.channel_id, interaction.user.id)
-)
-async def board_command(interaction: Interaction, game: int | None = None) -> None:
-    """``/tholos board [game]``."""
-    await feature_of(interaction, Play).show_board(interaction, game)
+    @tholos.command(
+        name=NC_("command", "resign"),
+        description=N_("Resign the game you are playing in this channel"),
+    )
+    @app_commands.describe(game=GAME_OPTION)
+    @app_commands.autocomplete(game=your_games)
+    async def resign(self, interaction: Interaction, game: int | None = None) -> None:
+        """``/tholos resign [game]`` (asks to confirm)."""
+        await self.play.ask_resign(interaction, game)
 
+    @tholos.command(
+        name=NC_("command", "board"),
+        description=N_("Show this channel's game board again, with its buttons"),
+    )
+    @app_commands.describe(game=GAME_OPTION)
+    @app_commands.autocomplete(game=your_games)
+    @app_commands.checks.cooldown(
+        1,
+        BOARD_COOLDOWN_SECONDS,
+        key=lambda interaction: (interaction.channel_id, interaction.user.id),
+    )
+    async def board(self, interaction: Interaction, game: int | None = None) -> None:
+        """``/tholos board [game]``."""
+        await self.play.show_board(interaction, game)
 
-@tholos.command(
-    name=NC_("command", "claim"),
-    description=N_("Claim the win when your opponent has stopped playing"),
-)
-@app_commands.describe(game=GAME_OPTION)
-@app_commands.autocomplete(game=your_games)
-async def claim_command(interaction: Interaction, game: int | None = None) -> None:
-    """``/tholos claim [game]``."""
-    await feature_of(interaction, Play).claim(interaction, game)
+    @tholos.command(
+        name=NC_("command", "claim"),
+        description=N_("Claim the win when your opponent has stopped playing"),
+    )
+    @app_commands.describe(game=GAME_OPTION)
+    @app_commands.autocomplete(game=your_games)
+    async def claim(self, interaction: Interaction, game: int | None = None) -> None:
+        """``/tholos claim [game]``."""
+        await self.play.claim(interaction, game)
 
-
-@tholos.command(
-    name=NC_("command", "rules"),
-    description=N_("How to play Tholos (only you see it)"),
-)
-async def rules_command(interaction: Interaction) -> None:
-    """``/tholos rules``: ephemeral, with this channel's ornaments when a game is on."""
-    await feature_of(interaction, Play).rules(interaction)
+    @tholos.command(
+        name=NC_("command", "rules"),
+        description=N_("How to play Tholos (only you see it)"),
+    )
+    async def rules(self, interaction: Interaction) -> None:
+        """``/tholos rules``: ephemeral, with this channel's ornaments when a game is on."""
+        await self.play.rules(interaction)

@@ -10,33 +10,26 @@ from dataclasses import dataclass
 from typing import Literal
 from weakref import WeakValueDictionary
 
+from bot.base.game import Game
 from bot.base.logs import GAME_ID
 from bot.base.people import Caller
 from bot.base.refusals import Refusal
 from bot.base.server_rules import ReminderDefaults
-from bot.base.shards import DIRECT_MESSAGES
-from bot.features.ratings.store import RATINGS_LOCK, RatedResult, rate_game
+from bot.features.ratings import RATINGS_LOCK, RatedResult, rate_game
 from bot.health.metrics import METRICS
 from bot.storage.db import Transaction
-from bot.storage.games import (
-    Game,
-    GameStore,
-    Outcome,
-    StaleGameError,
-    abort_game,
-    finish_game,
-    record_turn,
-)
+from bot.storage.games.changes import StaleGameError, abort_game, finish_game, record_turn
+from bot.storage.games.store import GameStore
 from bot.storage.leases import LeaseStore, board_lease
 from bot.words.names import mention
 from bot.words.phrases import board_url, command
-from engine import BLACK, WHITE, Colour, IllegalTurnError, Position, Turn
+from engine import BLACK, WHITE, Colour, IllegalTurnError, Turn
 from engine.builder import TurnBuilder
-from engine.scoring import score
+from engine.scoring import Outcome, score
 from engine.vocabulary import N_
 
-Reason = Literal["resignation", "timeout"]
-"""How a game ends without a last turn."""
+Forfeit = Literal["resignation", "timeout"]
+"""How a game ends without a last turn (a :data:`~engine.scoring.Reason`)."""
 TURNS_BY_HUMANS = METRICS.turns.labels("human")
 TURNS_BY_AI = METRICS.turns.labels("ai")
 
@@ -89,15 +82,6 @@ class TurnPlayed:
 
     game: Game
     turn: Turn
-
-
-def final_outcome(position: Position) -> Outcome | None:
-    """The stored outcome of a finished position (``None`` while the game goes on)."""
-    outcome = position.outcome()
-    if outcome is None:
-        return None
-    white, black = outcome.points
-    return Outcome(outcome.result, outcome.decided_by, white, black)
 
 
 class PlayService:
@@ -206,7 +190,7 @@ class PlayService:
                 raise Refusal("That game isn't being played in this server (any more).")
             return await self.changes.abort(game_id, admin_id)
 
-    async def flag(self, game: Game, loser: int | None = None, reason: Reason = "timeout") -> Game:
+    async def flag(self, game: Game, loser: int | None = None, reason: Forfeit = "timeout") -> Game:
         """End a live game whose running clock ran out: the player to move loses on time (or
         ``loser`` by ``reason``: a tournament's withdrawal); raises :class:`OutdatedBoardError`
         if it changed meanwhile (a turn came first)."""
@@ -242,7 +226,7 @@ class GameChanges:
         :class:`StaleGameError` if ``game`` changed meanwhile."""
         after = game.position.apply_unchecked(turn)
         now = self._clock()
-        outcome = final_outcome(after)
+        outcome = after.outcome()
         reminders = None if ai_next or game.clock is not None else self.reminders
         clock_after = _clock_after(game, now if at is None else at)
 
@@ -264,11 +248,10 @@ class GameChanges:
             self.alarm(changed.reminder_due_at)
         return changed
 
-    async def finish(self, game: Game, winner: Colour, reason: Reason) -> Game:
+    async def finish(self, game: Game, winner: Colour, reason: Forfeit) -> Game:
         """End ``game`` without a turn: ``winner`` wins by ``reason``; raises
         :class:`OutdatedBoardError` if it changed meanwhile."""
-        white, black = score(game.position).totals
-        outcome = Outcome("white" if winner == WHITE else "black", reason, white, black)
+        outcome = Outcome(winner, reason, score(game.position).totals)
         now = self._clock()
         try:
             return await self._change(
@@ -340,23 +323,6 @@ def playable(game: Game | None, caller: Caller) -> Game:
         )
     if not game.is_active:
         raise Refusal("This game is over.")
-    return game
-
-
-NO_SUCH_GAME = N_("That isn't a finished game of this server.")
-"""The one answer for a game id that is not a finished game the asker may open, whatever the
-reason (none, another server's, still playing, in a channel they cannot see): they read alike."""
-
-
-def finished_here(game: Game | None, guild_id: int | None, channel_id: int) -> Game:
-    """``game``, if it is a finished game of the server ``guild_id`` — or, with no server, of
-    the direct message ``channel_id``; raises :class:`Refusal` (:data:`NO_SUCH_GAME`) for any
-    other (or none). Who on the server may open it is the Discord face's rule
-    (:mod:`bot.discord.visibility`)."""
-    if game is not None and guild_id is None and game.channel_id != channel_id:
-        game = None  # another direct message's game
-    if game is None or game.guild_id != (guild_id or DIRECT_MESSAGES) or game.is_active:
-        raise Refusal(NO_SUCH_GAME)
     return game
 
 

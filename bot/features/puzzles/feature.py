@@ -10,19 +10,21 @@ import logging
 import time
 from importlib import resources
 
+from discord.ext.commands import Cog
+
 from bot.base import custom_ids
 from bot.base.refusals import Refusal
 from bot.discord import layout
 from bot.discord.answers import Interaction, answers, tell
 from bot.discord.app import App
-from bot.discord.commands import tholos
+from bot.discord.commands import Command, Tholos
 from bot.discord.controls import Router
-from bot.discord.feature import Feature, feature_of
+from bot.discord.feature import Feature
 from bot.features.puzzles import views
 from bot.features.puzzles.daily import Daily
 from bot.features.puzzles.harvest import Harvest
 from bot.features.puzzles.service import AnswerShown, PuzzleService
-from bot.features.puzzles.store import Answered, Attempt
+from bot.features.puzzles.store import Answered, Attempt, PuzzleStore
 from bot.features.puzzles.words import image_view, puzzle_title, verdict
 from bot.i18n.catalogues import NC_
 from bot.i18n.locales import reader
@@ -51,10 +53,13 @@ class Puzzles(Feature):
 
     def __init__(self, app: App) -> None:
         super().__init__(app)
-        self.store = app.puzzles
+        self.store = PuzzleStore(app.database, app.settings.shards)
         self.service = PuzzleService(self.store)
         self.daily = Daily(app, self.store)
         self.harvest = Harvest(app, self.store)
+
+    def commands(self) -> list[Command]:
+        return PuzzleCommands(self).get_app_commands()
 
     def register(self, router: Router) -> None:
         """Route the answer's steps, Next and the puzzle of the day's Solve here."""
@@ -171,10 +176,18 @@ def stale() -> Refusal:
     )
 
 
-@tholos.command(
-    name=NC_("command", "puzzle"),
-    description=N_("A puzzle for you alone: find the one turn that wins"),
-)
-async def puzzle_command(interaction: Interaction) -> None:
+class PuzzleCommands(Cog):
     """``/tholos puzzle``."""
-    await feature_of(interaction, Puzzles).puzzle(interaction)
+
+    tholos = Tholos()
+
+    def __init__(self, puzzles: Puzzles) -> None:
+        self.puzzles = puzzles
+
+    @tholos.command(
+        name=NC_("command", "puzzle"),
+        description=N_("A puzzle for you alone: find the one turn that wins"),
+    )
+    async def puzzle(self, interaction: Interaction) -> None:
+        """``/tholos puzzle``."""
+        await self.puzzles.puzzle(interaction)

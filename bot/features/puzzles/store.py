@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from bot.base.languages import Language
 from bot.base.shards import EVERY_SERVER, Shards
-from bot.features.ratings.glicko2 import Rating, rate
+from bot.features.ratings import Rating, rate
 from bot.storage.db import Database, Row, Transaction, scalar
 from bot.storage.watched import index_puzzles
 from engine import Position

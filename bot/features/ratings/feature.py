@@ -7,19 +7,20 @@ import dataclasses
 
 import discord
 from discord import app_commands
+from discord.ext.commands import Cog
 
 from bot.base import custom_ids
 from bot.base.refusals import Refusal
 from bot.discord.answers import Interaction, answers
 from bot.discord.app import App
-from bot.discord.commands import tholos
+from bot.discord.commands import Command, Tholos
 from bot.discord.controls import Router, pager
-from bot.discord.feature import Command, Feature, feature_of
+from bot.discord.feature import Feature
 from bot.discord.visibility import Questions, verdicts
-from bot.features.lessons.words import course_line
-from bot.features.puzzles.store import PuzzlePlayer
+from bot.features.lessons import LessonService, course_line
+from bot.features.puzzles import PuzzlePlayer, PuzzleStore
 from bot.features.ratings.stats import Played, Record, Stats, player_stats
-from bot.features.ratings.store import PAGE_SIZE, Mark, PlayerRating
+from bot.features.ratings.store import PAGE_SIZE, Mark, PlayerRating, RatingStore
 from bot.i18n.catalogues import NC_
 from bot.i18n.locales import reader
 from bot.words.names import mention
@@ -31,13 +32,17 @@ from rendering.translator import Translator
 class Ratings(Feature):
     """The handlers of the server's ratings."""
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: App, puzzles: PuzzleStore, lessons: LessonService) -> None:
+        """``puzzles`` and ``lessons``: a member's puzzles and course, for their stats."""
         super().__init__(app)
+        self.store = RatingStore(app.database)
+        self.puzzles = puzzles
+        self.lessons = lessons
         self.visibility = app.visibility
         """Who may see the games another member's stats name."""
 
     def commands(self) -> list[Command]:
-        return [leaderboard_command]
+        return RatingCommands(self).get_app_commands()
 
     def register(self, router: Router) -> None:
         """Route Previous / Next here (and those posted before keyset paging, by page)."""
@@ -77,7 +82,7 @@ class Ratings(Feature):
                 "Leaderboards belong to servers — run {leaderboard} in a server.",
                 leaderboard=command("leaderboard"),
             )
-        ratings = self.app.ratings
+        ratings = self.store
         players = await ratings.players(guild_id)
         if not players:
             raise Refusal(
@@ -113,7 +118,7 @@ class Ratings(Feature):
         """Page ``page`` as the rows next to the seek's mark, ranked from the page number; empty
         when that is not a whole page's worth (Previous short of a page, Next past the end)."""
         way, mark = seek
-        found = await self.app.ratings.seek(guild_id, mark, way)
+        found = await self.store.seek(guild_id, mark, way)
         if way == "p" and len(found) < PAGE_SIZE:
             return []
         return [(page * PAGE_SIZE + number + 1, player) for number, player in enumerate(found)]
@@ -122,7 +127,7 @@ class Ratings(Feature):
     async def stats(self, interaction: Interaction, user: discord.abc.User) -> None:
         """``/tholos stats [member]``."""
         guild_id = interaction.guild_id or 0
-        ratings = self.app.ratings
+        ratings = self.store
         history = await ratings.history(guild_id, user.id)
         rated = await ratings.player(guild_id, user.id)
         players = await ratings.players(guild_id)
@@ -131,10 +136,10 @@ class Ratings(Feature):
             stats = await self._seen_by(interaction, stats)
         t = reader(interaction)
         embed = stats_embed(t, user.id, rated, players, stats)
-        puzzles = await self.app.puzzles.player(user.id)
+        puzzles = await self.puzzles.player(user.id)
         if puzzles.attempts:
             embed.insert_field_at(1, name=t("Puzzles"), value=puzzle_text(t, puzzles), inline=False)
-        course = course_line(t, await self.app.lessons.progress(user.id))
+        course = course_line(t, await self.lessons.progress(user.id))
         if course is not None:
             embed.insert_field_at(1, name=t("Lessons"), value=course, inline=False)
         await interaction.response.send_message(embed=embed)
@@ -146,7 +151,9 @@ class Ratings(Feature):
         named = [played.game.id for played in stats.recent]
         if stats.biggest_win is not None:
             named.append(stats.biggest_win.game.id)
-        read = await asyncio.gather(*(self.app.games.game(id) for id in dict.fromkeys(named)))
+        read = await asyncio.gather(
+            *(self.app.stores.games.game(id) for id in dict.fromkeys(named))
+        )
         games = [game for game in read if game is not None]
         seen = await verdicts(
             self.visibility,
@@ -165,28 +172,35 @@ class Ratings(Feature):
         )
 
 
-@tholos.command(
-    name=NC_("command", "stats"),
-    description=N_("A player's Tholos rating, record and recent games"),
-)
-@app_commands.describe(member=N_("Whose stats (default: yours)"))
-async def stats_command(interaction: Interaction, member: discord.User | None = None) -> None:
-    """``/tholos stats [member]``."""
-    await feature_of(interaction, Ratings).stats(interaction, member or interaction.user)
+class RatingCommands(Cog):
+    """``/tholos stats`` and ``/leaderboard``."""
 
+    tholos = Tholos()
 
-@app_commands.command(
-    name=NC_("command", "leaderboard"),
-    description=N_("This server's Tholos players ranked by rating"),
-)
-@app_commands.guild_only()
-@app_commands.guild_install()
-@app_commands.describe(page=N_("Which page (10 players a page)"))
-async def leaderboard_command(
-    interaction: Interaction, page: app_commands.Range[int, 1, 100000] = 1
-) -> None:
-    """``/leaderboard [page]``."""
-    await feature_of(interaction, Ratings).leaderboard(interaction, page - 1, edit=False)
+    def __init__(self, ratings: Ratings) -> None:
+        self.ratings = ratings
+
+    @tholos.command(
+        name=NC_("command", "stats"),
+        description=N_("A player's Tholos rating, record and recent games"),
+    )
+    @app_commands.describe(member=N_("Whose stats (default: yours)"))
+    async def stats(self, interaction: Interaction, member: discord.User | None = None) -> None:
+        """``/tholos stats [member]``."""
+        await self.ratings.stats(interaction, member or interaction.user)
+
+    @app_commands.command(
+        name=NC_("command", "leaderboard"),
+        description=N_("This server's Tholos players ranked by rating"),
+    )
+    @app_commands.guild_only()
+    @app_commands.guild_install()
+    @app_commands.describe(page=N_("Which page (10 players a page)"))
+    async def leaderboard(
+        self, interaction: Interaction, page: app_commands.Range[int, 1, 100000] = 1
+    ) -> None:
+        """``/leaderboard [page]``."""
+        await self.ratings.leaderboard(interaction, page - 1, edit=False)
 
 
 # -- what it says -------------------------------------------------------------------------------

@@ -22,20 +22,21 @@ from typing import Final, Literal
 
 import discord
 from discord import app_commands
+from discord.ext.commands import Cog
 
+from bot.base.game import Game
 from bot.base.server_rules import ServerRules
 from bot.base.shards import DIRECT_MESSAGES
 from bot.discord.answers import Interaction, answers, pinging
 from bot.discord.app import App
-from bot.discord.commands import tholos
-from bot.discord.feature import Feature, feature_of
-from bot.features.reminders.store import DueReminder, ReminderChoice
+from bot.discord.commands import Command, Tholos
+from bot.discord.feature import Feature
+from bot.features.reminders.store import DueReminder, ReminderChoice, ReminderStore
 from bot.i18n.catalogues import NC_, translator
 from bot.i18n.locales import reader
 from bot.loops.background import Backoff, Retries, discord_call, nonce
 from bot.loops.loop import Loop
 from bot.storage.db import DatabaseUnavailable
-from bot.storage.games import Game
 from bot.storage.leases import reminder_lease
 from bot.words.names import escaped_name, mention
 from bot.words.phrases import board_url, channel_url, command, minutes_text
@@ -74,17 +75,20 @@ class Reminders(Feature):
 
     def __init__(self, app: App, backoff: Backoff = REMINDER_BACKOFF) -> None:
         super().__init__(app)
-        self.store = app.reminders
+        self.store = ReminderStore(app.database, app.settings.shards)
         self._sent: set[tuple[int, int]] = set()
         """Reminders sent whose clearing failed (a database outage): cleared, never resent."""
         self.timeouts: Retries[tuple[int, int]] = Retries("reminder (game, version)", backoff)
         """Reminders Discord did not answer in time, by game and version."""
-        self.delivery = ReminderDelivery(app)
+        self.delivery = ReminderDelivery(app, self.store)
+
+    def commands(self) -> list[Command]:
+        return ReminderCommands(self).get_app_commands()
 
     def loops(self) -> list[Loop]:
         """Sends the reminders that are due; sleeps until the next (a change that stores one
         due sooner rings the alarm)."""
-        return [Loop("reminders", self.sweep, SWEEP_SECONDS, alarm=self.app.alarm)]
+        return [Loop("reminders", self.sweep, SWEEP_SECONDS, alarm=self.app.reminder_alarm)]
 
     @answers()
     async def settings(self, interaction: Interaction, choice: ReminderChoice | None) -> None:
@@ -132,11 +136,11 @@ class Reminders(Feature):
             await self.store.clear(*key, lease)
             self._sent.discard(key)
             return None
-        leases = self.app.leases
+        leases = self.app.stores.leases
         if not await leases.acquire(lease, time.time()):
             return await leases.expires_at(lease) or time.time()
         try:
-            game = await self.app.games.game(reminder.game_id)
+            game = await self.app.stores.games.game(reminder.game_id)
             if (
                 game is None
                 or not game.is_active
@@ -176,9 +180,9 @@ class ReminderDelivery:
     """Where a due reminder goes: by DM or in the game's thread or channel, as its player
     chose (or nowhere: the AI to move, reminders off, or later than first stored)."""
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: App, store: ReminderStore) -> None:
         self.app = app
-        self.store = app.reminders
+        self.store = store
 
     async def deliver(self, game: Game) -> Delivery:
         """Remind the player to move in ``game`` where they chose, unless the AI is to move or
@@ -262,18 +266,26 @@ class ReminderDelivery:
         return game.last_move_at + rules.inactivity_timeout
 
 
-@tholos.command(
-    name=NC_("command", "settings"),
-    description=N_("Your own Tholos settings: where your turn reminders go"),
-)
-@app_commands.describe(
-    reminders=N_("off, here (in the game's thread or channel) or dm (by direct message)")
-)
-async def settings_command(
-    interaction: Interaction, reminders: ReminderChoice | None = None
-) -> None:
-    """``/tholos settings [reminders]``."""
-    await feature_of(interaction, Reminders).settings(interaction, reminders)
+class ReminderCommands(Cog):
+    """``/tholos settings``."""
+
+    tholos = Tholos()
+
+    def __init__(self, reminders: Reminders) -> None:
+        self.reminders = reminders
+
+    @tholos.command(
+        name=NC_("command", "settings"),
+        description=N_("Your own Tholos settings: where your turn reminders go"),
+    )
+    @app_commands.describe(
+        reminders=N_("off, here (in the game's thread or channel) or dm (by direct message)")
+    )
+    async def settings(
+        self, interaction: Interaction, reminders: ReminderChoice | None = None
+    ) -> None:
+        """``/tholos settings [reminders]``."""
+        await self.reminders.settings(interaction, reminders)
 
 
 # -- what it says -------------------------------------------------------------------------------

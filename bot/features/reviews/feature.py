@@ -19,6 +19,7 @@ from typing import Any
 import discord
 
 from bot.base import custom_ids
+from bot.base.game import Game
 from bot.base.refusals import Refusal
 from bot.discord.answers import Interaction, answers, tell
 from bot.discord.app import App
@@ -31,7 +32,6 @@ from bot.loops import work
 from bot.loops.background import Backoff, discord_call
 from bot.loops.loop import Loop
 from bot.storage.db import DatabaseUnavailable
-from bot.storage.games import Game
 from bot.storage.leases import review_lease
 from bot.words.names import escaped_name
 from bot.words.phrases import SANDSTONE, STONE_EMOJI, channel_url
@@ -66,7 +66,7 @@ class Reviews(Feature):
         self, app: App, reviewer: Reviewer | None = None, backoff: Backoff = REVIEW_BACKOFF
     ) -> None:
         super().__init__(app)
-        self.store = app.reviews
+        self.store = ReviewStore(app.database, app.settings.shards)
         self.reviewer = reviewer or Reviewer()
         self.backoff = backoff
         self.progress_seconds = PROGRESS_SECONDS
@@ -105,7 +105,7 @@ class Reviews(Feature):
         """The Review button of a finished game's board. A double press posts one message: the
         review is queued once per game (the second press is told where it is), and whichever
         of this press and the review's run comes last shows the finished review on it."""
-        game = await self.app.games.game(game_id)
+        game = await self.app.stores.games.game(game_id)
         here, user = interaction.channel_id, interaction.user
         if (
             game is None
@@ -150,7 +150,7 @@ class Reviews(Feature):
         tried again later (or give up on it). Return when to look at it again: when its next
         try is due, or when the lease another process holds runs out."""
         lease = review_lease(record.game_id)
-        leases = self.app.leases
+        leases = self.app.stores.leases
         if not await leases.acquire(lease, time.time()):
             return await leases.expires_at(lease) or time.time()
         try:
@@ -159,7 +159,7 @@ class Reviews(Feature):
                 return None  # done meanwhile
             if current.next_attempt_at > time.time():
                 return current.next_attempt_at
-            game = await self.app.games.game(record.game_id)
+            game = await self.app.stores.games.game(record.game_id)
             if game is None:  # (games are never deleted while their review waits)
                 await self.store.fail(record.game_id, time.time(), "no such game", 0)
                 return None
@@ -223,7 +223,7 @@ class ReviewRun:
     async def run(self, record: ReviewRecord, game: Game, every: float) -> None:
         """Review ``game`` in the worker, store the review, show it; renew the lease and
         show the progress ``every`` so many seconds meanwhile."""
-        turns = [parse_turn(turn.turn) for turn in await self.app.games.turns(game.id)]
+        turns = [parse_turn(turn.turn) for turn in await self.app.stores.games.turns(game.id)]
         log.info("reviewing game %s (%d turns, try %d)", game.id, len(turns), record.attempts + 1)
         await self.store.progress(game.id, 0, len(turns) + 1)  # running from its first moment
         began = time.perf_counter()
@@ -277,7 +277,7 @@ class ReviewRun:
         while True:
             await asyncio.sleep(every)
             try:
-                if not await self.app.leases.renew(lease, time.time()):
+                if not await self.app.stores.leases.renew(lease, time.time()):
                     return
                 self.reports.read()
                 done, total = self.reports.done.get(game.id, (0, 0))

@@ -14,7 +14,7 @@ from bot.discord.answers import Interaction
 from bot.discord.app import App
 from bot.discord.controls import Button, view_of
 from bot.features.tournaments.service import expected_length
-from bot.features.tournaments.store import Tournament
+from bot.features.tournaments.store import Tournament, TournamentStore
 from bot.i18n.catalogues import translator
 from bot.loops.background import discord_call
 from bot.words.names import escaped_name, plain_name
@@ -30,9 +30,9 @@ NO_PINGS = discord.AllowedMentions.none()
 class Announcements:
     """Posts a tournament's announcement and shows on it where the tournament stands."""
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: App, store: TournamentStore) -> None:
         self.app = app
-        self.store = app.tournaments
+        self.store = store
 
     async def post(self, interaction: Interaction, tournament: Tournament) -> None:
         """Answer ``interaction`` with a new tournament's announcement, and schedule an event of

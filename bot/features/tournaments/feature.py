@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Literal
 
 import discord
 from discord import app_commands
+from discord.ext.commands import Cog
 
 from bot.base import custom_ids
 from bot.base.game_options import GameOptions, Mode
@@ -20,10 +21,18 @@ from bot.base.people import Person
 from bot.base.refusals import Refusal
 from bot.discord.answers import Interaction, answers, caller
 from bot.discord.app import App
-from bot.discord.commands import GAME_OPTIONS, GUILD_INSTALL, SERVERS_ONLY, choices, tholos
+from bot.discord.commands import (
+    GAME_OPTIONS,
+    GUILD_INSTALL,
+    SERVERS_ONLY,
+    Command,
+    Tholos,
+    choices,
+)
 from bot.discord.controls import Router
-from bot.discord.feature import Command, Feature, feature_of
+from bot.discord.feature import Feature
 from bot.discord.places import place_for
+from bot.features.play import PlayService
 from bot.features.tournaments.announcement import NO_PINGS, Announcements, drop_event
 from bot.features.tournaments.rounds import Rounds, standings_file
 from bot.features.tournaments.service import (
@@ -34,7 +43,7 @@ from bot.features.tournaments.service import (
     check_organiser,
     largest_round_robin,
 )
-from bot.features.tournaments.store import Tournament
+from bot.features.tournaments.store import Tournament, TournamentStore
 from bot.i18n.catalogues import NC_
 from bot.i18n.locales import reader, server_language
 from bot.loops.loop import Loop
@@ -67,38 +76,30 @@ OPTION_NAMES = (
 )
 """The option and choice names this module adds, for the catalogue."""
 
-tholos_tournament = app_commands.Group(
-    name=NC_("command", "tholos-tournament"),
-    description=N_("Run a Tholos tournament on this server (Manage Events)"),
-    guild_only=True,
-    allowed_contexts=SERVERS_ONLY,
-    allowed_installs=GUILD_INSTALL,
-    default_permissions=discord.Permissions(manage_events=True),
-)
-"""``/tholos-tournament …``: only members with Manage Events see it (the bot checks again)."""
-tournament_group = app_commands.Group(
-    name=NC_("command", "tournament"), description=N_("Tholos tournaments"), parent=tholos
-)
-"""``/tholos tournament …``: what every member may do."""
-
 
 class Tournaments(Feature):
     """The handlers of tournaments; the loop that runs their rounds."""
 
-    def __init__(self, app: App) -> None:
+    def __init__(
+        self, app: App, play: PlayService, rating: Callable[[int, int], Awaitable[float]]
+    ) -> None:
+        """``play``: the rounds' games; ``rating``: a member's rating on a server."""
         super().__init__(app)
-        self.store = app.tournaments
+        self.store = TournamentStore(app.database, app.settings.shards)
         self.service = TournamentService(
-            self.store, app.games, app.play, reminders=app.reminder_defaults
+            self.store, app.stores.games, play, reminders=app.reminder_defaults, rating=rating
         )
-        self.announcements = Announcements(app)
+        self.announcements = Announcements(app, self.store)
         self.rounds = Rounds(app, self.service, self.announcements.refresh)
         self.lookup = TournamentLookup(self.service)
         self.controls = Controls(app, self.service, self.announcements, self.rounds)
         self._stop_listening: Callable[[], None] = lambda: None
 
     def commands(self) -> list[Command]:
-        return [tholos_tournament]
+        return [
+            *OrganiserCommands(self).get_app_commands(),
+            *PlayerCommands(self).get_app_commands(),
+        ]
 
     def register(self, router: Router) -> None:
         router.add(custom_ids.TOURNAMENT, self.press)
@@ -326,111 +327,157 @@ _DONE = {
 # -- commands -----------------------------------------------------------------------------------
 
 
-@tholos_tournament.command(
-    name=NC_("command", "create"), description=N_("Create a tournament here")
-)
-@app_commands.describe(
-    name=N_("The tournament's name"),
-    format=N_("Swiss (a number of rounds) or round robin (everyone plays everyone)"),
-    rounds=N_("Swiss: how many rounds (default 5)"),
-    twice=N_("Round robin: play everyone twice, colours swapped"),
-    pace=N_("Correspondence (a deadline each round), or a live clock"),
-    deadline_hours=N_("Correspondence: hours each round may last (default 72)"),
-    starts_in=N_("Minutes until it starts (default 60)"),
-    max_players=N_("The most players who may join (default 16; a round robin: all it can take)"),
-    rated=N_("Whether its games count for ratings (default yes)"),
-    mode=GAME_OPTIONS["mode"],
-    ornaments=GAME_OPTIONS["ornaments"],
-)
-async def create_command(
-    interaction: Interaction,
-    name: app_commands.Range[str, 1, 80],
-    format: Format = "swiss",
-    rounds: app_commands.Range[int, 1, MAX_ROUNDS] = 5,
-    twice: bool = False,
-    pace: Pace = "correspondence",
-    deadline_hours: app_commands.Range[int, 1, 336] = 72,
-    starts_in: app_commands.Range[int, 1, 10080] = 60,
-    max_players: app_commands.Range[int, 2, MAX_PLAYERS] | None = None,
-    rated: bool = True,
-    mode: Mode | None = None,
-    ornaments: app_commands.Range[int, 1, 5] | None = None,
-) -> None:
-    """``/tholos-tournament create``."""
-    cycles = 2 if twice else 1
-    if max_players is None:
-        max_players = 16 if format == "swiss" else largest_round_robin(cycles)
-    fields = {
-        "name": plain_name(name, 80),
-        "format": format,
-        "rounds": rounds if format == "swiss" else cycles,
-        "pace": None if pace == "correspondence" else pace,
-        "round_hours": float(deadline_hours),
-        "starts_at": time.time() + 60 * starts_in,
-        "max_players": max_players,
-        "rated": rated,
-    }
-    options = GameOptions(mode=mode, ornaments=ornaments)
-    await feature_of(interaction, Tournaments).create(interaction, fields, options)
-
-
-async def _tournaments(interaction: Interaction, typed: str) -> list[app_commands.Choice[int]]:
-    return await feature_of(interaction, Tournaments).lookup.choices(interaction, typed)
-
-
 TOURNAMENT_OPTION = N_("The tournament (type to search this server's)")
 
 
-def _control_command(action: Action, name: str, description: str) -> None:
-    """``/tholos-tournament <action> tournament``: one of the organiser's controls."""
+class TournamentCommands(Cog):
+    """What the tournaments' commands share: the feature, and the ``tournament`` option's
+    choices."""
 
-    @tholos_tournament.command(name=name, description=description)
+    def __init__(self, tournaments: Tournaments) -> None:
+        self.tournaments = tournaments
+
+    async def named(self, interaction: Interaction, typed: str) -> list[app_commands.Choice[int]]:
+        """Autocomplete of the ``tournament`` option: the server's tournaments."""
+        return await self.tournaments.lookup.choices(interaction, typed)
+
+
+class OrganiserCommands(TournamentCommands):
+    """``/tholos-tournament create|start|pause|resume|end|remove``."""
+
+    tholos_tournament = app_commands.Group(
+        name=NC_("command", "tholos-tournament"),
+        description=N_("Run a Tholos tournament on this server (Manage Events)"),
+        guild_only=True,
+        allowed_contexts=SERVERS_ONLY,
+        allowed_installs=GUILD_INSTALL,
+        default_permissions=discord.Permissions(manage_events=True),
+    )
+    """``/tholos-tournament …``: only members with Manage Events see it (the bot checks
+    again)."""
+
+    @tholos_tournament.command(
+        name=NC_("command", "create"), description=N_("Create a tournament here")
+    )
+    @app_commands.describe(
+        name=N_("The tournament's name"),
+        format=N_("Swiss (a number of rounds) or round robin (everyone plays everyone)"),
+        rounds=N_("Swiss: how many rounds (default 5)"),
+        twice=N_("Round robin: play everyone twice, colours swapped"),
+        pace=N_("Correspondence (a deadline each round), or a live clock"),
+        deadline_hours=N_("Correspondence: hours each round may last (default 72)"),
+        starts_in=N_("Minutes until it starts (default 60)"),
+        max_players=N_(
+            "The most players who may join (default 16; a round robin: all it can take)"
+        ),
+        rated=N_("Whether its games count for ratings (default yes)"),
+        mode=GAME_OPTIONS["mode"],
+        ornaments=GAME_OPTIONS["ornaments"],
+    )
+    async def create(
+        self,
+        interaction: Interaction,
+        name: app_commands.Range[str, 1, 80],
+        format: Format = "swiss",
+        rounds: app_commands.Range[int, 1, MAX_ROUNDS] = 5,
+        twice: bool = False,
+        pace: Pace = "correspondence",
+        deadline_hours: app_commands.Range[int, 1, 336] = 72,
+        starts_in: app_commands.Range[int, 1, 10080] = 60,
+        max_players: app_commands.Range[int, 2, MAX_PLAYERS] | None = None,
+        rated: bool = True,
+        mode: Mode | None = None,
+        ornaments: app_commands.Range[int, 1, 5] | None = None,
+    ) -> None:
+        """``/tholos-tournament create``."""
+        cycles = 2 if twice else 1
+        if max_players is None:
+            max_players = 16 if format == "swiss" else largest_round_robin(cycles)
+        fields = {
+            "name": plain_name(name, 80),
+            "format": format,
+            "rounds": rounds if format == "swiss" else cycles,
+            "pace": None if pace == "correspondence" else pace,
+            "round_hours": float(deadline_hours),
+            "starts_at": time.time() + 60 * starts_in,
+            "max_players": max_players,
+            "rated": rated,
+        }
+        options = GameOptions(mode=mode, ornaments=ornaments)
+        await self.tournaments.create(interaction, fields, options)
+
+    @tholos_tournament.command(
+        name=NC_("command", "start"), description=N_("Start a tournament now, without waiting")
+    )
     @app_commands.describe(tournament=TOURNAMENT_OPTION)
-    @app_commands.autocomplete(tournament=_tournaments)
-    async def control(interaction: Interaction, tournament: int) -> None:
-        await feature_of(interaction, Tournaments).control(interaction, tournament, action)
+    @app_commands.autocomplete(tournament=TournamentCommands.named)
+    async def start(self, interaction: Interaction, tournament: int) -> None:
+        await self.tournaments.control(interaction, tournament, "start")
+
+    @tholos_tournament.command(
+        name=NC_("command", "pause"),
+        description=N_("Pause a tournament: no new round until you resume it"),
+    )
+    @app_commands.describe(tournament=TOURNAMENT_OPTION)
+    @app_commands.autocomplete(tournament=TournamentCommands.named)
+    async def pause(self, interaction: Interaction, tournament: int) -> None:
+        await self.tournaments.control(interaction, tournament, "pause")
+
+    @tholos_tournament.command(
+        name=NC_("command", "resume"), description=N_("Resume a paused tournament")
+    )
+    @app_commands.describe(tournament=TOURNAMENT_OPTION)
+    @app_commands.autocomplete(tournament=TournamentCommands.named)
+    async def resume(self, interaction: Interaction, tournament: int) -> None:
+        await self.tournaments.control(interaction, tournament, "resume")
+
+    @tholos_tournament.command(
+        name=NC_("command", "end"),
+        description=N_("End a tournament with this round (its games decided now)"),
+    )
+    @app_commands.describe(tournament=TOURNAMENT_OPTION)
+    @app_commands.autocomplete(tournament=TournamentCommands.named)
+    async def end(self, interaction: Interaction, tournament: int) -> None:
+        await self.tournaments.control(interaction, tournament, "end")
+
+    @tholos_tournament.command(
+        name=NC_("command", "remove"),
+        description=N_("Take a player out of a tournament"),
+    )
+    @app_commands.describe(tournament=TOURNAMENT_OPTION, player=N_("The player to take out"))
+    @app_commands.autocomplete(tournament=TournamentCommands.named)
+    async def remove(self, interaction: Interaction, tournament: int, player: discord.User) -> None:
+        """``/tholos-tournament remove``."""
+        await self.tournaments.remove(interaction, tournament, player.id)
 
 
-for _action, _name, _description in (
-    ("start", NC_("command", "start"), N_("Start a tournament now, without waiting")),
-    ("pause", NC_("command", "pause"), N_("Pause a tournament: no new round until you resume it")),
-    ("resume", NC_("command", "resume"), N_("Resume a paused tournament")),
-    ("end", NC_("command", "end"), N_("End a tournament with this round (its games decided now)")),
-):
-    _control_command(_action, _name, _description)  # type: ignore[arg-type]
+class PlayerCommands(TournamentCommands):
+    """``/tholos tournament standings|withdraw``: what every member may do."""
+
+    tholos = Tholos()
+    tournament = app_commands.Group(
+        name=NC_("command", "tournament"), description=N_("Tholos tournaments"), parent=tholos
+    )
+
+    @tournament.command(
+        name=NC_("command", "standings"),
+        description=N_("A tournament's standings (default: this channel's)"),
+    )
+    @app_commands.describe(tournament=TOURNAMENT_OPTION)
+    @app_commands.autocomplete(tournament=TournamentCommands.named)
+    async def standings(self, interaction: Interaction, tournament: int | None = None) -> None:
+        """``/tholos tournament standings``."""
+        await self.tournaments.standings(interaction, tournament)
+
+    @tournament.command(
+        name=NC_("command", "withdraw"),
+        description=N_("Stop playing in a tournament (your games left are lost)"),
+    )
+    @app_commands.describe(tournament=TOURNAMENT_OPTION)
+    @app_commands.autocomplete(tournament=TournamentCommands.named)
+    async def withdraw(self, interaction: Interaction, tournament: int | None = None) -> None:
+        """``/tholos tournament withdraw``."""
+        await self.tournaments.withdraw(interaction, tournament)
 
 
-@tholos_tournament.command(
-    name=NC_("command", "remove"),
-    description=N_("Take a player out of a tournament"),
-)
-@app_commands.describe(tournament=TOURNAMENT_OPTION, player=N_("The player to take out"))
-@app_commands.autocomplete(tournament=_tournaments)
-async def remove_command(interaction: Interaction, tournament: int, player: discord.User) -> None:
-    """``/tholos-tournament remove``."""
-    await feature_of(interaction, Tournaments).remove(interaction, tournament, player.id)
-
-
-@tournament_group.command(
-    name=NC_("command", "standings"),
-    description=N_("A tournament's standings (default: this channel's)"),
-)
-@app_commands.describe(tournament=TOURNAMENT_OPTION)
-@app_commands.autocomplete(tournament=_tournaments)
-async def standings_command(interaction: Interaction, tournament: int | None = None) -> None:
-    """``/tholos tournament standings``."""
-    await feature_of(interaction, Tournaments).standings(interaction, tournament)
-
-
-@tournament_group.command(
-    name=NC_("command", "withdraw"),
-    description=N_("Stop playing in a tournament (your games left are lost)"),
-)
-@app_commands.describe(tournament=TOURNAMENT_OPTION)
-@app_commands.autocomplete(tournament=_tournaments)
-async def withdraw_command(interaction: Interaction, tournament: int | None = None) -> None:
-    """``/tholos tournament withdraw``."""
-    await feature_of(interaction, Tournaments).withdraw(interaction, tournament)
-
-
-__all__ = ["Tournaments", "command", "tholos_tournament"]
+__all__ = ["Tournaments", "command"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.features.challenges.matching import augment, augmenting_path, maximum_matching
+from bot.features.tournaments.matching import augment, augmenting_path, maximum_matching
 
 WHITE, BLACK = "w", "b"
 

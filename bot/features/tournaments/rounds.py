@@ -20,6 +20,7 @@ from dataclasses import replace
 
 import discord
 
+from bot.base.game import Game
 from bot.discord.answers import pinging
 from bot.discord.app import App
 from bot.discord.places import open_thread, thread_name
@@ -32,7 +33,7 @@ from bot.loops import work
 from bot.loops.background import Backoff, Retries, discord_call, nonce
 from bot.loops.loop import Loop
 from bot.storage.db import DatabaseUnavailable
-from bot.storage.games import GAMES_TOPIC, ChannelBusyError, Game
+from bot.storage.games.changes import GAMES_TOPIC, ChannelBusyError
 from bot.words.names import escaped_name, plain_name
 from bot.words.phrases import rating_change
 from engine.vocabulary import N_
@@ -445,7 +446,7 @@ async def standings_file(
     file = discord.File(io.BytesIO(png), filename="standings.png", description=alt)
     text = t("📊 **{name}** — {what}.", name=escaped_name(tournament.name), what=subtitle)
     if final:
-        return file, await _podium(app, tournament, t, lines, by_id), _medallists(lines)
+        return file, await _podium(service, tournament, t, lines, by_id), _medallists(lines)
     return file, text, []
 
 
@@ -467,7 +468,11 @@ def _subtitle(t: Translator, tournament: Tournament, *, final: bool, over: bool)
 
 
 async def _podium(
-    app: App, tournament: Tournament, t: Translator, lines: list[Standing], by_id: dict[int, Entry]
+    service: TournamentService,
+    tournament: Tournament,
+    t: Translator,
+    lines: list[Standing],
+    by_id: dict[int, Entry],
 ) -> str:
     """The final words: the podium, and each player's rating change (a rated tournament)."""
     text = [t("🏁 **{name}** is over!", name=escaped_name(tournament.name))]
@@ -477,12 +482,12 @@ async def _podium(
         if line.rank <= len(MEDALS)
     ]
     text.append(" · ".join(podium))
-    if tournament.rated:
+    if tournament.rated and service.rating is not None:
         changes = []
         for line in lines[:20]:
             entry = by_id[line.player]
             before = entry.rating if entry.rating is not None else 1500.0
-            after = await app.ratings.rating(tournament.guild_id, line.player)
+            after = await service.rating(tournament.guild_id, line.player)
             changes.append(f"{escaped_name(entry.name)} {rating_change(before, after)}")
         text.append(t("Rating changes: {changes}", changes=", ".join(changes)))
     return "\n".join(text)[:2000]

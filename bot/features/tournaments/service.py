@@ -6,17 +6,18 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass
 from functools import partial
 
+from bot.base.game import Game, GamePlace, NewGame
 from bot.base.game_options import Mode
 from bot.base.paces import TimeControl
 from bot.base.people import Caller, Person
 from bot.base.refusals import Refusal
 from bot.base.server_rules import ReminderDefaults
-from bot.features.play.service import OutdatedBoardError, PlayService
-from bot.features.ratings.glicko2 import Rating
+from bot.features.play import OutdatedBoardError, PlayService
+from bot.features.ratings import Rating
 from bot.features.tournaments.pairing import NoPairingError, round_robin, swiss_round
 from bot.features.tournaments.standings import Format, Meeting, Standing, entrants, standings
 from bot.features.tournaments.store import (
@@ -30,7 +31,7 @@ from bot.features.tournaments.store import (
     TournamentStore,
     Why,
 )
-from bot.storage.games import Game, GamePlace, GameStore, NewGame
+from bot.storage.games.store import GameStore
 from engine import WHITE
 from engine.newgame import new_game
 from engine.vocabulary import N_
@@ -127,9 +128,12 @@ class TournamentService:
         clock: Callable[[], float] = time.time,
         rng: random.Random | None = None,
         reminders: ReminderDefaults | None = None,
+        rating: Callable[[int, int], Awaitable[float]] | None = None,
     ) -> None:
         self.store = store
         self.games = games
+        self.rating = rating
+        """A member's rating on a server (a rated tournament's rating changes)."""
         self.rounds = RoundSteps(store, games, play, clock, rng, reminders)
         self._clock = clock
 

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bot.features.tournaments.pairing as pairing
-from bot.features.challenges.matching import maximum_matching
+from bot.features.tournaments.matching import maximum_matching
 from bot.features.tournaments.pairing import Entrant, Round, round_robin, swiss_round
 
 
