@@ -16,7 +16,8 @@ from bot.base import custom_ids
 from bot.base.refusals import Refusal
 from bot.discord.answers import USERS_ONLY
 from bot.discord.controls import Button, Row
-from bot.words.board import Board, Choice
+from bot.words.board import Board
+from bot.words.choices import Choice
 
 IMAGE_NAME = "board.png"
 """The image's name where no game version is shown (a puzzle's board)."""

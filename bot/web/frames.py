@@ -14,7 +14,9 @@ from typing import Any, Final
 
 from bot.features.puzzles.store import Attempt
 from bot.features.puzzles.words import puzzle_board, puzzle_game
-from bot.words.board import Board, Choice, TurnStep, turn_steps
+from bot.words.board import Board
+from bot.words.choices import Choice
+from bot.words.steps import TurnStep, turn_steps
 from engine import COLOUR_LETTERS, LOCATION_LETTERS, Position
 from engine.core import BONUS_OF
 from engine.scoring import ColumnScore, score

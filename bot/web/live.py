@@ -30,7 +30,8 @@ from bot.storage.games import GAMES_TOPIC, Game
 from bot.web.frames import board_frame, geometries
 from bot.web.sessions import Session, Sessions
 from bot.web.words import ERRORS
-from bot.words.board import LastTurn, board_of, turn_steps
+from bot.words.board import LastTurn, board_of
+from bot.words.steps import turn_steps
 from rendering.translator import Translator
 
 log = logging.getLogger(__name__)

@@ -12,7 +12,8 @@ from bot.base import custom_ids
 from bot.discord.layout import rows
 from bot.i18n.catalogues import translator
 from bot.storage.games import Game, Outcome, unstored_game
-from bot.words.board import Board, LastTurn, board_of, step_choices, turn_steps
+from bot.words.board import Board, LastTurn, board_of
+from bot.words.steps import step_choices, turn_steps
 from engine import Position
 from engine.builder import TurnBuilder
 from engine.newgame import new_game

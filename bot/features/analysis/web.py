@@ -22,8 +22,9 @@ from bot.i18n.catalogues import translator
 from bot.storage.games import Game, unstored_game
 from bot.web.frames import board_frame, geometries
 from bot.web.live import JSON, PATH, LiveBoards, Page, error, plain, refused, send, stored_int
-from bot.words.board import board_of, turn_steps
+from bot.words.board import board_of
 from bot.words.phrases import colour_name
+from bot.words.steps import turn_steps
 from engine import BLACK, WHITE, IllegalTurnError, InvalidPositionError, Position, parse_turn
 from engine.builder import TurnBuilder, chosen_path
 from engine.puzzles import game_positions

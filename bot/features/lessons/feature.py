@@ -24,8 +24,8 @@ from bot.features.lessons.store import LessonStore
 from bot.features.lessons.words import course_finished, course_list, image_view, verdict
 from bot.i18n.catalogues import NC_
 from bot.i18n.locales import reader
-from bot.words.board import step_prompt
 from bot.words.phrases import command
+from bot.words.steps import step_prompt
 from engine.vocabulary import N_
 
 OUT_OF_DATE = N_("That lesson's message is out of date: {learn} shows it again.")

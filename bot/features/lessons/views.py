@@ -10,7 +10,9 @@ from bot.discord.layout import IMAGE_NAME, STEP_KINDS, BoardLook, choice_rows
 from bot.features.lessons.course import COURSE, Lesson
 from bot.features.lessons.store import Progress
 from bot.features.lessons.words import lesson_text, lesson_title, small_print
-from bot.words.board import ACCENT, Choice, press_choices, step_prompt
+from bot.words.board import ACCENT
+from bot.words.choices import Choice
+from bot.words.steps import press_choices, step_prompt
 from engine import WHITE
 from engine.builder import TurnBuilder
 from rendering.translator import Translator

@@ -21,7 +21,7 @@ from bot.features.lessons.words import (
 from bot.i18n.catalogues import translator
 from bot.web.frames import board_frame, geometries
 from bot.web.live import JSON, PATH, LiveBoards, Page, error, plain, refused, send
-from bot.words.board import turn_steps
+from bot.words.steps import turn_steps
 from rendering.translator import Translator
 
 LESSON_ID_LENGTH = 16

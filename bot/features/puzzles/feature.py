@@ -29,8 +29,8 @@ from bot.features.puzzles.words import image_view, puzzle_title, verdict
 from bot.i18n.catalogues import NC_
 from bot.i18n.locales import reader
 from bot.loops.loop import Loop
-from bot.words.board import step_prompt
 from bot.words.phrases import command
+from bot.words.steps import step_prompt
 from engine.builder import TurnBuilder
 from engine.puzzles import Puzzle
 from engine.vocabulary import N_

@@ -9,7 +9,9 @@ from bot.discord.controls import Button, Row
 from bot.discord.layout import IMAGE_NAME, STEP_KINDS, BoardLook, choice_rows
 from bot.features.puzzles.store import DailyPuzzle, StoredPuzzle
 from bot.features.puzzles.words import caption, small_print
-from bot.words.board import ACCENT, Choice, press_choices, step_prompt
+from bot.words.board import ACCENT
+from bot.words.choices import Choice
+from bot.words.steps import press_choices, step_prompt
 from engine.builder import TurnBuilder
 from rendering.translator import Translator
 
