@@ -19,8 +19,8 @@ import time
 from dataclasses import dataclass
 
 from bot.base.database_url import redact
+from bot.base.glicko2 import Rating, rate
 from bot.features.admin.copy import continue_identities
-from bot.features.ratings.glicko2 import Rating, rate
 from bot.features.ratings.store import RatingStore
 from bot.storage import open_database
 from bot.storage.db import Database

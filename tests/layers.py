@@ -75,7 +75,7 @@ NO_DISCORD = frozenset({"base", "storage", "loops", "fair_play", "words", "worke
 """Layers that import no Discord library (``discord``, ``aiohttp``), not even through the
 modules they import."""
 PURE_PARTS = frozenset(
-    {"store", "service", "words", "course", "glicko2", "stats", "matching", "pairing", "standings"}
+    {"store", "service", "words", "course", "stats", "matching", "pairing", "standings"}
 )
 """A feature's modules that import no Discord library either (its store, its service, its
 words, its own rules): a feature's flow is tested against a real database alone."""

@@ -14,9 +14,9 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.base.glicko2 import Rating, rate
 from bot.base.languages import Language
 from bot.base.shards import EVERY_SERVER, Shards
-from bot.features.ratings import Rating, rate
 from bot.storage.db import Database, Row, Transaction, scalar
 from bot.storage.watched import index_puzzles
 from engine import Position

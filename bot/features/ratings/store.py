@@ -15,8 +15,8 @@ from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
+from bot.base.glicko2 import Rating, rate
 from bot.base.results import Result
-from bot.features.ratings.glicko2 import Rating, rate
 from bot.features.ratings.stats import FinishedGame
 from bot.storage.db import Database, Row, Transaction, scalar
 

@@ -12,12 +12,12 @@ from functools import partial
 
 from bot.base.game import Game, GamePlace, NewGame
 from bot.base.game_options import Mode
+from bot.base.glicko2 import Rating
 from bot.base.paces import TimeControl
 from bot.base.people import Caller, Person
 from bot.base.refusals import Refusal
 from bot.base.server_rules import ReminderDefaults
 from bot.features.play import OutdatedBoardError, PlayService
-from bot.features.ratings import Rating
 from bot.features.tournaments.pairing import NoPairingError, round_robin, swiss_round
 from bot.features.tournaments.standings import Format, Meeting, Standing, entrants, standings
 from bot.features.tournaments.store import (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.features.ratings.glicko2 import Rating, rate
+from bot.base.glicko2 import Rating, rate
 from bot.storage import open_database
 from tests.e2e.bots import SpawnBot
 from tests.e2e.emulator import BotProcess, Emulator, Member

@@ -11,9 +11,9 @@ from contextlib import asynccontextmanager
 import pytest
 
 from bot.base.game_options import GameOptions
+from bot.base.glicko2 import Rating, rate
 from bot.base.people import Caller, Person
 from bot.features.ratings import store as ratings_module
-from bot.features.ratings.glicko2 import Rating, rate
 from bot.features.ratings.store import Mark, RatingStore
 from engine.builder import TurnBuilder, turn_path
 from tests.databases import Services

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.features.ratings.glicko2 import Rating, rate
+from bot.base.glicko2 import Rating, rate
 
 
 def test_glickmans_worked_example():

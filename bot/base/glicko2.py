@@ -1,4 +1,5 @@
-"""Glicko-2 ratings (Mark Glickman, "Example of the Glicko-2 system", 2013). Pure: no I/O.
+"""Glicko-2 ratings (Mark Glickman, "Example of the Glicko-2 system", 2013): the one formula of
+the members' ratings and the puzzles', and of a tournament's seeds. Pure: no I/O.
 
 >>> player = Rating(1500, 200, 0.06)
 >>> after = rate(player, [(Rating(1400, 30), 1.0), (Rating(1550, 100), 0.0),
