@@ -16,7 +16,7 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, contextmanager
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, overload
 
 from bot.base.answer_deadline import answer_by
 from bot.storage.announcements import ChangeListener
@@ -28,7 +28,14 @@ class Row(Protocol):
     """A result row (SQLite's ``sqlite3.Row``, asyncpg's ``Record``): read by column name
     (``row["id"]``) or position (``row[0]``)."""
 
-    def __getitem__(self, key: int | str, /) -> Any: ...
+    @overload
+    def __getitem__(self, key: int, /) -> Any: ...
+    @overload
+    def __getitem__(self, key: str, /) -> Any: ...
+    @overload
+    def __getitem__(self, key: slice, /) -> tuple[Any, ...]: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
 
     def keys(self) -> Iterable[str]: ...
 

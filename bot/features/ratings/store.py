@@ -141,8 +141,10 @@ _UPSERT = (
 )
 
 
-def _standing(row: Row) -> Standing:
-    return Standing(Rating(row[0], row[1], row[2]), row[3], row[4], row[5], row[6], row[7])
+def _standing(row: Row, at: int = 0) -> Standing:
+    """The standing in the 8 columns of ``row`` from ``at`` (:data:`_STANDING_COLUMNS`)."""
+    v = row[at : at + 8]
+    return Standing(Rating(v[0], v[1], v[2]), v[3], v[4], v[5], v[6], v[7])
 
 
 def _row(key: Key, standing: Standing) -> tuple[object, ...]:
@@ -378,7 +380,7 @@ async def rebuild_ratings(database: Database) -> Rebuilt:
         seen, _ = _catch_up(standings, rows[start : start + REBUILD_BATCH], seen)
         await asyncio.sleep((time.perf_counter() - began) * REBUILD_PAUSE)
     stored = {
-        (row[0], row[1]): _standing(tuple(row)[2:])
+        (row[0], row[1]): _standing(row, 2)
         for row in await database.fetchall(
             f"SELECT guild_id, user_id, {_STANDING_COLUMNS} FROM ratings"
         )
@@ -413,6 +415,6 @@ def _catch_up(standings: Standings, rows: list[Row], seen: int) -> tuple[int, se
     ``rated_seq`` among them and ``seen``, and the keys they changed."""
     changed: set[Key] = set()
     for row in rows:
-        changed.update(rate_in(standings, RatedResult(*tuple(row)[:6])))
+        changed.update(rate_in(standings, RatedResult(*row[:6])))
         seen = max(seen, row[6] or 0)
     return seen, changed
