@@ -12,11 +12,9 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Final
 
-from bot.features.puzzles.store import Attempt
-from bot.features.puzzles.words import puzzle_board, puzzle_game
 from bot.words.board import Board
 from bot.words.choices import Choice
-from bot.words.steps import TurnStep, turn_steps
+from bot.words.steps import TurnStep
 from engine import COLOUR_LETTERS, LOCATION_LETTERS, Position
 from engine.core import BONUS_OF
 from engine.scoring import ColumnScore, score
@@ -88,16 +86,6 @@ def board_frame(
         "steps": None if steps is None else [_step(step) for step in steps],
         "clocks": _clocks(board, now),
     }
-
-
-def puzzle_frame(attempt: Attempt, t: Translator, name: str) -> JSON:
-    """The frame of a member's puzzle (``name``: theirs): a board like a game's, its steps
-    the answer's, and the attempt the answer is for."""
-    game = puzzle_game(attempt, t, lambda user: name)
-    frame = board_frame(puzzle_board(attempt, game, t), t, turn_steps(game, t), 0.0)
-    frame["puzzle"] = attempt.id
-    frame["geometries"] = geometries(game.position)
-    return frame
 
 
 def _clocks(board: Board, now: float) -> JSON | None:

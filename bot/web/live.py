@@ -20,13 +20,13 @@ from typing import Any
 
 from aiohttp import web
 
+from bot.base.game import Game
 from bot.base.refusals import Refusal
 from bot.discord.app import App
-from bot.features.analysis.store import PAGE_REQUESTS_TOPIC
 from bot.i18n.catalogues import language_of, translator
 from bot.loops import work
 from bot.storage.db import DatabaseUnavailable
-from bot.storage.games import GAMES_TOPIC, Game
+from bot.storage.games.changes import GAMES_TOPIC
 from bot.web.frames import board_frame, geometries
 from bot.web.sessions import Session, Sessions
 from bot.web.words import ERRORS
@@ -101,14 +101,9 @@ class Page:
 class LiveBoards:
     """Every open page of this process, by the game it watches."""
 
-    def __init__(
-        self, app: App, sessions: Sessions, after_change: Callable[[Game, LastTurn | None], None]
-    ) -> None:
+    def __init__(self, app: App, sessions: Sessions) -> None:
         self.app = app
         self.sessions = sessions
-        self.after_change = after_change
-        """Posts the Discord board and lets the AI move after a page played a turn (the turn)
-        or started a game (``None``)."""
         self.pages: dict[int, set[Page]] = {}
         self.elsewhere: set[Page] = set()
         """The pages showing no game (an analysis, a lesson, a puzzle)."""
@@ -117,22 +112,15 @@ class LiveBoards:
         self._stop_listening: Callable[[], None] | None = None
         self.relist: Callable[[Page], Awaitable[None]] | None = None
         """Sends a page its lobby again (a game started in a thread of its channel)."""
-        self.asked: Callable[[Page], Awaitable[bool]] | None = None
-        """Shows a page the game its member asked from Discord to analyse there."""
-        self._stop_hearing_asks: Callable[[], None] | None = None
 
     async def start(self) -> None:
         self._stop_listening = await self.app.database.listen(GAMES_TOPIC, self._heard)
-        self._stop_hearing_asks = await self.app.database.listen(
-            PAGE_REQUESTS_TOPIC, self._heard_ask
-        )
 
     async def close(self) -> None:
         """Stop listening and close every page (they reconnect to another process, or to this
         one once it is back)."""
-        for stop in (self._stop_listening, self._stop_hearing_asks):
-            if stop is not None:
-                stop()
+        if self._stop_listening is not None:
+            self._stop_listening()
         for task in list(self._refreshing.values()):
             task.cancel()
         for page in self.every_page():
@@ -168,16 +156,6 @@ class LiveBoards:
             if not watching:
                 del self.pages[page.game_id or 0]
 
-    def _heard_ask(self, payload: str | None) -> None:
-        """A member asked to analyse a game in a channel (``<user>:<channel>``): their pages
-        open there show it."""
-        if self.asked is None or payload is None:
-            return
-        for page in self.every_page():
-            session = page.session
-            if payload == f"{session.user_id}:{session.channel_id}":
-                work.start(self.asked(page))
-
     def _heard(self, payload: str | None) -> None:
         """A game changed (``None``: maybe several): refresh the pages watching it."""
         if payload is None:
@@ -196,7 +174,7 @@ class LiveBoards:
         try:
             while game_id in self._dirty:
                 self._dirty.discard(game_id)
-                game = await self.app.games.game(game_id)
+                game = await self.app.stores.games.game(game_id)
                 if game is None:
                     return
                 for page in self._waiting(game):  # a game started where they wait
@@ -335,6 +313,11 @@ def stored_int(value: object) -> int | None:
 
 def error(t: Any, code: str) -> JSON:
     return {"type": "error", "code": code, "message": t(ERRORS[code])}
+
+
+async def refuse(page: Page, code: str) -> None:
+    """Tell ``page`` its message was refused, and why (``code``)."""
+    await send(page.socket, error(translator(page.language), code))
 
 
 def refused(t: Translator, refusal: Refusal, game: Game | None = None) -> JSON:

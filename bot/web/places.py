@@ -10,16 +10,17 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.base.results import RESULTS
+from bot.base.game import Game
 from bot.discord.app import App
-from bot.features.lessons.web import course_summary
 from bot.i18n.catalogues import translator
 from bot.storage.db import Database
-from bot.storage.games import GAME_COLUMNS, Game, game_from_row
+from bot.storage.games.rows import GAME_COLUMNS, game_from_row
 from bot.web.frames import palette
 from bot.web.live import JSON, LiveBoards, Page, send, send_board, stored_int
+from bot.web.pages import PageParts
 from bot.web.words import PLAY_THE_AI, page_words
 from bot.words.phrases import LEVEL_NAMES, board_url
+from engine.record import RESULT_NOTATION
 
 MOST_LISTED = 25
 """Games of a channel's threads a lobby lists at most (the newest)."""
@@ -40,9 +41,11 @@ async def games_in_threads(database: Database, channel_id: int) -> list[Game]:
 class Places:
     """Shows a page its game, or its lobby."""
 
-    def __init__(self, app: App, boards: LiveBoards) -> None:
+    def __init__(self, app: App, boards: LiveBoards, parts: PageParts) -> None:
         self.app = app
         self.boards = boards
+        self.parts = parts
+        """The features' parts of the page (what they add to a lobby)."""
         self.visibility = app.visibility
         """Who may open a game (asked of Discord)."""
         boards.relist = self.lobby
@@ -66,7 +69,7 @@ class Places:
         """Show the page the game of its channel; else the one game of its member in the
         channel's threads; else its lobby."""
         session = page.session
-        game = await self.app.games.active_game(session.channel_id)
+        game = await self.app.stores.games.active_game(session.channel_id)
         if game is not None:
             self.boards.watch(page, game)
             await send_board(self.app, game, [page])
@@ -90,7 +93,7 @@ class Places:
         a thread of it that its member may open; ``False`` (refused, as for a game that does
         not exist) for any other."""
         found = stored_int(game_id)
-        game = None if found is None else await self.app.games.game(found)
+        game = None if found is None else await self.app.stores.games.game(found)
         session = page.session
         if game is None or session.channel_id not in (game.channel_id, game.parent_id):
             return False
@@ -100,25 +103,25 @@ class Places:
         return True
 
     async def lobby(self, page: Page, here: list[Game] | None = None) -> None:
-        """No game here: the games in the threads of the page's channel (to open), the
-        member's games on the server (with links), and the AI's levels."""
+        """No game here: the member's finished games (to analyse), what the features add (where
+        the member is in the course), the games in the threads of the page's channel (to open),
+        the member's games on the server (with links), and the AI's levels."""
         session = page.session
         if here is None:
             here = await self._in_threads(page)
         guild = session.guild_id
         games = []
         if guild is not None:
-            listed = await self.app.listings.playing_page(guild, session.user_id, 0, 10)
+            listed = await self.app.stores.listings.playing_page(guild, session.user_id, 0, 10)
             games = [game for game in listed if page.plays(game)]
         t = translator(page.language)
         levels = [] if guild is None else LEVEL_NAMES.items()
-        progress = await self.app.lessons.progress(session.user_id)
         await send(
             page.socket,
             {
                 "type": "lobby",
                 "finished": [_listed(game, session.user_id) for game in await self._finished(page)],
-                "course": course_summary(t, progress),
+                **await self.parts.lobby(page),
                 "here": [_listed(game, session.user_id) for game in here],
                 "games": [
                     {**_listed(game, session.user_id), "url": board_url(game)} for game in games
@@ -143,10 +146,10 @@ class Places:
         direct message."""
         session = page.session
         if session.guild_id is None:
-            return await self.app.listings.recent_finished(
+            return await self.app.stores.listings.recent_finished(
                 session.channel_id, session.user_id, MOST_FINISHED
             )
-        return await self.app.listings.finished_page(
+        return await self.app.stores.listings.finished_page(
             session.guild_id, session.user_id, 0, MOST_FINISHED
         )
 
@@ -159,5 +162,5 @@ def _listed(game: Game, user_id: int) -> JSON:
         "black": game.black_name,
         "yours": game.colour_of(user_id) is not None,
         "your_turn": game.to_move == user_id,
-        "result": None if game.outcome is None else RESULTS[game.outcome.result],
+        "result": None if game.outcome is None else RESULT_NOTATION[game.outcome.result],
     }

@@ -19,7 +19,7 @@ import hashlib
 import logging
 import re
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,9 +27,7 @@ from aiohttp import web
 from aiohttp.typedefs import Handler, Middleware
 
 from bot.discord.app import App
-from bot.discord.opponent import Opponent
 from bot.i18n.catalogues import LANGUAGES, translator
-from bot.storage.games import Game
 from bot.web.headers import FOREVER, HEADERS
 from bot.web.identity import DiscordIdentity, NotVouched, RateLimited
 from bot.web.limits import (
@@ -47,6 +45,7 @@ from bot.web.limits import (
     retry_after,
 )
 from bot.web.live import LiveBoards, close, error, parsed
+from bot.web.pages import PagePart, PageParts
 from bot.web.sessions import (
     SESSION_LIFETIME,
     Session,
@@ -57,7 +56,6 @@ from bot.web.sessions import (
 from bot.web.strangers import REQUEST_LOG, quiet_accepts, refused_accepts
 from bot.web.talk import PageTalk
 from bot.web.words import SESSION_ERRORS, starting_words
-from bot.words.board import LastTurn
 
 log = logging.getLogger(__name__)
 
@@ -99,15 +97,16 @@ class WebServer:
     def __init__(
         self,
         app: App,
-        opponent: Opponent,
         client_secret: str,
+        parts: Sequence[PagePart],
         *,
         static: Path = STATIC,
         limits: SessionLimits | None = None,
         doors: Doors | None = None,
     ) -> None:
         self.app = app
-        self.opponent = opponent
+        self.parts = PageParts(parts)
+        """What the features plug into the page: the messages they answer."""
         self.door = SessionDoor(DiscordIdentity(app.client, client_secret), limits)
         self._following_key: asyncio.Task[None] | None = None
         self.live: LiveBoards | None = None
@@ -140,10 +139,11 @@ class WebServer:
         self._following_key = asyncio.create_task(
             follow_session_key(database, self.sessions, self._key_replaced)
         )
-        self.live = LiveBoards(self.app, self.sessions, self._after_change)
+        self.live = LiveBoards(self.app, self.sessions)
         doors = self.doors or Doors(per_process=descriptors_for(PAGES_PER_PROCESS))
-        self.talk = PageTalk(self.app, self.live, self.opponent, doors)
+        self.talk = PageTalk(self.app, self.live, self.parts, doors)
         await self.live.start()
+        await self.parts.start(self.live)
         await self._runner.setup()
         self.connections.most = doors.per_process + IDLE_CONNECTIONS
         assert self._runner.server is not None
@@ -165,6 +165,7 @@ class WebServer:
         if self._following_key is not None:
             self._following_key.cancel()
         if self.live is not None:
+            await self.parts.stop()
             await self.live.close()
         await self._runner.cleanup()
         if self._loud_accepts is not None:
@@ -210,16 +211,6 @@ class WebServer:
         assert self.live is not None
         for page in self.live.every_page():
             await close(page.socket, error(translator(page.language), "session"), SESSION_CLOSE)
-
-    def _after_change(self, game: Game, last: LastTurn | None) -> None:
-        """A turn played on a page (``last``), a game started there, or one that ended on time
-        at a page's late turn: post the Discord board as after a press (a turn's or a flag's
-        transaction took the board's lease; a new game's poster takes it), then let the AI
-        move if it is its turn."""
-        leased = last is not None or not game.is_active
-        self.app.poster.background.post_soon(
-            game, last, leased=leased, then=lambda: self.opponent.schedule(game)
-        )
 
 
 class PageFiles:

@@ -1,8 +1,7 @@
-"""A conversation with one live page: its hello (the session it was given), then its messages
-— whole turns from the player to move, as the paths of the steps the buttons send one at a time
-— each played through the same :class:`~bot.services.PlayService` call as a press, with its
-compare-and-set on the version; the games of its channel's threads, listed and opened; anything
-else gets an error frame and changes nothing."""
+"""A conversation with one live page: its hello (the session it was given), then its messages,
+each answered by the feature's part that names its type (:mod:`.pages`) — whole turns, puzzles,
+lessons, the analysis board — or here: the games of its channel's threads, listed and opened;
+anything else gets an error frame and changes nothing."""
 
 from __future__ import annotations
 
@@ -13,61 +12,40 @@ from collections.abc import Callable
 
 from aiohttp import WSMsgType, web
 
-from bot.base.game_options import GameOptions
-from bot.base.people import Caller, Person
-from bot.base.refusals import Refusal
 from bot.discord.answers import database_trouble
 from bot.discord.app import App
-from bot.discord.opponent import Opponent
-from bot.features.analysis.web import ANALYSIS_TYPES, PageAnalysis
-from bot.features.lessons.service import LessonService
-from bot.features.lessons.web import PageLessons
-from bot.features.play.service import StepShown, TimeUp
-from bot.features.puzzles.service import AnswerShown, PuzzleService
-from bot.features.puzzles.store import Answered
-from bot.features.puzzles.words import verdict
 from bot.i18n.catalogues import language_of, translator
 from bot.loops import work
 from bot.storage.db import DatabaseUnavailable
-from bot.web.frames import puzzle_frame
 from bot.web.limits import FULL_CLOSE, SESSION_CLOSE, TOO_MANY_PAGES_CLOSE, Door, Doors
 from bot.web.live import (
     FLOOD_LIMIT,
     HELLO_TIMEOUT,
-    JSON,
     MESSAGE_LIMIT,
-    PATH,
     LiveBoards,
     Page,
     close,
     error,
     parsed,
-    plain,
-    refused,
+    refuse,
     send,
-    send_board,
-    stored_int,
 )
+from bot.web.pages import PageParts
 from bot.web.places import Places
 from bot.web.sessions import Session, Sessions
-from bot.words.board import LastTurn
-from bot.words.phrases import LEVEL_NAMES
 
 
 class PageTalk:
     """Answers the messages of the pages."""
 
     def __init__(
-        self, app: App, boards: LiveBoards, opponent: Opponent, doors: Doors | None = None
+        self, app: App, boards: LiveBoards, parts: PageParts, doors: Doors | None = None
     ) -> None:
         self.app = app
         self.boards = boards
+        self.parts = parts
         self.doors = doors or Doors()
-        self.places = Places(app, boards)
-        self.games = PageGames(app, boards, opponent)
-        self.puzzles = PagePuzzles(PuzzleService(app.puzzles), boards)
-        self.lessons = PageLessons(LessonService(app.lessons), boards)
-        self.analysis = PageAnalysis(app, boards)
+        self.places = Places(app, boards, parts)
 
     async def serve(
         self,
@@ -104,7 +82,7 @@ class PageTalk:
         try:
             with work.busy():  # the game its member asked to analyse from Discord, or its own
                 await self.places.welcome(page)
-                if not await self.analysis.asked(page):
+                if not await self.parts.opening(page):
                     await self.places.home(page)
             async for message in socket:
                 if message.type != WSMsgType.TEXT:
@@ -140,141 +118,10 @@ class PageTalk:
                 await refuse(page, "not_here")
         elif kind in ("lobby", "home"):
             await (self.places.lobby(page) if kind == "lobby" else self.places.home(page))
-        elif kind == "play_ai":
-            await self.games.play_ai(page, data.get("level"))
-        elif kind in ("puzzle", "puzzle_answer", "puzzle_reveal"):
-            await self.puzzles.answer(page, data)
-        elif kind in ("lesson", "lesson_answer"):
-            await self.lessons.answer(page, data)
-        elif kind in ANALYSIS_TYPES:
-            await self.analysis.answer(page, data)
-        elif kind == "turn":
-            await self._turn(page, data)
+        elif (part := self.parts.answering(kind)) is not None:
+            await part.answer(page, data)
         else:
             await refuse(page, "malformed")
-
-    async def _turn(self, page: Page, data: JSON) -> None:
-        """A whole turn in the page's game."""
-        game, version, path = (
-            stored_int(data.get("game")),
-            stored_int(data.get("version")),
-            data.get("path"),
-        )
-        if game is None or version is None or not isinstance(path, str) or not PATH.fullmatch(path):
-            await refuse(page, "malformed")
-            return
-        if game != page.game_id:
-            await refuse(page, "no_game")
-            return
-        await self.games.play(page, game, version, path)
-
-
-class PageGames:
-    """A page's games: its turns, played as a press would play them, and a game against the
-    AI started from its lobby."""
-
-    def __init__(self, app: App, boards: LiveBoards, opponent: Opponent) -> None:
-        self.app = app
-        self.boards = boards
-        self.opponent = opponent
-
-    async def play(self, page: Page, game_id: int, version: int, path: str) -> None:
-        """A whole turn (``path``) in the page's game, at the ``version`` the page showed."""
-        session = page.session
-        current = await self.app.games.game(game_id)
-        if current is None or current.colour_of(session.user_id) is None:
-            await refuse(page, "spectator")
-            return
-        t = translator(page.language)
-        try:
-            result = await self.app.play.choose(
-                game_id, version, path, Caller(session.user_id, current.channel_id)
-            )
-        except Refusal as refusal:
-            await send(page.socket, refused(t, refusal, current))
-            if isinstance(refusal, TimeUp):  # the game ended on time: its final board
-                self.boards.after_change(refusal.game, None)
-            else:
-                await send_board(self.app, current, [page])  # the board as it is now
-            return
-        if isinstance(result, StepShown):
-            await refuse(page, "incomplete")
-            return
-        self.boards.after_change(result.game, LastTurn(result.turn, session.user_id))
-
-    async def play_ai(self, page: Page, level: object) -> None:
-        """Start a game against the AI where the page is open (a server channel without a
-        game); the page shows it as it starts."""
-        session = page.session
-        if not isinstance(level, str) or level not in LEVEL_NAMES:
-            await refuse(page, "malformed")
-            return
-        if page.game_id is not None or session.guild_id is None:
-            await refuse(page, "no_game")
-            return
-        language = language_of(session.locale)
-        try:
-            game = await self.app.matchmaking.new_games.start_ai_game(
-                guild_id=session.guild_id,
-                channel_id=session.channel_id,
-                human=Person(session.user_id, session.name),
-                ai=self.opponent.person(language, level),  # type: ignore[arg-type]
-                level=level,  # type: ignore[arg-type]
-                options=GameOptions(language=language),
-            )
-        except Refusal as refusal:
-            await send(page.socket, refused(translator(page.language), refusal))
-            return
-        self.boards.after_change(game, None)
-
-
-class PagePuzzles:
-    """A page's puzzles: the same service as ``/tholos puzzle`` and its buttons."""
-
-    def __init__(self, puzzles: PuzzleService, boards: LiveBoards) -> None:
-        self.puzzles = puzzles
-        self.boards = boards
-
-    async def answer(self, page: Page, data: JSON) -> None:
-        """A puzzle for the member (``puzzle``), their answer to one (``puzzle_answer``, a
-        whole turn's path) or their wish to see its answer (``puzzle_reveal``, a miss)."""
-        session, t, kind = page.session, translator(page.language), data["type"]
-        attempt, path = stored_int(data.get("attempt")), data.get("path", "")
-        malformed = (
-            attempt is None
-            or not isinstance(path, str)
-            or (kind == "puzzle_answer" and not PATH.fullmatch(path))
-        )
-        if kind != "puzzle" and malformed:
-            await refuse(page, "malformed")
-            return
-        try:
-            if kind == "puzzle":
-                shown = await self.puzzles.serve(session.user_id)
-                self.boards.leave(page)
-                await send(page.socket, puzzle_frame(shown, t, session.name))
-                return
-            assert isinstance(attempt, int) and isinstance(path, str)
-            if kind == "puzzle_reveal":
-                result: AnswerShown | Answered = await self.puzzles.give_up(
-                    attempt, session.user_id
-                )
-            else:
-                result = await self.puzzles.choose(attempt, session.user_id, path)
-        except Refusal as refusal:
-            await send(page.socket, refused(t, refusal))
-            return
-        if isinstance(result, AnswerShown):
-            await refuse(page, "incomplete")
-            return
-        said = plain(verdict(t, result))
-        correct = bool(result.attempt.correct)
-        await send(page.socket, {"type": "verdict", "text": said, "correct": correct})
-
-
-async def refuse(page: Page, code: str) -> None:
-    """Tell ``page`` its message was refused, and why (``code``)."""
-    await send(page.socket, error(translator(page.language), code))
 
 
 async def tell_database(page: Page, trouble: DatabaseUnavailable) -> None:

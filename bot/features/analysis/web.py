@@ -11,17 +11,20 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from collections.abc import Callable
 
+from bot.base.game import Game
 from bot.base.refusals import Refusal
 from bot.discord.app import App
 from bot.fair_play.guard import FairPlay
-from bot.features.hints.words import named, why
-from bot.features.play.service import final_outcome
-from bot.features.reviews.store import ReviewRecord
+from bot.features.analysis.store import PAGE_REQUESTS_TOPIC, PageRequestStore
+from bot.features.hints import named, why
+from bot.features.reviews import ReviewRecord, ReviewStore
 from bot.i18n.catalogues import translator
-from bot.storage.games import Game, unstored_game
+from bot.loops import work
 from bot.web.frames import board_frame, geometries
 from bot.web.live import JSON, PATH, LiveBoards, Page, error, plain, refused, send, stored_int
+from bot.web.pages import PagePart
 from bot.words.board import board_of
 from bot.words.phrases import colour_name
 from bot.words.steps import turn_steps
@@ -37,59 +40,94 @@ POSITION_LIMIT = 400
 """Characters a position string may have (the longest real one has about 80)."""
 NOT_A_POSITION = N_("That is not a position string: copy one from a board's small print.")
 GAME_OVER_HERE = N_("The game is over in this position: there is no turn to search.")
-ANALYSIS_TYPES = frozenset(
-    {"analyse", "analysis_board", "analysis_turn", "analysis_best", "analysis_review"}
-)
-"""The messages of the analysis board."""
 
 
-class PageAnalysis:
-    """A page's analysis board."""
+class AnalysisPages(PagePart):
+    """A page's analysis board; a page that opens where its member asked from Discord to
+    analyse a game shows it."""
 
-    def __init__(self, app: App, boards: LiveBoards) -> None:
+    types = frozenset(
+        {"analyse", "analysis_board", "analysis_turn", "analysis_best", "analysis_review"}
+    )
+
+    def __init__(self, app: App, requests: PageRequestStore, reviews: ReviewStore) -> None:
         self.app = app
-        self.boards = boards
-        self.fair_play = FairPlay(app.database)
-        self.visibility = app.visibility
-        """Who may open a game (asked of Discord: the page's word decides nothing)."""
-        boards.asked = self.asked
+        self.requests = requests
+        self.board = AnalysisBoard(app, reviews)
+        self._stop_hearing: Callable[[], None] | None = None
+
+    async def start(self, boards: LiveBoards) -> None:
+        """Hear the games members ask to analyse from Discord (their open pages show them)."""
+        await super().start(boards)
+        self._stop_hearing = await self.app.database.listen(PAGE_REQUESTS_TOPIC, self._heard)
+
+    async def stop(self) -> None:
+        if self._stop_hearing is not None:
+            self._stop_hearing()
+
+    def _heard(self, payload: str | None) -> None:
+        """A member asked to analyse a game in a channel (``<user>:<channel>``): their pages
+        open there show it."""
+        if payload is None:
+            return
+        for page in self.boards.every_page():
+            session = page.session
+            if payload == f"{session.user_id}:{session.channel_id}":
+                work.start(self.opening(page))
 
     async def answer(self, page: Page, data: JSON) -> None:
         """One message of the analysis board; a malformed one is refused, a refusal said."""
-        t, kind = translator(page.language), data["type"]
+        t = translator(page.language)
+        if data["type"] == "analyse":
+            self.boards.leave(page)
         try:
-            if kind == "analyse":
-                frame = await self._analyse(page, t, data)
-            elif kind == "analysis_review":
-                frame = await self._review(page, data.get("game"))
-            elif kind == "analysis_best":
-                frame = await self._best(page, t, _position(data.get("position")))
-            else:
-                frame = await self._board(page, t, data)
+            frame = await self.board.frame(page, t, data)
         except Refusal as refusal:
             await send(page.socket, refused(t, refusal))
             return
         await send(page.socket, frame if frame is not None else error(t, "malformed"))
 
-    async def asked(self, page: Page) -> bool:
+    async def opening(self, page: Page) -> bool:
         """Show the game the member asked from Discord to analyse where this page is open, if
         they did (the ask is taken: shown once)."""
         user, channel = page.session.user_id, page.session.channel_id
-        game_id = await self.app.page_requests.take(user, channel, time.time())
+        game_id = await self.requests.take(user, channel, time.time())
         if game_id is not None:
             await self.answer(page, {"type": "analyse", "game": game_id})
         return game_id is not None
 
+
+class AnalysisBoard:
+    """The analysis board's frames: what a page's message asks for."""
+
+    def __init__(self, app: App, reviews: ReviewStore) -> None:
+        self.app = app
+        self.reviews = reviews
+        self.fair_play = FairPlay(app.database)
+        self.visibility = app.visibility
+        """Who may open a game (asked of Discord: the page's word decides nothing)."""
+
+    async def frame(self, page: Page, t: Translator, data: JSON) -> JSON | None:
+        """The frame answering one message of the analysis board (``None``: malformed);
+        raises :class:`Refusal`."""
+        kind = data["type"]
+        if kind == "analyse":
+            return await self._analyse(page, t, data)
+        if kind == "analysis_review":
+            return await self._review(page, data.get("game"))
+        if kind == "analysis_best":
+            return await self._best(page, t, _position(data.get("position")))
+        return await self._board(page, t, data)
+
     async def _analyse(self, page: Page, t: Translator, data: JSON) -> JSON | None:
         """A game's whole line (its positions, turns and review), or a pasted position's."""
-        self.boards.leave(page)
         if data.get("position") is not None:
             position = _position(data["position"])
             names = [colour_name(t, WHITE), colour_name(t, BLACK)]
             line = {"game": None, "names": names, "positions": [str(position)], "turns": []}
             return {"type": "analysis", **line, "title": t("Analysis"), "review": None}
         game = await self._visible(page, data.get("game"))
-        turns = [parse_turn(record.turn) for record in await self.app.games.turns(game.id)]
+        turns = [parse_turn(record.turn) for record in await self.app.stores.games.turns(game.id)]
         positions = [position for _, position in game_positions(game.start_position, turns)]
         return {
             "type": "analysis",
@@ -114,9 +152,9 @@ class PageAnalysis:
         queued for one (``None``: a game without turns)."""
         if not game.plies:
             return None
-        record = await self.app.reviews.review(game.id)
+        record = await self.reviews.review(game.id)
         if record is None:
-            record, _ = await self.app.reviews.request(
+            record, _ = await self.reviews.request(
                 game.id,
                 game.guild_id,
                 game.channel_id,
@@ -178,7 +216,7 @@ class PageAnalysis:
         :mod:`bot.discord.visibility`); raises :class:`Refusal`, as for a game that does not
         exist, for any other."""
         found = stored_int(game_id)
-        game = None if found is None else await self.app.games.game(found)
+        game = None if found is None else await self.app.stores.games.game(found)
         session = page.session
         return await self.visibility.finished_game(
             game, session.guild_id, session.channel_id, session.user_id
@@ -198,11 +236,17 @@ def _position(text: object) -> Position:
 def analysis_game(position: Position, names: list[str], user_id: int) -> Game:
     """``position`` as a game the member (``user_id``) plays on both sides: any legal turn is
     theirs to try; over where the position is."""
-    return unstored_game(
-        position,
-        (user_id, names[WHITE]),
-        (user_id, names[BLACK]),
-        outcome=final_outcome(position),
+    outcome = position.outcome()
+    return Game(
+        white_id=user_id,
+        black_id=user_id,
+        white_name=names[WHITE],
+        black_name=names[BLACK],
+        mode=position.mode,
+        start_position=position,
+        position=position,
+        status="active" if outcome is None else "finished",
+        outcome=outcome,
     )
 
 

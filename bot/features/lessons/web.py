@@ -20,7 +20,8 @@ from bot.features.lessons.words import (
 )
 from bot.i18n.catalogues import translator
 from bot.web.frames import board_frame, geometries
-from bot.web.live import JSON, PATH, LiveBoards, Page, error, plain, refused, send
+from bot.web.live import JSON, PATH, Page, plain, refuse, refused, send
+from bot.web.pages import PagePart
 from bot.words.steps import turn_steps
 from rendering.translator import Translator
 
@@ -60,12 +61,18 @@ def course_summary(t: Translator, progress: Progress) -> JSON:
     }
 
 
-class PageLessons:
-    """A page's lessons."""
+class LessonPages(PagePart):
+    """A page's lessons, and where its member is in the course (in its lobby)."""
 
-    def __init__(self, lessons: LessonService, boards: LiveBoards) -> None:
+    types = frozenset({"lesson", "lesson_answer"})
+
+    def __init__(self, lessons: LessonService) -> None:
         self.lessons = lessons
-        self.boards = boards
+
+    async def lobby(self, page: Page) -> JSON:
+        """Where the member is in the course."""
+        progress = await self.lessons.progress(page.session.user_id)
+        return {"course": course_summary(translator(page.language), progress)}
 
     async def answer(self, page: Page, data: JSON) -> None:
         """The member's lesson (``lesson``: theirs, or the one named), or a whole turn tried
@@ -76,7 +83,7 @@ class PageLessons:
         if data["type"] == "lesson_answer" and not (
             named and isinstance(path, str) and PATH.fullmatch(path)
         ):
-            await send(page.socket, error(t, "malformed"))
+            await refuse(page, "malformed")
             return
         try:
             if data["type"] == "lesson":
@@ -88,7 +95,7 @@ class PageLessons:
             await send(page.socket, refused(t, refusal))
             return
         if isinstance(result, LessonShown):
-            await send(page.socket, error(t, "incomplete"))
+            await refuse(page, "incomplete")
             return
         await send(page.socket, verdict_frame(t, result))
 

@@ -1,0 +1,115 @@
+"""Games on the live page: a whole turn from the player to move (``turn``, the path of the steps
+the buttons send one at a time), played through the same :class:`~.service.PlayService` call as
+a press, with its compare-and-set on the version; and a game against the AI started from the
+lobby (``play_ai``). After either, the Discord board is posted as after a press and the AI moves
+if it is its turn."""
+
+from __future__ import annotations
+
+from typing import cast
+
+from bot.base.game import Game
+from bot.base.game_options import GameOptions, Level
+from bot.base.people import Caller, Person
+from bot.base.refusals import Refusal
+from bot.discord.app import App
+from bot.features.challenges import NewGames
+from bot.features.play.opponent import Opponent
+from bot.features.play.service import PlayService, StepShown, TimeUp
+from bot.i18n.catalogues import language_of, translator
+from bot.web.live import JSON, PATH, Page, refuse, refused, send, send_board, stored_int
+from bot.web.pages import PagePart
+from bot.words.board import LastTurn
+from bot.words.phrases import LEVEL_NAMES
+
+
+class PlayPages(PagePart):
+    """A page's games: its turns, played as a press would play them, and a game against the
+    AI started from its lobby."""
+
+    types = frozenset({"turn", "play_ai"})
+
+    def __init__(
+        self, app: App, play: PlayService, opponent: Opponent, new_games: NewGames
+    ) -> None:
+        self.app = app
+        self.play = play
+        self.opponent = opponent
+        self.new_games = new_games
+
+    async def answer(self, page: Page, data: JSON) -> None:
+        """A whole turn in the page's game (``turn``), or a game against the AI (``play_ai``)."""
+        if data["type"] == "play_ai":
+            await self.play_ai(page, data.get("level"))
+            return
+        game, version, path = (
+            stored_int(data.get("game")),
+            stored_int(data.get("version")),
+            data.get("path"),
+        )
+        if game is None or version is None or not isinstance(path, str) or not PATH.fullmatch(path):
+            await refuse(page, "malformed")
+            return
+        if game != page.game_id:
+            await refuse(page, "no_game")
+            return
+        await self.turn(page, game, version, path)
+
+    async def turn(self, page: Page, game_id: int, version: int, path: str) -> None:
+        """A whole turn (``path``) in the page's game, at the ``version`` the page showed."""
+        session = page.session
+        current = await self.app.stores.games.game(game_id)
+        if current is None or current.colour_of(session.user_id) is None:
+            await refuse(page, "spectator")
+            return
+        t = translator(page.language)
+        try:
+            result = await self.play.choose(
+                game_id, version, path, Caller(session.user_id, current.channel_id)
+            )
+        except Refusal as refusal:
+            await send(page.socket, refused(t, refusal, current))
+            if isinstance(refusal, TimeUp):  # the game ended on time: its final board
+                self.after_change(refusal.game, None)
+            else:
+                await send_board(self.app, current, [page])  # the board as it is now
+            return
+        if isinstance(result, StepShown):
+            await refuse(page, "incomplete")
+            return
+        self.after_change(result.game, LastTurn(result.turn, session.user_id))
+
+    async def play_ai(self, page: Page, level: object) -> None:
+        """Start a game against the AI where the page is open (a server channel without a
+        game); the page shows it as it starts."""
+        session = page.session
+        if not isinstance(level, str) or level not in LEVEL_NAMES:
+            await refuse(page, "malformed")
+            return
+        if page.game_id is not None or session.guild_id is None:
+            await refuse(page, "no_game")
+            return
+        language, chosen = language_of(session.locale), cast(Level, level)  # one of LEVEL_NAMES
+        try:
+            game = await self.new_games.start_ai_game(
+                guild_id=session.guild_id,
+                channel_id=session.channel_id,
+                human=Person(session.user_id, session.name),
+                ai=self.opponent.person(language, chosen),
+                level=chosen,
+                options=GameOptions(language=language),
+            )
+        except Refusal as refusal:
+            await send(page.socket, refused(translator(page.language), refusal))
+            return
+        self.after_change(game, None)
+
+    def after_change(self, game: Game, last: LastTurn | None) -> None:
+        """A turn played on a page (``last``), a game started there, or one that ended on time
+        at a page's late turn: post the Discord board as after a press (a turn's or a flag's
+        transaction took the board's lease; a new game's poster takes it), then let the AI
+        move if it is its turn."""
+        leased = last is not None or not game.is_active
+        self.app.poster.background.post_soon(
+            game, last, leased=leased, then=lambda: self.opponent.schedule(game)
+        )
