@@ -15,6 +15,8 @@ from functools import lru_cache
 from typing import Any
 
 import asyncpg
+import asyncpg.transaction
+from asyncpg.pool import PoolConnectionProxy
 
 from bot.base.database_url import redact
 from bot.storage.announcements import CHANNEL_PREFIX, ChangeListener, Listeners
@@ -36,7 +38,7 @@ from bot.storage.migrations import POSTGRES_MIGRATIONS, postgres_version, statem
 log = logging.getLogger(__name__)
 
 POOL_SIZE = 10
-CONNECT_TIMEOUT = 5.0
+CONNECT_TIMEOUT = 5
 """Seconds to wait for a connection before telling the user the database is unavailable."""
 STATEMENT_TIMEOUT = 10.0
 RECONNECT_FIRST, RECONNECT_LAST = 0.5, 30.0
@@ -92,7 +94,7 @@ def _translated() -> Iterator[None]:
 class _Transaction:
     """Statements on one pooled connection, inside its transaction."""
 
-    def __init__(self, connection: asyncpg.Connection) -> None:
+    def __init__(self, connection: PoolConnectionProxy) -> None:
         self._connection = connection
 
     async def execute(self, sql: str, parameters: Sequence[Any] = ()) -> int:
@@ -209,7 +211,7 @@ class PostgresDatabase:
     @asynccontextmanager
     async def _begun(
         self, **options: Any
-    ) -> AsyncIterator[tuple[asyncpg.Connection, asyncpg.transaction.Transaction]]:
+    ) -> AsyncIterator[tuple[PoolConnectionProxy, asyncpg.transaction.Transaction]]:
         """A pooled connection in a transaction begun with ``options``; released after."""
         with _translated():
             connection = await self._pool.acquire(timeout=CONNECT_TIMEOUT)
