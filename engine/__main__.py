@@ -19,8 +19,8 @@ from typing import NoReturn
 
 from . import arena
 from .ai import PLAYERS
-from .core import COLOUR_LETTERS
-from .newgame import Mode, new_game
+from .core import COLOUR_LETTERS, Mode
+from .newgame import new_game
 from .play import perft, random_game
 from .position import Position
 from .puzzles import LATE, Puzzle, self_play_puzzles, verify

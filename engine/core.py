@@ -13,6 +13,8 @@ Colour = int
 """``WHITE``, ``BLACK`` or ``GRAY``. The two players are ``WHITE`` and ``BLACK``."""
 Location = int
 """``A`` .. ``G``: the seven locations of the temple, clockwise from the top."""
+Mode = Literal["basic", "advanced"]
+"""The rulebook's two games: without ornaments, and with them."""
 
 WHITE: Final = 0
 BLACK: Final = 1

@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 import random
-from typing import Literal
 
 from .core import (
     BLACK,
@@ -17,10 +16,10 @@ from .core import (
     START_WORKSHOP,
     WHITE,
     Colour,
+    Mode,
 )
 from .position import Position
 
-Mode = Literal["basic", "advanced"]
 DEFAULT_ORNAMENTS = 2
 """The rulebook's advanced game: each player draws one ornament."""
 

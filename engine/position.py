@@ -35,6 +35,7 @@ from .core import (
     IllegalTurnError,
     InvalidPositionError,
     Location,
+    Mode,
     take_limit,
 )
 from .scoring import Outcome, score
@@ -236,7 +237,7 @@ class Position:
     # -- questions ------------------------------------------------------------------------------
 
     @property
-    def mode(self) -> str:
+    def mode(self) -> Mode:
         """``"advanced"`` when the temple has ornaments, else ``"basic"``."""
         return "advanced" if any(self.ornaments) else "basic"
 
