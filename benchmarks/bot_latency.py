@@ -49,7 +49,7 @@ from bot.base.database_url import is_postgres_url, redact
 from bot.features.admin.copy import continue_identities
 from bot.features.ratings.store import RatingStore
 from bot.storage import open_database
-from bot.storage.games import GameStore
+from bot.storage.games.store import GameStore
 from bot.storage.sweeps import Sweeps
 from engine import WHITE, Position
 from engine.builder import chosen_path

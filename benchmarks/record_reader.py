@@ -30,7 +30,7 @@ def record_text() -> str:
     assert outcome is not None
     result = {0: "1-0", 1: "0-1", None: "1/2-1/2"}[outcome.winner]
     record = GameRecord(
-        "Ana", "Bob", "2026-11-29", "basic", 1, start, tuple(game.turns), outcome.decided_by, result
+        "Ana", "Bob", "2026-11-29", "basic", 1, start, tuple(game.turns), outcome.reason, result
     )
     return write_record(record)
 

@@ -23,13 +23,14 @@ import tempfile
 import time
 from pathlib import Path
 
+from bot.base.game import Game, GamePlace, NewGame
 from bot.base.people import Person
 from bot.base.refusals import Refusal
 from bot.fair_play.guard import FairPlay
 from bot.features.play.service import final_outcome
 from bot.storage import open_database
 from bot.storage.db import Database
-from bot.storage.games import Game, GamePlace, NewGame, insert_game, record_turn
+from bot.storage.games.changes import insert_game, record_turn
 from bot.storage.watched import watched_keys
 from engine import Position, successors
 from engine.ai import make_player

@@ -134,7 +134,7 @@ def _cmd_random_game(args: argparse.Namespace) -> None:
     print(f"final {game.final}")
     leader = score(game.final).leader
     white, black = leader.points
-    print(f"result {leader.result} {white}-{black} ({leader.decided_by})")
+    print(f"result {leader.result} {white}-{black} ({leader.reason})")
 
 
 def _timed(function: Callable[[], object], repeats: int) -> float:

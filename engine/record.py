@@ -42,12 +42,14 @@ from dataclasses import dataclass
 
 from .core import IllegalTurnError, InvalidPositionError, InvalidTurnError
 from .position import Position
-from .scoring import score
+from .scoring import Result, score
 from .turns import Turn, parse_turn
 
 TERMINATIONS = ("points", "columns", "tie", "resignation", "timeout", "aborted", "unfinished")
 """How a game ended: by the final score (points, columns, tie), or before (the rest)."""
-RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+RESULT_NOTATION: dict[Result, str] = {"white": "1-0", "black": "0-1", "draw": "1/2-1/2"}
+"""Each result as a record writes it."""
+RESULTS = (*RESULT_NOTATION.values(), "*")
 """White won, Black won, a draw, no result."""
 TAG_LENGTH = 1000
 """Characters a header tag's line may have at most: a player's name, an event's, a position and
@@ -280,8 +282,8 @@ def _check_end(
     if record.termination in ("points", "columns", "tie"):
         if outcome is None:
             raise RecordError(at, text, "the game is not over after the last turn")
-        expected = {0: "1-0", 1: "0-1", None: "1/2-1/2"}[outcome.winner]
-        if record.termination != outcome.decided_by or record.result != expected:
+        expected = RESULT_NOTATION[outcome.result]
+        if record.termination != outcome.reason or record.result != expected:
             white, black = outcome.points
             raise RecordError(
                 result_at,
@@ -289,7 +291,7 @@ def _check_end(
                 # Plain ASCII, as the record itself (a hyphen minus: ``White -3``): the
                 # checker's words go to terminals and tools, not to players in Discord.
                 f"the final score (White {white}, Black {black}) gives {expected} by "
-                f"{outcome.decided_by}",
+                f"{outcome.reason}",
             )
     elif record.termination in ("resignation", "timeout"):
         if record.result not in ("1-0", "0-1"):

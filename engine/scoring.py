@@ -14,7 +14,11 @@ from typing import Any, Literal, Protocol
 from .core import BLACK, COLOUR_LETTERS, LOCATION_LETTERS, WHITE, Colour, Location
 from .vocabulary import ORNAMENT_EFFECTS, ORNAMENT_NAMES, colour_name
 
-Decider = Literal["points", "columns", "tie"]
+Result = Literal["white", "black", "draw"]
+"""Who won a game: White, Black, or neither (a draw)."""
+Reason = Literal["points", "columns", "tie", "resignation", "timeout"]
+"""What decided a game: more points, more columns won (points tied), neither (a ``tie``: a
+draw), a player's resignation, or their clock run out."""
 
 
 class Scorable(Protocol):
@@ -58,16 +62,17 @@ class ColumnScore:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """The result: the winner (``None`` for a draw), what decided it and the points."""
+    """How a game ended: the winner (``None`` for a draw), what decided it and the points."""
 
     winner: Colour | None
-    decided_by: Decider
-    """``points``, ``columns`` (points tied, more columns won) or ``tie`` (a draw)."""
+    reason: Reason
+    """Scoring decides by ``points``, ``columns`` (points tied, more columns won) or ``tie``
+    (a draw); a game also ends by ``resignation`` or ``timeout``."""
     points: tuple[int, int]
     """White's and Black's points."""
 
     @property
-    def result(self) -> Literal["white", "black", "draw"]:
+    def result(self) -> Result:
         """``"white"``, ``"black"`` or ``"draw"``."""
         return "draw" if self.winner is None else "white" if self.winner == WHITE else "black"
 
@@ -108,7 +113,7 @@ class Score:
             "totals": {"w": self.totals[WHITE], "b": self.totals[BLACK]},
             "columns_won": {"w": self.columns_won[WHITE], "b": self.columns_won[BLACK]},
             "result": self.leader.result,
-            "decided_by": self.leader.decided_by,
+            "decided_by": self.leader.reason,
             "over": self.over,
         }
 

@@ -203,7 +203,7 @@ def result_line(scores: Score, names: tuple[str, str], t: Translator = ENGLISH) 
     if outcome.winner is None:
         return t("Draw {white}–{black}", white=points(white), black=points(black))
     high, low = points(max(white, black)), points(min(white, black))
-    if outcome.decided_by == "columns":
+    if outcome.reason == "columns":
         won = scores.columns_won
         return t(
             "{name} wins {high}–{low} on columns {won}–{lost}",

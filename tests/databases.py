@@ -15,7 +15,7 @@ from bot.features.challenges.store import ChallengeStore
 from bot.features.play.service import PlayService
 from bot.storage import open_database
 from bot.storage.db import Database
-from bot.storage.games import GameStore
+from bot.storage.games.store import GameStore
 
 
 class Clock:
@@ -58,7 +58,7 @@ async def database(database_url: str) -> AsyncIterator[Database]:
 class Services:
     """The bot's two services over one database: how games start, and how they are played."""
 
-    matchmaking: ChallengeService
+    challenges: ChallengeService
     play: PlayService
 
 

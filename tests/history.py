@@ -69,7 +69,7 @@ def templates(rng: random.Random, count: int) -> list[Template]:
                 str(played.start),
                 str(played.final),
                 scored.outcome.result,
-                scored.outcome.decided_by,
+                scored.outcome.reason,
                 scored.totals,
                 tuple(turns),
             )

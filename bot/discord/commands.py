@@ -1,18 +1,19 @@
-"""The slash-command groups the features add their commands to, and what the command tree says
-when a command fails before its handler could answer."""
+"""What the features' slash commands share: the ``/tholos`` group each feature declares its part
+of, gathered into one when the bot is set up; the options' words, autocomplete's choices, and
+what the command tree says when a command fails before its handler could answer."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
-from typing import Any, TypeVar
+from typing import Any, TypeAlias, TypeVar
 
 import discord
 from discord import app_commands
 
+from bot.base.game import Game
 from bot.discord.answers import SOMETHING_WENT_WRONG, tell
 from bot.i18n.catalogues import NC_
-from bot.storage.games import Game
 from bot.words.phrases import game_label
 from engine.vocabulary import N_
 from rendering.translator import Translator
@@ -25,15 +26,39 @@ SERVERS_ONLY = app_commands.AppCommandContext(guild=True)
 GUILD_INSTALL = app_commands.AppInstallationType(guild=True)
 """The server commands come with the bot added to a server (not with a user's install)."""
 
-tholos = app_commands.Group(
-    name=NC_("command", "tholos"),
-    description=N_("Play Tholos, the board game of Delphi's temple"),
-    guild_only=True,
-    allowed_contexts=SERVERS_ONLY,
-    allowed_installs=GUILD_INSTALL,
-)
-"""``/tholos …``: every feature adds its subcommands here; offered in servers only (Discord
-declares contexts per top-level command)."""
+Command: TypeAlias = app_commands.Command[Any, ..., Any] | app_commands.Group
+"""A slash command: a top-level command, a group or a subcommand."""
+
+
+class Tholos(app_commands.Group):
+    """``/tholos …``, offered in servers only (Discord declares contexts per top-level command).
+    A feature declares its part — a ``Tholos()`` class attribute of its commands' Cog, whose
+    subcommands are the Cog's methods (``@tholos.command``); :func:`slash_commands` gathers the
+    parts into the one group the bot registers."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            name=NC_("command", "tholos"),
+            description=N_("Play Tholos, the board game of Delphi's temple"),
+            guild_only=True,
+            allowed_contexts=SERVERS_ONLY,
+            allowed_installs=GUILD_INSTALL,
+        )
+
+
+def slash_commands(commands: Iterable[Command]) -> list[Command]:
+    """The top-level commands the bot registers: ``/tholos`` with the subcommands of every part
+    of it among ``commands`` (the features' commands, in order), then the others."""
+    tholos = Tholos()
+    top_level: list[Command] = [tholos]
+    for command in commands:
+        if isinstance(command, Tholos):
+            for subcommand in command.commands:
+                tholos.add_command(subcommand)
+        else:
+            top_level.append(command)
+    return top_level
+
 
 OPTION_NAMES = (
     NC_("command", "opponent"),

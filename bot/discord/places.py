@@ -9,10 +9,11 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.base.game import Game
 from bot.discord.answers import USERS_ONLY, Interaction
 from bot.i18n.catalogues import translator
 from bot.loops.background import discord_call
-from bot.storage.games import Game, GameStore
+from bot.storage.games.store import GameStore
 from bot.words.names import mention, plain_name
 from bot.words.phrases import result_text
 from engine.vocabulary import N_

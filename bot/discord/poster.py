@@ -12,6 +12,7 @@ from typing import Any
 
 import discord
 
+from bot.base.game import Game
 from bot.base.logs import GAME_ID
 from bot.discord import layout
 from bot.discord.answers import Interaction, tell
@@ -22,7 +23,7 @@ from bot.i18n.catalogues import translator
 from bot.loops import work
 from bot.loops.background import discord_call
 from bot.storage.db import DatabaseUnavailable
-from bot.storage.games import Game, GameStore
+from bot.storage.games.store import GameStore
 from bot.storage.leases import LeaseStore, board_lease
 from bot.words.board import LastTurn, board_of
 from bot.words.phrases import command

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.base.game import Game
 from bot.base.shards import DIRECT_MESSAGES
 from bot.storage.db import Database, scalar
-from bot.storage.games import GAME_COLUMNS, Game, game_from_row
+from bot.storage.games.rows import GAME_COLUMNS, game_from_row
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,13 +1,12 @@
-"""What this process's background loops look for, on its own servers only (its shards): games
-waiting for the AI, boards a crash left unposted, live clocks that ran out, challenges whose
-time is up."""
+"""What this process's background loops look for in the games, on its own servers only (its
+shards): games waiting for the AI, boards a crash left unposted, live clocks that ran out."""
 
 from __future__ import annotations
 
+from bot.base.game import Game
 from bot.base.shards import EVERY_SERVER, Shards
-from bot.features.challenges.store import CHALLENGE_COLUMNS, Challenge, challenge_from_row
 from bot.storage.db import Database, scalar
-from bot.storage.games import GAME_COLUMNS, NEEDS_A_BOARD, Game, game_from_row
+from bot.storage.games.rows import GAME_COLUMNS, NEEDS_A_BOARD, game_from_row
 
 
 class Sweeps:
@@ -54,20 +53,4 @@ class Sweeps:
         return await self._first(
             "SELECT MIN(flag_at) FROM games WHERE status = 'active' AND flag_at IS NOT NULL "
             "AND {mine}"
-        )
-
-    async def expired_challenges(self, now: float) -> list[Challenge]:
-        """Pending challenges whose time is up."""
-        mine, shards = self.shards.sql()
-        rows = await self.database.fetchall(
-            f"SELECT {CHALLENGE_COLUMNS} FROM challenges "
-            f"WHERE status = 'pending' AND expires_at <= ? AND {mine} ORDER BY expires_at",
-            (now, *shards),
-        )
-        return [challenge_from_row(row) for row in rows]
-
-    async def next_expiry(self) -> float | None:
-        """When the next pending challenge expires."""
-        return await self._first(
-            "SELECT MIN(expires_at) FROM challenges WHERE status = 'pending' AND {mine}"
         )

@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from bot.base.game import Game
 from bot.base.paces import clock_text
-from bot.storage.games import Game
 from bot.words.choices import Choice
 from bot.words.names import mention, plain_name
 from bot.words.phrases import (

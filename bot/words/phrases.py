@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
+from bot.base.game import Game
 from bot.base.paces import CORRESPONDENCE
-from bot.storage.games import Game
 from bot.words.names import mention, plain_name
 from engine import COLOUR_NAMES, Colour, Position
 from engine.vocabulary import (
@@ -30,7 +30,7 @@ SANDSTONE: Final = 0xC8A464
 """The colour of the bot's embeds, and of a finished board."""
 MODE_NAMES: Final = {"basic": N_("basic"), "advanced": N_("advanced")}
 LEVEL_NAMES: Final = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
-OUTCOME_MARK: Final = {"win": N_("✅ W"), "loss": N_("❌ L"), "draw": N_("➖ D")}
+WIN_LOSS_DRAW_MARK: Final = {"win": N_("✅ W"), "loss": N_("❌ L"), "draw": N_("➖ D")}
 LIVE_BOARD_OFF: Final = N_(
     "The live board isn't switched on for this bot, so there is nothing to launch. Games are "
     "played with the buttons on their boards: start one with {challenge}."
@@ -71,7 +71,7 @@ def result_text(t: Translator, game: Game, who: Who = mention) -> str:
         return t("Ended by {admin} (an admin): no result, not rated.", admin=who(game.ended_by))
     outcome = game.outcome
     assert outcome is not None
-    pair = score_pair(outcome.white_points, outcome.black_points)
+    pair = score_pair(*outcome.points)
     if outcome.result == "draw":
         return t("Draw, {points} with as many columns each.", points=pair)
     winner = game.white_id if outcome.result == "white" else game.black_id

@@ -8,13 +8,14 @@ import random
 
 import pytest
 
+from bot.base.game import GamePlace, NewGame
 from bot.base.game_options import GameOptions
 from bot.base.people import Person
 from bot.base.shards import DIRECT_MESSAGES, EVERY_SERVER, Shards
 from bot.features.challenges.store import ChallengeStore
 from bot.features.reminders.store import ReminderStore
 from bot.features.reviews.store import ReviewStore
-from bot.storage.games import GamePlace, GameStore, NewGame
+from bot.storage.games.store import GameStore
 from bot.storage.sweeps import Sweeps
 from engine.newgame import new_game
 from tests.features.play.test_service import ALICE, BOB
@@ -87,7 +88,7 @@ async def test_every_sweep_reads_only_its_own_servers_rows(database, service, cl
         )
         ai_game = await games.create_ai_game(new, now=clock.now)
         await ReviewStore(database).request(ai_game.id, guild, channel, ALICE, clock.now, 1)
-        await service.matchmaking.challenge(
+        await service.challenges.challenge(
             guild_id=guild,
             channel_id=channel + 50,
             challenger=Person(ALICE, "Alice"),

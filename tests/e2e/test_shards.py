@@ -208,7 +208,7 @@ async def test_live_games_on_two_shards_end_on_points_on_postgres(
         final = Position.parse(game["position"])
         outcome = final.outcome()
         assert final == table.position() and outcome is not None
-        assert (game["result"], game["reason"]) == (outcome.result, outcome.decided_by)
+        assert (game["result"], game["reason"]) == (outcome.result, outcome.reason)
         assert (game["white_points"], game["black_points"]) == outcome.points
         assert (game["time_control"], game["clock_started_at"], game["flag_at"]) == (
             "5+5",

@@ -30,7 +30,7 @@ def finished(seed: int, mode: str = "basic") -> GameRecord:
         seed,
         start,
         tuple(game.turns),
-        outcome.decided_by,
+        outcome.reason,
         result,
     )
 

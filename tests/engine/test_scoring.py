@@ -76,7 +76,7 @@ def test_score_reports_each_column_and_the_ornament_effects():
     assert result.totals == (-1 + 2, 11 + 9 + 1)
     assert result.columns_won == (2, 3)
     assert result.over and result.outcome == result.leader == position.outcome()
-    assert result.leader.result == "black" and result.leader.decided_by == "points"
+    assert result.leader.result == "black" and result.leader.reason == "points"
     assert result.leader.points == result.totals
 
 
@@ -94,13 +94,13 @@ def test_points_tie_is_broken_by_columns_won():
     result = score(Position.parse("w/w/bb/-/-/-/- - - w -"))
     assert result.totals == (2, 2)
     assert result.columns_won == (2, 1)
-    assert (result.leader.winner, result.leader.decided_by) == (WHITE, "columns")
+    assert (result.leader.winner, result.leader.reason) == (WHITE, "columns")
 
 
 def test_full_tie_is_a_draw():
     """Equal points and equal columns won: a draw."""
     result = score(Position.parse("w/b/-/-/-/-/- - - w -"))
-    assert (result.leader.winner, result.leader.result, result.leader.decided_by) == (
+    assert (result.leader.winner, result.leader.result, result.leader.reason) == (
         None,
         "draw",
         "tie",

@@ -11,16 +11,18 @@ from types import SimpleNamespace
 
 import pytest
 
+from bot.base.game import Game, GamePlace, NewGame
 from bot.base.people import Caller, Person
 from bot.base.refusals import Refusal
 from bot.discord.visibility import Visibility
 from bot.fair_play.guard import GAME_IN_PROGRESS, PUZZLE_UNANSWERED, FairPlay
-from bot.features.analysis.web import PageAnalysis
+from bot.features.analysis.web import AnalysisPages
 from bot.features.hints.service import HintService
 from bot.features.puzzles.feature import shipped_puzzles
 from bot.features.puzzles.store import PuzzleStore
 from bot.storage.db import Database
-from bot.storage.games import Game, GamePlace, GameStore, NewGame, record_turn
+from bot.storage.games.changes import record_turn
+from bot.storage.games.store import GameStore
 from bot.storage.watched import (
     OPENING_PLIES,
     game_watching,
@@ -221,7 +223,7 @@ class Socket:
 
 def page_analysis(
     database: Database, adviser: Adviser | None, user_id: int = CAROL
-) -> tuple[PageAnalysis, SimpleNamespace]:
+) -> tuple[AnalysisPages, SimpleNamespace]:
     """The analysis board of a page of ``user_id``'s (its frames in ``page.frames``)."""
     app = SimpleNamespace(
         database=database,
@@ -229,7 +231,7 @@ def page_analysis(
         client=None,
         visibility=Visibility(None),  # type: ignore[arg-type]
     )
-    analysis = PageAnalysis(app, SimpleNamespace())  # type: ignore[arg-type]
+    analysis = AnalysisPages(app, SimpleNamespace(), SimpleNamespace())  # type: ignore[arg-type]
     socket = Socket()
     session = SimpleNamespace(user_id=user_id, guild_id=GUILD, channel_id=CHANNEL)
     page = SimpleNamespace(socket=socket, session=session, language="en", frames=socket.frames)

@@ -13,7 +13,7 @@ from bot.base.people import Caller
 from bot.features.play.service import OutdatedBoardError
 from bot.storage import open_database
 from bot.storage.db import Database
-from bot.storage.games import GAMES_TOPIC
+from bot.storage.games.changes import GAMES_TOPIC
 from tests.databases import Services, services_on
 from tests.features.play.test_service import play, started
 from tests.postgres import PostgresServer

@@ -13,9 +13,10 @@ from typing import Any
 
 import pytest
 
+from bot.base.game import GamePlace, NewGame
 from bot.base.people import Person
 from bot.storage.db import Database, DatabaseBusy, Transaction
-from bot.storage.games import GamePlace, GameStore, NewGame
+from bot.storage.games.store import GameStore
 from bot.storage.group import GroupCommit
 from engine.newgame import new_game
 from tests.features.play.test_service import ALICE

@@ -18,7 +18,7 @@ from bot.health.metrics import METRICS
 from bot.storage import open_database
 from bot.storage.db import WRITE_PATIENCE, DatabaseBusy, lock_key
 from bot.storage.events import observe
-from bot.storage.games import GameStore
+from bot.storage.games.store import GameStore
 from tests.databases import Clock, services_on
 
 GUILD = 1
@@ -26,14 +26,14 @@ GUILD = 1
 
 async def started(service, channel: int = 7):
     """A rated game between 100 (White, to move) and 200."""
-    made = await service.matchmaking.challenge(
+    made = await service.challenges.challenge(
         guild_id=GUILD,
         channel_id=channel,
         challenger=Person(100, "a"),
         opponent=Person(200, "b"),
         options=GameOptions(colour="white", first="me"),
     )
-    return (await service.matchmaking.answer(made.id, Caller(200, channel), "accept")).game
+    return (await service.challenges.answer(made.id, Caller(200, channel), "accept")).game
 
 
 @pytest.fixture

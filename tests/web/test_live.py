@@ -20,23 +20,28 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
+from bot.base.game import Game
 from bot.base.game_options import GameOptions
 from bot.base.paces import TimeControl
 from bot.base.people import Person
 from bot.base.settings import Settings
 from bot.discord.app import App, build
 from bot.discord.visibility import Visibility
+from bot.features.challenges.feature import Challenges
+from bot.features.play.feature import Play
 from bot.loops import work
 from bot.storage.db import Database
-from bot.storage.games import Game
 from bot.web.limits import FULL_CLOSE, TOO_MANY_PAGES_CLOSE, Doors
 from bot.web.live import BURST, MESSAGE_LIMIT, LiveBoards
+from bot.web.pages import PageParts
 from bot.web.sessions import Session, Sessions, session_key
 from bot.web.talk import PageTalk
 from bot.words.board import LastTurn
 from engine.builder import SKIP, TurnBuilder, turn_path
 from tests.databases import Services
+from tests.discord_fakes import Wired
 from tests.features.play.test_service import ALICE, BOB, CAROL, CHANNEL, GUILD, NAMES, by, challenge
+from tests.web.test_server import page_parts
 
 AI = 999_999
 PATIENCE = 30.0
@@ -55,6 +60,8 @@ class Live:
     """The live board's server over one database, and what it asked to post."""
 
     app: App
+    services: Services
+    """How games start and are played, wired over ``app``."""
     sessions: Sessions
     url: str
     boards: LiveBoards
@@ -90,8 +97,12 @@ async def live(database: Database, tmp_path: Path) -> AsyncIterator[Live]:
     app = dataclasses.replace(build(client, settings, database), visibility=EveryoneSees(client))
     sessions = Sessions(await session_key(database))
     posted: list[tuple[Game, LastTurn | None]] = []
-    boards = LiveBoards(app, sessions, lambda game, last: posted.append((game, last)))
-    talk = PageTalk(app, boards, AiOpponent())  # type: ignore[arg-type]
+    boards = LiveBoards(app, sessions)
+    wired = Wired(app)
+    parts = PageParts(page_parts(wired, AiOpponent()))
+    play = parts.answering("turn")
+    play.after_change = lambda game, last: posted.append((game, last))  # type: ignore[method-assign,union-attr]
+    talk = PageTalk(app, boards, parts)
 
     async def socket(request: web.Request) -> web.WebSocketResponse:
         answer = web.WebSocketResponse(max_msg_size=64 * 1024)
@@ -104,7 +115,11 @@ async def live(database: Database, tmp_path: Path) -> AsyncIterator[Live]:
     server = TestServer(web_app)
     await server.start_server()
     await boards.start()
-    yield Live(app, sessions, str(server.make_url("/api/live")), boards, talk, posted)
+    await parts.start(boards)
+    services = Services(wired[Challenges].service, wired[Play].service)
+    url = str(server.make_url("/api/live"))
+    yield Live(app, services, sessions, url, boards, talk, posted)
+    await parts.stop()
     await boards.close()
     await server.close()
     app.renderer.close()
@@ -153,8 +168,8 @@ def path_of(game: Game, rng: random.Random) -> str:
 
 async def new_game(live: Live, channel: int = CHANNEL) -> Game:
     """Alice (White, first) against Bob in ``channel``."""
-    made = await challenge(Services(live.app.matchmaking, live.app.play), channel=channel)
-    answered = await live.app.matchmaking.answer(made.id, by(BOB, channel), "accept")
+    made = await challenge(live.services, channel=channel)
+    answered = await live.services.challenges.answer(made.id, by(BOB, channel), "accept")
     assert answered.game is not None
     return answered.game
 
@@ -178,7 +193,7 @@ async def test_players_and_spectators_see_each_turn_and_only_the_player_to_move_
     path = path_of(game, rng)
     await alice.send({"type": "turn", "game": game.id, "version": game.version, "path": path})
     after = [await page.frame("board") for page in (alice, bob, carol)]
-    stored = await live.app.games.game(game.id)
+    stored = await live.app.stores.games.game(game.id)
     assert stored is not None and stored.version == game.version + 1
     assert {frame["position"] for frame in after} == {str(stored.position)}
     assert {frame["version"] for frame in after} == {stored.version}
@@ -208,7 +223,7 @@ async def test_malformed_and_oversized_messages_get_an_error_frame_and_change_no
     await alice.send(message)
     error = await alice.frame()
     assert error["type"] == "error" and error["code"] == code and error["message"]
-    assert (await live.app.games.game(game.id)).version == game.version  # type: ignore[union-attr]
+    assert (await live.app.stores.games.game(game.id)).version == game.version  # type: ignore[union-attr]
 
 
 async def test_refused_turns_change_nothing(live: Live, http: aiohttp.ClientSession, seed: int):
@@ -232,7 +247,7 @@ async def test_refused_turns_change_nothing(live: Live, http: aiohttp.ClientSess
         error = await pages[user].frame("error")
         assert error["code"] == code and error["message"], error
         assert "<@" not in error["message"]  # names, not Discord mentions
-    assert (await live.app.games.game(game.id)).version == game.version  # type: ignore[union-attr]
+    assert (await live.app.stores.games.game(game.id)).version == game.version  # type: ignore[union-attr]
     assert live.posted == []
 
 
@@ -273,7 +288,7 @@ async def test_a_flood_is_throttled_then_cut_off(live: Live, http: aiohttp.Clien
             codes.append(frame["code"])
     assert "slow_down" in codes and codes.count("refused") >= BURST - 1
     assert alice.socket.close_code == 1008  # cut off after too many refusals
-    assert (await live.app.games.game(game.id)).version == game.version  # type: ignore[union-attr]
+    assert (await live.app.stores.games.game(game.id)).version == game.version  # type: ignore[union-attr]
 
 
 async def test_a_page_where_no_game_is_played_lists_the_members_games_and_gets_the_next(
@@ -305,7 +320,7 @@ async def test_a_member_starts_a_game_against_the_ai_where_none_is_played(
     assert (await page.frame("error"))["code"] == "malformed"
     await page.send({"type": "play_ai", "level": "easy"})
     board = await page.frame("board")
-    game = await live.app.games.active_game(quiet)
+    game = await live.app.stores.games.active_game(quiet)
     assert game is not None and game.ai_level == "easy"
     assert {game.white_id, game.black_id} == {CAROL, AI}
     assert (board["game"], board["position"]) == (game.id, str(game.position))
@@ -321,7 +336,7 @@ async def test_a_rematch_in_the_channel_replaces_a_finished_game_on_the_page(
     game = await new_game(live)
     page = await open_page(http, live, live.session(CAROL))
     await page.frame("board")
-    ended = await live.app.play.resign(game.id, game.version, by(ALICE))
+    ended = await live.services.play.resign(game.id, game.version, by(ALICE))
     final = await page.frame("board")
     assert final["phase"] == "over" and final["version"] == ended.version
     again = await new_game(live)
@@ -338,14 +353,14 @@ async def test_a_live_games_page_shows_the_clocks_and_a_late_turn_ends_it_on_tim
     """The frames carry the clocks (the mover's running once her board is out); a turn sent
     after her clock ran out is refused, the game ends on time, and its final board is posted."""
     rng = random.Random(seed)
-    made = await live.app.matchmaking.challenge(
+    made = await live.services.challenges.challenge(
         guild_id=GUILD,
         channel_id=CHANNEL,
         challenger=Person(ALICE, "Alice"),
         opponent=Person(BOB, "Bob"),
         options=GameOptions(colour="white", first="me", clock=TimeControl(3, 2)),
     )
-    game = (await live.app.matchmaking.answer(made.id, by(BOB), "accept")).game
+    game = (await live.services.challenges.answer(made.id, by(BOB), "accept")).game
     alice = await open_page(http, live, live.session(ALICE))
     clocks = (await alice.frame("board"))["clocks"]
     assert clocks == {
@@ -355,10 +370,12 @@ async def test_a_live_games_page_shows_the_clocks_and_a_late_turn_ends_it_on_tim
         "runs_out_in": None,
     }
     posted = time.time() - 181.0  # her board went out over three minutes ago
-    await live.app.games.set_board_message(game.id, 1, game.version, (posted, posted + 180.0))
+    await live.app.stores.games.set_board_message(
+        game.id, 1, game.version, (posted, posted + 180.0)
+    )
     clocks = (await alice.frame("board"))["clocks"]  # the clock's start is announced
     assert clocks["running"] == "white" and clocks["runs_out_in"] == 0  # and it has run out
-    game = await live.app.games.game(game.id)
+    game = await live.app.stores.games.game(game.id)
     await alice.send(
         {"type": "turn", "game": game.id, "version": game.version, "path": path_of(game, rng)}
     )
@@ -366,7 +383,7 @@ async def test_a_live_games_page_shows_the_clocks_and_a_late_turn_ends_it_on_tim
     assert error["code"] == "refused" and "Time's up" in error["message"]
     final = await alice.frame("board")
     assert final["phase"] == "over" and final["clocks"]["left"][0] == 0
-    over = await live.app.games.game(game.id)
+    over = await live.app.stores.games.game(game.id)
     assert (over.outcome.result, over.outcome.reason, over.plies) == ("black", "timeout", 0)
     assert [(posted.id, posted.is_active) for posted, _ in live.posted] == [(game.id, False)]
 
@@ -376,14 +393,14 @@ DAVE = 400
 
 async def thread_game(live: Live, white: int, black: int, thread: int) -> Game:
     """``white`` against ``black`` (White first) in the thread ``thread`` of CHANNEL."""
-    made = await live.app.matchmaking.challenge(
+    made = await live.services.challenges.challenge(
         guild_id=GUILD,
         channel_id=CHANNEL,
         challenger=Person(white, NAMES.get(white, "Dave")),
         opponent=Person(black, NAMES.get(black, "Dave")),
         options=GameOptions(colour="white", first="me"),
     )
-    answered = await live.app.matchmaking.answer(made.id, by(black), "accept", thread_id=thread)
+    answered = await live.services.challenges.answer(made.id, by(black), "accept", thread_id=thread)
     assert answered.game is not None and answered.game.parent_id == CHANNEL
     return answered.game
 
@@ -423,7 +440,7 @@ async def test_a_page_in_the_threads_parent_channel_lists_their_games_and_opens_
     path = path_of(first, rng)
     await dave.send({"type": "turn", "game": first.id, "version": first.version, "path": path})
     assert (await dave.frame("error"))["code"] == "spectator"
-    await live.app.play.choose(first.id, first.version, path, by(ALICE, 11))
+    await live.services.play.choose(first.id, first.version, path, by(ALICE, 11))
     board = await dave.frame("board")
     assert (board["game"], board["version"]) == (first.id, first.version + 1)
     await dave.send({"type": "lobby"})

@@ -17,18 +17,29 @@ import discord
 import pytest
 from yarl import URL
 
+from bot.base.game import Game
 from bot.base.people import Person
 from bot.base.settings import Settings
 from bot.discord.app import build
+from bot.features.analysis.feature import Analysis
+from bot.features.analysis.web import AnalysisPages
+from bot.features.challenges.feature import Challenges
+from bot.features.lessons.feature import Lessons
+from bot.features.lessons.web import LessonPages
+from bot.features.play.feature import Play
+from bot.features.play.web import PlayPages
+from bot.features.puzzles.feature import Puzzles
+from bot.features.puzzles.web import PuzzlePages
+from bot.features.reviews.feature import Reviews
 from bot.loops import background, work
 from bot.storage import open_database
-from bot.storage.games import Game
 from bot.web import limits as limits_module
 from bot.web.headers import FOREVER
 from bot.web.identity import DiscordIdentity, NotVouched
 from bot.web.limits import Doors, SessionLimits, TokenBucket, client_address
+from bot.web.pages import PagePart
 from bot.web.server import STATIC, WebServer, browser_language, static_version
-from tests.databases import Services
+from tests.discord_fakes import Wired, services_of
 from tests.features.play.test_service import BOB, by, challenge
 
 PATIENCE = 30.0
@@ -66,6 +77,18 @@ class Refusing:
         return True
 
 
+def page_parts(wired: Wired, opponent: object) -> list[PagePart]:
+    """The features' parts of the page, as the composition root hands them to the server
+    (but for the AI: ``opponent``)."""
+    play, app = wired[Play], wired[Play].app
+    return [
+        PlayPages(app, play.service, opponent, wired[Challenges].service.new_games),  # type: ignore[arg-type]
+        PuzzlePages(wired[Puzzles].service),
+        LessonPages(wired[Lessons].service),
+        AnalysisPages(app, wired[Analysis].store, wired[Reviews].store),
+    ]
+
+
 @dataclass
 class Served:
     server: WebServer
@@ -87,7 +110,8 @@ async def serve(
     settings = Settings(token="unused", database=url)
     app = build(discord.Client(intents=discord.Intents.none()), settings, database)
     opponent = Opponent()
-    server = WebServer(app, opponent, "secret", static=static, limits=limits, doors=doors)  # type: ignore[arg-type]
+    parts = page_parts(Wired(app), opponent)
+    server = WebServer(app, "secret", parts, static=static, limits=limits, doors=doors)
     server.door.identity = Refusing()  # type: ignore[assignment]
     await server.start("127.0.0.1", 0)
     async with aiohttp.ClientSession() as http:
@@ -261,10 +285,13 @@ async def test_the_post_after_a_pages_turn_is_counted_as_work(served: Served) ->
     counted as work from its creation until it is done (the shutdown and the tests wait for
     it); the AI is scheduled after it."""
     app = served.server.app
-    made = await challenge(Services(app.matchmaking, app.play))
-    game = (await app.matchmaking.answer(made.id, by(BOB), "accept")).game
+    services = services_of(app)
+    made = await challenge(services)
+    game = (await services.challenges.answer(made.id, by(BOB), "accept")).game
     before = work.in_flight()
-    served.server._after_change(game, None)  # as a page's new game would
+    play = served.server.parts.answering("turn")
+    assert isinstance(play, PlayPages)
+    play.after_change(game, None)  # as a page's new game would
     assert work.in_flight() == before + 1
     async with asyncio.timeout(PATIENCE):
         while work.in_flight() != before:  # the post (the bot is not connected: it fails,

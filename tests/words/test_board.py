@@ -8,17 +8,16 @@ import random
 
 import pytest
 
-from bot.base import custom_ids
-from bot.discord.layout import rows
+from bot.base.game import Game
+from bot.discord.layout import ANALYSE, rows
 from bot.i18n.catalogues import translator
-from bot.storage.games import Game, Outcome, unstored_game
 from bot.words.board import Board, LastTurn, board_of
 from bot.words.steps import step_choices, turn_steps
-from engine import Position
+from engine import WHITE, Position
 from engine.builder import TurnBuilder
 from engine.newgame import new_game
 from engine.presses import choices
-from engine.scoring import score
+from engine.scoring import Outcome, score
 from rendering.translator import ENGLISH
 
 ANA, BOB, BOT = 11, 22, 99
@@ -28,7 +27,17 @@ def game(position: Position, **changes: object) -> Game:
     """Ana (White) against Bob, at ``position``."""
     values: dict[str, object] = dict(id=7, channel_id=6, seed=1, plies=2, rated=True)
     values.update(changes)
-    ana_and_bob = unstored_game(position, (ANA, "Ana"), (BOB, "Bob"), version=3, guild_id=5)
+    ana_and_bob = Game(
+        white_id=ANA,
+        black_id=BOB,
+        white_name="Ana",
+        black_name="Bob",
+        mode=position.mode,
+        start_position=position,
+        position=position,
+        version=3,
+        guild_id=5,
+    )
     return dataclasses.replace(ana_and_bob, **values)  # type: ignore[arg-type]
 
 
@@ -160,13 +169,7 @@ def test_the_end_shows_the_result_the_scoring_and_the_after_game_controls(seed):
     while turns := position.legal_turns():
         position = position.apply_unchecked(rng.choice(turns))
     white, black = score(position).totals
-    result = "white" if white > black else "black" if black > white else "draw"
-    over = game(
-        position,
-        status="finished",
-        plies=40,
-        outcome=Outcome(result, "points" if result != "draw" else "tie", white, black),
-    )
+    over = game(position, status="finished", plies=40, outcome=score(position).outcome)
     board = board_of(over, ENGLISH)
     assert board.phase == "over" and board.options == () and board.projection is None
     assert actions(board) == ["rematch", "replay", "record", "review"]
@@ -181,7 +184,7 @@ def test_the_end_shows_the_result_the_scoring_and_the_after_game_controls(seed):
 def test_where_the_live_board_is_served_a_finished_game_offers_to_analyse_it():
     """Analyse joins the after-game controls only where the bot serves the live board, whose
     own button keeps its row: no row holds more than Discord's five buttons."""
-    over = game(new_game(), status="finished", outcome=Outcome("white", "resignation", 0, 0))
+    over = game(new_game(), status="finished", outcome=Outcome(WHITE, "resignation", (0, 0)))
     assert "analyse" not in actions(board_of(over, ENGLISH))
     board = board_of(over, ENGLISH, live=True)
     assert actions(board) == ["rematch", "replay", "record", "review", "analyse", "live"]
@@ -189,7 +192,7 @@ def test_where_the_live_board_is_served_a_finished_game_offers_to_analyse_it():
     assert (analyse.label, analyse.emoji, analyse.enabled) == ("Analyse", "🔬", True)
     shown = [[button.custom_id for button in row] for row in rows(board)]
     assert [len(row) for row in shown] == [5, 1]
-    assert shown[0][4] == custom_ids.ANALYSE.build(game=over.id)
+    assert shown[0][4] == ANALYSE.build(game=over.id)
     assert board_of(over, translator("es"), live=True).commands[4].label == "Analizar"
 
 

@@ -12,10 +12,10 @@ import discord
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from bot.base.game import Game
 from bot.discord.answers import pinging
 from bot.discord.places import THREAD_NAME_LIMIT, thread_name
 from bot.features.reminders.feature import reminder_text
-from bot.storage.games import unstored_game
 from bot.words.names import NAME_LIMIT, ZERO_WIDTH_SPACE, escaped_name, plain_name
 from engine.newgame import new_game
 from rendering.translator import ENGLISH
@@ -135,7 +135,16 @@ def test_a_turn_reminder_names_the_opponent_escaped():
     """The reminder pings the player to move by mention; the opponent's and the server's
     names, members' choices, are escaped."""
     opponent, server = "[x](https://evil.example) <@2> @everyone", "**Delphi** # x"
-    game = unstored_game(new_game(), (1, "Ana"), (2, opponent))
+    start = new_game()
+    game = Game(
+        white_id=1,
+        black_id=2,
+        white_name="Ana",
+        black_name=opponent,
+        mode=start.mode,
+        start_position=start,
+        position=start,
+    )
     text = reminder_text(ENGLISH, game, None, 0.0, direct=True, server=server)
     assert text.startswith("⏰ <@1>,")
     assert escaped_name(opponent) in text and escaped_name(server) in text

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import re
 
+from bot.base.game import Game
 from bot.discord.layout import status_text
 from bot.features.history.feature import history_line
 from bot.features.ratings.feature import stats_embed
 from bot.features.ratings.stats import player_stats
 from bot.features.ratings.store import FinishedGame
-from bot.storage.games import Game, Outcome
 from bot.words.board import board_of
 from bot.words.phrases import result_text
-from engine import Position
-from engine.scoring import score
+from engine import BLACK, Position
+from engine.scoring import Outcome, score
 from rendering.describe import scoring_lines
 from rendering.translator import ENGLISH
 
@@ -43,7 +43,7 @@ def finished(position: Position = FINAL) -> Game:
         version=30,
         plies=29,
         status="finished",
-        outcome=Outcome("black", "points", white, black),
+        outcome=Outcome(BLACK, "points", (white, black)),
         board_message_id=77,
         board_version=30,
         created_at=0.0,

@@ -11,17 +11,17 @@ import discord
 from discord import app_commands
 from discord.ext.commands import Cog
 
-from bot.base import custom_ids
 from bot.base.game import Game
 from bot.base.game_options import ColourChoice, FirstChoice, GameOptions, Level, Mode
 from bot.base.paces import Pace, TimeControl
 from bot.base.people import Person
 from bot.base.refusals import Refusal
 from bot.base.shards import DIRECT_MESSAGES
+from bot.discord import layout
 from bot.discord.answers import USERS_ONLY, Interaction, answers, caller, require_permissions, tell
 from bot.discord.app import App
 from bot.discord.commands import GAME_OPTIONS, Command, Tholos
-from bot.discord.controls import Button, Router, view_of
+from bot.discord.controls import ROW_ID, Button, CustomId, Router, view_of
 from bot.discord.feature import Feature
 from bot.discord.opponent import AiOpponent
 from bot.discord.places import THREAD_FAILED, Opened, game_line, open_thread, place_for, thread_name
@@ -32,6 +32,7 @@ from bot.features.challenges.service import (
     RatingOf,
 )
 from bot.features.challenges.store import Challenge, ChallengeStore
+from bot.features.lessons import FIRST_GAME
 from bot.i18n.catalogues import NC_, translator
 from bot.i18n.locales import reader, server_language
 from bot.loops import work
@@ -67,6 +68,10 @@ ANSWERS = {
 """The buttons of a challenge: their words and emphasis (an open one has no Decline)."""
 RATING_RANGE = (50, 1000)
 """The rating ranges an open challenge may ask for."""
+
+
+CHALLENGE = CustomId("ch", (("challenge", ROW_ID, int), ("answer", "accept|decline|withdraw", str)))
+"""Answer a challenge."""
 
 
 class Challenges(Feature):
@@ -112,9 +117,9 @@ class Challenges(Feature):
 
     def register(self, router: Router) -> None:
         """Route the challenge's buttons, Rematch and the course's first game here."""
-        router.add(custom_ids.CHALLENGE, self.answer)
-        router.add(custom_ids.REMATCH, lambda interaction, game: self.rematch(interaction, game))
-        router.add(custom_ids.FIRST_GAME, self.first_game)
+        router.add(CHALLENGE, self.answer)
+        router.add(layout.REMATCH, lambda interaction, game: self.rematch(interaction, game))
+        router.add(FIRST_GAME, self.first_game)
 
     async def first_game(self, interaction: Interaction) -> None:
         """Play your first game, at the end of the course: against the easy AI, with hints,
@@ -603,7 +608,7 @@ def challenge_view(t: Translator, challenge: Challenge) -> discord.ui.View:
     challenge is answered."""
     return view_of(
         Button.of(
-            custom_ids.CHALLENGE,
+            CHALLENGE,
             challenge=challenge.id,
             answer=answer,
             label=t(label),

@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from bot.base.game import Game, GamePlace, NewGame
 from bot.base.game_options import GameOptions, Level
 from bot.base.people import Caller, Person
 from bot.base.refusals import Refusal
@@ -23,16 +24,8 @@ from bot.features.challenges.store import (
     NewChallenge,
 )
 from bot.health.metrics import METRICS
-from bot.storage.games import (
-    IN_CHANNEL,
-    SAME_PAIR,
-    ChannelBusyError,
-    Game,
-    GamePlace,
-    GameStore,
-    NewGame,
-    StaleGameError,
-)
+from bot.storage.games.changes import IN_CHANNEL, SAME_PAIR, ChannelBusyError, StaleGameError
+from bot.storage.games.store import GameStore
 from bot.words.names import mention
 from bot.words.phrases import command
 from engine import BLACK, WHITE, Colour, Position

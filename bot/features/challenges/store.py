@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Literal
 
+from bot.base.game import Game, GamePlace, NewGame
 from bot.base.game_options import ColourChoice, FirstChoice, GameOptions, Mode
 from bot.base.languages import Language
 from bot.base.paces import TimeControl
@@ -18,11 +19,8 @@ from bot.base.people import Person
 from bot.base.server_rules import ReminderDefaults
 from bot.base.shards import EVERY_SERVER, Shards
 from bot.storage.db import Database, Row, Transaction, UniqueViolation, insert, scalar
-from bot.storage.games import (
+from bot.storage.games.changes import (
     ChannelBusyError,
-    Game,
-    GamePlace,
-    NewGame,
     StaleGameError,
     ensure_no_active_game,
     ensure_pair_free,

@@ -9,12 +9,11 @@ import time
 import discord
 from discord.ext.commands import Cog
 
-from bot.base import custom_ids
 from bot.base.game import Game
 from bot.discord.answers import Interaction, answers
 from bot.discord.app import App
 from bot.discord.commands import Command, Tholos
-from bot.discord.controls import Router, pager
+from bot.discord.controls import PAGE, WAY, CustomId, Router, pager
 from bot.discord.feature import Feature
 from bot.discord.visibility import Questions, visible
 from bot.features.challenges import Challenge, ChallengeStore
@@ -24,6 +23,9 @@ from bot.words.names import mention
 from bot.words.phrases import MODE_NAMES, SANDSTONE, board_url, channel_url
 from engine.vocabulary import N_
 from rendering.translator import Translator
+
+GAMES = CustomId("games", (("page", PAGE, int), ("way", WAY, str)))
+"""Show that page of the server's games being played (Previous / Next)."""
 
 
 class Games(Feature):
@@ -41,7 +43,7 @@ class Games(Feature):
 
     def register(self, router: Router) -> None:
         """Route Previous / Next here."""
-        router.add(custom_ids.GAMES, lambda interaction, page, way: self.show(interaction, page))
+        router.add(GAMES, lambda interaction, page, way: self.show(interaction, page))
 
     @answers(server_only=True)
     async def show(self, interaction: Interaction, page: int | None = None) -> None:
@@ -76,7 +78,7 @@ class Games(Feature):
                 + "\n\n"
                 + (embed.description or "")
             )
-        view = pager(t, custom_ids.GAMES, shown, pages)
+        view = pager(t, GAMES, shown, pages)
         if page is None:
             await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
         else:

@@ -18,14 +18,23 @@ import discord
 from discord import app_commands
 from discord.ext.commands import Cog
 
-from bot.base import custom_ids
 from bot.base.game import Game, TurnRecord
 from bot.base.paces import clock_text
 from bot.base.refusals import Refusal
+from bot.discord import layout
 from bot.discord.answers import Interaction, answers, launch_live_board
 from bot.discord.app import App
 from bot.discord.commands import Command, Tholos, game_choices
-from bot.discord.controls import Router, pager
+from bot.discord.controls import (
+    FLOAT,
+    PAGE,
+    ROW_ID,
+    SNOWFLAKE,
+    WAY,
+    CustomId,
+    Router,
+    pager,
+)
 from bot.discord.feature import Feature
 from bot.discord.visibility import Questions, Visibility, verdicts
 from bot.features.analysis import PageRequestStore
@@ -39,8 +48,8 @@ from bot.words.board import board_note
 from bot.words.names import escaped_name, mention
 from bot.words.phrases import (
     LEVEL_NAMES,
-    OUTCOME_MARK,
     SANDSTONE,
+    WIN_LOSS_DRAW_MARK,
     board_url,
     colour_name,
     reason_text,
@@ -60,6 +69,22 @@ ON_ITS_WAY = N_("That is on its way already: one press is enough.")
 """The answer to a second press of Replay, Record or Analyse while the first is answered."""
 
 
+HISTORY = CustomId("hist", (("member", SNOWFLAKE, int), ("page", PAGE, int), ("way", WAY, str)))
+"""Show that page of a member's finished games (Previous / Next; posted before keyset paging)."""
+HISTORY_SEEK = CustomId(
+    "hs",
+    (
+        ("member", SNOWFLAKE, int),
+        ("page", PAGE, int),
+        ("way", WAY, str),
+        ("at", FLOAT, float),
+        ("game", ROW_ID, int),
+    ),
+)
+"""Previous / Next of a member's finished games: the page to show, and the first (Previous) or
+last (Next) game the page read — its exact finishing time and id — to seek from."""
+
+
 class History(Feature):
     """The handlers of finished games."""
 
@@ -75,20 +100,20 @@ class History(Feature):
     def register(self, router: Router) -> None:
         """Route Previous / Next of the history, Replay, Record and Analyse here."""
         router.add(
-            custom_ids.HISTORY,
+            HISTORY,
             lambda interaction, member, page, way: self.history(
                 interaction, member, page, edit=True
             ),
         )
         router.add(
-            custom_ids.HISTORY_SEEK,
+            HISTORY_SEEK,
             lambda interaction, member, page, way, at, game: self.history(
                 interaction, member, page, edit=True, seek=(way, Finish(at, game))
             ),
         )
-        router.add(custom_ids.REPLAY, lambda interaction, game: self.replay(interaction, game))
-        router.add(custom_ids.RECORD, lambda interaction, game: self.record(interaction, game))
-        router.add(custom_ids.ANALYSE, lambda interaction, game: self.analyse(interaction, game))
+        router.add(layout.REPLAY, lambda interaction, game: self.replay(interaction, game))
+        router.add(layout.RECORD, lambda interaction, game: self.record(interaction, game))
+        router.add(layout.ANALYSE, lambda interaction, game: self.analyse(interaction, game))
 
     @answers(server_only=True)
     async def history(
@@ -110,7 +135,7 @@ class History(Feature):
         marks = {"p": shown.found.first, "n": shown.found.last}
         view = pager(
             t,
-            custom_ids.HISTORY_SEEK,
+            HISTORY_SEEK,
             shown.page,
             shown.pages,
             member=member_id,
@@ -519,10 +544,10 @@ def history_line(
     if colour == BLACK:
         mine, theirs = theirs, mine
     if outcome.result == "draw":
-        mark = OUTCOME_MARK["draw"]
+        mark = WIN_LOSS_DRAW_MARK["draw"]
     else:
         won = (outcome.result == "white") == (colour == WHITE)
-        mark = OUTCOME_MARK["win" if won else "loss"]
+        mark = WIN_LOSS_DRAW_MARK["win" if won else "loss"]
     opponent_id = game.black_id if colour == WHITE else game.white_id
     if game.ai_level is not None:
         opponent = "🤖 " + t("the AI ({level}, unrated)", level=t(LEVEL_NAMES[game.ai_level]))

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import dataclasses
 
+from bot.base.game import Game
 from bot.features.lessons.course import ADVANCED, BASICS, COURSE, Lesson
 from bot.features.lessons.store import Progress
-from bot.storage.games import Game, unstored_game
 from bot.words.board import Board, board_of
 from bot.words.phrases import colour_name
 from engine import WHITE, Turn
@@ -104,8 +104,15 @@ def _counts(progress: Progress) -> dict[str, int]:
 def lesson_game(lesson: Lesson, t: Translator, name: str, user_id: int) -> Game:
     """A lesson as a game that has just begun, for a face that draws games: the member
     (``name``) plays White, to move, against "Rival"."""
-    return unstored_game(
-        lesson.start, (user_id, name), (0, t("Rival")), version=COURSE.index(lesson) + 1
+    return Game(
+        white_id=user_id,
+        black_id=0,
+        white_name=name,
+        black_name=t("Rival"),
+        mode=lesson.start.mode,
+        start_position=lesson.start,
+        position=lesson.start,
+        version=COURSE.index(lesson) + 1,
     )
 
 

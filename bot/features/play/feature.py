@@ -7,14 +7,13 @@ import discord
 from discord import app_commands
 from discord.ext.commands import Cog
 
-from bot.base import custom_ids
 from bot.base.game import Game
 from bot.base.refusals import Refusal
 from bot.discord import layout
 from bot.discord.answers import USERS_ONLY, Interaction, answers, caller, launch_live_board, tell
 from bot.discord.app import App
 from bot.discord.commands import Command, Tholos, game_choices
-from bot.discord.controls import Button, Router, rows_view, view_of
+from bot.discord.controls import ROW_ID, VERSION, Button, CustomId, Router, rows_view, view_of
 from bot.discord.feature import Feature
 from bot.features.play.opponent import Opponent
 from bot.features.play.service import PlayService, StepShown, TimeUp
@@ -33,6 +32,10 @@ from rendering.translator import Translator
 
 BOARD_COOLDOWN_SECONDS = 10.0
 """``/tholos board`` renders an image: once per member and channel in this many seconds."""
+
+
+RESIGN = CustomId("resign", (("game", ROW_ID, int), ("version", VERSION, int)))
+"""Confirm a resignation (the button ``/tholos resign`` and a board's Resign answer with)."""
 
 
 class Play(Feature):
@@ -67,12 +70,12 @@ class Play(Feature):
 
     def register(self, router: Router) -> None:
         """Route the board's buttons and the resignation's confirmation here."""
-        router.add(custom_ids.STEP, self.step)
-        router.add(custom_ids.CLAIM, lambda interaction, game: self.claim(interaction, game))
-        router.add(custom_ids.RESIGN, self.resign)
-        router.add(custom_ids.GIVE_UP, lambda interaction, game: self.ask_resign(interaction, game))
-        router.add(custom_ids.RULES, lambda interaction, game: self.rules(interaction, game))
-        router.add(custom_ids.LIVE, lambda interaction, game: self.open_live(interaction))
+        router.add(layout.STEP, self.step)
+        router.add(layout.CLAIM, lambda interaction, game: self.claim(interaction, game))
+        router.add(RESIGN, self.resign)
+        router.add(layout.GIVE_UP, lambda interaction, game: self.ask_resign(interaction, game))
+        router.add(layout.RULES, lambda interaction, game: self.rules(interaction, game))
+        router.add(layout.LIVE, lambda interaction, game: self.open_live(interaction))
 
     @answers(posts_boards=True)
     async def step(
@@ -144,7 +147,7 @@ class Play(Feature):
         game = await self.games.game_for(interaction, players_only=True, game_id=game_id)
         t = reader(interaction)
         confirm = Button.of(
-            custom_ids.RESIGN,
+            RESIGN,
             game=game.id,
             version=game.version,
             label=t("Yes, resign"),

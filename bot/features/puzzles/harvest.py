@@ -14,7 +14,7 @@ from bot.discord.app import App
 from bot.features.puzzles.store import PuzzleStore
 from bot.loops import work
 from bot.loops.loop import Loop
-from bot.storage.games import FINISHED_TOPIC
+from bot.storage.games.changes import FINISHED_TOPIC
 from bot.workers.ai import PuzzleFinder
 from engine import parse_turn
 from engine.puzzles import LATE
@@ -62,10 +62,10 @@ class Harvest:
         game_id = await self.store.searched.claim_next()
         if game_id is None:
             return False
-        game = await self.app.games.game(game_id)
+        game = await self.app.stores.games.game(game_id)
         if game is None:
             return True
-        turns = [parse_turn(record.turn) for record in await self.app.games.turns(game_id)]
+        turns = [parse_turn(record.turn) for record in await self.app.stores.games.turns(game_id)]
         found = await self.finder.find(game.start_position, turns, f"game {game_id}", self.late)
         if found is not None and await self.store.add([found], time.time()):
             log.info("a puzzle from game %s: %s", game_id, found.source)

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import dataclasses
 
+from bot.base.game import Game
 from bot.features.puzzles.store import Answered, Attempt, DailyPuzzle, StoredPuzzle
-from bot.storage.games import Game, unstored_game
 from bot.words.board import Board, board_of
 from bot.words.names import mention
 from bot.words.phrases import Who, colour_name, rating_change
@@ -135,10 +135,14 @@ def puzzle_game(attempt: Attempt, t: Translator, who: Who) -> Game:
     mover, rival = attempt.user_id, 0
     white, black = (mover, rival) if position.turn == WHITE else (rival, mover)
     names = {mover: who(mover), rival: t("Rival")}
-    return unstored_game(
-        position,
-        (white, names[white]),
-        (black, names[black]),
+    return Game(
+        white_id=white,
+        black_id=black,
+        white_name=names[white],
+        black_name=names[black],
+        mode=position.mode,
+        start_position=position,
+        position=position,
         version=attempt.id,
         guild_id=attempt.guild_id or 0,
     )

@@ -9,12 +9,11 @@ import discord
 from discord import app_commands
 from discord.ext.commands import Cog
 
-from bot.base import custom_ids
 from bot.base.refusals import Refusal
 from bot.discord.answers import Interaction, answers
 from bot.discord.app import App
 from bot.discord.commands import Command, Tholos
-from bot.discord.controls import Router, pager
+from bot.discord.controls import FLOAT, PAGE, SNOWFLAKE, WAY, CustomId, Router, pager
 from bot.discord.feature import Feature
 from bot.discord.visibility import Questions, verdicts
 from bot.features.lessons import LessonService, course_line
@@ -24,9 +23,18 @@ from bot.features.ratings.store import PAGE_SIZE, Mark, PlayerRating, RatingStor
 from bot.i18n.catalogues import NC_
 from bot.i18n.locales import reader
 from bot.words.names import mention
-from bot.words.phrases import LEVEL_NAMES, OUTCOME_MARK, SANDSTONE, command, reason_text
+from bot.words.phrases import LEVEL_NAMES, SANDSTONE, WIN_LOSS_DRAW_MARK, command, reason_text
 from engine.vocabulary import N_, points
 from rendering.translator import Translator
+
+LEADERBOARD = CustomId("lb", (("page", PAGE, int), ("way", WAY, str)))
+"""Show that page of the server's leaderboard (Previous / Next; posted before keyset paging)."""
+LEADERBOARD_SEEK = CustomId(
+    "lbs",
+    (("page", PAGE, int), ("way", WAY, str), ("rating", FLOAT, float), ("user", SNOWFLAKE, int)),
+)
+"""Previous / Next on the leaderboard: the page to show, and the first (Previous) or last (Next)
+row of the page shown — its exact rating and user id — to seek from."""
 
 
 class Ratings(Feature):
@@ -47,11 +55,11 @@ class Ratings(Feature):
     def register(self, router: Router) -> None:
         """Route Previous / Next here (and those posted before keyset paging, by page)."""
         router.add(
-            custom_ids.LEADERBOARD,
+            LEADERBOARD,
             lambda interaction, page, way: self.leaderboard(interaction, page, edit=True),
         )
         router.add(
-            custom_ids.LEADERBOARD_SEEK,
+            LEADERBOARD_SEEK,
             lambda interaction, page, way, rating, user: self.leaderboard(
                 interaction,
                 page,
@@ -101,7 +109,7 @@ class Ratings(Feature):
         marks = {"p": first, "n": last}  # Previous seeks back from the first row, Next on
         view = pager(
             t,
-            custom_ids.LEADERBOARD_SEEK,
+            LEADERBOARD_SEEK,
             page,
             pages,  # from the last
             rating=lambda way: marks[way].rating,
@@ -368,7 +376,7 @@ def last_games_text(t: Translator, stats: Stats) -> str:
     return "\n".join(
         t(
             "{mark} vs {opponent} {scored}–{conceded} {reason} {date}",
-            mark=t(OUTCOME_MARK[game.outcome]),
+            mark=t(WIN_LOSS_DRAW_MARK[game.win_loss_draw]),
             opponent=opponent_text(t, game),
             scored=points(game.points_for),
             conceded=points(game.points_against),

@@ -7,8 +7,10 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from engine.ai import LEVELS
+from engine.scoring import Reason, Result
 
-Outcome = Literal["win", "loss", "draw"]
+WinLossDraw = Literal["win", "loss", "draw"]
+"""A finished game for one of its players."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,8 +20,8 @@ class FinishedGame:
     id: int
     white_id: int
     black_id: int
-    result: str
-    reason: str
+    result: Result
+    reason: Reason
     white_points: int
     black_points: int
     finished_at: float
@@ -47,12 +49,12 @@ class Record:
         """Wins per game (``None`` without games)."""
         return self.wins / self.games if self.games else None
 
-    def add(self, outcome: Outcome) -> Record:
+    def add(self, win_loss_draw: WinLossDraw) -> Record:
         """The record with one more result."""
         return Record(
-            self.wins + (outcome == "win"),
-            self.losses + (outcome == "loss"),
-            self.draws + (outcome == "draw"),
+            self.wins + (win_loss_draw == "win"),
+            self.losses + (win_loss_draw == "loss"),
+            self.draws + (win_loss_draw == "draw"),
         )
 
 
@@ -61,7 +63,7 @@ class Played:
     """One finished game from the player's side."""
 
     game: FinishedGame
-    outcome: Outcome
+    win_loss_draw: WinLossDraw
     opponent_id: int
     points_for: int
     points_against: int
@@ -79,7 +81,7 @@ class Stats:
     mean_points_against: float | None
     biggest_win: Played | None
     """The win with the largest points margin (the latest among equals)."""
-    streak: tuple[Outcome, int] | None
+    streak: tuple[WinLossDraw, int] | None
     """The current run of equal results, newest first."""
     recent: list[Played] = field(default_factory=list)
     """The last five games, newest first (against the AI too)."""
@@ -92,10 +94,10 @@ def played(user_id: int, game: FinishedGame) -> Played:
     white = game.white_id == user_id
     mine, theirs = (game.white_points, game.black_points)[:: 1 if white else -1]
     if game.result == "draw":
-        outcome: Outcome = "draw"
+        win_loss_draw: WinLossDraw = "draw"
     else:
-        outcome = "win" if (game.result == "white") == white else "loss"
-    return Played(game, outcome, game.black_id if white else game.white_id, mine, theirs)
+        win_loss_draw = "win" if (game.result == "white") == white else "loss"
+    return Played(game, win_loss_draw, game.black_id if white else game.white_id, mine, theirs)
 
 
 def player_stats(user_id: int, history: Sequence[FinishedGame]) -> Stats:
@@ -105,23 +107,25 @@ def player_stats(user_id: int, history: Sequence[FinishedGame]) -> Stats:
     for game in everything:
         level = game.game.ai_level
         if level is not None:
-            against_ai[level] = against_ai.get(level, Record()).add(game.outcome)
+            against_ai[level] = against_ai.get(level, Record()).add(game.win_loss_draw)
     games = [game for game in everything if game.game.ai_level is None]
     overall, as_white, as_black = Record(), Record(), Record()
     for game in games:
-        overall = overall.add(game.outcome)
+        overall = overall.add(game.win_loss_draw)
         if game.game.white_id == user_id:
-            as_white = as_white.add(game.outcome)
+            as_white = as_white.add(game.win_loss_draw)
         else:
-            as_black = as_black.add(game.outcome)
-    wins = [game for game in games if game.outcome == "win"]
+            as_black = as_black.add(game.win_loss_draw)
+    wins = [game for game in games if game.win_loss_draw == "win"]
     biggest = max(
         wins, key=lambda g: (g.points_for - g.points_against, g.game.finished_at), default=None
     )
     streak = None
     if games:
-        latest = games[-1].outcome
-        length = next((n for n, g in enumerate(reversed(games)) if g.outcome != latest), len(games))
+        latest = games[-1].win_loss_draw
+        length = next(
+            (n for n, g in enumerate(reversed(games)) if g.win_loss_draw != latest), len(games)
+        )
         streak = (latest, length)
     count = len(games)
     return Stats(

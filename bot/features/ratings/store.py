@@ -16,9 +16,9 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
 from bot.base.glicko2 import Rating, rate
-from bot.base.results import Result
 from bot.features.ratings.stats import FinishedGame
 from bot.storage.db import Database, Row, Transaction, scalar
+from engine.scoring import Result
 
 PAGE_SIZE = 10
 RATINGS_LOCK = "ratings"

@@ -15,7 +15,7 @@ from typing import Literal
 from bot.base.server_rules import ReminderDefaults
 from bot.base.shards import EVERY_SERVER, Shards
 from bot.storage.db import Database, scalar
-from bot.storage.games import reminder_due
+from bot.storage.games.sql_rules import reminder_due
 from bot.storage.leases import Lease, end
 
 ReminderChoice = Literal["off", "here", "dm"]

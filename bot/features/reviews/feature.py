@@ -18,9 +18,9 @@ from typing import Any
 
 import discord
 
-from bot.base import custom_ids
 from bot.base.game import Game
 from bot.base.refusals import Refusal
+from bot.discord import layout
 from bot.discord.answers import Interaction, answers, tell
 from bot.discord.app import App
 from bot.discord.controls import Router
@@ -80,7 +80,7 @@ class Reviews(Feature):
 
     def register(self, router: Router) -> None:
         """Route the Review button here."""
-        router.add(custom_ids.REVIEW, lambda interaction, game: self.review(interaction, game))
+        router.add(layout.REVIEW, lambda interaction, game: self.review(interaction, game))
 
     def loops(self) -> list[Loop]:
         """Runs the reviews due on this process's servers, one at a time, the first due first;

@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bot.features.tournaments.pairing import BLACK, WHITE, Entrant
+from engine.scoring import Result
 
 Format = Literal["swiss", "round_robin"]
-Result = Literal["white", "black", "draw"]
 WIN, DRAW, LOSS = 1.0, 0.5, 0.0
 
 

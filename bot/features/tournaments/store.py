@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Final, Literal
 
+from bot.base.game import Game, NewGame
 from bot.base.game_options import Mode
 from bot.base.languages import Language
 from bot.base.paces import TimeControl
@@ -22,14 +23,15 @@ from bot.base.server_rules import ReminderDefaults
 from bot.base.shards import EVERY_SERVER, Shards
 from bot.features.tournaments.standings import Format, Meeting
 from bot.storage.db import Database, Row, Transaction, insert, scalar
-from bot.storage.games import Game, NewGame, insert_game
+from bot.storage.games.changes import insert_game
+from engine.scoring import Result
 
 Status = Literal["signup", "running", "paused", "finished", "cancelled"]
 Why = Literal["withdrew", "removed", "absent"]
 Said = Literal["pairings", "standings"]
 """What a tournament says after each pairing, in its channel."""
 
-VOID = "void"
+VOID: Final = "void"
 """The result of a pairing whose game could not be opened before the round's deadline."""
 NOT_OPEN, FULL, JOINED = "not-open", "full", "joined"
 """Why a member cannot join (:class:`JoinRefused`)."""
@@ -118,8 +120,8 @@ class Pairing:
     white_id: int
     black_id: int | None
     game_id: int | None
-    result: str | None
-    """A result without a game (a forfeit), or the game's once it ended."""
+    result: Result | Literal["void"] | None
+    """A result without a game (a forfeit, or :data:`VOID`), or the game's once it ended."""
     game_status: str | None
     """``active``, ``finished``, ``aborted``; ``None``: no game (yet)."""
 
@@ -141,7 +143,7 @@ class Pairing:
             self.round,
             self.white_id,
             self.black_id,
-            result,  # type: ignore[arg-type]
+            result,
             played=self.game_id is not None,
         )
 

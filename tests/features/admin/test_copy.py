@@ -15,7 +15,7 @@ from bot.features.admin import copy
 from bot.features.admin.copy import TargetNotEmptyError, copy_database
 from bot.features.ratings.store import RatingStore
 from bot.storage import open_database
-from bot.storage.games import GameStore
+from bot.storage.games.store import GameStore
 from tests.databases import services_on
 
 TABLES = ("games", "turns", "challenges", "ratings")
@@ -27,25 +27,25 @@ async def sqlite_history(path: Path, clock) -> None:
     service = services_on(database, clock)
     for number, (white, black) in enumerate([(1, 2), (3, 4), (1, 3), (2, 4), (4, 1), (2, 3)]):
         channel = 100 + number
-        made = await service.matchmaking.challenge(
+        made = await service.challenges.challenge(
             guild_id=7,
             channel_id=channel,
             challenger=Person(white, f"p{white}"),
             opponent=Person(black, f"p{black}"),
             options=GameOptions(colour="white", first="me"),
         )
-        game = (await service.matchmaking.answer(made.id, Caller(black, channel), "accept")).game
+        game = (await service.challenges.answer(made.id, Caller(black, channel), "accept")).game
         assert game is not None
         clock.now += 60
         await service.play.resign(game.id, game.version, Caller(black, channel))
-    made = await service.matchmaking.challenge(
+    made = await service.challenges.challenge(
         guild_id=7,
         channel_id=200,
         challenger=Person(1, "p1"),
         opponent=Person(2, "p2"),
         options=GameOptions(),
     )
-    await service.matchmaking.answer(made.id, Caller(2, 200), "accept")
+    await service.challenges.answer(made.id, Caller(2, 200), "accept")
     await database.close()
 
 
@@ -108,14 +108,14 @@ async def test_copy_db_moves_everything_and_ratings_rebuild_the_same(
     await RatingStore(target).rebuild()
     assert (await contents(target))["ratings"] == before["ratings"]
     service = services_on(target, clock)
-    made = await service.matchmaking.challenge(
+    made = await service.challenges.challenge(
         guild_id=7,
         channel_id=300,
         challenger=Person(3, "p3"),
         opponent=Person(4, "p4"),
         options=GameOptions(),
     )
-    game = (await service.matchmaking.answer(made.id, Caller(4, 300), "accept")).game
+    game = (await service.challenges.answer(made.id, Caller(4, 300), "accept")).game
     assert game is not None and game.id == 8 and made.id == 8
     with pytest.raises(TargetNotEmptyError):
         await copy_database(source, target)

@@ -8,17 +8,17 @@ from __future__ import annotations
 
 import pytest
 
-from bot.base import custom_ids
+from bot.base.game import Game
 from bot.discord.controls import Button, Router
 from bot.discord.remembered import Remembered
 from bot.discord.visibility import Questions, Unasked
 from bot.features.history.feature import (
     HISTORY_PAGE,
     HISTORY_READ_MOST,
+    HISTORY_SEEK,
     HistoryPage,
     read_history_page,
 )
-from bot.storage.games import Game
 from bot.storage.listings import Finish, GameListings
 from tests.features.play.test_service import ALICE, BOB, CAROL, CHANNEL, GUILD
 from tests.features.reviews.test_store import finished
@@ -141,14 +141,14 @@ async def test_a_page_ends_before_a_game_left_undecided_and_the_next_starts_ther
 async def test_a_history_page_button_carries_its_mark_exactly():
     """Previous / Next of a history carry the member, the page and the exact mark."""
     fields = {"member": 10**20 - 1, "page": 999_999, "way": "p", "at": 1795912345.1234567}
-    item = Button.of(custom_ids.HISTORY_SEEK, label="x", game=10**18 - 1, **fields)
+    item = Button.of(HISTORY_SEEK, label="x", game=10**18 - 1, **fields)
     assert item.custom_id is not None and len(item.custom_id) <= 100
     router, received = Router(), []
 
     async def handler(interaction, **parsed):
         received.append(parsed)
 
-    router.add(custom_ids.HISTORY_SEEK, handler)
+    router.add(HISTORY_SEEK, handler)
     await router.route(None, item.custom_id)
     assert received == [{**fields, "game": 10**18 - 1}]
 

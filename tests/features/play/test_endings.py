@@ -17,6 +17,7 @@ from typing import Literal
 
 import pytest
 
+from bot.base.game import Game
 from bot.base.game_options import GameOptions
 from bot.base.paces import TimeControl
 from bot.base.people import Caller, Person
@@ -24,7 +25,6 @@ from bot.base.refusals import Refusal
 from bot.features.play.service import OutdatedBoardError, StepShown, TimeUp
 from bot.features.ratings.store import RatingStore
 from bot.storage.db import Database
-from bot.storage.games import Game
 from bot.storage.sweeps import Sweeps
 from engine.builder import turn_path
 from tests.databases import Clock, Services, services_on
@@ -137,7 +137,7 @@ async def start(
         clock=LIVE if pace == "live" else None,
     )
     if against == "ai":
-        game = await services.matchmaking.new_games.start_ai_game(
+        game = await services.challenges.new_games.start_ai_game(
             guild_id=GUILD,
             channel_id=CHANNEL,
             human=Person(ALICE, "Alice"),
@@ -146,14 +146,14 @@ async def start(
             options=options,
         )
     else:
-        made = await services.matchmaking.challenge(
+        made = await services.challenges.challenge(
             guild_id=GUILD,
             channel_id=CHANNEL,
             challenger=Person(ALICE, "Alice"),
             opponent=Person(BOB, "Bob"),
             options=options,
         )
-        game = (await services.matchmaking.answer(made.id, Caller(BOB, CHANNEL), "accept")).game
+        game = (await services.challenges.answer(made.id, Caller(BOB, CHANNEL), "accept")).game
     assert game is not None and game.time_control == (None if pace == "correspondence" else "5+3")
     return Table(services, clock, game, rng)
 
@@ -167,7 +167,7 @@ async def in_a_tournament(database: Database, clock: Clock, rng: random.Random, 
     tournament = await event.next_round(tournament)
     (board,) = await event.store.pairings.boards(tournament.id, 1)
     game = await event.service.games.game(board.game_id)
-    services = Services(services_on(database, clock).matchmaking, event.play)
+    services = Services(services_on(database, clock).challenges, event.play)
     return event, tournament, Table(services, clock, game, rng)
 
 
@@ -190,8 +190,8 @@ async def test_every_ending_is_stored_right(
             await table.turn(table.human_ends_it())
         assert table.last_mover != AI or table.ai_had_to_end_it
         final = table.game.position.outcome()
-        expected = (final.result, final.decided_by)
-        assert (table.game.outcome.white_points, table.game.outcome.black_points) == final.points
+        expected = (final.result, final.reason)
+        assert table.game.outcome.points == final.points
     elif ending == "resignation":
         loser = table.human
         await table.play.resign(game.id, game.version, Caller(loser, game.channel_id))

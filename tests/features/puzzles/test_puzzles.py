@@ -16,7 +16,7 @@ from bot.features.puzzles.harvest import Harvest
 from bot.features.puzzles.store import PuzzleStore, starting_rating
 from bot.features.puzzles.words import caption, verdict, why
 from bot.storage.db import Database
-from bot.storage.games import GameStore
+from bot.storage.games.store import GameStore
 from bot.storage.servers import ServerSettings, ServerSettingsStore
 from bot.workers.ai import SEARCH_NODE_LIMIT, PuzzleFinder
 from engine import parse_turn
@@ -225,7 +225,7 @@ async def test_finished_games_are_searched_for_their_puzzle_once(database: Datab
     expected = {}
     while len(expected) < 3 or not any(expected.values()):
         game = await finished_game(service, CHANNEL, MOST_PLIES, rng)
-        turns = [parse_turn(r.turn) for r in await app.games.turns(game.id)]
+        turns = [parse_turn(r.turn) for r in await app.stores.games.turns(game.id)]
         found = first_puzzle(
             game_positions(game.start_position, turns),
             f"game {game.id}",

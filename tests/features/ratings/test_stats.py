@@ -49,7 +49,8 @@ def test_streak_and_recent_games_newest_first():
     stats = player_stats(ME, HISTORY)
     assert stats.streak == ("loss", 2)
     assert [played.game.id for played in stats.recent] == [6, 5, 4, 3, 2]
-    assert [played.outcome for played in stats.recent] == ["loss", "loss", "draw", "win", "loss"]
+    recent = [played.win_loss_draw for played in stats.recent]
+    assert recent == ["loss", "loss", "draw", "win", "loss"]
 
 
 def test_no_games():

@@ -23,7 +23,8 @@ from bot.i18n.catalogues import translator
 from bot.loops.alarm import Alarm
 from bot.loops.background import nonce
 from bot.storage.db import scalar
-from bot.storage.games import GameStore, reminder_due
+from bot.storage.games.sql_rules import reminder_due
+from bot.storage.games.store import GameStore
 from bot.storage.leases import LeaseStore, reminder_lease
 from bot.storage.servers import ServerSettings, ServerSettingsStore
 from tests.databases import Clock, Services
@@ -154,7 +155,7 @@ async def test_the_ai_is_never_reminded(service, clock):
     """Against the AI: the human is reminded when they are to move (first, or after the AI's
     turn); after the human's turn the AI is to move, and nothing is due."""
     human, ai = Person(ALICE, "Alice"), Person(AI, "Tholos AI", bot=True)
-    first = await service.matchmaking.new_games.start_ai_game(
+    first = await service.challenges.new_games.start_ai_game(
         guild_id=GUILD,
         channel_id=CHANNEL,
         human=human,
@@ -170,7 +171,7 @@ async def test_the_ai_is_never_reminded(service, clock):
     after_ai = await service.play.ai_turn(played.game, answer)
     assert after_ai is not None and after_ai.game.to_move == ALICE
     assert after_ai.game.reminder_due_at == clock.now + DAY / 2
-    second = await service.matchmaking.new_games.start_ai_game(
+    second = await service.challenges.new_games.start_ai_game(
         guild_id=GUILD,
         channel_id=CHANNEL + 1,
         human=Person(BOB, "Bob"),
@@ -189,14 +190,14 @@ async def test_the_sweep_finds_due_reminders_oldest_first_and_clears_them_once(
     store = ReminderStore(database)
     games = []
     for number in range(3):
-        made = await service.matchmaking.challenge(
+        made = await service.challenges.challenge(
             guild_id=GUILD,
             channel_id=CHANNEL + number,
             challenger=Person(ALICE, "Alice"),
             opponent=Person(BOB + number, "Bob"),
             options=GameOptions(colour="white", first="me"),
         )
-        answered = await service.matchmaking.answer(
+        answered = await service.challenges.answer(
             made.id, by(BOB + number, CHANNEL + number), "accept"
         )
         assert answered.game is not None
@@ -234,14 +235,14 @@ async def test_the_sweep_sees_only_its_shards(service, database, clock):
     """A process running shard 1 of 2 sees the reminders of shard 1's servers only."""
     guilds = {0: 4 << 22, 1: 7 << 22}
     for shard, guild in guilds.items():
-        made = await service.matchmaking.challenge(
+        made = await service.challenges.challenge(
             guild_id=guild,
             channel_id=CHANNEL + shard,
             challenger=Person(ALICE, "Alice"),
             opponent=Person(BOB, "Bob"),
             options=GameOptions(colour="white", first="me"),
         )
-        await service.matchmaking.answer(made.id, by(BOB, CHANNEL + shard), "accept")
+        await service.challenges.answer(made.id, by(BOB, CHANNEL + shard), "accept")
     later = clock.now + DAY
     for shard, guild in guilds.items():
         store = ReminderStore(database, Shards(2, (shard,)))

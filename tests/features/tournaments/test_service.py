@@ -26,7 +26,7 @@ from bot.features.tournaments.service import (
 from bot.features.tournaments.standings import Meeting, Standing, standings
 from bot.features.tournaments.store import Tournament, TournamentStore
 from bot.storage.db import Database
-from bot.storage.games import GameStore
+from bot.storage.games.store import GameStore
 from tests.databases import Clock
 from tests.e2e.table import path_of
 
