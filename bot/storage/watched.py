@@ -28,11 +28,12 @@ OPENING_PLIES = 2
 """Positions reached in fewer turns than this (the start, and the first turn's) are not
 watched."""
 WATCHED_GAMES_SQL = "status = 'active' AND (rated OR ai_level IS NULL)"
-"""The games whose positions are watched, as SQL over ``games`` (:func:`is_watched`)."""
+"""The games whose positions are watched, as SQL over ``games``: being played, and
+:func:`ever_watched`."""
 
 
 class WatchedGame(Protocol):
-    """What the index needs of a game (a :class:`~bot.storage.games.Game`)."""
+    """What the index needs of a game (a :class:`~bot.base.game.Game`)."""
 
     @property
     def id(self) -> int: ...
@@ -46,12 +47,6 @@ class WatchedGame(Protocol):
     def rated(self) -> bool: ...
     @property
     def ai_level(self) -> str | None: ...
-
-
-def is_watched(game: WatchedGame) -> bool:
-    """Whether the engine may not help with ``game``'s positions: it is being played, and rated
-    or between two members (:data:`WATCHED_GAMES_SQL`)."""
-    return game.is_active and ever_watched(game)
 
 
 def ever_watched(game: WatchedGame) -> bool:
