@@ -10,13 +10,12 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.base.custom_ids import PREFIX
 from bot.base.settings import Settings
 from bot.discord import app as shared
 from bot.discord.answers import USERS_ONLY, Interaction, tell
 from bot.discord.app import App
 from bot.discord.commands import on_command_error, slash_commands
-from bot.discord.controls import Router
+from bot.discord.controls import PREFIX, Router
 from bot.discord.feature import Feature
 from bot.discord.registration import Registration
 from bot.features.installed import features

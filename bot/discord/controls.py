@@ -1,22 +1,80 @@
-"""Buttons: one kind of button for every ``tholos:`` control, and the router that hands a press
-to the handler its feature registered for the control's ``custom_id`` format.
+"""Buttons: one kind of button for every ``tholos:`` control, the format of a control's
+``custom_id``, and the router that hands a press to the handler its feature registered for the
+format.
 
-A control's ``custom_id`` format is defined once in :mod:`bot.base.custom_ids`; its words and its
-handler live in the feature that owns it. discord.py keeps nothing of these buttons (they are
-not dispatchable: no view per message in memory, none rebuilt from the message at a press); the
-client routes each press from its ``custom_id`` alone (``Client.on_interaction``), so a press
-after a restart, or on an old message, is routed the same way.
+Each control's format is defined once, next to its handler, in the feature that owns it (the
+board's controls, which every game shows, with the board's layout in :mod:`bot.discord.layout`).
+A ``custom_id`` starts with ``tholos:`` and carries ids, never game state. It is input: each
+field is bounded by its pattern (ids at most 18 digits: SQLite row ids, 64 bits).
+
+>>> CLAIM = CustomId("claim", (("game", ROW_ID, int),))
+>>> CLAIM.build(game=12)
+'tholos:claim:12'
+>>> CLAIM.parse(CLAIM.pattern.fullmatch("tholos:claim:12"))
+{'game': 12}
+
+discord.py keeps nothing of these buttons (they are not dispatchable: no view per message in
+memory, none rebuilt from the message at a press); the client routes each press from its
+``custom_id`` alone (``Client.on_interaction``), so a press after a restart, or on an old
+message, is routed the same way.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
 
-from bot.base.custom_ids import CustomId
+PREFIX = "tholos:"
+ROW_ID = r"\d{1,18}"
+"""A field holding a row's id (a game's, a challenge's …)."""
+VERSION = r"\d{1,9}"
+"""A field holding a game's version."""
+SNOWFLAKE = r"\d{1,20}"
+"""A field holding a Discord id (a member's): up to 20 digits."""
+FLOAT = r"-?\d{1,17}(?:\.\d{1,17})?(?:e[+-]\d{1,3})?"
+"""A field holding a finite float as ``repr`` writes it (``1500.0``, ``1e-05``): it parses back
+exactly."""
+PAGE = r"\d{1,6}"
+"""A field holding a page's number (Previous / Next)."""
+WAY = "[pn]"
+"""A field holding the way of a Previous (``p``) / Next (``n``) button."""
+
+
+@dataclass(frozen=True)
+class CustomId:
+    """The format of one control's ``custom_id``: ``tholos:<kind>:<field>:<field>…``."""
+
+    kind: str
+    fields: tuple[tuple[str, str, Callable[[str], Any]], ...]
+    """Each field's name, pattern and type (``int`` or ``str``)."""
+    pattern: re.Pattern[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        parts = "".join(f":(?P<{name}>{pattern})" for name, pattern, _ in self.fields)
+        object.__setattr__(self, "pattern", re.compile(f"{PREFIX}{self.kind}{parts}"))
+
+    @property
+    def template(self) -> str:
+        """The regular expression discord.py matches incoming ids with."""
+        return self.pattern.pattern
+
+    def build(self, **values: object) -> str:
+        """The ``custom_id`` for ``values``; raises ``ValueError`` if one breaks its pattern."""
+        text = PREFIX + self.kind + "".join(f":{values[name]}" for name, _, _ in self.fields)
+        if self.pattern.fullmatch(text) is None:
+            raise ValueError(f"not a valid {self.kind!r} custom_id: {text!r}")
+        return text
+
+    def parse(self, match: re.Match[str] | None) -> dict[str, Any]:
+        """The typed fields of a matched ``custom_id``; raises ``ValueError`` on no match."""
+        if match is None:
+            raise ValueError(f"not a {self.kind!r} custom_id")
+        return {name: kind(match[name]) for name, _, kind in self.fields}
+
 
 Interaction = discord.Interaction[Any]
 Handler = Callable[..., Awaitable[None]]

@@ -1,23 +1,15 @@
 """What a feature is: everything it adds to the bot declared in one class — its slash commands,
 the buttons it answers, its background loops, what it does at start and at stop — over the
 shared :class:`~bot.discord.app.App`. The client builds every feature of
-:data:`bot.features.FEATURES` the same way, so adding a feature is adding it there."""
+:func:`bot.features.installed.features` the same way, so adding a feature is adding it there."""
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
-
-import discord
-from discord import app_commands
-
 from bot.discord.answers import Interaction, Interactions
 from bot.discord.app import App
+from bot.discord.commands import Command
 from bot.discord.controls import Router
 from bot.loops.loop import Loop
-
-T = TypeVar("T")
-Command = app_commands.Command[Any, Any, Any] | app_commands.Group
-"""A top-level slash command (a group or a single command)."""
 
 
 class Feature:
@@ -27,8 +19,9 @@ class Feature:
         self.app = app
 
     def commands(self) -> list[Command]:
-        """Its top-level slash commands (its ``/tholos`` subcommands join that group where they
-        are defined)."""
+        """Its slash commands, bound to it: the ``get_app_commands()`` of its commands' Cog —
+        top-level commands, its own groups, and its part of ``/tholos`` (a
+        :class:`~bot.discord.commands.Tholos`, which the client gathers into one group)."""
         return []
 
     def register(self, router: Router) -> None:
@@ -52,13 +45,3 @@ class Feature:
     def interactions(self) -> Interactions:
         """The interactions under way (see :func:`bot.discord.answers.answers`)."""
         return self.app.interactions
-
-
-def feature_of(source: discord.Interaction[Any] | discord.Client, kind: type[T]) -> T:
-    """The running bot's feature of class ``kind`` (slash-command handlers find theirs from
-    the interaction)."""
-    client = source.client if isinstance(source, discord.Interaction) else source
-    features = getattr(client, "features", {})
-    feature = features.get(kind)
-    assert isinstance(feature, kind), f"the client has no {kind.__name__} feature"
-    return feature

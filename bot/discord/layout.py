@@ -12,10 +12,9 @@ from typing import Any
 
 import discord
 
-from bot.base import custom_ids
 from bot.base.refusals import Refusal
 from bot.discord.answers import USERS_ONLY
-from bot.discord.controls import Button, Row
+from bot.discord.controls import ROW_ID, VERSION, Button, CustomId, Row
 from bot.words.board import Board
 from bot.words.choices import Choice
 
@@ -38,20 +37,56 @@ CHOICES_PER_ROW = 4
 """A step's options in rows of four; the commands (at most five) share the last row."""
 ROW_LENGTH = 5
 """The most buttons a row holds (Discord's limit)."""
+STEP_PATH = r"[A-Za-z0-9-]{0,8}"
+"""A field holding the choices of a turn being built so far, one character each."""
+STEP_KIND = "[nbc]"
+"""A field holding the kind of a step: ``n`` an option, ``b`` Back, ``c`` Cancel."""
+
+# The board's controls, which every game's board shows; each is answered by the feature named.
+STEP = CustomId(
+    "s",
+    (
+        ("game", ROW_ID, int),
+        ("version", VERSION, int),
+        ("path", STEP_PATH, str),
+        ("kind", STEP_KIND, str),
+    ),
+)
+"""A step of the turn being built (play)."""
+CLAIM = CustomId("claim", (("game", ROW_ID, int),))
+"""Claim the win from an inactive opponent (play)."""
+GIVE_UP = CustomId("giveup", (("game", ROW_ID, int),))
+"""Ask to resign a game (against the AI) from its board (play)."""
+RULES = CustomId("rules", (("game", ROW_ID, int),))
+"""How to play, with a game's ornaments (play)."""
+LIVE = CustomId("live", (("game", ROW_ID, int),))
+"""Open the live board (the Activity) where the game is played (play)."""
+REMATCH = CustomId("rematch", (("game", ROW_ID, int),))
+"""Challenge the other player again, colours swapped (challenges)."""
+REPLAY = CustomId("replay", (("game", ROW_ID, int),))
+"""The animated replay of a finished game (history)."""
+RECORD = CustomId("record", (("game", ROW_ID, int),))
+"""The record file of a finished game (history)."""
+ANALYSE = CustomId("an", (("game", ROW_ID, int),))
+"""Open a finished game on the live board's analysis board (history)."""
+REVIEW = CustomId("review", (("game", ROW_ID, int),))
+"""The AI's review of a finished game (reviews)."""
+HINT = CustomId("hint", (("game", ROW_ID, int), ("version", VERSION, int)))
+"""A hint for the player to move, in a game against the AI that allows them (hints)."""
 FORMATS = {
-    "choose": custom_ids.STEP,
-    "back": custom_ids.STEP,
-    "cancel": custom_ids.STEP,
-    "claim": custom_ids.CLAIM,
-    "resign": custom_ids.GIVE_UP,
-    "rules": custom_ids.RULES,
-    "rematch": custom_ids.REMATCH,
-    "replay": custom_ids.REPLAY,
-    "record": custom_ids.RECORD,
-    "review": custom_ids.REVIEW,
-    "analyse": custom_ids.ANALYSE,
-    "live": custom_ids.LIVE,
-    "hint": custom_ids.HINT,
+    "choose": STEP,
+    "back": STEP,
+    "cancel": STEP,
+    "claim": CLAIM,
+    "resign": GIVE_UP,
+    "rules": RULES,
+    "rematch": REMATCH,
+    "replay": REPLAY,
+    "record": RECORD,
+    "review": REVIEW,
+    "analyse": ANALYSE,
+    "live": LIVE,
+    "hint": HINT,
 }
 """The ``custom_id`` format of each action."""
 STEP_KINDS = {"choose": "n", "back": "b", "cancel": "c"}
@@ -99,9 +134,9 @@ def button(board: Board, choice: Choice) -> Button:
     """One control of ``board`` as a button."""
     format = FORMATS[choice.action]
     fields: dict[str, object] = {"game": board.game_id}
-    if format is custom_ids.STEP:
+    if format is STEP:
         fields |= {"version": board.version, "path": choice.path, "kind": STEP_KINDS[choice.action]}
-    elif format is custom_ids.HINT:
+    elif format is HINT:
         fields |= {"version": board.version}
     return Button.of(
         format,

@@ -10,9 +10,8 @@ import pytest
 from babel.messages.pofile import read_po
 from discord import app_commands
 
-from bot.discord.commands import tholos
-from bot.features.admin.feature import tholos_admin
-from bot.features.ratings.feature import leaderboard_command
+from bot.discord.commands import slash_commands
+from bot.features.installed import features
 from bot.i18n.catalogues import (
     COMMAND_NAME,
     TEMPLATE,
@@ -25,6 +24,7 @@ from bot.i18n.catalogues import (
     untranslated,
 )
 from bot.i18n.locales import CommandTranslator
+from tests.discord_fakes import fake_app
 
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 COMMAND_NAME_RULE = re.compile(r"[-_'\w]{1,32}")
@@ -117,7 +117,8 @@ async def payloads(locale_codes: tuple[str, ...]) -> list[dict]:
     """The registration payloads of every command, with their localisations."""
     client = discord.Client(intents=discord.Intents.none())
     tree = app_commands.CommandTree(client)
-    for command in (tholos, leaderboard_command, tholos_admin):
+    built = features(fake_app(None))  # type: ignore[arg-type]  # building reads nothing
+    for command in slash_commands(command for feature in built for command in feature.commands()):
         tree.add_command(command)
     return [
         await command.get_translated_payload(tree, CommandTranslator())

@@ -4,7 +4,7 @@ sentence why; the game counts the hints it gave (its history and record say so).
 
 from __future__ import annotations
 
-from bot.base import custom_ids
+from bot.discord import layout
 from bot.discord.answers import Interaction, answers, caller
 from bot.discord.app import App
 from bot.discord.controls import Router
@@ -19,10 +19,10 @@ class Hints(Feature):
 
     def __init__(self, app: App) -> None:
         super().__init__(app)
-        self.service = HintService(app.games, app.adviser)
+        self.service = HintService(app.stores.games, app.adviser)
 
     def register(self, router: Router) -> None:
-        router.add(custom_ids.HINT, self.hint)
+        router.add(layout.HINT, self.hint)
 
     @answers()
     async def hint(self, interaction: Interaction, game: int, version: int) -> None:

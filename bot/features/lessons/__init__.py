@@ -4,6 +4,7 @@ lesson's message shows (``words``, ``views``) and the page's lessons (``web``); 
 features may use of them."""
 
 from bot.features.lessons.service import LessonService
+from bot.features.lessons.views import FIRST_GAME
 from bot.features.lessons.words import course_line
 
-__all__ = ["LessonService", "course_line"]
+__all__ = ["FIRST_GAME", "LessonService", "course_line"]

@@ -9,7 +9,6 @@ from __future__ import annotations
 from discord import app_commands
 from discord.ext.commands import Cog
 
-from bot.base import custom_ids
 from bot.base.refusals import Refusal
 from bot.discord import layout
 from bot.discord.answers import Interaction, answers
@@ -45,9 +44,9 @@ class Lessons(Feature):
     def register(self, router: Router) -> None:
         """Route the turn's steps, Try again, Next lesson and the list here (the first game is
         a game against the AI: the challenges' button)."""
-        router.add(custom_ids.LESSON_STEP, self.step)
-        router.add(custom_ids.LESSON_OPEN, self.open)
-        router.add(custom_ids.LESSON_LIST, self.course)
+        router.add(views.LESSON_STEP, self.step)
+        router.add(views.LESSON_OPEN, self.open)
+        router.add(views.LESSON_LIST, self.course)
 
     @answers()
     async def learn(self, interaction: Interaction, lesson: str | None) -> None:

@@ -4,9 +4,15 @@ game. Its words are :mod:`bot.features.lessons.words`'s."""
 
 from __future__ import annotations
 
-from bot.base import custom_ids
-from bot.discord.controls import Button, Row
-from bot.discord.layout import IMAGE_NAME, STEP_KINDS, BoardLook, choice_rows
+from bot.discord.controls import Button, CustomId, Row
+from bot.discord.layout import (
+    IMAGE_NAME,
+    STEP_KIND,
+    STEP_KINDS,
+    STEP_PATH,
+    BoardLook,
+    choice_rows,
+)
 from bot.features.lessons.course import COURSE, Lesson
 from bot.features.lessons.store import Progress
 from bot.features.lessons.words import lesson_text, lesson_title, small_print
@@ -16,6 +22,20 @@ from bot.words.steps import press_choices, step_prompt
 from engine import WHITE
 from engine.builder import TurnBuilder
 from rendering.translator import Translator
+
+LESSON = r"[a-z0-9-]{1,16}"
+"""A field holding a lesson's id (:mod:`bot.features.lessons.course`)."""
+LESSON_STEP = CustomId(
+    "le", (("lesson", LESSON, str), ("path", STEP_PATH, str), ("kind", STEP_KIND, str))
+)
+"""A step of the turn a member builds in a lesson (as the board's step, for the lesson)."""
+LESSON_OPEN = CustomId("leo", (("lesson", LESSON, str),))
+"""Open a lesson from its start: Try again, Next lesson, a lesson of the course's list."""
+LESSON_LIST = CustomId("lel", ())
+"""The course's lessons, to replay any."""
+FIRST_GAME = CustomId("lfg", ())
+"""After the course: a first game against the easy AI, with hints (answered by the challenges
+feature, which starts games against the AI)."""
 
 LIST_PER_ROW = 5
 """Lessons in a row of the course's list (Discord's most)."""
@@ -43,7 +63,7 @@ def step_rows(t: Translator, lesson: Lesson, builder: TurnBuilder) -> list[Row]:
         if choice.action == "lessons":
             return list_button(t)
         return Button.of(
-            custom_ids.LESSON_STEP,
+            LESSON_STEP,
             lesson=lesson.id,
             path=choice.path,
             kind=STEP_KINDS[choice.action],
@@ -58,13 +78,13 @@ def step_rows(t: Translator, lesson: Lesson, builder: TurnBuilder) -> list[Row]:
 
 def list_button(t: Translator) -> Button:
     """The course's list."""
-    return Button.of(custom_ids.LESSON_LIST, label=t("Lessons"), emoji="📚")
+    return Button.of(LESSON_LIST, label=t("Lessons"), emoji="📚")
 
 
 def again_rows(t: Translator, lesson: Lesson) -> list[Row]:
     """After a miss: Try again (the lesson from its start), and the list."""
     again = Button.of(
-        custom_ids.LESSON_STEP,
+        LESSON_STEP,
         lesson=lesson.id,
         path="",
         kind=STEP_KINDS["cancel"],
@@ -80,7 +100,7 @@ def next_rows(t: Translator, then: Lesson | None) -> list[Row]:
     if then is None:
         return [[first_game_button(t), list_button(t)]]
     following = Button.of(
-        custom_ids.LESSON_OPEN,
+        LESSON_OPEN,
         lesson=then.id,
         label=t("Next lesson"),
         emoji="➡️",
@@ -91,9 +111,7 @@ def next_rows(t: Translator, then: Lesson | None) -> list[Row]:
 
 def first_game_button(t: Translator) -> Button:
     """The course's last step: a game against the easy AI, with hints."""
-    return Button.of(
-        custom_ids.FIRST_GAME, label=t("Play your first game"), emoji="🎲", emphasis="success"
-    )
+    return Button.of(FIRST_GAME, label=t("Play your first game"), emoji="🎲", emphasis="success")
 
 
 def list_rows(t: Translator, progress: Progress) -> list[Row]:
@@ -101,7 +119,7 @@ def list_rows(t: Translator, progress: Progress) -> list[Row]:
     course is finished."""
     buttons: Row = [
         Button.of(
-            custom_ids.LESSON_OPEN,
+            LESSON_OPEN,
             lesson=lesson.id,
             label=f"{number}. {t(lesson.title)}"[:80],
             emoji="✅" if progress.passed(lesson.id) else None,

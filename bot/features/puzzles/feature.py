@@ -12,7 +12,6 @@ from importlib import resources
 
 from discord.ext.commands import Cog
 
-from bot.base import custom_ids
 from bot.base.refusals import Refusal
 from bot.discord import layout
 from bot.discord.answers import Interaction, answers, tell
@@ -63,10 +62,10 @@ class Puzzles(Feature):
 
     def register(self, router: Router) -> None:
         """Route the answer's steps, Next and the puzzle of the day's Solve here."""
-        router.add(custom_ids.PUZZLE_STEP, self.step)
-        router.add(custom_ids.PUZZLE_NEXT, self.next)
-        router.add(custom_ids.PUZZLE_GIVE_UP, self.give_up)
-        router.add(custom_ids.DAILY_PUZZLE, self.solve_daily)
+        router.add(views.PUZZLE_STEP, self.step)
+        router.add(views.PUZZLE_NEXT, self.next)
+        router.add(views.PUZZLE_GIVE_UP, self.give_up)
+        router.add(views.DAILY_PUZZLE, self.solve_daily)
 
     def loops(self) -> list[Loop]:
         """The puzzle of the day, and (unless turned off) the search of finished games for

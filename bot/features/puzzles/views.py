@@ -4,9 +4,15 @@ are :mod:`bot.features.puzzles.words`'s."""
 
 from __future__ import annotations
 
-from bot.base import custom_ids
-from bot.discord.controls import Button, Row
-from bot.discord.layout import IMAGE_NAME, STEP_KINDS, BoardLook, choice_rows
+from bot.discord.controls import ROW_ID, SNOWFLAKE, Button, CustomId, Row
+from bot.discord.layout import (
+    IMAGE_NAME,
+    STEP_KIND,
+    STEP_KINDS,
+    STEP_PATH,
+    BoardLook,
+    choice_rows,
+)
 from bot.features.puzzles.store import DailyPuzzle, StoredPuzzle
 from bot.features.puzzles.words import caption, small_print
 from bot.words.board import ACCENT
@@ -14,6 +20,17 @@ from bot.words.choices import Choice
 from bot.words.steps import press_choices, step_prompt
 from engine.builder import TurnBuilder
 from rendering.translator import Translator
+
+PUZZLE_STEP = CustomId(
+    "pz", (("attempt", ROW_ID, int), ("path", STEP_PATH, str), ("kind", STEP_KIND, str))
+)
+"""A step of a puzzle's answer being built (as the board's step, for a member's attempt)."""
+PUZZLE_GIVE_UP = CustomId("pzg", (("attempt", ROW_ID, int),))
+"""Show a puzzle's answer without answering (it counts as a wrong answer)."""
+PUZZLE_NEXT = CustomId("pzn", (("attempt", ROW_ID, int),))
+"""Another puzzle, after the attempt answered."""
+DAILY_PUZZLE = CustomId("pzd", (("guild", SNOWFLAKE, int), ("day", r"\d{4}-\d{2}-\d{2}", str)))
+"""Solve a server's puzzle of the day (privately)."""
 
 
 def look(t: Translator, stored: StoredPuzzle, title: str, intro: str, alt: str) -> BoardLook:
@@ -40,13 +57,13 @@ def answer_rows(t: Translator, attempt_id: int, builder: TurnBuilder) -> list[Ro
     def button(choice: Choice) -> Button:
         if choice.action == "reveal":
             return Button.of(
-                custom_ids.PUZZLE_GIVE_UP,
+                PUZZLE_GIVE_UP,
                 attempt=attempt_id,
                 label=choice.label,
                 emoji=choice.emoji,
             )
         return Button.of(
-            custom_ids.PUZZLE_STEP,
+            PUZZLE_STEP,
             attempt=attempt_id,
             path=choice.path,
             kind=STEP_KINDS[choice.action],
@@ -64,7 +81,7 @@ def next_row(t: Translator, attempt_id: int) -> list[Row]:
     return [
         [
             Button.of(
-                custom_ids.PUZZLE_NEXT,
+                PUZZLE_NEXT,
                 attempt=attempt_id,
                 label=t("Next puzzle"),
                 emoji="🧩",
@@ -81,7 +98,7 @@ def daily_row(t: Translator, daily: DailyPuzzle) -> list[Row]:
     return [
         [
             Button.of(
-                custom_ids.DAILY_PUZZLE,
+                DAILY_PUZZLE,
                 guild=daily.guild_id,
                 day=daily.day,
                 label=t("Solve it"),

@@ -9,10 +9,9 @@ import logging
 
 import discord
 
-from bot.base import custom_ids
 from bot.discord.answers import Interaction
 from bot.discord.app import App
-from bot.discord.controls import Button, view_of
+from bot.discord.controls import ROW_ID, Button, CustomId, view_of
 from bot.features.tournaments.service import expected_length
 from bot.features.tournaments.store import Tournament, TournamentStore
 from bot.i18n.catalogues import translator
@@ -25,6 +24,10 @@ from rendering.translator import Translator
 log = logging.getLogger(__name__)
 
 NO_PINGS = discord.AllowedMentions.none()
+
+
+TOURNAMENT = CustomId("tn", (("tournament", ROW_ID, int), ("answer", "join|leave", str)))
+"""Join or Leave on a tournament's announcement (answered by the feature's ``press``)."""
 
 
 class Announcements:
@@ -120,7 +123,7 @@ def signup_view(t: Translator, tournament: Tournament) -> discord.ui.View:
     return view_of(
         [
             Button.of(
-                custom_ids.TOURNAMENT,
+                TOURNAMENT,
                 tournament=tournament.id,
                 answer="join",
                 label=t("Join"),
@@ -128,7 +131,7 @@ def signup_view(t: Translator, tournament: Tournament) -> discord.ui.View:
                 enabled=open_,
             ),
             Button.of(
-                custom_ids.TOURNAMENT,
+                TOURNAMENT,
                 tournament=tournament.id,
                 answer="leave",
                 label=t("Leave"),

@@ -14,7 +14,6 @@ import discord
 from discord import app_commands
 from discord.ext.commands import Cog
 
-from bot.base import custom_ids
 from bot.base.game_options import GameOptions, Mode
 from bot.base.paces import Pace
 from bot.base.people import Person
@@ -33,7 +32,12 @@ from bot.discord.controls import Router
 from bot.discord.feature import Feature
 from bot.discord.places import place_for
 from bot.features.play import PlayService
-from bot.features.tournaments.announcement import NO_PINGS, Announcements, drop_event
+from bot.features.tournaments.announcement import (
+    NO_PINGS,
+    TOURNAMENT,
+    Announcements,
+    drop_event,
+)
 from bot.features.tournaments.rounds import Rounds, standings_file
 from bot.features.tournaments.service import (
     MAX_PLAYERS,
@@ -102,7 +106,7 @@ class Tournaments(Feature):
         ]
 
     def register(self, router: Router) -> None:
-        router.add(custom_ids.TOURNAMENT, self.press)
+        router.add(TOURNAMENT, self.press)
 
     def loops(self) -> list[Loop]:
         return [self.rounds.loop()]
@@ -404,7 +408,7 @@ class OrganiserCommands(TournamentCommands):
             "rated": rated,
         }
         options = GameOptions(mode=mode, ornaments=ornaments)
-        await self.tournaments.create(interaction, fields, options)
+        await self.tournaments.create(interaction, asked, options)
 
     @tholos_tournament.command(
         name=NC_("command", "start"), description=N_("Start a tournament now, without waiting")

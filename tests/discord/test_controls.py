@@ -1,21 +1,26 @@
-"""Each control's custom_id: one definition builds and parses it, and buttons already posted
-by earlier versions still match (their templates are unchanged)."""
+"""Each control's custom_id: one definition builds and parses it, the router hands it back to
+its handler, and buttons already posted by earlier versions still match (their templates are
+unchanged)."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.base import custom_ids
-from bot.discord.controls import Button, Router
+from bot.discord import layout
+from bot.discord.controls import PREFIX, Button, Router
+from bot.features.challenges.feature import CHALLENGE
+from bot.features.games.feature import GAMES
+from bot.features.play.feature import RESIGN
+from bot.features.ratings.feature import LEADERBOARD, LEADERBOARD_SEEK
 
 POSTED_BEFORE = {
-    custom_ids.STEP: r"tholos:s:(?P<game>\d{1,18}):(?P<version>\d{1,9}):"
+    layout.STEP: r"tholos:s:(?P<game>\d{1,18}):(?P<version>\d{1,9}):"
     r"(?P<path>[A-Za-z0-9-]{0,8}):(?P<kind>[nbc])",
-    custom_ids.CLAIM: r"tholos:claim:(?P<game>\d{1,18})",
-    custom_ids.CHALLENGE: r"tholos:ch:(?P<challenge>\d{1,18}):(?P<answer>accept|decline|withdraw)",
-    custom_ids.REMATCH: r"tholos:rematch:(?P<game>\d{1,18})",
-    custom_ids.RESIGN: r"tholos:resign:(?P<game>\d{1,18}):(?P<version>\d{1,9})",
-    custom_ids.LEADERBOARD: r"tholos:lb:(?P<page>\d{1,6}):(?P<way>[pn])",
+    layout.CLAIM: r"tholos:claim:(?P<game>\d{1,18})",
+    CHALLENGE: r"tholos:ch:(?P<challenge>\d{1,18}):(?P<answer>accept|decline|withdraw)",
+    layout.REMATCH: r"tholos:rematch:(?P<game>\d{1,18})",
+    RESIGN: r"tholos:resign:(?P<game>\d{1,18}):(?P<version>\d{1,9})",
+    LEADERBOARD: r"tholos:lb:(?P<page>\d{1,6}):(?P<way>[pn])",
 }
 
 
@@ -28,19 +33,19 @@ def test_templates_match_the_buttons_already_posted(format):
 @pytest.mark.parametrize(
     ("format", "fields"),
     [
-        (custom_ids.STEP, {"game": 12, "version": 3, "path": "PwB-", "kind": "n"}),
-        (custom_ids.CLAIM, {"game": 99}),
-        (custom_ids.CHALLENGE, {"challenge": 7, "answer": "withdraw"}),
-        (custom_ids.REMATCH, {"game": 5}),
-        (custom_ids.ANALYSE, {"game": 5}),
-        (custom_ids.RESIGN, {"game": 5, "version": 41}),
-        (custom_ids.LEADERBOARD, {"page": 2, "way": "p"}),
-        (custom_ids.LEADERBOARD_SEEK, {"page": 19_999, "way": "n", "rating": 0.1 + 0.2, "user": 7}),
+        (layout.STEP, {"game": 12, "version": 3, "path": "PwB-", "kind": "n"}),
+        (layout.CLAIM, {"game": 99}),
+        (CHALLENGE, {"challenge": 7, "answer": "withdraw"}),
+        (layout.REMATCH, {"game": 5}),
+        (layout.ANALYSE, {"game": 5}),
+        (RESIGN, {"game": 5, "version": 41}),
+        (LEADERBOARD, {"page": 2, "way": "p"}),
+        (LEADERBOARD_SEEK, {"page": 19_999, "way": "n", "rating": 0.1 + 0.2, "user": 7}),
         (
-            custom_ids.LEADERBOARD_SEEK,
+            LEADERBOARD_SEEK,
             {"page": 999_999, "way": "p", "rating": -1.2345678901234567e-300, "user": 10**20 - 1},
         ),
-        (custom_ids.LEADERBOARD_SEEK, {"page": 0, "way": "n", "rating": 1500.0, "user": 1}),
+        (LEADERBOARD_SEEK, {"page": 0, "way": "n", "rating": 1500.0, "user": 1}),
     ],
 )
 async def test_a_control_routes_the_id_it_builds(format, fields):
@@ -49,7 +54,7 @@ async def test_a_control_routes_the_id_it_builds(format, fields):
     item = Button.of(format, label="x", **fields)
     custom_id = item.custom_id
     assert custom_id is not None and len(custom_id) <= 100
-    assert custom_id.startswith(custom_ids.PREFIX) and not item.is_dispatchable()
+    assert custom_id.startswith(PREFIX) and not item.is_dispatchable()
     router, received = Router(), []
 
     async def handler(interaction, **parsed):
@@ -59,7 +64,7 @@ async def test_a_control_routes_the_id_it_builds(format, fields):
         raise AssertionError(f"routed to the wrong format: {parsed}")
 
     router.add(format, handler)
-    for kind in (custom_ids.REVIEW, custom_ids.GAMES):
+    for kind in (layout.REVIEW, GAMES):
         if kind is not format:
             router.add(kind, other)
     assert router.knows(custom_id)
@@ -71,6 +76,6 @@ def test_a_field_that_breaks_its_pattern_is_refused():
     """Building an id from a value its pattern refuses (a 19-digit id) raises, so a control
     never carries an id that would not route back to it."""
     with pytest.raises(ValueError, match="not a valid"):
-        custom_ids.CLAIM.build(game=10**18)
+        layout.CLAIM.build(game=10**18)
     with pytest.raises(ValueError, match="not a 'claim' custom_id"):
-        custom_ids.CLAIM.parse(custom_ids.CLAIM.pattern.fullmatch("tholos:claim:x"))
+        layout.CLAIM.parse(layout.CLAIM.pattern.fullmatch("tholos:claim:x"))
