@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Literal
 
 import discord
@@ -119,14 +120,13 @@ class Tournaments(Feature):
         self._stop_listening()
 
     @answers(server_only=True)
-    async def create(
-        self, interaction: Interaction, fields: dict[str, object], options: GameOptions
-    ) -> None:
-        """Post the announcement of a new tournament, with Join / Leave."""
+    async def create(self, interaction: Interaction, asked: Setup, options: GameOptions) -> None:
+        """Post the announcement of a new tournament (``asked``, in the mode and with the
+        ornaments of ``options``), with Join / Leave."""
         if not interaction.permissions.manage_events:
             raise Refusal(ORGANISERS_ONLY)
         ornaments = options.ornament_count()  # refuses ornaments in the basic mode
-        setup = Setup(**fields, mode=options.game_mode, ornaments=ornaments)  # type: ignore[arg-type]
+        setup = replace(asked, mode=options.game_mode, ornaments=ornaments)
         rules = await self.app.rules(interaction.guild_id or 0)
         if not place_for(interaction, rules.threads).thread:
             raise Refusal(NEEDS_THREADS)
@@ -397,16 +397,16 @@ class OrganiserCommands(TournamentCommands):
         cycles = 2 if twice else 1
         if max_players is None:
             max_players = 16 if format == "swiss" else largest_round_robin(cycles)
-        fields = {
-            "name": plain_name(name, 80),
-            "format": format,
-            "rounds": rounds if format == "swiss" else cycles,
-            "pace": None if pace == "correspondence" else pace,
-            "round_hours": float(deadline_hours),
-            "starts_at": time.time() + 60 * starts_in,
-            "max_players": max_players,
-            "rated": rated,
-        }
+        asked = Setup(
+            name=plain_name(name, 80),
+            format=format,
+            rounds=rounds if format == "swiss" else cycles,
+            pace=None if pace == "correspondence" else pace,
+            round_hours=float(deadline_hours),
+            starts_at=time.time() + 60 * starts_in,
+            max_players=max_players,
+            rated=rated,
+        )
         options = GameOptions(mode=mode, ornaments=ornaments)
         await self.tournaments.create(interaction, asked, options)
 

@@ -108,11 +108,11 @@ class Setup:
     """Swiss: the rounds; round robin: the cycles (1, or 2 with colours swapped)."""
     pace: str | None
     round_hours: float
-    mode: Mode
-    ornaments: int
     starts_at: float
     max_players: int
     rated: bool
+    mode: Mode = "basic"
+    ornaments: int = 0
 
 
 class TournamentService:
