@@ -9,13 +9,19 @@ import inspect
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.base.settings import Settings
 from bot.discord.app import App, build
-from bot.discord.opponent import Opponent
+from bot.discord.feature import Feature
+from bot.features.challenges.feature import Challenges
+from bot.features.installed import features
+from bot.features.play import PlayService
+from bot.features.play.feature import Play
+from bot.features.play.opponent import Opponent
 from bot.storage.db import Database
 from bot.workers.renderer import Renderer
+from tests.databases import Services
 
 BOT_ID = 999_000
 PATIENCE = 120.0
@@ -104,19 +110,41 @@ class FakeDiscord:
         return None
 
 
-def fake_app(database: Database, discord: FakeDiscord | None = None, ai: Any = None) -> App:
-    """The shared parts of a bot process over ``database``, talking to a fake Discord (and
-    searching the AI's turns with ``ai``, a fake search, if given). Its boards are drawn on a
-    thread, the same drawing as the worker process's (tested in ``test_renderer`` and by every
-    end-to-end bot), without a process started for each test."""
+def fake_app(database: Database, discord: FakeDiscord | None = None) -> App:
+    """The shared parts of a bot process over ``database``, talking to a fake Discord. Its
+    boards are drawn on a thread, the same drawing as the worker process's (tested in
+    ``test_renderer`` and by every end-to-end bot), without a process started for each test."""
     client = discord or FakeDiscord()
     renderer = Renderer(in_worker=False)
-    return build(client, Settings(token="test"), database, ai, renderer)  # type: ignore[arg-type]
+    return build(client, Settings(token="test"), database, renderer)  # type: ignore[arg-type]
 
 
-def opponent_of(app: App, ai: Any, **options: Any) -> Opponent:
-    """The AI opponent over ``app``'s parts, searching with ``ai`` (a fake search)."""
-    return Opponent(app.client, app.sweeps, app.leases, app.play, app.poster, ai=ai, **options)
+F = TypeVar("F", bound=Feature)
+
+
+class Wired:
+    """Every feature over an app, wired as the client wires them (the AI searching with
+    ``ai``, a fake search, if given), found by class."""
+
+    def __init__(self, app: App, ai: Any = None) -> None:
+        self.features = features(app, ai)
+
+    def __getitem__(self, kind: type[F]) -> F:
+        [found] = [feature for feature in self.features if isinstance(feature, kind)]
+        return found
+
+
+def services_of(app: App) -> Services:
+    """How games start and are played, wired over ``app`` as the client wires them."""
+    wired = Wired(app)
+    return Services(wired[Challenges].service, wired[Play].service)
+
+
+def opponent_of(app: App, play: PlayService, ai: Any, **options: Any) -> Opponent:
+    """The AI opponent over ``app``'s parts and ``play``, searching with ``ai`` (a fake
+    search)."""
+    stores = app.stores
+    return Opponent(app.client, stores.sweeps, stores.leases, play, app.poster, ai=ai, **options)
 
 
 async def eventually(

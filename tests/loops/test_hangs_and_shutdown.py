@@ -18,6 +18,7 @@ from bot.base.settings import Settings
 from bot.client import TholosBot
 from bot.features.challenges.feature import Challenges
 from bot.features.housekeeping.feature import Housekeeping
+from bot.features.play.feature import Play
 from bot.features.puzzles.feature import Puzzles
 from bot.features.reminders.feature import Reminders
 from bot.features.reviews.feature import Reviews
@@ -25,8 +26,8 @@ from bot.loops.background import Backoff
 from bot.loops.loop import Loops
 from bot.storage import open_database
 from tests.databases import Clock
-from tests.discord.test_opponent import GatedAi, ai_games
-from tests.discord_fakes import FakeDiscord, eventually, fake_app
+from tests.discord_fakes import FakeDiscord, Wired, eventually, fake_app, services_of
+from tests.features.play.test_opponent import GatedAi, ai_games
 from tests.features.play.test_service import ALICE, BOB, CHANNEL, GUILD, by
 from tests.features.reminders.test_reminders import DAY, reminding
 from tests.features.reviews.test_review_loop import StuckReviewer, finished_game, requested, seeded
@@ -45,14 +46,14 @@ async def games_due_for_reminders(database) -> list:
     service = reminding(database, Clock(1_000.0), ReminderDefaults(None, DAY), [])
     games = []
     for channel in (HANGS, ANSWERS):
-        made = await service.matchmaking.challenge(
+        made = await service.challenges.challenge(
             guild_id=GUILD,
             channel_id=channel,
             challenger=Person(ALICE, "Alice"),
             opponent=Person(BOB, "Bob"),
             options=GameOptions(colour="white", first="me"),
         )
-        games.append((await service.matchmaking.answer(made.id, by(BOB, channel), "accept")).game)
+        games.append((await service.challenges.answer(made.id, by(BOB, channel), "accept")).game)
     assert all(game.reminder_due_at < time.time() for game in games)
     return games
 
@@ -70,12 +71,12 @@ async def test_a_reminder_discord_hangs_on_times_out_and_the_next_is_sent(
     assert discord.hung == [HANGS]
     [sent] = discord.in_channel(ANSWERS)
     assert f"<@{ALICE}>" in sent.sent["content"]
-    assert (await app.games.game(answered.id)).reminder_due_at is None
-    postponed = (await app.games.game(hung.id)).reminder_due_at
+    assert (await app.stores.games.game(answered.id)).reminder_due_at is None
+    postponed = (await app.stores.games.game(hung.id)).reminder_due_at
     assert postponed is not None and postponed > hung.reminder_due_at  # tried again later
     await reminders.sweep()  # it hangs again: given up
     assert discord.hung == [HANGS, HANGS]
-    assert (await app.games.game(hung.id)).reminder_due_at is None
+    assert (await app.stores.games.game(hung.id)).reminder_due_at is None
     assert f"gave up on the reminder (game, version) ({hung.id}, {hung.version})" in caplog.text
     assert discord.in_channel(HANGS) == [] and len(discord.in_channel(ANSWERS)) == 1
 
@@ -84,11 +85,11 @@ async def test_a_challenge_expiry_discord_hangs_on_times_out_and_the_next_is_sho
     database, quick_timeout
 ):
     discord = FakeDiscord()
-    app = fake_app(database, discord)
+    challenges = Wired(fake_app(database, discord))[Challenges]
     service = reminding(database, Clock(1_000.0), ReminderDefaults(None, DAY), [])
     messages = {}
     for channel in (HANGS, ANSWERS):
-        made = await service.matchmaking.challenge(
+        made = await service.challenges.challenge(
             guild_id=GUILD,
             channel_id=channel,
             challenger=Person(ALICE, "Alice"),
@@ -96,10 +97,10 @@ async def test_a_challenge_expiry_discord_hangs_on_times_out_and_the_next_is_sho
             options=GameOptions(),
         )
         message = await discord.get_partial_messageable(channel).send("challenge")
-        await app.challenges.set_message(made.id, message.id)
+        await challenges.store.set_message(made.id, message.id)
         messages[channel] = message
     discord.hanging.add(HANGS)
-    await Challenges(app).expire()
+    await challenges.expire()
     assert discord.hung == [HANGS]
     assert messages[HANGS].edits == []
     [shown] = messages[ANSWERS].edits
@@ -113,19 +114,20 @@ async def test_shutdown_waits_for_every_background_task(database_url):
     database = await open_database(database_url)
     discord = FakeDiscord()
     reviewer, ai = StuckReviewer(), GatedAi(seeded().randrange(2**32))
-    app = fake_app(database, discord, ai)
-    game = await finished_game(app, CHANNEL, 2, seeded())
-    [ai_game] = await ai_games(app, 1)
-    await app.games.set_board_message(ai_game.id, next(discord.ids), ai_game.version)
+    app = fake_app(database, discord)
+    wired = Wired(app, ai)
+    game = await finished_game(services_of(app), CHANNEL, 2, seeded())
+    [ai_game] = await ai_games(wired[Challenges].service.new_games, 1)
+    await app.stores.games.set_board_message(ai_game.id, next(discord.ids), ai_game.version)
     reviews = Reviews(app, reviewer)  # type: ignore[arg-type]
-    housekeeping = Housekeeping(app)
+    play, housekeeping = wired[Play], wired[Housekeeping]
     await requested(reviews, discord, game, time.time())
     client = TholosBot(Settings(token="test", database=database_url))
     client.app = app
-    for feature in (reviews, Challenges(app), Reminders(app), housekeeping, Puzzles(app)):
-        client.features[type(feature)] = feature
+    client.features = [play, reviews, wired[Challenges], wired[Reminders], housekeeping]
+    client.features.append(wired[Puzzles])
     client.loops = Loops(discord.wait_until_ready, discord.is_closed)
-    client.loops.start([*app.loops(), *housekeeping.loops(), *reviews.loops()])
+    client.loops.start([*play.loops(), *housekeeping.loops(), *reviews.loops()])
     loops = list(client.loops._tasks)
     await eventually(reviewer.started.is_set, "the review under way")
     await eventually(lambda: ai.running == 1, "the AI's search under way")

@@ -211,7 +211,7 @@ async def test_the_page_is_told_it_cannot_save_and_stays_connected(
     }
     await lobby.send({"type": "play_ai", "level": "easy"})
     assert (await lobby.frame("error"))["message"] == CANNOT_SAVE
-    stored = await live.app.games.game(game.id)
+    stored = await live.app.stores.games.game(game.id)
     assert stored is not None and stored.version == game.version
 
     await refuse(False)

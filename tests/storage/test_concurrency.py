@@ -20,14 +20,14 @@ GUILD = 1
 
 async def start(service: Services, white: int, black: int, channel: int):
     """A started basic game between ``white`` (moving first) and ``black`` in ``channel``."""
-    made = await service.matchmaking.challenge(
+    made = await service.challenges.challenge(
         guild_id=GUILD,
         channel_id=channel,
         challenger=Person(white, f"p{white}"),
         opponent=Person(black, f"p{black}"),
         options=GameOptions(colour="white", first="me"),
     )
-    game = (await service.matchmaking.answer(made.id, Caller(black, channel), "accept")).game
+    game = (await service.challenges.answer(made.id, Caller(black, channel), "accept")).game
     assert game is not None
     return game
 
@@ -93,7 +93,7 @@ async def test_one_game_per_place_and_pair_holds_across_processes(service, other
         people = (Person(100, "p100"), Person(300, "p300"))
         same_place = await asyncio.gather(
             *(
-                process.matchmaking.new_games.start_ai_game(
+                process.challenges.new_games.start_ai_game(
                     guild_id=GUILD,
                     channel_id=channel,
                     human=human,
@@ -107,7 +107,7 @@ async def test_one_game_per_place_and_pair_holds_across_processes(service, other
         )
         same_pair = await asyncio.gather(
             *(
-                process.matchmaking.new_games.start_ai_game(
+                process.challenges.new_games.start_ai_game(
                     guild_id=GUILD,
                     channel_id=thread,
                     human=Person(400, "p400"),
@@ -129,7 +129,7 @@ async def test_one_game_per_place_and_pair_holds_across_processes(service, other
 async def test_accepting_in_two_processes_starts_one_game(service, other_process):
     """The opponent's Accept arrives twice, in two processes: one game starts; the other
     press hears the challenge was already answered."""
-    made = await service.matchmaking.challenge(
+    made = await service.challenges.challenge(
         guild_id=GUILD,
         channel_id=30,
         challenger=Person(100, "a"),
@@ -137,8 +137,8 @@ async def test_accepting_in_two_processes_starts_one_game(service, other_process
         options=GameOptions(),
     )
     results = await asyncio.gather(
-        service.matchmaking.answer(made.id, Caller(200, 30), "accept"),
-        other_process.matchmaking.answer(made.id, Caller(200, 30), "accept"),
+        service.challenges.answer(made.id, Caller(200, 30), "accept"),
+        other_process.challenges.answer(made.id, Caller(200, 30), "accept"),
         return_exceptions=True,
     )
     started = [result for result in results if not isinstance(result, Exception)]

@@ -26,7 +26,7 @@ from bot.web.limits import Doors
 from bot.web.live import MESSAGE_LIMIT
 from bot.web.sessions import Session
 from engine.builder import SKIP, TurnBuilder, turn_path
-from tests.databases import Services
+from tests.discord_fakes import services_of
 from tests.features.play.test_service import ALICE, BOB, CHANNEL, GUILD, by, challenge
 from tests.web.test_server import Served, serve
 
@@ -301,9 +301,11 @@ async def test_fuzzed_messages_at_every_door(
     app, sessions, boards = served.server.app, served.server.sessions, served.server.live
     assert sessions is not None and boards is not None
     changed: list[int] = []  # (no Discord here to post the boards on: the changes are noted)
-    boards.after_change = lambda game, last: changed.append(game.id)
-    made = await challenge(Services(app.matchmaking, app.play))
-    game = (await app.matchmaking.answer(made.id, by(BOB), "accept")).game
+    play = served.server.parts.answering("turn")
+    monkeypatch.setattr(play, "after_change", lambda game, last: changed.append(game.id))
+    services = services_of(app)
+    made = await challenge(services)
+    game = (await services.challenges.answer(made.id, by(BOB), "accept")).game
     assert game is not None
 
     def token(user_id: int, channel_id: int = CHANNEL) -> str:
@@ -408,7 +410,7 @@ async def test_fuzzed_messages_at_every_door(
     # The two members' pages were never dropped, and the game goes on.
     for listener in healthy.values():
         assert not listener.closed.is_set()
-    current = await app.games.game(game.id)
+    current = await app.stores.games.game(game.id)
     assert current is not None and current.version == game.version
     turn = rng.choice(current.position.legal_turns())
     path = turn_path(current.position, turn)

@@ -57,14 +57,14 @@ def replayed(path: Path) -> dict[int, int]:
 
 async def new_game(service: Services, channel: int):
     """Alice challenges Bob in ``channel``; Bob accepts; the game."""
-    made = await service.matchmaking.challenge(
+    made = await service.challenges.challenge(
         guild_id=GUILD,
         channel_id=channel,
         challenger=Person(ALICE, "Alice"),
         opponent=Person(BOB, "Bob"),
         options=GameOptions(colour="white", first="me"),
     )
-    game = (await service.matchmaking.answer(made.id, Caller(BOB, channel), "accept")).game
+    game = (await service.challenges.answer(made.id, Caller(BOB, channel), "accept")).game
     assert game is not None
     return game
 

@@ -14,7 +14,7 @@ from bot.features.challenges.service import ChallengeService
 from bot.features.challenges.store import MAX_OPEN_CHALLENGES, ChallengeStore
 from bot.features.ratings.store import RatingStore
 from bot.storage.db import Database
-from bot.storage.games import GameStore
+from bot.storage.games.store import GameStore
 from tests.databases import Services
 from tests.features.play.test_service import ALICE, BOB, CAROL, CHANNEL, GUILD, NAMES, by
 
@@ -27,7 +27,7 @@ async def open_challenge(
 ):
     """``challenger`` (Alice) posts an open challenge in ``channel``: White, moving first."""
     rating_range = options.pop("rating_range", None)
-    return await service.matchmaking.challenge(
+    return await service.challenges.challenge(
         guild_id=GUILD,
         channel_id=channel,
         challenger=Person(challenger, NAMES[challenger]),
@@ -41,14 +41,14 @@ async def test_anyone_but_the_challenger_may_take_an_open_challenge(service):
     made = await open_challenge(service)
     assert made.is_open and made.open_to_all and made.opponent_id is None
     with pytest.raises(Refusal, match="your own challenge"):
-        await service.matchmaking.answer(made.id, by(ALICE), "accept", name="Alice")
+        await service.challenges.answer(made.id, by(ALICE), "accept", name="Alice")
     with pytest.raises(Refusal, match="can't be declined"):
-        await service.matchmaking.answer(made.id, by(BOB), "decline", name="Bob")
+        await service.challenges.answer(made.id, by(BOB), "decline", name="Bob")
     with pytest.raises(Refusal, match="Only the challenger"):
-        await service.matchmaking.answer(made.id, by(CAROL), "withdraw", name="Carol")
-    assert (await service.matchmaking.challenges.challenge(made.id)).status == "pending"
+        await service.challenges.answer(made.id, by(CAROL), "withdraw", name="Carol")
+    assert (await service.challenges.challenges.challenge(made.id)).status == "pending"
 
-    taken = await service.matchmaking.answer(made.id, by(CAROL), "accept", name="Carol")
+    taken = await service.challenges.answer(made.id, by(CAROL), "accept", name="Carol")
     game = taken.game
     assert game is not None
     assert (game.white_id, game.black_id, game.white_name, game.black_name) == (
@@ -65,7 +65,7 @@ async def test_anyone_but_the_challenger_may_take_an_open_challenge(service):
     )
     assert challenge.open_to_all and not challenge.is_open
     with pytest.raises(Refusal, match="Someone was faster"):
-        await service.matchmaking.answer(made.id, by(BOB), "accept", name="Bob")
+        await service.challenges.answer(made.id, by(BOB), "accept", name="Bob")
 
 
 async def test_members_racing_for_an_open_challenge_get_one_game(service, other_process, seed):
@@ -75,10 +75,10 @@ async def test_members_racing_for_an_open_challenge_get_one_game(service, other_
         made = await open_challenge(service, channel=CHANNEL + round_)
         racers = rng.sample([BOB, CAROL, DAVE], 2)
         results = await asyncio.gather(
-            service.matchmaking.answer(
+            service.challenges.answer(
                 made.id, by(racers[0], made.channel_id), "accept", name=NAMES[racers[0]]
             ),
-            other_process.matchmaking.answer(
+            other_process.challenges.answer(
                 made.id, by(racers[1], made.channel_id), "accept", name=NAMES[racers[1]]
             ),
             return_exceptions=True,
@@ -88,7 +88,7 @@ async def test_members_racing_for_an_open_challenge_get_one_game(service, other_
         assert len(won) == 1 and len(lost) == 1, results
         assert isinstance(lost[0], Refusal) and "faster" in str(lost[0])
         winner = racers[results.index(won[0])]
-        stored = await service.matchmaking.challenges.challenge(made.id)
+        stored = await service.challenges.challenges.challenge(made.id)
         assert stored.opponent_id == winner and stored.game_id == won[0].game.id
         assert {won[0].game.white_id, won[0].game.black_id} == {ALICE, winner}
 
@@ -102,7 +102,7 @@ async def test_a_member_holds_one_open_challenge_a_channel_and_a_few_a_server(se
     assert MAX_OPEN_CHALLENGES == 3
     with pytest.raises(Refusal, match="3 open challenges"):
         await open_challenge(service, channel=CHANNEL + 3)
-    await service.matchmaking.answer(first.id, by(ALICE), "withdraw")
+    await service.challenges.answer(first.id, by(ALICE), "withdraw")
     fourth = await open_challenge(service, channel=CHANNEL + 3)
     assert fourth.is_open
     assert await open_challenge(service, BOB)  # others have their own allowance
@@ -112,13 +112,13 @@ async def test_a_member_holds_one_open_challenge_a_channel_and_a_few_a_server(se
 
 
 async def test_the_servers_open_challenges_are_listed_soonest_to_expire_first(service, clock):
-    listings = service.matchmaking.challenges
+    listings = service.challenges.challenges
     assert await listings.open_challenges(GUILD, clock.now, 5) == (0, [])
     made = []
     for index, member in enumerate((ALICE, BOB, CAROL)):
         made.append(await open_challenge(service, member, channel=CHANNEL + index))
         clock.now += 10
-    named = await service.matchmaking.challenge(
+    named = await service.challenges.challenge(
         guild_id=GUILD,
         channel_id=CHANNEL,
         challenger=Person(DAVE, "Dave"),
@@ -128,7 +128,7 @@ async def test_the_servers_open_challenges_are_listed_soonest_to_expire_first(se
     assert not named.is_open and not named.open_to_all
     count, shown = await listings.open_challenges(GUILD, clock.now, 2)
     assert count == 3 and [c.id for c in shown] == [made[0].id, made[1].id]
-    await service.matchmaking.answer(
+    await service.challenges.answer(
         made[1].id, by(DAVE, made[1].channel_id), "accept", name="Dave"
     )
     clock.now += 600 - 15  # the first has expired, the third not yet

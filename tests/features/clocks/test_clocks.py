@@ -23,7 +23,7 @@ FIVE_PLUS_THREE = TimeControl(5, 3)
 
 async def live_game(service: Services, clock: TimeControl = FIVE_PLUS_THREE):
     """Alice (White, first) and Bob on ``clock``."""
-    made = await service.matchmaking.challenge(
+    made = await service.challenges.challenge(
         guild_id=GUILD,
         channel_id=CHANNEL,
         challenger=Person(ALICE, "Alice"),
@@ -31,7 +31,7 @@ async def live_game(service: Services, clock: TimeControl = FIVE_PLUS_THREE):
         options=GameOptions(colour="white", first="me", clock=clock),
     )
     assert made.time_control == "5+3"
-    return (await service.matchmaking.answer(made.id, by(BOB), "accept")).game
+    return (await service.challenges.answer(made.id, by(BOB), "accept")).game
 
 
 async def board_out(service: Services, game, at: float):
@@ -112,7 +112,7 @@ async def test_the_sweep_ends_a_game_once_however_many_processes_sweep(
 ):
     games = []
     for channel in range(3):
-        made = await service.matchmaking.challenge(
+        made = await service.challenges.challenge(
             guild_id=GUILD,
             channel_id=CHANNEL + channel,
             challenger=Person(ALICE, "Alice"),
@@ -120,7 +120,7 @@ async def test_the_sweep_ends_a_game_once_however_many_processes_sweep(
             options=GameOptions(colour="white", first="me", clock=FIVE_PLUS_THREE),
         )
         game = (
-            await service.matchmaking.answer(made.id, by(BOB, CHANNEL + channel), "accept")
+            await service.challenges.answer(made.id, by(BOB, CHANNEL + channel), "accept")
         ).game
         games.append(await board_out(service, game, clock.now + channel))
     sweeps = Sweeps(service.play.games.database)
@@ -146,7 +146,7 @@ async def test_the_sweep_ends_a_game_once_however_many_processes_sweep(
 
 
 async def test_against_the_ai_only_the_humans_clock_runs(service):
-    game = await service.matchmaking.new_games.start_ai_game(
+    game = await service.challenges.new_games.start_ai_game(
         guild_id=GUILD,
         channel_id=CHANNEL,
         human=Person(ALICE, "Alice"),

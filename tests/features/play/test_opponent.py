@@ -8,13 +8,16 @@ from __future__ import annotations
 import asyncio
 import random
 
-import bot.discord.opponent as opponent_module
+import bot.features.play.opponent as opponent_module
 from bot.base.game_options import GameOptions
 from bot.base.people import Person
+from bot.features.challenges import NewGames
+from bot.features.challenges.feature import Challenges
+from bot.features.play.feature import Play
 from bot.loops.background import Backoff, stop_tasks
 from bot.storage.leases import ai_lease
 from engine import Position, Turn
-from tests.discord_fakes import BOT_ID, FakeDiscord, eventually, fake_app, opponent_of
+from tests.discord_fakes import BOT_ID, FakeDiscord, Wired, eventually, fake_app, opponent_of
 from tests.features.play.test_service import ALICE, CHANNEL, GUILD
 
 GAMES = 5
@@ -52,12 +55,12 @@ class GatedAi:
         pass
 
 
-async def ai_games(app, count: int):
+async def ai_games(new_games: NewGames, count: int):
     """``count`` games against the AI, each in a channel of its own, the AI to move first."""
     games = []
     for number in range(count):
         games.append(
-            await app.matchmaking.new_games.start_ai_game(
+            await new_games.start_ai_game(
                 guild_id=GUILD,
                 channel_id=CHANNEL + number,
                 human=Person(ALICE + number, "Human"),
@@ -79,7 +82,7 @@ def shown_after_the_ai(app, game):
     """Whether the board after the AI's turn in ``game`` is posted and recorded."""
 
     async def shown() -> bool:
-        now = await app.games.game(game.id)
+        now = await app.stores.games.game(game.id)
         return now.plies == 1 and not now.needs_a_board
 
     return shown
@@ -94,12 +97,13 @@ def seeded() -> int:
 async def test_the_ai_takes_its_lease_when_its_search_starts_and_waits_in_the_database(database):
     discord = FakeDiscord()
     app = fake_app(database, discord)
-    games = await ai_games(app, GAMES)
+    wired = Wired(app)
+    games = await ai_games(wired[Challenges].service.new_games, GAMES)
     unshown, *shown = games
     for game in shown:  # the first board of each game is out, but for one game
-        assert await app.games.set_board_message(game.id, next(discord.ids), game.version)
+        assert await app.stores.games.set_board_message(game.id, next(discord.ids), game.version)
     ai = GatedAi(seeded())
-    opponent = opponent_of(app, ai)
+    opponent = opponent_of(app, wired[Play].service, ai)
     picker = asyncio.create_task(opponent.loop().run(app.client.is_closed))
     seed_of = {ai_lease(game.id, game.version).name: game.seed * 1000 for game in games}
     try:
@@ -114,7 +118,9 @@ async def test_the_ai_takes_its_lease_when_its_search_starts_and_waits_in_the_da
         for game in shown:
             await eventually(shown_after_the_ai(app, game), f"the AI's board in game {game.id}")
         assert unshown.seed * 1000 not in ai.started  # its board is not out yet
-        assert await app.games.set_board_message(unshown.id, next(discord.ids), unshown.version)
+        assert await app.stores.games.set_board_message(
+            unshown.id, next(discord.ids), unshown.version
+        )
         opponent.schedule(unshown)
         await eventually(lambda: len(ai.started) == GAMES, "the AI's search once its board shows")
         ai.gate.release()
@@ -123,7 +129,7 @@ async def test_the_ai_takes_its_lease_when_its_search_starts_and_waits_in_the_da
         await stop_tasks([picker])
     assert ai.most_at_once == 1
     for game in games:
-        now = await app.games.game(game.id)
+        now = await app.stores.games.game(game.id)
         assert (now.plies, now.board_version, now.to_move) == (1, now.version, game.white_id)
         assert len(discord.in_channel(game.channel_id)) == 1
     assert await held_ai_leases(database) == set()
@@ -132,11 +138,12 @@ async def test_the_ai_takes_its_lease_when_its_search_starts_and_waits_in_the_da
 async def test_an_ai_turn_that_fails_is_tried_again_after_a_backoff(database, caplog):
     discord = FakeDiscord()
     app = fake_app(database, discord)
-    [game] = await ai_games(app, 1)
-    assert await app.games.set_board_message(game.id, next(discord.ids), game.version)
+    wired = Wired(app)
+    [game] = await ai_games(wired[Challenges].service.new_games, 1)
+    assert await app.stores.games.set_board_message(game.id, next(discord.ids), game.version)
     ai = GatedAi(seeded())
     ai.failures = 1
-    opponent = opponent_of(app, ai, backoff=Backoff(first=0.01, tries=3))
+    opponent = opponent_of(app, wired[Play].service, ai, backoff=Backoff(first=0.01, tries=3))
     picker = asyncio.create_task(opponent.loop().run(app.client.is_closed))
     try:
         await eventually(lambda: len(ai.started) == 1, "the first search")
@@ -147,7 +154,7 @@ async def test_an_ai_turn_that_fails_is_tried_again_after_a_backoff(database, ca
         await eventually(shown_after_the_ai(app, game), "the AI's board")
     finally:
         await stop_tasks([picker])
-    assert (await app.games.game(game.id)).plies == 1
+    assert (await app.stores.games.game(game.id)).plies == 1
     assert len(opponent.failing) == 0
 
 
@@ -157,12 +164,13 @@ async def test_an_ai_board_discord_hangs_on_is_left_to_the_repost(database, monk
     monkeypatch.setattr(opponent_module, "POST_SECONDS", 0.01)
     discord = FakeDiscord()
     app = fake_app(database, discord)
-    [game] = await ai_games(app, 1)
-    assert await app.games.set_board_message(game.id, next(discord.ids), game.version)
+    wired = Wired(app)
+    [game] = await ai_games(wired[Challenges].service.new_games, 1)
+    assert await app.stores.games.set_board_message(game.id, next(discord.ids), game.version)
     discord.hanging.add(game.channel_id)
     ai = GatedAi(seeded())
     ai.gate.release()
-    opponent = opponent_of(app, ai)
+    opponent = opponent_of(app, wired[Play].service, ai)
     picker = asyncio.create_task(opponent.loop().run(app.client.is_closed))
     try:
         left = f"the board of game {game.id} is left to the repost: TimeoutError"
@@ -170,7 +178,7 @@ async def test_an_ai_board_discord_hangs_on_is_left_to_the_repost(database, monk
         await eventually(lambda: not opponent._moves, "the AI's turn over")
     finally:
         await stop_tasks([picker])
-    stored = await app.games.game(game.id)
+    stored = await app.stores.games.game(game.id)
     assert stored.plies == 1 and stored.needs_a_board
     assert discord.in_channel(game.channel_id) == []
     assert len(opponent.failing) == 0

@@ -38,7 +38,7 @@ async def challenge(
 ):
     """``challenger`` (Alice) challenges ``opponent`` (Bob) in ``channel`` (CHANNEL); Alice
     plays White and moves first unless ``options`` say otherwise."""
-    return await service.matchmaking.challenge(
+    return await service.challenges.challenge(
         guild_id=GUILD,
         channel_id=channel,
         challenger=Person(challenger, NAMES[challenger]),
@@ -50,7 +50,7 @@ async def challenge(
 async def started(service: Services, **options):
     """A game between Alice (White, first) and Bob."""
     made = await challenge(service, **options)
-    return (await service.matchmaking.answer(made.id, by(BOB), "accept")).game
+    return (await service.challenges.answer(made.id, by(BOB), "accept")).game
 
 
 async def play(service: Services, game, turn: str):
@@ -72,7 +72,7 @@ async def test_challenge_refusals(service):
         await challenge(service, opponent_is_bot=True)
     with pytest.raises(Refusal, match="advanced"):
         await challenge(service, mode="basic", ornaments=2)
-    assert await service.matchmaking.challenges.pending(CHANNEL, ALICE) is None
+    assert await service.challenges.challenges.pending(CHANNEL, ALICE) is None
     await challenge(service)
     with pytest.raises(Refusal, match="already waiting"):
         await challenge(service)
@@ -82,16 +82,16 @@ async def test_only_the_opponent_answers_and_only_the_challenger_withdraws(servi
     """Wrong people get a refusal that names who may answer; the challenge stays pending."""
     made = await challenge(service)
     with pytest.raises(Refusal, match="for <@200>"):
-        await service.matchmaking.answer(made.id, by(CAROL), "accept")
+        await service.challenges.answer(made.id, by(CAROL), "accept")
     with pytest.raises(Refusal, match="Withdraw"):
-        await service.matchmaking.answer(made.id, by(ALICE), "accept")
+        await service.challenges.answer(made.id, by(ALICE), "accept")
     with pytest.raises(Refusal, match="Only the challenger"):
-        await service.matchmaking.answer(made.id, by(BOB), "withdraw")
-    assert (await service.matchmaking.challenges.challenge(made.id)).status == "pending"
-    declined = await service.matchmaking.answer(made.id, by(BOB), "decline")
+        await service.challenges.answer(made.id, by(BOB), "withdraw")
+    assert (await service.challenges.challenges.challenge(made.id)).status == "pending"
+    declined = await service.challenges.answer(made.id, by(BOB), "decline")
     assert declined.challenge.status == "declined" and declined.game is None
     with pytest.raises(Refusal, match="already declined"):
-        await service.matchmaking.answer(made.id, by(BOB), "accept")
+        await service.challenges.answer(made.id, by(BOB), "accept")
 
 
 async def test_expired_challenge_cannot_be_accepted(service, clock):
@@ -99,12 +99,12 @@ async def test_expired_challenge_cannot_be_accepted(service, clock):
     made = await challenge(service)
     clock.now += 601
     with pytest.raises(ExpiredChallengeError, match="expired"):
-        await service.matchmaking.answer(made.id, by(BOB), "accept")
-    assert (await service.matchmaking.challenges.challenge(made.id)).status == "expired"
+        await service.challenges.answer(made.id, by(BOB), "accept")
+    assert (await service.challenges.challenges.challenge(made.id)).status == "expired"
     second = await challenge(service)
     clock.now += 601
-    assert [c.id for c in await service.matchmaking.expire_due()] == [second.id]
-    assert await service.matchmaking.expire_due() == []
+    assert [c.id for c in await service.challenges.expire_due()] == [second.id]
+    assert await service.challenges.expire_due() == []
 
 
 async def test_accept_starts_a_game_with_the_chosen_colours(service):
@@ -117,7 +117,7 @@ async def test_accept_starts_a_game_with_the_chosen_colours(service):
     with pytest.raises(Refusal, match="you two already have a game"):
         await challenge(service)  # the same two, in the same channel
     with pytest.raises(Refusal, match="already being played in this channel"):
-        await service.matchmaking.challenge(
+        await service.challenges.challenge(
             guild_id=GUILD,
             channel_id=CHANNEL,
             challenger=Person(CAROL, "Carol"),
@@ -197,11 +197,11 @@ async def test_resign_and_rematch(service):
     assert finished.outcome.result == "white" and finished.outcome.reason == "resignation"
     with pytest.raises(Refusal, match="over"):
         await service.play.resign(game.id, game.version, by(ALICE))
-    rematch = await service.matchmaking.rematch(game.id, by(BOB))
+    rematch = await service.challenges.rematch(game.id, by(BOB))
     assert (rematch.challenger_id, rematch.opponent_id, rematch.colour) == (BOB, ALICE, "white")
     assert rematch.first == "me"  # White moved first before, and Bob is White now
     with pytest.raises(Refusal, match="Only the players"):
-        await service.matchmaking.rematch(game.id, by(CAROL))
+        await service.challenges.rematch(game.id, by(CAROL))
 
 
 async def test_an_admin_ends_a_game_without_a_result(service, database):
@@ -261,9 +261,9 @@ async def test_controls_act_only_in_their_own_channel(service):
         await service.play.resign(game.id, game.version, elsewhere)
     made = await challenge(service, CAROL, BOB, CHANNEL + 2)
     with pytest.raises(Refusal, match="no longer exists here"):
-        await service.matchmaking.answer(made.id, by(BOB, CHANNEL), "accept")
+        await service.challenges.answer(made.id, by(BOB, CHANNEL), "accept")
     assert (await service.play.games.game(game.id)).version == game.version
-    assert (await service.matchmaking.challenges.challenge(made.id)).status == "pending"
+    assert (await service.challenges.challenges.challenge(made.id)).status == "pending"
 
 
 async def test_ornaments_choose_the_advanced_mode(service):
@@ -271,7 +271,7 @@ async def test_ornaments_choose_the_advanced_mode(service):
     ``mode: basic`` with ornaments is refused."""
     made = await challenge(service, ornaments=3)
     assert (made.mode, made.ornaments) == ("advanced", 3)
-    game = (await service.matchmaking.answer(made.id, by(BOB), "accept")).game
+    game = (await service.challenges.answer(made.id, by(BOB), "accept")).game
     assert sum(1 for ornament in game.position.ornaments if ornament) == 3
 
 
@@ -280,7 +280,7 @@ async def test_the_servers_games_list_the_callers_first(service):
     first = await started(service)  # Alice and Bob, channel 10
     others = []
     for number, (white, black) in enumerate([(CAROL, BOB), (CAROL, 400), (500, 600)]):
-        made = await service.matchmaking.challenge(
+        made = await service.challenges.challenge(
             guild_id=GUILD,
             channel_id=50 + number,
             challenger=Person(white, "w"),
@@ -288,7 +288,7 @@ async def test_the_servers_games_list_the_callers_first(service):
             options=GameOptions(colour="white", first="me"),
         )
         others.append(
-            (await service.matchmaking.answer(made.id, by(black, 50 + number), "accept")).game
+            (await service.challenges.answer(made.id, by(black, 50 + number), "accept")).game
         )
     games = GameListings(service.play.games.database)
     assert await games.playing(GUILD) == 4

@@ -26,14 +26,14 @@ PAIRS = list(itertools.combinations(PEOPLE, 2))
 
 async def start(service: Services, white: int, black: int, channel: int):
     """A started basic game between ``white`` (moving first) and ``black`` in ``channel``."""
-    made = await service.matchmaking.challenge(
+    made = await service.challenges.challenge(
         guild_id=GUILD,
         channel_id=channel,
         challenger=Person(white, f"p{white}"),
         opponent=Person(black, f"p{black}"),
         options=GameOptions(colour="white", first="me"),
     )
-    return (await service.matchmaking.answer(made.id, Caller(black, channel), "accept")).game
+    return (await service.challenges.answer(made.id, Caller(black, channel), "accept")).game
 
 
 async def ratings_table(database) -> list[tuple]:
@@ -58,15 +58,15 @@ async def test_the_game_that_ends_rates_both_players(service, database):
 
 async def test_unrated_games_and_challenges_change_nothing(service, database):
     """A declined challenge and a game against the AI leave the ratings alone."""
-    made = await service.matchmaking.challenge(
+    made = await service.challenges.challenge(
         guild_id=GUILD,
         channel_id=8,
         challenger=Person(100, "a"),
         opponent=Person(200, "b"),
         options=GameOptions(),
     )
-    await service.matchmaking.answer(made.id, Caller(200, 8), "decline")
-    game = await service.matchmaking.new_games.start_ai_game(
+    await service.challenges.answer(made.id, Caller(200, 8), "decline")
+    game = await service.challenges.new_games.start_ai_game(
         guild_id=GUILD,
         channel_id=9,
         human=Person(100, "a"),

@@ -26,7 +26,8 @@ from engine import Position, Turn
 from engine.ai import Budget
 from engine.builder import turn_path
 from engine.review import GameReview, review_game
-from tests.discord_fakes import FakeDiscord, eventually, fake_app
+from tests.databases import Services
+from tests.discord_fakes import FakeDiscord, eventually, fake_app, services_of
 from tests.features.play.test_service import ALICE, BOB, CHANNEL, GUILD, by
 
 QUICK = Budget(iterations=5, solver_nodes=50)
@@ -73,31 +74,31 @@ class StuckReviewer(ScriptedReviewer):
         raise AssertionError("unreachable")
 
 
-async def finished_game(app, channel: int, plies: int, rng: random.Random):
+async def finished_game(services: Services, channel: int, plies: int, rng: random.Random):
     """A game between Alice and Bob in ``channel``: ``plies`` random turns (fewer if it ends),
     then Bob resigns (if it is still on)."""
-    made = await app.matchmaking.challenge(
+    made = await services.challenges.challenge(
         guild_id=GUILD,
         channel_id=channel,
         challenger=Person(ALICE, "Alice"),
         opponent=Person(BOB, "Bob"),
         options=GameOptions(colour="white", first="me"),
     )
-    game = (await app.matchmaking.answer(made.id, by(BOB, channel), "accept")).game
+    game = (await services.challenges.answer(made.id, by(BOB, channel), "accept")).game
     for _ in range(plies):
         if not game.is_active:
             break
         turn = rng.choice(game.position.legal_turns())
         path = "".join(turn_path(game.position, turn))
-        played = await app.play.choose(game.id, game.version, path, by(game.to_move, channel))
+        played = await services.play.choose(game.id, game.version, path, by(game.to_move, channel))
         if isinstance(played, StepShown):  # a placement that offers a bonus: skip it
-            played = await app.play.choose(
+            played = await services.play.choose(
                 game.id, game.version, path + "-", by(game.to_move, channel)
             )
         assert isinstance(played, TurnPlayed)
         game = played.game
     if game.is_active:
-        game = await app.play.resign(game.id, game.version, by(BOB, channel))
+        game = await services.play.resign(game.id, game.version, by(BOB, channel))
     return game
 
 
@@ -118,8 +119,8 @@ async def test_a_failing_review_is_retried_then_failed_and_delays_no_other(datab
     discord = FakeDiscord()
     app = fake_app(database, discord)
     rng = seeded()
-    failing = await finished_game(app, CHANNEL, 4, rng)
-    fine = await finished_game(app, CHANNEL + 1, 4, rng)
+    failing = await finished_game(services_of(app), CHANNEL, 4, rng)
+    fine = await finished_game(services_of(app), CHANNEL + 1, 4, rng)
     reviewer = ScriptedReviewer(failing={failing.id})
     reviews = Reviews(app, reviewer, backoff=FAST)  # type: ignore[arg-type]
     now = time.time()
@@ -161,7 +162,7 @@ async def test_a_review_retried_waits_its_backoff_behind_newer_ones(database):
     discord = FakeDiscord()
     app = fake_app(database, discord)
     rng = seeded()
-    game = await finished_game(app, CHANNEL, 2, rng)
+    game = await finished_game(services_of(app), CHANNEL, 2, rng)
     reviewer = ScriptedReviewer(failing={game.id})
     reviews = Reviews(app, reviewer, Backoff(first=3600, tries=3))  # type: ignore[arg-type]
     await requested(reviews, discord, game, time.time())
@@ -177,7 +178,7 @@ async def test_a_review_retried_waits_its_backoff_behind_newer_ones(database):
 async def test_a_review_whose_lease_is_lost_stops(database, caplog):
     discord = FakeDiscord()
     app = fake_app(database, discord)
-    game = await finished_game(app, CHANNEL, 2, seeded())
+    game = await finished_game(services_of(app), CHANNEL, 2, seeded())
     reviewer = StuckReviewer()
     reviews = Reviews(app, reviewer)  # type: ignore[arg-type]
     reviews.progress_seconds = 0.01
@@ -194,7 +195,7 @@ async def test_a_review_whose_lease_is_lost_stops(database, caplog):
     assert f"lost the lease of reviewing game {game.id}" in caplog.text
     record = await reviews.store.review(game.id)
     assert record.status in ("queued", "running") and record.attempts == 0
-    assert not await app.leases.acquire(lease, time.time())  # still the other process's
+    assert not await app.stores.leases.acquire(lease, time.time())  # still the other process's
 
 
 async def test_the_review_worker_killed_mid_review_is_replaced_and_the_review_completes(
@@ -202,7 +203,7 @@ async def test_the_review_worker_killed_mid_review_is_replaced_and_the_review_co
 ):
     discord = FakeDiscord()
     app = fake_app(database, discord)
-    game = await finished_game(app, CHANNEL, 16, seeded())
+    game = await finished_game(services_of(app), CHANNEL, 16, seeded())
     reviewer = Reviewer()
     reviews = Reviews(app, reviewer)
     reviews.progress_seconds = 0.05

@@ -17,14 +17,14 @@ async def finished(
     """A game Alice starts against ``opponent`` in ``channel`` and resigns at once, ``later``
     seconds after the one before (0: at the same moment)."""
     clock.now += later
-    made = await service.matchmaking.challenge(
+    made = await service.challenges.challenge(
         guild_id=GUILD,
         channel_id=channel,
         challenger=Person(ALICE, "Alice"),
         opponent=Person(opponent, "Opponent"),
         options=GameOptions(),
     )
-    game = (await service.matchmaking.answer(made.id, by(opponent, channel), "accept")).game
+    game = (await service.challenges.answer(made.id, by(opponent, channel), "accept")).game
     return await service.play.resign(game.id, game.version, by(ALICE, channel))
 
 
