@@ -1,6 +1,8 @@
 """The board's Discord face: a :class:`~bot.words.board.Board` as one Components V2 container —
 header, the image (its alt text as the description), status, the controls, the small print —
-and the same layout read back from a posted message, so that an edit keeps it."""
+and the same layout read back from a posted message, so that an edit keeps it. The board's
+controls are shared, every game's board shows them: their ``custom_id`` formats are here, each
+answered by the feature its docstring names."""
 
 from __future__ import annotations
 
