@@ -153,13 +153,16 @@ def test_every_path_and_module_a_doc_names_is_there(doc):
     assert missing == []
 
 
-def test_every_class_method_and_function_the_architecture_names_is_there():
+@pytest.mark.parametrize("doc", ["architecture.md", "data.md"])
+def test_every_class_method_and_function_a_doc_names_is_there(doc):
     """A class (``PlayService``), a method (``PlayService.choose``) or a function called
-    (``board_of(…)``) that the architecture names is defined in ``bot/``, ``engine/`` or
-    ``rendering/``: the press it walks through is the press the code makes."""
+    (``board_of(…)``) that the architecture or the data model names is defined in ``bot/``,
+    ``engine/`` or ``rendering/``: the press it walks through is the press the code makes."""
     classes, names = defined_names()
     missing = []
-    for span in code_spans(ARCHITECTURE):
+    for span in code_spans(ROOT / "docs" / doc):
+        if span in ("None", "True", "False"):
+            continue
         if member := MEMBER.match(span):
             kind, attribute = member.groups()
             known = classes.get(kind)
