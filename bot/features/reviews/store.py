@@ -12,7 +12,7 @@ from bot.storage.db import Database, Row, UniqueViolation
 
 ReviewStatus = Literal["queued", "running", "done", "failed"]
 _COLUMNS = (
-    "game_id, guild_id, channel_id, message_id, requested_by, requested_at, status, done, "
+    "game_id, guild_id, channel_id, message_id, requested_by, status, done, "
     "total, review, finished_at, attempts, next_attempt_at, failure"
 )
 
@@ -26,7 +26,6 @@ class ReviewRecord:
     channel_id: int
     message_id: int | None
     requested_by: int
-    requested_at: float
     status: ReviewStatus
     done: int
     total: int
@@ -41,7 +40,7 @@ class ReviewRecord:
 
 
 def _record(row: Row) -> ReviewRecord:
-    return ReviewRecord(*(row[index] for index in range(14)))
+    return ReviewRecord(*(row[index] for index in range(13)))
 
 
 REVIEWS_TOPIC = "reviews"

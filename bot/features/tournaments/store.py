@@ -81,8 +81,6 @@ class Tournament:
     """The last round whose pairings were posted."""
     version: int = 0
     """Bumped by every change its announcement shows (status, round, entrants)."""
-    shown_version: int = 0
-    """The version its announcement last showed."""
 
     @property
     def clock(self) -> TimeControl | None:
@@ -152,7 +150,7 @@ COLUMNS = (
     "id, guild_id, channel_id, message_id, organiser_id, name, format, rounds, time_control, "
     "round_hours, mode, ornaments, language, starts_at, max_players, rated, status, round, "
     "round_deadline, announced_round, created_at, ended_by, event_id, announced_pairings, "
-    "version, shown_version"
+    "version"
 )
 ENTRY_COLUMNS = "user_id, name, joined_at, rating, withdrawn_round, withdrawn_why"
 BOARD_COLUMNS = (
