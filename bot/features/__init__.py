@@ -1,14 +1,17 @@
-"""The bot's features, one module (or package) each: its slash commands, the handlers of its
-buttons, its background loops, its flows (:class:`~bot.discord.feature.Feature`). The client
-builds every feature of :data:`bot.features.installed.FEATURES`, in that order.
+"""The bot's features, one package each: its slash commands, the handlers of its buttons, its
+background loops, its store and service, its part of the live page
+(:class:`~bot.discord.feature.Feature`). :func:`bot.features.installed.features` builds and
+wires them all, in the order the client starts them.
 
-- :mod:`.play` — the turn: the board's buttons, ``/tholos board|resign|claim|rules``;
+- :mod:`.play` — the turn: the board's buttons, ``/tholos board|resign|claim|rules``; the AI
+  opponent's turns;
 - :mod:`.challenges` — ``/tholos challenge|cancel``, ``/tholos-ai``, Accept/Decline/Withdraw,
   Rematch, and challenges expiring on time;
 - :mod:`.games` — ``/tholos games``: the server's games being played;
 - :mod:`.ratings` — ``/leaderboard`` and ``/tholos stats``;
 - :mod:`.history` — ``/tholos history|replay|record``, the final board's Replay and Record;
-- :mod:`.review` — the AI's review of a finished game;
+- :mod:`.reviews` — the AI's review of a finished game;
+- :mod:`.analysis` — the analysis board of the live page, and the games members ask it for;
 - :mod:`.admin` — ``/tholos-admin``: a server's settings, ending a stuck game;
 - :mod:`.reminders` — turn reminders and ``/tholos settings``;
 - :mod:`.housekeeping` — boards a crash left unposted, posted (or recorded);
@@ -17,5 +20,5 @@ builds every feature of :data:`bot.features.installed.FEATURES`, in that order.
 - :mod:`.puzzles` — ``/tholos puzzle``, the puzzle of the day, puzzles from finished games;
 - :mod:`.lessons` — ``/tholos learn``: the course of lessons played, and its first game;
 - :mod:`.hints` — the Hint button of a game against the AI that allows hints;
-- :mod:`bot.web` — the live board (a Discord Activity) and the Entry Point command.
+- :mod:`.live` — the live board's web server (a Discord Activity) and the Entry Point command.
 """
