@@ -31,7 +31,7 @@ from bot.workers.renderer import Renderer
 
 @dataclass(frozen=True, slots=True)
 class Stores:
-    """The stores every feature shares, each built once (a feature builds its own)."""
+    """The stores the features share, each built once (a feature builds its own stores)."""
 
     games: GameStore
     listings: GameListings
