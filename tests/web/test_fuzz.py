@@ -26,7 +26,6 @@ from bot.web.limits import Doors
 from bot.web.live import MESSAGE_LIMIT
 from bot.web.sessions import Session
 from engine.builder import SKIP, TurnBuilder, turn_path
-from tests.discord_fakes import services_of
 from tests.features.play.test_service import ALICE, BOB, CHANNEL, GUILD, by, challenge
 from tests.web.test_server import Served, serve
 
@@ -303,7 +302,7 @@ async def test_fuzzed_messages_at_every_door(
     changed: list[int] = []  # (no Discord here to post the boards on: the changes are noted)
     play = served.server.parts.answering("turn")
     monkeypatch.setattr(play, "after_change", lambda game, last: changed.append(game.id))
-    services = services_of(app)
+    services = served.services
     made = await challenge(services)
     game = (await services.challenges.answer(made.id, by(BOB), "accept")).game
     assert game is not None

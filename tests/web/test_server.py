@@ -21,16 +21,10 @@ from bot.base.game import Game
 from bot.base.people import Person
 from bot.base.settings import Settings
 from bot.discord.app import build
-from bot.features.analysis.feature import Analysis
-from bot.features.analysis.web import AnalysisPages
 from bot.features.challenges.feature import Challenges
-from bot.features.lessons.feature import Lessons
-from bot.features.lessons.web import LessonPages
+from bot.features.live.feature import LiveBoard
 from bot.features.play.feature import Play
 from bot.features.play.web import PlayPages
-from bot.features.puzzles.feature import Puzzles
-from bot.features.puzzles.web import PuzzlePages
-from bot.features.reviews.feature import Reviews
 from bot.loops import background, work
 from bot.storage import open_database
 from bot.web import limits as limits_module
@@ -39,7 +33,8 @@ from bot.web.identity import DiscordIdentity, NotVouched
 from bot.web.limits import Doors, SessionLimits, TokenBucket, client_address
 from bot.web.pages import PagePart
 from bot.web.server import STATIC, WebServer, browser_language, static_version
-from tests.discord_fakes import Wired, services_of
+from tests.databases import Services
+from tests.discord_fakes import Wired
 from tests.features.play.test_service import BOB, by, challenge
 
 PATIENCE = 30.0
@@ -78,15 +73,12 @@ class Refusing:
 
 
 def page_parts(wired: Wired, opponent: object) -> list[PagePart]:
-    """The features' parts of the page, as the composition root hands them to the server
-    (but for the AI: ``opponent``)."""
-    play, app = wired[Play], wired[Play].app
-    return [
-        PlayPages(app, play.service, opponent, wired[Challenges].service.new_games),  # type: ignore[arg-type]
-        PuzzlePages(wired[Puzzles].service),
-        LessonPages(wired[Lessons].service),
-        AnalysisPages(app, wired[Analysis].store, wired[Reviews].store),
-    ]
+    """The features' parts of the page as the composition root hands them to the live board,
+    the AI's part in them played by ``opponent``."""
+    parts = list(wired[LiveBoard].parts)
+    play = next(part for part in parts if isinstance(part, PlayPages))
+    play.opponent = opponent  # type: ignore[assignment]
+    return parts
 
 
 @dataclass
@@ -95,6 +87,8 @@ class Served:
     base: str
     http: aiohttp.ClientSession
     opponent: Opponent
+    services: Services
+    """How games start and are played: the services the server's pages use."""
 
 
 async def serve(
@@ -110,12 +104,15 @@ async def serve(
     settings = Settings(token="unused", database=url)
     app = build(discord.Client(intents=discord.Intents.none()), settings, database)
     opponent = Opponent()
-    parts = page_parts(Wired(app), opponent)
+    wired = Wired(app)
+    parts = page_parts(wired, opponent)
     server = WebServer(app, "secret", parts, static=static, limits=limits, doors=doors)
     server.door.identity = Refusing()  # type: ignore[assignment]
     await server.start("127.0.0.1", 0)
     async with aiohttp.ClientSession() as http:
-        yield Served(server, f"http://127.0.0.1:{server.port}", http, opponent)
+        base = f"http://127.0.0.1:{server.port}"
+        services = Services(wired[Challenges].service, wired[Play].service)
+        yield Served(server, base, http, opponent, services)
     await server.stop()
     app.renderer.close()
     await database.close()
@@ -284,8 +281,7 @@ async def test_the_post_after_a_pages_turn_is_counted_as_work(served: Served) ->
     """The server's post of the Discord board after a page's turn runs in a task of its own,
     counted as work from its creation until it is done (the shutdown and the tests wait for
     it); the AI is scheduled after it."""
-    app = served.server.app
-    services = services_of(app)
+    services = served.services
     made = await challenge(services)
     game = (await services.challenges.answer(made.id, by(BOB), "accept")).game
     before = work.in_flight()
