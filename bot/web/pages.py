@@ -47,7 +47,8 @@ class PageParts:
         self._by_type: dict[str, PagePart] = {}
         for part in self.parts:
             for kind in part.types:
-                assert kind not in self._by_type, f"two parts answer {kind!r}"
+                if kind in self._by_type:
+                    raise ValueError(f"two parts answer {kind!r}")
                 self._by_type[kind] = part
 
     def answering(self, kind: str) -> PagePart | None:
