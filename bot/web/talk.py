@@ -80,7 +80,7 @@ class PageTalk:
     async def _talk(self, page: Page) -> None:
         socket = page.socket
         try:
-            with work.busy():  # the game its member asked to analyse from Discord, or its own
+            with work.busy():  # what a feature shows as it opens (an ask from Discord), or its game
                 await self.places.welcome(page)
                 if not await self.parts.opening(page):
                     await self.places.home(page)
