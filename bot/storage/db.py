@@ -78,11 +78,11 @@ class Transaction(Protocol):
         """Run a statement; the number of rows it changed."""
         ...
 
-    async def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
+    async def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> Row | None:
         """The first row of a query (``UPDATE … RETURNING`` too), or ``None``."""
         ...
 
-    async def fetchall(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
+    async def fetchall(self, sql: str, parameters: Sequence[Any] = ()) -> list[Row]:
         """All rows of a query."""
         ...
 
@@ -104,11 +104,11 @@ class Transaction(Protocol):
 class Reader(Protocol):
     """Queries of one read transaction."""
 
-    async def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
+    async def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> Row | None:
         """The first row of a query, or ``None``."""
         ...
 
-    async def fetchall(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
+    async def fetchall(self, sql: str, parameters: Sequence[Any] = ()) -> list[Row]:
         """All rows of a query."""
         ...
 
@@ -127,11 +127,11 @@ class Database(Protocol):
         reads never wait for them."""
         ...
 
-    async def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
+    async def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> Row | None:
         """The first row of a query, or ``None``."""
         ...
 
-    async def fetchall(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
+    async def fetchall(self, sql: str, parameters: Sequence[Any] = ()) -> list[Row]:
         """All rows of a query."""
         ...
 
@@ -215,7 +215,7 @@ class Sql:
 
 async def insert(
     transaction: Transaction, table: str, values: Mapping[str, object], returning: str
-) -> Any:
+) -> Row:
     """Insert one row into ``table`` (column → its value, or an :class:`Sql` expression written
     into the statement); the ``returning`` columns of the row stored."""
     written = [value if isinstance(value, Sql) else Sql("?", (value,)) for value in values.values()]

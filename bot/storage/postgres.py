@@ -28,9 +28,11 @@ from bot.storage.db import (
     DatabaseUnavailable,
     Dialect,
     Ordered,
+    Row,
     UniqueViolation,
     Writes,
     lock_key,
+    scalar,
 )
 from bot.storage.events import report
 from bot.storage.migrations import POSTGRES_MIGRATIONS, postgres_version, statements
@@ -103,11 +105,11 @@ class _Transaction:
         count = status.rpartition(" ")[2]
         return int(count) if count.isdigit() else 0
 
-    async def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
+    async def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> Row | None:
         with _translated():
             return await self._connection.fetchrow(dollar_placeholders(sql), *parameters)
 
-    async def fetchall(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
+    async def fetchall(self, sql: str, parameters: Sequence[Any] = ()) -> list[Row]:
         with _translated():
             return list(await self._connection.fetch(dollar_placeholders(sql), *parameters))
 
@@ -186,8 +188,7 @@ class PostgresDatabase:
             await transaction.execute("SET LOCAL lock_timeout = 0")  # others migrate: wait
             await transaction.execute("SELECT pg_advisory_xact_lock(?, ?)", _MIGRATION_LOCK)
             # asked first: a role without the right to create tables runs a migrated database
-            exists = await transaction.fetchone("SELECT to_regclass('schema_version')")
-            if exists[0] is None:
+            if await scalar(transaction, "SELECT to_regclass('schema_version')") is None:
                 await transaction.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
             row = await transaction.fetchone("SELECT version FROM schema_version")
             recorded = 0 if row is None else row[0]
@@ -248,13 +249,13 @@ class PostgresDatabase:
                 with _translated():
                     await done.rollback()
 
-    async def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
+    async def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> Row | None:
         await self._ordered.ended()
         with _translated():
             async with self._pool.acquire(timeout=CONNECT_TIMEOUT) as connection:
                 return await connection.fetchrow(dollar_placeholders(sql), *parameters)
 
-    async def fetchall(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
+    async def fetchall(self, sql: str, parameters: Sequence[Any] = ()) -> list[Row]:
         await self._ordered.ended()
         with _translated():
             async with self._pool.acquire(timeout=CONNECT_TIMEOUT) as connection:

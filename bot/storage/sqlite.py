@@ -40,8 +40,10 @@ from bot.storage.db import (
     DatabaseUnavailable,
     Dialect,
     Ordered,
+    Row,
     UniqueViolation,
     Writes,
+    scalar,
 )
 from bot.storage.events import report
 from bot.storage.locks import DatabaseLockedError, lock_database
@@ -133,7 +135,7 @@ class _Connection:
         assert self.sqlite is not None
         return self.sqlite.execute(sql, tuple(parameters)).rowcount
 
-    def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
+    def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> Row | None:
         assert self.sqlite is not None
         cursor = self.sqlite.execute(sql, tuple(parameters))
         try:
@@ -192,10 +194,10 @@ class _Transaction:
     async def execute(self, sql: str, parameters: Sequence[Any] = ()) -> int:
         return await self._do(self._connection.execute, sql, parameters)
 
-    async def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
+    async def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> Row | None:
         return await self._do(self._connection.fetchone, sql, parameters)
 
-    async def fetchall(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
+    async def fetchall(self, sql: str, parameters: Sequence[Any] = ()) -> list[Row]:
         return await self._do(self._connection.fetchall, sql, parameters)
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
@@ -355,7 +357,7 @@ class SqliteDatabase:
                     self._lock_file = None
 
     async def _migrate(self) -> None:
-        version = (await self.fetchone("PRAGMA user_version"))[0]
+        version = await scalar(self, "PRAGMA user_version")
         latest = len(MIGRATIONS)
         if version > latest:
             raise DatabaseTooNewError(
@@ -398,11 +400,11 @@ class SqliteDatabase:
             finally:
                 await reader.run_to_the_end(reader.end_transaction)
 
-    async def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
+    async def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> Row | None:
         async with self._reader() as reader:
             return await _Transaction(reader).fetchone(sql, parameters)
 
-    async def fetchall(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
+    async def fetchall(self, sql: str, parameters: Sequence[Any] = ()) -> list[Row]:
         async with self._reader() as reader:
             return await _Transaction(reader).fetchall(sql, parameters)
 

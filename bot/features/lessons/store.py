@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from bot.storage.db import Database, Transaction
+from bot.storage.db import Database, Transaction, scalar
 
 COURSE_END = "#end"
 """``current`` once the last lesson is done (``/tholos learn`` shows the course's end); no
@@ -110,12 +110,13 @@ async def _finish_if_done(
 ) -> None:
     """Mark the course finished at ``now`` if every lesson of ``course`` is done (once)."""
     marks = ", ".join("?" for _ in course)
-    row = await transaction.fetchone(
+    done = await scalar(
+        transaction,
         f"SELECT COUNT(*) FROM lessons_done WHERE user_id = ? AND passed_at IS NOT NULL "
         f"AND lesson IN ({marks})",
         (user_id, *course),
     )
-    if int(row[0]) == len(course):
+    if int(done) == len(course):
         await transaction.execute(
             "UPDATE learners SET finished_at = ? WHERE user_id = ? AND finished_at IS NULL",
             (now, user_id),

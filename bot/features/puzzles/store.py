@@ -441,6 +441,7 @@ async def _player_in(transaction: Transaction, user_id: int, now: float) -> Puzz
     row = await transaction.fetchone(
         f"SELECT {_PLAYER_COLUMNS} FROM puzzle_players WHERE user_id = ?", (user_id,)
     )
+    assert row is not None  # inserted above if it was missing
     return _player(row)
 
 
@@ -526,6 +527,7 @@ async def _rate(
     row = await transaction.fetchone(
         "SELECT rating, deviation, volatility FROM puzzles WHERE id = ?", (puzzle_id,)
     )
+    assert row is not None  # the attempt's puzzle (its foreign key)
     puzzle = Rating(float(row[0]), float(row[1]), float(row[2]))
     score = 1.0 if correct else 0.0
     member = rate(player.rating, [(puzzle, score)])

@@ -7,7 +7,7 @@ import functools
 
 from bot.base.game import Game, NewGame, TurnRecord
 from bot.base.server_rules import ReminderDefaults
-from bot.storage.db import Database, Transaction, UniqueViolation
+from bot.storage.db import Database, Transaction, UniqueViolation, scalar
 from bot.storage.games.changes import (
     GAMES_TOPIC,
     IN_CHANNEL,
@@ -54,10 +54,10 @@ class GameStore:
                 "UPDATE games SET hints_used = hints_used + 1 WHERE id = ? AND hints = ?",
                 (game_id, True),
             )
-            row = await transaction.fetchone(
-                "SELECT hints_used FROM games WHERE id = ?", (game_id,)
+            used = await scalar(
+                transaction, "SELECT hints_used FROM games WHERE id = ?", (game_id,)
             )
-        return int(row[0])
+        return int(used)
 
     async def active_games(self, home_id: int, user_id: int) -> list[Game]:
         """The active games ``user_id`` plays in a channel or in its threads, newest first."""
