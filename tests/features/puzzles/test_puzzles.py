@@ -220,7 +220,7 @@ async def test_finished_games_are_searched_for_their_puzzle_once(database: Datab
     exactly the puzzle the engine finds in each, once, named after its game — with a second
     searcher on the same database taking its share."""
     rng = seeded()
-    app = SimpleNamespace(games=GameStore(database))
+    app = SimpleNamespace(stores=SimpleNamespace(games=GameStore(database)))
     service = services_on(database, clock)
     expected = {}
     while len(expected) < 3 or not any(expected.values()):
@@ -261,7 +261,7 @@ async def test_a_finished_game_wakes_the_search(database: Database, clock):
     """The search rests when every finished game was searched; a game that finishes (here:
     resigned after a few random turns) wakes it at once, on the database's announcement."""
     rng = seeded()
-    app = SimpleNamespace(games=GameStore(database), database=database)
+    app = SimpleNamespace(stores=SimpleNamespace(games=GameStore(database)), database=database)
     harvest = Harvest(app, PuzzleStore(database), late=SEARCHED)  # type: ignore[arg-type]
     await harvest.listen()
     try:
