@@ -6,11 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from bot.base.game_options import Level, Mode
+from bot.base.game_options import Level
 from bot.base.languages import Language
 from bot.base.paces import TimeControl
 from bot.base.people import Person
 from engine import BLACK, WHITE, Colour, Position
+from engine.core import Mode
 from engine.scoring import Outcome
 
 

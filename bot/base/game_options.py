@@ -9,9 +9,9 @@ from typing import Literal
 from bot.base.languages import Language
 from bot.base.paces import TimeControl
 from bot.base.refusals import Refusal
+from engine.core import Mode
 from engine.newgame import DEFAULT_ORNAMENTS
 
-Mode = Literal["basic", "advanced"]
 ColourChoice = Literal["white", "black", "random"]
 """The colour a challenger asks for."""
 FirstChoice = Literal["me", "opponent", "random"]

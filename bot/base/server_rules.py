@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from bot.base.game_options import Mode
 from bot.base.paces import CLOCKS, CORRESPONDENCE, TimeControl, offers
 from bot.base.refusals import Refusal
+from engine.core import Mode
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.base.game_options import Mode
 from bot.storage.db import Database
+from engine.core import Mode
 
 SETTINGS_TOPIC = "settings"
 """Announced with the server's id when its admins change its settings."""

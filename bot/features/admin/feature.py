@@ -12,7 +12,6 @@ import discord
 from discord import app_commands
 from discord.ext.commands import Cog
 
-from bot.base.game_options import Mode
 from bot.base.paces import CLOCKS, Pace, offered_clocks, offers
 from bot.base.refusals import Refusal
 from bot.base.server_rules import ServerRules
@@ -28,6 +27,7 @@ from bot.i18n.locales import reader
 from bot.storage.servers import ServerSettings
 from bot.words.names import escaped_name
 from bot.words.phrases import MODE_NAMES, SANDSTONE, command, minutes_text, pace_name
+from engine.core import Mode
 from engine.vocabulary import N_
 from rendering.translator import Translator
 

@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext.commands import Cog
 
 from bot.base.game import Game
-from bot.base.game_options import ColourChoice, FirstChoice, GameOptions, Level, Mode
+from bot.base.game_options import ColourChoice, FirstChoice, GameOptions, Level
 from bot.base.paces import Pace, TimeControl
 from bot.base.people import Person
 from bot.base.refusals import Refusal
@@ -41,6 +41,7 @@ from bot.loops.loop import Loop
 from bot.storage.leases import Lease, taking_lease
 from bot.words.names import mention, plain_name
 from bot.words.phrases import LEVEL_NAMES, command, pace_name
+from engine.core import Mode
 from engine.vocabulary import N_
 from rendering.translator import Translator
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields
 from typing import Literal
 
 from bot.base.game import Game, GamePlace, NewGame
-from bot.base.game_options import ColourChoice, FirstChoice, GameOptions, Mode
+from bot.base.game_options import ColourChoice, FirstChoice, GameOptions
 from bot.base.languages import Language
 from bot.base.paces import TimeControl
 from bot.base.people import Person
@@ -27,6 +27,7 @@ from bot.storage.games.changes import (
     insert_game,
 )
 from engine import Position
+from engine.core import Mode
 
 ChallengeStatus = Literal["pending", "accepted", "declined", "withdrawn", "expired"]
 PENDING_PAIR = "pending-pair"

@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext.commands import Cog
 
-from bot.base.game_options import GameOptions, Mode
+from bot.base.game_options import GameOptions
 from bot.base.paces import Pace
 from bot.base.people import Person
 from bot.base.refusals import Refusal
@@ -54,6 +54,7 @@ from bot.i18n.locales import reader, server_language
 from bot.loops.loop import Loop
 from bot.words.names import escaped_name, plain_name
 from bot.words.phrases import command
+from engine.core import Mode
 from engine.vocabulary import N_
 
 log = logging.getLogger(__name__)

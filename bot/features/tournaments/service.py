@@ -11,7 +11,6 @@ from dataclasses import asdict, dataclass
 from functools import partial
 
 from bot.base.game import Game, GamePlace, NewGame
-from bot.base.game_options import Mode
 from bot.base.glicko2 import Rating
 from bot.base.paces import TimeControl
 from bot.base.people import Caller, Person
@@ -33,6 +32,7 @@ from bot.features.tournaments.store import (
 )
 from bot.storage.games.store import GameStore
 from engine import WHITE
+from engine.core import Mode
 from engine.newgame import new_game
 from engine.vocabulary import N_
 

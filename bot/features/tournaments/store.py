@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from bot.base.game import Game, NewGame
-from bot.base.game_options import Mode
 from bot.base.languages import Language
 from bot.base.paces import TimeControl
 from bot.base.people import Person
@@ -24,6 +23,7 @@ from bot.base.shards import EVERY_SERVER, Shards
 from bot.features.tournaments.standings import Format, Meeting
 from bot.storage.db import Database, Row, Transaction, insert, scalar
 from bot.storage.games.changes import insert_game
+from engine.core import Mode
 from engine.scoring import Result
 
 Status = Literal["signup", "running", "paused", "finished", "cancelled"]
