@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Final
 
 from bot.base.game import Game
+from bot.base.game_options import Level
 from bot.base.paces import CORRESPONDENCE
 from bot.words.names import mention, plain_name
 from engine import COLOUR_NAMES, Colour, Position
@@ -29,7 +30,11 @@ STONE_EMOJI: Final = ("⚪", "⚫", "🔘")
 SANDSTONE: Final = 0xC8A464
 """The colour of the bot's embeds, and of a finished board."""
 MODE_NAMES: Final = {"basic": N_("basic"), "advanced": N_("advanced")}
-LEVEL_NAMES: Final = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
+LEVEL_NAMES: Final[dict[Level, str]] = {
+    "easy": N_("easy"),
+    "medium": N_("medium"),
+    "hard": N_("hard"),
+}
 WIN_LOSS_DRAW_MARK: Final = {"win": N_("✅ W"), "loss": N_("❌ L"), "draw": N_("➖ D")}
 LIVE_BOARD_OFF: Final = N_(
     "The live board isn't switched on for this bot, so there is nothing to launch. Games are "

@@ -6,10 +6,8 @@ if it is its turn."""
 
 from __future__ import annotations
 
-from typing import cast
-
 from bot.base.game import Game
-from bot.base.game_options import GameOptions, Level
+from bot.base.game_options import GameOptions
 from bot.base.people import Caller, Person
 from bot.base.refusals import Refusal
 from bot.discord.app import App
@@ -89,14 +87,14 @@ class PlayPages(PagePart):
         if page.game_id is not None or session.guild_id is None:
             await refuse(page, "no_game")
             return
-        language, chosen = language_of(session.locale), cast(Level, level)  # one of LEVEL_NAMES
+        language = language_of(session.locale)
         try:
             game = await self.new_games.start_ai_game(
                 guild_id=session.guild_id,
                 channel_id=session.channel_id,
                 human=Person(session.user_id, session.name),
-                ai=self.opponent.person(language, chosen),
-                level=chosen,
+                ai=self.opponent.person(language, level),
+                level=level,
                 options=GameOptions(language=language),
             )
         except Refusal as refusal:

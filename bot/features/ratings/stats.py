@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from bot.base.game_options import Level
 from engine.ai import LEVELS
 from engine.scoring import Reason, Result
 
@@ -25,7 +26,7 @@ class FinishedGame:
     white_points: int
     black_points: int
     finished_at: float
-    ai_level: str | None
+    ai_level: Level | None
     """The AI's level in a game against the AI (never rated), else ``None``."""
     time_control: str | None = None
     """A live game's clock (``"5+3"``), else ``None``."""
@@ -85,7 +86,7 @@ class Stats:
     """The current run of equal results, newest first."""
     recent: list[Played] = field(default_factory=list)
     """The last five games, newest first (against the AI too)."""
-    against_ai: dict[str, Record] = field(default_factory=dict)
+    against_ai: dict[Level, Record] = field(default_factory=dict)
     """The record against each AI level played, easiest first."""
 
 
@@ -103,7 +104,7 @@ def played(user_id: int, game: FinishedGame) -> Played:
 def player_stats(user_id: int, history: Sequence[FinishedGame]) -> Stats:
     """Statistics of ``user_id`` over ``history`` (their finished games, oldest first)."""
     everything = [played(user_id, game) for game in history]
-    against_ai: dict[str, Record] = {}
+    against_ai: dict[Level, Record] = {}
     for game in everything:
         level = game.game.ai_level
         if level is not None:
