@@ -27,7 +27,6 @@ from bot.base.game import Game, GamePlace, NewGame
 from bot.base.people import Person
 from bot.base.refusals import Refusal
 from bot.fair_play.guard import FairPlay
-from bot.features.play.service import final_outcome
 from bot.storage import open_database
 from bot.storage.db import Database
 from bot.storage.games.changes import insert_game, record_turn
@@ -123,7 +122,7 @@ async def recorded_turns(database: Database, live: int, seed: int) -> None:
                     player_id=game.to_move,
                     turn=str(turn),
                     position_after=after,
-                    outcome=final_outcome(after),
+                    outcome=after.outcome(),
                     now=time.time(),
                 )
             timed[game.ai_level is None].append(time.perf_counter() - began)
