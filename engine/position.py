@@ -254,11 +254,6 @@ class Position:
         """
         return sum(self.capacities) - sum(len(column) for column in self.columns)
 
-    def valid_locations(self) -> list[Location]:
-        """Locations whose column can receive a stone (height below capacity)."""
-        columns, capacities = self.columns, self.capacities
-        return [location for location in LOCATIONS if len(columns[location]) < capacities[location]]
-
     def outcome(self) -> Outcome | None:
         """The result of the game, with its final points; ``None`` until the game is over."""
         return score(self).outcome

@@ -171,7 +171,6 @@ def test_tall_raises_capacity_and_delays_the_end():
     assert Position.parse(f"{columns} - - w -").is_over()
     tall = Position.parse(f"{columns} w - w A=tall")
     assert not tall.is_over()
-    assert tall.valid_locations() == [0]
     six = tall.apply("w@A")
     assert six.columns[0] == "wwwwww" and not six.is_over()
     seven = Position.parse("wwwwww/bbbbb/ggggg/bbbbb/ggggg/bbbbb/wwwww w - w A=tall").apply("w@A")
