@@ -9,9 +9,7 @@ import asyncio
 import logging
 import math
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import AbstractAsyncContextManager
-from typing import Any, Protocol, cast
+from collections.abc import Iterator
 
 import discord
 from aiohttp import web
@@ -20,23 +18,12 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 from bot.health.metrics import METRICS, Metrics
-from bot.storage.db import Database, Transaction, set_meta
+from bot.storage.db import Database, scalar, set_meta
 
 log = logging.getLogger(__name__)
 
 DATABASE_TIMEOUT = 2.0
 """Seconds the health check and the active-games count wait for the database."""
-
-
-class Queryable(Protocol):
-    """What the health check needs of the database."""
-
-    async def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> Any: ...
-
-    @property
-    def cannot_write(self) -> str | None: ...
-
-    def transaction(self, *, ordered: bool = False) -> AbstractAsyncContextManager[Transaction]: ...
 
 
 class GatewayLatency(Collector):
@@ -92,7 +79,7 @@ PROBE_KEY = "health-write-probe"
 """The ``meta`` row the health check writes (the time) while the database refuses writes."""
 
 
-async def database_health(database: Queryable) -> str:
+async def database_health(database: Database) -> str:
     """``"ok"`` when the database answers ``SELECT 1`` in time and its latest write was not
     refused (else :data:`CANNOT_WRITE`), else why not (no URL: it may hold a password)."""
     try:
@@ -110,16 +97,16 @@ async def database_health(database: Queryable) -> str:
     return "ok"
 
 
-async def _probe_write(database: Queryable) -> None:
+async def _probe_write(database: Database) -> None:
     """Write one small row: it commits once space or rights are back."""
-    await set_meta(cast(Database, database), PROBE_KEY, repr(time.time()))
+    await set_meta(database, PROBE_KEY, repr(time.time()))
 
 
 class MetricsServer:
     """``/metrics`` and ``/healthz`` over HTTP, in the bot's event loop."""
 
     def __init__(
-        self, client: discord.Client, database: Queryable, metrics: Metrics = METRICS
+        self, client: discord.Client, database: Database, metrics: Metrics = METRICS
     ) -> None:
         self.client = client
         self.database = database
@@ -153,14 +140,14 @@ class MetricsServer:
 
     async def _active_games(self) -> float:
         try:
-            row = await asyncio.wait_for(
-                self.database.fetchone("SELECT COUNT(*) FROM games WHERE status = 'active'"),
+            count = await asyncio.wait_for(
+                scalar(self.database, "SELECT COUNT(*) FROM games WHERE status = 'active'"),
                 DATABASE_TIMEOUT,
             )
         except Exception as error:  # a scrape never fails for it: the gauge says "unknown"
             log.info("could not count the active games: %s", type(error).__name__)
             return math.nan
-        return float(row[0])
+        return float(count)
 
     async def _healthz(self, request: web.Request) -> web.Response:
         shards = shard_health(self.client)
