@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 import discord
 
+from bot.base.languages import Language
 from bot.discord import layout
 from bot.discord.answers import missing_permissions
 from bot.discord.app import App
@@ -101,7 +102,7 @@ class Daily:
             self.tally.refresh(done.guild_id, done.day)
         return time.time() + seconds_to_next_day(now) + 1.0
 
-    def _language(self, guild_id: int) -> str:
+    def _language(self, guild_id: int) -> Language:
         guild = self.app.client.get_guild(guild_id)
         return language_of(guild.preferred_locale if guild is not None else None)
 
