@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.storage.games import Game
+from bot.base.game import Game
 from bot.words.choices import Choice
 from bot.words.phrases import STONE_EMOJI, colour_name
 from bot.words.presses import back_path, compound_options
