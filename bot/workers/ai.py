@@ -37,6 +37,9 @@ SPAWN = multiprocessing.get_context("spawn")
 PARENT_CHECK_SECONDS = 0.5
 """How often a worker checks that its bot process is still alive (it ends within this of a
 kill -9 of the bot)."""
+CLOSE_SECONDS = 5.0
+"""The longest a stop waits for a pool's manager thread once its process is ended (it takes
+milliseconds)."""
 
 
 _progress: multiprocessing.queues.Queue[tuple[int, int, int]] | None = None
@@ -128,10 +131,17 @@ class Worker:
         return list((getattr(self._pool, "_processes", None) or {}).keys())
 
     def close(self) -> None:
-        """Stop the worker at once (a task under way is abandoned)."""
+        """Stop the worker at once (a task under way is abandoned), and wait the moment its
+        pool's manager thread takes to see the process gone: one still running as the
+        interpreter exits races ``concurrent.futures``' exit hook, which then writes to the
+        thread's closed pipe (a traceback on a clean stop)."""
         self._closed = True
-        if self._pool is not None:
-            self._stop(self._pool)
+        if self._pool is None:
+            return
+        manager = getattr(self._pool, "_executor_manager_thread", None)
+        self._stop(self._pool)
+        if manager is not None:
+            manager.join(CLOSE_SECONDS)
 
     def _current(self) -> ProcessPoolExecutor:
         if self._closed:

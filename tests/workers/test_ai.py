@@ -7,6 +7,7 @@ import asyncio
 import os
 import random
 import signal
+import threading
 
 from bot.workers.ai import AiPlayer, Reviewer
 from engine import Position
@@ -31,6 +32,18 @@ async def test_a_killed_worker_is_replaced():
         assert ai.worker.pids() != workers
     finally:
         ai.close()
+
+
+async def test_a_closed_worker_leaves_no_thread_behind():
+    """Closing a worker ends its pool's manager thread before it returns: a thread still
+    running as the interpreter exits races ``concurrent.futures``' exit hook, which then
+    prints a traceback on a clean stop (seen once in an end-to-end test)."""
+    ai = AiPlayer()
+    await ai.choose(START, "easy", seed=1)
+    before = set(threading.enumerate())
+    ai.close()
+    left = [thread for thread in before if thread.is_alive() and "Manager" in type(thread).__name__]
+    assert left == []
 
 
 async def test_a_review_abandoned_stops_its_worker():
