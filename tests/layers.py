@@ -92,7 +92,7 @@ def layer_of(module: str) -> str:
     raise ValueError(f"{module} is in no layer: put it in a folder of LAYERS")
 
 
-def feature_of(module: str) -> str | None:
+def feature_package(module: str) -> str | None:
     """The feature package ``module`` is part of (``bot.features.lessons``), or ``None``."""
     parts = module.split(".")
     if len(parts) < 3 or parts[:2] != ["bot", "features"] or layer_of(module) != "features":
@@ -105,7 +105,7 @@ def no_discord(module: str) -> bool:
     store, service, words or rules."""
     if layer_of(module) in NO_DISCORD:
         return True
-    return feature_of(module) is not None and module.rpartition(".")[2] in PURE_PARTS
+    return feature_package(module) is not None and module.rpartition(".")[2] in PURE_PARTS
 
 
 def module_name(path: Path) -> str:
@@ -160,7 +160,7 @@ def violation(importer: str, imported: str) -> str | None:
     above, below = layer_of(importer), layer_of(imported)
     if ORDER.index(below) > ORDER.index(above):
         return f"{above} imports {below}, a layer above it"
-    home, other = feature_of(importer), feature_of(imported)
+    home, other = feature_package(importer), feature_package(imported)
     if home is not None and other is not None and home != other and imported != other:
         return f"a feature reaches into another's insides ({other.rpartition('.')[2]})"
     return None

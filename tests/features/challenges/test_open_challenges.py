@@ -128,9 +128,7 @@ async def test_the_servers_open_challenges_are_listed_soonest_to_expire_first(se
     assert not named.is_open and not named.open_to_all
     count, shown = await listings.open_challenges(GUILD, clock.now, 2)
     assert count == 3 and [c.id for c in shown] == [made[0].id, made[1].id]
-    await service.challenges.answer(
-        made[1].id, by(DAVE, made[1].channel_id), "accept", name="Dave"
-    )
+    await service.challenges.answer(made[1].id, by(DAVE, made[1].channel_id), "accept", name="Dave")
     clock.now += 600 - 15  # the first has expired, the third not yet
     count, shown = await listings.open_challenges(GUILD, clock.now, 5)
     assert count == 1 and [c.id for c in shown] == [made[2].id]

@@ -119,9 +119,7 @@ async def test_the_sweep_ends_a_game_once_however_many_processes_sweep(
             opponent=Person(BOB, "Bob"),
             options=GameOptions(colour="white", first="me", clock=FIVE_PLUS_THREE),
         )
-        game = (
-            await service.challenges.answer(made.id, by(BOB, CHANNEL + channel), "accept")
-        ).game
+        game = (await service.challenges.answer(made.id, by(BOB, CHANNEL + channel), "accept")).game
         games.append(await board_out(service, game, clock.now + channel))
     sweeps = Sweeps(service.play.games.database)
     assert await sweeps.next_flag() == pytest.approx(clock.now + 300)
