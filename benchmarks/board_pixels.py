@@ -57,7 +57,7 @@ def fingerprints(games: int) -> list[str]:
                 last_turn=turn,
                 final=over and seed % 5 == 0,
                 note="Bob resigned" if over and seed % 4 == 3 else None,
-                words=translator(language),
+                translator=translator(language),
             )
             png = render_board(position, view)
             pixels = Image.open(io.BytesIO(png)).convert("RGB").tobytes()

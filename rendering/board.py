@@ -78,7 +78,7 @@ def render_board(position: Position, view: BoardView | None = None) -> bytes:
 def board_image(position: Position, view: BoardView) -> Image.Image:
     """The board as an RGB image (see :func:`render_board`)."""
     with _LOCK:
-        canvas = _background(position.ornaments, position.capacities, view.words).copy()
+        canvas = _background(position.ornaments, position.capacities, view.translator).copy()
         _draw_position(canvas, board_layout(position.capacities), position, view)
     return canvas
 
@@ -271,10 +271,10 @@ def _draw_position(
         ornament = position.ornaments[site.location]
         if ornament is not None:
             changed = scores.columns[site.location].effect is not None
-            _tag(canvas, draw, site.tag, ornament, changed, view.words)
+            _tag(canvas, draw, site.tag, ornament, changed, view.translator)
     if marks is not None:
         _vacated(canvas, layout, marks)
-    _badges(canvas, layout, scores, view.words)
+    _badges(canvas, layout, scores, view.translator)
     final = view.is_final(position)
     for player, card in zip((WHITE, BLACK), layout.cards, strict=True):
         _card(canvas, card, player, position, view, scores, marks, final)
@@ -432,7 +432,7 @@ def _card(
         card.name[2] - card.name[0],
     )
     _text(canvas, card.name, name, Face.BOLD, size, style.TEXT, "lm")
-    t = view.words
+    t = view.translator
     side = colour_name(player, t).capitalize()
     if to_move:
         role = t("{colour} · to move", colour=side)
@@ -484,7 +484,7 @@ def _status(
     width = right - left
     head, small = Face.BOLD, Face.TEXT
     sizes = range(style.SIZE_STATUS, style.SIZE_STATUS_MIN - 1, -2)
-    t = view.words
+    t = view.translator
     make, player = headline(position, view, scores)
     if player is None:
         headline_line = fit_size(printable(make(""), head), head, sizes, width)
@@ -512,7 +512,7 @@ def _status(
 
 def _name(view: BoardView, player: int, face: Face) -> str:
     """A player's name as the image can draw it (their colour when nothing drawable is left)."""
-    return printable(view.name(player), face) or colour_name(player, view.words).capitalize()
+    return printable(view.name(player), face) or colour_name(player, view.translator).capitalize()
 
 
 def _named(

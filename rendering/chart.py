@@ -18,11 +18,10 @@ MARGIN = (76, 18, 18, 34)
 
 
 def render_chart(
-    expected_white: Sequence[float], marks: Sequence[int] = (), words: Translator = ENGLISH
+    expected_white: Sequence[float], marks: Sequence[int] = (), t: Translator = ENGLISH
 ) -> bytes:
     """A PNG of ``expected_white`` (values in [0, 1], one per ply from the start) with a dot
     at each ply in ``marks`` (the turns that were mistakes)."""
-    t = words
     image = Image.new("RGB", (WIDTH, HEIGHT), style.BACKGROUND)
     draw = ImageDraw.Draw(image)
     left, top = MARGIN[0], MARGIN[1]

@@ -40,7 +40,7 @@ _DROPPED = {"Cc", "Cs"}
 def describe_board(position: Position, view: BoardView | None = None) -> str:
     """The position and view in plain text: the turn or result, the players, every column."""
     view = view or BoardView()
-    t = view.words
+    t = view.translator
     scores = score(position)
     final = view.is_final(position)
     names = (_name(view, WHITE), _name(view, BLACK))
@@ -236,7 +236,7 @@ def headline(
 ) -> tuple[Callable[[str], str], Colour | None]:
     """The middle of the board's first line: a maker of it from a player's name, and whose
     name (``None``: no name, the note). The image shortens the name to fit; a page does not."""
-    t = view.words
+    t = view.translator
     if view.note:
         note = view.note
         return (lambda _: note), None
@@ -246,7 +246,9 @@ def headline(
 
 
 def _name(view: BoardView, player: Colour) -> str:
-    return _clean(view.name(player), NAME_LIMIT) or colour_name(player, view.words).capitalize()
+    return (
+        _clean(view.name(player), NAME_LIMIT) or colour_name(player, view.translator).capitalize()
+    )
 
 
 def _clean(text: str, limit: int) -> str:

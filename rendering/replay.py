@@ -60,7 +60,7 @@ def render_replay(
     def captioned(caption: str, number: int) -> str:
         return caption if not clocks else f"{caption} · {clocks[min(number, len(clocks) - 1)]}"
 
-    t = view.words
+    t = view.translator
     palette = _palette()
     frames: list[Image.Image] = []
     durations: list[int] = []

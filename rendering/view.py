@@ -32,7 +32,7 @@ class BoardView:
     played by the side *not* to move. The final scoring shows when the temple is full or when
     ``final`` is set (a game that ended early). ``note``, such as "Bob resigned: Ana wins",
     replaces the headline (whose turn it is, or the result by points); in a final view with a
-    note, the players' cards do not name a winner, since the note does. ``words`` is the
+    note, the players' cards do not name a winner, since the note does. ``translator`` is the
     language of every word the board says (names stay as they are).
     """
 
@@ -41,7 +41,7 @@ class BoardView:
     last_turn: Turn | None = None
     final: bool = False
     note: str | None = None
-    words: Translator = ENGLISH
+    translator: Translator = ENGLISH
 
     def name(self, player: Colour) -> str:
         """The name of the player playing ``player``."""

@@ -177,7 +177,7 @@ def draw_samples(folder: Path) -> list[Path]:
     for language in LANGUAGES:
         t = translator(language)
         for name, shown, last in (("middle", middle, turns[29]), ("final", position, turns[-1])):
-            view = BoardView("Ariadne", "Theseus", last_turn=last, words=t)
+            view = BoardView("Ariadne", "Theseus", last_turn=last, translator=t)
             path = folder / f"board-{name}-{language}.png"
             path.write_bytes(render_board(shown, view))
             written.append(path)

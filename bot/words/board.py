@@ -254,7 +254,7 @@ def _image_view(t: Translator, game: Game, last: LastTurn | None) -> BoardView:
         last_turn=last.turn if last else None,
         final=not game.is_active,
         note=board_note(t, game),
-        words=t,
+        translator=t,
     )
 
 

@@ -79,8 +79,8 @@ class Renderer:
 
     async def _draw(self, position: Position, view: BoardView) -> tuple[bytes, str]:
         if self._worker is not None and time.monotonic() >= self._worker_again_at:
-            language = view.words.language  # the worker has the catalogues: words by name
-            bare = dataclasses.replace(view, words=ENGLISH)
+            language = view.translator.language  # the worker has the catalogues: words by name
+            bare = dataclasses.replace(view, translator=ENGLISH)
             try:
                 return await self._worker.run(_render_in_worker, position, bare, language)
             except BrokenProcessPool as error:  # a new worker died too, or closing
@@ -101,4 +101,4 @@ def _render(position: Position, view: BoardView) -> tuple[bytes, str]:
 def _render_in_worker(position: Position, view: BoardView, language: str) -> tuple[bytes, str]:
     """Runs in the drawing worker: the view in ``language``'s words (the same object each
     time, so the board's cached backgrounds are found)."""
-    return _render(position, dataclasses.replace(view, words=translator(language)))
+    return _render(position, dataclasses.replace(view, translator=translator(language)))

@@ -69,7 +69,7 @@ def labels_cut(t: Translator) -> list[str]:
                 (True, t("Ended by an admin: no result")),
             )
             for final, note in notes:
-                view = BoardView("Ana", "Bob", last_turn=turn, final=final, note=note, words=t)
+                view = BoardView("Ana", "Bob", last_turn=turn, final=final, note=note, translator=t)
                 with recording_cuts() as cuts:
                     board_image(position, view)
                 cut += cuts

@@ -62,7 +62,7 @@ def test_the_captions_are_in_the_replays_language():
     plain = frames(render_replay(start, turns, BoardView("Ana", "Bob")).data)
     loud = frames(
         render_replay(
-            start, turns, BoardView("Ana", "Bob", words=Translator("xx", Numbered()))
+            start, turns, BoardView("Ana", "Bob", translator=Translator("xx", Numbered()))
         ).data
     )
     assert ImageChops.difference(plain[1][0], loud[1][0]).getbbox() is not None

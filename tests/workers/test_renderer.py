@@ -30,7 +30,7 @@ def a_board(seed: int) -> tuple[Position, BoardView]:
     game = random_game(new_game(), rng)
     ply = rng.randrange(1, len(game.turns))
     *_, (_, position) = game_positions(game.start, game.turns[:ply])
-    view = BoardView("Ana", "Bob", last_turn=game.turns[ply - 1], words=translator("es"))
+    view = BoardView("Ana", "Bob", last_turn=game.turns[ply - 1], translator=translator("es"))
     return position, view
 
 

@@ -160,7 +160,7 @@ class History(Feature):
         t = reader(interaction)
         records = await self.app.stores.games.turns(game.id)
         turns = [parse_turn(record.turn) for record in records]
-        view = BoardView(game.white_name, game.black_name, words=t)
+        view = BoardView(game.white_name, game.black_name, translator=t)
         clocks = replay_clocks(t, game, records)
         drawing = asyncio.ensure_future(
             self.app.renderer.slow(

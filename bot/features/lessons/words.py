@@ -41,7 +41,7 @@ def lesson_text(t: Translator, lesson: Lesson) -> str:
 
 def image_view(t: Translator, lesson: Lesson) -> BoardView:
     """The lesson's image: "You" play White against "Rival", the lesson's title as headline."""
-    return BoardView(white_name=t("You"), black_name=t("Rival"), note=t(lesson.title), words=t)
+    return BoardView(white_name=t("You"), black_name=t("Rival"), note=t(lesson.title), translator=t)
 
 
 def small_print(t: Translator, lesson: Lesson) -> str:

@@ -40,7 +40,7 @@ def image_view(t: Translator, puzzle: Puzzle) -> BoardView:
     is its headline."""
     you, rival = t("You"), t("Rival")
     white, black = (you, rival) if puzzle.position.turn == WHITE else (rival, you)
-    return BoardView(white_name=white, black_name=black, note=caption(t, puzzle), words=t)
+    return BoardView(white_name=white, black_name=black, note=caption(t, puzzle), translator=t)
 
 
 def named_turn(t: Translator, puzzle: Puzzle, turn: Turn) -> str:
