@@ -1,6 +1,6 @@
-"""The reminders' alarm clock: a change that stores a reminder rings it with the due time, and
-the loop that sends reminders sleeps on it, so that a reminder due sooner than that loop's
-sleep is still sent on time."""
+"""An alarm clock for a background loop: a change that stores something due rings it with the
+due time, and the loop sleeps on it, so that what falls due sooner than the loop's sleep is
+still done on time (the reminders' loop, and the clocks' loop for a live clock running out)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,8 @@
 """Storage: one database interface over two backends (``db``: SQLite in ``sqlite``, PostgreSQL
-in ``postgres``), their migrations, and the stores every feature shares (games, leases, the
-lists of games, the background sweeps, servers' settings)."""
+in ``postgres``), their migrations (``migrations``), what they report (``events``), the changes
+announced after a commit (``announcements``), writes committed together (``group``), who has a
+SQLite database open (``locks``), and the stores every feature shares (``games``, ``leases``,
+``listings``, ``sweeps``, ``servers``, fair play's index ``watched``)."""
 
 from bot.base.database_url import is_postgres_url
 from bot.storage.db import Database

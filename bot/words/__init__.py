@@ -1,1 +1,3 @@
-"""What the bot says, for every face: languages, phrases, the board as one value."""
+"""What the bot says that every feature shares: the board as one value (``board``) and its
+controls (``choices``), the turn being composed (``steps``, ``presses``), members' names made
+safe (``names``), and the phrases several features say (``phrases``)."""

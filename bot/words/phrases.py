@@ -1,4 +1,4 @@
-"""Translator more than one feature says, each defined once: stone emoji, colour, mode and level
+"""Phrases more than one feature says, each defined once: stone emoji, colour, mode and level
 names, a turn and a result in words, durations, links to a game's board, and command mentions.
 No I/O, no Discord objects (a mention is text).
 

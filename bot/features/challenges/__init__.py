@@ -1,5 +1,6 @@
-"""Challenges: a challenge to a member or to anyone, until it is answered; what other features
-may use of them."""
+"""Challenges: a challenge to a member, to anyone or to the AI, until it is answered — its
+commands and buttons (``feature``), its flow without Discord (``service``) and its store
+(``store``); what other features may use of them."""
 
 from bot.features.challenges.service import NewGames
 from bot.features.challenges.store import Challenge, ChallengeStore

@@ -1,6 +1,6 @@
 """Ratings: the ratings of every server (by :mod:`bot.base.glicko2`) and their history
-(``store``), a member's stats and the leaderboard (``feature``); what other features may use
-of them."""
+(``store``), a member's statistics (``stats``) and the leaderboard (``feature``); what other
+features may use of them."""
 
 from bot.features.ratings.store import RATINGS_LOCK, RatedResult, rate_game
 
