@@ -1,8 +1,9 @@
 """Discord's deadline for an answer: an interaction is answered within 3 seconds or fails.
 
-The face sets it around the handler (:func:`answering`), a little inside Discord's 3 seconds;
-whatever the handler waits for (the database, notably) consults it (:func:`answer_by`,
-:func:`patience`) and gives up in time for the answer to be heard.
+The Discord layer (:mod:`bot.discord.answers`) sets it around the handler (:func:`answering`),
+a little inside Discord's 3 seconds; whatever the handler waits for (the database, notably)
+consults it (:func:`answer_by`, :func:`patience`) and gives up in time for the answer to be
+heard.
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ ANSWER_BY: ContextVar[tuple[asyncio.Task[Any], float] | None] = ContextVar(
     "answer_by", default=None
 )
 """The task answering an interaction, and the monotonic time by which it must have answered
-(set by the face, a little inside Discord's 3 seconds): every wait of that task for the database
-ends by then, with ``DatabaseBusy`` — a press that meets a read waiting behind a busy
+(set by the Discord layer, a little inside Discord's 3 seconds): every wait of that task for
+the database ends by then, with ``DatabaseBusy`` — a press that meets a read waiting behind a busy
 write, then a busy write of its own, still hears "busy" in time. Tasks it starts (a board posted
 after the answer) inherit the variable but not the deadline."""
 

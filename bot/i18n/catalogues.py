@@ -13,7 +13,7 @@ draws the sample boards of every language.
 Discord tells each interaction the reader's locale and the server's; :func:`translator_for` maps
 any Discord locale onto one of ours (``es-ES`` and ``es-419`` → Spanish, ``de`` → German,
 everything else English). The slash commands' translations, and the words of the one who
-pressed, are the Discord face's (:mod:`bot.i18n.locales`).
+pressed, are Discord's side (:mod:`bot.i18n.locales`).
 """
 
 from __future__ import annotations

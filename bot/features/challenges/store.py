@@ -281,8 +281,8 @@ class ChallengeStore:
     ) -> Game:
         """Accept a pending challenge and start its game as ``acceptance`` says, in one
         transaction; with ``reminders``, the first player is reminded of their turn (see
-        :func:`~bot.storage.games.reminder_due`). An open challenge is the accepter's: the
-        first to accept it has it.
+        :func:`~bot.storage.games.sql_rules.reminder_due`). An open challenge is the accepter's:
+        the first to accept it has it.
 
         Raises :class:`StaleGameError` if the challenge is no longer pending (or no longer
         open), and :class:`ChannelBusyError` if the place is taken or the two play each other

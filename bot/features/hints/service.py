@@ -1,5 +1,5 @@
 """Hints without Discord: one good turn for the player to move in a game against the AI that
-allows hints — unless fair play refuses its position (:mod:`.fair_play`) —, searched in the
+allows hints — unless fair play refuses its position (:mod:`bot.fair_play`) —, searched in the
 adviser's worker process and counted in the game."""
 
 from __future__ import annotations

@@ -203,7 +203,7 @@ class PuzzleStore:
 
     async def add(self, puzzles: Sequence[Puzzle], now: float) -> int:
         """Store the puzzles not stored yet (a position is stored once), indexed for fair play
-        (:mod:`.watched`: with any stored before the index); how many were new."""
+        (:mod:`bot.storage.watched`: with any stored before the index); how many were new."""
         async with self.database.transaction() as transaction:
             before = await scalar(transaction, "SELECT COUNT(*) FROM puzzles")
             await transaction.executemany(

@@ -3,8 +3,9 @@ the next one is, clearing one once sent (a compare-and-set on the game's version
 each player wants theirs (``player_settings``).
 
 The due time itself is written with the change that leaves a human to move
-(:func:`~bot.storage.games.reminder_due`, in :func:`~bot.storage.games.record_turn` and
-:func:`~bot.storage.games.insert_game`).
+(:func:`~bot.storage.games.sql_rules.reminder_due`, in
+:func:`~bot.storage.games.changes.record_turn` and
+:func:`~bot.storage.games.changes.insert_game`).
 """
 
 from __future__ import annotations
