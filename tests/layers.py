@@ -44,7 +44,7 @@ ABOUT = {
     "storage": "the database interface, its backends and migrations, and the shared stores",
     "loops": "the background loops' runner, alarm and work in flight",
     "health": "the process's counters, its /metrics and /healthz",
-    "fair_play": "the rule that the engine never helps in a game in progress",
+    "fair_play": "the engine never helps in a game in progress; its worker shared fairly",
     "i18n": "translation: the catalogues, and the languages of Discord's side",
     "words": "what the bot says, for every feature: shared phrases, the board as one value",
     "workers": "the worker processes: the AI's search and the boards' drawing",
