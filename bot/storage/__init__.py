@@ -13,8 +13,8 @@ async def open_database(url: str) -> Database:
     """Open (creating if needed) and migrate the database ``url`` names: a SQLite path, or a
     ``postgresql://user:pass@host:port/db`` URL.
 
-    Raises :class:`DatabaseTooNewError` if its schema is newer than this code's, and
-    :class:`DatabaseUnavailable` if it cannot be reached.
+    Raises :class:`~bot.storage.db.DatabaseTooNewError` if its schema is newer than this code's,
+    and :class:`~bot.storage.db.DatabaseUnavailable` if it cannot be reached.
     """
     if is_postgres_url(url):
         from bot.storage.postgres import PostgresDatabase

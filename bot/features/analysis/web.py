@@ -5,7 +5,8 @@ mistakes; any legal turn tried from any position as a side line; the engine's be
 The page keeps the line it is on; the server answers each position it asks for with that
 position's board (every step of every legal turn, for either side) and each turn tried with the
 position it leads to. Nothing is stored as a game and nothing is rated; a game without a review is
-queued for one (the page asks how far it is, :data:`REVIEW_POLL` on the page)."""
+queued for one (the page asks how far it is, ``REVIEW_POLL_MS`` in the page's
+``app.js``)."""
 
 from __future__ import annotations
 

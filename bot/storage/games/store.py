@@ -33,7 +33,8 @@ class GameStore:
     ) -> Game:
         """Start ``new``, a game against the AI, at ``now``; raises :class:`ChannelBusyError` if
         its place has an active game or the human already plays the AI there. ``reminders``:
-        the human moves first and may be reminded (see :func:`reminder_due`)."""
+        the human moves first and may be reminded (see
+        :func:`~bot.storage.games.sql_rules.reminder_due`)."""
         home = new.place.home_id
         async with self.database.transaction() as transaction:
             await transaction.lock("channel", home)
