@@ -45,7 +45,7 @@ THREAD_FAILED = N_(
 
 
 @dataclass(frozen=True, slots=True)
-class Place:
+class Placement:
     """Where a game started from an interaction is played."""
 
     thread: bool
@@ -54,17 +54,17 @@ class Place:
     """What the challenger should know about it (what to grant for threads)."""
 
 
-def place_for(interaction: Interaction, threads_wanted: bool) -> Place:
+def place_for(interaction: Interaction, threads_wanted: bool) -> Placement:
     """A thread when the server wants threads, the channel is a text channel and the bot may
     open threads and post in them there; else the channel itself, with a note when only a
     permission is missing."""
     channel = interaction.channel
     if not threads_wanted or not isinstance(channel, discord.TextChannel):
-        return Place(thread=False)
+        return Placement(thread=False)
     permissions = interaction.app_permissions
     if not (permissions.create_public_threads and permissions.send_messages_in_threads):
-        return Place(thread=False, note=NO_THREADS)
-    return Place(thread=True)
+        return Placement(thread=False, note=NO_THREADS)
+    return Placement(thread=True)
 
 
 def thread_name(t: Translator, first: str, second: str) -> str:

@@ -70,7 +70,7 @@ class Member:
 
 
 @dataclass(frozen=True, slots=True)
-class Place:
+class ActivityInstance:
     """Where an Activity instance runs."""
 
     channel_id: int
@@ -117,7 +117,7 @@ class DiscordIdentity:
             user.get("locale"),
         )
 
-    async def place(self, instance_id: str) -> Place:
+    async def place(self, instance_id: str) -> ActivityInstance:
         """The channel of the Activity instance ``instance_id`` and who is in it (asked with the
         bot's token, within the time of every background Discord call)."""
         try:
@@ -133,7 +133,7 @@ class DiscordIdentity:
         guild = location.get("guild_id")
         users = _users_of(instance)
         self._presence.put(instance_id, users)  # the freshest answer: a newcomer is in it
-        return Place(int(channel), int(guild) if guild else None, users)
+        return ActivityInstance(int(channel), int(guild) if guild else None, users)
 
     async def still_there(self, session: Session) -> bool:
         """Whether the member of ``session`` is still in its Activity's instance (Discord takes
