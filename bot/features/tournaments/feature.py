@@ -53,7 +53,6 @@ from bot.i18n.catalogues import NC_
 from bot.i18n.locales import reader, server_language
 from bot.loops.loop import Loop
 from bot.words.names import escaped_name, plain_name
-from bot.words.phrases import command
 from engine.core import Mode
 from engine.vocabulary import N_
 
@@ -483,6 +482,3 @@ class PlayerCommands(TournamentCommands):
     async def withdraw(self, interaction: Interaction, tournament: int | None = None) -> None:
         """``/tholos tournament withdraw``."""
         await self.tournaments.withdraw(interaction, tournament)
-
-
-__all__ = ["Tournaments", "command"]

@@ -18,7 +18,7 @@ from bot.base.refusals import Refusal
 from bot.base.server_rules import ReminderDefaults
 from bot.features.play import OutdatedBoardError, PlayService
 from bot.features.tournaments.pairing import NoPairingError, round_robin, swiss_round
-from bot.features.tournaments.standings import Format, Meeting, Standing, entrants, standings
+from bot.features.tournaments.standings import Format, Standing, entrants, standings
 from bot.features.tournaments.store import (
     FULL,
     JOINED,
@@ -452,6 +452,3 @@ def _round_robin_round(
         elif white in playing or black in playing:
             pairings.append((white, black, "white" if white in playing else "black"))
     return pairings
-
-
-__all__ = ["MAX_ROUNDS", "Meeting", "Setup", "TournamentService"]
