@@ -9,9 +9,9 @@ import pytest
 from engine import COLOUR_NAMES, LOCATION_LETTERS, LOCATION_SYMBOLS, Position, parse_turn
 from engine.play import random_game
 from engine.scoring import score
-from engine.vocabulary import ORNAMENT_NAMES
+from engine.vocabulary import ORNAMENT_NAMES, signed
 from rendering import BoardView, describe_board
-from rendering.describe import result_line, signed, turn_lines
+from rendering.describe import result_line, turn_lines
 from tests.rendering.cases import case
 
 ALT_TEXT_LIMIT = 1024

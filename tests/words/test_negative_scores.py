@@ -9,8 +9,7 @@ from bot.base.game import Game
 from bot.discord.layout import status_text
 from bot.features.history.feature import history_line
 from bot.features.ratings.feature import stats_embed
-from bot.features.ratings.stats import player_stats
-from bot.features.ratings.store import FinishedGame
+from bot.features.ratings.stats import FinishedGame, player_stats
 from bot.words.board import board_of
 from bot.words.phrases import result_text
 from engine import BLACK, Position

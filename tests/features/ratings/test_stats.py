@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from bot.features.ratings.stats import Record, player_stats
-from bot.features.ratings.store import FinishedGame
+from bot.features.ratings.stats import FinishedGame, Record, player_stats
 
 ME, RIVAL, OTHER, BOT = 1, 2, 3, 4
 
