@@ -12,7 +12,7 @@ draws the sample boards of every language.
 
 Discord tells each interaction the reader's locale and the server's; :func:`translator_for` maps
 any Discord locale onto one of ours (``es-ES`` and ``es-419`` → Spanish, ``de`` → German,
-everything else English). The slash commands' translations, and the words of the one who
+everything else English). The slash commands' translations, and the translator of the one who
 pressed, are Discord's side (:mod:`bot.i18n.locales`).
 """
 
@@ -79,7 +79,7 @@ def language_of(locale: object) -> Language:
 
 @cache
 def translator(language: str) -> Translator:
-    """The words of one of our languages (English for any other)."""
+    """The translator of one of our languages (English for any other)."""
     if language not in TRANSLATED:
         return ENGLISH
     with catalogue_path(language).open("rb") as source:
@@ -91,7 +91,7 @@ def translator(language: str) -> Translator:
 
 
 def translator_for(locale: object) -> Translator:
-    """The words for a Discord locale."""
+    """The translator for a Discord locale."""
     return translator(language_of(locale))
 
 

@@ -1,5 +1,5 @@
-"""The languages of Discord's side: the words of the member who typed or pressed, the server's
-language, and the slash commands' names and descriptions in Spanish and German."""
+"""The languages of Discord's side: the translator of the member who typed or pressed, the
+server's language, and the slash commands' names and descriptions in Spanish and German."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from rendering.translator import Translator
 
 
 def reader(interaction: discord.Interaction) -> Translator:
-    """The words of the member who typed or pressed (their Discord client's language)."""
+    """The translator of the member who typed or pressed (their Discord client's language)."""
     return translator_for(interaction.locale)
 
 

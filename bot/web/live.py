@@ -321,7 +321,7 @@ async def refuse(page: Page, code: str) -> None:
 
 
 def refused(t: Translator, refusal: Refusal, game: Game | None = None) -> JSON:
-    """The error frame of a refusal, in the words ``t`` (the players of ``game`` by name)."""
+    """The error frame of a refusal, in ``t``'s language (the players of ``game`` by name)."""
     text = t(refusal.message, **refusal.values) if refusal.values else t(refusal.message)
     return {
         "type": "error",

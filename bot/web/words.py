@@ -76,7 +76,7 @@ rules, such as an old version or another player's turn, comes in the bot's usual
 
 
 def page_words(t: Translator) -> dict[str, str]:
-    """The page's words in the words ``t``."""
+    """The page's words in ``t``'s language."""
     return {key: t(text) for key, text in PAGE.items()}
 
 
@@ -103,5 +103,5 @@ STARTING: Final = {
 
 
 def starting_words(t: Translator) -> dict[str, str]:
-    """The page's start-up words in the words ``t``."""
+    """The page's start-up words in ``t``'s language."""
     return {key: t(text) for key, text in STARTING.items()}

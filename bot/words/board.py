@@ -1,6 +1,6 @@
 """The board as one value: everything any face of a game's board shows — the Discord layout,
 the image and its alt text, the live web board — made by one pure function from the game, its
-last turn, the turn being composed and the reader's words. The faces only translate it.
+last turn, the turn being composed and the reader's translator. The faces only draw it.
 
 Its controls are :class:`~bot.words.choices.Choice` values; the turn being composed (each
 step's prompt and choices) is made by :mod:`bot.words.steps`.
@@ -157,7 +157,7 @@ def board_of(
     live: bool = False,
     now: float | None = None,
 ) -> Board:
-    """The board of ``game`` in the words ``t``: ``last`` is the newest turn and who played it,
+    """The board of ``game`` in ``t``'s language: ``last`` is the newest turn and who played it,
     ``builder`` the turn being composed (``None``: none chosen yet), ``bot_id`` the bot's user
     id (the AI's), ``who`` how to name a player; ``live``: the bot serves the live board, so a
     control opens it; ``now``: the board is about to be posted, which starts the mover's clock

@@ -31,7 +31,7 @@ DAILY_INTRO = N_("The same puzzle for everyone here today: answer privately with
 
 
 def caption(t: Translator, puzzle: Puzzle) -> str:
-    """``White to play and win`` (or hold the draw), in the reader's words."""
+    """``White to play and win`` (or hold the draw), in the reader's language."""
     return t(CAPTIONS[puzzle.position.turn, puzzle.best])
 
 
