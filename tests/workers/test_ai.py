@@ -38,12 +38,22 @@ async def test_a_closed_worker_leaves_no_thread_behind():
     """Closing a worker ends its pool's manager thread before it returns: a thread still
     running as the interpreter exits races ``concurrent.futures``' exit hook, which then
     prints a traceback on a clean stop (seen once in an end-to-end test)."""
+    earlier = _managers()  # other tests' workers may have left theirs
     ai = AiPlayer()
     await ai.choose(START, "easy", seed=1)
-    before = set(threading.enumerate())
+    ours = _managers() - earlier
+    assert ours, "the worker's pool runs a manager thread"
     ai.close()
-    left = [thread for thread in before if thread.is_alive() and "Manager" in type(thread).__name__]
-    assert left == []
+    assert [thread for thread in ours if thread.is_alive()] == []
+
+
+def _managers() -> set[threading.Thread]:
+    """The running threads that manage a process pool."""
+    return {
+        thread
+        for thread in threading.enumerate()
+        if thread.is_alive() and "Manager" in type(thread).__name__
+    }
 
 
 async def test_a_review_abandoned_stops_its_worker():
