@@ -4,9 +4,11 @@ The web server knows no feature: the composition root hands it their parts."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 
 from bot.web.live import JSON, LiveBoards, Page
+from bot.web.words import PAGE
 
 
 class PagePart:
@@ -15,6 +17,8 @@ class PagePart:
 
     types: frozenset[str] = frozenset()
     """The page messages it answers, by their ``type``."""
+    words: Mapping[str, str] = MappingProxyType({})
+    """Its labels and notices on the page, by key (marked ``N_``): sent with the page's own."""
     boards: LiveBoards
     """Every open page of this process (the server's, from :meth:`start`)."""
 
@@ -45,11 +49,17 @@ class PageParts:
     def __init__(self, parts: Sequence[PagePart]) -> None:
         self.parts = tuple(parts)
         self._by_type: dict[str, PagePart] = {}
+        self.words: dict[str, str] = {}
+        """The parts' words on the page, by key."""
         for part in self.parts:
             for kind in part.types:
                 if kind in self._by_type:
                     raise ValueError(f"two parts answer {kind!r}")
                 self._by_type[kind] = part
+            for key, text in part.words.items():
+                if key in PAGE or key in self.words:
+                    raise ValueError(f"two page words are called {key!r}")
+                self.words[key] = text
 
     def answering(self, kind: str) -> PagePart | None:
         """The part that answers messages of type ``kind``, if any."""

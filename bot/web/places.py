@@ -60,7 +60,7 @@ class Places:
                 "user": str(session.user_id),
                 "name": session.name,
                 "language": page.language,
-                "words": page_words(t),
+                "words": page_words(t, self.parts.words),
                 "palette": palette(),
             },
         )

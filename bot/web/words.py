@@ -3,6 +3,7 @@ bot's catalogues, sent to the page in the member's language."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Final
 
 from engine.vocabulary import N_
@@ -21,39 +22,14 @@ PAGE: Final = {
     "workshop": N_("WORKSHOP"),
     "quarry": N_("QUARRY"),
     "ended": N_("This live board has ended: open it again from Discord."),
-    "puzzle": N_("Solve a puzzle"),
-    "next_puzzle": N_("Next puzzle"),
-    "reveal": N_("Show the answer"),
     "games_here": N_("Games in this channel's threads"),
     "watch": N_("Watch"),
     "your_game": N_("Your game"),
     "all_games": N_("All games here"),
     "leave": N_("Back to the games"),
-    "next_lesson": N_("Next lesson"),
-    "try_again": N_("Try again"),
-    "analyse_title": N_("Analyse a finished game"),
-    "analyse": N_("Analyse"),
-    "paste_position": N_("Paste a position string to analyse it"),
-    "first": N_("First position"),
-    "previous": N_("Previous turn"),
-    "next": N_("Next turn"),
-    "last": N_("Last position"),
-    "best_turn": N_("Best turn"),
-    "try_it": N_("Try it on the board"),
-    "copy_position": N_("Copy the position"),
-    "copied": N_("Copied"),
-    "selected": N_("Selected: copy it"),
-    "back_to_game": N_("Back to the game"),
-    "game_start": N_("The game's first position."),
-    "pasted": N_("The position you pasted."),
-    "mistake": N_("A mistake: the AI preferred {turn}."),
-    "side_line": N_("Side line"),
-    "expected": N_("The AI expects"),
-    "not_evaluated": N_("Side line: not reviewed"),
-    "reviewing": N_("The AI is reviewing this game: {done} of {total} positions…"),
-    "review_failed": N_("The AI could not review this game."),
 }
-"""The page's labels and notices, by key."""
+"""The page's own labels and notices, by key (each feature's part adds its own:
+:attr:`bot.web.pages.PagePart.words`)."""
 PLAY_THE_AI: Final = N_("Play the AI ({level})")
 
 ERRORS: Final = {
@@ -75,9 +51,9 @@ ERRORS: Final = {
 rules, such as an old version or another player's turn, comes in the bot's usual words)."""
 
 
-def page_words(t: Translator) -> dict[str, str]:
-    """The page's words in ``t``'s language."""
-    return {key: t(text) for key, text in PAGE.items()}
+def page_words(t: Translator, added: Mapping[str, str]) -> dict[str, str]:
+    """The page's words, and those the features' parts ``added``, in ``t``'s language."""
+    return {key: t(text) for key, text in {**PAGE, **added}.items()}
 
 
 SESSION_ERRORS: Final = {

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Callable
+from typing import Final
 
 from bot.base.game import Game
 from bot.base.refusals import Refusal
@@ -43,6 +44,32 @@ NOT_A_POSITION = N_("That is not a position string: copy one from a board's smal
 GAME_OVER_HERE = N_("The game is over in this position: there is no turn to search.")
 
 
+WORDS: Final = {
+    "analyse_title": N_("Analyse a finished game"),
+    "analyse": N_("Analyse"),
+    "paste_position": N_("Paste a position string to analyse it"),
+    "first": N_("First position"),
+    "previous": N_("Previous turn"),
+    "next": N_("Next turn"),
+    "last": N_("Last position"),
+    "best_turn": N_("Best turn"),
+    "try_it": N_("Try it on the board"),
+    "copy_position": N_("Copy the position"),
+    "copied": N_("Copied"),
+    "selected": N_("Selected: copy it"),
+    "back_to_game": N_("Back to the game"),
+    "game_start": N_("The game's first position."),
+    "pasted": N_("The position you pasted."),
+    "mistake": N_("A mistake: the AI preferred {turn}."),
+    "side_line": N_("Side line"),
+    "expected": N_("The AI expects"),
+    "not_evaluated": N_("Side line: not reviewed"),
+    "reviewing": N_("The AI is reviewing this game: {done} of {total} positions…"),
+    "review_failed": N_("The AI could not review this game."),
+}
+"""The analysis board's labels and notices on the page, by key."""
+
+
 class AnalysisPages(PagePart):
     """A page's analysis board; a page that opens where its member asked from Discord to
     analyse a game shows it."""
@@ -50,6 +77,7 @@ class AnalysisPages(PagePart):
     types = frozenset(
         {"analyse", "analysis_board", "analysis_turn", "analysis_best", "analysis_review"}
     )
+    words = WORDS
 
     def __init__(self, app: App, requests: PageRequestStore, reviews: ReviewStore) -> None:
         self.app = app

@@ -6,6 +6,8 @@ is in the course (:func:`course_summary`)."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from bot.base.refusals import Refusal
 from bot.features.lessons.course import COURSE
 from bot.features.lessons.service import CourseDone, LessonService, LessonShown, LessonTried
@@ -23,6 +25,7 @@ from bot.web.frames import board_frame, geometries
 from bot.web.live import JSON, PATH, Page, plain, refuse, refused, send
 from bot.web.pages import PagePart
 from bot.words.steps import turn_steps
+from engine.vocabulary import N_
 from rendering.translator import Translator
 
 LESSON_ID_LENGTH = 16
@@ -61,10 +64,18 @@ def course_summary(t: Translator, progress: Progress) -> JSON:
     }
 
 
+WORDS: Final = {
+    "next_lesson": N_("Next lesson"),
+    "try_again": N_("Try again"),
+}
+"""The lessons' labels on the page, by key."""
+
+
 class LessonPages(PagePart):
     """A page's lessons, and where its member is in the course (in its lobby)."""
 
     types = frozenset({"lesson", "lesson_answer"})
+    words = WORDS
 
     def __init__(self, lessons: LessonService) -> None:
         self.lessons = lessons

@@ -5,6 +5,8 @@ verdict."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from bot.base.refusals import Refusal
 from bot.features.puzzles.service import AnswerShown, PuzzleService
 from bot.features.puzzles.store import Answered, Attempt
@@ -14,6 +16,7 @@ from bot.web.frames import board_frame, geometries
 from bot.web.live import JSON, PATH, Page, plain, refuse, refused, send, stored_int
 from bot.web.pages import PagePart
 from bot.words.steps import turn_steps
+from engine.vocabulary import N_
 from rendering.translator import Translator
 
 
@@ -27,10 +30,19 @@ def puzzle_frame(attempt: Attempt, t: Translator, name: str) -> JSON:
     return frame
 
 
+WORDS: Final = {
+    "puzzle": N_("Solve a puzzle"),
+    "next_puzzle": N_("Next puzzle"),
+    "reveal": N_("Show the answer"),
+}
+"""The puzzles' labels on the page, by key."""
+
+
 class PuzzlePages(PagePart):
     """A page's puzzles."""
 
     types = frozenset({"puzzle", "puzzle_answer", "puzzle_reveal"})
+    words = WORDS
 
     def __init__(self, puzzles: PuzzleService) -> None:
         self.puzzles = puzzles
