@@ -5,9 +5,9 @@ The metrics live in one per-process :class:`Metrics` (:data:`METRICS`), in a reg
 own rather than ``prometheus_client``'s global one; the choke points that feed them
 (``answers``, ``BoardPoster.post_after_change``, ``PlayService``, the AI) only increment a
 counter or observe a number; the storage backends report their failures and retries to whoever
-observes (``storage.events.observe``), and this module counts them. What is costly or asynchronous
-is read when Prometheus scrapes: the active games (one ``COUNT`` with a timeout) and the
-gateway latency per shard (``client.latencies``).
+observes (``storage.events.observe``), and the metrics server counts them here while it serves.
+What is costly or asynchronous is read when Prometheus scrapes: the active games (one ``COUNT``
+with a timeout) and the gateway latency per shard (``client.latencies``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from prometheus_client.exposition import generate_latest
 
 from bot.loops import work
 from bot.storage.db import Dialect
-from bot.storage.events import Event, observe
+from bot.storage.events import Event
 
 log = logging.getLogger(__name__)
 
@@ -105,4 +105,3 @@ class Metrics:
 
 METRICS = Metrics()
 """This process's metrics."""
-observe(METRICS.count_database_event)  # the storage backends report, the metrics count

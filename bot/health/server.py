@@ -9,7 +9,7 @@ import asyncio
 import logging
 import math
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import discord
 from aiohttp import web
@@ -19,6 +19,7 @@ from prometheus_client.registry import Collector
 
 from bot.health.metrics import METRICS, Metrics
 from bot.storage.db import Database, scalar, set_meta
+from bot.storage.events import observe
 
 log = logging.getLogger(__name__)
 
@@ -116,17 +117,21 @@ class MetricsServer:
         app.router.add_get("/metrics", self._metrics)
         app.router.add_get("/healthz", self._healthz)
         self._runner = web.AppRunner(app, access_log=None)
+        self._unobserve: Callable[[], None] = lambda: None
 
     async def start(self, host: str, port: int) -> None:
-        """Listen on ``host:port`` (port 0: one the system chooses, which the log line names)."""
+        """Count what the storage backends report, and listen on ``host:port`` (port 0: one the
+        system chooses, which the log line names)."""
+        self._unobserve = observe(self.metrics.count_database_event)
         await self._runner.setup()
         await web.TCPSite(self._runner, host, port).start()
         port = self._runner.addresses[0][1]
         log.info("metrics and health on http://%s:%d/metrics and /healthz", host, port)
 
     async def stop(self) -> None:
-        """Stop listening."""
+        """Stop listening, and counting."""
         await self._runner.cleanup()
+        self._unobserve()
 
     async def _metrics(self, request: web.Request) -> web.Response:
         """Every metric, or only those named by ``name[]`` parameters (as Prometheus' own
