@@ -11,8 +11,10 @@ from engine.play import random_game
 from engine.scoring import score
 from engine.vocabulary import ORNAMENT_NAMES, signed
 from rendering import BoardView, describe_board
-from rendering.describe import result_line, turn_lines
+from rendering.describe import result_line, scoring_lines, turn_lines
+from rendering.translator import ENGLISH
 from tests.rendering.cases import case
+from tests.words.test_phrases import FINAL, assert_minus
 
 ALT_TEXT_LIMIT = 1024
 """Discord's limit for an attachment's description; an embed's description allows 4096."""
@@ -129,3 +131,7 @@ def test_negative_scores_have_a_minus_sign():
     assert "Final points: White, Ana: \u22122; Black, Bob: 19." in text
     assert "; White \u22121" in text  # a column White leads with more gray than white
     assert "–-" not in text and not any(f"-{digit}" in text for digit in "0123456789")
+
+
+def test_the_scoring_s_columns_worth_less_than_nothing_have_a_minus_sign():
+    assert_minus(scoring_lines(score(FINAL), ENGLISH), "γ C: White \u22121")

@@ -9,15 +9,14 @@ import random
 import pytest
 
 from bot.base.game import Game
-from bot.discord.layout import ANALYSE, rows
 from bot.i18n.catalogues import translator
 from bot.words.board import Board, LastTurn, board_of
 from bot.words.steps import step_choices, turn_steps
-from engine import WHITE, Position
+from engine import Position
 from engine.builder import TurnBuilder
 from engine.newgame import new_game
 from engine.presses import choices
-from engine.scoring import Outcome, score
+from engine.scoring import score
 from rendering.translator import ENGLISH
 
 ANA, BOB, BOT = 11, 22, 99
@@ -179,21 +178,6 @@ def test_the_end_shows_the_result_the_scoring_and_the_after_game_controls(seed):
     assert [column.line for column in board.columns] == board.scoring.split("\n")
     assert (board.sides[0].points, board.sides[1].points) == (white, black)
     assert board.image.final
-
-
-def test_where_the_live_board_is_served_a_finished_game_offers_to_analyse_it():
-    """Analyse joins the after-game controls only where the bot serves the live board, whose
-    own button keeps its row: no row holds more than Discord's five buttons."""
-    over = game(new_game(), status="finished", outcome=Outcome(WHITE, "resignation", (0, 0)))
-    assert "analyse" not in actions(board_of(over, ENGLISH))
-    board = board_of(over, ENGLISH, live=True)
-    assert actions(board) == ["rematch", "replay", "record", "review", "analyse", "live"]
-    analyse = board.commands[4]
-    assert (analyse.label, analyse.emoji, analyse.enabled) == ("Analyse", "🔬", True)
-    shown = [[button.custom_id for button in row] for row in rows(board)]
-    assert [len(row) for row in shown] == [5, 1]
-    assert shown[0][4] == ANALYSE.build(game=over.id)
-    assert board_of(over, translator("es"), live=True).commands[4].label == "Analizar"
 
 
 def test_an_aborted_game_without_turns_has_no_review_and_a_note():

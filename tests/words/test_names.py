@@ -8,12 +8,10 @@ import re
 import unicodedata
 from pathlib import Path
 
-import discord
 from hypothesis import example, given
 from hypothesis import strategies as st
 
 from bot.base.game import Game
-from bot.discord.answers import pinging
 from bot.discord.places import THREAD_NAME_LIMIT, thread_name
 from bot.features.reminders.feature import reminder_text
 from bot.words.names import NAME_LIMIT, ZERO_WIDTH_SPACE, escaped_name, plain_name
@@ -121,14 +119,6 @@ def test_a_thread_name_is_one_plain_line_within_discords_limit(white: str, black
     assert len(name) <= THREAD_NAME_LIMIT
     assert name.endswith(" · Tholos") and " vs " in name
     assert not any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in name)
-
-
-def test_a_tournament_message_pings_only_the_players_it_means():
-    allowed = pinging([7, 8, 7]).to_dict()
-    assert allowed == {"parse": [], "users": [7, 8]}, "no role, no @everyone, no repeat"
-    assert pinging([]).to_dict() == {"parse": [], "users": []}
-    merged = discord.AllowedMentions(everyone=True, roles=True).merge(pinging([9])).to_dict()
-    assert "everyone" not in merged["parse"] and "roles" not in merged["parse"]
 
 
 def test_a_turn_reminder_names_the_opponent_escaped():
