@@ -1,15 +1,21 @@
-"""A stand-in for the few parts of ``discord.Client`` the background loops call (posting and
-editing messages), recording what they did; a channel can be made to hang (Discord never
-answers its requests). And :func:`eventually`, to wait for a condition instead of a time."""
+"""A stand-in for the few parts of ``discord.Client`` the background loops call (posting,
+reading back and editing messages), recording what they did; a channel can be made to hang
+(Discord never answers its requests). And :func:`eventually`, to wait for a condition instead
+of a time."""
 
 from __future__ import annotations
 
 import asyncio
+import datetime
 import inspect
 import itertools
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any, TypeVar
+
+import discord
+from discord.components import _component_factory
 
 from bot.base.settings import Settings
 from bot.discord.app import App, build
@@ -43,6 +49,31 @@ class FakeMessage:
         self.edits.append(changes)
         return self
 
+    @property
+    def author(self) -> FakeUser:
+        """The bot: it posts every message here."""
+        return self.discord.user
+
+    @property
+    def created_at(self) -> datetime.datetime:
+        return datetime.datetime.now(datetime.UTC)
+
+    @property
+    def components(self) -> list[discord.components.Component]:
+        """The components as Discord gives them back (parsed by discord.py from the payload of
+        the newest view sent or edited in)."""
+        views = [self.sent.get("view")] + [edit["view"] for edit in self.edits if "view" in edit]
+        view = views[-1]
+        if view is None:
+            return []
+        parsed = (_component_factory(component) for component in view.to_components())
+        return [component for component in parsed if component is not None]
+
+    @property
+    def attachments(self) -> list[SimpleNamespace]:
+        file = self.sent.get("file")
+        return [] if file is None else [SimpleNamespace(filename=file.filename)]
+
 
 @dataclass
 class FakeChannel:
@@ -58,6 +89,16 @@ class FakeChannel:
         )
         self.discord.messages[message.id] = message
         return message
+
+    async def fetch_message(self, message_id: int) -> FakeMessage:
+        await self.discord.answer(self.id)
+        return self.discord.messages[message_id]
+
+    async def history(self, limit: int) -> AsyncIterator[FakeMessage]:
+        """The channel's newest messages first, at most ``limit``."""
+        await self.discord.answer(self.id)
+        for message in self.discord.in_channel(self.id)[::-1][:limit]:
+            yield message
 
     def get_partial_message(self, message_id: int) -> FakeMessage:
         return self.discord.messages.setdefault(
