@@ -20,7 +20,7 @@ from tests.e2e.table import Table, path_of
 from tests.e2e.test_privacy import THREADS_AND_PAGE, session_of
 from tests.features.live.test_e2e_board import free_port
 from tests.postgres import PostgresServer
-from tests.storage.test_cannot_write import player_role, write_rights
+from tests.storage.test_database_cannot_write import player_role, write_rights
 
 FRAME_SECONDS = 20.0
 

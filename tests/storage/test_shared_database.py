@@ -1,5 +1,5 @@
-"""Two bot processes on one database (each its own connection; on PostgreSQL, READ COMMITTED):
-the races a shared database must survive, run concurrently on both backends."""
+"""One database shared by two bot processes (each its own connection; on PostgreSQL, READ
+COMMITTED): the races a shared database must survive, run concurrently on both backends."""
 
 from __future__ import annotations
 

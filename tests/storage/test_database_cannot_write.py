@@ -1,6 +1,6 @@
-"""A database that refuses writes — a full disk, a read-only database — on both backends: one
-typed error (:class:`DatabaseCannotWrite`), nothing lost, ``/healthz`` says so, and writes go on
-once space or rights are back."""
+"""``DatabaseCannotWrite``: a database that refuses writes — a full disk, a read-only database —
+on both backends: one typed error, nothing lost, ``/healthz`` says so, a page is told, and
+writes go on once space or rights are back."""
 
 from __future__ import annotations
 
@@ -14,14 +14,12 @@ import aiohttp
 import asyncpg
 import pytest
 
-from bot.discord.answers import CANNOT_SAVE, DATABASE_BUSY, DATABASE_UNAVAILABLE, database_trouble
+from bot.discord.answers import CANNOT_SAVE
 from bot.health.server import CANNOT_WRITE, database_health
 from bot.storage import open_database
 from bot.storage.db import (
     Database,
-    DatabaseBusy,
     DatabaseCannotWrite,
-    DatabaseUnavailable,
     get_meta,
     set_meta,
 )
@@ -156,18 +154,6 @@ async def test_a_turn_on_a_database_that_refuses_writes_loses_nothing(database_u
         assert database.cannot_write is None
         played = await play(service, game, turn)
         assert played.game.version > game.version
-
-
-@pytest.mark.parametrize(
-    ("error", "outcome", "sentence"),
-    [
-        (DatabaseCannotWrite("database or disk is full"), "database_cannot_write", CANNOT_SAVE),
-        (DatabaseBusy("locked"), "database_busy", DATABASE_BUSY),
-        (DatabaseUnavailable("gone"), "database_unavailable", DATABASE_UNAVAILABLE),
-    ],
-)
-def test_each_database_trouble_has_its_outcome_and_sentence(error, outcome, sentence):
-    assert database_trouble(error) == (outcome, sentence)
 
 
 live = test_live.live
