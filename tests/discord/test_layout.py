@@ -9,7 +9,6 @@ from types import SimpleNamespace
 from typing import Any
 
 import discord
-from discord.components import _component_factory
 
 from bot.discord.layout import (
     ANALYSE,
@@ -29,20 +28,11 @@ from engine import WHITE
 from engine.newgame import new_game
 from engine.scoring import Outcome
 from rendering.translator import ENGLISH
+from tests.discord_fakes import FakeDiscord
 from tests.words.test_board import ANA, BOB, BOT, actions, game
 from tests.words.test_phrases import assert_minus, finished
 
 PNG = b"\x89PNG not really"
-
-
-def posted(sent: dict[str, Any]) -> Any:
-    """The message Discord gives back for a board sent with ``sent``: its components read
-    from the payload the bot sent (by discord.py's own parser), its attachment's name."""
-    payload = sent["view"].to_components()
-    return SimpleNamespace(
-        components=[_component_factory(component) for component in payload],
-        attachments=[SimpleNamespace(filename=sent["file"].filename)],
-    )
 
 
 def parts(view: discord.ui.LayoutView) -> dict[int, dict[str, Any]]:
@@ -94,12 +84,13 @@ def test_a_board_is_one_container_whose_buttons_carry_the_custom_ids():
     assert in_rows == [button.custom_id for button in buttons]
 
 
-def test_a_posted_board_s_look_is_read_back_and_laid_out_again():
+async def test_a_posted_board_s_look_is_read_back_and_laid_out_again():
     """The look read from the message as posted is the one sent; laid out again without
     controls (an old board's stripped), it keeps every part, the status replaced if asked."""
     board = board_of(game(new_game()), ENGLISH)
     sent = message(board, PNG, "alt", None)
-    look = BoardLook.of(posted(sent))
+    posted = await FakeDiscord().get_partial_messageable(6).send(**sent)
+    look = BoardLook.of(posted)  # type: ignore[arg-type]  # a fake message
     assert look == BoardLook(
         board.accent,
         parts(sent["view"])[BoardPart.HEADER]["content"],
