@@ -5,6 +5,21 @@ for an app with Activities; an autocomplete one only with 8 and its choices), wi
 deadline (3 s); follow-ups and edits of the original response only exist after that
 acknowledgement, and never for an autocomplete interaction. An answer that shows a message in
 an archived thread unarchives it (refused if it is locked).
+
+The token (Discord's docs, "Receiving and Responding",
+https://discord.com/developers/docs/interactions/receiving-and-responding): "Interaction tokens
+are valid for 15 minutes", for follow-ups and for getting, editing and deleting the original
+response or a follow-up. After that Discord answers every webhook request with the token 401,
+code 50027 "Invalid Webhook Token" (https://github.com/discord/discord-api-docs/issues/6851, and
+the 401/50027 bots log, e.g. https://github.com/discordjs/discord.js/pull/10798). The clock is
+Discord's (``model.discord_time``: a test moves it with ``Emulator.clock_offset``).
+
+The follow-up limit (same page, "Create Followup Message"): "Apps are limited to 5 followup
+messages per interaction if it was initiated from a user-installed app and isn't installed in
+the server (meaning the authorizing integration owners object only contains USER_INSTALL)".
+The docs name no error for the sixth; the emulator answers 400 "Maximum number of follow-up
+messages reached (5)" (code 0). The follow-up that fills a deferred "thinking" message edits the
+original response (same page) and is not counted.
 """
 
 from __future__ import annotations
@@ -29,6 +44,7 @@ from .model import (
     USE_EXTERNAL_EMOJIS,
     Channel,
     Member,
+    discord_time,
     snowflake,
 )
 from .rules import EPHEMERAL, FormError, Rejection, check_autocomplete, check_modal
@@ -39,6 +55,10 @@ if TYPE_CHECKING:
 PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
 PONG, CHANNEL_MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE = 1, 4, 5, 6, 7
 AUTOCOMPLETE_RESULT, MODAL, LAUNCH_ACTIVITY = 8, 9, 12
+TOKEN_LIFETIME = 15 * 60.0
+"""Seconds an interaction token works for its webhook (by Discord's clock)."""
+USER_INSTALL_FOLLOWUPS = 5
+"""Follow-ups an interaction may have when only the member's user install authorized it."""
 LAUNCH_RULE = "interaction.launch-activity"
 """A LAUNCH_ACTIVITY answer from an app without Activities."""
 _DM_APP_PERMISSIONS = ATTACH_FILES | EMBED_LINKS | MENTION_EVERYONE | USE_EXTERNAL_EMOJIS
@@ -78,11 +98,16 @@ class Interaction:
     the app's guild install, ``"1"`` the member's id for their user install."""
     activity: ActivityInstance | None = None
     """The Activity instance a LAUNCH_ACTIVITY answer launched or joined."""
+    issued: float = field(default_factory=discord_time)
+    """When Discord issued the token, by Discord's clock: it works ``TOKEN_LIFETIME`` s."""
 
     @property
     def context(self) -> int:
-        """The interaction ``context``: 0 in a guild, 1 in the bot's DM."""
-        return 1 if self.channel.guild_id is None else 0
+        """The interaction ``context``: 0 in a guild (with the bot or not), 1 in the bot's DM, 2
+        in a DM between users or a group DM."""
+        if self.channel.guild_id is not None:
+            return 0
+        return 2 if self.channel.between_users else 1
 
     @property
     def acknowledged(self) -> bool:
@@ -209,7 +234,10 @@ def payload(state: State, ix: Interaction) -> JSON:
         data["guild"] = {"id": str(guild.id), "locale": guild.locale, "features": []}
         data["guild_locale"] = guild.locale
         data["member"] = member.to_json(permissions=member_perms)
-        data["app_permissions"] = str(guild.permissions_in(ix.channel, bot.id))
+        bot_perms = _DM_APP_PERMISSIONS  # a user install where the bot is not: World.bot_in
+        if state.world.bot_in(ix.channel):
+            bot_perms = guild.permissions_in(ix.channel, bot.id)
+        data["app_permissions"] = str(bot_perms)
     data["authorizing_integration_owners"] = dict(ix.owners)
     data["context"] = ix.context
     data["channel"] = channel
@@ -387,6 +415,13 @@ def _callback_answer(state: State, ix: Interaction, kind: int) -> JSON:
 
 
 def _require_ack(ix: Interaction) -> None:
+    """The webhook of ``ix`` may be used: its token still valid, the interaction answered."""
+    age = discord_time() - ix.issued
+    if age > TOKEN_LIFETIME:
+        detail = f"{ix}: its token was used {age:.0f} s after it was issued ({TOKEN_LIFETIME:g} s)"
+        raise Rejection(
+            401, 50027, "Invalid Webhook Token", "interaction.token-expired", detail=detail
+        )
     if ix.type == AUTOCOMPLETE:
         raise Rejection(404, 10015, "Unknown Webhook", "interaction.autocomplete-followup")
     if ix.ack_type is None:
@@ -407,6 +442,15 @@ def followup(state: State, ix: Interaction, body: JSON, uploads: list[Upload]) -
             threads.touch(state, ix.channel)
         state.edited(original)
         return original
+    if set(ix.owners) == {"1"} and len(ix.followups) >= USER_INSTALL_FOLLOWUPS:
+        detail = f"{ix} has {len(ix.followups)} follow-ups, the most for a user install only"
+        raise Rejection(
+            400,
+            0,
+            f"Maximum number of follow-up messages reached ({USER_INSTALL_FOLLOWUPS})",
+            "interaction.followup-limit",
+            detail=detail,
+        )
     message = _new_message(state, ix, ephemeral=_wants_ephemeral(body), followup=True)
     if not message.ephemeral:
         threads.check_writable(ix.channel)
