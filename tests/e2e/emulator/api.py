@@ -193,6 +193,24 @@ class Emulator:
         """The bot's DM channel with ``member``."""
         return self.world.dm_with(member.user)
 
+    def dm_between(self, *members: Member, name: str = "") -> Channel:
+        """A DM between two members (type 1), or a group DM (type 3) of 2 to 10 members (two
+        with a ``name``), the first its owner: the bot is not in it. Members who installed
+        the app run its commands there (``context`` 2 PRIVATE_CHANNEL, owners ``{"1": ...}``);
+        the bot hears nothing of it and its REST calls there answer 403, 50001."""
+        return self.world.private_channel([m.user for m in members], name=name)
+
+    def add_guild_without_bot(self, name: str, members: list[Member] | None = None) -> Guild:
+        """A guild that never added the bot, of ``members`` (default alice, bob, carol; the
+        first owns it) with ``general`` and ``games``: ``channel("general", guild)``. Members
+        who installed the app run its commands there (``context`` 0, owners ``{"1": ...}``
+        only); the bot gets no gateway event of it and its REST calls there answer 403,
+        50001."""
+        users = [m.user for m in members or self.world.people.values()]
+        guild = self.world.add_guild_without_bot(name, users)
+        self.state.journal.changed()
+        return guild
+
     def close_dms(self, member: Member) -> None:
         """``member`` no longer accepts DMs from the bot (their privacy settings): ``POST
         /users/@me/channels`` still answers the DM channel, but posting in it answers 403,
@@ -719,7 +737,7 @@ class Emulator:
         guild = self.world.guild_of(channel)
         if guild is not None and member.id not in guild.members:
             raise ValueError(f"{member.user.username} is not a member of {guild.name!r}")
-        if channel.type == DM and channel.recipient is not member.user:
+        if channel.guild_id is None and not channel.has_recipient(member.user):
             raise ValueError(f"{member.user.username} is not in that DM")
         return guild
 
@@ -744,11 +762,18 @@ class Emulator:
         name = schema["name"]
         shares_guild = self.world.shares_guild(member.id)
         installed = self.state.application.installed_by(member.id)
+        bot_present = self.world.bot_in(channel)
         refused = refusal(
-            schema, in_guild=guild is not None, shares_guild=shares_guild, user_installed=installed
+            schema,
+            in_guild=guild is not None,
+            shares_guild=shares_guild,
+            user_installed=installed,
+            bot_present=bot_present,
         )
         if refused is not None:
             where = f"#{channel.name}" if guild is not None else "the bot's DM"
+            where = where if bot_present else f"{where} (without the bot)"
+            where = "a DM between users" if channel.between_users else where
             raise ValueError(
                 f"/{name} is not offered to {member.user.username} in {where}: {refused}"
             )
@@ -765,6 +790,7 @@ class Emulator:
             user_id=member.id,
             shares_guild=shares_guild,
             user_installed=installed,
+            bot_present=bot_present,
         )
 
     async def _settle(self, ix: Interaction, wait: bool) -> Interaction:
@@ -786,7 +812,7 @@ class Emulator:
         if not message.visible(member.id):
             raise ValueError(f"{member.user.username} cannot see message {message.id}")
         channel = self._channel_of(message)
-        if channel.type == DM and channel.recipient is not member.user:
+        if channel.guild_id is None and not channel.has_recipient(member.user):
             raise ValueError(f"{member.user.username} is not in that DM")
         guild = self.world.guild_of(channel)
         if guild is not None and member.id not in guild.members:

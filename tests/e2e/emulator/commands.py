@@ -110,44 +110,71 @@ def install_types(command: JSON) -> list[int]:
 
 
 def refusal(
-    command: JSON, *, in_guild: bool, shares_guild: bool, user_installed: bool
+    command: JSON,
+    *,
+    in_guild: bool,
+    shares_guild: bool,
+    user_installed: bool,
+    bot_present: bool = True,
 ) -> str | None:
     """Why Discord's client would not offer ``command`` here (None: it does). ``in_guild``: a
-    guild channel (the app is installed there), else the bot's DM; ``shares_guild``: the member
-    and the bot share a guild; ``user_installed``: the member installed the app.
+    guild channel, else a DM; ``bot_present``: the bot is in that guild or is that DM's other
+    end (False: a guild without the bot, a DM between users, a group DM); ``shares_guild``: the
+    member and the bot share a guild; ``user_installed``: the member installed the app.
 
-    A guild command only exists in its guild; ``contexts`` (when not null) must include the
-    context (0 GUILD, 1 BOT_DM; in the bot's DM a null ``contexts`` with ``dm_permission:
-    false`` is refused too); and one of the command's ``integration_types`` must be installed
-    for the member: 0 (the app's guild install: in its guilds, and in its DM for someone who
-    shares a guild with it) or 1 (the member installed the app).
+    The context (Discord's "Interaction Context Types") is 0 GUILD in a guild, with the bot or
+    not, 1 BOT_DM in the bot's DM, 2 PRIVATE_CHANNEL in group DMs and DMs other than the
+    bot's. A guild command only exists in its guild; ``contexts`` (when not null) must include
+    the context; a null ``contexts`` leaves out PRIVATE_CHANNEL (discord-api-docs issue #7108:
+    new commands without contexts are not offered in group DMs) and, with ``dm_permission:
+    false``, the bot's DM; and one of the command's ``integration_types`` must be installed for
+    the member here: 0 (the app's guild install: in the guilds with the bot, and in its DM for
+    someone who shares a guild with it) or 1 (the member installed the app: everywhere).
     """
-    context = GUILD_CONTEXT if in_guild else BOT_DM
+    context = place_context(in_guild=in_guild, bot_present=bot_present)
     if not in_guild and "guild_id" in command:
         return "it is a guild command (global commands only in DMs)"
     contexts = command.get("contexts")
+    names = {GUILD_CONTEXT: "GUILD", BOT_DM: "BOT_DM", PRIVATE_CHANNEL: "PRIVATE_CHANNEL"}
     if contexts is not None and context not in contexts:
-        return f"its contexts {contexts} exclude {context} ({'GUILD' if in_guild else 'BOT_DM'})"
-    if not in_guild and contexts is None and command.get("dm_permission") is False:
+        return f"its contexts {contexts} exclude {context} ({names[context]})"
+    if contexts is None and context == PRIVATE_CHANNEL:
+        return "its contexts are null (by default not PRIVATE_CHANNEL)"
+    if context == BOT_DM and contexts is None and command.get("dm_permission") is False:
         return "it has dm_permission false"
     kinds = install_types(command)
-    if GUILD_INSTALL in kinds and (in_guild or shares_guild):
+    if GUILD_INSTALL in kinds and bot_present and (in_guild or shares_guild):
         return None
     if USER_INSTALL in kinds and user_installed:
         return None
     return f"its integration_types {kinds} are not installed for this member here"
 
 
+def place_context(*, in_guild: bool, bot_present: bool) -> int:
+    """The interaction ``context`` of a place: GUILD, BOT_DM or PRIVATE_CHANNEL."""
+    if in_guild:
+        return GUILD_CONTEXT
+    return BOT_DM if bot_present else PRIVATE_CHANNEL
+
+
 def authorizing_owners(
-    command: JSON, *, guild_id: int | None, user_id: int, shares_guild: bool, user_installed: bool
+    command: JSON,
+    *,
+    guild_id: int | None,
+    user_id: int,
+    shares_guild: bool,
+    user_installed: bool,
+    bot_present: bool = True,
 ) -> dict[str, str]:
     """``authorizing_integration_owners`` of an interaction with ``command`` in ``guild_id``
-    (None: the bot's DM): ``"0"`` the guild's id (``"0"`` in the bot's DM) when the app's guild
-    install applies, ``"1"`` the member's id when they installed the app and the command is
-    user-installable."""
+    (None: a DM): ``"0"`` the guild's id (``"0"`` in the bot's DM) when the app's guild install
+    applies (never where the bot is not: a guild without it, a DM between users, a group DM),
+    ``"1"`` the member's id when they installed the app and the command is user-installable.
+    Discord's docs ("Interaction Object": authorizing_integration_owners; "Installation
+    Context"): keys are integration types, values the guild's or the installing user's id."""
     kinds = install_types(command)
     owners: dict[str, str] = {}
-    if GUILD_INSTALL in kinds and (guild_id is not None or shares_guild):
+    if GUILD_INSTALL in kinds and bot_present and (guild_id is not None or shares_guild):
         owners["0"] = str(guild_id or 0)
     if USER_INSTALL in kinds and user_installed:
         owners["1"] = str(user_id)

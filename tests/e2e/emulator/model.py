@@ -55,6 +55,7 @@ _NEED_SEND = MENTION_EVERYONE | SEND_TTS_MESSAGES | ATTACH_FILES | EMBED_LINKS
 
 GUILD_TEXT = 0
 DM = 1
+GROUP_DM = 3
 PUBLIC_THREAD = 11
 PRIVATE_THREAD = 12
 
@@ -293,6 +294,9 @@ class Channel:
     position: int = 0
     overwrites: list[Overwrite] = field(default_factory=list)
     recipient: User | None = None
+    recipients: list[User] = field(default_factory=list)
+    """The users of a DM or group DM between users (the bot is not one of them; ``recipient``
+    is then None): see ``World.private_channel``."""
     last_message_id: int | None = None
     parent_id: int | None = None
     owner_id: int | None = None
@@ -316,6 +320,15 @@ class Channel:
         """A private thread: seen only by its members and those with Manage Threads."""
         return self.type == PRIVATE_THREAD
 
+    @property
+    def between_users(self) -> bool:
+        """A DM between two users or a group DM: a private channel the bot is not in."""
+        return self.type in (DM, GROUP_DM) and self.recipient is None
+
+    def has_recipient(self, user: User) -> bool:
+        """Whether ``user`` is in this DM or group DM (the bot's DM: its one recipient)."""
+        return user is self.recipient or user in self.recipients
+
     def thread_member_json(self, user_id: int) -> JSON:
         """The thread member object of ``user_id`` (a member of this thread)."""
         return {
@@ -328,17 +341,20 @@ class Channel:
     def to_json(self, *, me: int | None = None) -> JSON:
         """The channel object; for a thread, with ``member`` when ``me`` (the bot) is one."""
         last = str(self.last_message_id) if self.last_message_id else None
-        if self.type == DM:
-            assert self.recipient is not None
-            return {
+        if self.type in (DM, GROUP_DM):
+            users = [self.recipient] if self.recipient is not None else self.recipients
+            data: JSON = {
                 "id": str(self.id),
-                "type": DM,
-                "recipients": [self.recipient.to_json()],
+                "type": self.type,
+                "recipients": [user.to_json() for user in users],
                 "last_message_id": last,
                 "flags": 0,
             }
+            if self.type == GROUP_DM:
+                data.update(name=self.name or None, owner_id=str(self.owner_id), icon=None)
+            return data
         if self.is_thread:
-            data: JSON = {
+            data = {
                 "id": str(self.id),
                 "type": self.type,
                 "guild_id": str(self.guild_id),
@@ -538,6 +554,11 @@ class World:
     strangers: dict[str, Member] = field(default_factory=dict)
     """Users who share no guild with the bot (e.g. who only installed the app), by name; their
     ``Member`` belongs to no guild."""
+    private_channels: dict[int, Channel] = field(default_factory=dict)
+    """DMs between users and group DMs: the bot is not in them (``private_channel``)."""
+    guilds_without_bot: list[Guild] = field(default_factory=list)
+    """Guilds the bot is not a member of (``add_guild_without_bot``): members who installed
+    the app use its commands there; the bot hears nothing of them and may not call them."""
 
     def __post_init__(self) -> None:
         if self.guild not in self.guilds:
@@ -559,16 +580,55 @@ class World:
         return next((g for g in self.guilds if g.id == guild_id), None)
 
     def guild_of(self, channel: Channel) -> Guild | None:
-        """The guild a channel belongs to (``None`` for a DM)."""
-        return self.find_guild(channel.guild_id) if channel.type != DM else None
+        """The guild a channel belongs to, with the bot or not (``None`` for a DM)."""
+        if channel.guild_id is None:
+            return None
+        everywhere = self.guilds + self.guilds_without_bot
+        return next((g for g in everywhere if g.id == channel.guild_id), None)
 
     def find_channel(self, channel_id: int) -> Channel | None:
-        """A text channel, thread or DM channel by id (``None``: unknown or deleted)."""
-        for guild in self.guilds:
+        """A text channel, thread, DM or group DM by id, the bot in it or not (``None``: unknown
+        or deleted): ``bot_in`` tells."""
+        for guild in self.guilds + self.guilds_without_bot:
             found = guild.channels.get(channel_id) or guild.threads.get(channel_id)
             if found is not None:
                 return found
-        return self.dms.get(channel_id)
+        return self.dms.get(channel_id) or self.private_channels.get(channel_id)
+
+    def bot_in(self, channel: Channel) -> bool:
+        """Whether the bot is in ``channel``: its DMs and its guilds' channels, not DMs
+        between users, group DMs, nor guilds without it. Discord sends it no gateway event
+        from the others, and its REST calls there answer 403, 50001 Missing Access."""
+        if channel.guild_id is None:
+            return channel.id in self.dms
+        return any(guild.id == channel.guild_id for guild in self.guilds)
+
+    def private_channel(self, users: list[User], *, name: str = "") -> Channel:
+        """A DM between two users (type 1, ``users`` two) or a group DM (type 3, owned by the
+        first of ``users``, up to 10): the bot is not a recipient."""
+        if len(users) < 2 or len(set(map(id, users))) != len(users) or len(users) > 10:
+            raise ValueError("a DM needs two users, a group DM 2 to 10 different users")
+        if self.bot in users:
+            raise ValueError("the bot's own DMs are dm_with's")
+        kind = DM if len(users) == 2 and not name else GROUP_DM
+        if kind == DM:
+            for channel in self.private_channels.values():
+                if channel.type == DM and set(map(id, channel.recipients)) == set(map(id, users)):
+                    return channel
+        channel = Channel(
+            id=snowflake(), name=name, type=kind, recipients=list(users), owner_id=users[0].id
+        )
+        self.private_channels[channel.id] = channel
+        return channel
+
+    def add_guild_without_bot(self, name: str, users: list[User]) -> Guild:
+        """A guild of ``users`` (the first owns it) with ``general`` and ``games``, which never
+        added the bot: not in ``guilds``, so the gateway never announces it."""
+        guild = build_guild(name, snowflake(), self.bot, users, {"general": 0, "games": 0})
+        del guild.members[self.bot.id]
+        guild.roles = {guild.id: guild.roles[guild.id]}
+        self.guilds_without_bot.append(guild)
+        return guild
 
     def threads_of(self, parent: Channel) -> list[Channel]:
         """The threads of a text channel, oldest first."""

@@ -322,6 +322,11 @@ class Rest:
         channel = self.state.world.find_channel(int(request.match_info["channel_id"]))
         if channel is None:
             raise Rejection(404, 10003, "Unknown Channel", "http.unknown-resource")
+        if not self.state.world.bot_in(channel):  # a user install's place: World.bot_in
+            detail = f"the bot is not in channel {channel.id} (a user install's place)"
+            raise Rejection(
+                403, 50001, "Missing Access", "permissions.not-in-channel", detail=detail
+            )
         self._require(channel, VIEW_CHANNEL)
         return channel
 

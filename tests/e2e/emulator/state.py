@@ -159,7 +159,8 @@ class State:
         self.nonces[(message.channel_id, message.author.id, str(message.nonce))] = (message, now)
 
     def post(self, message: Message) -> None:
-        """Store a new message; everyone but ephemeral readers hears MESSAGE_CREATE."""
+        """Store a new message; everyone but ephemeral readers hears MESSAGE_CREATE (the bot
+        only where it is: ``World.bot_in``)."""
         message.base_url = self.base_url
         self.messages[message.id] = message
         channel = self.world.find_channel(message.channel_id)
@@ -168,12 +169,18 @@ class State:
             if channel.is_thread:
                 channel.message_count += 1
                 channel.total_message_sent += 1
-            self.dispatch("MESSAGE_CREATE", *self._event(message))
+            if self.world.bot_in(channel):
+                self.dispatch("MESSAGE_CREATE", *self._event(message))
         self.journal.changed()
+
+    def _bot_hears(self, message: Message) -> bool:
+        """Whether the bot gets gateway events of ``message``'s channel."""
+        channel = self.world.find_channel(message.channel_id)
+        return channel is None or self.world.bot_in(channel)
 
     def edited(self, message: Message) -> None:
         message.base_url = self.base_url
-        if not message.ephemeral:
+        if not message.ephemeral and self._bot_hears(message):
             self.dispatch("MESSAGE_UPDATE", *self._event(message))
         self.journal.changed()
 
@@ -182,7 +189,7 @@ class State:
         channel = self.world.find_channel(message.channel_id)
         if channel is not None and channel.is_thread and not message.ephemeral:
             channel.message_count = max(0, channel.message_count - 1)
-        if not message.ephemeral:
+        if not message.ephemeral and self._bot_hears(message):
             data, intent, guild_id = self._event(message)
             event = {k: data[k] for k in ("channel_id", "guild_id") if k in data}
             self.dispatch("MESSAGE_DELETE", {"id": str(message.id), **event}, intent, guild_id)
