@@ -15,6 +15,16 @@ from engine.core import Mode
 from engine.scoring import Outcome
 
 
+Venue = Literal["server", "bot_dm", "dm", "group_dm", "server_without_bot"]
+"""Where a game is played, as Discord tells it: a server channel (or thread) of a server with
+the bot, the bot's own direct message, or — through a member's install of the app — a direct
+message between members, a group DM, or a server that never added the bot."""
+VENUES: tuple[Venue, ...] = ("server", "bot_dm", "dm", "group_dm", "server_without_bot")
+ANSWERS_ONLY: frozenset[Venue] = frozenset({"dm", "group_dm", "server_without_bot"})
+"""The venues the bot is not in: it can only answer the interactions members make there
+(Discord refuses its posts), so each board there is an interaction's answer."""
+
+
 @dataclass(frozen=True, slots=True)
 class Game:
     """A game: its players, setup, position and version, and where and how it is played (what
@@ -77,6 +87,9 @@ class Game:
     """The player may ask for hints (an unrated game against the AI only)."""
     hints_used: int = 0
     """How many hints they asked for."""
+    venue: Venue = "server"
+    """Where it is played: in a server with the bot, in the bot's DM, or where the bot can only
+    answer presses (:attr:`answers_only`)."""
 
     @property
     def clock(self) -> TimeControl | None:
@@ -102,6 +115,12 @@ class Game:
     def home_id(self) -> int:
         """The channel the game belongs to: its thread's parent, or its own channel."""
         return self.parent_id or self.channel_id
+
+    @property
+    def answers_only(self) -> bool:
+        """Whether the bot is not where the game is played (a DM or group DM between members,
+        a server without the bot): each of its boards answers a press there."""
+        return self.venue in ANSWERS_ONLY
 
     @property
     def thread_id(self) -> int | None:
@@ -168,6 +187,8 @@ class GamePlace:
     channel_id: int
     parent_id: int | None = None
     parent_message_id: int | None = None
+    venue: Venue = "server"
+    """Where, as Discord tells it (``guild_id`` is 0 outside servers with the bot)."""
 
     @property
     def home_id(self) -> int:

@@ -21,6 +21,7 @@ from bot.base.answer_deadline import answering
 from bot.base.logs import INTERACTION_ID
 from bot.base.people import Caller
 from bot.base.refusals import Refusal
+from bot.discord.venues import require_server
 from bot.health.metrics import METRICS
 from bot.i18n.locales import reader
 from bot.loops import work
@@ -58,10 +59,6 @@ DATABASE_UNAVAILABLE = N_(
 CANNOT_SAVE = N_(
     "I can't save anything right now — my server's disk is full or read-only — so nothing was "
     "changed, and nothing was lost. Please try again later."
-)
-SERVER_ONLY = N_(
-    "That works in server channels: run it in a channel of a server we share. Here, "
-    "{ai} plays a game against me."
 )
 ALREADY_ANSWERED = 40060
 """Discord's error code for a second answer to an interaction: while two processes run the
@@ -146,8 +143,9 @@ def answers(
 ) -> Callable[[Handler[F, P]], Handler[F, P]]:
     """Decorate a feature's handler ``(self, interaction, …)`` so that it always answers.
 
-    ``server_only`` refuses direct messages; ``posts_boards`` refuses a channel where the bot
-    lacks a permission it needs to post boards, naming it.
+    ``server_only`` refuses anywhere but a server with the bot
+    (:func:`~bot.discord.venues.require_server`); ``posts_boards`` refuses a channel where the
+    bot lacks a permission it needs to post boards, naming it.
     """
 
     def decorate(handler: Handler[F, P]) -> Handler[F, P]:
@@ -164,8 +162,8 @@ def answers(
             outcome = "error"  # unless it ends otherwise (a cancelled handler too)
             with feature.interactions.running(), work.busy(), answering(ANSWER_WITHIN):
                 try:
-                    if server_only and interaction.guild_id is None:
-                        raise Refusal(SERVER_ONLY, ai=command("tholos-ai"))
+                    if server_only:
+                        require_server(interaction)
                     if posts_boards:
                         require_permissions(interaction)
                     await handler(feature, interaction, *args, **kwargs)
@@ -224,8 +222,9 @@ def caller(interaction: Interaction) -> Caller:
 
 def require_permissions(interaction: Interaction) -> None:
     """Refuse when the bot can't post boards in the interaction's channel, naming what's missing
-    (a direct message with the bot needs none)."""
-    if interaction.guild_id is None:
+    (the bot's DM needs none, nor does a place the bot is not in: its boards are answers
+    there)."""
+    if interaction.guild_id is None or not interaction.is_guild_integration():
         return
     t = reader(interaction)
     missing = [t(name) for name in missing_permissions(interaction.app_permissions)]

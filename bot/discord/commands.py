@@ -25,14 +25,19 @@ SERVERS_ONLY = app_commands.AppCommandContext(guild=True)
 """Where the server commands are offered: server channels only (not DMs)."""
 GUILD_INSTALL = app_commands.AppInstallationType(guild=True)
 """The server commands come with the bot added to a server (not with a user's install)."""
+EVERYWHERE = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
+"""Where ``/tholos`` is offered: servers, the bot's DM, and DMs and group DMs between members."""
+EITHER_INSTALL = app_commands.AppInstallationType(guild=True, user=True)
+"""``/tholos`` comes with the bot added to a server and with a member's install of the app."""
 
 Command: TypeAlias = app_commands.Command[Any, ..., Any] | app_commands.Group
 """A slash command: a top-level command, a group or a subcommand."""
 
 
 class Tholos(app_commands.Group):
-    """``/tholos …``, offered in servers only (Discord declares contexts per top-level command).
-    A feature declares its part — a ``Tholos()`` class attribute of its commands' Cog, whose
+    """``/tholos …``, offered everywhere the app is installed (Discord declares contexts per
+    top-level command: a subcommand that needs a server with the bot refuses elsewhere, see
+    :func:`~bot.discord.venues.require_server`). A feature declares its part — a ``Tholos()`` class attribute of its commands' Cog, whose
     subcommands are the Cog's methods (``@tholos.command``); :func:`slash_commands` gathers the
     parts into the one group the bot registers."""
 
@@ -40,9 +45,8 @@ class Tholos(app_commands.Group):
         super().__init__(
             name=NC_("command", "tholos"),
             description=N_("Play Tholos, the board game of Delphi's temple"),
-            guild_only=True,
-            allowed_contexts=SERVERS_ONLY,
-            allowed_installs=GUILD_INSTALL,
+            allowed_contexts=EVERYWHERE,
+            allowed_installs=EITHER_INSTALL,
         )
 
 

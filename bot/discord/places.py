@@ -1,6 +1,7 @@
-"""Where a game lives: in a thread of its own (opened on the message that started it, with both
-players added) or in the channel itself; the line that stands for it in the channel; moving a
-game whose thread a moderator deleted or locked; showing its result there once it is over."""
+"""Where a game lives in a server with the bot: in a thread of its own (opened on the message
+that started it, with both players added) or in the channel itself; the line that stands for
+it in the channel; moving a game whose thread a moderator deleted or locked; showing its result
+there once it is over. (Its venue: :mod:`bot.discord.venues`.)"""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import discord
 
 from bot.base.game import Game
 from bot.discord.answers import USERS_ONLY, Interaction
+from bot.discord.venues import venue_of
 from bot.i18n.catalogues import translator
 from bot.loops.background import discord_call
 from bot.storage.games.store import GameStore
@@ -60,6 +62,8 @@ def place_for(interaction: Interaction, threads_wanted: bool) -> Placement:
     permission is missing."""
     channel = interaction.channel
     if not threads_wanted or not isinstance(channel, discord.TextChannel):
+        return Placement(thread=False)
+    if venue_of(interaction) != "server":  # the bot cannot open threads where it is not
         return Placement(thread=False)
     permissions = interaction.app_permissions
     if not (permissions.create_public_threads and permissions.send_messages_in_threads):

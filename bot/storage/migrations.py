@@ -493,6 +493,18 @@ MIGRATIONS: list[str] = [
     ) WITHOUT ROWID;
     CREATE INDEX puzzle_positions_by_key ON puzzle_positions (position_key)
     """,
+    # 18: play anywhere. games.venue and challenges.venue: where they are played — a server
+    # with the bot, the bot's DM (guild_id 0, as before), or, through a member's install of the
+    # app, a DM or group DM between members or a server without the bot (guild_id 0: the bot
+    # can only answer the interactions made there).
+    """
+    ALTER TABLE games ADD COLUMN venue TEXT NOT NULL DEFAULT 'server'
+        CHECK (venue IN ('server', 'bot_dm', 'dm', 'group_dm', 'server_without_bot'));
+    UPDATE games SET venue = 'bot_dm' WHERE guild_id = 0;
+    ALTER TABLE challenges ADD COLUMN venue TEXT NOT NULL DEFAULT 'server'
+        CHECK (venue IN ('server', 'bot_dm', 'dm', 'group_dm', 'server_without_bot'));
+    UPDATE challenges SET venue = 'bot_dm' WHERE guild_id = 0
+    """,
 ]
 
 SQLITE_TABLE_REBUILDS = frozenset({6})
@@ -864,6 +876,15 @@ POSTGRES_MIGRATIONS: list[str | None] = [
         PRIMARY KEY (puzzle_id, position_key)
     );
     CREATE INDEX puzzle_positions_by_key ON puzzle_positions (position_key)
+    """,
+    # 18: play anywhere.
+    """
+    ALTER TABLE games ADD COLUMN venue TEXT NOT NULL DEFAULT 'server'
+        CHECK (venue IN ('server', 'bot_dm', 'dm', 'group_dm', 'server_without_bot'));
+    UPDATE games SET venue = 'bot_dm' WHERE guild_id = 0;
+    ALTER TABLE challenges ADD COLUMN venue TEXT NOT NULL DEFAULT 'server'
+        CHECK (venue IN ('server', 'bot_dm', 'dm', 'group_dm', 'server_without_bot'));
+    UPDATE challenges SET venue = 'bot_dm' WHERE guild_id = 0
     """,
 ]
 

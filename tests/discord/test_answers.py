@@ -86,6 +86,15 @@ class FakeInteraction:
     )
     response: FakeResponse = field(default_factory=FakeResponse)
     followup: FakeFollowup = field(default_factory=FakeFollowup)
+    context: discord.app_commands.AppCommandContext = field(
+        default_factory=lambda: discord.app_commands.AppCommandContext(guild=True)
+    )
+    channel: None = None
+    guild_installed: bool = True
+    """The server added the bot (else a member's install of the app runs it there)."""
+
+    def is_guild_integration(self) -> bool:
+        return self.guild_id is not None and self.guild_installed
 
     def answers(self) -> list[tuple[str, dict[str, Any]]]:
         """Every answer sent, first the response, then the followups."""
@@ -228,12 +237,40 @@ async def test_a_shutdown_waits_for_the_interactions_under_way():
 async def test_a_server_only_handler_refuses_a_direct_message():
     feature, interaction = (
         Feature(),
-        FakeInteraction(guild_id=None, locale=discord.Locale.american_english),
+        FakeInteraction(
+            guild_id=None,
+            locale=discord.Locale.american_english,
+            context=discord.app_commands.AppCommandContext(dm_channel=True),
+        ),
     )
     await feature.post_a_board(interaction)
     assert feature.ran == []
     [(text, options)] = interaction.answers()
     assert text.startswith("That works in server channels")
+
+
+@pytest.mark.parametrize(
+    "where",
+    [
+        FakeInteraction(guild_installed=False),  # a server that never added the bot
+        FakeInteraction(  # a DM between members, or a group DM
+            guild_id=None, context=discord.app_commands.AppCommandContext(private_channel=True)
+        ),
+    ],
+    ids=["server without the bot", "DM between members"],
+)
+async def test_a_server_only_handler_refuses_where_the_bot_is_not(where: FakeInteraction):
+    """A member's install of the app runs commands where the bot is not: one that needs the
+    bot's server says so, and what works there instead (no permission is asked for: the bot
+    posts nothing there)."""
+    feature = Feature()
+    where.locale = discord.Locale.american_english
+    where.app_permissions = discord.Permissions.none()
+    await feature.post_a_board(where)
+    assert feature.ran == []
+    [(text, options)] = where.answers()
+    assert text.startswith("That works only in servers that added me"), text
+    assert "/tholos challenge" in text and options["ephemeral"] is True
     assert options["ephemeral"] is True
 
 

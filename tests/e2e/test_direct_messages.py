@@ -49,15 +49,17 @@ async def test_commands_are_offered_only_where_they_work(emulator: Emulator, spa
     command in a DM."""
     bot = await global_bot(emulator, spawn_bot)
     registered = {command["name"]: command for command in emulator.commands(guild=False)}
-    for name in ("tholos", "leaderboard", "tholos-admin"):
+    for name in ("leaderboard", "tholos-admin"):
         assert registered[name]["contexts"] == [GUILD], name
         assert registered[name]["integration_types"] == [GUILD_INSTALL], name
+    assert sorted(registered["tholos"]["contexts"]) == [GUILD, BOT_DM, PRIVATE_CHANNEL]
+    assert sorted(registered["tholos"]["integration_types"]) == [GUILD_INSTALL, USER_INSTALL]
     assert sorted(registered["tholos-ai"]["contexts"]) == [GUILD, BOT_DM]
     assert sorted(registered["tholos-ai"]["integration_types"]) == [GUILD_INSTALL, USER_INSTALL]
     assert set(emulator.application["integration_types_config"]) == {"0", "1"}
     alice = emulator.member("alice")
     dm = emulator.dm_channel(alice)
-    for command in ("tholos rules", "tholos challenge", "leaderboard"):
+    for command in ("leaderboard", "tholos-admin settings"):
         with pytest.raises(ValueError):
             await emulator.slash(alice, command, channel=dm)
     assert emulator.violations == []

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Literal
 
-from bot.base.game import Game, GamePlace, NewGame
+from bot.base.game import Game, GamePlace, NewGame, Venue
 from bot.base.game_options import ColourChoice, FirstChoice, GameOptions
 from bot.base.languages import Language
 from bot.base.paces import TimeControl
@@ -76,6 +76,8 @@ class Challenge:
     accept it (``None``: anyone)."""
     time_control: str | None = None
     """The game's live clock (``"5+3"``); ``None``: correspondence."""
+    venue: Venue = "server"
+    """Where it was made (see :class:`~bot.base.game.Game`'s ``venue``)."""
 
     @property
     def clock(self) -> TimeControl | None:
@@ -112,6 +114,8 @@ class NewChallenge:
     in_channel: bool = False
     """Its game would be played in the channel itself, not in a thread: the channel must have
     no game."""
+    venue: Venue = "server"
+    """Where it is made (see :class:`~bot.base.game.Game`'s ``venue``)."""
 
     @property
     def busy(self) -> str:
@@ -139,7 +143,7 @@ class Acceptance:
             challenge.challenger_id: challenge.challenger_name,
             challenge.opponent_id: challenge.opponent_name,
         }
-        place = GamePlace(challenge.guild_id, challenge.channel_id)
+        place = GamePlace(challenge.guild_id, challenge.channel_id, venue=challenge.venue)
         if self.thread_id is not None:
             place = GamePlace(
                 challenge.guild_id, self.thread_id, challenge.channel_id, challenge.message_id
@@ -354,6 +358,7 @@ def _new_challenge_row(new: NewChallenge, now: float) -> dict[str, object]:
         "open_to_all": opponent is None,
         "rating_range": new.rating_range,
         "time_control": None if options.clock is None else str(options.clock),
+        "venue": new.venue,
     }
 
 

@@ -90,6 +90,7 @@ def _new_game_row(new: NewGame, now: float) -> dict[str, object]:
     """The columns of ``new``'s row (but its reminder), started at ``now``."""
     place, start, clock = new.place, new.start, new.clock
     rated = new.ai_level is None if new.rated is None else new.rated
+    rated = rated and place.venue == "server"  # elsewhere unrated, until a ladder rates them
     if new.hints and (rated or new.ai_level is None):
         raise ValueError("hints are for unrated games against the AI")
     clocks = [
@@ -114,6 +115,7 @@ def _new_game_row(new: NewGame, now: float) -> dict[str, object]:
         "ai_level": new.ai_level,
         "parent_id": place.parent_id,
         "parent_message_id": place.parent_message_id,
+        "venue": place.venue,
         "language": new.language,
         "time_control": None if clock is None else str(clock),
         "white_clock": clocks[0],

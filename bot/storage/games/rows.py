@@ -47,6 +47,7 @@ GAME_COLUMNS = ", ".join(
         "flag_at",
         "hints",
         "hints_used",
+        "venue",
     )
 )
 NEEDS_A_BOARD = "(board_version IS NULL OR board_version < version)"
@@ -94,4 +95,5 @@ def game_from_row(row: Row) -> Game:
         flag_at=row["flag_at"],
         hints=bool(row["hints"]),
         hints_used=row["hints_used"],
+        venue=row["venue"],
     )
