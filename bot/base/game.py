@@ -14,7 +14,6 @@ from engine import BLACK, WHITE, Colour, Position
 from engine.core import Mode
 from engine.scoring import Outcome
 
-
 Venue = Literal["server", "bot_dm", "dm", "group_dm", "server_without_bot"]
 """Where a game is played, as Discord tells it: a server channel (or thread) of a server with
 the bot, the bot's own direct message, or — through a member's install of the app — a direct

@@ -37,9 +37,10 @@ Command: TypeAlias = app_commands.Command[Any, ..., Any] | app_commands.Group
 class Tholos(app_commands.Group):
     """``/tholos …``, offered everywhere the app is installed (Discord declares contexts per
     top-level command: a subcommand that needs a server with the bot refuses elsewhere, see
-    :func:`~bot.discord.venues.require_server`). A feature declares its part — a ``Tholos()`` class attribute of its commands' Cog, whose
-    subcommands are the Cog's methods (``@tholos.command``); :func:`slash_commands` gathers the
-    parts into the one group the bot registers."""
+    :func:`~bot.discord.venues.require_server`). A feature declares its part — a ``Tholos()``
+    class attribute of its commands' Cog, whose subcommands are the Cog's methods
+    (``@tholos.command``); :func:`slash_commands` gathers the parts into the one group the bot
+    registers."""
 
     def __init__(self) -> None:
         super().__init__(

@@ -245,7 +245,7 @@ async def test_a_server_only_handler_refuses_a_direct_message():
     )
     await feature.post_a_board(interaction)
     assert feature.ran == []
-    [(text, options)] = interaction.answers()
+    [(text, _)] = interaction.answers()
     assert text.startswith("That works in server channels")
 
 
