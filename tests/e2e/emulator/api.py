@@ -153,7 +153,7 @@ class Emulator:
     def add_user(self, name: str) -> Member:
         """A new user, ``name``, who shares no guild with the bot (their ``Member`` belongs to
         no guild): they can reach the bot only in its DM, and only after ``install_for_user``;
-        the bot's messages to them answer 403, 50007."""
+        the bot's messages to them answer 403, 50007 (until they install the app)."""
         if name in self.world.people or name in self.world.strangers:
             raise ValueError(f"{name} exists already")
         user = User(id=snowflake(), username=name, global_name=name.capitalize())
@@ -239,8 +239,9 @@ class Emulator:
         """``member`` installs the app to their account (a user install): commands whose
         ``integration_types`` include 1 are then offered to them in the bot's DM, even without
         a shared guild (and in guilds), with ``"1": "<user id>"`` in the interaction's
-        ``authorizing_integration_owners``. ValueError unless the app offers user install
-        (``"1"`` in its ``integration_types_config``)."""
+        ``authorizing_integration_owners``; the bot may then DM them without a shared guild.
+        ValueError unless the app offers user install (``"1"`` in its
+        ``integration_types_config``)."""
         app = self.state.application
         if "1" not in app.integration_types_config:
             config = app.integration_types_config

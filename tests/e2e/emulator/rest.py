@@ -683,13 +683,17 @@ class Rest:
         return _json(message.to_json(self.state.base_url))
 
     def _check_dm_open(self, channel: Channel) -> None:
-        """A DM with a user who closed their DMs to the bot, or shares no guild with it, answers
-        403, 50007: Discord's normal answer, which a bot must handle (not a violation)."""
+        """A DM with a user who closed their DMs to the bot, or who neither shares a guild with
+        it nor installed the app to their account, answers 403, 50007: Discord's normal answer,
+        which a bot must handle (not a violation)."""
         user = channel.recipient
         if channel.type != DM or user is None:
             return
-        if user.dms_closed or not self.state.world.shares_guild(user.id):
-            why = "closed their DMs" if user.dms_closed else "shares no guild with the bot"
+        reachable = self.state.world.shares_guild(user.id) or (
+            self.state.application.installed_by(user.id)
+        )
+        if user.dms_closed or not reachable:
+            why = "closed their DMs" if user.dms_closed else "shares no guild, no user install"
             raise Rejection(
                 403,
                 50007,

@@ -23,7 +23,10 @@ for a channel the bot cannot see; discord-api-docs issue #7108: a command with n
 - the bot hears no gateway event from those channels, and its REST calls there (post, fetch,
   edit a message, read the channel) answer 403, 50001 Missing Access; the interaction's
   callback and its webhook (follow-ups, the original response) work;
-- the Activity launches there (handler 2, or a LAUNCH_ACTIVITY answer) for a user install.
+- the Activity launches there (handler 2, or a LAUNCH_ACTIVITY answer) for a user install;
+- the bot may DM a user who installed the app to their account though they share no guild
+  (discord-api-docs issues #7275, #7666: bots DMing the users who added them), unless they
+  closed their DMs: 403, 50007 otherwise, as for anyone sharing no guild with it.
 """
 
 from __future__ import annotations
@@ -255,4 +258,34 @@ async def test_the_activity_launches_in_dms_for_a_user_install(
     assert (await raw_api.call("POST", callback, json={"type": 12}))[0] == 204
     started = emulator.activity_instance(dm)
     assert started is not None and started.users == [bob.id]
+    assert emulator.violations == []
+
+
+async def test_the_bot_may_dm_a_user_who_installed_the_app(
+    emulator: Emulator, raw_api: RawApi
+) -> None:
+    """A user sharing no guild with the bot: its DM to them answers 403, 50007 until they
+    install the app to their account, then it is delivered; closed DMs or an uninstall refuse
+    it again (Discord's normal answer, never a violation)."""
+    await user_installable(emulator, raw_api)
+    dave = emulator.add_user("dave")
+    code, channel = await raw_api.call(
+        "POST", "/users/@me/channels", json={"recipient_id": dave.id}
+    )
+    assert code == 200
+    path = f"/channels/{channel['id']}/messages"
+
+    async def post() -> tuple[int, int | None]:
+        status, answer = await raw_api.call("POST", path, json={"content": "your turn"})
+        return status, answer.get("code")
+
+    assert await post() == (403, 50007)
+    emulator.install_for_user(dave)
+    assert await post() == (200, None)
+    emulator.close_dms(dave)
+    assert await post() == (403, 50007)
+    emulator.open_dms(dave)
+    emulator.uninstall_for_user(dave)
+    assert await post() == (403, 50007)
+    assert [m.content for m in emulator.messages(emulator.dm_channel(dave))] == ["your turn"]
     assert emulator.violations == []
