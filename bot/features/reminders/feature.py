@@ -4,6 +4,12 @@ one message in the game's thread or channel (or by DM, as they chose with
 and links the board. One per turn, never for the AI, none once the game ended or the move was
 made.
 
+Where the bot is not (:attr:`~bot.base.game.Game.answers_only`: a DM or group DM between
+members, a server without the bot) it never posts in the game's channel — Discord would refuse
+it: the reminder goes by DM to a player who chose ``dm``, when Discord lets the bot write to
+them (a shared server, or their install of the app), else none; a refusal (403/50007) is
+logged and the reminder cleared, never retried.
+
 The due time is stored with the change that leaves a human to move (the services, in the same
 write). The housekeeping loop of the process that owns the server's shard calls
 :meth:`Reminders.sweep`: each due reminder is sent under a lease, after re-reading the game, with
@@ -31,6 +37,7 @@ from bot.discord.answers import Interaction, answers, pinging
 from bot.discord.app import App
 from bot.discord.commands import Command, Tholos
 from bot.discord.feature import Feature
+from bot.discord.venues import venue_of
 from bot.features.reminders.store import DueReminder, ReminderChoice, ReminderStore
 from bot.i18n.catalogues import NC_, translator
 from bot.i18n.locales import reader
@@ -100,9 +107,12 @@ class Reminders(Feature):
             await self.store.choose(user_id, choice, time.time())
             shown = choice
         after = None
-        if interaction.guild_id is not None:
+        if interaction.guild_id is not None and venue_of(interaction) == "server":
             after = (await self.app.rules(interaction.guild_id)).reminder_after
-        text = reminder_settings_text(reader(interaction), shown, after, changed=choice is not None)
+        outside = (await self.app.rules(DIRECT_MESSAGES)).reminder_after
+        text = reminder_settings_text(
+            reader(interaction), shown, after, outside, changed=choice is not None
+        )
         await interaction.response.send_message(text, ephemeral=True)
 
     async def sweep(self) -> float | None:
@@ -178,7 +188,8 @@ class Reminders(Feature):
 
 class ReminderDelivery:
     """Where a due reminder goes: by DM or in the game's thread or channel, as its player
-    chose (or nowhere: the AI to move, reminders off, or later than first stored)."""
+    chose (or nowhere: the AI to move, reminders off, or later than first stored); where the bot
+    is not, by DM only."""
 
     def __init__(self, app: App, store: ReminderStore) -> None:
         self.app = app
@@ -204,16 +215,28 @@ class ReminderDelivery:
         if choice == "off":
             log.debug("player %s wants no reminders: game %s not reminded", game.to_move, game.id)
             return "skipped"
+        if game.answers_only:
+            return await self._outside(game, rules, choice)
         in_dms = game.guild_id == DIRECT_MESSAGES  # its channel is the DM already
         if not (choice == "dm" and not in_dms and await self._direct(game, rules)):
             await self._post(game, rules)
         return "sent"
 
+    async def _outside(self, game: Game, rules: ServerRules, choice: ReminderChoice) -> Delivery:
+        """A game where the bot is not: never in its channel (Discord refuses the bot there),
+        by DM to a player who chose ``dm`` if Discord lets the bot write to them, else none."""
+        if choice != "dm":
+            log.debug("game %s is where the bot is not: no reminder %s", game.id, choice)
+            return "skipped"
+        text = outside_reminder_text(
+            translator(game.language), game, self._claim_at(game, rules), time.time()
+        )
+        return "sent" if await self._send_direct(game, text) else "skipped"
+
     async def _direct(self, game: Game, rules: ServerRules) -> bool:
-        """The reminder by DM; ``False`` (logged) when Discord refuses it (closed DMs), and the
-        game's channel gets it instead."""
-        client = self.app.client
-        guild = client.get_guild(game.guild_id)
+        """The reminder of a server's game by DM; ``False`` when Discord refuses it (closed
+        DMs), and the game's channel gets it instead."""
+        guild = self.app.client.get_guild(game.guild_id)
         text = reminder_text(
             translator(game.language),
             game,
@@ -222,6 +245,12 @@ class ReminderDelivery:
             direct=True,
             server=guild.name if guild is not None else str(game.guild_id),
         )
+        return await self._send_direct(game, text)
+
+    async def _send_direct(self, game: Game, text: str) -> bool:
+        """Send ``text`` to the player to move by DM; ``False`` (logged) when Discord refuses
+        it (403/50007: closed DMs, or no shared server and no install of the app)."""
+        client = self.app.client
         try:
             channel = await discord_call(client.create_dm(discord.Object(game.to_move)))
             await discord_call(
@@ -235,7 +264,7 @@ class ReminderDelivery:
             if error.code != CLOSED_DMS:
                 raise
             log.info(
-                "player %s's DMs are closed: game %s's reminder goes to its channel",
+                "player %s's DMs are closed to the bot: game %s's reminder not sent by DM",
                 game.to_move,
                 game.id,
             )
@@ -351,11 +380,65 @@ def reminder_text(
     return text
 
 
+OUTSIDE_PLACES: Final = {
+    "dm": N_(
+        "The game is in your direct messages: {place}. Press a button of its board there, or "
+        "use {board} there, to see it."
+    ),
+    "group_dm": N_(
+        "The game is in a group DM: {place}. Press a button of its board there, or use {board} "
+        "there, to see it."
+    ),
+    "server_without_bot": N_(
+        "The game is in a server I'm not a member of. Press a button of its board there, or "
+        "use {board} in its channel, to see it."
+    ),
+}
+"""Where a game the bot is not in is played, in its reminder by DM (a DM or group DM has a
+link; a server without the bot has none: its id is not stored)."""
+
+
+def outside_reminder_text(t: Translator, game: Game, claim_at: float | None, now: float) -> str:
+    """The turn reminder, by DM, of a game where the bot is not (it can only answer presses
+    there): as :func:`reminder_text` says it, and where the game is and how to see its board."""
+    player, opponent = mention(game.to_move), escaped_name(game.name(1 - game.position.turn))
+    if claim_at is None:
+        text = t(
+            "⏰ {player}, your game against {opponent} is waiting for your move.",
+            player=player,
+            opponent=opponent,
+        )
+    elif claim_at <= now:
+        text = t(
+            "⏰ {player}, it's your turn against {opponent}. They may already claim the win.",
+            player=player,
+            opponent=opponent,
+        )
+    else:
+        text = t(
+            "⏰ {player}, it's your turn against {opponent}. They may claim the win {when} if "
+            "you haven't moved by then.",
+            player=player,
+            opponent=opponent,
+            when=f"<t:{int(claim_at) + 1}:R>",
+        )
+    where = t(OUTSIDE_PLACES[game.venue], place=board_url(game), board=command("tholos board"))
+    settings = t("{settings} changes where your reminders go.", settings=command("tholos settings"))
+    return f"{text}\n{where} {settings}"
+
+
 def reminder_settings_text(
-    t: Translator, choice: str, reminder_after: float | None, *, changed: bool
+    t: Translator,
+    choice: str,
+    reminder_after: float | None,
+    outside_after: float,
+    *,
+    changed: bool,
 ) -> str:
-    """``/tholos settings``: where the reader's turn reminders go (``changed``: just saved) and,
-    in a server, after how long without a move (``reminder_after``; 0: off there)."""
+    """``/tholos settings``: where the reader's turn reminders go (``changed``: just saved);
+    in a server with the bot, after how long without a move (``reminder_after``; 0: off
+    there); and what becomes of them in games where the bot is not (reminded after
+    ``outside_after``; 0: off), which only a DM can reach."""
     chosen = t(REMINDER_CHOICES[choice])
     lines = [
         t("Saved. Your turn reminders: {choice}.", choice=chosen)
@@ -371,6 +454,8 @@ def reminder_settings_text(
             if reminder_after > 0
             else t("This server has turned turn reminders off.")
         )
+    if choice != "off":
+        lines.append(outside_settings_text(t, choice, outside_after))
     lines.append(
         t(
             "Choose with {settings} (reminders: off, here or dm).",
@@ -378,3 +463,23 @@ def reminder_settings_text(
         )
     )
     return "\n".join(lines)
+
+
+def outside_settings_text(t: Translator, choice: str, after: float) -> str:
+    """What ``choice`` means in games where the bot is not (a DM or group DM between members,
+    a server without it): it cannot post there, so only a DM reminds, when Discord allows it."""
+    if after <= 0:
+        return t("Games played where I'm not a member get no turn reminders.")
+    if choice == "dm":
+        return t(
+            "In games played where I'm not a member (a DM between friends, a group DM, a server "
+            "without me) they come by direct message after {time} without a move, if Discord "
+            "lets me write to you: we share a server, or you added me to your account, and your "
+            "DMs are open.",
+            time=minutes_text(t, after),
+        )
+    return t(
+        "In games played where I'm not a member (a DM between friends, a group DM, a server "
+        "without me) I can't post, so you get no reminders there: choose dm to get them by "
+        "direct message."
+    )
