@@ -25,6 +25,10 @@ Links, Attach Files, Read Message History, Create Public Threads, Send Messages 
 PRIMARY_ENTRY_POINT = 4
 """The type of an app's Entry Point command, which Discord makes when Activities are enabled
 (discord.py has no type for it)."""
+EVERYWHERE = {"contexts": [0, 1, 2], "integration_types": [0, 1]}
+"""Where the Entry Point command is offered: servers, the bot's DM, DMs and group DMs between
+members (``contexts`` GUILD, BOT_DM, PRIVATE_CHANNEL), for either install (``integration_types``
+GUILD_INSTALL, USER_INSTALL): the live board launches wherever a member reaches the app."""
 
 
 class Registration:
@@ -46,7 +50,9 @@ class Registration:
     async def sync(self) -> None:
         """Register the slash commands with Discord only when their definition changed. A bulk
         overwrite of the global commands keeps the app's Entry Point command (its Activity's):
-        Discord refuses one that drops it, and discord.py's ``tree.sync`` cannot express it."""
+        Discord refuses one that drops it, and discord.py's ``tree.sync`` cannot express it.
+        The Entry Point is offered everywhere (:data:`EVERYWHERE`): registered again when it
+        is not, the definitions unchanged or not."""
         assert self.client.application_id is not None
         guild = None
         if self.guild_id is not None:
@@ -67,7 +73,9 @@ class Registration:
         kept: list[dict[str, Any]] = [
             dict(c) for c in registered if c.get("type") == PRIMARY_ENTRY_POINT
         ]
-        if await get_meta(database, key) == digest and len(registered) > len(kept):
+        everywhere = all(_offered_everywhere(c) for c in kept)
+        kept = [{**c, **EVERYWHERE} for c in kept]
+        if await get_meta(database, key) == digest and len(registered) > len(kept) and everywhere:
             log.info("slash commands unchanged; not registering them again")
         else:
             if guild is None:
@@ -108,3 +116,8 @@ class Registration:
             log.info("declared guild install and user install")
         except discord.HTTPException as error:
             log.warning("could not declare user install (the Developer Portal can): %s", error)
+
+
+def _offered_everywhere(command: dict[str, Any]) -> bool:
+    """Whether a registered command is offered in every context, for both installs."""
+    return all(sorted(command.get(field) or []) == places for field, places in EVERYWHERE.items())

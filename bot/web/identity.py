@@ -67,11 +67,17 @@ class Member:
     user_id: int
     name: str
     locale: str | None
+    access_token: str
+    """The member's token (their scopes: ``identify``, ``rpc.activities.write``), handed to
+    their own page only, for its SDK's ``authenticate`` (rich presence); never read back."""
 
 
 @dataclass(frozen=True, slots=True)
 class ActivityInstance:
-    """Where an Activity instance runs."""
+    """Where an Activity instance runs — a server's channel or thread (``guild_id``), or a DM
+    or group DM (``guild_id`` ``None``: Discord's location kind ``pc``) — and who is in it.
+    Asked with the bot's token, it answers wherever the instance runs, the bot a member
+    there or not: the one word the server takes for a DM's or a group DM's channel."""
 
     channel_id: int
     guild_id: int | None
@@ -115,6 +121,7 @@ class DiscordIdentity:
             int(user["id"]),
             plain_name(user.get("global_name") or user["username"]),
             user.get("locale"),
+            access,
         )
 
     async def place(self, instance_id: str) -> ActivityInstance:

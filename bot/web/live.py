@@ -31,6 +31,7 @@ from bot.web.frames import board_frame, geometries
 from bot.web.sessions import Session, Sessions
 from bot.web.words import ERRORS
 from bot.words.board import LastTurn, board_of
+from bot.words.phrases import pace_name
 from bot.words.steps import turn_steps
 from rendering.translator import Translator
 
@@ -261,6 +262,7 @@ def _frame(app: App, game: Game, last: LastTurn | None, language: str, moving: b
     board = board_of(game, t, last=last, bot_id=app.bot_id, who=who)
     frame = board_frame(board, t, turn_steps(game, t) if moving else None, time.time())
     frame["geometries"] = geometries(game.position)
+    frame["pace"] = pace_name(t, game.time_control)  # for the member's rich presence
     return frame
 
 

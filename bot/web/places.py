@@ -18,6 +18,7 @@ from bot.storage.games.rows import GAME_COLUMNS, game_from_row
 from bot.web.frames import palette
 from bot.web.live import JSON, LiveBoards, Page, send, send_board, stored_int
 from bot.web.pages import PageParts
+from bot.web.sessions import Session
 from bot.web.words import PLAY_THE_AI, page_words
 from bot.words.phrases import LEVEL_NAMES, board_url
 from engine.record import RESULT_NOTATION
@@ -26,6 +27,15 @@ MOST_LISTED = 25
 """Games of a channel's threads a lobby lists at most (the newest)."""
 MOST_FINISHED = 8
 """The member's finished games a lobby lists to analyse (the newest)."""
+
+
+def with_the_bot(app: App, session: Session) -> bool:
+    """Whether the page's channel is in a server the bot is a member of (as its gateway told
+    this process), where it can post a game's boards. A DM or group DM between members, or a
+    server that did not add the bot, is a place the bot can only answer: a game there moves
+    on presses and on the page, and the page starts none against the AI (its turns could not
+    be shown in Discord)."""
+    return session.guild_id is not None and app.client.get_guild(session.guild_id) is not None
 
 
 async def games_in_threads(database: Database, channel_id: int) -> list[Game]:
@@ -115,7 +125,7 @@ class Places:
             listed = await self.app.stores.listings.playing_page(guild, session.user_id, 0, 10)
             games = [game for game in listed if page.plays(game)]
         t = translator(page.language)
-        levels = [] if guild is None else LEVEL_NAMES.items()
+        levels = LEVEL_NAMES.items() if with_the_bot(self.app, session) else []
         await send(
             page.socket,
             {

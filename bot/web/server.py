@@ -314,7 +314,13 @@ class SessionDoor:
         )
         token = sessions.issue(session)
         return web.json_response(
-            {"session": token, "user": str(member.user_id), "name": member.name}
+            {
+                "session": token,
+                "user": str(member.user_id),
+                "name": member.name,
+                "access_token": member.access_token,
+            },
+            headers={"Cache-Control": "no-store"},
         )
 
 

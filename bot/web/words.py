@@ -9,6 +9,12 @@ from typing import Final
 from engine.vocabulary import N_
 from rendering.translator import Translator
 
+AI_ELSEWHERE: Final = N_(
+    "A game against the AI starts here only in a server that added Tholos; in your DM with "
+    "Tholos, use /tholos-ai."
+)
+"""Why a lobby where the bot is not (a DM, a group DM, a server without it) offers no AI."""
+
 PAGE: Final = {
     "confirm": N_("Play this turn"),
     "back": N_("Back"),
@@ -27,6 +33,12 @@ PAGE: Final = {
     "your_game": N_("Your game"),
     "all_games": N_("All games here"),
     "leave": N_("Back to the games"),
+    "invite": N_("Invite a friend"),
+    "invite_message": N_("Come and play Tholos with me!"),
+    "participants": N_("Here: {names}"),
+    "presence_playing": N_("Turn {turn} against {name}"),
+    "presence_watching": N_("Watching {white} vs {black}"),
+    "ai_elsewhere": AI_ELSEWHERE,
 }
 """The page's own labels and notices, by key (each feature's part adds its own:
 :attr:`bot.web.pages.PagePart.words`)."""
@@ -46,6 +58,7 @@ ERRORS: Final = {
         "from Discord."
     ),
     "full": N_("The live board is full right now: it tries again by itself in a moment."),
+    "ai_elsewhere": AI_ELSEWHERE,
 }
 """What the page is told when the server refuses a message, by code (a refusal of the game's
 rules, such as an old version or another player's turn, comes in the bot's usual words)."""

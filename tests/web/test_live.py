@@ -94,6 +94,9 @@ class EveryoneSees(Visibility):
 async def live(database: Database, tmp_path: Path) -> AsyncIterator[Live]:
     settings = Settings(token="unused", database=str(tmp_path / "unused.db"))
     client = discord.Client(intents=discord.Intents.none())
+    client._connection._add_guild(  # the bot is a member of GUILD, as its gateway said
+        discord.Guild(data={"id": str(GUILD), "name": "Delphi"}, state=client._connection)  # type: ignore[typeddict-item]
+    )
     app = dataclasses.replace(build(client, settings, database), visibility=EveryoneSees(client))
     sessions = Sessions(await session_key(database))
     posted: list[tuple[Game, LastTurn | None]] = []
@@ -327,6 +330,22 @@ async def test_a_member_starts_a_game_against_the_ai_where_none_is_played(
     assert [(posted.id, last) for posted, last in live.posted] == [(game.id, None)]
     await page.send({"type": "play_ai", "level": "easy"})  # a game is on: refused
     assert (await page.frame("error"))["code"] == "no_game"
+
+
+@pytest.mark.parametrize("guild_id", [None, GUILD + 1], ids=["dm", "server-without-the-bot"])
+async def test_no_game_against_the_ai_starts_where_the_bot_cannot_post(
+    live: Live, http: aiohttp.ClientSession, guild_id: int | None
+):
+    """A page in a DM or group DM between members, or in a server that did not add the bot:
+    its lobby offers no AI (and says where one starts), and a game against the AI asked for
+    anyway is refused — its boards could not be shown in Discord."""
+    quiet = 4343
+    page = await open_page(http, live, live.session(CAROL, channel_id=quiet, guild_id=guild_id))
+    lobby = await page.frame("lobby")
+    assert lobby["levels"] == []
+    await page.send({"type": "play_ai", "level": "easy"})
+    assert (await page.frame("error"))["code"] == "ai_elsewhere"
+    assert await live.app.stores.games.active_game(quiet) is None and live.posted == []
 
 
 async def test_a_rematch_in_the_channel_replaces_a_finished_game_on_the_page(

@@ -17,6 +17,7 @@ from bot.features.play.service import PlayService, StepShown, TimeUp
 from bot.i18n.catalogues import language_of, translator
 from bot.web.live import JSON, PATH, Page, refuse, refused, send, send_board, stored_int
 from bot.web.pages import PagePart
+from bot.web.places import with_the_bot
 from bot.words.board import LastTurn
 from bot.words.phrases import LEVEL_NAMES
 
@@ -78,14 +79,18 @@ class PlayPages(PagePart):
         self.after_change(result.game, LastTurn(result.turn, session.user_id))
 
     async def play_ai(self, page: Page, level: object) -> None:
-        """Start a game against the AI where the page is open (a server channel without a
-        game); the page shows it as it starts."""
+        """Start a game against the AI where the page is open (a channel without a game of a
+        server the bot is in: elsewhere its boards could not be posted); the page shows it as
+        it starts."""
         session = page.session
         if not isinstance(level, str) or level not in LEVEL_NAMES:
             await refuse(page, "malformed")
             return
-        if page.game_id is not None or session.guild_id is None:
+        if page.game_id is not None:
             await refuse(page, "no_game")
+            return
+        if session.guild_id is None or not with_the_bot(self.app, session):
+            await refuse(page, "ai_elsewhere")
             return
         language = language_of(session.locale)
         try:
@@ -106,7 +111,12 @@ class PlayPages(PagePart):
         """A turn played on a page (``last``), a game started there, or one that ended on time
         at a page's late turn: post the Discord board as after a press (a turn's or a flag's
         transaction took the board's lease; a new game's poster takes it), then let the AI
-        move if it is its turn."""
+        move if it is its turn. Where the bot can only answer (``game.answers_only``: a DM,
+        a group DM, a server without the bot) nothing is posted: the next press there shows
+        the board as it is then."""
+        if game.answers_only:
+            self.opponent.schedule(game)
+            return
         leased = last is not None or not game.is_active
         self.app.poster.background.post_soon(
             game, last, leased=leased, then=lambda: self.opponent.schedule(game)

@@ -35,6 +35,8 @@ const state = {
   retry: RECONNECT_FIRST, tick: null, listed: false,
   analysis: null,  // the analysis board: the game's line, where it is, a side line tried
   course: null,  // the lobby's course: the lesson to go on with
+  participants: [],  // who is in the Activity's instance, as Discord's client tells the page
+  presence: null,  // the rich presence set last (null: Discord did not let the page set it)
 };
 const $ = (id) => document.getElementById(id);
 const REVIEW_POLL_MS = 3000;  // how often the analysis board asks how far its review is
@@ -95,16 +97,18 @@ async function authorize() {
     sdk = new DiscordSDKMock(found.client_id, params.get("guild_id"), params.get("channel_id"), null);
     sdk.instanceId = params.get("instance_id");
     sdk._updateCommandMocks({ authorize: async () => ({ code: params.get("code") }) });
+    window.discordMock = sdk;  // development and tests play Discord's part (emitEvent)
   }
   state.sdk = sdk;
   const { code } = await sdk.commands.authorize({
     client_id: found.client_id, response_type: "code", state: "", prompt: "none",
-    scope: ["identify"],
+    scope: ["identify", "rpc.activities.write"],
   });
   const body = await exchange(code, sdk.instanceId);
   state.session = body.session;
   state.user = body.user;
   store.set("session", body.session);
+  startSocial(body.access_token);  // not waited for: the board needs none of it
 }
 
 async function exchange(code, instanceId) {
@@ -132,6 +136,82 @@ async function exchange(code, instanceId) {
     await sleep(seconds * 1000);
     hideNotice();
   }
+}
+
+// -- Discord around the page: who is here, the invite, the member's rich presence ---------
+// Each is optional: a client that refuses one (an old client, a scope declined, the invite
+// dialog in a DM) leaves the page as it is. What the page shows of it is the member's own
+// Discord client's word, shown as text (names escaped); the server trusts none of it.
+
+async function startSocial(accessToken) {
+  const sdk = state.sdk;
+  try {
+    await sdk.commands.authenticate({ access_token: accessToken });
+    state.presence = "";  // allowed from now on: the board shown sets it
+    showPresence();
+  } catch { /* no rich presence */ }
+  try {
+    await sdk.subscribe("ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE", (event) => showParticipants(event.participants));
+    showParticipants((await sdk.commands.getInstanceConnectedParticipants()).participants);
+  } catch { /* no one shown */ }
+}
+
+const MOST_SHOWN = 25;  // participants named at most
+
+function showParticipants(participants) {
+  if (Array.isArray(participants)) state.participants = participants;
+  const names = state.participants.slice(0, MOST_SHOWN)
+    .map((who) => String(who.nickname || who.global_name || who.username || "")).filter(Boolean);
+  const box = $("participants");
+  box.hidden = !names.length || !state.words.participants;
+  box.dataset.count = String(state.participants.length);
+  box.textContent = fill(state.words.participants || "", { names: names.join(", ") });
+}
+
+function fill(text, values) {
+  // ``text`` with its {named} blanks filled (a function: a name's "$&" stays as it is).
+  return text.replace(/\{(\w+)\}/g, (blank, key) => (key in values ? String(values[key]) : blank));
+}
+
+async function invite() {
+  // Discord's invite dialog where there is one to open (a server's channel, with the right
+  // to invite); else — a DM, a group DM — a link to the Activity, shared by Discord's dialog.
+  const sdk = state.sdk;
+  if (sdk.guildId) {
+    try {
+      await sdk.commands.openInviteDialog();
+      return;
+    } catch { /* no right to invite here: a link */ }
+  }
+  try {
+    await sdk.commands.shareLink({ message: state.words.invite_message.slice(0, 1000) });
+  } catch { /* the member closed it, or the client has no such dialog */ }
+}
+
+$("invite").addEventListener("click", invite);
+
+function showPresence() {
+  // The member's profile says what they are doing: the game shown (its turn, the opponent,
+  // its pace), or only that they are in Tholos. Set again only when it changes.
+  if (state.presence === null || !state.words.presence_playing) return;
+  const frame = state.frame;
+  const game = frame && !frame.puzzle && !frame.lesson && !frame.analysis;
+  const activity = game ? gameActivity(frame) : { type: 0 };
+  const key = JSON.stringify(activity);
+  if (key === state.presence) return;
+  state.presence = key;
+  state.sdk.commands.setActivity({ activity }).catch(() => { /* rate limited: the next */ });
+}
+
+function gameActivity(frame) {
+  const [white, black] = frame.sides, me = frame.sides.find((side) => side.user === state.user);
+  const turn = frame.ply + (frame.phase === "over" ? 0 : 1);
+  const details = me
+    ? fill(state.words.presence_playing, { turn, name: (me === white ? black : white).name })
+    : fill(state.words.presence_watching, { white: white.name, black: black.name });
+  const activity = { type: 0, details: details.slice(0, 128) };
+  if (frame.pace) activity.state = frame.pace.slice(0, 128);
+  return activity;
 }
 
 // -- the connection: hello, frames, reconnects ---------------------------------------------
@@ -179,6 +259,10 @@ function receive(frame) {
       $("previous").title = state.words.previous;
       $("next").title = state.words.next;
       $("last").title = state.words.last;
+      $("invite").textContent = state.words.invite;
+      $("invite").hidden = false;
+      showParticipants();
+      showPresence();
       break;
     case "opened":  // a game of this channel's threads: the way back to their list
       state.listed = frame.listed;
@@ -236,6 +320,7 @@ function showBoard(frame) {
   for (const id of ["next-puzzle", "next-lesson", "try-again", "try-best"]) $(id).hidden = true;
   $("all-games").hidden = !state.listed || !!frame.puzzle || !!frame.lesson || !!frame.analysis;
   $("leave").hidden = !frame.lesson && !frame.analysis && !frame.puzzle;
+  $("invite").hidden = !!(frame.lesson || frame.analysis || frame.puzzle);
   $("analysis").hidden = !frame.analysis;
   $("lesson-text").hidden = !frame.lesson;
   $("lesson-text").textContent = frame.lesson_text || "";
@@ -256,6 +341,7 @@ function showBoard(frame) {
   showClocks(frame);
   showControls();  // first: the controls take their room, the board the rest
   fitBoard(true);
+  showPresence();
 }
 
 // -- which board, how large: the frame's room decides -----------------------------------------
@@ -714,6 +800,10 @@ function showLobby(frame) {
     });
     return button;
   }));
+  $("ai-elsewhere").textContent = state.words.ai_elsewhere;
+  $("ai-elsewhere").hidden = frame.levels.length > 0;
+  $("invite").hidden = false;
+  showPresence();
   state.course = frame.course.lesson;
   $("course").textContent = frame.course.label;
   $("course").dataset.done = `${frame.course.done}/${frame.course.count}`;
