@@ -50,6 +50,19 @@ class GameListings:
         )
         return [game_from_row(row) for row in rows]
 
+    async def playing_in(self, channel_id: int, user_id: int, size: int) -> list[Game]:
+        """The first ``size`` games being played in the channel ``channel_id`` outside the
+        servers with the bot (a DM, a group DM, a server without the bot: server id 0):
+        ``user_id``'s first, then the others, each part by the newest move."""
+        rows = await self.database.fetchall(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE guild_id = ? AND channel_id = ? "
+            "AND status = 'active' "
+            "ORDER BY CASE WHEN white_id = ? OR black_id = ? THEN 0 ELSE 1 END, "
+            "last_move_at DESC, id DESC LIMIT ?",
+            (DIRECT_MESSAGES, channel_id, user_id, user_id, size),
+        )
+        return [game_from_row(row) for row in rows]
+
     async def finished_count(self, guild_id: int, user_id: int, *, direct: bool = False) -> int:
         """How many finished games ``user_id`` played on the server (and, with ``direct``, in
         direct messages with the bot)."""

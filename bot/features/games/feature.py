@@ -1,5 +1,7 @@
 """``/tholos games``: the server's open challenges, then its games being played (the caller's
-first), with Previous / Next — only those the caller may see (:mod:`bot.discord.visibility`)."""
+first), with Previous / Next — only those the caller may see (:mod:`bot.discord.visibility`).
+Outside the servers with the bot (a DM, a group DM, a server without the bot) those of the
+channel it is used in."""
 
 from __future__ import annotations
 
@@ -10,17 +12,19 @@ import discord
 from discord.ext.commands import Cog
 
 from bot.base.game import Game
+from bot.base.shards import DIRECT_MESSAGES
 from bot.discord.answers import Interaction, answers
 from bot.discord.app import App
 from bot.discord.commands import Command, Tholos
 from bot.discord.controls import PAGE, WAY, CustomId, Router, pager
 from bot.discord.feature import Feature
+from bot.discord.venues import venue_of
 from bot.discord.visibility import Questions, visible
 from bot.features.challenges import Challenge, ChallengeStore
 from bot.i18n.catalogues import NC_
 from bot.i18n.locales import reader
 from bot.words.names import mention
-from bot.words.phrases import MODE_NAMES, SANDSTONE, board_url, channel_url
+from bot.words.phrases import MODE_NAMES, SANDSTONE, channel_url
 from engine.vocabulary import N_
 from rendering.translator import Translator
 
@@ -45,20 +49,15 @@ class Games(Feature):
         """Route Previous / Next here."""
         router.add(GAMES, lambda interaction, page, way: self.show(interaction, page))
 
-    @answers(server_only=True)
+    @answers()
     async def show(self, interaction: Interaction, page: int | None = None) -> None:
         """The list (``page`` ``None``: a new message at the first page; else the same message
         at that page). The first :data:`GAMES_READ_MOST` games and :data:`OPEN_READ_MOST` open
         challenges are read, those the caller may not see left out, and the rest paged and
         counted by number."""
-        guild_id, caller = interaction.guild_id or 0, interaction.user
-        listings = self.app.stores.listings
-        read, (_, open_ones) = await asyncio.gather(
-            listings.playing_page(guild_id, caller.id, 0, GAMES_READ_MOST),
-            self.challenges.open_challenges(guild_id, time.time(), OPEN_READ_MOST),
-        )
+        caller, here = interaction.user, interaction.channel_id or 0
+        read, open_ones = await self._read(interaction)
         questions = Questions()
-        here = interaction.channel_id
         playing, waiting = await asyncio.gather(
             visible(self.visibility, read, caller.id, caller, seen_in=here, questions=questions),
             visible(
@@ -70,11 +69,14 @@ class Games(Feature):
         shown = min(page or 0, pages - 1)
         games = playing[shown * GAMES_PAGE : (shown + 1) * GAMES_PAGE]
         t = reader(interaction)
-        embed = games_embed(t, games, shown, pages, total, caller.id)
+        server = interaction.guild_id or 0
+        embed = games_embed(t, games, shown, pages, total, caller.id, server)
+        if venue_of(interaction) != "server" and not games:
+            embed.description = t("No game is being played here.")
         if waiting:
             challenges = waiting[:OPEN_SHOWN]
             embed.description = (
-                open_challenges_text(t, challenges, len(waiting))
+                open_challenges_text(t, challenges, len(waiting), server)
                 + "\n\n"
                 + (embed.description or "")
             )
@@ -83,6 +85,24 @@ class Games(Feature):
             await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
         else:
             await interaction.response.edit_message(embed=embed, view=view)
+
+    async def _read(self, interaction: Interaction) -> tuple[list[Game], list[Challenge]]:
+        """The games being played and the open challenges to list: the server's, or — outside
+        the servers with the bot — the channel's."""
+        caller, here, now = interaction.user.id, interaction.channel_id or 0, time.time()
+        listings = self.app.stores.listings
+        if venue_of(interaction) != "server":
+            read, (_, open_ones) = await asyncio.gather(
+                listings.playing_in(here, caller, GAMES_READ_MOST),
+                self.challenges.open_challenges(DIRECT_MESSAGES, now, OPEN_READ_MOST),
+            )
+            return read, [challenge for challenge in open_ones if challenge.channel_id == here]
+        guild_id = interaction.guild_id or 0
+        read, (_, open_ones) = await asyncio.gather(
+            listings.playing_page(guild_id, caller, 0, GAMES_READ_MOST),
+            self.challenges.open_challenges(guild_id, now, OPEN_READ_MOST),
+        )
+        return read, open_ones
 
 
 class GamesCommands(Cog):
@@ -115,14 +135,17 @@ OPEN_READ_MOST = 50
 """The most open challenges read for the list (those that expire first)."""
 
 
-def open_challenges_text(t: Translator, challenges: list[Challenge], waiting: int) -> str:
-    """The open challenges, with links to their messages (``waiting``: how many in all)."""
+def open_challenges_text(
+    t: Translator, challenges: list[Challenge], waiting: int, guild_id: int
+) -> str:
+    """The open challenges, with links to their messages (``waiting``: how many in all;
+    ``guild_id``: the server the list is read in, 0 in a DM)."""
     lines = ["**" + t("Open challenges — anyone may accept") + "**"]
     for challenge in challenges:
         mode = t(MODE_NAMES[challenge.mode])
         if challenge.rating_range is not None:
             mode += " · " + t("±{range} rating", range=challenge.rating_range)
-        link = channel_url(challenge.guild_id, challenge.channel_id, challenge.message_id)
+        link = channel_url(guild_id, challenge.channel_id, challenge.message_id)
         lines.append(
             t(
                 "{challenger} · {mode} · expires {when} · [challenge]({link})",
@@ -141,14 +164,21 @@ def open_challenges_text(t: Translator, challenges: list[Challenge], waiting: in
 
 
 def games_embed(
-    t: Translator, games: list[Game], page: int, pages: int, total: int, caller_id: int
+    t: Translator,
+    games: list[Game],
+    page: int,
+    pages: int,
+    total: int,
+    caller_id: int,
+    guild_id: int,
 ) -> discord.Embed:
-    """One page of the server's games being played, the caller's first."""
+    """One page of the server's games being played, the caller's first (``guild_id``: the
+    server the list is read in, 0 in a DM: its links lead there)."""
     embed = discord.Embed(title=t("Tholos games being played"), colour=SANDSTONE)
     lines = []
     for game in games:
         mine = "★ " if caller_id in (game.white_id, game.black_id) else ""
-        link = board_url(game)
+        link = channel_url(guild_id, game.channel_id, game.board_message_id)
         lines.append(
             mine
             + t(

@@ -21,6 +21,7 @@ from discord.ext.commands import Cog
 from bot.base.game import Game, TurnRecord
 from bot.base.paces import clock_text
 from bot.base.refusals import Refusal
+from bot.base.shards import DIRECT_MESSAGES
 from bot.discord import layout
 from bot.discord.answers import Interaction, answers, launch_live_board
 from bot.discord.app import App
@@ -36,6 +37,7 @@ from bot.discord.controls import (
     pager,
 )
 from bot.discord.feature import Feature
+from bot.discord.venues import venue_of
 from bot.discord.visibility import Questions, Visibility, verdicts
 from bot.features.analysis import PageRequestStore
 from bot.features.tournaments import PairingStore
@@ -115,7 +117,7 @@ class History(Feature):
         router.add(layout.RECORD, lambda interaction, game: self.record(interaction, game))
         router.add(layout.ANALYSE, lambda interaction, game: self.analyse(interaction, game))
 
-    @answers(server_only=True)
+    @answers()
     async def history(
         self,
         interaction: Interaction,
@@ -125,8 +127,8 @@ class History(Feature):
         edit: bool = False,
         seek: tuple[str, Finish] | None = None,
     ) -> None:
-        """``/tholos history [member]`` (a new message) or its Previous / Next (the same one),
-        as :class:`Histories` reads it."""
+        """``/tholos history [member]`` (a new message: one's own, or any outside servers
+        with the bot, to the caller alone) or its Previous / Next (the same one)."""
         shown = await self.histories.read(interaction, member_id, page, seek)
         t = reader(interaction)
         games = shown.found.games
@@ -145,7 +147,8 @@ class History(Feature):
         if edit:
             await interaction.response.edit_message(embed=embed, view=view)
         else:
-            await interaction.response.send_message(embed=embed, view=view)
+            alone = member_id == interaction.user.id or server_of(interaction) is None
+            await interaction.response.send_message(embed=embed, view=view, ephemeral=alone)
 
     @answers()
     async def replay(self, interaction: Interaction, game_id: int | None = None) -> None:
@@ -214,9 +217,8 @@ class History(Feature):
 
     @answers()
     async def analyse(self, interaction: Interaction, game_id: int | None = None) -> None:
-        """A finished game (default: the caller's last one here) on the live board's analysis
-        board: the ask is stored for the page the member opens next here, then Discord
-        launches it (a kill in between leaves an ask that goes stale)."""
+        """A finished game (default: the caller's last one here) on the analysis board: the
+        ask is stored for the page opened next here, then launched (a kill between: stale)."""
         live = self.app.poster.messages.live
         if not live:
             await launch_live_board(interaction, live)
@@ -264,7 +266,7 @@ class Histories:
         """Page ``page`` of ``member_id``'s history: the games right after the ``seek``'s mark
         (its way: ``p`` Previous, ``n`` Next), or, when that is the newest reached, past the
         end or not given, read from the newest by number."""
-        guild_id = interaction.guild_id or 0
+        guild_id = server_of(interaction) or DIRECT_MESSAGES
         caller = interaction.user
         own = member_id == caller.id
         questions = Questions()
@@ -321,7 +323,8 @@ class FinishedGames:
             return recent[0]
         game = await self.app.stores.games.game(game_id)
         here = interaction.channel_id or 0
-        return await self.visibility.finished_game(game, interaction.guild_id, here, user.id, user)
+        server = server_of(interaction)
+        return await self.visibility.finished_game(game, server, here, user.id, user)
 
     @contextlib.asynccontextmanager
     async def once(self, kind: str, interaction: Interaction, game: Game) -> AsyncIterator[None]:
@@ -336,6 +339,12 @@ class FinishedGames:
         finally:
             with contextlib.suppress(DatabaseUnavailable):  # it runs out by itself
                 await self.app.stores.leases.release(lease)
+
+
+def server_of(interaction: Interaction) -> int | None:
+    """The server with the bot ``interaction`` comes from; ``None`` elsewhere (its games are
+    stored with no server: a DM, a group DM, a server without the bot)."""
+    return interaction.guild_id if venue_of(interaction) == "server" else None
 
 
 def game_record(

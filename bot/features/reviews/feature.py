@@ -3,7 +3,9 @@ game), a worker process of its own runs the reviews one at a time, and one publi
 the game's channel shows the progress, then the review. Pressing Review again shows the stored
 one. Reviews survive restarts: a review whose process died runs again once its lease expires;
 a review that fails is tried again after a backoff, behind the others, and after a few tries is
-failed for good with its reason; a worker that dies is replaced and its review runs again."""
+failed for good with its reason; a worker that dies is replaced and its review runs again.
+Where the bot may only answer interactions (a DM or group DM between members, a server without
+the bot) the review has no message: Review pressed again shows it, to the presser."""
 
 from __future__ import annotations
 
@@ -38,6 +40,7 @@ from bot.words.phrases import SANDSTONE, STONE_EMOJI, channel_url
 from bot.workers.ai import Reviewer
 from engine import BLACK, WHITE, Turn, parse_turn
 from engine.review import GameReview
+from engine.vocabulary import N_
 from rendering.chart import render_chart
 from rendering.describe import turn_text
 from rendering.translator import Translator
@@ -51,6 +54,8 @@ IDLE_SECONDS = 60.0
 """The longest the review loop sleeps when nothing is queued (a new request wakes it)."""
 REVIEW_BACKOFF = Backoff(first=30.0, tries=4)
 """A review that fails is tried again 30 s, 1 min and 2 min later, then failed for good."""
+REVIEW_AGAIN = N_("🔍 The AI is reviewing this game: press Review again in a minute to see it.")
+"""The answer to Review where the bot only answers interactions (no message to edit)."""
 FAILURE_LIMIT = 500
 """The longest failure reason stored."""
 
@@ -104,7 +109,8 @@ class Reviews(Feature):
     async def review(self, interaction: Interaction, game_id: int) -> None:
         """The Review button of a finished game's board. A double press posts one message: the
         review is queued once per game (the second press is told where it is), and whichever
-        of this press and the review's run comes last shows the finished review on it."""
+        of this press and the review's run comes last shows the finished review on it (where
+        the bot only answers interactions, Review pressed again shows it)."""
         game = await self.app.stores.games.game(game_id)
         here, user = interaction.channel_id, interaction.user
         if (
@@ -123,6 +129,9 @@ class Reviews(Feature):
             await self.message.show_stored(interaction, game, record)
             return
         t = translator(game.language)
+        if game.answers_only:  # no message the bot could edit there
+            await interaction.response.send_message(t(REVIEW_AGAIN))
+            return
         await interaction.response.send_message(review_progress(t, 0, positions))
         message = await interaction.original_response()
         await self.store.set_message(game.id, message.id)

@@ -1,0 +1,155 @@
+"""The ``/tholos`` commands that are not about playing a game, where the bot is not (issue 46):
+a member who installed the app runs them in a DM with a friend, in a group DM of three and in a
+server that never added the bot. Learning, puzzles, the games being played, histories,
+replays, records and analysis answer there — privately — on interaction answers only; a
+tournament's commands refuse politely, saying what works there. The bot never calls those
+channels (``emulator.violations`` stays empty), and a finished game of one DM opens only to its
+players or from that DM.
+
+The games listed are stored by the test (the bot reads them as any other): how they are played
+there is the play tests' business (tests/e2e/test_anywhere*.py).
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from pathlib import Path
+
+from bot.base.game_options import GameOptions
+from bot.base.people import Person
+from bot.storage import open_database
+from tests.databases import Clock, services_on
+from tests.e2e.bots import SpawnBot
+from tests.e2e.emulator import Emulator, Interaction, Member
+from tests.e2e.emulator.model import Channel
+from tests.e2e.test_direct_messages import global_bot
+from tests.features.play.test_service import by
+
+NEEDS_THE_BOT = "only in servers that added me"
+
+
+async def private(emulator: Emulator, ix: Interaction) -> str:
+    """The text of ``ix``'s answer, which only its member sees (its original or follow-ups),
+    once given (a deferred answer comes later)."""
+    assert ix.acknowledged and not ix.failed, ix
+    await emulator.wait_for(
+        lambda: ix.messages and not any(message.loading for message in ix.messages),
+        what=f"the answer to {ix}",
+    )
+    messages = ix.messages
+    assert all(message.ephemeral for message in messages), ix
+    return "\n".join(message.text for message in messages)
+
+
+async def stored_game(
+    db_path: Path, channel: Channel, venue: str, white: Member, black: Member, *, finish: bool
+) -> int:
+    """A game between ``white`` and ``black`` stored in ``channel`` (no server: server id 0,
+    ``venue`` saying where), two random turns played, then resigned by ``black`` if ``finish``:
+    its id."""
+    database = await open_database(str(db_path))
+    try:
+        services = services_on(database, Clock(), seed=len(venue))
+        made = await services.challenges.challenge(
+            guild_id=0,
+            channel_id=channel.id,
+            challenger=Person(white.id, white.user.username),
+            opponent=Person(black.id, black.user.username),
+            options=GameOptions(colour="white", first="me"),
+        )
+        answer = await services.challenges.answer(made.id, by(black.id, channel.id), "accept")
+        game = answer.game
+        assert game is not None
+        if finish:
+            game = await services.play.resign(game.id, game.version, by(black.id, channel.id))
+    finally:
+        await database.close()
+    with sqlite3.connect(db_path) as db:
+        db.execute("UPDATE games SET venue = ? WHERE id = ?", (venue, game.id))
+    return game.id
+
+
+async def test_the_commands_answer_where_the_bot_is_not(
+    emulator: Emulator, spawn_bot: SpawnBot, seed: int
+):
+    """In a DM between two members, a group DM of three and a server without the bot: learn,
+    puzzle, games, history, replay, record, analyse answer their member privately (nothing
+    finished here yet, no live board on this bot: said so); a tournament's standings and withdraw refuse, naming what
+    works here. No call to those channels."""
+    rng = random.Random(seed)
+    bot = await global_bot(emulator, spawn_bot)
+    alice, bob, carol = (emulator.member(name) for name in ("alice", "bob", "carol"))
+    for member in (alice, bob, carol):
+        emulator.install_for_user(member)
+    elsewhere = emulator.add_guild_without_bot("Elsewhere")
+    places = [
+        emulator.dm_between(alice, bob),
+        emulator.dm_between(alice, bob, carol, name="friends"),
+        emulator.channel("general", elsewhere),
+    ]
+    for place in places:
+        member = rng.choice((alice, bob))
+        lesson = await emulator.slash(member, "tholos learn", channel=place)
+        assert "📘" in await private(emulator, lesson)
+        steps = [b for b in lesson.messages[-1].buttons if b["custom_id"].startswith("tholos:le:")]
+        pressed = await emulator.click(member, lesson.messages[-1], steps[0]["custom_id"])
+        assert pressed.acknowledged and not pressed.failed
+        puzzle = await emulator.slash(member, "tholos puzzle", channel=place)
+        assert "puzzle rating" in await private(emulator, puzzle)
+        games = await emulator.slash(member, "tholos games", channel=place)
+        assert "No game is being played here." in await private(emulator, games)
+        history = await emulator.slash(member, "tholos history", channel=place)
+        assert "0 finished games" in await private(emulator, history)
+        for command in ("tholos replay", "tholos record"):
+            asked = await emulator.slash(member, command, channel=place)
+            assert "no finished game in this channel" in await private(emulator, asked), command
+        analyse = await emulator.slash(member, "tholos analyse", channel=place)
+        assert "live board isn't switched on" in await private(emulator, analyse)
+        for command in ("tholos tournament standings", "tholos tournament withdraw"):
+            asked = await emulator.slash(member, command, channel=place)
+            assert NEEDS_THE_BOT in await private(emulator, asked), command
+    assert emulator.violations == []
+    assert await bot.stop() == 0
+
+
+async def test_a_dms_games_are_listed_and_opened_there(emulator: Emulator, spawn_bot: SpawnBot):
+    """The games of a DM between Alice and Bob: ``/tholos games`` there lists the one being
+    played, not the group DM's; its finished game's record opens there, not from the group DM
+    (not even to a player: a DM's games are that DM's); the history there lists it to Bob,
+    privately, and Bob's history asked by Carol in the group DM does not. No call to those channels."""
+    bot = await global_bot(emulator, spawn_bot)
+    alice, bob, carol = (emulator.member(name) for name in ("alice", "bob", "carol"))
+    for member in (alice, bob, carol):
+        emulator.install_for_user(member)
+    dm = emulator.dm_between(alice, bob)
+    group = emulator.dm_between(alice, bob, carol, name="friends")
+    finished = await stored_game(bot.db_path, dm, "dm", alice, bob, finish=True)
+    playing = await stored_game(bot.db_path, dm, "dm", alice, bob, finish=False)
+    elsewhere = await stored_game(bot.db_path, group, "group_dm", bob, carol, finish=False)
+
+    listed = await private(emulator, await emulator.slash(bob, "tholos games", channel=dm))
+    assert f"<@{alice.id}> vs <@{bob.id}>" in listed and f"/channels/@me/{dm.id}" in listed
+    assert f"<@{carol.id}>" not in listed, "another DM's game is not this DM's"
+    in_group = await private(emulator, await emulator.slash(carol, "tholos games", channel=group))
+    assert f"<@{bob.id}> vs <@{carol.id}>" in in_group and f"<@{alice.id}> vs" not in in_group
+    assert (playing, elsewhere) != (0, 0)
+
+    record = await emulator.slash(alice, "tholos record", channel=dm, game=finished)
+    assert record.original is not None and record.original.attachments
+    assert record.original.ephemeral
+    for member in (bob, carol):  # a DM's game opens in that DM only, to whoever asks there
+        refused = await emulator.slash(member, "tholos record", channel=group, game=finished)
+        assert "isn't a finished game" in await private(emulator, refused)
+    last = await emulator.slash(bob, "tholos record", channel=dm)
+    assert last.original is not None and f"#{finished}" in last.original.text
+
+    history = await private(emulator, await emulator.slash(bob, "tholos history", channel=dm))
+    assert "1 finished game" in history and f"<@{alice.id}>" in history
+    theirs = await private(
+        emulator,
+        await emulator.slash(carol, "tholos history", channel=group, options={"member": bob}),
+    )
+    assert "No finished games" in theirs, "Bob's game with Alice is none of Carol's"
+    assert emulator.violations == []
+    assert await bot.stop() == 0
