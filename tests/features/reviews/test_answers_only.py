@@ -86,7 +86,7 @@ async def test_a_review_in_a_dm_between_members_keeps_no_message(database):
     game = await services.play.resign(game.id, played.game.version, by(BOB, DM))
     async with database.transaction() as transaction:
         await transaction.execute("UPDATE games SET venue = 'dm' WHERE id = ?", (game.id,))
-    reviews = Reviews(app, reviewer=ScriptedReviewer(), backoff=FAST)
+    reviews = Reviews(app, ScriptedReviewer(), backoff=FAST)  # type: ignore[arg-type]
 
     press = Press()
     await reviews.review(press, game.id)  # type: ignore[arg-type]
