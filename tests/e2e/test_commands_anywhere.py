@@ -24,6 +24,8 @@ from tests.e2e.bots import SpawnBot
 from tests.e2e.emulator import Emulator, Interaction, Member
 from tests.e2e.emulator.model import Channel
 from tests.e2e.test_direct_messages import global_bot
+from tests.features.analysis.test_e2e_from_discord import launched
+from tests.features.live.test_e2e_board import free_port
 from tests.features.play.test_service import by
 
 NEEDS_THE_BOT = "only in servers that added me"
@@ -75,8 +77,8 @@ async def test_the_commands_answer_where_the_bot_is_not(
 ):
     """In a DM between two members, a group DM of three and a server without the bot: learn,
     puzzle, games, history, replay, record, analyse answer their member privately (nothing
-    finished here yet, no live board on this bot: said so); a tournament's standings and withdraw refuse, naming what
-    works here. No call to those channels."""
+    finished here yet, no live board on this bot: said so); a tournament's standings and
+    withdraw refuse, naming what works here. No call to those channels."""
     rng = random.Random(seed)
     bot = await global_bot(emulator, spawn_bot)
     alice, bob, carol = (emulator.member(name) for name in ("alice", "bob", "carol"))
@@ -116,9 +118,12 @@ async def test_the_commands_answer_where_the_bot_is_not(
 async def test_a_dms_games_are_listed_and_opened_there(emulator: Emulator, spawn_bot: SpawnBot):
     """The games of a DM between Alice and Bob: ``/tholos games`` there lists the one being
     played, not the group DM's; its finished game's record opens there, not from the group DM
-    (not even to a player: a DM's games are that DM's); the history there lists it to Bob,
-    privately, and Bob's history asked by Carol in the group DM does not. No call to those channels."""
-    bot = await global_bot(emulator, spawn_bot)
+    (not even to a player: a DM's games are that DM's); ``/tholos analyse`` there suggests it
+    and launches the live board for it; the history there lists it to Bob, privately, and
+    Bob's history asked by Carol in the group DM does not. No call to those channels."""
+    emulator.enable_activities()
+    bot = spawn_bot(emulator, env={"THOLOS_WEB_PORT": str(free_port())}, guild_commands=False)
+    await bot.start(sync=True)
     alice, bob, carol = (emulator.member(name) for name in ("alice", "bob", "carol"))
     for member in (alice, bob, carol):
         emulator.install_for_user(member)
@@ -143,6 +148,13 @@ async def test_a_dms_games_are_listed_and_opened_there(emulator: Emulator, spawn
         assert "isn't a finished game" in await private(emulator, refused)
     last = await emulator.slash(bob, "tholos record", channel=dm)
     assert last.original is not None and f"#{finished}" in last.original.text
+
+    suggested = await emulator.autocomplete(alice, "tholos analyse", channel=dm, focused="game")
+    assert [choice["value"] for choice in suggested.choices or []] == [finished]
+    assert launched(await emulator.slash(alice, "tholos analyse", channel=dm))
+    with sqlite3.connect(bot.db_path) as db:
+        asked = db.execute("SELECT user_id, channel_id, game_id FROM page_requests").fetchall()
+    assert asked == [(alice.id, dm.id, finished)]
 
     history = await private(emulator, await emulator.slash(bob, "tholos history", channel=dm))
     assert "1 finished game" in history and f"<@{alice.id}>" in history
