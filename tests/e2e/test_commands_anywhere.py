@@ -117,10 +117,11 @@ async def test_the_commands_answer_where_the_bot_is_not(
 
 async def test_a_dms_games_are_listed_and_opened_there(emulator: Emulator, spawn_bot: SpawnBot):
     """The games of a DM between Alice and Bob: ``/tholos games`` there lists the one being
-    played, not the group DM's; its finished game's record opens there, not from the group DM
-    (not even to a player: a DM's games are that DM's); ``/tholos analyse`` there suggests it
-    and launches the live board for it; the history there lists it to Bob, privately, and
-    Bob's history asked by Carol in the group DM does not. No call to those channels."""
+    played, not the group DM's; its finished game's record and replay open there, not from
+    the group DM (not even to a player: a DM's games are that DM's); ``/tholos analyse``
+    there suggests it and launches the live board for it; the history there lists it to Bob,
+    privately, and Bob's history asked by Carol in the group DM does not. No call to those
+    channels."""
     emulator.enable_activities()
     bot = spawn_bot(emulator, env={"THOLOS_WEB_PORT": str(free_port())}, guild_commands=False)
     await bot.start(sync=True)
@@ -143,6 +144,9 @@ async def test_a_dms_games_are_listed_and_opened_there(emulator: Emulator, spawn
     record = await emulator.slash(alice, "tholos record", channel=dm, game=finished)
     assert record.original is not None and record.original.attachments
     assert record.original.ephemeral
+    replay = await emulator.slash(bob, "tholos replay", channel=dm, game=finished)
+    assert "the whole game, turn by turn" in await private(emulator, replay)
+    assert replay.messages[-1].attachments, "the replay's animation"
     for member in (bob, carol):  # a DM's game opens in that DM only, to whoever asks there
         refused = await emulator.slash(member, "tholos record", channel=group, game=finished)
         assert "isn't a finished game" in await private(emulator, refused)
