@@ -29,7 +29,7 @@ from aiohttp.typedefs import Handler, Middleware
 from bot.discord.app import App
 from bot.i18n.catalogues import LANGUAGES, translator
 from bot.web.headers import FOREVER, HEADERS
-from bot.web.identity import DiscordIdentity, NotVouched, RateLimited
+from bot.web.identity import ActivityInstance, DiscordIdentity, Member, NotVouched, RateLimited
 from bot.web.limits import (
     IDLE_CONNECTIONS,
     PAGES_PER_PROCESS,
@@ -303,25 +303,33 @@ class SessionDoor:
         if member.user_id not in place.users:
             log.info("live board session refused: user %s is not in that activity", member.user_id)
             return _refused(request, "not_in_activity", 403)
-        session = Session(
-            member.user_id,
-            member.name,
-            member.locale,
-            place.channel_id,
-            place.guild_id,
-            instance,
-            time.time() + SESSION_LIFETIME,
-        )
-        token = sessions.issue(session)
-        return web.json_response(
-            {
-                "session": token,
-                "user": str(member.user_id),
-                "name": member.name,
-                "access_token": member.access_token,
-            },
-            headers={"Cache-Control": "no-store"},
-        )
+        return _session_answer(sessions, member, place, instance)
+
+
+def _session_answer(
+    sessions: Sessions, member: Member, place: ActivityInstance, instance: str
+) -> web.Response:
+    """The page's new session — who (``member``) and where (``place``), as Discord told —
+    signed, with the member's access token for their own SDK (never cached)."""
+    session = Session(
+        member.user_id,
+        member.name,
+        member.locale,
+        place.channel_id,
+        place.guild_id,
+        instance,
+        time.time() + SESSION_LIFETIME,
+    )
+    token = sessions.issue(session)
+    return web.json_response(
+        {
+            "session": token,
+            "user": str(member.user_id),
+            "name": member.name,
+            "access_token": member.access_token,
+        },
+        headers={"Cache-Control": "no-store"},
+    )
 
 
 def static_version(folder: Path) -> str:

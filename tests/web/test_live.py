@@ -20,14 +20,16 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
-from bot.base.game import Game
+from bot.base.game import Game, Venue
 from bot.base.game_options import GameOptions
 from bot.base.paces import TimeControl
 from bot.base.people import Person
 from bot.base.settings import Settings
+from bot.base.shards import DIRECT_MESSAGES
 from bot.discord.app import App, build
 from bot.discord.visibility import Visibility
 from bot.features.challenges.feature import Challenges
+from bot.features.challenges.store import NewChallenge
 from bot.features.play.feature import Play
 from bot.loops import work
 from bot.storage.db import Database
@@ -204,6 +206,60 @@ async def test_players_and_spectators_see_each_turn_and_only_the_player_to_move_
     assert [(posted.id, last and last.player_id) for posted, last in live.posted] == [
         (game.id, ALICE)
     ]
+
+
+async def game_between_members(live: Live, channel: int, venue: Venue) -> Game:
+    """Alice (White, first) against Bob where the bot is not (``venue``): a DM or a group DM
+    between members, or a server without the bot — the game's server is none (``guild_id``
+    0), its channel the one the challenge came from."""
+    service = live.services.challenges
+    made = await service.challenges.create(
+        NewChallenge(
+            DIRECT_MESSAGES,
+            channel,
+            Person(ALICE, NAMES[ALICE]),
+            Person(BOB, NAMES[BOB]),
+            GameOptions(colour="white", first="me").settled(),
+            time.time() + 600,
+            in_channel=True,
+            venue=venue,
+        ),
+        now=time.time(),
+    )
+    game = await service.new_games.accepted(made, None, Person(BOB, NAMES[BOB]))
+    assert game.answers_only and game.venue == venue
+    return game
+
+
+@pytest.mark.parametrize("venue", ["dm", "group_dm"])
+async def test_a_game_between_members_in_a_dm_is_played_and_watched_on_its_pages(
+    live: Live, http: aiohttp.ClientSession, seed: int, venue: Venue
+):
+    """A DM or group DM between members (no server: Discord's instance said so): the pages
+    of the instance's participants there show the channel's game — its players play it,
+    Carol (in the group DM, not playing) watches it — and a turn on the page reaches every
+    page; a game of another DM is not theirs to open."""
+    rng = random.Random(seed)
+    group, elsewhere = 7_000, 7_001
+    game = await game_between_members(live, group, venue)
+    other = await game_between_members(live, elsewhere, venue)
+    people = (ALICE, BOB, CAROL) if venue == "group_dm" else (ALICE, BOB)
+    pages = [
+        await open_page(http, live, live.session(user, channel_id=group, guild_id=None))
+        for user in people
+    ]
+    first = [await page.frame("board") for page in pages]
+    assert {frame["game"] for frame in first} == {game.id}
+    assert first[0]["steps"] and all(frame["steps"] is None for frame in first[1:])
+    path = path_of(game, rng)
+    await pages[0].send({"type": "turn", "game": game.id, "version": game.version, "path": path})
+    after = [await page.frame("board") for page in pages]
+    stored = await live.app.stores.games.game(game.id)
+    assert stored is not None and {frame["version"] for frame in after} == {stored.version}
+    assert after[1]["steps"] and after[0]["steps"] is None
+    assert all(frame["steps"] is None for frame in after[2:])  # Carol watches
+    await pages[-1].send({"type": "open", "game": other.id})
+    assert (await pages[-1].frame("error"))["code"] == "not_here"
 
 
 @pytest.mark.parametrize(

@@ -6,8 +6,10 @@ a page's turn counted as work. Discord itself is the end-to-end tests' business.
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import shutil
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,10 +20,13 @@ import pytest
 from yarl import URL
 
 from bot.base.game import Game
+from bot.base.game_options import GameOptions
 from bot.base.people import Person
 from bot.base.settings import Settings
+from bot.base.shards import DIRECT_MESSAGES
 from bot.discord.app import build
 from bot.features.challenges.feature import Challenges
+from bot.features.challenges.store import NewChallenge
 from bot.features.live.feature import LiveBoard
 from bot.features.play.feature import Play
 from bot.features.play.web import PlayPages
@@ -29,13 +34,13 @@ from bot.loops import background, work
 from bot.storage import open_database
 from bot.web import limits as limits_module
 from bot.web.headers import FOREVER
-from bot.web.identity import DiscordIdentity, NotVouched
+from bot.web.identity import ActivityInstance, DiscordIdentity, Member, NotVouched
 from bot.web.limits import Doors, SessionLimits, TokenBucket, client_address
 from bot.web.pages import PagePart
 from bot.web.server import STATIC, WebServer, browser_language, static_version
 from tests.databases import Services
 from tests.discord_fakes import Wired
-from tests.features.play.test_service import BOB, by, challenge
+from tests.features.play.test_service import ALICE, BOB, by, challenge
 
 PATIENCE = 30.0
 """Seconds a test waits for a condition (the wait ends when it holds)."""
@@ -69,6 +74,26 @@ class Refusing:
 
     async def still_there(self, session: object) -> bool:
         """Every member is still in their Activity (the bot is not connected to ask)."""
+        return True
+
+
+class Vouching:
+    """Discord's identity service for a few members and Activity instances: each code names
+    a member, each instance runs where ``instances`` says, with those users."""
+
+    def __init__(self, instances: dict[str, ActivityInstance]) -> None:
+        self.instances = instances
+
+    async def member(self, code: str) -> Member:
+        user_id = int(code.removeprefix("code-"))
+        return Member(user_id, f"Member {user_id}", "en-US", f"token-{user_id}")
+
+    async def place(self, instance_id: str) -> ActivityInstance:
+        if instance_id not in self.instances:
+            raise NotVouched("the activity instance: 404 Unknown")
+        return self.instances[instance_id]
+
+    async def still_there(self, session: object) -> bool:
         return True
 
 
@@ -341,3 +366,76 @@ def test_the_process_asks_for_the_open_files_its_pages_need(
     assert asked[-1] == (600, 600)
     assert limits_module.descriptors_for(100) == 100  # enough already: nothing asked
     assert len(asked) == 2
+
+
+DM_CHANNEL, GROUP_DM = 500, 600
+
+
+@pytest.mark.parametrize(
+    "instance, code, status",
+    [
+        ("i-1-pc-500", "code-100", 200),  # a DM between Alice and Bob: Alice
+        ("i-1-pc-500", "code-200", 200),  # and Bob
+        ("i-2-pc-600", "code-300", 200),  # a group DM: Carol, who plays no game there
+        ("i-1-pc-500", "code-300", 403),  # Carol is no participant of the DM's instance
+        ("i-3-pc-600", "code-100", 403),  # an instance Discord never gave
+        ("i-9-pc-600", "code-100", 200),  # named after the group DM, run in the DM
+    ],
+    ids=["dm", "dm-other", "group-dm", "stranger", "unknown", "forged-channel"],
+)
+async def test_a_dm_or_group_dm_page_gets_a_session_only_where_discord_places_its_member(
+    tmp_path: Path, instance: str, code: str, status: int
+) -> None:
+    """In a DM or group DM (no server, the bot not in it) Discord's answer about the Activity
+    instance — asked with the bot's token — is the page's place: a participant of it gets a
+    session in its channel, with no server; a member not in it, or an instance Discord does
+    not know, gets none; the page's word (the instance id's name of a channel) counts for
+    nothing."""
+    async for served in serve(tmp_path):
+        dm = ActivityInstance(DM_CHANNEL, None, frozenset({100, 200}))
+        served.server.door.identity = Vouching(  # type: ignore[assignment]
+            {
+                "i-1-pc-500": dm,
+                "i-2-pc-600": ActivityInstance(GROUP_DM, None, frozenset({100, 200, 300})),
+                "i-9-pc-600": dm,
+            }
+        )
+        body = json.dumps({"code": code, "instance_id": instance}).encode()
+        answered, headers, said = await ask_session(served, "203.0.113.1", body)
+        assert answered == status, said
+        if status != 200:
+            assert "session" not in said and said["error"] in ("not_in_activity", "not_vouched")
+            continue
+        assert served.server.sessions is not None
+        session = served.server.sessions.read(said["session"], time.time())
+        assert session is not None and session.guild_id is None
+        assert session.channel_id == (GROUP_DM if instance == "i-2-pc-600" else DM_CHANNEL)
+        assert (session.user_id, said["user"]) == (int(code[5:]), code[5:])
+        assert said["access_token"] == f"token-{code[5:]}"  # the member's own, for their SDK
+        assert headers["Cache-Control"] == "no-store"
+
+
+async def test_a_pages_turn_in_a_game_where_the_bot_is_not_posts_nothing(served: Served) -> None:
+    """After a page's turn in a game between members in a DM (answers only), nothing is
+    posted — no task to post, no work in flight —, and the AI is still told of the change."""
+    services = served.services
+    made = await services.challenges.challenges.create(
+        NewChallenge(
+            DIRECT_MESSAGES,
+            DM_CHANNEL,
+            Person(ALICE, "Alice"),
+            Person(BOB, "Bob"),
+            GameOptions().settled(),
+            time.time() + 600,
+            in_channel=True,
+            venue="dm",
+        ),
+        now=time.time(),
+    )
+    game = await services.challenges.new_games.accepted(made, None, Person(BOB, "Bob"))
+    before = work.in_flight()
+    play = served.server.parts.answering("turn")
+    assert isinstance(play, PlayPages)
+    play.after_change(game, None)
+    assert work.in_flight() == before
+    assert served.opponent.scheduled == [game.id]

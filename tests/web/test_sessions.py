@@ -120,6 +120,8 @@ class Instances:
 
     def __init__(self) -> None:
         self.users: dict[str, list[str]] = {}
+        self.locations: dict[str, dict[str, str]] = {}
+        """Where each instance runs, as Discord says (default: channel 10 of no server)."""
         self.error: Exception | None = None
         self.asked: list[str] = []
         self.answer = asyncio.Event()
@@ -133,7 +135,8 @@ class Instances:
             raise self.error
         if instance not in self.users:
             raise discord.NotFound(Response(404), "Unknown Application")  # type: ignore[arg-type]
-        return {"location": {"channel_id": "10"}, "users": self.users[instance]}
+        location = self.locations.get(instance, {"channel_id": "10"})
+        return {"location": location, "users": self.users[instance]}
 
 
 def identity_over(instances: Instances, presence_seconds: float = 30.0) -> DiscordIdentity:
@@ -195,3 +198,20 @@ async def test_a_hello_is_admitted_only_while_its_member_is_there():
     there.clear()
     assert await sessions.admit(token, NOW) is None
     assert await sessions.admit("forged", NOW) is None
+
+
+async def test_an_instance_is_placed_where_discord_says_it_runs_in_a_dm_or_a_server():
+    """A DM's or a group DM's instance (location kind ``pc``: no server) and a server's
+    (``gc``) are placed in the channel Discord names, with who is in them — whatever the
+    instance's id says."""
+    instances = Instances()
+    instances.users = {"i-1-pc-999": ["100", "200", "300"], "i-2-gc-5-6": ["100"]}
+    instances.locations = {
+        "i-1-pc-999": {"id": "pc-500", "kind": "pc", "channel_id": "500"},
+        "i-2-gc-5-6": {"id": "gc-5-6", "kind": "gc", "channel_id": "6", "guild_id": "5"},
+    }
+    identity = identity_over(instances)
+    group_dm = await identity.place("i-1-pc-999")
+    assert (group_dm.channel_id, group_dm.guild_id, group_dm.users) == (500, None, {100, 200, 300})
+    server = await identity.place("i-2-gc-5-6")
+    assert (server.channel_id, server.guild_id, server.users) == (6, 5, {100})
