@@ -117,11 +117,11 @@ async def test_the_commands_answer_where_the_bot_is_not(
 
 async def test_a_dms_games_are_listed_and_opened_there(emulator: Emulator, spawn_bot: SpawnBot):
     """The games of a DM between Alice and Bob: ``/tholos games`` there lists the one being
-    played, not the group DM's; its finished game's record and replay open there, not from
-    the group DM (not even to a player: a DM's games are that DM's); ``/tholos analyse``
-    there suggests it and launches the live board for it; the history there lists it to Bob,
-    privately, and Bob's history asked by Carol in the group DM does not. No call to those
-    channels."""
+    played, not the group DM's (a server without the bot lists its own, linked into it); its
+    finished game's record and replay open there, not from the group DM (not even to a
+    player: a DM's games are that DM's); ``/tholos analyse`` there suggests it and launches
+    the live board for it; the history there lists it to Bob, privately, and Bob's history
+    asked by Carol in the group DM does not. No call to those channels."""
     emulator.enable_activities()
     bot = spawn_bot(emulator, env={"THOLOS_WEB_PORT": str(free_port())}, guild_commands=False)
     await bot.start(sync=True)
@@ -140,6 +140,12 @@ async def test_a_dms_games_are_listed_and_opened_there(emulator: Emulator, spawn
     in_group = await private(emulator, await emulator.slash(carol, "tholos games", channel=group))
     assert f"<@{bob.id}> vs <@{carol.id}>" in in_group and f"<@{alice.id}> vs" not in in_group
     assert (playing, elsewhere) != (0, 0)
+    server = emulator.add_guild_without_bot("Elsewhere")
+    general = emulator.channel("general", server)
+    await stored_game(bot.db_path, general, "server_without_bot", carol, alice, finish=False)
+    there = await private(emulator, await emulator.slash(alice, "tholos games", channel=general))
+    assert f"<@{carol.id}> vs <@{alice.id}>" in there and f"<@{bob.id}>" not in there
+    assert f"/channels/{server.id}/{general.id}" in there, "its link leads into that server"
 
     record = await emulator.slash(alice, "tholos record", channel=dm, game=finished)
     assert record.original is not None and record.original.attachments
