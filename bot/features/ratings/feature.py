@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import dataclasses
-
 import discord
 from discord import app_commands
 from discord.ext.commands import Cog
@@ -15,16 +12,15 @@ from bot.discord.app import App
 from bot.discord.commands import Command, Tholos
 from bot.discord.controls import FLOAT, PAGE, SNOWFLAKE, WAY, CustomId, Router, pager
 from bot.discord.feature import Feature
-from bot.discord.visibility import Questions, verdicts
-from bot.features.lessons import LessonService, course_line
-from bot.features.puzzles import PuzzlePlayer, PuzzleStore
-from bot.features.ratings.stats import Played, Record, Stats, player_stats
+from bot.features.lessons import LessonService
+from bot.features.puzzles import PuzzleStore
+from bot.features.ratings.member_stats import MemberStats, rating_text
 from bot.features.ratings.store import PAGE_SIZE, Mark, PlayerRating, RatingStore
 from bot.i18n.catalogues import NC_
 from bot.i18n.locales import reader
 from bot.words.names import mention
-from bot.words.phrases import LEVEL_NAMES, SANDSTONE, WIN_LOSS_DRAW_MARK, command, reason_text
-from engine.vocabulary import N_, points
+from bot.words.phrases import SANDSTONE, command
+from engine.vocabulary import N_
 from rendering.translator import Translator
 
 LEADERBOARD = CustomId("lb", (("page", PAGE, int), ("way", WAY, str)))
@@ -38,16 +34,13 @@ row of the page shown — its exact rating and user id — to seek from."""
 
 
 class Ratings(Feature):
-    """The handlers of the server's ratings."""
+    """The handlers of the servers' ratings and of a member's stats."""
 
     def __init__(self, app: App, puzzles: PuzzleStore, lessons: LessonService) -> None:
         """``puzzles`` and ``lessons``: a member's puzzles and course, for their stats."""
         super().__init__(app)
         self.store = RatingStore(app.database)
-        self.puzzles = puzzles
-        self.lessons = lessons
-        self.visibility = app.visibility
-        """Who may see the games another member's stats name."""
+        self.member_stats = MemberStats(app, self.store, puzzles, lessons)
 
     def commands(self) -> list[Command]:
         return RatingCommands(self).get_app_commands()
@@ -131,53 +124,11 @@ class Ratings(Feature):
             return []
         return [(page * PAGE_SIZE + number + 1, player) for number, player in enumerate(found)]
 
-    @answers(server_only=True)
+    @answers()
     async def stats(self, interaction: Interaction, user: discord.abc.User) -> None:
-        """``/tholos stats [member]``."""
-        guild_id = interaction.guild_id or 0
-        ratings = self.store
-        history = await ratings.history(guild_id, user.id)
-        rated = await ratings.player(guild_id, user.id)
-        players = await ratings.players(guild_id)
-        stats = player_stats(user.id, history)
-        if user.id != interaction.user.id:
-            stats = await self._seen_by(interaction, stats)
-        t = reader(interaction)
-        embed = stats_embed(t, user.id, rated, players, stats)
-        puzzles = await self.puzzles.player(user.id)
-        if puzzles.attempts:
-            embed.insert_field_at(1, name=t("Puzzles"), value=puzzle_text(t, puzzles), inline=False)
-        course = course_line(t, await self.lessons.progress(user.id))
-        if course is not None:
-            embed.insert_field_at(1, name=t("Lessons"), value=course, inline=False)
-        await interaction.response.send_message(embed=embed)
-
-    async def _seen_by(self, interaction: Interaction, stats: Stats) -> Stats:
-        """Another member's ``stats`` as the caller may see them: the last games and the
-        biggest win only where the caller may open the game (the records and the rating, counts
-        the leaderboard shows anyway, stay whole)."""
-        named = [played.game.id for played in stats.recent]
-        if stats.biggest_win is not None:
-            named.append(stats.biggest_win.game.id)
-        read = await asyncio.gather(
-            *(self.app.stores.games.game(id) for id in dict.fromkeys(named))
-        )
-        games = [game for game in read if game is not None]
-        seen = await verdicts(
-            self.visibility,
-            games,
-            interaction.user.id,
-            interaction.user,
-            seen_in=interaction.channel_id,
-            questions=Questions(),
-        )
-        shown = {game.id for game, sees in zip(games, seen, strict=True) if sees}
-        best = stats.biggest_win
-        return dataclasses.replace(
-            stats,
-            recent=[played for played in stats.recent if played.game.id in shown],
-            biggest_win=best if best is not None and best.game.id in shown else None,
-        )
+        """``/tholos stats [member]``, wherever it is used (:mod:`.member_stats`)."""
+        embed, ephemeral = await self.member_stats.embed(interaction, user)
+        await interaction.response.send_message(embed=embed, ephemeral=ephemeral)
 
 
 class RatingCommands(Cog):
@@ -214,13 +165,6 @@ class RatingCommands(Cog):
 # -- what it says -------------------------------------------------------------------------------
 
 
-def rating_text(t: Translator, player: PlayerRating) -> str:
-    """``1612 ±85`` (with ``provisional`` for a player with few rated games)."""
-    rating = player.rating
-    text = f"**{rating.rating:.0f}** ±{rating.deviation:.0f}"
-    return t("{rating} (provisional)", rating=text) if player.provisional else text
-
-
 def leaderboard_embed(
     t: Translator,
     rows: list[tuple[int, PlayerRating]],
@@ -251,137 +195,3 @@ def leaderboard_embed(
         + t("Glicko-2 ratings; ± is one rating deviation; W–L–D counts rated games")
     )
     return embed
-
-
-def record_text(record: Record) -> str:
-    """``3–1–0``: wins, losses, draws."""
-    return f"{record.wins}–{record.losses}–{record.draws}"
-
-
-def opponent_text(t: Translator, game: Played) -> str:
-    """The opponent of a game in a stats line: a mention, or the AI and its level."""
-    level = game.game.ai_level
-    if level is None:
-        return mention(game.opponent_id)
-    return t("the AI ({level}, unrated)", level=t(LEVEL_NAMES[level]))
-
-
-def streak_text(t: Translator, outcome: str, length: int) -> str:
-    """``3 wins``, ``1 loss``, ``2 draws``."""
-    if outcome == "win":
-        return t.plural("{count} win", "{count} wins", length)
-    if outcome == "loss":
-        return t.plural("{count} loss", "{count} losses", length)
-    return t.plural("{count} draw", "{count} draws", length)
-
-
-def puzzle_text(t: Translator, player: PuzzlePlayer) -> str:
-    """A member's puzzles in a line: rating, solved of tried, streaks."""
-    return t(
-        "Rating {rating} · solved {solved} of {attempts} · streak {streak} (best {best})",
-        rating=round(player.rating.rating),
-        solved=player.solved,
-        attempts=player.attempts,
-        streak=player.streak,
-        best=player.best_streak,
-    )
-
-
-def stats_embed(
-    t: Translator, user_id: int, rated: tuple[int, PlayerRating] | None, players: int, stats: Stats
-) -> discord.Embed:
-    """``/tholos stats``: rating and rank, records, points, streak, the last games."""
-    embed = discord.Embed(title=t("Tholos stats"), colour=SANDSTONE, description=mention(user_id))
-    if rated is None:
-        embed.add_field(name=t("Rating"), value=t("Not rated yet."), inline=False)
-    else:
-        rank, player = rated
-        embed.add_field(
-            name=t("Rating"),
-            value=t("#{rank} of {players}", rank=rank, players=players)
-            + " · "
-            + rating_text(t, player),
-            inline=False,
-        )
-    if not stats.overall.games and not stats.against_ai:
-        embed.add_field(
-            name=t("Games"), value=t("No finished games on this server yet."), inline=False
-        )
-        return embed
-    if stats.overall.games:
-        _add_record(embed, t, stats)
-    if stats.against_ai:
-        embed.add_field(
-            name=t("Against the AI (unrated)"),
-            value=" · ".join(
-                f"{t(LEVEL_NAMES[level])} {record_text(record)}"
-                for level, record in stats.against_ai.items()
-            ),
-            inline=False,
-        )
-    if stats.biggest_win is not None:
-        best = stats.biggest_win
-        embed.add_field(
-            name=t("Biggest win"),
-            value=t(
-                "{scored}–{conceded} vs {opponent} {date}",
-                scored=points(best.points_for),
-                conceded=points(best.points_against),
-                opponent=mention(best.opponent_id),
-                date=f"<t:{int(best.game.finished_at)}:d>",
-            ),
-            inline=False,
-        )
-    if stats.streak is not None:
-        outcome, length = stats.streak
-        embed.add_field(
-            name=t("Current streak"), value=streak_text(t, outcome, length), inline=False
-        )
-    if stats.recent:  # another member's, those the reader may see
-        embed.add_field(name=t("Last games"), value=last_games_text(t, stats), inline=False)
-    return embed
-
-
-def _add_record(embed: discord.Embed, t: Translator, stats: Stats) -> None:
-    """The rated record: wins, losses, draws and win rate, by colour, and the points a game."""
-    overall = stats.overall
-    embed.add_field(
-        name=t("Record"),
-        value=t(
-            "{wins} W · {losses} L · {draws} D · win rate {rate}",
-            wins=overall.wins,
-            losses=overall.losses,
-            draws=overall.draws,
-            rate=f"{overall.win_rate:.0%}",
-        ),
-        inline=False,
-    )
-    mean_for, mean_against = stats.mean_points_for, stats.mean_points_against
-    assert mean_for is not None and mean_against is not None  # games were counted
-    for name, record in ((N_("As White"), stats.as_white), (N_("As Black"), stats.as_black)):
-        embed.add_field(name=t(name), value=record_text(record), inline=True)
-    embed.add_field(
-        name=t("Points per game"),
-        value=t(
-            "{scored} for · {conceded} against",
-            scored=points(mean_for, digits=1),
-            conceded=points(mean_against, digits=1),
-        ),
-        inline=False,
-    )
-
-
-def last_games_text(t: Translator, stats: Stats) -> str:
-    """The last games, one a line: the outcome, the opponent, the score, how it ended, when."""
-    return "\n".join(
-        t(
-            "{mark} vs {opponent} {scored}–{conceded} {reason} {date}",
-            mark=t(WIN_LOSS_DRAW_MARK[game.win_loss_draw]),
-            opponent=opponent_text(t, game),
-            scored=points(game.points_for),
-            conceded=points(game.points_against),
-            reason=reason_text(t, game.game.reason, game.game.time_control),
-            date=f"<t:{int(game.game.finished_at)}:d>",
-        )
-        for game in stats.recent
-    )
