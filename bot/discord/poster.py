@@ -1,6 +1,7 @@
 """Posting boards: the board message built from the game (its value, image and layout),
 posted once per game version under that version's lease, recorded, and the controls of the
-board it replaces stripped; from an interaction, or from the background."""
+board it replaces stripped; from an interaction, or from the background — but where the bot is
+not (a game's ``answers_only``), only as an interaction's answer, while its token lives."""
 
 from __future__ import annotations
 
@@ -37,6 +38,10 @@ SAVED_BUT_NOT_SHOWN = N_(
     "That was saved, but I couldn't post the new board. {board} shows it (I'll also post it "
     "myself shortly)."
 )
+SAVED_NOT_SHOWN_HERE = N_(
+    "That was saved, but I couldn't show the new board. Press a button of the game, or use "
+    "{board}, to see it."
+)
 BEING_POSTED = N_("Saved — the new board is on its way.")
 
 Send = Callable[..., Awaitable[discord.Message]]
@@ -50,6 +55,11 @@ AS_STORED = AsStored()
 FIND_POSTED_LIMIT = 20
 """How many of a channel's newest messages are searched for a board posted but not recorded
 (it is the newest, unless the players wrote since)."""
+TOKEN_SECONDS = 15 * 60
+"""How long Discord accepts an interaction's token for its follow-ups and edits."""
+TOKEN_MARGIN_SECONDS = 60
+"""A board answering an interaction older than its token's life less this is left to the next
+press (rendering and sending it must end before the token does)."""
 
 
 class BoardPoster:
@@ -141,11 +151,15 @@ class BoardPoster:
         *,
         stripped: int | None = None,
         leased: bool = False,
-    ) -> None:
+    ) -> bool:
         """Post the board of a change already stored (in the game's thread when the interaction
-        came from its channel); if that fails, say what happened."""
+        came from its channel); if that fails, say what happened. Whether it was posted (by
+        this press)."""
         GAME_ID.set(game.id)  # the rest of this interaction's task is about this game
-        elsewhere = interaction.channel_id != game.channel_id
+        if game.answers_only and not token_lives(interaction):  # the next press shows it
+            log.info("game %s: the press's token is too old to answer with its board", game.id)
+            return False
+        elsewhere = interaction.channel_id != game.channel_id and not game.answers_only
         send = (
             self.client.get_partial_messageable(game.channel_id).send
             if elsewhere
@@ -160,15 +174,17 @@ class BoardPoster:
                 log.warning("could not post the board of game %s: %s", game.id, error)
             else:
                 log.exception("could not post the board of game %s", game.id)
-            await tell(interaction, SAVED_BUT_NOT_SHOWN, board=command("tholos board"))
-            return
+            unshown = SAVED_NOT_SHOWN_HERE if game.answers_only else SAVED_BUT_NOT_SHOWN
+            await tell(interaction, unshown, board=command("tholos board"))
+            return False
         if posted is None:  # another process is posting this version's board
             await tell(interaction, BEING_POSTED)
-            return
+            return False
         METRICS.board_latency.observe(time.time() - interaction.created_at.timestamp())
         if elsewhere:
             where = f"<#{game.channel_id}>"
             await tell(interaction, "Done — the board is in {thread}.", thread=where)
+        return True
 
 
 class BoardMessages:
@@ -231,13 +247,17 @@ class PostedBoards:
         if clock is not None and self.alarm is not None:
             self.alarm(clock[1])
         previous = game.board_message_id
-        if previous is not None and previous not in (message.id, stripped):
+        reachable = not game.answers_only  # (else an old board's press is refused as outdated)
+        if reachable and previous is not None and previous not in (message.id, stripped):
             await self.strip_controls(game.channel_id, previous)
 
     async def find(self, game: Game) -> discord.Message | None:
         """The board of ``game``'s version if it was posted but never recorded (its poster was
         killed in between): among the newest messages of its channel, the bot's one whose image
-        is named after this version (``None``: none, or the history could not be read)."""
+        is named after this version (``None``: none, or the history could not be read, or the
+        bot may not read it: a game whose boards are answers)."""
+        if game.answers_only:
+            return None
         name = layout.image_name(game.id, game.version)
         channel = self.client.get_partial_messageable(game.channel_id)
         try:
@@ -279,7 +299,11 @@ class BackgroundPosts:
         self, game: Game, last: LastTurn | None, *, leased: bool = False, bare: bool = False
     ) -> discord.Message | None:
         """Post the board in the game's channel; ``bare``: the board it replaces has no
-        controls to strip (it waited for the AI)."""
+        controls to strip (it waited for the AI). Not where the bot is not (``None``): the
+        next press there shows it."""
+        if game.answers_only:
+            log.info("game %s: its board waits for the next press where it is played", game.id)
+            return None
         channel = self.poster.client.get_partial_messageable(game.channel_id)
         stripped = game.board_message_id if bare else None
         return await self.poster.post(channel.send, game, last, leased=leased, stripped=stripped)
@@ -353,6 +377,14 @@ def _clock_start(game: Game, board: discord.Message) -> tuple[float, float] | No
         return None
     posted_at = board.created_at.timestamp()
     return posted_at, posted_at + left
+
+
+def token_lives(interaction: Interaction, now: float | None = None) -> bool:
+    """Whether ``interaction``'s token still has time to carry a board (Discord accepts it for
+    :data:`TOKEN_SECONDS` after the interaction was made; :data:`TOKEN_MARGIN_SECONDS` are kept
+    for the rendering and the request)."""
+    age = (time.time() if now is None else now) - interaction.created_at.timestamp()
+    return age < TOKEN_SECONDS - TOKEN_MARGIN_SECONDS
 
 
 def discord_now(interaction: Interaction) -> float:

@@ -6,7 +6,12 @@ from __future__ import annotations
 from bot.base.game import Game
 from bot.base.shards import EVERY_SERVER, Shards
 from bot.storage.db import Database, scalar
-from bot.storage.games.rows import GAME_COLUMNS, NEEDS_A_BOARD, game_from_row
+from bot.storage.games.rows import (
+    GAME_COLUMNS,
+    NEEDS_A_BOARD,
+    WHERE_THE_BOT_POSTS,
+    game_from_row,
+)
 
 
 class Sweeps:
@@ -29,14 +34,19 @@ class Sweeps:
         return await scalar(self.database, sql.format(mine=mine), shards)
 
     async def ai_games(self) -> list[Game]:
-        """Every game against the AI still being played."""
-        return await self._games("status = 'active' AND ai_level IS NOT NULL AND {mine}")
+        """Every game against the AI still being played where the bot posts its boards
+        (elsewhere the AI plays within the press that left it to move)."""
+        return await self._games(
+            f"status = 'active' AND ai_level IS NOT NULL AND {WHERE_THE_BOT_POSTS} AND {{mine}}"
+        )
 
     async def games_needing_a_board(self, changed_before: float) -> list[Game]:
         """The games whose newest change, made before ``changed_before``, has no board message
-        (the bot died, or Discord failed, between storing a change and posting its board)."""
+        (the bot died, or Discord failed, between storing a change and posting its board), where
+        the bot posts (elsewhere the next press there shows it)."""
         return await self._games(
-            f"{NEEDS_A_BOARD} AND updated_at < ? AND {{mine}} ORDER BY updated_at",
+            f"{NEEDS_A_BOARD} AND {WHERE_THE_BOT_POSTS} AND updated_at < ? AND {{mine}} "
+            "ORDER BY updated_at",
             (changed_before,),
         )
 

@@ -72,16 +72,16 @@ def board_position(board: Message) -> Position:
 
 class Table:
     """One channel of the emulator (a name in ``guild``, default the first guild, or a Channel:
-    a text channel or a thread), seen by the players of a Tholos game."""
+    a text channel or a thread — or a DM or group DM between members), seen by the players of
+    a Tholos game."""
 
     def __init__(
         self, emulator: Emulator, channel: str | Channel = "general", guild: Guild | None = None
     ) -> None:
         self.emu = emulator
+        self.guild: Guild | None
         if isinstance(channel, Channel):
-            found = emulator.world.guild_of(channel)
-            assert found is not None, "a Table plays in a guild channel"
-            self.guild = found
+            self.guild = emulator.world.guild_of(channel)  # None: a DM or group DM
             self.channel = channel
         else:
             self.guild = guild or emulator.guild
@@ -91,7 +91,7 @@ class Table:
     def in_thread(self, thread: Channel) -> Table:
         """The same players at ``thread`` (a thread of this guild): a Table whose channel it is."""
         assert thread.is_thread, f"#{thread.name} is not a thread"
-        assert thread.guild_id == self.guild.id, f"{thread.name!r} is a thread of another guild"
+        assert self.guild is not None and thread.guild_id == self.guild.id, f"{thread.name!r} is a thread of another guild"
         return Table(self.emu, thread)
 
     def people_named(self, *names: str) -> tuple[Member, ...]:

@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext.commands import Cog
 
-from bot.base.game import Game
+from bot.base.game import Game, Venue
 from bot.base.game_options import ColourChoice, FirstChoice, GameOptions, Level
 from bot.base.paces import Pace, TimeControl
 from bot.base.people import Person
@@ -25,6 +25,7 @@ from bot.discord.controls import ROW_ID, Button, CustomId, Router, view_of
 from bot.discord.feature import Feature
 from bot.discord.opponent import AiOpponent
 from bot.discord.places import THREAD_FAILED, Opened, game_line, open_thread, place_for, thread_name
+from bot.discord.venues import SERVER_ONLY, venue_of
 from bot.features.challenges.service import (
     Answer,
     ChallengeService,
@@ -57,9 +58,9 @@ BEING_TAKEN = N_(
 )
 """Said while another press holds the open challenge (it is starting its game, or its process
 died and its hold runs out within seconds): no game exists yet, so nobody was faster yet."""
-NOT_IN_SERVER = N_(
-    "I'm not a member of this server, so I can't post a game here. Ask an admin to add me, or "
-    "use {ai} in our direct messages."
+NO_RATINGS_HERE = N_(
+    "Games here aren't rated (ratings live in servers that added me), so a challenge here "
+    "can't ask for a rating range."
 )
 ANSWERS = {
     "accept": (N_("Accept"), "success"),
@@ -127,7 +128,7 @@ class Challenges(Feature):
         where the member is."""
         await self.play_the_ai(interaction, GameOptions(hints=True), "easy", None)
 
-    @answers(server_only=True, posts_boards=True)
+    @answers(posts_boards=True)
     async def challenge(
         self,
         interaction: Interaction,
@@ -140,9 +141,16 @@ class Challenges(Feature):
         """``/tholos challenge``: post the challenge with its buttons (``opponent`` ``None``:
         an open challenge, for anyone within ``rating_range``), or start a game against the AI
         when ``opponent`` is this bot; ``pace``: correspondence or a live clock (``None``: the
-        server's default)."""
+        server's default). Where the bot is not (a DM or group DM between members, a server
+        without the bot), the challenge and its game are answers to presses there, unrated."""
         await self.expire()  # an expired challenge must not block the channel
-        guild_id, channel_id = interaction.guild_id or 0, interaction.channel_id or 0
+        venue = venue_of(interaction)
+        if venue == "bot_dm":  # nobody but me here
+            raise Refusal(SERVER_ONLY, ai=command("tholos-ai"))
+        if venue != "server" and rating_range is not None:
+            raise Refusal(NO_RATINGS_HERE)
+        guild_id = interaction.guild_id or 0 if venue == "server" else DIRECT_MESSAGES
+        channel_id = interaction.channel_id or 0
         me = Person(interaction.user.id, plain_name(interaction.user.display_name))
         rules = await self.app.rules(guild_id)
         options = replace(options, language=server_language(interaction), clock=rules.pace(pace))
@@ -151,7 +159,7 @@ class Challenges(Feature):
         place = place_for(interaction, rules.threads)
         client_user = self.app.client.user
         if client_user is not None and opponent is not None and opponent.id == client_user.id:
-            await self.ai_games.start_here(interaction, me, level, options, place.thread)
+            await self.ai_games.start_here(interaction, me, level, options, place.thread, venue)
         else:
             rival = (
                 None
@@ -167,6 +175,7 @@ class Challenges(Feature):
                 in_channel=not place.thread,
                 timeout=rules.challenge_timeout,
                 rating_range=rating_range,
+                venue=venue,
             )
             await self.messages.post(interaction, challenge)
         if place.note:
@@ -175,22 +184,19 @@ class Challenges(Feature):
     async def play_the_ai(
         self, interaction: Interaction, options: GameOptions, level: Level, pace: str | None
     ) -> None:
-        """``/tholos-ai``: in a server, as challenging the bot; in a direct message with the
-        bot, a game played right there (at ``pace``, correspondence unless said: a DM has no
-        server settings)."""
-        if interaction.guild_id is None:
+        """``/tholos-ai``: in a server with the bot, as challenging the bot; in a direct message
+        with the bot, or anywhere else a member's install of the app reaches, a game played
+        right there (at ``pace``, correspondence unless said: no server settings there)."""
+        if venue_of(interaction) != "server":
             clock = TimeControl.of(pace)  # no server: every clock is offered
             await self._ai_in_dm(interaction, replace(options, clock=clock), level)
-            return
-        if not interaction.is_guild_integration():  # installed by the user only: I can't post
-            await tell(interaction, NOT_IN_SERVER, ai=command("tholos-ai"))
             return
         assert self.app.client.user is not None
         await self.challenge(interaction, self.app.client.user, options, level, pace=pace)
 
     @answers()
     async def _ai_in_dm(self, interaction: Interaction, options: GameOptions, level: Level) -> None:
-        """``/tholos-ai`` in a direct message: the game is played right there."""
+        """``/tholos-ai`` outside servers with the bot: the game is played right there."""
         await self.ai_games.start_in_dm(interaction, options, level)
 
     @answers()
@@ -199,7 +205,7 @@ class Challenges(Feature):
         :meth:`ChallengeAnswers.answer`)."""
         await self.answering.answer(interaction, challenge, answer)
 
-    @answers(server_only=True)
+    @answers()
     async def cancel(self, interaction: Interaction) -> None:
         """``/tholos cancel``: the challenger withdraws the channel's pending challenge."""
         challenge = await self.service.withdraw_pending(caller(interaction))
@@ -251,8 +257,9 @@ class ChallengeMessages:
         self.posted.set()
 
     async def refresh(self, challenge: Challenge) -> None:
-        """Show a closed challenge's status on its message and disable its buttons."""
-        if challenge.message_id is None:
+        """Show a closed challenge's status on its message and disable its buttons (where the
+        bot is not, its message changes only when pressed)."""
+        if challenge.message_id is None or challenge.answers_only:
             return
         channel = self.app.client.get_partial_messageable(challenge.channel_id)
         t = translator(challenge.language)
@@ -320,6 +327,7 @@ class ChallengeAnswers:
         except Refusal:
             if opened is not None:
                 await opened.delete()
+            await self._show_if_closed(interaction, challenge)
             raise
         game = answered.game
         if game is not None and opened is not None:
@@ -329,6 +337,19 @@ class ChallengeAnswers:
         await _edit(interaction, answered.challenge)
         if game is not None:
             await self.app.poster.post_after_change(interaction, game, None)
+
+    async def _show_if_closed(self, interaction: Interaction, challenge_id: int) -> None:
+        """Where the bot is not, a closed challenge's message changes only when pressed: the
+        press refused shows its status there (its buttons disabled)."""
+        challenge = await self.service.challenges.challenge(challenge_id)
+        if (
+            challenge is not None
+            and challenge.answers_only
+            and challenge.status != "pending"
+            and challenge.channel_id == interaction.channel_id
+            and not interaction.response.is_done()
+        ):
+            await _edit(interaction, challenge)
 
 
 async def _open_thread(interaction: Interaction, challenge: Challenge) -> Opened | None:
@@ -381,28 +402,31 @@ class AiGames:
         level: Level,
         options: GameOptions,
         thread: bool,
+        venue: Venue = "server",
     ) -> None:
-        """A game against the AI in the server channel ``/tholos challenge`` named the bot in:
-        in a ``thread`` of its own, or in the channel itself."""
+        """A game against the AI in the channel ``/tholos challenge`` named the bot in: in a
+        ``thread`` of its own, or in the channel itself."""
         ai = self.person(options, level)
         if thread:
             await self.start_in_thread(interaction, me, ai, level, options)
             return
         game = await self.service.new_games.start_ai_game(
-            guild_id=interaction.guild_id or 0,
+            guild_id=interaction.guild_id or 0 if venue == "server" else DIRECT_MESSAGES,
             channel_id=interaction.channel_id or 0,
             human=me,
             ai=ai,
             level=level,
             options=options,
+            venue=venue,
         )
         await self.opponent.start(interaction, game)
 
     async def start_in_dm(
         self, interaction: Interaction, options: GameOptions, level: Level
     ) -> None:
-        """A game against the AI in the direct message ``/tholos-ai`` was used in: unrated, in
-        the player's own language, kept like any other game."""
+        """A game against the AI where ``/tholos-ai`` was used outside servers with the bot (its
+        DM, or a place only a member's install reaches): unrated, in the player's own
+        language, kept like any other game."""
         options = replace(options, language=server_language(interaction))
         me = Person(interaction.user.id, plain_name(interaction.user.display_name))
         game = await self.service.new_games.start_ai_game(
@@ -412,6 +436,7 @@ class AiGames:
             ai=self.person(options, level),
             level=level,
             options=options,
+            venue=venue_of(interaction),
         )
         await self.opponent.start(interaction, game)
 
@@ -494,9 +519,9 @@ class ChallengeCommands(Cog):
 
     @app_commands.command(
         name=NC_("command", "tholos-ai"),
-        description=N_("Play Tholos against me, the AI: here, or in our direct messages"),
+        description=N_("Play Tholos against me, the AI, right here"),
     )
-    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.allowed_installs(guilds=True, users=True)
     @app_commands.describe(
         level=N_("How strong I play: easy, medium (default) or hard"),

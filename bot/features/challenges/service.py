@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from bot.base.game import Game, GamePlace, NewGame
+from bot.base.game import Game, GamePlace, NewGame, Venue
 from bot.base.game_options import GameOptions, Level
 from bot.base.people import Caller, Person
 from bot.base.refusals import Refusal
@@ -93,6 +93,7 @@ class ChallengeService:
         in_channel: bool = False,
         timeout: float | None = None,
         rating_range: int | None = None,
+        venue: Venue = "server",
     ) -> Challenge:
         """Store a challenge (``opponent`` ``None``: an open one, which any member may accept;
         only those rated within ``rating_range`` of the challenger, if given); raises
@@ -105,7 +106,15 @@ class ChallengeService:
         now = self._clock()
         expires_at = now + (timeout or self.challenge_timeout)
         new = NewChallenge(
-            guild_id, channel_id, challenger, opponent, asked, expires_at, rating_range, in_channel
+            guild_id,
+            channel_id,
+            challenger,
+            opponent,
+            asked,
+            expires_at,
+            rating_range,
+            in_channel,
+            venue,
         )
         try:
             return await self.challenges.create(new, now=now)
@@ -171,7 +180,7 @@ class ChallengeService:
         game = await self.games.game(game_id)
         me, rival, options = rematch_of(game, caller)
         assert game is not None  # else refused
-        home = {"guild_id": game.guild_id, "channel_id": game.channel_id}
+        home = {"guild_id": game.guild_id, "channel_id": game.channel_id, "venue": game.venue}
         if game.ai_level is not None:
             return await self.new_games.start_ai_game(
                 **home, human=me, ai=rival, level=game.ai_level, options=options
@@ -234,13 +243,14 @@ class NewGames:
         options: GameOptions,
         parent_id: int | None = None,
         parent_message_id: int | None = None,
+        venue: Venue = "server",
     ) -> Game:
         """Start a game against the AI (``ai``: the bot, by the name it plays under) at once
         (no acceptance), in ``channel_id`` (a thread of ``parent_id``, or a channel); never
         rated."""
         human_colour, seed, start = game_setup(options, self._rng)
         white, black = (human, ai) if human_colour == WHITE else (ai, human)
-        place = GamePlace(guild_id, channel_id, parent_id, parent_message_id)
+        place = GamePlace(guild_id, channel_id, parent_id, parent_message_id, venue)
         new = NewGame(
             place,
             white,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Literal
 
-from bot.base.game import Game, GamePlace, NewGame, Venue
+from bot.base.game import ANSWERS_ONLY, Game, GamePlace, NewGame, Venue
 from bot.base.game_options import ColourChoice, FirstChoice, GameOptions
 from bot.base.languages import Language
 from bot.base.paces import TimeControl
@@ -83,6 +83,11 @@ class Challenge:
     def clock(self) -> TimeControl | None:
         """The game's live clock (``None``: correspondence)."""
         return TimeControl.of(self.time_control)
+
+    @property
+    def answers_only(self) -> bool:
+        """Made where the bot is not: its message changes only as an answer to a press."""
+        return self.venue in ANSWERS_ONLY
 
     @property
     def is_open(self) -> bool:

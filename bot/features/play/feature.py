@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 from discord import app_commands
 from discord.ext.commands import Cog
@@ -16,7 +18,7 @@ from bot.discord.commands import Command, Tholos, game_choices
 from bot.discord.controls import ROW_ID, VERSION, Button, CustomId, Router, rows_view, view_of
 from bot.discord.feature import Feature
 from bot.features.play.opponent import Opponent
-from bot.features.play.service import PlayService, StepShown, TimeUp
+from bot.features.play.service import OutdatedBoardError, PlayService, StepShown, TimeUp
 from bot.i18n.catalogues import NC_
 from bot.i18n.locales import reader
 from bot.loops.loop import Loop
@@ -86,16 +88,14 @@ class Play(Feature):
         t = reader(interaction)  # the one pressing is the one playing: their language
         try:
             result = await self.service.choose(game, version, path, caller(interaction))
+        except OutdatedBoardError as outdated:
+            if not outdated.game.answers_only:
+                raise
+            await self.catch_up(interaction, outdated)
+            return
         except TimeUp as up:
-            await edit_pressed_board(interaction, t(up.message, **up.values), [])
-            pressed = interaction.message.id if interaction.message else None
-            await self.app.poster.post_after_change(
-                interaction,
-                up.game,
-                await self.app.poster.last_turn(up.game),
-                stripped=pressed,
-                leased=True,
-            )
+            last = await self.app.poster.last_turn(up.game)
+            await self.show_change(interaction, up.game, last, t(up.message, **up.values))
             return
         if isinstance(result, StepShown):
             board = board_of(
@@ -109,19 +109,56 @@ class Play(Feature):
             return
         last = LastTurn(result.turn, interaction.user.id)
         played = turn_text(last.turn, mention(last.player_id), t)
-        await edit_pressed_board(interaction, t("Played: {turn}", turn=played), [])
+        await self.show_change(interaction, result.game, last, t("Played: {turn}", turn=played))
+        await self.opponent.answer(interaction, result.game)
+
+    async def show_change(
+        self,
+        interaction: Interaction,
+        game: Game,
+        last: LastTurn | None,
+        status: str,
+        *,
+        leased: bool = True,
+    ) -> None:
+        """Answer a press that changed ``game`` (its board's lease taken with the change,
+        unless not ``leased``): the pressed board shows ``status`` without its controls, and
+        the new board follows. Where the bot is not, the pressed board keeps its controls
+        until the new one is out: a crash between the two leaves a board whose press shows
+        the new one (:meth:`catch_up`)."""
         pressed = interaction.message.id if interaction.message else None
-        await self.app.poster.post_after_change(
-            interaction, result.game, last, stripped=pressed, leased=True
-        )
-        self.opponent.schedule(result.game)
+        poster = self.app.poster
+        if not game.answers_only:
+            await edit_pressed_board(interaction, status, [])
+            await poster.post_after_change(interaction, game, last, stripped=pressed, leased=leased)
+            return
+        await interaction.response.defer()
+        if await poster.post_after_change(interaction, game, last, stripped=pressed, leased=leased):
+            await edit_pressed_board(interaction, status, [])
+
+    async def catch_up(self, interaction: Interaction, outdated: OutdatedBoardError) -> None:
+        """A press on an old board of a game whose boards are answers (the bot is not where it
+        is played): when the game moved on without a board there — a restart, a turn on the
+        live board, the AI's turn, a clock — this press shows it (the old board's controls
+        removed, the current board its answer); else it is refused as outdated."""
+        game = outdated.game
+        t = reader(interaction)
+        if game.needs_a_board:
+            last = await self.app.poster.last_turn(game)
+            status = t("The game went on — here it is now.")
+            await self.show_change(interaction, game, last, status, leased=False)
+        elif game.is_ai_turn(self.app.bot_id):
+            await edit_pressed_board(interaction, t("The Tholos AI is thinking…"), [])
+        else:
+            raise outdated
+        await self.opponent.answer(interaction, game)
 
     @answers()
     async def open_live(self, interaction: Interaction) -> None:
         """Open the live board: Discord launches the Activity in this channel."""
         await launch_live_board(interaction, self.app.poster.messages.live)
 
-    @answers(server_only=True, posts_boards=True)
+    @answers(posts_boards=True)
     async def claim(self, interaction: Interaction, game_id: int | None = None) -> None:
         """The Claim button on a board, or ``/tholos claim [game]`` (the channel's game)."""
         if game_id is None:
@@ -157,12 +194,21 @@ class Play(Feature):
             t("Resign this game? Your opponent wins."), view=view_of([confirm]), ephemeral=True
         )
 
-    @answers(server_only=True, posts_boards=True)
+    @answers(posts_boards=True)
     async def show_board(self, interaction: Interaction, game_id: int | None = None) -> None:
         """``/tholos board [game]``: post the current board again (its controls move with it),
-        in the game's thread when asked from its channel."""
+        in the game's thread when asked from its channel; where the bot is not, as this
+        command's answer (and the AI's turn, if it waits for it)."""
         game = await self.games.game_for(interaction, players_only=False, game_id=game_id)
         last = await self.app.poster.last_turn(game)
+        if game.answers_only:
+            await interaction.response.defer()
+            if game.needs_a_board:
+                await self.app.poster.post_after_change(interaction, game, last)
+            else:
+                await self.app.poster.post(interaction.followup.send, game, last, again=True)
+            await self.opponent.answer(interaction, game)
+            return
         if game.channel_id == interaction.channel_id:
             await interaction.response.defer()
             await self.app.poster.post(interaction.followup.send, game, last, again=True)
@@ -242,17 +288,18 @@ class ChannelGames:
 
 async def edit_pressed_board(interaction: Interaction, status: str, rows: list[layout.Row]) -> None:
     """Answer a press by showing ``status`` and ``rows`` on the pressed board (its layout
-    kept; a board posted before layouts keeps its embed)."""
+    kept; a board posted before layouts keeps its embed), as the response or, once deferred,
+    with the press's token."""
     assert interaction.message is not None  # a press comes from a message
     look = layout.BoardLook.of(interaction.message)
     if look is None:
-        await interaction.response.edit_message(
-            content=status, view=rows_view(rows), allowed_mentions=USERS_ONLY
-        )
+        changes: dict[str, Any] = {"content": status, "view": rows_view(rows)}
     else:
-        await interaction.response.edit_message(
-            view=look.layout(rows, status=status), allowed_mentions=USERS_ONLY
-        )
+        changes = {"view": look.layout(rows, status=status)}
+    if interaction.response.is_done():  # deferred: the pressed message is the original
+        await interaction.edit_original_response(**changes, allowed_mentions=USERS_ONLY)
+    else:
+        await interaction.response.edit_message(**changes, allowed_mentions=USERS_ONLY)
 
 
 RULES_TURN = N_(

@@ -4,7 +4,11 @@ worker process, stored like a human's turn, and posted with the channel's ``send
 What waits for the AI waits in the database (the games where it is to move), not in memory: a
 picker starts one search per free worker, each under a lease taken as the search starts, and
 looks again when a search ends, when :meth:`Opponent.schedule` wakes it after a change, or when
-a lease another process holds runs out."""
+a lease another process holds runs out.
+
+Where the bot is not (a game's ``answers_only``: a DM or group DM between members, a server
+without the bot) its boards can only answer presses: there the AI plays its turn within the
+press that left it to move (:meth:`Opponent.answer`), and its board is that press's answer."""
 
 from __future__ import annotations
 
@@ -102,7 +106,28 @@ class Opponent:
         """Show a new game against the AI; the AI moves if it plays first."""
         await interaction.response.defer()
         await self.poster.post_after_change(interaction, game, None)
-        self.schedule(game)
+        await self.answer(interaction, game)
+
+    async def answer(self, interaction: Interaction, game: Game) -> None:
+        """After a press changed ``game``: if that left the AI to move, let it — in a game whose
+        boards are answers, now, its board answering the same press (the search fits the
+        press's 15 minutes); elsewhere, by waking the picker."""
+        if not (game.answers_only and game.is_ai_turn(self.bot_id)):
+            self.schedule(game)
+            return
+        played = await self.move_now(game)
+        if played is not None:
+            last = LastTurn(played.turn, game.to_move)
+            await self.poster.post_after_change(interaction, played.game, last)
+
+    async def move_now(self, game: Game) -> TurnPlayed | None:
+        """Search and store the AI's turn in ``game`` now, under its lease (``None``: another
+        press is playing it, or the game changed)."""
+        lease = ai_lease(game.id, game.version)
+        if not await self.leases.acquire(lease, time.time()):
+            return None
+        self._searching.add(game.id)
+        return await self._play(game, lease)
 
     def schedule(self, game: Game | None = None) -> None:
         """A change (in ``game``; ``None``: somewhere) may have left the AI to move: wake the

@@ -52,6 +52,9 @@ GAME_COLUMNS = ", ".join(
 )
 NEEDS_A_BOARD = "(board_version IS NULL OR board_version < version)"
 """Matches the partial index ``games_needing_a_board`` (keep the two in step)."""
+WHERE_THE_BOT_POSTS = "venue IN ('server', 'bot_dm')"
+"""The games whose channel the bot may post in (see :data:`~bot.base.game.ANSWERS_ONLY`): the
+background loops post their boards; the others' boards are answers to presses."""
 
 
 def game_from_row(row: Row) -> Game:
