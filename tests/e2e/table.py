@@ -91,7 +91,9 @@ class Table:
     def in_thread(self, thread: Channel) -> Table:
         """The same players at ``thread`` (a thread of this guild): a Table whose channel it is."""
         assert thread.is_thread, f"#{thread.name} is not a thread"
-        assert self.guild is not None and thread.guild_id == self.guild.id, f"{thread.name!r} is a thread of another guild"
+        assert self.guild is not None and thread.guild_id == self.guild.id, (
+            f"{thread.name!r} is a thread of another guild"
+        )
         return Table(self.emu, thread)
 
     def people_named(self, *names: str) -> tuple[Member, ...]:
