@@ -27,6 +27,7 @@ from bot.loops import work
 from bot.web.frames import board_frame, geometries
 from bot.web.live import JSON, PATH, LiveBoards, Page, error, plain, refused, send, stored_int
 from bot.web.pages import PagePart
+from bot.web.places import with_the_bot
 from bot.words.board import board_of
 from bot.words.phrases import colour_name
 from bot.words.steps import turn_steps
@@ -241,14 +242,15 @@ class AnalysisBoard:
 
     async def _visible(self, page: Page, game_id: object) -> Game:
         """The finished game ``game_id`` if the member may open it (a game of the page's server
-        they play in or whose channel they can see, or of this direct message:
+        they play in or whose channel they can see, or of this channel where the bot is not:
         :mod:`bot.discord.visibility`); raises :class:`Refusal`, as for a game that does not
         exist, for any other."""
         found = stored_int(game_id)
         game = None if found is None else await self.app.stores.games.game(found)
         session = page.session
+        server = session.guild_id if with_the_bot(self.app, session) else None
         return await self.visibility.finished_game(
-            game, session.guild_id, session.channel_id, session.user_id
+            game, server, session.channel_id, session.user_id
         )
 
 
