@@ -1,0 +1,170 @@
+"""The live board where the bot is not, end to end (the bot's own process, the emulator as
+Discord, a real Chromium): a game between members in a group DM — reached by one member's
+install of the app — opened on the page by its three participants. Its players play it there,
+the third watches; the page names the instance's participants (Discord's client tells it, and
+tells it again when someone joins), sets the player's rich presence (the turn, the opponent,
+the pace), and its Invite shares a link (a group DM has no invite dialog). Nothing is posted
+where the bot is not."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+from collections.abc import Callable
+from pathlib import Path
+from urllib.parse import urlencode
+
+from playwright.async_api import Browser, ConsoleMessage, Page
+
+from tests.browser import chromium
+from tests.e2e.bots import SpawnBot
+from tests.e2e.emulator import ActivityInstance, Channel, Emulator, Member
+from tests.e2e.table import Table
+from tests.features.live.test_e2e_board import PATIENCE_MS, click_a_turn, free_port, shows
+
+SCREENSHOTS = os.environ.get("THOLOS_SCREENSHOTS")
+"""A folder to keep this test's screenshots in (else the test's own temporary folder)."""
+
+
+class SdkCalls:
+    """The Embedded App SDK commands a page made, as the SDK's mock logs them: each one's name
+    and first argument."""
+
+    def __init__(self, page: Page) -> None:
+        self.calls: list[tuple[str, dict]] = []
+        page.on("console", self._heard)
+
+    def _heard(self, message: ConsoleMessage) -> None:
+        text = message.text
+        if text.startswith("DiscordSDKMock: "):
+            name, _, args = text.removeprefix("DiscordSDKMock: ").partition("(")
+            given = json.loads(args.removesuffix(")") or "[]")  # its arguments, logged as JSON
+            self.calls.append((name, given[0] if given else {}))
+
+    def of(self, name: str) -> list[dict]:
+        return [args for called, args in self.calls if called == name]
+
+
+async def open_in(
+    browser: Browser, emulator: Emulator, port: int, member: Member, instance: ActivityInstance
+) -> tuple[Page, SdkCalls]:
+    """``member`` opens the live board of ``instance``, as Discord's client would in a DM or
+    group DM (no ``guild_id``), outside Discord (the SDK's mock)."""
+    page = await browser.new_page(viewport={"width": 1280, "height": 800})
+    calls = SdkCalls(page)
+    query = {
+        "instance_id": instance.id,
+        "channel_id": instance.channel.id,
+        "code": emulator.authorize(member, instance),
+    }
+    await page.goto(f"http://127.0.0.1:{port}/?{urlencode(query)}")
+    return page, calls
+
+
+async def join(emulator: Emulator, page: Page, instance: ActivityInstance, *names: str) -> None:
+    """Discord's client tells ``page`` who is in the instance now (its participants update)."""
+    participants = [
+        {"id": str(emulator.member(name).id), "username": name, "global_name": name.title()}
+        for name in names
+    ]
+    await page.evaluate(
+        "participants => window.discordMock.emitEvent("
+        "'ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE', { participants })",
+        participants,
+    )
+
+
+async def until(found: Callable[[], list]) -> list:
+    """What ``found`` finds, once it finds something (within the tests' patience)."""
+    async with asyncio.timeout(PATIENCE_MS / 1000):
+        while not (what := found()):
+            await asyncio.sleep(0.05)
+    return what
+
+
+async def group_game(emulator: Emulator, table: Table, alice: Member, bob: Member) -> None:
+    """Alice challenges Bob in the group DM (her install of the app), Bob accepts."""
+    ix = await table.slash(alice, "tholos challenge", opponent=bob)
+    assert ix.original is not None, ix
+    await table.click(bob, ix.original, table.custom_id(ix.original, ":accept"))
+    await emulator.wait_for(lambda: table.boards(), what="the game's first board")
+
+
+async def test_a_group_dm_game_is_played_and_watched_on_the_live_board(
+    emulator: Emulator, spawn_bot: SpawnBot, seed: int, tmp_path: Path
+) -> None:
+    rng = random.Random(seed)
+    emulator.enable_activities()
+    port = free_port()
+    bot = spawn_bot(emulator, guild_commands=False, env={"THOLOS_WEB_PORT": str(port)})
+    await bot.start(sync=True)
+    alice, bob, carol = (emulator.member(name) for name in ("alice", "bob", "carol"))
+    emulator.install_for_user(alice)
+    group: Channel = emulator.dm_between(alice, bob, carol)
+    table = Table(emulator, group)
+    await group_game(emulator, table, alice, bob)
+    instance = await emulator.launch_entry_point(alice, group)
+    assert isinstance(instance, ActivityInstance) and instance.location["kind"] == "pc"
+    emulator.join_activity(bob, instance)
+    emulator.join_activity(carol, instance)
+    keep = Path(SCREENSHOTS) if SCREENSHOTS else tmp_path
+    keep.mkdir(parents=True, exist_ok=True)
+    async with chromium() as browser:
+        pages = {}
+        for member in (alice, bob, carol):
+            pages[member.id] = await open_in(browser, emulator, port, member, instance)
+            await shows(pages[member.id][0], str(table.position()))
+        mover = table.mover()
+        page, calls = pages[mover.id]
+        other = bob if mover == alice else alice
+        await join(emulator, page, instance, "alice", "bob", "carol")
+        names = page.locator("#participants")
+        await names.wait_for(state="visible", timeout=PATIENCE_MS)
+        assert await names.inner_text() == "Here: Alice, Bob, Carol"
+        await page.wait_for_function(
+            "() => document.body.dataset.controls === 'shown'", timeout=PATIENCE_MS
+        )
+        await page.screenshot(path=keep / "group-dm-player.png")
+        presence = (await until(lambda: calls.of("setActivity")[-1:]))[-1]["activity"]
+        assert presence == {
+            "type": 0,
+            "details": f"Turn 1 against {other.user.username.title()}",
+            "state": "correspondence",
+        }
+
+        await page.locator("#invite").click()
+        (shared,) = await until(lambda: calls.of("shareLink"))
+        assert shared == {"message": "Come and play Tholos with me!"}
+        assert calls.of("openInviteDialog") == []  # a group DM has no invite dialog
+
+        before, boards = str(table.position()), len(table.boards())
+        await click_a_turn(page, rng)
+        for shown, _ in pages.values():
+            await shown.wait_for_function(
+                "before => document.body.dataset.position !== before"
+                " && document.body.dataset.connection === 'open'",
+                arg=before,
+                timeout=PATIENCE_MS,
+            )
+        spectator, _ = pages[carol.id]
+        assert await spectator.locator("#controls").is_hidden()
+        assert "watching" in await spectator.locator("#status").inner_text()
+        await join(emulator, spectator, instance, "alice", "bob", "carol")
+        await spectator.locator("#participants").wait_for(state="visible", timeout=PATIENCE_MS)
+        await spectator.screenshot(path=keep / "group-dm-spectator.png")
+        await spectator.set_viewport_size({"width": 390, "height": 844})  # a phone
+        await spectator.screenshot(path=keep / "group-dm-spectator-phone.png")
+        said = f"turn 2 against {other.user.username}"
+        await until(
+            lambda: [
+                a
+                for a in calls.of("setActivity")
+                if a["activity"].get("details", "").lower() == said
+            ]
+        )
+        assert len(table.boards()) == boards  # the bot posted nothing in the group DM
+    assert emulator.violations == []
+    assert await bot.stop() == 0
+    bot.assert_clean_log()
