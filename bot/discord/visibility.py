@@ -48,6 +48,9 @@ its reads of the database): what is still undecided then is left out, unsaid."""
 NO_SUCH_GAME = N_("That isn't a finished game of this server.")
 """The one answer for a game id that is not a finished game the asker may open, whatever the
 reason (none, another server's, still playing, in a channel they cannot see): they read alike."""
+NOT_PLAYED_HERE = N_("That isn't a finished game played here.")
+"""The same answer outside the servers with the bot (a DM, a group DM, a server without the
+bot), whose games are those of the channel they were played in."""
 
 
 class Invitation(Protocol):
@@ -117,7 +120,7 @@ class Visibility:
         game = finished_here(game, guild_id, channel_id)
         seen_in = channel_id if member is not None else None
         if not await self.can_see(game, user_id, member, seen_in=seen_in):
-            raise Refusal(NO_SUCH_GAME)
+            raise Refusal(NO_SUCH_GAME if guild_id else NOT_PLAYED_HERE)
         return game
 
     async def can_see(
@@ -289,13 +292,13 @@ async def verdicts(
 
 def finished_here(game: Game | None, guild_id: int | None, channel_id: int) -> Game:
     """``game``, if it is a finished game of the server ``guild_id`` — or, with no server, of
-    the direct message ``channel_id``; raises :class:`Refusal` (:data:`NO_SUCH_GAME`) for any
-    other (or none). Who on the server may open it is :meth:`Visibility.finished_game`'s
-    question."""
+    the direct message ``channel_id``; raises :class:`Refusal` (:data:`NO_SUCH_GAME`, without
+    a server :data:`NOT_PLAYED_HERE`) for any other (or none). Who on the server may open it
+    is :meth:`Visibility.finished_game`'s question."""
     if game is not None and guild_id is None and game.channel_id != channel_id:
         game = None  # another direct message's game
     if game is None or game.guild_id != (guild_id or DIRECT_MESSAGES) or game.is_active:
-        raise Refusal(NO_SUCH_GAME)
+        raise Refusal(NO_SUCH_GAME if guild_id else NOT_PLAYED_HERE)
     return game
 
 

@@ -155,7 +155,7 @@ async def test_a_dms_games_are_listed_and_opened_there(emulator: Emulator, spawn
     assert replay.messages[-1].attachments, "the replay's animation"
     for member in (bob, carol):  # a DM's game opens in that DM only, to whoever asks there
         refused = await emulator.slash(member, "tholos record", channel=group, game=finished)
-        assert "isn't a finished game" in await private(emulator, refused)
+        assert await private(emulator, refused) == "That isn't a finished game played here."
     last = await emulator.slash(bob, "tholos record", channel=dm)
     assert last.original is not None and f"#{finished}" in last.original.text
 
