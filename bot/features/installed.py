@@ -17,7 +17,7 @@ from bot.features.lessons.feature import Lessons
 from bot.features.lessons.web import LessonPages
 from bot.features.live.feature import LiveBoard
 from bot.features.play.feature import Play
-from bot.features.play.web import PlayPages
+from bot.features.play.web import PlayPages, SeatPages
 from bot.features.puzzles.feature import Puzzles
 from bot.features.puzzles.web import PuzzlePages
 from bot.features.ratings.feature import Ratings
@@ -39,6 +39,7 @@ def features(app: App, ai: AiPlayer | None = None) -> list[Feature]:
     analysis, reviews, reminders = Analysis(app), Reviews(app), Reminders(app)
     pages = [
         PlayPages(app, play.service, play.opponent, challenges.service.new_games),
+        SeatPages(challenges.service),
         PuzzlePages(puzzles.service),
         LessonPages(lessons.service),
         AnalysisPages(app, analysis.store, reviews.store),

@@ -39,6 +39,7 @@ PAGE: Final = {
     "presence_playing": N_("Turn {turn} against {name}"),
     "presence_watching": N_("Watching {white} vs {black}"),
     "ai_elsewhere": AI_ELSEWHERE,
+    "seats": N_("Empty seats here"),
 }
 """The page's own labels and notices, by key (each feature's part adds its own:
 :attr:`bot.web.pages.PagePart.words`)."""

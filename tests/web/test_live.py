@@ -29,8 +29,9 @@ from bot.base.shards import DIRECT_MESSAGES
 from bot.discord.app import App, build
 from bot.discord.visibility import Visibility
 from bot.features.challenges.feature import Challenges
-from bot.features.challenges.store import NewChallenge
+from bot.features.challenges.store import Challenge, NewChallenge
 from bot.features.play.feature import Play
+from bot.features.play.web import MOST_ASKED
 from bot.loops import work
 from bot.storage.db import Database
 from bot.web.limits import FULL_CLOSE, TOO_MANY_PAGES_CLOSE, Doors
@@ -260,6 +261,59 @@ async def test_a_game_between_members_in_a_dm_is_played_and_watched_on_its_pages
     assert all(frame["steps"] is None for frame in after[2:])  # Carol watches
     await pages[-1].send({"type": "open", "game": other.id})
     assert (await pages[-1].frame("error"))["code"] == "not_here"
+
+
+async def open_challenge(live: Live, channel: int, challenger: int = ALICE) -> Challenge:
+    """``challenger``'s open challenge in a group DM between members (the bot not in it)."""
+    return await live.services.challenges.challenges.create(
+        NewChallenge(
+            DIRECT_MESSAGES,
+            channel,
+            Person(challenger, NAMES[challenger]),
+            None,
+            GameOptions().settled(),
+            time.time() + 600,
+            in_channel=True,
+            venue="group_dm",
+        ),
+        now=time.time(),
+    )
+
+
+async def test_the_empty_seat_of_an_open_challenge_is_offered_and_taken_on_the_page(
+    live: Live, http: aiohttp.ClientSession
+):
+    """In a group DM, Alice's open challenge waits: the page of Bob, in the Activity with her,
+    asks about its participants and is offered her game's empty seat (nothing for the ids of
+    members without one, or malformed ones); another group DM's challenge is not his to take;
+    he takes the seat and the game shows on his page and on Alice's; taken, it is refused to
+    Carol."""
+    group, elsewhere = 8_000, 8_001
+    seat = await open_challenge(live, group)
+    foreign = await open_challenge(live, elsewhere, CAROL)
+    pages = {
+        user: await open_page(http, live, live.session(user, channel_id=group, guild_id=None))
+        for user in (ALICE, BOB, CAROL)
+    }
+    for page in pages.values():
+        await page.frame("lobby")
+    bob = pages[BOB]
+    await bob.send({"type": "seats", "players": [str(ALICE), str(CAROL), "x", str(BOB), 7]})
+    (offered,) = (await bob.frame("seats"))["seats"]
+    assert offered["challenge"] == seat.id and "Alice's game" in offered["label"]
+    await pages[ALICE].send({"type": "seats", "players": [str(BOB)]})
+    assert (await pages[ALICE].frame("seats"))["seats"] == []  # her own is no seat for her
+    await bob.send({"type": "seats", "players": [str(n) for n in range(MOST_ASKED + 1)]})
+    assert (await bob.frame("error"))["code"] == "malformed"
+    await bob.send({"type": "take_seat", "challenge": foreign.id})
+    assert (await bob.frame("error"))["code"] == "not_here"
+    await bob.send({"type": "take_seat", "challenge": seat.id})
+    shown = [await pages[user].frame("board") for user in (BOB, ALICE)]
+    game = await live.app.stores.games.active_game(group)
+    assert game is not None and {game.white_id, game.black_id} == {ALICE, BOB}
+    assert {frame["game"] for frame in shown} == {game.id} and game.answers_only
+    await pages[CAROL].send({"type": "take_seat", "challenge": seat.id})
+    assert (await pages[CAROL].frame("error"))["code"] == "refused"
 
 
 @pytest.mark.parametrize(

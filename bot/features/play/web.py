@@ -2,16 +2,21 @@
 the buttons send one at a time), played through the same :class:`~.service.PlayService` call as
 a press, with its compare-and-set on the version; and a game against the AI started from the
 lobby (``play_ai``). After either, the Discord board is posted as after a press and the AI moves
-if it is its turn."""
+if it is its turn. And the empty seat of an open challenge made where the bot is not, offered
+to the others in the channel's Activity and taken from the page (``seats``, ``take_seat``)."""
 
 from __future__ import annotations
 
-from bot.base.game import Game
+import time
+from collections.abc import Callable
+from typing import Literal, Protocol
+
+from bot.base.game import ANSWERS_ONLY, Game
 from bot.base.game_options import GameOptions
 from bot.base.people import Caller, Person
 from bot.base.refusals import Refusal
 from bot.discord.app import App
-from bot.features.challenges import NewGames
+from bot.features.challenges import Challenge, ChallengeStore, NewGames
 from bot.features.play.opponent import Opponent
 from bot.features.play.service import PlayService, StepShown, TimeUp
 from bot.i18n.catalogues import language_of, translator
@@ -19,7 +24,13 @@ from bot.web.live import JSON, PATH, Page, refuse, refused, send, send_board, st
 from bot.web.pages import PagePart
 from bot.web.places import with_the_bot
 from bot.words.board import LastTurn
-from bot.words.phrases import LEVEL_NAMES
+from bot.words.phrases import LEVEL_NAMES, pace_name
+from engine.vocabulary import N_
+
+TAKE_SEAT = N_("Take the empty seat: {name}'s game, {pace}")
+"""A lobby's offer of an open challenge's empty seat."""
+MOST_ASKED = 10
+"""Participants a page may ask about at once (an Activity's instance holds a few)."""
 
 
 class PlayPages(PagePart):
@@ -121,3 +132,105 @@ class PlayPages(PagePart):
         self.app.poster.background.post_soon(
             game, last, leased=leased, then=lambda: self.opponent.schedule(game)
         )
+
+
+class Answered(Protocol):
+    """A challenge answered: its game, if it started."""
+
+    @property
+    def game(self) -> Game | None: ...
+
+
+class Challenges(Protocol):
+    """What the page takes of the challenges' service: their store, and an accept checked as
+    a press on Accept is (:meth:`~bot.features.challenges.service.ChallengeService.answer`)."""
+
+    @property
+    def challenges(self) -> ChallengeStore: ...
+
+    async def answer(
+        self,
+        challenge_id: int,
+        caller: Caller,
+        answer: Literal["accept"],
+        thread_id: int | None = None,
+        name: str = "",
+    ) -> Answered: ...
+
+
+class SeatPages(PagePart):
+    """The empty seat of an open challenge made where the bot is not (a DM, a group DM, a
+    server without it: its game is played in the channel itself, where nothing needs posting):
+    a lobby asks about the participants of its Activity (``seats``: their ids, as the member's
+    Discord client names them — only a search: what is found is the session's channel's, seen
+    in Discord by all there) and is offered their open challenges; the member takes one
+    (``take_seat``) as Accept would, and the game shows on every page of the channel."""
+
+    types = frozenset({"seats", "take_seat"})
+
+    def __init__(self, challenges: Challenges, clock: Callable[[], float] = time.time) -> None:
+        self.challenges = challenges
+        self.clock = clock
+
+    async def answer(self, page: Page, data: JSON) -> None:
+        if data["type"] == "seats":
+            await self.offer(page, data.get("players"))
+        else:
+            await self.take(page, stored_int(data.get("challenge")))
+
+    async def offer(self, page: Page, players: object) -> None:
+        """The open challenges ``players`` (ids, as text) made in the page's channel."""
+        if not isinstance(players, list) or len(players) > MOST_ASKED:
+            await refuse(page, "malformed")
+            return
+        asked = {
+            user
+            for said in players
+            if isinstance(said, str)
+            and said.isdecimal()
+            and len(said) <= 20
+            and (user := stored_int(int(said))) is not None
+        } - {page.session.user_id}
+        found = [await self._open_seat(page, user) for user in sorted(asked)]
+        t = translator(page.language)
+        seats = [
+            {
+                "challenge": seat.id,
+                "label": t(
+                    TAKE_SEAT, name=seat.challenger_name, pace=pace_name(t, seat.time_control)
+                ),
+            }
+            for seat in found
+            if seat is not None
+        ]
+        await send(page.socket, {"type": "seats", "seats": seats})
+
+    async def take(self, page: Page, challenge_id: int | None) -> None:
+        """Accept the open challenge ``challenge_id`` of the page's channel."""
+        session = page.session
+        if challenge_id is None:
+            await refuse(page, "malformed")
+            return
+        seat = await self.challenges.challenges.challenge(challenge_id)
+        if seat is None or seat.channel_id != session.channel_id or not _takes_seats(seat):
+            await refuse(page, "not_here")
+            return
+        caller = Caller(session.user_id, session.channel_id)
+        try:
+            await self.challenges.answer(challenge_id, caller, "accept", None, session.name)
+        except Refusal as refusal:
+            await send(page.socket, refused(translator(page.language), refusal))
+
+    async def _open_seat(self, page: Page, challenger: int) -> Challenge | None:
+        """``challenger``'s open challenge waiting in the page's channel, if any."""
+        pending = await self.challenges.challenges.pending(page.session.channel_id, challenger)
+        if pending is None or not _takes_seats(pending) or pending.expires_at <= self.clock():
+            return None
+        return pending
+
+
+def _takes_seats(challenge: Challenge) -> bool:
+    """Whether the page offers ``challenge``'s empty seat: one made open (taken meanwhile, the
+    service says so), where the bot is not (in a server with the bot, Accept opens the game's
+    thread and posts its board)."""
+    return challenge.open_to_all and challenge.venue in ANSWERS_ONLY

@@ -159,13 +159,43 @@ async function startSocial(accessToken) {
 const MOST_SHOWN = 25;  // participants named at most
 
 function showParticipants(participants) {
-  if (Array.isArray(participants)) state.participants = participants;
+  if (Array.isArray(participants)) {
+    state.participants = participants;
+    askSeats();
+  }
   const names = state.participants.slice(0, MOST_SHOWN)
     .map((who) => String(who.nickname || who.global_name || who.username || "")).filter(Boolean);
   const box = $("participants");
   box.hidden = !names.length || !state.words.participants;
   box.dataset.count = String(state.participants.length);
   box.textContent = fill(state.words.participants || "", { names: names.join(", ") });
+}
+
+function askSeats() {
+  // The lobby asks which of the others here wait in this channel with an open challenge (the
+  // server looks only in the page's channel, as Discord placed it).
+  if (document.body.dataset.view !== "lobby") return;
+  const players = state.participants.map((who) => String(who.id)).filter((id) => id !== state.user);
+  if (players.length) talk({ type: "seats", players: players.slice(0, 10) });
+}
+
+function showSeats(frame) {
+  if (document.body.dataset.view !== "lobby") return;
+  $("seats-title").textContent = state.words.seats;
+  $("seats-title").hidden = !frame.seats.length;
+  $("seats").replaceChildren(...frame.seats.map((seat) => {
+    const item = document.createElement("li"), button = document.createElement("button");
+    button.type = "button";
+    button.className = "primary";
+    button.dataset.challenge = seat.challenge;
+    button.textContent = seat.label;
+    button.addEventListener("click", () => {
+      button.disabled = true;
+      talk({ type: "take_seat", challenge: seat.challenge });
+    });
+    item.appendChild(button);
+    return item;
+  }));
 }
 
 function fill(text, values) {
@@ -287,6 +317,9 @@ function receive(frame) {
     case "lobby":
       state.listed = false;
       showLobby(frame);
+      break;
+    case "seats":
+      showSeats(frame);
       break;
     case "error":
       state.sent = false;
@@ -800,6 +833,8 @@ function showLobby(frame) {
     });
     return button;
   }));
+  showSeats({ seats: [] });
+  askSeats();
   $("ai-elsewhere").textContent = state.words.ai_elsewhere;
   $("ai-elsewhere").hidden = frame.levels.length > 0;
   $("invite").hidden = false;
