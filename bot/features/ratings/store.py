@@ -4,7 +4,8 @@ and player-history queries; a rebuild from the stored games.
 Rating periods: each rated game is one rating period for each of its two players, applied the
 moment the game ends (so a player sees the change at once), in the order games were rated
 (``games.rated_seq``). Resignations and timeouts are losses, draws are draws; unrated games
-(against the AI) and challenges that never became games count for nothing.
+(against the AI, or outside servers with the bot) and challenges that never became games count
+for nothing.
 """
 
 from __future__ import annotations
