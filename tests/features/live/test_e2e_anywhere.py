@@ -168,3 +168,50 @@ async def test_a_group_dm_game_is_played_and_watched_on_the_live_board(
     assert emulator.violations == []
     assert await bot.stop() == 0
     bot.assert_clean_log()
+
+
+async def test_the_empty_seat_of_an_open_challenge_is_taken_from_the_page(
+    emulator: Emulator, spawn_bot: SpawnBot, tmp_path: Path
+) -> None:
+    """Alice's open challenge in a DM with Bob: Bob's page, told by Discord's client that
+    Alice is in the Activity, offers him her game's empty seat; he takes it, and the game
+    shows on both pages — nothing posted in the DM."""
+    emulator.enable_activities()
+    port = free_port()
+    bot = spawn_bot(emulator, guild_commands=False, env={"THOLOS_WEB_PORT": str(port)})
+    await bot.start(sync=True)
+    alice, bob = emulator.member("alice"), emulator.member("bob")
+    emulator.install_for_user(alice)
+    dm = emulator.dm_between(alice, bob)
+    made = await Table(emulator, dm).slash(alice, "tholos challenge")
+    assert made.original is not None and not made.failed, made
+    instance = await emulator.launch_entry_point(alice, dm)
+    assert isinstance(instance, ActivityInstance)
+    emulator.join_activity(bob, instance)
+    keep = Path(SCREENSHOTS) if SCREENSHOTS else tmp_path
+    async with chromium() as browser:
+        page, _ = await open_in(browser, emulator, port, bob, instance)
+        theirs, _ = await open_in(browser, emulator, port, alice, instance)
+        for shown in (page, theirs):
+            await shown.wait_for_function(
+                "() => document.body.dataset.view === 'lobby'", timeout=PATIENCE_MS
+            )
+        await join(emulator, page, instance, "alice", "bob")
+        seat = page.locator("#seats button")
+        await seat.wait_for(timeout=PATIENCE_MS)
+        assert "Alice's game" in await seat.inner_text()
+        await page.screenshot(path=keep / "dm-empty-seat.png")
+        await seat.click()
+        for shown in (page, theirs):
+            await shown.wait_for_function(
+                "() => document.body.dataset.view === 'board'"
+                " && document.body.dataset.phase !== 'over'",
+                timeout=PATIENCE_MS,
+            )
+        assert (
+            await page.locator("#small-print").inner_text()
+            == await theirs.locator("#small-print").inner_text()
+        )
+    assert emulator.violations == []
+    assert await bot.stop() == 0
+    bot.assert_clean_log()
