@@ -205,3 +205,25 @@ async def test_the_entry_point_with_the_apps_handler_launches_the_live_board(
     assert await bot.stop() == 0
     bot.assert_clean_log()
     assert emulator.violations == []
+
+
+async def test_the_entry_point_is_offered_in_dms_and_group_dms_for_a_user_install(
+    emulator: Emulator, spawn_bot: SpawnBot
+) -> None:
+    """An Entry Point command Discord made for servers only (contexts, install types) is
+    registered again by the bot, offered everywhere for both installs: a member who installed
+    the app launches the live board in a group DM."""
+    entry_point = emulator.enable_activities()
+    entry_point.update(contexts=[0], integration_types=[0])  # as a portal may have left it
+    assert emulator.state.commands.entry_point()["contexts"] == [0]
+    bot = spawn_bot(emulator, guild_commands=False, env={"THOLOS_WEB_PORT": str(free_port())})
+    await bot.start(sync=True)
+    registered = emulator.state.commands.entry_point()
+    assert (registered["contexts"], registered["integration_types"]) == ([0, 1, 2], [0, 1])
+    alice, bob = emulator.member("alice"), emulator.member("bob")
+    emulator.install_for_user(bob)
+    instance = await emulator.launch_entry_point(bob, emulator.dm_between(bob, alice))
+    assert isinstance(instance, ActivityInstance) and instance.users == [bob.id]
+    assert await bot.stop() == 0
+    bot.assert_clean_log()
+    assert emulator.violations == []
