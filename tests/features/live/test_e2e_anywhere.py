@@ -4,7 +4,8 @@ install of the app — opened on the page by its three participants. Its players
 the third watches; the page names the instance's participants (Discord's client tells it, and
 tells it again when someone joins), sets the player's rich presence (the turn, the opponent,
 the pace), and its Invite shares a link (a group DM has no invite dialog). Nothing is posted
-where the bot is not."""
+where the bot is not. An open challenge's empty seat taken from the page in a DM; Invite in a
+server opens Discord's invite dialog, and shares a link where Discord refuses the dialog."""
 
 from __future__ import annotations
 
@@ -22,7 +23,14 @@ from tests.browser import chromium
 from tests.e2e.bots import SpawnBot
 from tests.e2e.emulator import ActivityInstance, Channel, Emulator, Member
 from tests.e2e.table import Table
-from tests.features.live.test_e2e_board import PATIENCE_MS, click_a_turn, free_port, shows
+from tests.features.live.test_e2e_board import (
+    PATIENCE_MS,
+    click_a_turn,
+    free_port,
+    live_bot,
+    page_url,
+    shows,
+)
 
 SCREENSHOTS = os.environ.get("THOLOS_SCREENSHOTS")
 """A folder to keep this test's screenshots in (else the test's own temporary folder)."""
@@ -213,5 +221,34 @@ async def test_the_empty_seat_of_an_open_challenge_is_taken_from_the_page(
             == await theirs.locator("#small-print").inner_text()
         )
     assert emulator.violations == []
+    assert await bot.stop() == 0
+    bot.assert_clean_log()
+
+
+async def test_invite_opens_discords_invite_dialog_in_a_server_and_else_shares_a_link(
+    emulator: Emulator, spawn_bot: SpawnBot
+) -> None:
+    """On a server's game, Invite opens Discord's invite dialog; where Discord refuses it (no
+    right to invite), a link is shared instead."""
+    bot, port = await live_bot(emulator, spawn_bot)
+    lobby = Table(emulator)
+    alice, bob = lobby.people_named("alice", "bob")
+    table = await lobby.start_game_in_thread(alice, bob)
+    await table.click(alice, table.board, table.labelled(table.board, "Open the live board"))
+    async with chromium() as browser:
+        page = await browser.new_page()
+        calls = SdkCalls(page)
+        await page.goto(page_url(emulator, port, alice, table))
+        await shows(page, str(table.position()))
+        await page.locator("#invite").click()
+        await until(lambda: calls.of("openInviteDialog"))
+        await page.evaluate(
+            "() => window.discordMock._updateCommandMocks({ openInviteDialog: async () => {"
+            " throw new Error('INVALID_PERMISSIONS'); } })"
+        )
+        await page.locator("#invite").click()
+        (shared,) = await until(lambda: calls.of("shareLink"))
+        assert shared == {"message": "Come and play Tholos with me!"}
+        assert len(calls.of("openInviteDialog")) == 2
     assert await bot.stop() == 0
     bot.assert_clean_log()
