@@ -1,6 +1,9 @@
 """After the game: ``/tholos history`` (a member's finished games, paged), and the final
 board's Replay, Record and Analyse (``/tholos replay``, ``/tholos record``, ``/tholos
-analyse``): only the one who asks sees them, so that nobody's request fills the channel."""
+analyse``): only the one who asks sees them, so that nobody's request fills the channel — and
+one's own history too (it lists one's games in DMs). They work wherever the app is installed:
+outside the servers with the bot (a DM, a group DM, a server without the bot) a game is one of
+the channel it was played in, stored with no server."""
 
 from __future__ import annotations
 
