@@ -21,8 +21,10 @@ from bot.base.people import Person
 from bot.storage import open_database
 from tests.databases import Clock, services_on
 from tests.e2e.bots import SpawnBot
-from tests.e2e.emulator import Emulator, Interaction, Member
+from tests.e2e.emulator import BotProcess, Emulator, Interaction, Member
 from tests.e2e.emulator.model import Channel
+from tests.e2e.table import Table
+from tests.e2e.test_anywhere import start
 from tests.e2e.test_direct_messages import global_bot
 from tests.features.analysis.test_e2e_from_discord import launched
 from tests.features.live.test_e2e_board import free_port
@@ -175,3 +177,45 @@ async def test_a_dms_games_are_listed_and_opened_there(emulator: Emulator, spawn
     assert "No finished games" in theirs, "Bob's game with Alice is none of Carol's"
     assert emulator.violations == []
     assert await bot.stop() == 0
+
+
+async def test_a_finished_games_buttons_in_a_dm_between_members(
+    emulator: Emulator, spawn_bot: SpawnBot, seed: int
+):
+    """Alice and Bob play a turn in their DM and Bob resigns: the final board's Replay and
+    Record answer the presser alone; Review says the AI is at it (the bot could not edit a
+    message there), and pressed again once it is done shows the review to the presser alone.
+    No call to the DM."""
+    rng = random.Random(seed)
+    bot = await global_bot(emulator, spawn_bot)
+    alice, bob = emulator.member("alice"), emulator.member("bob")
+    for member in (alice, bob):
+        emulator.install_for_user(member)
+    table = Table(emulator, emulator.dm_between(alice, bob))
+    await start(table, alice, bob)
+    await table.play(rng.choice(table.position().legal_turns()))
+    ask = await table.slash(bob, "tholos resign")
+    assert ask.original is not None
+    await table.click(bob, ask.original, table.labelled(ask.original, "Yes, resign"))
+    await emulator.wait_for(lambda: "Game over" in table.status(), what="the final board")
+    final = table.board
+
+    replay = await table.click(bob, final, table.labelled(final, "Replay"))
+    assert "the whole game, turn by turn" in await private(emulator, replay)
+    record = await table.click(alice, final, table.labelled(final, "Record"))
+    assert "The record of game" in await private(emulator, record)
+    review = await table.click(bob, final, table.labelled(final, "Review"))
+    assert review.original is not None and not review.original.ephemeral
+    assert "press Review again" in review.original.text
+    await emulator.wait_for(lambda: reviewed(bot), what="the review", timeout=300)
+    again = await table.click(alice, table.board, table.labelled(table.board, "Review"))
+    assert "AI review: " in await private(emulator, again)
+    assert emulator.violations == []
+    assert await bot.stop() == 0
+    bot.assert_clean_log()
+
+
+def reviewed(bot: BotProcess) -> bool:
+    """The one game's review is done."""
+    with sqlite3.connect(bot.db_path) as db:
+        return db.execute("SELECT status FROM reviews").fetchall() == [("done",)]
