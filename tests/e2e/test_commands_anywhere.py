@@ -1,13 +1,13 @@
 """The ``/tholos`` commands that are not about playing a game, where the bot is not (issue 46):
 a member who installed the app runs them in a DM with a friend, in a group DM of three and in a
 server that never added the bot. Learning, puzzles, the games being played, histories,
-replays, records and analysis answer there — privately — on interaction answers only; a
-tournament's commands refuse politely, saying what works there. The bot never calls those
-channels (``emulator.violations`` stays empty), and a finished game of one DM opens only to its
-players or from that DM.
+replays, records, analysis and a finished game's buttons answer there — privately, but for
+Review's note — on interaction answers only; a tournament's commands refuse politely, saying
+what works there. The bot never calls those channels (``emulator.violations`` stays empty),
+and a finished game of one DM opens from that DM only.
 
-The games listed are stored by the test (the bot reads them as any other): how they are played
-there is the play tests' business (tests/e2e/test_anywhere*.py).
+The games listed are stored by the test (the bot reads them as any other), but for the one
+whose final board is pressed: how they are played there is tests/e2e/test_anywhere.py's.
 """
 
 from __future__ import annotations
