@@ -119,7 +119,8 @@ async def test_the_commands_answer_where_the_bot_is_not(
 
 async def test_a_dms_games_are_listed_and_opened_there(emulator: Emulator, spawn_bot: SpawnBot):
     """The games of a DM between Alice and Bob: ``/tholos games`` there lists the one being
-    played, not the group DM's (a server without the bot lists its own, linked into it); its
+    played, not the group DM's (an open challenge in Alice's DM with Carol is listed there; a
+    server without the bot lists its own game, linked into it); its
     finished game's record and replay open there, not from the group DM (not even to a
     player: a DM's games are that DM's); ``/tholos analyse`` there suggests it and launches
     the live board for it; the history there lists it to Bob, privately, and Bob's history
@@ -142,6 +143,12 @@ async def test_a_dms_games_are_listed_and_opened_there(emulator: Emulator, spawn
     in_group = await private(emulator, await emulator.slash(carol, "tholos games", channel=group))
     assert f"<@{bob.id}> vs <@{carol.id}>" in in_group and f"<@{alice.id}> vs" not in in_group
     assert (playing, elsewhere) != (0, 0)
+    quiet = emulator.dm_between(alice, carol)
+    opened = await emulator.slash(alice, "tholos challenge", channel=quiet)
+    assert opened.original is not None and not opened.failed
+    waiting = await private(emulator, await emulator.slash(carol, "tholos games", channel=quiet))
+    assert "Open challenges" in waiting and f"/channels/@me/{quiet.id}" in waiting
+    assert "Open challenges" not in listed and "Open challenges" not in in_group
     server = emulator.add_guild_without_bot("Elsewhere")
     general = emulator.channel("general", server)
     await stored_game(bot.db_path, general, "server_without_bot", carol, alice, finish=False)

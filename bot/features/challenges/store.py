@@ -189,18 +189,20 @@ class ChallengeStore:
         self.shards = shards
 
     async def open_challenges(
-        self, guild_id: int, now: float, limit: int
+        self, guild_id: int, now: float, limit: int, channel_id: int | None = None
     ) -> tuple[int, list[Challenge]]:
-        """How many open challenges wait on the server at ``now``, and the ``limit`` that
-        expire first."""
-        mine = f"guild_id = ? AND {WAITING_OPEN}"
+        """How many open challenges wait on the server at ``now`` (or, ``channel_id`` given,
+        in that channel of it), and the ``limit`` that expire first."""
+        place = (guild_id,) if channel_id is None else (guild_id, channel_id)
+        mine = "guild_id = ?" + ("" if channel_id is None else " AND channel_id = ?")
+        mine += f" AND {WAITING_OPEN}"
         count = await scalar(
-            self.database, f"SELECT COUNT(*) FROM challenges WHERE {mine}", (guild_id, now)
+            self.database, f"SELECT COUNT(*) FROM challenges WHERE {mine}", (*place, now)
         )
         rows = await self.database.fetchall(
             f"SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE {mine} "
             "ORDER BY expires_at, id LIMIT ?",
-            (guild_id, now, limit),
+            (*place, now, limit),
         )
         return count, [challenge_from_row(row) for row in rows]
 

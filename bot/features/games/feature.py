@@ -94,9 +94,9 @@ class Games(Feature):
         if venue_of(interaction) != "server":
             read, (_, open_ones) = await asyncio.gather(
                 listings.playing_in(here, caller, GAMES_READ_MOST),
-                self.challenges.open_challenges(DIRECT_MESSAGES, now, OPEN_READ_MOST),
+                self.challenges.open_challenges(DIRECT_MESSAGES, now, OPEN_READ_MOST, here),
             )
-            return read, [challenge for challenge in open_ones if challenge.channel_id == here]
+            return read, open_ones
         guild_id = interaction.guild_id or 0
         read, (_, open_ones) = await asyncio.gather(
             listings.playing_page(guild_id, caller, 0, GAMES_READ_MOST),
