@@ -29,15 +29,19 @@ from bot.features.challenges.feature import Challenges
 from bot.features.challenges.store import NewChallenge
 from bot.features.live.feature import LiveBoard
 from bot.features.play.feature import Play
+from bot.features.play.service import TurnPlayed
 from bot.features.play.web import PlayPages
 from bot.loops import background, work
 from bot.storage import open_database
+from bot.storage.leases import board_lease
 from bot.web import limits as limits_module
 from bot.web.headers import FOREVER
 from bot.web.identity import ActivityInstance, DiscordIdentity, Member, NotVouched
 from bot.web.limits import Doors, SessionLimits, TokenBucket, client_address
 from bot.web.pages import PagePart
 from bot.web.server import STATIC, WebServer, browser_language, static_version
+from bot.words.board import LastTurn
+from engine.builder import SKIP, TurnBuilder, turn_path
 from tests.databases import Services
 from tests.discord_fakes import Wired
 from tests.features.play.test_service import ALICE, BOB, by, challenge
@@ -415,9 +419,12 @@ async def test_a_dm_or_group_dm_page_gets_a_session_only_where_discord_places_it
         assert headers["Cache-Control"] == "no-store"
 
 
-async def test_a_pages_turn_in_a_game_where_the_bot_is_not_posts_nothing(served: Served) -> None:
+async def test_a_pages_turn_in_a_game_where_the_bot_is_not_posts_nothing(
+    served: Served, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """After a page's turn in a game between members in a DM (answers only), nothing is
-    posted — no task to post, no work in flight —, and the AI is still told of the change."""
+    posted, the board's lease the turn took is given back at once (a press there must show
+    the board now, not once the lease ran out), and the AI is still told of the change."""
     services = served.services
     made = await services.challenges.challenges.create(
         NewChallenge(
@@ -425,7 +432,7 @@ async def test_a_pages_turn_in_a_game_where_the_bot_is_not_posts_nothing(served:
             DM_CHANNEL,
             Person(ALICE, "Alice"),
             Person(BOB, "Bob"),
-            GameOptions().settled(),
+            GameOptions(colour="white", first="me").settled(),
             time.time() + 600,
             in_channel=True,
             venue="dm",
@@ -433,9 +440,21 @@ async def test_a_pages_turn_in_a_game_where_the_bot_is_not_posts_nothing(served:
         now=time.time(),
     )
     game = await services.challenges.new_games.accepted(made, None, Person(BOB, "Bob"))
-    before = work.in_flight()
+    posts: list[Game] = []
+    background = served.server.app.poster.background
+    monkeypatch.setattr(background, "post_soon", lambda game, *_, **__: posts.append(game))
+    path = turn_path(game.position, game.position.legal_turns()[0])
+    if TurnBuilder(game.position, path).turn is None:
+        path = (*path, SKIP)
+    played = await services.play.choose(game.id, game.version, "".join(path), by(ALICE, DM_CHANNEL))
+    assert isinstance(played, TurnPlayed)
+    lease = board_lease(game.id, played.game.version)
+    leases = served.server.app.poster.leases
+    assert await leases.expires_at(lease) is not None  # taken with the turn
     play = served.server.parts.answering("turn")
     assert isinstance(play, PlayPages)
-    play.after_change(game, None)
-    assert work.in_flight() == before
-    assert served.opponent.scheduled == [game.id]
+    play.after_change(played.game, LastTurn(played.turn, ALICE))
+    async with asyncio.timeout(PATIENCE):
+        while await leases.expires_at(lease) is not None:
+            await asyncio.sleep(0.01)
+    assert posts == [] and served.opponent.scheduled == [game.id]

@@ -7,6 +7,7 @@ to the others in the channel's Activity and taken from the page (``seats``, ``ta
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from typing import Literal, Protocol
@@ -20,12 +21,17 @@ from bot.features.challenges import Challenge, ChallengeStore, NewGames
 from bot.features.play.opponent import Opponent
 from bot.features.play.service import PlayService, StepShown, TimeUp
 from bot.i18n.catalogues import language_of, translator
+from bot.loops import work
+from bot.storage.db import DatabaseUnavailable
+from bot.storage.leases import board_lease
 from bot.web.live import JSON, PATH, Page, refuse, refused, send, send_board, stored_int
 from bot.web.pages import PagePart
 from bot.web.places import with_the_bot
 from bot.words.board import LastTurn
 from bot.words.phrases import LEVEL_NAMES, pace_name
 from engine.vocabulary import N_
+
+log = logging.getLogger(__name__)
 
 TAKE_SEAT = N_("Take the empty seat: {name}'s game, {pace}")
 """A lobby's offer of an open challenge's empty seat."""
@@ -123,15 +129,26 @@ class PlayPages(PagePart):
         at a page's late turn: post the Discord board as after a press (a turn's or a flag's
         transaction took the board's lease; a new game's poster takes it), then let the AI
         move if it is its turn. Where the bot can only answer (``game.answers_only``: a DM,
-        a group DM, a server without the bot) nothing is posted: the next press there shows
-        the board as it is then."""
+        a group DM, a server without the bot) nothing is posted: the board's lease is given
+        back at once, and the next press there shows the board as it is then."""
+        leased = last is not None or not game.is_active
         if game.answers_only:
+            if leased:
+                work.start(self._give_back_lease(game))
             self.opponent.schedule(game)
             return
-        leased = last is not None or not game.is_active
         self.app.poster.background.post_soon(
             game, last, leased=leased, then=lambda: self.opponent.schedule(game)
         )
+
+    async def _give_back_lease(self, game: Game) -> None:
+        """Free the lease on posting ``game``'s board that its change took: no board follows
+        a page's change where the bot is not, and a press there within the lease's seconds
+        must show it (it would wait for the lease to run out)."""
+        try:
+            await self.app.poster.leases.release(board_lease(game.id, game.version))
+        except DatabaseUnavailable as error:  # it runs out by itself in a few seconds
+            log.warning("game %s: the board's lease was not given back: %s", game.id, error)
 
 
 class Answered(Protocol):

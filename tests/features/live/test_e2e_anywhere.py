@@ -173,6 +173,13 @@ async def test_a_group_dm_game_is_played_and_watched_on_the_live_board(
             ]
         )
         assert len(table.boards()) == boards  # the bot posted nothing in the group DM
+        now = await spectator.evaluate("() => document.body.dataset.position")
+        stale = table.board  # its buttons are the turn before's: a press shows the board now
+        pressed = next(b["custom_id"] for b in stale.buttons if b["custom_id"].endswith(":n"))
+        await table.click(other, stale, pressed)  # the player to move now
+        await emulator.wait_for(
+            lambda: str(table.position()) == now, what="the board of the page's turn, in Discord"
+        )
     assert emulator.violations == []
     assert await bot.stop() == 0
     bot.assert_clean_log()
