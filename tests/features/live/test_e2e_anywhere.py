@@ -4,8 +4,11 @@ install of the app — opened on the page by its three participants. Its players
 the third watches; the page names the instance's participants (Discord's client tells it, and
 tells it again when someone joins), sets the player's rich presence (the turn, the opponent,
 the pace), and its Invite shares a link (a group DM has no invite dialog). Nothing is posted
-where the bot is not. An open challenge's empty seat taken from the page in a DM; Invite in a
-server opens Discord's invite dialog, and shares a link where Discord refuses the dialog."""
+where the bot is not, and a press on the chat's old board right after shows the page's turn.
+An open challenge's empty seat taken from the page in a DM; a game in a server without the bot
+played on the page, its lobby offering no AI; Invite in a server opens Discord's invite dialog,
+and shares a link where Discord refuses the dialog. ``THOLOS_SCREENSHOTS=folder`` keeps the
+screenshots."""
 
 from __future__ import annotations
 
@@ -56,10 +59,15 @@ class SdkCalls:
 
 
 async def open_in(
-    browser: Browser, emulator: Emulator, port: int, member: Member, instance: ActivityInstance
+    browser: Browser,
+    emulator: Emulator,
+    port: int,
+    member: Member,
+    instance: ActivityInstance,
+    guild_id: int | None = None,
 ) -> tuple[Page, SdkCalls]:
-    """``member`` opens the live board of ``instance``, as Discord's client would in a DM or
-    group DM (no ``guild_id``), outside Discord (the SDK's mock)."""
+    """``member`` opens the live board of ``instance``, as Discord's client would (no
+    ``guild_id`` in a DM or group DM), outside Discord (the SDK's mock)."""
     page = await browser.new_page(viewport={"width": 1280, "height": 800})
     calls = SdkCalls(page)
     query = {
@@ -67,6 +75,8 @@ async def open_in(
         "channel_id": instance.channel.id,
         "code": emulator.authorize(member, instance),
     }
+    if guild_id is not None:
+        query["guild_id"] = guild_id
     await page.goto(f"http://127.0.0.1:{port}/?{urlencode(query)}")
     return page, calls
 
@@ -257,5 +267,56 @@ async def test_invite_opens_discords_invite_dialog_in_a_server_and_else_shares_a
         (shared,) = await until(lambda: calls.of("shareLink"))
         assert shared == {"message": "Come and play Tholos with me!"}
         assert len(calls.of("openInviteDialog")) == 2
+    assert await bot.stop() == 0
+    bot.assert_clean_log()
+
+
+async def test_a_game_in_a_server_without_the_bot_is_played_on_the_live_board(
+    emulator: Emulator, spawn_bot: SpawnBot, seed: int, tmp_path: Path
+) -> None:
+    """A server that never added the bot, reached by Alice's install of the app: her game with
+    Bob there opens on the page in its channel (Discord's instance places it in that server);
+    a turn on the page shows on Bob's page and is posted nowhere; the lobby of another channel
+    there offers no game against the AI, and says where one starts."""
+    rng = random.Random(seed)
+    emulator.enable_activities()
+    port = free_port()
+    bot = spawn_bot(emulator, guild_commands=False, env={"THOLOS_WEB_PORT": str(port)})
+    await bot.start(sync=True)
+    alice, bob = emulator.member("alice"), emulator.member("bob")
+    emulator.install_for_user(alice)
+    guild = emulator.add_guild_without_bot("Elsewhere", [alice, bob])
+    table = Table(emulator, emulator.channel("general", guild))
+    await group_game(emulator, table, alice, bob)
+    instance = await emulator.launch_entry_point(alice, table.channel)
+    assert isinstance(instance, ActivityInstance) and instance.location["kind"] == "gc"
+    emulator.join_activity(bob, instance)
+    quiet = await emulator.launch_entry_point(alice, emulator.channel("games", guild))
+    assert isinstance(quiet, ActivityInstance)
+    keep = Path(SCREENSHOTS) if SCREENSHOTS else tmp_path
+    async with chromium() as browser:
+        pages = [
+            await open_in(browser, emulator, port, m, instance, guild.id) for m in (alice, bob)
+        ]
+        for page, _ in pages:
+            await shows(page, str(table.position()))
+        mover = pages[0][0] if table.mover() == alice else pages[1][0]
+        before = str(table.position())
+        await click_a_turn(mover, rng)
+        for page, _ in pages:
+            await page.wait_for_function(
+                "before => document.body.dataset.position !== before",
+                arg=before,
+                timeout=PATIENCE_MS,
+            )
+        lobby, _ = await open_in(browser, emulator, port, alice, quiet, guild.id)
+        await lobby.wait_for_function(
+            "() => document.body.dataset.view === 'lobby'", timeout=PATIENCE_MS
+        )
+        assert await lobby.locator("#levels button").count() == 0
+        assert "/tholos-ai" in await lobby.locator("#ai-elsewhere").inner_text()
+        await lobby.screenshot(path=keep / "server-without-the-bot-lobby.png")
+    assert str(table.position()) == before  # the chat's board waits for the next press
+    assert emulator.violations == []
     assert await bot.stop() == 0
     bot.assert_clean_log()
