@@ -37,6 +37,7 @@ const state = {
   course: null,  // the lobby's course: the lesson to go on with
   participants: [],  // who is in the Activity's instance, as Discord's client tells the page
   presence: null,  // the rich presence set last (null: Discord did not let the page set it)
+  seatsAsked: null,  // the timer of the next ask about open seats
 };
 const $ = (id) => document.getElementById(id);
 const REVIEW_POLL_MS = 3000;  // how often the analysis board asks how far its review is
@@ -157,6 +158,7 @@ async function startSocial(accessToken) {
 }
 
 const MOST_SHOWN = 25;  // participants named at most
+const SEATS_SETTLE_MS = 300;  // the seats are asked about once who is here stops changing
 
 function showParticipants(participants) {
   if (Array.isArray(participants)) {
@@ -173,10 +175,14 @@ function showParticipants(participants) {
 
 function askSeats() {
   // The lobby asks which of the others here wait in this channel with an open challenge (the
-  // server looks only in the page's channel, as Discord placed it).
-  if (document.body.dataset.view !== "lobby") return;
-  const players = state.participants.map((who) => String(who.id)).filter((id) => id !== state.user);
-  if (players.length) talk({ type: "seats", players: players.slice(0, 10) });
+  // server looks only in the page's channel, as Discord placed it): once a burst of changes
+  // of who is here has settled (the server takes a few messages a second from a page).
+  clearTimeout(state.seatsAsked);
+  state.seatsAsked = setTimeout(() => {
+    if (document.body.dataset.view !== "lobby") return;
+    const players = state.participants.map((who) => String(who.id)).filter((id) => id !== state.user);
+    if (players.length) talk({ type: "seats", players: players.slice(0, 10) });
+  }, SEATS_SETTLE_MS);
 }
 
 function showSeats(frame) {
