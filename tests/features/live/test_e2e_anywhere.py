@@ -1,6 +1,7 @@
 """The live board where the bot is not, end to end (the bot's own process, the emulator as
 Discord, a real Chromium): a game between members in a group DM — reached by one member's
-install of the app — opened on the page by its three participants. Its players play it there,
+install of the app — launched from its board's **Open the live board** by Carol (who has not
+installed the app), opened on the page by its three participants. Its players play it there,
 the third watches; the page names the instance's participants (Discord's client tells it, and
 tells it again when someone joins), sets the player's rich presence (the turn, the opponent,
 the pace), and its Invite shares a link (a group DM has no invite dialog). Nothing is posted
@@ -123,10 +124,14 @@ async def test_a_group_dm_game_is_played_and_watched_on_the_live_board(
     group: Channel = emulator.dm_between(alice, bob, carol)
     table = Table(emulator, group)
     await group_game(emulator, table, alice, bob)
-    instance = await emulator.launch_entry_point(alice, group)
-    assert isinstance(instance, ActivityInstance) and instance.location["kind"] == "pc"
+    launched = await table.click(
+        carol, table.board, table.labelled(table.board, "Open the live board")
+    )
+    assert launched.ack_type == 12 and not launched.failed  # LAUNCH_ACTIVITY, in a group DM
+    instance = emulator.activity_instance(group)
+    assert instance is not None and instance.location["kind"] == "pc"
+    emulator.join_activity(alice, instance)
     emulator.join_activity(bob, instance)
-    emulator.join_activity(carol, instance)
     keep = Path(SCREENSHOTS) if SCREENSHOTS else tmp_path
     keep.mkdir(parents=True, exist_ok=True)
     async with chromium() as browser:
