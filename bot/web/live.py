@@ -62,6 +62,8 @@ comes out in slices of about 2 ms, so that the presses of other games are not he
 it."""
 PATH = re.compile(r"[TPwbg1-3A-GLq-]{1,8}")
 MENTION = re.compile(r"<@!?(\d+)>")
+COMMAND_MENTION = re.compile(r"</([\w -]{1,100}):\d+>")
+"""A command as Discord mentions it (``</tholos challenge:123>``): a page shows its name."""
 JSON = dict[str, Any]
 
 
@@ -325,6 +327,7 @@ async def refuse(page: Page, code: str) -> None:
 def refused(t: Translator, refusal: Refusal, game: Game | None = None) -> JSON:
     """The error frame of a refusal, in ``t``'s language (the players of ``game`` by name)."""
     text = t(refusal.message, **refusal.values) if refusal.values else t(refusal.message)
+    text = COMMAND_MENTION.sub(r"/\1", text)
     return {
         "type": "error",
         "code": "refused",

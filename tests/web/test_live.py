@@ -24,21 +24,25 @@ from bot.base.game import Game, Venue
 from bot.base.game_options import GameOptions
 from bot.base.paces import TimeControl
 from bot.base.people import Person
+from bot.base.refusals import Refusal
 from bot.base.settings import Settings
 from bot.base.shards import DIRECT_MESSAGES
 from bot.discord.app import App, build
 from bot.discord.visibility import Visibility
 from bot.features.challenges.feature import Challenges
+from bot.features.challenges.service import TAKEN
 from bot.features.challenges.store import Challenge, NewChallenge
 from bot.features.play.feature import Play
 from bot.features.play.web import MOST_ASKED
+from bot.i18n.catalogues import translator
 from bot.loops import work
 from bot.storage.db import Database
 from bot.web.limits import FULL_CLOSE, TOO_MANY_PAGES_CLOSE, Doors
-from bot.web.live import BURST, MESSAGE_LIMIT, LiveBoards
+from bot.web.live import BURST, MESSAGE_LIMIT, LiveBoards, refused
 from bot.web.pages import PageParts
 from bot.web.sessions import Session, Sessions, session_key
 from bot.web.talk import PageTalk
+from bot.words import phrases
 from bot.words.board import LastTurn
 from engine.builder import SKIP, TurnBuilder, turn_path
 from tests.databases import Services
@@ -671,3 +675,11 @@ async def test_sending_a_change_to_the_pages_is_counted_as_work(
     assert work.in_flight() == before + 1
     await carol.frame("board")
     await wait_until(lambda: work.in_flight() == before, "the refresh is done")
+
+
+def test_a_refusal_names_a_command_on_the_page_as_text(monkeypatch: pytest.MonkeyPatch):
+    """A refusal that mentions a command as Discord does (``</tholos challenge:42>``) shows
+    its name on the page, which has no mentions."""
+    monkeypatch.setitem(phrases._COMMAND_IDS, "tholos", 42)
+    said = refused(translator("en"), Refusal(TAKEN, challenge=phrases.command("tholos challenge")))
+    assert "/tholos challenge" in said["message"] and "</" not in said["message"]
