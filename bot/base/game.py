@@ -18,7 +18,6 @@ Venue = Literal["server", "bot_dm", "dm", "group_dm", "server_without_bot"]
 """Where a game is played, as Discord tells it: a server channel (or thread) of a server with
 the bot, the bot's own direct message, or — through a member's install of the app — a direct
 message between members, a group DM, or a server that never added the bot."""
-VENUES: tuple[Venue, ...] = ("server", "bot_dm", "dm", "group_dm", "server_without_bot")
 ANSWERS_ONLY: frozenset[Venue] = frozenset({"dm", "group_dm", "server_without_bot"})
 """The venues the bot is not in: it can only answer the interactions members make there
 (Discord refuses its posts), so each board there is an interaction's answer."""

@@ -10,8 +10,8 @@ from engine.vocabulary import N_
 from rendering.translator import Translator
 
 AI_ELSEWHERE: Final = N_(
-    "A game against the AI starts here only in a server that added Tholos; in your DM with "
-    "Tholos, use /tholos-ai."
+    "On this page, a game against the AI starts only in a server that added Tholos. Here, "
+    "start one from the chat with the AI command: it is played there."
 )
 """Why a lobby where the bot is not (a DM, a group DM, a server without it) offers no AI."""
 

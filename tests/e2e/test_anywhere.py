@@ -13,7 +13,7 @@ import sqlite3
 
 from engine import Position, parse_turn
 from tests.e2e.bots import SpawnBot
-from tests.e2e.emulator import BotProcess, Channel, Emulator, Member
+from tests.e2e.emulator import BotProcess, Channel, Emulator, Member, Message
 from tests.e2e.table import Table
 from tests.e2e.test_direct_messages import global_bot
 
@@ -49,13 +49,8 @@ async def play_out(table: Table, bot: BotProcess, rng: random.Random, kills: int
     cut: set[int] = set()
     pressed = 0
     while not table.position().is_over():
-        board, mover = table.board, table.mover()
-        steps = [
-            b["custom_id"]
-            for b in board.buttons
-            if STEP.fullmatch(b["custom_id"]) and not b.get("disabled")
-        ]
-        assert steps, f"no step to press on {board.text!r}"
+        board, steps = newest_with_steps(table)
+        mover = table.mover(board)
         pressed += 1
         if pressed in kill_at:
             cut.add((await table.click(mover, board, rng.choice(steps), wait=False)).id)
@@ -66,6 +61,21 @@ async def play_out(table: Table, bot: BotProcess, rng: random.Random, kills: int
         assert (not ix.failed and ix.original is None) or not ix.original.ephemeral, ix
         await bot.settle()
     return cut
+
+
+def newest_with_steps(table: Table) -> tuple[Message, list[str]]:
+    """The newest board offering a choice (step buttons not disabled), and its steps: where the
+    player to move presses (the newest board may be the AI's to move, its turn lost to a kill:
+    the board pressed before keeps its steps until the AI's turn is out)."""
+    for board in reversed(table.boards()):
+        steps = [
+            b["custom_id"]
+            for b in board.buttons
+            if STEP.fullmatch(b["custom_id"]) and not b.get("disabled")
+        ]
+        if steps:
+            return board, steps
+    raise AssertionError(f"no board offers a choice: {table.status()!r}")
 
 
 def assert_nothing_broken(emulator: Emulator, cut: set[int]) -> None:
@@ -204,6 +214,28 @@ async def test_a_board_never_shown_is_shown_at_the_next_press(
     assert "The game went on" in table.status(table.boards()[0])
     cut = await play_out(table, bot, rng, kills=0)
     assert cut == set() and emulator.violations == []
+    assert await bot.stop() == 0
+    bot.assert_clean_log()
+    assert_finished_there(bot, table.channel, "dm")
+
+
+async def test_the_ai_in_a_dm_between_members(emulator: Emulator, spawn_bot: SpawnBot, seed: int):
+    """/tholos-ai in a DM between members (Bob installed the app): the AI plays its turns within
+    Bob's presses — each of its boards answers the press that left it to move — across kill -9;
+    Alice, the other member of the DM, may not press for him."""
+    alice, bob = emulator.member("alice"), emulator.member("bob")
+    bot = await installed_by(emulator, spawn_bot, bob)
+    table = Table(emulator, emulator.dm_between(bob, alice))
+    ix = await table.slash(bob, "tholos-ai", level="easy")
+    assert ix.acknowledged and not ix.failed
+    await emulator.wait_for(lambda: table.boards(), what="the AI game's first board")
+    await bot.settle()
+    board, steps = newest_with_steps(table)
+    assert table.mover(board) == bob
+    refused = await table.click(alice, board, steps[0])
+    assert refused.original is not None and refused.original.ephemeral
+    cut = await play_out(table, bot, random.Random(seed), KILLS_PER_GAME)
+    assert_nothing_broken(emulator, cut)
     assert await bot.stop() == 0
     bot.assert_clean_log()
     assert_finished_there(bot, table.channel, "dm")

@@ -144,11 +144,7 @@ class Challenges(Feature):
         server's default). Where the bot is not (a DM or group DM between members, a server
         without the bot), the challenge and its game are answers to presses there, unrated."""
         await self.expire()  # an expired challenge must not block the channel
-        venue = venue_of(interaction)
-        if venue == "bot_dm":  # nobody but me here
-            raise Refusal(SERVER_ONLY, ai=command("tholos-ai"))
-        if venue != "server" and rating_range is not None:
-            raise Refusal(NO_RATINGS_HERE)
+        venue = challenge_venue(interaction, rating_range)
         guild_id = interaction.guild_id or 0 if venue == "server" else DIRECT_MESSAGES
         channel_id = interaction.channel_id or 0
         me = Person(interaction.user.id, plain_name(interaction.user.display_name))
@@ -227,6 +223,17 @@ class Challenges(Feature):
         """Close the challenges whose time is up and say so on their messages."""
         for challenge in await self.service.expire_due():
             await self.messages.refresh(challenge)
+
+
+def challenge_venue(interaction: Interaction, rating_range: int | None) -> Venue:
+    """Where ``/tholos challenge`` is used, if a challenge can be made there: not in the bot's
+    DM (nobody but the bot is there), and without a rating range where games are unrated."""
+    venue = venue_of(interaction)
+    if venue == "bot_dm":
+        raise Refusal(SERVER_ONLY, ai=command("tholos-ai"))
+    if venue != "server" and rating_range is not None:
+        raise Refusal(NO_RATINGS_HERE)
+    return venue
 
 
 class ChallengeMessages:

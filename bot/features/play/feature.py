@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 from discord import app_commands
 from discord.ext.commands import Cog
@@ -12,24 +10,23 @@ from discord.ext.commands import Cog
 from bot.base.game import Game
 from bot.base.refusals import Refusal
 from bot.discord import layout
-from bot.discord.answers import USERS_ONLY, Interaction, answers, caller, launch_live_board, tell
+from bot.discord.answers import Interaction, answers, caller, launch_live_board, tell
 from bot.discord.app import App
 from bot.discord.commands import Command, Tholos, game_choices
-from bot.discord.controls import ROW_ID, VERSION, Button, CustomId, Router, rows_view, view_of
+from bot.discord.controls import ROW_ID, VERSION, Button, CustomId, Router, view_of
 from bot.discord.feature import Feature
 from bot.features.play.opponent import Opponent
-from bot.features.play.service import OutdatedBoardError, PlayService, StepShown, TimeUp
+from bot.features.play.presses import Presses
+from bot.features.play.service import PlayService
 from bot.i18n.catalogues import NC_
 from bot.i18n.locales import reader
 from bot.loops.loop import Loop
 from bot.storage.games.store import GameStore
-from bot.words.board import LastTurn, board_of
 from bot.words.names import mention
 from bot.words.phrases import SANDSTONE, command, ornaments_text
 from bot.workers.ai import AiPlayer
 from engine import LOCATIONS, Position
 from engine.vocabulary import N_, ORNAMENT_EFFECTS, ORNAMENT_NAMES, bonus_description, location_name
-from rendering.describe import turn_text
 from rendering.translator import Translator
 
 BOARD_COOLDOWN_SECONDS = 10.0
@@ -58,6 +55,7 @@ class Play(Feature):
         )
         """The AI: plays its turns (``ai``: its search, by default in a worker process)."""
         self.games = ChannelGames(stores.games)
+        self.presses = Presses(app, self.service, self.opponent)
 
     def loops(self) -> list[Loop]:
         """The AI opponent's picker."""
@@ -83,75 +81,8 @@ class Play(Feature):
     async def step(
         self, interaction: Interaction, game: int, version: int, path: str, kind: str
     ) -> None:
-        """A press on a board's step button: show the next choice, or store the turn; after
-        the player's clock ran out, the game ends on time instead."""
-        t = reader(interaction)  # the one pressing is the one playing: their language
-        try:
-            result = await self.service.choose(game, version, path, caller(interaction))
-        except OutdatedBoardError as outdated:
-            if not outdated.game.answers_only:
-                raise
-            await self.catch_up(interaction, outdated)
-            return
-        except TimeUp as up:
-            last = await self.app.poster.last_turn(up.game)
-            await self.show_change(interaction, up.game, last, t(up.message, **up.values))
-            return
-        if isinstance(result, StepShown):
-            board = board_of(
-                result.game,
-                t,
-                builder=result.builder,
-                bot_id=self.app.bot_id,
-                live=self.app.poster.messages.live,
-            )
-            await edit_pressed_board(interaction, layout.status_text(board), layout.rows(board))
-            return
-        last = LastTurn(result.turn, interaction.user.id)
-        played = turn_text(last.turn, mention(last.player_id), t)
-        await self.show_change(interaction, result.game, last, t("Played: {turn}", turn=played))
-        await self.opponent.answer(interaction, result.game)
-
-    async def show_change(
-        self,
-        interaction: Interaction,
-        game: Game,
-        last: LastTurn | None,
-        status: str,
-        *,
-        leased: bool = True,
-    ) -> None:
-        """Answer a press that changed ``game`` (its board's lease taken with the change,
-        unless not ``leased``): the pressed board shows ``status`` without its controls, and
-        the new board follows. Where the bot is not, the pressed board keeps its controls
-        until the new one is out: a crash between the two leaves a board whose press shows
-        the new one (:meth:`catch_up`)."""
-        pressed = interaction.message.id if interaction.message else None
-        poster = self.app.poster
-        if not game.answers_only:
-            await edit_pressed_board(interaction, status, [])
-            await poster.post_after_change(interaction, game, last, stripped=pressed, leased=leased)
-            return
-        await interaction.response.defer()
-        if await poster.post_after_change(interaction, game, last, stripped=pressed, leased=leased):
-            await edit_pressed_board(interaction, status, [])
-
-    async def catch_up(self, interaction: Interaction, outdated: OutdatedBoardError) -> None:
-        """A press on an old board of a game whose boards are answers (the bot is not where it
-        is played): when the game moved on without a board there — a restart, a turn on the
-        live board, the AI's turn, a clock — this press shows it (the old board's controls
-        removed, the current board its answer); else it is refused as outdated."""
-        game = outdated.game
-        t = reader(interaction)
-        if game.needs_a_board:
-            last = await self.app.poster.last_turn(game)
-            status = t("The game went on — here it is now.")
-            await self.show_change(interaction, game, last, status, leased=False)
-        elif game.is_ai_turn(self.app.bot_id):
-            await edit_pressed_board(interaction, t("The Tholos AI is thinking…"), [])
-        else:
-            raise outdated
-        await self.opponent.answer(interaction, game)
+        """A press on a board's step button (see :meth:`Presses.step`)."""
+        await self.presses.step(interaction, game, version, path)
 
     @answers()
     async def open_live(self, interaction: Interaction) -> None:
@@ -284,22 +215,6 @@ class ChannelGames:
             count=len(mine),
             threads=threads,
         )
-
-
-async def edit_pressed_board(interaction: Interaction, status: str, rows: list[layout.Row]) -> None:
-    """Answer a press by showing ``status`` and ``rows`` on the pressed board (its layout
-    kept; a board posted before layouts keeps its embed), as the response or, once deferred,
-    with the press's token."""
-    assert interaction.message is not None  # a press comes from a message
-    look = layout.BoardLook.of(interaction.message)
-    if look is None:
-        changes: dict[str, Any] = {"content": status, "view": rows_view(rows)}
-    else:
-        changes = {"view": look.layout(rows, status=status)}
-    if interaction.response.is_done():  # deferred: the pressed message is the original
-        await interaction.edit_original_response(**changes, allowed_mentions=USERS_ONLY)
-    else:
-        await interaction.response.edit_message(**changes, allowed_mentions=USERS_ONLY)
 
 
 RULES_TURN = N_(

@@ -51,7 +51,8 @@ up (logged) until the bot restarts."""
 
 
 class Opponent:
-    """Starts games against the AI and lets it move when it is its turn."""
+    """The AI as a player: its name in a game, the games it starts, and its turns — searched
+    by :class:`Searches` when it is to move."""
 
     def __init__(
         self,
@@ -65,20 +66,8 @@ class Opponent:
         backoff: Backoff = AI_BACKOFF,
     ) -> None:
         self.client = client
-        self.sweeps = sweeps
-        """The games waiting for the AI (this process's servers)."""
-        self.leases = leases
-        """Keep two processes from playing one AI turn."""
-        self.play = play
         self.poster = poster
-        self.ai = ai or AiPlayer()
-        self.failing: Retries[tuple[int, int]] = Retries("AI turn (game, version)", backoff)
-        """AI turns that failed lately, by game and version."""
-        self._wake = work.Wakeup()
-        self._moves: dict[int, asyncio.Task[None]] = {}
-        """The AI's turns under way (search, store, post), by game."""
-        self._searching: set[int] = set()
-        """The games whose search is running (at most one per worker)."""
+        self.searches = Searches(client, sweeps, leases, play, poster, ai or AiPlayer(), backoff)
 
     @property
     def bot_id(self) -> int | None:
@@ -88,12 +77,11 @@ class Opponent:
     def loop(self) -> Loop:
         """The picker: starts the AI's searches as workers free up; sleeps until woken, or a
         held lease runs out."""
-        return Loop("AI opponent", self.resume, PICK_SECONDS, self._wake)
+        return Loop("AI opponent", self.searches.resume, PICK_SECONDS, self.searches.wake)
 
     async def close(self) -> None:
         """Stop the turns under way and the worker process."""
-        await stop_tasks(list(self._moves.values()))
-        self.ai.close()
+        await self.searches.close()
 
     def person(self, language: Language, level: Level) -> Person:
         """The bot as the AI opponent, by the name it plays under in ``language``."""
@@ -103,22 +91,71 @@ class Opponent:
         return Person(user.id, t("Tholos AI ({level})", level=t(LEVEL_NAMES[level])), bot=True)
 
     async def start(self, interaction: Interaction, game: Game) -> None:
-        """Show a new game against the AI; the AI moves if it plays first."""
+        """Show a new game against the AI; the AI moves if it plays first (where its boards are
+        answers, the first board shows its first turn)."""
         await interaction.response.defer()
-        await self.poster.post_after_change(interaction, game, None)
+        if not (game.answers_only and game.is_ai_turn(self.bot_id)):
+            await self.poster.post_after_change(interaction, game, None)
         await self.answer(interaction, game)
 
-    async def answer(self, interaction: Interaction, game: Game) -> None:
+    async def answer(self, interaction: Interaction, game: Game) -> bool:
         """After a press changed ``game``: if that left the AI to move, let it — in a game whose
         boards are answers, now, its board answering the same press (the search fits the
-        press's 15 minutes); elsewhere, by waking the picker."""
+        press's 15 minutes); elsewhere, by waking the picker. Whether all there is to show was
+        shown (false: the AI's board could not be, or another press is playing its turn)."""
         if not (game.answers_only and game.is_ai_turn(self.bot_id)):
             self.schedule(game)
+            return True
+        played = await self.searches.move_now(game)
+        if played is None:
+            return False
+        last = LastTurn(played.turn, game.to_move)  # (the turn's transaction took its lease)
+        return await self.poster.post_after_change(interaction, played.game, last, leased=True)
+
+    def schedule(self, game: Game | None = None) -> None:
+        """A change (in ``game``; ``None``: somewhere) may have left the AI to move: wake the
+        picker, which finds it in the database once its board is shown. A change that leaves
+        the AI nothing to do in its game (a turn between two members, the AI's opponent still
+        to move) wakes nothing: it cannot free another game for the AI."""
+        if game is not None and not game.is_ai_turn(self.bot_id):
             return
-        played = await self.move_now(game)
-        if played is not None:
-            last = LastTurn(played.turn, game.to_move)
-            await self.poster.post_after_change(interaction, played.game, last)
+        self.searches.wake.set()
+
+
+class Searches:
+    """The AI's searches, each in a worker under its turn's lease, then stored and shown."""
+
+    def __init__(
+        self,
+        client: discord.Client,
+        sweeps: Sweeps,
+        leases: LeaseStore,
+        play: PlayService,
+        poster: BoardPoster,
+        ai: AiPlayer,
+        backoff: Backoff,
+    ) -> None:
+        self.client = client
+        self.sweeps = sweeps
+        """The games waiting for the AI (this process's servers)."""
+        self.leases = leases
+        """Keep two processes from playing one AI turn."""
+        self.play = play
+        self.poster = poster
+        self.ai = ai
+        self.failing: Retries[tuple[int, int]] = Retries("AI turn (game, version)", backoff)
+        """AI turns that failed lately, by game and version."""
+        self.wake = work.Wakeup()
+        """Wakes the picker: a game may wait for the AI, or a worker is free."""
+        self.moves: dict[int, asyncio.Task[None]] = {}
+        """The AI's turns under way (search, store, post), by game."""
+        self._searching: set[int] = set()
+        """The games whose search is running (at most one per worker)."""
+
+    async def close(self) -> None:
+        """Stop the turns under way and the worker process."""
+        await stop_tasks(list(self.moves.values()))
+        self.ai.close()
 
     async def move_now(self, game: Game) -> TurnPlayed | None:
         """Search and store the AI's turn in ``game`` now, under its lease (``None``: another
@@ -128,15 +165,6 @@ class Opponent:
             return None
         self._searching.add(game.id)
         return await self._play(game, lease)
-
-    def schedule(self, game: Game | None = None) -> None:
-        """A change (in ``game``; ``None``: somewhere) may have left the AI to move: wake the
-        picker, which finds it in the database once its board is shown. A change that leaves
-        the AI nothing to do in its game (a turn between two members, the AI's opponent still
-        to move) wakes nothing: it cannot free another game for the AI."""
-        if game is not None and not game.is_ai_turn(self.bot_id):
-            return
-        self._wake.set()
 
     async def resume(self) -> float | None:
         """Start the AI's search in the games waiting for it longest, one per free worker, on
@@ -149,10 +177,11 @@ class Opponent:
             return None  # a search that ends wakes the picker
         retry = math.inf
         waiting = sorted(await self.sweeps.ai_games(), key=lambda g: g.last_move_at)
+        bot_id = bot_id_of(self.client)
         for game in waiting:
             if free <= 0:
                 break
-            if game.needs_a_board or not game.is_ai_turn(self.bot_id) or game.id in self._moves:
+            if game.needs_a_board or not game.is_ai_turn(bot_id) or game.id in self.moves:
                 continue
             again_at = self.failing.retry_at((game.id, game.version))
             if again_at is not None and again_at > time.time():  # failed lately: backing off
@@ -163,7 +192,7 @@ class Opponent:
                 retry = min(retry, await self.leases.expires_at(lease) or time.time())
                 continue
             self._searching.add(game.id)  # the search starts now: the worker is free
-            self._moves[game.id] = work.start(self._move(game, lease))
+            self.moves[game.id] = work.start(self._move(game, lease))
             free -= 1
         return None if retry == math.inf else retry
 
@@ -182,13 +211,13 @@ class Opponent:
             except Exception as error:
                 log.exception("the AI could not move in game %s", game.id)
                 self.failing.failed(key, time.time(), error)
-                self._wake.set()  # to look again when its backoff is over
+                self.wake.set()  # to look again when its backoff is over
                 return
             self.failing.succeeded(key)
             if played is not None:
                 await self._show(played, game)
         finally:
-            self._moves.pop(game.id, None)
+            self.moves.pop(game.id, None)
 
     async def _play(self, game: Game, lease: Lease) -> TurnPlayed | None:
         """Search the AI's turn (the worker free for the next game as soon as it ends) and
@@ -201,7 +230,7 @@ class Opponent:
                     turn = await self.ai.choose(game.position, level, seed)
             finally:
                 self._searching.discard(game.id)
-                self._wake.set()
+                self.wake.set()
             return await self.play.ai_turn(game, turn)
         finally:
             await self.leases.release(lease)

@@ -130,16 +130,29 @@ class PlayPages(PagePart):
         transaction took the board's lease; a new game's poster takes it), then let the AI
         move if it is its turn. Where the bot can only answer (``game.answers_only``: a DM,
         a group DM, a server without the bot) nothing is posted: the board's lease is given
-        back at once, and the next press there shows the board as it is then."""
+        back at once, the AI moves at once if it is to, and the next press there shows the
+        board as it is then."""
         leased = last is not None or not game.is_active
         if game.answers_only:
             if leased:
                 work.start(self._give_back_lease(game))
-            self.opponent.schedule(game)
+            if game.is_ai_turn(self.opponent.bot_id):  # (the picker leaves such games alone)
+                work.start(self._ai_answers(game))
             return
         self.app.poster.background.post_soon(
             game, last, leased=leased, then=lambda: self.opponent.schedule(game)
         )
+
+    async def _ai_answers(self, game: Game) -> None:
+        """The AI's turn after a page's turn where the bot is not: played now (the pages see
+        it; the chat's next press shows its board), its board's lease given back."""
+        try:
+            played = await self.opponent.searches.move_now(game)
+        except DatabaseUnavailable as error:  # the chat's next press plays it
+            log.warning("game %s: the AI waits: %s", game.id, error)
+            return
+        if played is not None:
+            await self._give_back_lease(played.game)
 
     async def _give_back_lease(self, game: Game) -> None:
         """Free the lease on posting ``game``'s board that its change took: no board follows

@@ -155,7 +155,7 @@ async def test_an_ai_turn_that_fails_is_tried_again_after_a_backoff(database, ca
     finally:
         await stop_tasks([picker])
     assert (await app.stores.games.game(game.id)).plies == 1
-    assert len(opponent.failing) == 0
+    assert len(opponent.searches.failing) == 0
 
 
 async def test_an_ai_board_discord_hangs_on_is_left_to_the_repost(database, monkeypatch, caplog):
@@ -175,11 +175,11 @@ async def test_an_ai_board_discord_hangs_on_is_left_to_the_repost(database, monk
     try:
         left = f"the board of game {game.id} is left to the repost: TimeoutError"
         await eventually(lambda: left in caplog.text, "the board's post given up")
-        await eventually(lambda: not opponent._moves, "the AI's turn over")
+        await eventually(lambda: not opponent.searches.moves, "the AI's turn over")
     finally:
         await stop_tasks([picker])
     stored = await app.stores.games.game(game.id)
     assert stored.plies == 1 and stored.needs_a_board
     assert discord.in_channel(game.channel_id) == []
-    assert len(opponent.failing) == 0
+    assert len(opponent.searches.failing) == 0
     assert await database.fetchall("SELECT name FROM leases") == []
