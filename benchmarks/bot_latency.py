@@ -513,7 +513,10 @@ class Player:
                 self.samples.step_ack.append(ix.latency or 0.0)
                 self.samples.step_ack_at.append(pressed)
         assert ix is not None
-        self.board = await self._new_board(ix, pressed, self.samples.new_board)
+        # Where the bot is not (a DM between members), the last press is deferred: the pressed
+        # board keeps its controls until the new board, a follow-up, is out.
+        ack = UPDATE_MESSAGE if self.emu.world.bot_in(self.table.channel) else DEFERRED_UPDATE
+        self.board = await self._new_board(ix, pressed, self.samples.new_board, ack)
         self.samples.new_board_at.append(pressed)
         self.samples.final_ack.append(ix.latency or 0.0)
         self.turns += 1
@@ -524,10 +527,12 @@ class Player:
         self.over = after.is_over()
         self.finished += self.over
 
-    async def _new_board(self, ix: Interaction, pressed: float, bucket: list[float]) -> Message:
+    async def _new_board(
+        self, ix: Interaction, pressed: float, bucket: list[float], ack: int = UPDATE_MESSAGE
+    ) -> Message:
         """Wait for the board that ``ix`` (a last step or Accept, clicked at ``pressed``, wall
-        clock) posts; record the time from the press to the board message's own timestamp,
-        which the emulator sets when it creates the message."""
+        clock, acknowledged with ``ack``) posts; record the time from the press to the board
+        message's own timestamp, which the emulator sets when it creates the message."""
 
         def board() -> Message | None:
             return next((m for m in ix.followups if m.attachments and not m.deleted), None)
@@ -538,7 +543,7 @@ class Player:
             f"the board after {ix}",
         )
         seen = time.time()
-        expect(ix, UPDATE_MESSAGE)
+        expect(ix, ack)
         message = board()
         if message is None:
             raise BenchmarkError(f"{ix} was acknowledged but posted no board")
