@@ -54,14 +54,30 @@ class Opponent:
     """The opponent's parts the server uses: scheduling the AI after a page's turn, and its
     name for a game against it."""
 
+    bot_id = 999_999
+    """The AI's user id (the bot's)."""
+
     def __init__(self) -> None:
         self.scheduled: list[int] = []
+        self.searches = Searches()
 
     def schedule(self, game: Game) -> None:
         self.scheduled.append(game.id)
 
     def person(self, language: str, level: str) -> Person:
         return Person(999_999, f"Tholos AI ({level})", bot=True)
+
+
+class Searches:
+    """The AI's searches, as a page's turn where the bot is not asks for one now."""
+
+    def __init__(self) -> None:
+        self.asked: list[Game] = []
+        self.asked_once = asyncio.Event()
+
+    async def move_now(self, game: Game) -> None:
+        self.asked.append(game)
+        self.asked_once.set()
 
 
 class Refusing:
@@ -424,7 +440,8 @@ async def test_a_pages_turn_in_a_game_where_the_bot_is_not_posts_nothing(
 ) -> None:
     """After a page's turn in a game between members in a DM (answers only), nothing is
     posted, the board's lease the turn took is given back at once (a press there must show
-    the board now, not once the lease ran out), and the AI is still told of the change."""
+    the board now, not once the lease ran out), and the AI's picker is not woken (it leaves
+    such games alone: there the AI plays within the press, or right after a page's turn)."""
     services = served.services
     made = await services.challenges.challenges.create(
         NewChallenge(
@@ -457,4 +474,35 @@ async def test_a_pages_turn_in_a_game_where_the_bot_is_not_posts_nothing(
     async with asyncio.timeout(PATIENCE):
         while await leases.expires_at(lease) is not None:
             await asyncio.sleep(0.01)
-    assert posts == [] and served.opponent.scheduled == [game.id]
+    assert posts == [] and served.opponent.scheduled == []
+
+
+async def test_the_ai_answers_a_pages_turn_where_the_bot_is_not(served: Served) -> None:
+    """An AI game in a DM between members (answers only: the picker leaves it alone): after the
+    human's turn on the page, its search is asked for at once, for the game as the turn left
+    it; nothing is posted."""
+    game = await served.services.challenges.new_games.start_ai_game(
+        guild_id=DIRECT_MESSAGES,
+        channel_id=DM_CHANNEL,
+        human=Person(ALICE, "Alice"),
+        ai=served.opponent.person("en", "easy"),
+        level="easy",
+        options=GameOptions(colour="white", first="me"),
+        venue="dm",
+    )
+    path = turn_path(game.position, game.position.legal_turns()[0])
+    if TurnBuilder(game.position, path).turn is None:
+        path = (*path, SKIP)
+    played = await served.services.play.choose(
+        game.id, game.version, "".join(path), by(ALICE, DM_CHANNEL)
+    )
+    assert isinstance(played, TurnPlayed) and played.game.answers_only
+    play = served.server.parts.answering("turn")
+    assert isinstance(play, PlayPages)
+    play.after_change(played.game, LastTurn(played.turn, ALICE))
+    searches = served.opponent.searches
+    await asyncio.wait_for(searches.asked_once.wait(), PATIENCE)
+    assert [(asked.id, asked.version) for asked in searches.asked] == [
+        (game.id, played.game.version)
+    ]
+    assert served.opponent.scheduled == []

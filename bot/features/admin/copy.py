@@ -52,6 +52,7 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
             "flag_at",
             "hints",
             "hints_used",
+            "venue",
         ),
     ),
     ("turns", ("game_id", "ply", "player_id", "turn", "position_after", "created_at", "clock")),
@@ -79,6 +80,7 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
             "open_to_all",
             "rating_range",
             "time_control",
+            "venue",
         ),
     ),
     (
