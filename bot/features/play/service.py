@@ -322,6 +322,8 @@ def playable(game: Game | None, caller: Caller) -> Game:
             challenge=command("tholos challenge"),
         )
     if not game.is_active:
+        if game.answers_only:  # its last board may never have been shown there (a clock)
+            raise OutdatedBoardError(game)
         raise Refusal("This game is over.")
     return game
 

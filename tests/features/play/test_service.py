@@ -158,6 +158,33 @@ async def test_presses_by_the_wrong_person_or_on_an_old_board_change_nothing(ser
     assert (await service.play.games.game(game.id)).plies == 1
 
 
+@pytest.mark.parametrize("venue", ["server", "dm"])
+async def test_a_press_on_a_finished_game(service, venue):
+    """In a server, a press on a finished game's board is refused: the game is over. Where
+    the bot is not (a DM between members), its last board may never have been shown there (a
+    clock ran out, and only a press can answer): the press is outdated, carrying the game, so
+    that it shows the final board."""
+    made = await service.challenges.challenge(
+        guild_id=GUILD if venue == "server" else 0,
+        channel_id=CHANNEL,
+        challenger=Person(ALICE, NAMES[ALICE]),
+        opponent=Person(BOB, NAMES[BOB]),
+        options=GameOptions(colour="white", first="me"),
+        venue=venue,
+    )
+    game = (await service.challenges.answer(made.id, by(BOB), "accept")).game
+    assert game.venue == venue and game.answers_only == (venue == "dm")
+    ended = await service.play.resign(game.id, game.version, by(BOB))
+    if venue == "server":
+        with pytest.raises(Refusal, match="This game is over") as refused:
+            await service.play.choose(game.id, ended.version, "T", by(ALICE))
+        assert not isinstance(refused.value, OutdatedBoardError)
+        return
+    with pytest.raises(OutdatedBoardError) as outdated:
+        await service.play.choose(game.id, ended.version, "T", by(ALICE))
+    assert outdated.value.game.status == "finished" and outdated.value.game.needs_a_board
+
+
 async def test_simultaneous_presses_make_one_move(service):
     """Two presses at once on the same board: one turn is stored, the other is told it's late."""
     game = await started(service)
