@@ -115,7 +115,7 @@ class GamesCommands(Cog):
 
     @tholos.command(
         name=NC_("command", "games"),
-        description=N_("The games being played on this server, yours first"),
+        description=N_("The games being played here, yours first"),
     )
     async def show_games(self, interaction: Interaction) -> None:
         """``/tholos games``."""

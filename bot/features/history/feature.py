@@ -607,7 +607,7 @@ def history_embed(
         title=t("Tholos history"),
         colour=SANDSTONE,
         description="\n".join(
-            [heading, ""] + (lines or [t("No finished games on this server yet.")])
+            [heading, ""] + (lines or [t("No finished games here yet.")])
         ),
     )
     embed.set_footer(text=footer)
