@@ -17,7 +17,7 @@ from tests.e2e.emulator import BotProcess, Channel, Emulator, Member, Message
 from tests.e2e.table import Table
 from tests.e2e.test_direct_messages import global_bot
 
-KILLS_PER_GAME = 4
+KILLS_PER_GAME = 2
 STEP = re.compile(r"tholos:s:\d+:\d+:[^:]+:n")
 """A board's step button (one more choice of the turn being built)."""
 
