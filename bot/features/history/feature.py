@@ -606,9 +606,7 @@ def history_embed(
     embed = discord.Embed(
         title=t("Tholos history"),
         colour=SANDSTONE,
-        description="\n".join(
-            [heading, ""] + (lines or [t("No finished games here yet.")])
-        ),
+        description="\n".join([heading, ""] + (lines or [t("No finished games here yet.")])),
     )
     embed.set_footer(text=footer)
     return embed
