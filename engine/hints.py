@@ -1,27 +1,32 @@
 """A hint: one good turn for the side to move, and what it gains — from the same evaluation the
 AI's review uses, and in an endgame the exact solver's answer.
 
-With few places left (:data:`EXACT_PLACES`) the rest of the game is searched exhaustively
-(:func:`engine.ai.solve`, within :data:`HINT_BUDGET`'s node limit and half its time): the hint
-is a turn with the best exact result — a winning one where one exists — and says so. Otherwise
-it is the review's search (:class:`engine.ai.SearchPlayer`, its expected result for the side to
-move)."""
+With few places left (:data:`EXACT_PLACES`) the rest of the game is searched exhaustively first
+(:func:`engine.ai.solve`, within :data:`HINT_BUDGET`'s node limit): if it finishes, the hint is a
+turn with the best exact result — a winning one where one exists — and says so. Otherwise it is
+the review's search (:class:`engine.ai.SearchPlayer`, its expected result for the side to move).
+"""
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, replace
 
-from .ai import Budget, SearchPlayer, _gain, solve
+from .ai import Budget, SearchPlayer, Settings, _gain, solve
 from .core import WHITE
 from .position import Position
 from .turns import Turn
 
-HINT_BUDGET = Budget(iterations=3000, seconds=0.8, solver_nodes=200_000)
-"""The review's search (3,000 iterations) with a shorter cap, so that a hint comes within a
-second; a larger node limit for the exact endgame, which a hint can afford once."""
-EXACT_PLACES = 5
-"""With at most this many places left in the temple, the hint is exact (if the search fits)."""
+HINT_BUDGET = Budget(iterations=3000, seconds=1.2, solver_nodes=100_000)
+"""The review's search (3,000 iterations), and 100,000 nodes of exact search: enough for the
+positions of issue 47 (about 62,000 each) and four in five positions with 7 places left, about
+a second of this machine (~100,000 nodes/s), which a hint can afford once. The time cap is a
+safety net for a slow or busy machine (see :func:`hint`)."""
+EXACT_PLACES = 7
+"""With at most this many places left the exact search is tried: with 7 left it finishes within
+the node limit four times in five, with 8 hardly more than half (benchmarks/README.md)."""
+_ESTIMATE = Settings(solve_places=0)
+"""The estimate's search without its own endgame solver: the hint has tried the exact search."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,18 +45,19 @@ class Hint:
 
 def hint(position: Position, seed: int = 0, budget: Budget = HINT_BUDGET) -> Hint:
     """A good turn for the side to move in ``position`` (not over), reproducible from ``seed``
-    (unless the time cap cuts a search short). The exact search may use the first half of the
-    time; the estimate what is left."""
+    (unless the time cap cuts a search short). The exact search may use the whole time cap,
+    its node limit deciding on a machine that is not overloaded; the estimate what is left, at
+    least a quarter."""
     sign = 1 if position.turn == WHITE else -1
     began = time.perf_counter()
     if position.places_left() <= EXACT_PLACES:
-        halfway = None if budget.seconds is None else began + budget.seconds / 2
-        solved = solve(position, budget.solver_nodes, halfway)
+        deadline = None if budget.seconds is None else began + budget.seconds
+        solved = solve(position, budget.solver_nodes, deadline)
         if solved is not None:  # a best result, the first such turn in the order of gain
             value, turn = solved
             return Hint(turn, value, True, sign * _gain(position, turn))
     if budget.seconds is not None:
         left = budget.seconds - (time.perf_counter() - began)
         budget = replace(budget, seconds=max(left, budget.seconds / 4))
-    expected, turn = SearchPlayer("hint", budget).analyse(position, seed)
+    expected, turn = SearchPlayer("hint", budget, _ESTIMATE).analyse(position, seed)
     return Hint(turn, expected, False, sign * _gain(position, turn))

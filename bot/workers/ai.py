@@ -213,9 +213,9 @@ class Adviser:
 
 
 HURRIED_BUDGET = replace(HINT_BUDGET, seconds=0.4)
-"""The hint's search for a member asking faster than the answers come: half the time (most hints
-end sooner anyway, within their iterations; the cap binds on a busy machine), so that a member
-flooding the worker holds another member's hint up by at most that."""
+"""The hint's search for a member asking faster than the answers come: a third of the time (most
+hints end sooner anyway, within their iterations; the cap binds on a busy machine), so that a
+member flooding the worker holds another member's hint up by at most that."""
 
 
 def _hint(position: str, seed: int, hurried: bool = False) -> tuple[str, float, bool, int]:
