@@ -18,13 +18,13 @@ from .position import Position
 from .turns import Turn
 
 HINT_BUDGET = Budget(iterations=3000, seconds=1.2, solver_nodes=100_000)
-"""The review's search (3,000 iterations), and 100,000 nodes of exact search: enough for the
-positions of issue 47 (about 62,000 each) and four in five positions with 7 places left, about
-a second of this machine (~100,000 nodes/s), which a hint can afford once. The time cap is a
+"""The review's search (3,000 iterations), and 100,000 nodes of exact search: enough for issue
+47's positions (62,000 and 64,000 nodes) and three in four positions with 7 places left, about a
+second of this machine (~100,000 nodes/s), which a hint can afford once. The time cap is a
 safety net for a slow or busy machine (see :func:`hint`)."""
 EXACT_PLACES = 7
 """With at most this many places left the exact search is tried: with 7 left it finishes within
-the node limit four times in five, with 8 hardly more than half (benchmarks/README.md)."""
+the node limit three times in four, with 8 hardly more than half (benchmarks/README.md)."""
 _ESTIMATE = Settings(solve_places=0)
 """The estimate's search without its own endgame solver: the hint has tried the exact search."""
 
