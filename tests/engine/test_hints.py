@@ -51,10 +51,12 @@ def test_with_seven_places_left_the_hint_is_the_only_winning_turn(position: str,
 
 
 def test_an_endgame_hint_is_a_best_turn_by_plain_minimax(seed: int):
+    """Random endgames of 4 to 6 places left (7: the issue's positions above): an exact
+    hint's result is plain minimax's, and its turn reaches it."""
     rng = random.Random(seed)
     checked = 0
-    while checked < 5:
-        position = next(endgames(rng, rng.choice((3, 5, 6, 7, 7))))
+    while checked < 3:
+        position = next(endgames(rng, rng.choice((4, 5, 6))))
         given = hint(position, seed, UNCAPPED)
         assert given.turn in position.legal_turns()
         if given.exact:  # the search finished within the node limit
