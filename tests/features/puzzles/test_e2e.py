@@ -192,6 +192,12 @@ async def test_the_puzzle_of_the_day_once_per_server_across_processes_and_a_kill
         await emulator.wait_for(lambda table=table: len(dailies(table)) == 1, what="the post")
     connection = await asyncpg.connect(url)
     try:
+        for table in tables:  # each post is recorded once it is out (the record may lag)
+            await polled(
+                connection,
+                "SELECT message_id FROM daily_puzzles WHERE guild_id = $1",
+                table.guild.id if table.guild else 0,
+            )
         rows = await connection.fetch("SELECT guild_id, day, message_id FROM daily_puzzles")
         assert len(rows) == 2 and all(row["message_id"] for row in rows)
         # The moment between the post and its record: the message is out, not recorded.
