@@ -21,7 +21,7 @@ from bot.base.answer_deadline import answering
 from bot.base.logs import INTERACTION_ID
 from bot.base.people import Caller
 from bot.base.refusals import Refusal
-from bot.discord.venues import require_server
+from bot.discord.venues import require_server, venue_of
 from bot.health.metrics import METRICS
 from bot.i18n.locales import reader
 from bot.loops import work
@@ -224,7 +224,7 @@ def require_permissions(interaction: Interaction) -> None:
     """Refuse when the bot can't post boards in the interaction's channel, naming what's missing
     (the bot's DM needs none, nor does a place the bot is not in: its boards are answers
     there)."""
-    if interaction.guild_id is None or not interaction.is_guild_integration():
+    if venue_of(interaction) != "server":
         return
     t = reader(interaction)
     missing = [t(name) for name in missing_permissions(interaction.app_permissions)]

@@ -10,6 +10,7 @@ import discord
 
 from bot.base.game import Venue
 from bot.base.refusals import Refusal
+from bot.base.shards import DIRECT_MESSAGES
 from bot.words.phrases import command
 from engine.vocabulary import N_
 
@@ -37,6 +38,14 @@ def venue_of(interaction: Interaction) -> Venue:
     if channel is not None and channel.type == discord.ChannelType.group:
         return "group_dm"
     return "dm"
+
+
+def guild_id_of(interaction: Interaction) -> int:
+    """The server a game or challenge made by ``interaction`` belongs to: its server, where
+    the bot is; :data:`~bot.base.shards.DIRECT_MESSAGES` (0) anywhere else."""
+    if venue_of(interaction) == "server":
+        return interaction.guild_id or DIRECT_MESSAGES
+    return DIRECT_MESSAGES
 
 
 def require_server(interaction: Interaction) -> None:

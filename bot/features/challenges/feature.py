@@ -16,7 +16,6 @@ from bot.base.game_options import ColourChoice, FirstChoice, GameOptions, Level
 from bot.base.paces import Pace, TimeControl
 from bot.base.people import Person
 from bot.base.refusals import Refusal
-from bot.base.shards import DIRECT_MESSAGES
 from bot.discord import layout
 from bot.discord.answers import USERS_ONLY, Interaction, answers, caller, require_permissions, tell
 from bot.discord.app import App
@@ -25,7 +24,7 @@ from bot.discord.controls import ROW_ID, Button, CustomId, Router, view_of
 from bot.discord.feature import Feature
 from bot.discord.opponent import AiOpponent
 from bot.discord.places import THREAD_FAILED, Opened, game_line, open_thread, place_for, thread_name
-from bot.discord.venues import SERVER_ONLY, venue_of
+from bot.discord.venues import SERVER_ONLY, guild_id_of, venue_of
 from bot.features.challenges.service import (
     Answer,
     ChallengeService,
@@ -145,7 +144,7 @@ class Challenges(Feature):
         without the bot), the challenge and its game are answers to presses there, unrated."""
         await self.expire()  # an expired challenge must not block the channel
         venue = challenge_venue(interaction, rating_range)
-        guild_id = interaction.guild_id or 0 if venue == "server" else DIRECT_MESSAGES
+        guild_id = guild_id_of(interaction)
         channel_id = interaction.channel_id or 0
         me = Person(interaction.user.id, plain_name(interaction.user.display_name))
         rules = await self.app.rules(guild_id)
@@ -418,7 +417,7 @@ class AiGames:
             await self.start_in_thread(interaction, me, ai, level, options)
             return
         game = await self.service.new_games.start_ai_game(
-            guild_id=interaction.guild_id or 0 if venue == "server" else DIRECT_MESSAGES,
+            guild_id=guild_id_of(interaction),
             channel_id=interaction.channel_id or 0,
             human=me,
             ai=ai,
@@ -437,7 +436,7 @@ class AiGames:
         options = replace(options, language=server_language(interaction))
         me = Person(interaction.user.id, plain_name(interaction.user.display_name))
         game = await self.service.new_games.start_ai_game(
-            guild_id=DIRECT_MESSAGES,
+            guild_id=guild_id_of(interaction),
             channel_id=interaction.channel_id or 0,
             human=me,
             ai=self.person(options, level),
