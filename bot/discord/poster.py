@@ -302,11 +302,22 @@ class BackgroundPosts:
         controls to strip (it waited for the AI). Not where the bot is not (``None``): the
         next press there shows it."""
         if game.answers_only:
-            log.info("game %s: its board waits for the next press where it is played", game.id)
+            if leased:
+                await self.leave_to_next_press(game)
             return None
         channel = self.poster.client.get_partial_messageable(game.channel_id)
         stripped = game.board_message_id if bare else None
         return await self.poster.post(channel.send, game, last, leased=leased, stripped=stripped)
+
+    async def leave_to_next_press(self, game: Game) -> None:
+        """A change where the bot is not (a page's turn, the AI's, a clock's): no board follows
+        from the background. Free the board's lease the change took, so that the next press
+        there shows it at once (not once the lease ran out)."""
+        log.info("game %s: its board waits for the next press where it is played", game.id)
+        try:
+            await self.poster.leases.release(board_lease(game.id, game.version))
+        except DatabaseUnavailable as error:  # it runs out by itself in a few seconds
+            log.warning("game %s: the board's lease was not given back: %s", game.id, error)
 
     async def post_stored(
         self,

@@ -23,7 +23,6 @@ from bot.features.play.service import PlayService, StepShown, TimeUp
 from bot.i18n.catalogues import language_of, translator
 from bot.loops import work
 from bot.storage.db import DatabaseUnavailable
-from bot.storage.leases import board_lease
 from bot.web.live import JSON, PATH, Page, refuse, refused, send, send_board, stored_int
 from bot.web.pages import PagePart
 from bot.web.places import with_the_bot
@@ -135,7 +134,7 @@ class PlayPages(PagePart):
         leased = last is not None or not game.is_active
         if game.answers_only:
             if leased:
-                work.start(self._give_back_lease(game))
+                work.start(self.app.poster.background.leave_to_next_press(game))
             if game.is_ai_turn(self.opponent.bot_id):  # (the picker leaves such games alone)
                 work.start(self._ai_answers(game))
             return
@@ -152,16 +151,7 @@ class PlayPages(PagePart):
             log.warning("game %s: the AI waits: %s", game.id, error)
             return
         if played is not None:
-            await self._give_back_lease(played.game)
-
-    async def _give_back_lease(self, game: Game) -> None:
-        """Free the lease on posting ``game``'s board that its change took: no board follows
-        a page's change where the bot is not, and a press there within the lease's seconds
-        must show it (it would wait for the lease to run out)."""
-        try:
-            await self.app.poster.leases.release(board_lease(game.id, game.version))
-        except DatabaseUnavailable as error:  # it runs out by itself in a few seconds
-            log.warning("game %s: the board's lease was not given back: %s", game.id, error)
+            await self.app.poster.background.leave_to_next_press(played.game)
 
 
 class Answered(Protocol):
