@@ -36,6 +36,7 @@ from .turns import Extra, GrayFromQuarry, Move, Remove, Take, Turn
 
 __all__ = [
     "LEVELS",
+    "LEVEL_RATINGS",
     "PLAYERS",
     "Budget",
     "GreedyPlayer",
@@ -44,6 +45,7 @@ __all__ = [
     "SearchPlayer",
     "Settings",
     "choose_turn",
+    "level_for_rating",
     "make_player",
 ]
 
@@ -98,6 +100,18 @@ LEVELS: dict[str, Budget] = {
 }
 """The search levels: same search, bigger budgets."""
 PLAYERS = ("random", "greedy", *LEVELS)
+LEVEL_RATINGS: dict[str, int] = {"easy": 1300, "medium": 1500, "hard": 1700}
+"""Each level's rating on the members' Glicko scale (PLACEHOLDER until the arena anchors them:
+issue 47, part "ai")."""
+
+
+def level_for_rating(rating: float) -> str:
+    """The level whose rating is nearest ``rating`` (the weaker on a tie)."""
+    return min(
+        LEVEL_RATINGS, key=lambda level: (abs(LEVEL_RATINGS[level] - rating), LEVEL_RATINGS[level])
+    )
+
+
 """Every player name :func:`make_player` knows."""
 
 

@@ -14,6 +14,10 @@ CLOCKS: tuple[str, ...] = tuple(pace for pace in get_args(Pace) if pace != CORRE
 """The live clocks a server may offer: minutes each, plus seconds added after every turn."""
 
 
+RatingPool = Literal["live", "correspondence"]
+"""The two rating pools: games with a live clock, and correspondence games."""
+
+
 @dataclass(frozen=True, slots=True)
 class TimeControl:
     """A live clock: ``minutes`` each, ``increment`` seconds added after every turn."""
@@ -71,3 +75,8 @@ def clock_text(seconds: float) -> str:
     hours, rest = divmod(whole, 3600)
     minutes, secs = divmod(rest, 60)
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def rating_pool(time_control: str | None) -> RatingPool:
+    """The pool a game of this pace (a stored ``time_control``, or a chosen pace) is rated in."""
+    return "correspondence" if TimeControl.of(time_control) is None else "live"

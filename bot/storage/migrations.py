@@ -505,6 +505,18 @@ MIGRATIONS: list[str] = [
         CHECK (venue IN ('server', 'bot_dm', 'dm', 'group_dm', 'server_without_bot'));
     UPDATE challenges SET venue = 'bot_dm' WHERE guild_id = 0
     """,
+    # 19: RESERVED for issue 47 part "ratings" (one rating per member, two pools) — replace.
+    """
+    SELECT 19
+    """,
+    # 20: RESERVED for issue 47 part "pool" (opt-in, blocks, the queue) — replace.
+    """
+    SELECT 20
+    """,
+    # 21: RESERVED for issue 47 part "places" (a game in two places) — replace.
+    """
+    SELECT 21
+    """,
 ]
 
 SQLITE_TABLE_REBUILDS = frozenset({6})
@@ -885,6 +897,18 @@ POSTGRES_MIGRATIONS: list[str | None] = [
     ALTER TABLE challenges ADD COLUMN venue TEXT NOT NULL DEFAULT 'server'
         CHECK (venue IN ('server', 'bot_dm', 'dm', 'group_dm', 'server_without_bot'));
     UPDATE challenges SET venue = 'bot_dm' WHERE guild_id = 0
+    """,
+    # 19: RESERVED for issue 47 part "ratings" (one rating per member, two pools) — replace.
+    """
+    SELECT 19
+    """,
+    # 20: RESERVED for issue 47 part "pool" (opt-in, blocks, the queue) — replace.
+    """
+    SELECT 20
+    """,
+    # 21: RESERVED for issue 47 part "places" (a game in two places) — replace.
+    """
+    SELECT 21
     """,
 ]
 
