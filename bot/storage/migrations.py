@@ -509,13 +509,76 @@ MIGRATIONS: list[str] = [
     """
     SELECT 19
     """,
-    # 20: RESERVED for issue 47 part "pool" (opt-in, blocks, the queue) — replace.
+    # 20: the pool (quick pairing across servers). pool_members: the members who opted in,
+    # by their global display name, with their last pool opponent (no rematch while others
+    # wait); blocks: who blocked whom (never paired, their challenges never shown); pool_queue:
+    # who waits for which pace (one pace at a time) and where their game is to be shown (a
+    # server's channel, or their DM with the bot), with the server's name only if its admins
+    # allowed it; guild_settings.pool, pool_shows_server: a server's admins opened the pool
+    # there, and let its name be shown to opponents from other servers.
     """
-    SELECT 20
+    CREATE TABLE pool_members (
+        user_id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        joined_at REAL NOT NULL,
+        last_opponent_id INTEGER
+    );
+    CREATE TABLE blocks (
+        user_id INTEGER NOT NULL,
+        blocked_id INTEGER NOT NULL,
+        at REAL NOT NULL,
+        PRIMARY KEY (user_id, blocked_id),
+        CHECK (user_id != blocked_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX blocks_by_blocked ON blocks (blocked_id);
+    CREATE TABLE pool_queue (
+        user_id INTEGER PRIMARY KEY REFERENCES pool_members (user_id) ON DELETE CASCADE,
+        pace TEXT NOT NULL,
+        since REAL NOT NULL,
+        guild_id INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        venue TEXT NOT NULL CHECK (venue IN ('server', 'bot_dm')),
+        language TEXT NOT NULL CHECK (language IN ('en', 'es', 'de')),
+        server_name TEXT
+    );
+    CREATE INDEX pool_queue_by_pace ON pool_queue (pace, since);
+    ALTER TABLE guild_settings ADD COLUMN pool INTEGER NOT NULL DEFAULT 0 CHECK (pool IN (0, 1));
+    ALTER TABLE guild_settings ADD COLUMN pool_shows_server INTEGER NOT NULL DEFAULT 0
+        CHECK (pool_shows_server IN (0, 1))
     """,
-    # 21: RESERVED for issue 47 part "places" (a game in two places) — replace.
+    # 21: a game in two places. A game the pool paired between members who asked in different
+    # places (two servers, a server and a DM with the bot) is one game shown in each: games.pool
+    # marks it (several may share a channel, so the one-active-game index leaves them out);
+    # game_places holds one row per player (the place they asked in); the home row (home: the
+    # first seat's, the place games.guild_id/channel_id show) keeps its boards in games, every
+    # other row its own: board_message_id, board_version, and version (the game's, written by
+    # every change, so that the index finds a place whose board is behind). placed: its thread
+    # question settled (a thread opened, or the channel itself) before its first board.
     """
-    SELECT 21
+    ALTER TABLE games ADD COLUMN pool INTEGER NOT NULL DEFAULT 0 CHECK (pool IN (0, 1));
+    DROP INDEX games_one_active_per_channel;
+    CREATE UNIQUE INDEX games_one_active_per_channel ON games (channel_id)
+        WHERE status = 'active' AND NOT pool;
+    CREATE TABLE game_places (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL,
+        home INTEGER NOT NULL CHECK (home IN (0, 1)),
+        guild_id INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        parent_id INTEGER,
+        parent_message_id INTEGER,
+        venue TEXT NOT NULL CHECK (venue IN ('server', 'bot_dm')),
+        language TEXT NOT NULL,
+        server_name TEXT,
+        placed INTEGER NOT NULL DEFAULT 0 CHECK (placed IN (0, 1)),
+        version INTEGER NOT NULL DEFAULT 0,
+        board_message_id INTEGER,
+        board_version INTEGER,
+        PRIMARY KEY (game_id, user_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX game_places_behind ON game_places (game_id)
+        WHERE NOT home AND (board_version IS NULL OR board_version < version);
+    CREATE INDEX game_places_by_channel ON game_places (channel_id)
     """,
 ]
 
@@ -902,13 +965,62 @@ POSTGRES_MIGRATIONS: list[str | None] = [
     """
     SELECT 19
     """,
-    # 20: RESERVED for issue 47 part "pool" (opt-in, blocks, the queue) — replace.
+    # 20: the pool.
     """
-    SELECT 20
+    CREATE TABLE pool_members (
+        user_id BIGINT PRIMARY KEY,
+        name TEXT NOT NULL,
+        joined_at DOUBLE PRECISION NOT NULL,
+        last_opponent_id BIGINT
+    );
+    CREATE TABLE blocks (
+        user_id BIGINT NOT NULL,
+        blocked_id BIGINT NOT NULL,
+        at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (user_id, blocked_id),
+        CHECK (user_id != blocked_id)
+    );
+    CREATE INDEX blocks_by_blocked ON blocks (blocked_id);
+    CREATE TABLE pool_queue (
+        user_id BIGINT PRIMARY KEY REFERENCES pool_members (user_id) ON DELETE CASCADE,
+        pace TEXT NOT NULL,
+        since DOUBLE PRECISION NOT NULL,
+        guild_id BIGINT NOT NULL,
+        channel_id BIGINT NOT NULL,
+        venue TEXT NOT NULL CHECK (venue IN ('server', 'bot_dm')),
+        language TEXT NOT NULL CHECK (language IN ('en', 'es', 'de')),
+        server_name TEXT
+    );
+    CREATE INDEX pool_queue_by_pace ON pool_queue (pace, since);
+    ALTER TABLE guild_settings ADD COLUMN pool BOOLEAN NOT NULL DEFAULT FALSE;
+    ALTER TABLE guild_settings ADD COLUMN pool_shows_server BOOLEAN NOT NULL DEFAULT FALSE
     """,
-    # 21: RESERVED for issue 47 part "places" (a game in two places) — replace.
+    # 21: a game in two places.
     """
-    SELECT 21
+    ALTER TABLE games ADD COLUMN pool BOOLEAN NOT NULL DEFAULT FALSE;
+    DROP INDEX games_one_active_per_channel;
+    CREATE UNIQUE INDEX games_one_active_per_channel ON games (channel_id)
+        WHERE status = 'active' AND NOT pool;
+    CREATE TABLE game_places (
+        game_id BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        user_id BIGINT NOT NULL,
+        home BOOLEAN NOT NULL,
+        guild_id BIGINT NOT NULL,
+        channel_id BIGINT NOT NULL,
+        parent_id BIGINT,
+        parent_message_id BIGINT,
+        venue TEXT NOT NULL CHECK (venue IN ('server', 'bot_dm')),
+        language TEXT NOT NULL,
+        server_name TEXT,
+        placed BOOLEAN NOT NULL DEFAULT FALSE,
+        version INTEGER NOT NULL DEFAULT 0,
+        board_message_id BIGINT,
+        board_version INTEGER,
+        PRIMARY KEY (game_id, user_id)
+    );
+    CREATE INDEX game_places_behind ON game_places (game_id)
+        WHERE NOT home AND (board_version IS NULL OR board_version < version);
+    CREATE INDEX game_places_by_channel ON game_places (channel_id)
     """,
 ]
 
