@@ -88,6 +88,9 @@ class Game:
     venue: Venue = "server"
     """Where it is played: in a server with the bot, in the bot's DM, or where the bot can only
     answer presses (:attr:`answers_only`)."""
+    pool: bool = False
+    """Paired by the pool: shown in each player's place (its other places: the store's
+    ``game_places``), several may share a channel."""
 
     @property
     def clock(self) -> TimeControl | None:

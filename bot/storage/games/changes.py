@@ -37,7 +37,8 @@ STOPPED_CLOCK = {"clock_started_at": NULL, "flag_at": NULL}
 async def ensure_no_active_game(transaction: Transaction, channel_id: int) -> None:
     """Raise :class:`ChannelBusyError` if a game is played in the channel itself."""
     active = await transaction.fetchone(
-        "SELECT 1 FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,)
+        "SELECT 1 FROM games WHERE channel_id = ? AND status = 'active' AND NOT pool",
+        (channel_id,),
     )
     if active is not None:
         raise ChannelBusyError(IN_CHANNEL)
@@ -181,9 +182,20 @@ async def abort_game(
     if row is None:
         return None
     game = game_from_row(row)
-    await watch(transaction, game)
-    await transaction.announce(GAMES_TOPIC, str(game_id))
+    await changed(transaction, game)
     return game
+
+
+async def changed(transaction: Transaction, game: Game) -> None:
+    """What every change of ``game`` (its version bumped) writes besides its row: fair play's
+    index, each other place's version (its board is now behind), the ``games`` topic."""
+    await watch(transaction, game)
+    if game.pool:
+        await transaction.execute(
+            "UPDATE game_places SET version = ? WHERE game_id = ? AND NOT home",
+            (game.version, game.id),
+        )
+    await transaction.announce(GAMES_TOPIC, str(game.id))
 
 
 def _turn_changes(
@@ -236,8 +248,7 @@ async def _update_game(
     if row is None:
         raise StaleGameError("the game changed since this board was shown")
     updated = game_from_row(row)
-    await watch(transaction, updated)
-    await transaction.announce(GAMES_TOPIC, str(game.id))
+    await changed(transaction, updated)
     if outcome is not None:
         await transaction.announce(FINISHED_TOPIC, str(game.id))
     return updated

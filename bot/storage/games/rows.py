@@ -48,6 +48,7 @@ GAME_COLUMNS = ", ".join(
         "hints",
         "hints_used",
         "venue",
+        "pool",
     )
 )
 NEEDS_A_BOARD = "(board_version IS NULL OR board_version < version)"
@@ -99,4 +100,5 @@ def game_from_row(row: Row) -> Game:
         hints=bool(row["hints"]),
         hints_used=row["hints_used"],
         venue=row["venue"],
+        pool=bool(row["pool"]),
     )

@@ -1,0 +1,173 @@
+"""A game in several places: a game the pool paired is shown where each player asked for it (a
+server's channel, or their DM with the bot). The game's row holds its home (the first seat's
+place) and that place's boards, as every game's; ``game_places`` holds every seat's place, and
+the boards of each place besides the home (each recorded on its own, once per version)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from typing import cast
+
+from bot.base.game import Game, GamePlace, NewGame, Venue
+from bot.base.languages import Language
+from bot.base.paces import TimeControl
+from bot.base.people import Person
+from bot.base.seats import Seat
+from bot.base.server_rules import ReminderDefaults
+from bot.storage.db import Database, Row, Sql, Transaction, insert
+from bot.storage.games.changes import GAMES_TOPIC, _new_game_row
+from bot.storage.games.rows import GAME_COLUMNS, game_from_row
+from bot.storage.games.sql_rules import reminder_due
+from bot.storage.watched import watch
+from engine import WHITE
+from engine.newgame import new_game
+
+PLACE_COLUMNS = (
+    "game_id, user_id, home, guild_id, channel_id, parent_id, parent_message_id, venue, "
+    "language, server_name, placed, version, board_message_id, board_version"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where one player of a pool game sees it: the channel its boards are posted in (a thread
+    of ``parent_id``, or the channel itself), and which board of the game it shows there."""
+
+    game_id: int
+    user_id: int
+    """The player who asked for the game here."""
+    home: bool
+    """The game's home (the place the game's row names; its boards are recorded there)."""
+    guild_id: int
+    channel_id: int
+    parent_id: int | None
+    parent_message_id: int | None
+    venue: Venue
+    language: Language
+    server_name: str | None
+    """This place's server's name, shown to the other player only if its admin allowed it."""
+    placed: bool
+    """Whether its thread question is settled (a thread opened, or the channel itself)."""
+    version: int
+    board_message_id: int | None
+    board_version: int | None
+
+    @property
+    def home_id(self) -> int:
+        """The channel the game belongs to here: its thread's parent, or its own channel."""
+        return self.parent_id or self.channel_id
+
+    @property
+    def thread_id(self) -> int | None:
+        """The game's thread here, if it is played in one."""
+        return self.channel_id if self.parent_id is not None else None
+
+    @property
+    def needs_a_board(self) -> bool:
+        """Whether the game's newest change has no board here yet."""
+        return self.board_version is None or self.board_version < self.version
+
+    def shown(self, game: Game) -> Game:
+        """``game`` as this place shows it: its channel, thread, language and board here."""
+        if self.home:
+            return game
+        return replace(
+            game,
+            guild_id=self.guild_id,
+            channel_id=self.channel_id,
+            parent_id=self.parent_id,
+            parent_message_id=self.parent_message_id,
+            venue=self.venue,
+            language=self.language,
+            board_message_id=self.board_message_id,
+            board_version=self.board_version,
+        )
+
+
+def place_from_row(row: Row) -> Place:
+    """The :class:`Place` of a row selected with :data:`PLACE_COLUMNS`."""
+    return Place(
+        game_id=row["game_id"],
+        user_id=row["user_id"],
+        home=bool(row["home"]),
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        parent_id=row["parent_id"],
+        parent_message_id=row["parent_message_id"],
+        venue=row["venue"],
+        language=row["language"],
+        server_name=row["server_name"],
+        placed=bool(row["placed"]),
+        version=row["version"],
+        board_message_id=row["board_message_id"],
+        board_version=row["board_version"],
+    )
+
+
+async def insert_pool_game(
+    transaction: Transaction,
+    white: Seat,
+    black: Seat,
+    pace: str,
+    now: float,
+    *,
+    seed: int | None = None,
+    reminders: ReminderDefaults | None = None,
+) -> int:
+    """Start a rated game the pool paired in the caller's transaction: ``white`` moves first, a
+    basic game at ``pace`` (``correspondence`` or a clock), at home in ``white``'s place and
+    shown in ``black``'s too; its id. Its boards are posted after the commit, in each place by
+    the process that owns it (the ``games`` topic announced here wakes them). ``reminders``:
+    the bot's defaults, for the first player's turn reminder in a correspondence game."""
+    seed = random.randrange(2**31) if seed is None else seed
+    clock = TimeControl.of(pace)
+    home = GamePlace(white.guild_id, white.channel_id, venue=white.venue)
+    new = NewGame(
+        place=home,
+        white=Person(white.user_id, white.name),
+        black=Person(black.user_id, black.name),
+        seed=seed,
+        start=new_game("basic", seed=seed, first=WHITE),
+        language=cast(Language, white.language),
+        clock=clock,
+        rated=True,
+    )
+    row = _new_game_row(new, now) | {"rated": True, "pool": True}
+    due = reminder_due(reminders if clock is None else None, now, white.guild_id)
+    row["reminder_due_at"] = Sql(*due)
+    game = game_from_row(await insert(transaction, "games", row, GAME_COLUMNS))
+    for seat in (white, black):
+        await _insert_place(transaction, game, seat, home=seat is white)
+    await watch(transaction, game)
+    await transaction.announce(GAMES_TOPIC, str(game.id))
+    return game.id
+
+
+async def _insert_place(transaction: Transaction, game: Game, seat: Seat, *, home: bool) -> None:
+    """A seat's place; a seat asking in the home's channel itself shows the home's boards."""
+    same = seat.channel_id == game.channel_id
+    await transaction.execute(
+        "INSERT INTO game_places (game_id, user_id, home, guild_id, channel_id, venue, "
+        "language, server_name, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            game.id,
+            seat.user_id,
+            home or same,
+            seat.guild_id,
+            seat.channel_id,
+            seat.venue,
+            seat.language,
+            seat.server_name,
+            game.version,
+        ),
+    )
+
+
+async def places_of(database: Database | Transaction, game_id: int) -> list[Place]:
+    """Every place ``game_id`` is shown in (none: a game of one place), the home first."""
+    rows = await database.fetchall(
+        f"SELECT {PLACE_COLUMNS} FROM game_places WHERE game_id = ? ORDER BY home DESC, user_id",
+        (game_id,),
+    )
+    return [place_from_row(row) for row in rows]
