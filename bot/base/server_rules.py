@@ -31,6 +31,10 @@ class ServerRules:
     """The live clocks offered (correspondence always is)."""
     puzzle_channel: int | None = None
     """Where the puzzle of the day is posted (``None``: no puzzle of the day)."""
+    pool: bool = False
+    """Members may queue in the pool (across servers) from here."""
+    pool_shows_server: bool = False
+    """Pool opponents from other servers see the server's name."""
 
     def pace(self, chosen: str | None) -> TimeControl | None:
         """The clock of the pace ``chosen`` (``None``: the default pace); raises

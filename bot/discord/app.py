@@ -109,6 +109,8 @@ class App:
             ),
             **paces_in_force(chosen, settings),
             puzzle_channel=chosen.puzzle_channel,
+            pool=chosen.pool,
+            pool_shows_server=chosen.pool_shows_server,
         )
 
     async def close(self) -> None:

@@ -9,7 +9,8 @@ name                      held for     the work
 ========================  ===========  =======================================================
 ``board:<game>:<ver>``    10 s         posting the board of a game's version (taken by the
                                        transaction that stores the change; recording the board
-                                       ends it)
+                                       ends it); ``board:<game>:<ver>:<user>`` in the place
+                                       ``user`` asked for a pool game, besides its home
 ``ai:<game>:<ver>``       10 s         searching, storing and posting the AI's turn
 ``review:<game>``         10 s,        running a game's review (renewed with its progress)
                           renewed
@@ -17,6 +18,8 @@ name                      held for     the work
 ``taking:<challenge>``    15 s         taking an open challenge: opening its game's thread and
                                        starting the game (the first to press holds it; the
                                        others are told someone was faster)
+``pool:wave``             10 s,        pairing the pool's queue, wave after wave (renewed by
+                          renewed      each wave; another process takes over once it runs out)
 ``<kind>:<game>:<user>``  60 s         answering a member's press of a finished game's Replay,
                                        Record or Analyse (``kind``: ``replay``, ``record``,
                                        ``analyse``) until the answer is posted: a double press
@@ -41,9 +44,11 @@ class Lease:
     seconds: float
 
 
-def board_lease(game_id: int, version: int) -> Lease:
-    """Posting the first board of a game's version: longer than posting a board takes."""
-    return Lease(f"board:{game_id}:{version}", 10.0)
+def board_lease(game_id: int, version: int, away: int | None = None) -> Lease:
+    """Posting the first board of a game's version (``away``: in the place that player asked
+    for a pool game, not at its home): longer than posting a board takes."""
+    place = "" if away is None else f":{away}"
+    return Lease(f"board:{game_id}:{version}{place}", 10.0)
 
 
 def ai_lease(game_id: int, version: int) -> Lease:
@@ -71,6 +76,12 @@ def taking_lease(challenge_id: int) -> Lease:
     """Taking an open challenge: longer than opening a thread and starting a game takes; a
     process killed meanwhile leaves the challenge open to the next press once it runs out."""
     return Lease(f"taking:{challenge_id}", 15.0)
+
+
+def wave_lease() -> Lease:
+    """Pairing the pool's queue: one process at a time runs the waves, renewing it with each
+    (every few seconds); another takes over this long after the last."""
+    return Lease("pool:wave", 10.0)
 
 
 class LeaseStore:

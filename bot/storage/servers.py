@@ -30,6 +30,10 @@ class ServerSettings:
     """The clocks offered, comma-separated (``""``: none)."""
     puzzle_channel: int | None = None
     """Where the puzzle of the day is posted (``None``: no puzzle of the day)."""
+    pool: bool = False
+    """The server's members may queue in the pool (across servers) from its channels."""
+    pool_shows_server: bool = False
+    """Opponents from other servers see the server's name (else only the member's)."""
 
 
 class ServerSettingsStore:
@@ -42,14 +46,14 @@ class ServerSettingsStore:
         """The server's settings (all ``None`` when its admins chose nothing)."""
         row = await self.database.fetchone(
             "SELECT threads, inactivity_timeout, challenge_timeout, default_mode, "
-            "reminder_after, default_pace, clocks, puzzle_channel FROM guild_settings "
-            "WHERE guild_id = ?",
+            "reminder_after, default_pace, clocks, puzzle_channel, pool, pool_shows_server "
+            "FROM guild_settings WHERE guild_id = ?",
             (guild_id,),
         )
         if row is None:
             return ServerSettings()
         threads = None if row[0] is None else bool(row[0])
-        return ServerSettings(threads, row[1], row[2], row[3], row[4], row[5], row[6], row[7])
+        return ServerSettings(threads, *row[1:8], pool=bool(row[8]), pool_shows_server=bool(row[9]))
 
     async def set(self, guild_id: int, settings: ServerSettings, by: int, now: float) -> None:
         """Store the server's settings, chosen by the admin ``by``."""
@@ -57,13 +61,15 @@ class ServerSettingsStore:
             await transaction.execute(
                 "INSERT INTO guild_settings (guild_id, threads, inactivity_timeout, "
                 "challenge_timeout, default_mode, reminder_after, default_pace, clocks, "
-                "puzzle_channel, updated_by, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+                "puzzle_channel, pool, pool_shows_server, updated_by, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET "
                 "threads = excluded.threads, inactivity_timeout = excluded.inactivity_timeout, "
                 "challenge_timeout = excluded.challenge_timeout, "
                 "default_mode = excluded.default_mode, reminder_after = excluded.reminder_after, "
                 "default_pace = excluded.default_pace, clocks = excluded.clocks, "
-                "puzzle_channel = excluded.puzzle_channel, "
+                "puzzle_channel = excluded.puzzle_channel, pool = excluded.pool, "
+                "pool_shows_server = excluded.pool_shows_server, "
                 "updated_by = excluded.updated_by, updated_at = excluded.updated_at",
                 (
                     guild_id,
@@ -75,6 +81,8 @@ class ServerSettingsStore:
                     settings.default_pace,
                     settings.clocks,
                     settings.puzzle_channel,
+                    settings.pool,
+                    settings.pool_shows_server,
                     by,
                     now,
                 ),

@@ -36,6 +36,8 @@ OPTION_NAMES = (
     NC_("command", "reminder_minutes"),
     NC_("command", "puzzle_channel"),
     NC_("command", "daily_puzzle"),
+    NC_("command", "pool"),
+    NC_("command", "pool_shows_server"),
 )
 """The option names this module adds (their Python parameters), for the catalogue."""
 
@@ -196,6 +198,8 @@ class AdminCommands(Cog):
         clocks=N_("The live clocks offered, comma-separated (e.g. 5+5,10+5), or none"),
         puzzle_channel=N_("Post a puzzle of the day in this channel"),
         daily_puzzle=N_("The puzzle of the day: on (in this channel, unless you name one) or off"),
+        pool=N_("Let members here play members of other servers with /tholos play (on/off)"),
+        pool_shows_server=N_("Show this server's name to pool opponents from other servers"),
     )
     async def settings(
         self,
@@ -209,9 +213,15 @@ class AdminCommands(Cog):
         clocks: app_commands.Range[str, 1, 60] | None = None,
         puzzle_channel: discord.TextChannel | None = None,
         daily_puzzle: Literal["on", "off"] | None = None,
+        pool: Literal["on", "off"] | None = None,
+        pool_shows_server: Literal["on", "off"] | None = None,
     ) -> None:
         """``/tholos-admin settings``."""
         changes: dict[str, object] = {}
+        if pool is not None:
+            changes["pool"] = pool == "on"
+        if pool_shows_server is not None:
+            changes["pool_shows_server"] = pool_shows_server == "on"
         if threads is not None:
             changes["threads"] = threads == "on"
         if idle_claim_minutes is not None:
@@ -271,6 +281,9 @@ def settings_embed(t: Translator, rules: ServerRules, *, changed: bool) -> disco
     )
     daily = f"<#{rules.puzzle_channel}>" if rules.puzzle_channel is not None else t("off")
     embed.add_field(name=t("Puzzle of the day"), value=daily, inline=True)
+    embed.add_field(name=t("Pool"), value=t("on") if rules.pool else t("off"), inline=True)
+    shown = t("on") if rules.pool_shows_server else t("off")
+    embed.add_field(name=t("Server's name shown to the pool"), value=shown, inline=True)
     embed.description = t(
         "Change them with {command} (Manage Server).", command=command("tholos-admin settings")
     )

@@ -1,0 +1,130 @@
+"""The pool's waves: every :data:`WAVE_SECONDS` while anyone waits (sooner after a join, never
+closer than :data:`WAVE_GAP`), one process at a time (the lease :func:`wave_lease`), each pace's
+queue paired by :func:`~bot.features.pool.matching.pair_wave` on the members' ratings in that
+pace's pool, then each pair's game started in ONE transaction: both taken out of the queue (a
+compare-and-set: still waiting for that pace), each the other's last opponent, the game
+inserted, the pairing announced. A pair one of whom left meanwhile is skipped (the other waits
+on for the next wave)."""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from bot.base.paces import rating_pool
+from bot.base.seats import Seat
+from bot.features.pool.matching import Waiting, WavePairing, pair_wave
+from bot.features.pool.service import PoolRatings, newcomers
+from bot.features.pool.store import POOL_TOPIC, PoolStore
+from bot.storage.db import Database, Transaction
+from bot.storage.leases import LeaseStore, wave_lease
+
+log = logging.getLogger(__name__)
+
+WAVE_SECONDS = 3.0
+"""Seconds between two waves while anyone waits (Lichess's pools: a few seconds)."""
+WAVE_GAP = 0.5
+"""The least seconds between two waves (a burst of joins makes one wave, not one each)."""
+
+InsertGame = Callable[[Transaction, Seat, Seat, str, float], Awaitable[int]]
+"""``insert_game(transaction, white, black, pace, now)``: the pool's game stored in the
+pairing's transaction; its id."""
+
+
+@dataclass(frozen=True, slots=True)
+class Paired:
+    """A game the pool started: its id, and its two players (by id)."""
+
+    game_id: int
+    first: int
+    second: int
+    pace: str
+
+
+class _Gone(Exception):
+    """One of a pair no longer waits for that pace: the pairing is rolled back."""
+
+
+class Waves:
+    """Pairs the pool's queue, wave after wave."""
+
+    def __init__(
+        self,
+        database: Database,
+        leases: LeaseStore,
+        insert_game: InsertGame,
+        ratings: PoolRatings = newcomers,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = PoolStore(database)
+        self.database = database
+        self.leases = leases
+        self.insert_game = insert_game
+        self.ratings = ratings
+        self._clock = clock
+        self._last_wave = -WAVE_GAP
+        self._holding = False
+
+    async def round(self) -> float | None:
+        """One wave if this process holds (or takes) the lease: when the next is due (``None``:
+        nobody waits); while another process holds it, when it runs out."""
+        now = self._clock()
+        if now - self._last_wave < WAVE_GAP:
+            return self._last_wave + WAVE_GAP
+        if not await self._hold(now):
+            return await self.leases.expires_at(wave_lease()) or now + WAVE_SECONDS
+        self._last_wave = now
+        await self.wave(now)
+        return now + WAVE_SECONDS if await self.store.paces() else None
+
+    async def _hold(self, now: float) -> bool:
+        """Keep (or take) the waves' lease."""
+        lease = wave_lease()
+        if self._holding:
+            self._holding = await self.leases.renew(lease, now)
+        if not self._holding:
+            self._holding = await self.leases.acquire(lease, now)
+        return self._holding
+
+    async def wave(self, now: float) -> list[Paired]:
+        """Pair every pace's queue at ``now``; the games started."""
+        started = []
+        for pace in await self.store.paces():
+            plan = await self.plan(pace, now)
+            for first, second in plan.pairs:
+                paired = await self.pair(first, second, pace, now)
+                if paired is not None:
+                    started.append(paired)
+        return started
+
+    async def plan(self, pace: str, now: float) -> WavePairing:
+        """Who would play whom among those waiting for ``pace`` at ``now``."""
+        candidates, blocks = await self.store.candidates(pace)
+        ids = [candidate.user_id for candidate in candidates]
+        ratings = await self.ratings(rating_pool(pace), ids, now)
+        members = [Waiting(c.user_id, ratings[c.user_id].rating, c.since) for c in candidates]
+        last = {c.user_id: c.last_opponent_id for c in candidates if c.last_opponent_id}
+        return pair_wave(members, now, blocks, last)
+
+    async def pair(self, first: int, second: int, pace: str, now: float) -> Paired | None:
+        """Start the game of ``first`` and ``second`` in one transaction, if both still wait
+        for ``pace`` (colours drawn at random, seeded from the pair and the wave); ``None``
+        if one of them no longer does."""
+        rng = random.Random(f"{min(first, second)}:{max(first, second)}:{now}")
+        try:
+            async with self.database.transaction() as transaction:
+                one = await self.store.take(transaction, first, pace)
+                other = await self.store.take(transaction, second, pace)
+                if one is None or other is None:
+                    raise _Gone
+                await self.store.met(transaction, first, second)
+                white, black = (one, other) if rng.random() < 0.5 else (other, one)
+                game_id = await self.insert_game(transaction, white, black, pace, now)
+                await transaction.announce(POOL_TOPIC, f"paired:{game_id}:{first}:{second}")
+        except _Gone:
+            log.info("pool: %s or %s left before their pairing", first, second)
+            return None
+        return Paired(game_id, first, second, pace)
