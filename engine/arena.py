@@ -1,4 +1,5 @@
-"""The arena: games between two players with alternating colours, and their statistics.
+"""The arena: games between two players with alternating colours, their statistics, and Elo
+ratings fitted to them.
 
 Game ``i`` is seeded from the arena's seed and ``i`` alone, so a run reproduces whatever the
 number of worker processes (unless a time cap cuts a search short). Games ``2k`` and ``2k + 1``
@@ -9,6 +10,8 @@ start from the same position (same ornaments) with the colours swapped; White mo
 2
 >>> [round(x, 3) for x in wilson(0.5, 100)]
 [0.404, 0.596]
+>>> round(elo_difference(0.76))
+200
 """
 
 from __future__ import annotations
@@ -20,10 +23,10 @@ import random
 import statistics
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from multiprocessing import Pool
 
-from .ai import Player, make_player
+from .ai import LEVELS, Player, make_player
 from .core import WHITE
 from .newgame import new_game
 from .position import Position
@@ -70,9 +73,23 @@ def play_game(a: Player, b: Player, *, seed: int, index: int, ornaments: int = 0
     return GameRecord(index, a_white, result, tuple(times[0]), tuple(times[1]), position)
 
 
-def _play_named(task: tuple[str, str, int, int, int]) -> GameRecord:
-    a, b, seed, index, ornaments = task
-    return play_game(make_player(a), make_player(b), seed=seed, index=index, ornaments=ornaments)
+def arena_player(name: str, capped: bool = True) -> Player:
+    """The player ``name``; a search level without its time cap unless ``capped`` (its iterations
+    alone then decide its turns, however busy the machine)."""
+    if name in LEVELS and not capped:
+        return make_player(name, replace(LEVELS[name], seconds=None))
+    return make_player(name)
+
+
+def _play_named(task: tuple[str, str, int, int, int, bool]) -> GameRecord:
+    a, b, seed, index, ornaments, capped = task
+    return play_game(
+        arena_player(a, capped),
+        arena_player(b, capped),
+        seed=seed,
+        index=index,
+        ornaments=ornaments,
+    )
 
 
 def run_arena(
@@ -83,13 +100,15 @@ def run_arena(
     seed: int,
     ornaments: int = 0,
     jobs: int = 1,
+    capped: bool = True,
     progress: Callable[[list[GameRecord]], None] | None = None,
 ) -> list[GameRecord]:
-    """Play ``games`` games between the named players on ``jobs`` processes, in game order.
+    """Play ``games`` games between the named players on ``jobs`` processes, in game order
+    (``capped``: the search levels keep their time caps; see :func:`arena_player`).
 
     ``progress`` is called with the games finished so far after each game.
     """
-    tasks = [(a, b, seed, index, ornaments) for index in range(games)]
+    tasks = [(a, b, seed, index, ornaments, capped) for index in range(games)]
     done: list[GameRecord] = []
     with Pool(jobs) if jobs > 1 else contextlib.nullcontext() as pool:
         records = pool.imap_unordered(_play_named, tasks) if pool else map(_play_named, tasks)
@@ -171,3 +190,114 @@ def report(a: str, b: str, summary: Summary, games: int, seconds: float) -> str:
 def default_jobs() -> int:
     """Worker processes to use: one per available core."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+# -- Elo ----------------------------------------------------------------------------------------
+
+_LOGISTIC = math.log(10) / 400
+"""Elo's logistic: an expected score of 1 / (1 + 10^(-d/400)) for a difference of d points."""
+
+
+def expected_score(difference: float) -> float:
+    """The score rate Elo expects of a player ``difference`` points above its opponent."""
+    return 1 / (1 + math.exp(-_LOGISTIC * difference))
+
+
+def elo_difference(rate: float) -> float:
+    """The difference in Elo points that expects score rate ``rate`` (±infinity at 1 and 0)."""
+    if rate <= 0 or rate >= 1:
+        return math.copysign(math.inf, rate - 0.5)
+    return math.log(rate / (1 - rate)) / _LOGISTIC
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """A rating, or a difference of ratings, with its 95% interval."""
+
+    value: float
+    low: float
+    high: float
+
+
+def elo_of(summary: Summary) -> Estimate:
+    """A's Elo difference to B from their games, with the 95% interval of its score rate
+    (Wilson's) carried over to Elo points."""
+    return Estimate(
+        elo_difference(summary.rate), elo_difference(summary.low), elo_difference(summary.high)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """Games between two players: A's score (a draw is half a win) of ``games``."""
+
+    a: str
+    b: str
+    games: float
+    """Games played (a virtual draw of the fit's prior counts too)."""
+    score: float
+
+
+def fit_ratings(
+    matches: list[Match], anchor: str, anchor_rating: float, prior_draws: float = 1.0
+) -> dict[str, Estimate]:
+    """Every player's Elo rating, fitted to all ``matches`` at once by maximum likelihood (each
+    game a Bernoulli trial of Elo's expected score, a draw half a win), ``anchor`` held at
+    ``anchor_rating``; intervals of ±1.96 standard errors from the Fisher information.
+
+    Each pair that met also counts ``prior_draws`` draws, so that a clean sweep gives a finite
+    rating (as BayesElo's prior does). Raises ``ValueError`` unless the matches connect every
+    player to the anchor.
+    """
+    players = sorted(({m.a for m in matches} | {m.b for m in matches}) - {anchor})
+    index = {name: place for place, name in enumerate(players)}
+    ratings = dict.fromkeys(players, float(anchor_rating)) | {anchor: float(anchor_rating)}
+    counted = [
+        Match(m.a, m.b, m.games + prior_draws, m.score + prior_draws / 2)
+        for m in matches
+        if m.games
+    ]
+    information: list[list[float]] = []
+    for _ in range(100):
+        gradient = [0.0] * len(players)
+        information = [[0.0] * len(players) for _ in players]
+        for match in counted:
+            expected = expected_score(ratings[match.a] - ratings[match.b])
+            push = _LOGISTIC * (match.score - match.games * expected)
+            weight = _LOGISTIC**2 * match.games * expected * (1 - expected)
+            for name, sign in ((match.a, 1), (match.b, -1)):
+                if name in index:
+                    gradient[index[name]] += sign * push
+                    information[index[name]][index[name]] += weight
+            if match.a in index and match.b in index:
+                information[index[match.a]][index[match.b]] -= weight
+                information[index[match.b]][index[match.a]] -= weight
+        step = _solve(information, gradient)
+        for name, change in zip(players, step, strict=True):
+            ratings[name] += max(-400.0, min(400.0, change))
+        if max(map(abs, step), default=0.0) < 1e-6:
+            break
+    fitted = {anchor: Estimate(anchor_rating, anchor_rating, anchor_rating)}
+    for name in players:
+        unit = [1.0 if other == name else 0.0 for other in players]
+        error = math.sqrt(_solve(information, unit)[index[name]])
+        rating = ratings[name]
+        fitted[name] = Estimate(rating, rating - 1.96 * error, rating + 1.96 * error)
+    return fitted
+
+
+def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
+    """``x`` with ``matrix @ x == vector``, by Gaussian elimination with partial pivoting;
+    raises ``ValueError`` for a singular matrix (players the matches leave unconnected)."""
+    size = len(vector)
+    rows = [[*row, value] for row, value in zip(matrix, vector, strict=True)]
+    for column in range(size):
+        pivot = max(range(column, size), key=lambda row: abs(rows[row][column]))
+        if abs(rows[pivot][column]) < 1e-12:
+            raise ValueError("the matches do not connect every player to the anchor")
+        rows[column], rows[pivot] = rows[pivot], rows[column]
+        for row in range(size):
+            if row != column:
+                factor = rows[row][column] / rows[column][column]
+                rows[row] = [x - factor * y for x, y in zip(rows[row], rows[column], strict=True)]
+    return [rows[row][size] / rows[row][row] for row in range(size)]

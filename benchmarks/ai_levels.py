@@ -1,0 +1,120 @@
+"""The AI's levels on the members' rating scale: arena matches between the levels, and against
+``greedy`` and ``random``, fitted together into Elo ratings with 95% intervals
+(:func:`engine.arena.fit_ratings`), ``medium`` held at 1500 — the rating a newcomer starts at, so
+a newcomer's level (``level_for_rating(1500)``) is the level offered by default. These are the
+numbers of ``engine.ai.LEVEL_RATINGS``.
+
+Each pair plays games in pairs from the same start with the colours swapped (the arena's rule),
+the search levels without their time caps (their iterations alone decide a turn, so a busy
+machine does not weaken them). Each finished pair is written to ``--results`` (JSON), so a run
+cut short goes on where it stopped and the fit takes every pair played so far.
+
+    nice -n 19 .venv/bin/python -m benchmarks.ai_levels [--scale 1] [--results ai_levels.json]
+    .venv/bin/python -m benchmarks.ai_levels --fit-only --results ai_levels.json
+
+2026-11-29, this 2-core machine shared with five other sessions, one process at ``nice 19``
+(``--scale 1``, seeds as in ``SCHEDULE``): see benchmarks/README.md, "The AI's levels on the
+rating scale", for the games, the fit and its intervals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+from engine.ai import LEVEL_RATINGS
+from engine.arena import Match, elo_of, fit_ratings, run_arena, summarise
+
+ANCHOR = ("medium", 1500)
+"""The level held fixed, and its rating: the newcomer's 1500."""
+SCHEDULE: list[tuple[str, str, int, int]] = [
+    ("greedy", "random", 100, 41),
+    ("easy", "greedy", 200, 42),
+    ("medium", "greedy", 100, 43),
+    ("medium", "easy", 200, 44),
+    ("hard", "medium", 160, 45),
+    ("hard", "easy", 40, 46),
+]
+"""(A, B, games at ``--scale 1``, seed): adjacent levels, then a level against earlier ones."""
+
+
+def play(a: str, b: str, games: int, seed: int, jobs: int) -> dict[str, object]:
+    """One pair's games: the result, A's Elo difference with its interval, the move times."""
+    began = time.perf_counter()
+    records = run_arena(a, b, games=games, seed=seed, jobs=jobs, capped=False)
+    summary = summarise(records)
+    elo = elo_of(summary)
+    return {
+        "a": a,
+        "b": b,
+        "seed": seed,
+        "games": games,
+        "wins": summary.wins,
+        "losses": summary.losses,
+        "draws": summary.draws,
+        "elo": [round(elo.value, 1), round(elo.low, 1), round(elo.high, 1)],
+        "a_p95": round(summary.a_p95, 3),
+        "b_p95": round(summary.b_p95, 3),
+        "seconds": round(time.perf_counter() - began),
+    }
+
+
+def describe(pair: dict) -> str:
+    """One pair's line: the result, the score rate's Elo difference and its interval."""
+    value, low, high = (_points(x) for x in pair["elo"])
+    return (
+        f"{pair['a']} vs {pair['b']} (seed {pair['seed']}): {pair['wins']}–{pair['losses']}–"
+        f"{pair['draws']} of {pair['games']}, {value} ({low} to {high}) Elo; p95 a move "
+        f"{pair['a_p95']:.3f} / {pair['b_p95']:.3f} s; {pair['seconds']} s"
+    )
+
+
+def _points(value: float) -> str:
+    return f"{value:+.0f}" if math.isfinite(value) else ("+∞" if value > 0 else "−∞")
+
+
+def fit(pairs: list[dict]) -> str:
+    """Every player's rating, fitted to all pairs at once, and the levels' table to keep."""
+    matches = [
+        Match(pair["a"], pair["b"], pair["games"], pair["wins"] + pair["draws"] / 2)
+        for pair in pairs
+    ]
+    ratings = fit_ratings(matches, *ANCHOR)
+    lines = [f"fit ({ANCHOR[0]} = {ANCHOR[1]}; one virtual draw a pair):"]
+    for name, estimate in sorted(ratings.items(), key=lambda item: item[1].value):
+        lines.append(
+            f"  {name:>7}: {estimate.value:6.0f} (95% {estimate.low:.0f} to {estimate.high:.0f})"
+        )
+    measured = {level: round(ratings[level].value, -1) for level in LEVEL_RATINGS}
+    lines.append(f"LEVEL_RATINGS = {json.dumps({k: int(v) for k, v in measured.items()})}")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.ai_levels")
+    parser.add_argument("--scale", type=float, default=1.0, help="games = scale × the schedule's")
+    parser.add_argument("--results", type=Path, default=Path("ai_levels.json"))
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--fit-only", action="store_true")
+    args = parser.parse_args()
+    pairs: list[dict] = json.loads(args.results.read_text()) if args.results.exists() else []
+    done = {(pair["a"], pair["b"], pair["seed"]) for pair in pairs}
+    for a, b, games, seed in [] if args.fit_only else SCHEDULE:
+        if (a, b, seed) in done:
+            continue
+        count = max(2, 2 * round(games * args.scale / 2))
+        print(f"playing {a} vs {b}: {count} games …", file=sys.stderr, flush=True)
+        pairs.append(play(a, b, count, seed, args.jobs))
+        args.results.write_text(json.dumps(pairs, indent=1))
+        print(describe(pairs[-1]), flush=True)
+    if args.fit_only:
+        print("\n".join(describe(pair) for pair in pairs))
+    print(fit(pairs))
+
+
+if __name__ == "__main__":
+    main()
