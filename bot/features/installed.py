@@ -18,6 +18,7 @@ from bot.features.lessons.web import LessonPages
 from bot.features.live.feature import LiveBoard
 from bot.features.play.feature import Play
 from bot.features.play.web import PlayPages, SeatPages
+from bot.features.pool.feature import Pool
 from bot.features.puzzles.feature import Puzzles
 from bot.features.puzzles.web import PuzzlePages
 from bot.features.ratings.feature import Ratings
@@ -37,6 +38,7 @@ def features(app: App, ai: AiPlayer | None = None) -> list[Feature]:
     challenges = Challenges(app, play.opponent, ratings.store.rating)
     tournaments = Tournaments(app, play.service, ratings.store.rating)
     analysis, reviews, reminders = Analysis(app), Reviews(app), Reminders(app)
+    pool = Pool(app, challenges.play_the_ai)
     pages = [
         PlayPages(app, play.service, play.opponent, challenges.service.new_games),
         SeatPages(challenges.service),
@@ -47,6 +49,7 @@ def features(app: App, ai: AiPlayer | None = None) -> list[Feature]:
     return [
         play,
         challenges,
+        pool,
         Games(app, challenges.store),
         ratings,
         analysis,

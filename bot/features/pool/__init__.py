@@ -4,6 +4,6 @@ rating, within windows that widen with the wait (``matching``), over the pool's 
 features may use of it."""
 
 from bot.features.pool.service import AiOffer, PoolService, PoolState
-from bot.features.pool.store import POOL_TOPIC, blocked_between, blocked_by
+from bot.features.pool.store import POOL_TOPIC, BlockStore
 
-__all__ = ["POOL_TOPIC", "AiOffer", "PoolService", "PoolState", "blocked_between", "blocked_by"]
+__all__ = ["POOL_TOPIC", "AiOffer", "BlockStore", "PoolService", "PoolState"]

@@ -7,12 +7,14 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
+from bot.base.game_options import Level
 from bot.base.glicko2 import Rating
 from bot.base.paces import RatingPool, rating_pool
 from bot.base.refusals import Refusal
 from bot.base.seats import Seat
-from bot.features.pool.store import NotInThePoolError, PoolStore
+from bot.features.pool.store import BlockStore, NotInThePoolError, PoolStore
 from bot.words.phrases import command
 from engine.ai import LEVEL_RATINGS, level_for_rating
 from engine.vocabulary import N_
@@ -36,13 +38,13 @@ async def newcomers(pool: RatingPool, user_ids: Sequence[int], now: float) -> di
 class AiOffer:
     """The AI at a member's level: the level nearest their rating, and its rating."""
 
-    level: str
+    level: Level
     rating: int
 
     @classmethod
     def at(cls, rating: float) -> AiOffer:
         """The offer for a member rated ``rating``."""
-        level = level_for_rating(rating)
+        level = cast(Level, level_for_rating(rating))
         return cls(level, LEVEL_RATINGS[level])
 
 
@@ -68,6 +70,7 @@ class PoolService:
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
+        self.blocks = BlockStore(store.database)
         self.ratings = ratings
         self._clock = clock
 
@@ -119,8 +122,8 @@ class PoolService:
         ``False`` if they already had. Raises :class:`Refusal` for oneself."""
         if user_id == blocked_id:
             raise Refusal("You can't block yourself.")
-        return await self.store.block(user_id, blocked_id, self._clock())
+        return await self.blocks.block(user_id, blocked_id, self._clock())
 
     async def unblock(self, user_id: int, blocked_id: int) -> bool:
         """``user_id`` unblocks ``blocked_id``; ``False`` if they had not blocked them."""
-        return await self.store.unblock(user_id, blocked_id)
+        return await self.blocks.unblock(user_id, blocked_id)

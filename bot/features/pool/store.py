@@ -191,6 +191,23 @@ class PoolStore:
             [(second, first), (first, second)],
         )
 
+
+async def _dequeue(transaction: Transaction, user_id: int) -> str | None:
+    """Take ``user_id`` out of the queue, announced; the pace they waited for."""
+    pace = await scalar(
+        transaction, "DELETE FROM pool_queue WHERE user_id = ? RETURNING pace", (user_id,)
+    )
+    if pace is not None:
+        await transaction.announce(POOL_TOPIC, f"left:{pace}")
+    return pace
+
+
+class BlockStore:
+    """Who blocked whom: never paired, their challenges never shown to the blocker."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
     async def block(self, user_id: int, blocked_id: int, now: float) -> bool:
         """``user_id`` blocks ``blocked_id``; ``False`` if they already had."""
         async with self.database.transaction() as transaction:
@@ -209,29 +226,19 @@ class PoolStore:
             )
         return removed == 1
 
+    async def between(self, first: int, second: int) -> bool:
+        """Whether either of two members blocked the other."""
+        found = await scalar(
+            self.database,
+            "SELECT 1 FROM blocks WHERE (user_id = ? AND blocked_id = ?) "
+            "OR (user_id = ? AND blocked_id = ?)",
+            (first, second, second, first),
+        )
+        return found is not None
 
-async def _dequeue(transaction: Transaction, user_id: int) -> str | None:
-    """Take ``user_id`` out of the queue, announced; the pace they waited for."""
-    pace = await scalar(
-        transaction, "DELETE FROM pool_queue WHERE user_id = ? RETURNING pace", (user_id,)
-    )
-    if pace is not None:
-        await transaction.announce(POOL_TOPIC, f"left:{pace}")
-    return pace
-
-
-async def blocked_between(database: Database | Transaction, first: int, second: int) -> bool:
-    """Whether either of two members blocked the other."""
-    found = await scalar(
-        database,
-        "SELECT 1 FROM blocks WHERE (user_id = ? AND blocked_id = ?) "
-        "OR (user_id = ? AND blocked_id = ?)",
-        (first, second, second, first),
-    )
-    return found is not None
-
-
-async def blocked_by(database: Database, user_id: int) -> set[int]:
-    """The members ``user_id`` blocked."""
-    rows = await database.fetchall("SELECT blocked_id FROM blocks WHERE user_id = ?", (user_id,))
-    return {row[0] for row in rows}
+    async def blocked_by(self, user_id: int) -> set[int]:
+        """The members ``user_id`` blocked."""
+        rows = await self.database.fetchall(
+            "SELECT blocked_id FROM blocks WHERE user_id = ?", (user_id,)
+        )
+        return {row[0] for row in rows}

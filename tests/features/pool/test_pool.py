@@ -8,7 +8,7 @@ import pytest
 
 from bot.base.refusals import Refusal
 from bot.base.seats import Seat
-from bot.features.pool import blocked_between, blocked_by
+from bot.features.pool import BlockStore
 from bot.features.pool.matching import WINDOW_AT_ONCE, WINDOW_PER_SECOND
 from bot.features.pool.service import AI_OFFER_AFTER, AiOffer, PoolService
 from bot.features.pool.store import POOL_TOPIC, PoolStore
@@ -123,12 +123,13 @@ async def test_blocks(database: Database, pool: PoolService):
         await pool.block(1, 1)
     assert await pool.block(1, 2)
     assert not await pool.block(1, 2)
-    assert await blocked_between(database, 1, 2) and await blocked_between(database, 2, 1)
-    assert not await blocked_between(database, 1, 3)
-    assert await blocked_by(database, 1) == {2} and await blocked_by(database, 2) == set()
+    blocks = BlockStore(database)
+    assert await blocks.between(1, 2) and await blocks.between(2, 1)
+    assert not await blocks.between(1, 3)
+    assert await blocks.blocked_by(1) == {2} and await blocks.blocked_by(2) == set()
     assert await pool.unblock(1, 2)
     assert not await pool.unblock(1, 2)
-    assert not await blocked_between(database, 1, 2)
+    assert not await blocks.between(1, 2)
 
 
 async def test_taking_a_pair_is_a_compare_and_set(database: Database, pool: PoolService, clock):
