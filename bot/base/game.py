@@ -91,6 +91,10 @@ class Game:
     pool: bool = False
     """Paired by the pool: shown in each player's place (its other places: the store's
     ``game_places``), several may share a channel."""
+    away: int | None = None
+    """A pool game seen from one of its places other than its home: the player who asked for
+    it there (its channel, thread, language and board here are that place's); ``None``: seen
+    at home, where the game's row is."""
 
     @property
     def clock(self) -> TimeControl | None:

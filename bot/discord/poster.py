@@ -6,6 +6,7 @@ not (a game's ``answers_only``), only as an interaction's answer, while its toke
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -22,7 +23,7 @@ from bot.discord.places import GONE_THREAD, Places
 from bot.health.metrics import METRICS
 from bot.i18n.catalogues import translator
 from bot.loops import work
-from bot.loops.background import discord_call
+from bot.loops.background import discord_call, nonce
 from bot.storage.db import DatabaseUnavailable
 from bot.storage.games.store import GameStore
 from bot.storage.leases import LeaseStore, board_lease
@@ -113,7 +114,7 @@ class BoardPoster:
         """
         if again:
             return await self.post_now(send, game, last, stripped, now)
-        lease = board_lease(game.id, game.version)
+        lease = board_lease(game.id, game.version, game.away)
         if not leased and not await self.leases.acquire(lease, time.time()):
             log.info("board of game %s v%s is being posted elsewhere", game.id, game.version)
             return None
@@ -241,7 +242,10 @@ class PostedBoards:
         clock = _clock_start(game, message)
         if not game.is_active:
             await self.places.show_result(game)
-        if not await self.games.set_board_message(game.id, message.id, game.version, clock):
+        recorded = await self.games.set_board_message(
+            game.id, message.id, game.version, clock, game.away
+        )
+        if not recorded:
             await self.strip_controls(game.channel_id, message)  # a newer board is out already
             return
         if clock is not None and self.alarm is not None:
@@ -307,7 +311,8 @@ class BackgroundPosts:
             return None
         channel = self.poster.client.get_partial_messageable(game.channel_id)
         stripped = game.board_message_id if bare else None
-        return await self.poster.post(channel.send, game, last, leased=leased, stripped=stripped)
+        send = functools.partial(channel.send, nonce=board_nonce(game))
+        return await self.poster.post(send, game, last, leased=leased, stripped=stripped)
 
     async def leave_to_next_press(self, game: Game) -> None:
         """A change where the bot is not (a page's turn, the AI's, a clock's): no board follows
@@ -315,7 +320,7 @@ class BackgroundPosts:
         there shows it at once (not once the lease ran out)."""
         log.info("game %s: its board waits for the next press where it is played", game.id)
         try:
-            await self.poster.leases.release(board_lease(game.id, game.version))
+            await self.poster.leases.release(board_lease(game.id, game.version, game.away))
         except DatabaseUnavailable as error:  # it runs out by itself in a few seconds
             log.warning("game %s: the board's lease was not given back: %s", game.id, error)
 
@@ -372,6 +377,13 @@ class BackgroundPosts:
         """Wait (at most ``seconds``) for the boards being posted beside their callers."""
         if self._soon:
             await asyncio.wait(list(self._soon), timeout=seconds)
+
+
+def board_nonce(game: Game) -> str:
+    """The nonce of a board posted from the background: one per game, version and place, so
+    that a post repeated after a kill -9 (within Discord's nonce window) is answered with the
+    first message rather than shown twice."""
+    return nonce("b", game.id, game.version, game.away or 0)
 
 
 def bot_id_of(client: discord.Client) -> int | None:

@@ -17,7 +17,7 @@ from typing import Final, Literal
 from bot.base.game import Game
 from bot.base.paces import clock_text
 from bot.words.choices import Choice
-from bot.words.names import mention, plain_name
+from bot.words.names import called_here, plain_name
 from bot.words.phrases import (
     MODE_NAMES,
     SANDSTONE,
@@ -153,7 +153,7 @@ def board_of(
     last: LastTurn | None = None,
     builder: TurnBuilder | None = None,
     bot_id: int | None = None,
-    who: Who = mention,
+    who: Who | None = None,
     live: bool = False,
     now: float | None = None,
 ) -> Board:
@@ -161,7 +161,9 @@ def board_of(
     ``builder`` the turn being composed (``None``: none chosen yet), ``bot_id`` the bot's user
     id (the AI's), ``who`` how to name a player; ``live``: the bot serves the live board, so a
     control opens it; ``now``: the board is about to be posted, which starts the mover's clock
-    of a live game (else a clock runs only once its start is stored)."""
+    of a live game (else a clock runs only once its start is stored). By default a player is
+    named as the game's channel reads them (:func:`called_here`)."""
+    who = who or called_here(game)
     position = game.position
     projected = score(position)
     phase = _phase(game, bot_id)

@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from typing import Final
+
+from bot.base.game import Game
 
 NAME_LIMIT: Final = 100
 """The most characters of a name shown (Discord's names have at most 32)."""
@@ -86,3 +89,21 @@ def escaped_name(name: str, limit: int = NAME_LIMIT) -> str:
 def mention(user_id: int) -> str:
     """Discord's mention markup for a user."""
     return f"<@{user_id}>"
+
+
+def called_here(game: Game) -> Callable[[int], str]:
+    """How the messages in a game's channel name its players: by a mention (it pings them, and
+    shows them as their server knows them) — but, in a game the pool paired across places, the
+    player who asked elsewhere by the global display name they were paired under, escaped (they
+    may not be in this server, where their mention would read as an unknown user)."""
+    if not game.pool:
+        return mention
+    here = game.white_id if game.away is None else game.away  # (the home is White's place)
+    names = {game.white_id: game.white_name, game.black_id: game.black_name}
+
+    def called(user_id: int) -> str:
+        if user_id == here or user_id not in names:
+            return mention(user_id)
+        return f"**{escaped_name(names[user_id])}**"
+
+    return called

@@ -4,9 +4,11 @@ after each round (a board now shown may let it move)."""
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import time
+from collections.abc import Callable
 
 import discord
 
@@ -14,9 +16,13 @@ from bot.base.game import Game
 from bot.discord.app import App
 from bot.discord.feature import Feature
 from bot.discord.opponent import AiOpponent
+from bot.discord.poster import board_nonce
+from bot.loops import work
 from bot.loops.background import Backoff, Retries, discord_call
 from bot.loops.loop import Loop
 from bot.storage.db import DatabaseUnavailable
+from bot.storage.games.changes import PLACES_TOPIC
+from bot.storage.games.places import boards_behind
 from bot.storage.leases import board_lease
 
 log = logging.getLogger(__name__)
@@ -41,19 +47,31 @@ class Housekeeping(Feature):
         self._grace = REPAIR_GRACE_SECONDS
         """How old a missing board must be before the loop posts it (0 right after a round
         that found one whose poster holds its lease: that poster may have died)."""
-        self.unpostable: Retries[tuple[int, int]] = Retries("board of game", REPOST_BACKOFF)
-        """Boards Discord refused to post (game and version): tried again after a backoff,
-        given up after a few tries (memory bounded)."""
+        self.unpostable: Retries[tuple[int, int, int]] = Retries("board of game", REPOST_BACKOFF)
+        """Boards Discord refused to post (game, version and place): tried again after a
+        backoff, given up after a few tries (memory bounded)."""
+        self.changed_in_places = work.Wakeup()
+        """Set when a pool game changed, on any process: its boards in its places are due."""
+        self._stop_hearing: Callable[[], None] | None = None
 
     async def start(self) -> None:
         """Repair what a crash or restart left behind, before the gateway connects (other
         processes may be at work meanwhile: the leases keep them from doing it twice)."""
         await self.app.renderer.warm_up()
+        self._stop_hearing = await self.app.database.listen(
+            PLACES_TOPIC, lambda _: self.changed_in_places.set()
+        )
         retry = await self.repost_missing(grace=0)
         self._grace = REPAIR_GRACE_SECONDS if retry is None else 0.0
 
+    async def stop(self) -> None:
+        """Stop hearing of pool games' changes."""
+        if self._stop_hearing is not None:
+            self._stop_hearing()
+
     def loops(self) -> list[Loop]:
-        return [Loop("boards", self.repair, HOUSEKEEPING_SECONDS)]
+        """The repair, woken at once by a pool game's change (its other places' boards)."""
+        return [Loop("boards", self.repair, HOUSEKEEPING_SECONDS, self.changed_in_places)]
 
     async def repair(self) -> float | None:
         """Post the missing boards, wake the AI's picker; when a held lease runs out."""
@@ -62,48 +80,68 @@ class Housekeeping(Feature):
         self._grace = REPAIR_GRACE_SECONDS if retry is None else 0.0
         return retry
 
-    async def _post_or_record(self, game: Game) -> None:
-        """Post a missing board, or record it if its poster was killed after posting it."""
+    async def _post_or_record(self, game: Game, *, look_first: bool = True) -> None:
+        """Post a missing board, or record it if its poster was killed after posting it
+        (``look_first``: it may have been; a post repeated within Discord's nonce window is
+        answered with the first message anyway)."""
         poster = self.app.poster
-        found = await poster.posted.find(game)
+        found = await poster.posted.find(game) if look_first else None
         if found is not None:
             log.info("game %s: its board was posted before a restart; recording it", game.id)
             await poster.posted.record(game, found)
             return
         channel = self.app.client.get_partial_messageable(game.channel_id)
-        await poster.post_now(channel.send, game, await poster.last_turn(game))
+        send = functools.partial(channel.send, nonce=board_nonce(game))
+        await poster.post_now(send, game, await poster.last_turn(game))
 
     async def repost_missing(self, grace: float) -> float | None:
         """Post the boards of changes stored more than ``grace`` seconds ago but never shown
         (the bot died, or Discord failed, between storing and posting) on this process's
-        servers; return when to look again for a board whose lease another poster holds
+        servers, and every board of a pool game still to be shown in one of its places here
+        at once; return when to look again for a board whose lease another poster holds
         (``None``: none is held)."""
-        retry: float | None = None
-        cutoff = time.time() - grace
         app = self.app
-        for stale in await app.stores.sweeps.games_needing_a_board(changed_before=cutoff):
-            key = (stale.id, stale.version)
-            if not self.unpostable.ready(key, time.time()):  # (this process's servers only)
-                continue
-            lease = board_lease(stale.id, stale.version)
-            if not await app.stores.leases.acquire(lease, time.time()):  # being posted, or its
-                expiry = await app.stores.leases.expires_at(lease)  # poster died: look again then
-                retry = min(retry or math.inf, expiry or time.time())
-                continue
-            try:
-                game = await app.stores.games.game(stale.id)
-                if game is None or not game.needs_a_board or game.version != stale.version:
-                    await app.stores.leases.release(lease)  # posted meanwhile, or changed again
-                    continue
-                await discord_call(self._post_or_record(game))
-                self.unpostable.succeeded(key)
-            except DatabaseUnavailable:
-                raise  # an outage, not this game's fault: the next round tries again
-            except Exception as error:  # Discord refused, or hung: back off, then give up
-                if not isinstance(error, discord.HTTPException | TimeoutError):
-                    log.exception("could not post the board of game %s", stale.id)
-                again = self.unpostable.failed(key, time.time(), error)
-                if again is not None:
-                    retry = min(retry or math.inf, again)
-                await app.stores.leases.release(lease)
+        missing = await app.stores.sweeps.games_needing_a_board(changed_before=time.time() - grace)
+        keys = {_key(game) for game in missing}
+        in_places = await boards_behind(app.database, app.settings.shards)
+        missing += [game for game in in_places if _key(game) not in keys]
+        retry: float | None = None
+        for stale in missing:
+            again = await self._repost(stale)
+            if again is not None:
+                retry = min(retry or math.inf, again)
         return retry
+
+    async def _repost(self, stale: Game) -> float | None:
+        """Post (or record) one missing board under its lease; when to try again, if ever
+        soon (its lease is held, or Discord refused it)."""
+        app = self.app
+        key = _key(stale)
+        if not self.unpostable.ready(key, time.time()):  # (this process's servers only)
+            return None
+        lease = board_lease(stale.id, stale.version, stale.away)
+        if not await app.stores.leases.acquire(lease, time.time()):  # being posted, or its
+            expiry = await app.stores.leases.expires_at(lease)  # poster died: look again then
+            return expiry or time.time()
+        try:
+            game = await app.stores.games.seen_from(stale.id, stale.away)
+            if game is None or not game.needs_a_board or game.version != stale.version:
+                await app.stores.leases.release(lease)  # posted meanwhile, or changed again
+                return None
+            changed_at = game.finished_at or game.last_move_at
+            look_first = time.time() - changed_at > lease.seconds
+            await discord_call(self._post_or_record(game, look_first=look_first))
+            self.unpostable.succeeded(key)
+        except DatabaseUnavailable:
+            raise  # an outage, not this game's fault: the next round tries again
+        except Exception as error:  # Discord refused, or hung: back off, then give up
+            if not isinstance(error, discord.HTTPException | TimeoutError):
+                log.exception("could not post the board of game %s", stale.id)
+            await app.stores.leases.release(lease)
+            return self.unpostable.failed(key, time.time(), error)
+        return None
+
+
+def _key(game: Game) -> tuple[int, int, int]:
+    """A board to post: its game, version and place (0: the game's home)."""
+    return game.id, game.version, game.away or 0

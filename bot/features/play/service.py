@@ -15,10 +15,11 @@ from bot.base.logs import GAME_ID
 from bot.base.people import Caller
 from bot.base.refusals import Refusal
 from bot.base.server_rules import ReminderDefaults
-from bot.features.ratings import RATINGS_LOCK, RatedResult, rate_game
+from bot.features.ratings import RATINGS_LOCK, rate_game
 from bot.health.metrics import METRICS
 from bot.storage.db import Transaction
 from bot.storage.games.changes import StaleGameError, abort_game, finish_game, record_turn
+from bot.storage.games.places import seen_as
 from bot.storage.games.store import GameStore
 from bot.storage.leases import LeaseStore, board_lease
 from bot.words.names import mention
@@ -114,7 +115,7 @@ class PlayService:
         """
         GAME_ID.set(game_id)  # the rest of this interaction's task is about this game
         async with self._locks.of(game_id):
-            game = playable(await self.games.game(game_id), caller)
+            game = playable(await self.games.game_in(game_id, caller.channel_id), caller)
             at = caller.at if caller.at is not None else self._clock()
             if game.flag_at is not None and at >= game.flag_at:
                 raise TimeUp(await self.flag(game), game.to_move)
@@ -135,7 +136,8 @@ class PlayService:
                 ai_next = game.ai_level is not None  # a human's turn passes the move to the AI
                 changed = await self.changes.turn(game, turn, ai_next=ai_next, at=at)
             except StaleGameError:
-                raise OutdatedBoardError(await self.games.game(game_id) or game) from None
+                now = await self.games.seen_from(game_id, game.away)
+                raise OutdatedBoardError(now or game) from None
             TURNS_BY_HUMANS.inc()
             return TurnPlayed(changed, turn)
 
@@ -154,7 +156,7 @@ class PlayService:
         """Resign: the opponent wins. ``version`` (from the confirm button) must be current."""
         GAME_ID.set(game_id)  # the rest of this interaction's task is about this game
         async with self._locks.of(game_id):
-            game = playable(await self.games.game(game_id), caller)
+            game = playable(await self.games.game_in(game_id, caller.channel_id), caller)
             if version != game.version:
                 raise OutdatedBoardError(game)
             return await self.changes.finish(game, _rival(game, caller.user_id), "resignation")
@@ -163,7 +165,7 @@ class PlayService:
         """Claim the win when the player to move has been inactive for ``timeout`` seconds
         (default: the service's)."""
         async with self._locks.of(game_id):
-            game = playable(await self.games.game(game_id), caller)
+            game = playable(await self.games.game_in(game_id, caller.channel_id), caller)
             if game.clock is not None:
                 raise Refusal(
                     "This game is played on a clock: it ends by itself when a clock "
@@ -243,7 +245,7 @@ class GameChanges:
                 clock_after=clock_after,
             )
 
-        changed = await self._change(change, ends=game.rated and outcome is not None)
+        changed = await self._change(change, game, ends=game.rated and outcome is not None)
         if changed.reminder_due_at is not None and self.alarm is not None:
             self.alarm(changed.reminder_due_at)
         return changed
@@ -256,10 +258,12 @@ class GameChanges:
         try:
             return await self._change(
                 lambda transaction: finish_game(transaction, game, outcome, now),
+                game,
                 ends=game.rated,
             )
         except StaleGameError:
-            raise OutdatedBoardError(await self.games.game(game.id) or game) from None
+            now_seen = await self.games.seen_from(game.id, game.away)
+            raise OutdatedBoardError(now_seen or game) from None
 
     async def abort(self, game_id: int, admin_id: int) -> Game:
         """End an active game without a result (an admin's decision); raises
@@ -272,12 +276,14 @@ class GameChanges:
                 raise Refusal("That game has just ended.")
             return aborted
 
-        return await self._change(change, ends=False)
+        return await self._change(change, None, ends=False)
 
     async def _change(
-        self, change: Callable[[Transaction], Awaitable[Game]], *, ends: bool
+        self, change: Callable[[Transaction], Awaitable[Game]], seen: Game | None, *, ends: bool
     ) -> Game:
-        """Run ``change`` in one transaction; a rated game it finishes is rated in it too.
+        """Run ``change`` in one transaction; a rated game it finishes is rated in it too. The
+        game it returns is seen from where ``seen`` was (a pool game's place), whose board's
+        lease it takes.
 
         A change that ``ends`` a rated game takes the ratings' lock before it touches the game,
         in the order a rebuild takes them, so the two never wait on each other.
@@ -287,9 +293,11 @@ class GameChanges:
                 await transaction.lock(RATINGS_LOCK, 0)
             game = await change(transaction)
             if game.outcome is not None and game.rated:
-                await rate_game(transaction, _rated_result(game))
+                await rate_game(transaction, game.id)
+            if seen is not None:
+                game = seen_as(game, seen)
             if self.leases is not None:
-                lease = board_lease(game.id, game.version)
+                lease = board_lease(game.id, game.version, game.away)
                 await self.leases.take(transaction, lease, self._clock())
         return game
 
@@ -341,15 +349,3 @@ def _clock_after(game: Game, at: float) -> float | None:
 def _rival(game: Game, user_id: int) -> Colour:
     """The colour of ``user_id``'s opponent in ``game`` (``user_id`` plays in it)."""
     return WHITE if user_id == game.black_id else BLACK
-
-
-def _rated_result(game: Game) -> RatedResult:
-    assert game.outcome is not None and game.finished_at is not None
-    return RatedResult(
-        game.id,
-        game.guild_id,
-        game.white_id,
-        game.black_id,
-        game.outcome.result,
-        game.finished_at,
-    )

@@ -6,6 +6,7 @@ double click or two racing presses change a game at most once."""
 from __future__ import annotations
 
 from bot.base.game import Game, NewGame
+from bot.base.game_options import RATED_AI_VENUES
 from bot.base.server_rules import ReminderDefaults
 from bot.storage.db import Sql, Transaction, UniqueViolation, insert
 from bot.storage.games.rows import GAME_COLUMNS, game_from_row
@@ -29,6 +30,9 @@ started, a turn was stored, or it ended: the game's version changed."""
 FINISHED_TOPIC = "games finished"
 """What a transaction announces with a game's id once the game finished (played to its end,
 resigned, claimed, flagged): the search for puzzles takes it up at once."""
+PLACES_TOPIC = "games in places"
+"""What a transaction announces with a pool game's id once it started or changed (its version
+bumped): its boards in each place are behind, and the processes owning those places post them."""
 NULL = Sql("NULL")
 STOPPED_CLOCK = {"clock_started_at": NULL, "flag_at": NULL}
 """No clock runs: until the board of the next turn is out, or ever again."""
@@ -91,7 +95,7 @@ def _new_game_row(new: NewGame, now: float) -> dict[str, object]:
     """The columns of ``new``'s row (but its reminder), started at ``now``."""
     place, start, clock = new.place, new.start, new.clock
     rated = new.ai_level is None if new.rated is None else new.rated
-    rated = rated and place.venue == "server"  # elsewhere unrated, until a ladder rates them
+    rated = rated and place.venue in (RATED_AI_VENUES if new.ai_level else {"server"})
     if new.hints and (rated or new.ai_level is None):
         raise ValueError("hints are for unrated games against the AI")
     clocks = [
@@ -114,6 +118,7 @@ def _new_game_row(new: NewGame, now: float) -> dict[str, object]:
         "last_move_at": now,
         "rated": rated,
         "ai_level": new.ai_level,
+        "ai_id": new.ai_id if new.ai_level is not None else None,
         "parent_id": place.parent_id,
         "parent_message_id": place.parent_message_id,
         "venue": place.venue,
@@ -195,6 +200,7 @@ async def changed(transaction: Transaction, game: Game) -> None:
             "UPDATE game_places SET version = ? WHERE game_id = ? AND NOT home",
             (game.version, game.id),
         )
+        await transaction.announce(PLACES_TOPIC, str(game.id))
     await transaction.announce(GAMES_TOPIC, str(game.id))
 
 

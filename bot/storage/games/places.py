@@ -15,9 +15,10 @@ from bot.base.paces import TimeControl
 from bot.base.people import Person
 from bot.base.seats import Seat
 from bot.base.server_rules import ReminderDefaults
+from bot.base.shards import Shards
 from bot.storage.db import Database, Row, Sql, Transaction, insert
-from bot.storage.games.changes import GAMES_TOPIC, _new_game_row
-from bot.storage.games.rows import GAME_COLUMNS, game_from_row
+from bot.storage.games.changes import GAMES_TOPIC, PLACES_TOPIC, _new_game_row
+from bot.storage.games.rows import GAME_COLUMNS, NEEDS_A_BOARD, game_from_row
 from bot.storage.games.sql_rules import reminder_due
 from bot.storage.watched import watch
 from engine import WHITE
@@ -82,7 +83,27 @@ class Place:
             language=self.language,
             board_message_id=self.board_message_id,
             board_version=self.board_version,
+            away=self.user_id,
         )
+
+
+def seen_as(changed: Game, seen: Game) -> Game:
+    """``changed`` (a change of ``seen``'s game, as its row has it) seen from where ``seen``
+    was: the same place, its board there unchanged by the change."""
+    if seen.away is None:
+        return changed
+    return replace(
+        changed,
+        guild_id=seen.guild_id,
+        channel_id=seen.channel_id,
+        parent_id=seen.parent_id,
+        parent_message_id=seen.parent_message_id,
+        venue=seen.venue,
+        language=seen.language,
+        board_message_id=seen.board_message_id,
+        board_version=seen.board_version,
+        away=seen.away,
+    )
 
 
 def place_from_row(row: Row) -> Place:
@@ -140,6 +161,7 @@ async def insert_pool_game(
     for seat in (white, black):
         await _insert_place(transaction, game, seat, home=seat is white)
     await watch(transaction, game)
+    await transaction.announce(PLACES_TOPIC, str(game.id))
     await transaction.announce(GAMES_TOPIC, str(game.id))
     return game.id
 
@@ -171,3 +193,36 @@ async def places_of(database: Database | Transaction, game_id: int) -> list[Plac
         (game_id,),
     )
     return [place_from_row(row) for row in rows]
+
+
+async def place_of(database: Database, game_id: int, user_id: int) -> Place | None:
+    """The place ``user_id`` asked for ``game_id`` in."""
+    row = await database.fetchone(
+        f"SELECT {PLACE_COLUMNS} FROM game_places WHERE game_id = ? AND user_id = ?",
+        (game_id, user_id),
+    )
+    return None if row is None else place_from_row(row)
+
+
+async def boards_behind(database: Database, shards: Shards) -> list[Game]:
+    """The pool games whose newest change has no board yet in one of their places on the
+    servers of ``shards``, each as that place shows it: at home (as any game's) or in another
+    place (``game_places``); the oldest change first."""
+    mine, values = shards.sql()
+    rows = await database.fetchall(
+        f"SELECT {GAME_COLUMNS} FROM games WHERE {NEEDS_A_BOARD} AND pool AND {mine}", values
+    )
+    behind = [game_from_row(row) for row in rows]
+    mine, values = shards.sql()
+    rows = await database.fetchall(
+        f"SELECT {PLACE_COLUMNS} FROM game_places WHERE NOT home "
+        f"AND (board_version IS NULL OR board_version < version) AND {mine}",
+        values,
+    )
+    for place in map(place_from_row, rows):
+        row = await database.fetchone(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (place.game_id,)
+        )
+        if row is not None:
+            behind.append(place.shown(game_from_row(row)))
+    return sorted(behind, key=lambda game: game.last_move_at)

@@ -16,6 +16,7 @@ from bot.storage.games.changes import (
     ensure_pair_free,
     insert_game,
 )
+from bot.storage.games.places import place_of, places_of
 from bot.storage.games.rows import GAME_COLUMNS, game_from_row
 from bot.storage.group import GroupCommit
 from bot.storage.leases import board_lease, end
@@ -107,7 +108,12 @@ class GameStore:
         return None if row is None else game_from_row(row)
 
     async def set_board_message(
-        self, game_id: int, message_id: int, version: int, clock: tuple[float, float] | None = None
+        self,
+        game_id: int,
+        message_id: int,
+        version: int,
+        clock: tuple[float, float] | None = None,
+        away: int | None = None,
     ) -> bool:
         """Remember the newest board message and the version it shows, and end the lease of
         posting it; ``False`` (and nothing stored) when a board of a newer version is already
@@ -118,10 +124,32 @@ class GameStore:
         starts then and runs out at ``clock[1]`` — unless it already runs, or the game moved
         on.
 
+        ``away``: the board of a pool game's place besides its home (:attr:`Game.away`).
+
         Committed with the other boards recorded at the same moment (:class:`GroupCommit`)."""
         return await self._boards.run(
-            functools.partial(_record_board, game_id, message_id, version, clock)
+            functools.partial(_record_board, game_id, message_id, version, clock, away)
         )
+
+    async def game_in(self, game_id: int, channel_id: int | None) -> Game | None:
+        """The game with this id as it is shown in ``channel_id`` (its thread or its channel):
+        a pool game asked for there is seen from that place (:attr:`Game.away`); any other
+        game, or any other channel, at its home."""
+        game = await self.game(game_id)
+        if game is None or not game.pool or channel_id in (game.channel_id, game.parent_id):
+            return game
+        for place in await places_of(self.database, game_id):
+            if channel_id in (place.channel_id, place.parent_id):
+                return place.shown(game)
+        return game
+
+    async def seen_from(self, game_id: int, away: int | None) -> Game | None:
+        """The game with this id as its place ``away`` shows it (``None``: at its home)."""
+        game = await self.game(game_id)
+        if game is None or away is None:
+            return game
+        place = await place_of(self.database, game_id, away)
+        return None if place is None else place.shown(game)
 
     async def turns(self, game_id: int, *, last: int | None = None) -> list[TurnRecord]:
         """The game's turns in order (only the ``last`` few when it is given)."""
@@ -141,15 +169,23 @@ async def _record_board(
     message_id: int,
     version: int,
     clock: tuple[float, float] | None,
+    away: int | None,
     transaction: Transaction,
 ) -> bool:
     """The writes of :meth:`GameStore.set_board_message`."""
-    await end(transaction, board_lease(game_id, version))
-    changed = await transaction.execute(
-        "UPDATE games SET board_message_id = ?, board_version = ? "
-        "WHERE id = ? AND (board_version IS NULL OR board_version <= ?)",
-        (message_id, version, game_id, version),
-    )
+    await end(transaction, board_lease(game_id, version, away))
+    if away is None:
+        changed = await transaction.execute(
+            "UPDATE games SET board_message_id = ?, board_version = ? "
+            "WHERE id = ? AND (board_version IS NULL OR board_version <= ?)",
+            (message_id, version, game_id, version),
+        )
+    else:
+        changed = await transaction.execute(
+            "UPDATE game_places SET board_message_id = ?, board_version = ? "
+            "WHERE game_id = ? AND user_id = ? AND (board_version IS NULL OR board_version <= ?)",
+            (message_id, version, game_id, away, version),
+        )
     if clock is not None and await transaction.execute(
         "UPDATE games SET clock_started_at = ?, flag_at = ? WHERE id = ? "
         "AND version = ? AND status = 'active' AND clock_started_at IS NULL",

@@ -1,0 +1,181 @@
+"""A game the pool paired between members of two servers, served by two shard processes on one
+PostgreSQL: one game in two places. Each player presses on the board in their own server; the
+board reaches both places after every turn (the pressed place by the press, the other by the
+process owning it, woken by the store's announcement); the processes are killed with ``kill -9``
+at random moments and restarted, and nothing is lost or posted twice."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections import Counter
+
+import asyncpg
+
+from bot.base.seats import Seat
+from bot.storage import open_database
+from bot.storage.games.places import insert_pool_game
+from engine import WHITE, Position
+from tests.e2e.bots import SpawnBot
+from tests.e2e.emulator import BotProcess, Emulator, Member
+from tests.e2e.table import FOOTER, Table, board_part, path_of, press_paths
+from tests.postgres import PostgresServer
+
+SHARDS = 2
+KILLS = 4
+"""How many times a process is killed during the game (CI's time: each restart costs seconds)."""
+
+
+def shard_env(url: str, shard: int) -> dict[str, str]:
+    """The environment of the process that runs ``shard`` of :data:`SHARDS`."""
+    return {"THOLOS_DB": url, "THOLOS_SHARD_COUNT": str(SHARDS), "THOLOS_SHARD_IDS": str(shard)}
+
+
+def seat(member: Member, table: Table) -> Seat:
+    """``member`` asking for a game at ``table`` (a server's channel)."""
+    assert table.guild is not None
+    name = member.user.global_name or member.user.username
+    return Seat(member.id, name, table.guild.id, table.channel.id, "server", "en")
+
+
+async def start_pool_game(url: str, white: Seat, black: Seat, pace: str) -> int:
+    """The game the pool would start for ``white`` and ``black`` (its wave's transaction)."""
+    database = await open_database(url)
+    try:
+        async with database.transaction() as transaction:
+            return await insert_pool_game(transaction, white, black, pace, time.time())
+    finally:
+        await database.close()
+
+
+def one_board_per_ply(table: Table) -> None:
+    """No board was posted twice in ``table`` for the same state of its game."""
+    shown = Counter(board_part(board, FOOTER) for board in table.boards())
+    assert [ply for ply, count in shown.items() if count > 1] == [], shown
+
+
+def same_boards(tables: list[Table], plies: int) -> bool:
+    """Both places show the board of ``plies`` turns as their newest, and the same position."""
+    if not all(len(table.boards()) == plies + 1 for table in tables):
+        return False
+    return len({str(table.position()) for table in tables}) == 1
+
+
+async def test_a_game_between_two_servers_is_played_in_both_with_kills(
+    emulator: Emulator, spawn_bot: SpawnBot, postgres_server: PostgresServer, seed: int
+):
+    """Alice (shard 0's server) and Bob (shard 1's) play a pool game to its end by random turns
+    through the buttons of their own server's board; after every turn both boards show the same
+    position; :data:`KILLS` times a process — the presser's or the other — is killed right after
+    a press (acknowledged or not) and restarted; every board is posted once."""
+    rng = random.Random(seed)
+    url = await postgres_server.create_database()
+    guilds = [emulator.add_guild(f"Server {shard}", shard=(shard, SHARDS)) for shard in (0, 1)]
+    bots = [
+        spawn_bot(emulator, env=shard_env(url, shard), guild_commands=False) for shard in (0, 1)
+    ]
+    await bots[0].start(sync=True)
+    await bots[1].start()
+    tables = [Table(emulator, "games", guild=guild) for guild in guilds]
+    alice, bob = tables[0].people_named("alice", "bob")
+    place_of = {alice.id: 0, bob.id: 1}
+    await start_pool_game(url, seat(alice, tables[0]), seat(bob, tables[1]), "correspondence")
+    await emulator.wait_for(lambda: same_boards(tables, 0), what="the first board in both places")
+    assert "Alice" in tables[1].header() and "Bob" in tables[0].header()
+
+    plies, kills, lost = 0, sorted(rng.sample(range(2, 30), KILLS)), []
+    while not tables[0].status().startswith("Game over."):
+        position = tables[0].position()
+        mover = alice if position.turn == WHITE else bob  # named by a mention in their place
+        table = tables[place_of[mover.id]]
+        assert table.mover() == mover
+        turn = rng.choice(position.legal_turns())
+        path = path_of(position, turn)
+        press = await table.click_path(mover, table.board, path, wait=False)
+        if kills and plies == kills[0]:
+            kills.pop(0)
+            if rng.random() < 0.5:  # once the turn is stored, else at any moment of the press
+                await emulator.wait_for(
+                    lambda press=press: press.acknowledged, what="the press acknowledged"
+                )
+            victim = rng.choice((0, 1))
+            bots[victim] = await kill_and_restart(emulator, spawn_bot, bots[victim], url, victim)
+            await settle(bots)
+            if not press.acknowledged:
+                lost.append(press.id)
+                if await stored_plies(url) == plies:  # lost before it was stored: again
+                    last = press_paths(position, path)[-1]
+                    await table.click(
+                        mover, table.board, table.custom_id(table.board, f":{last}:n")
+                    )
+        plies += 1
+        print(f"ply {plies}: {turn} pressed in server {place_of[mover.id]}")
+        await emulator.wait_for(
+            lambda plies=plies: same_boards(tables, plies), what=f"both boards of {turn}"
+        )
+        assert tables[0].position() == position.apply(turn)
+
+    await settle(bots)
+    for table in tables:
+        assert table.status().startswith("Game over.")
+        one_board_per_ply(table)
+    unexpected = [v for v in emulator.violations if v.interaction_id not in lost]
+    assert unexpected == [] and {v.rule for v in emulator.violations} <= {
+        "interaction.not-acknowledged"
+    }
+    await check_game(url, tables[0].position())
+    for bot in bots:
+        assert await bot.stop() == 0
+        bot.assert_clean_log()
+
+
+async def kill_and_restart(
+    emulator: Emulator, spawn_bot: SpawnBot, bot: BotProcess, url: str, shard: int
+) -> BotProcess:
+    """``kill -9`` the process of ``shard`` and start a new one in its place."""
+    assert await bot.kill() == -9
+    print(f"killed shard {shard}'s process")
+    new = spawn_bot(emulator, env=shard_env(url, shard), guild_commands=False)
+    await new.start()
+    return new
+
+
+async def settle(bots: list[BotProcess]) -> None:
+    """Every process idle (its changes' boards out, in both places)."""
+    await asyncio.gather(*(bot.settle() for bot in bots))
+
+
+async def stored_plies(url: str) -> int:
+    """How many turns the game has stored."""
+    connection = await asyncpg.connect(url)
+    try:
+        return await connection.fetchval("SELECT plies FROM games")
+    finally:
+        await connection.close()
+
+
+async def check_game(url: str, shown: Position) -> None:
+    """The stored game ended where both boards show it, its turns replay to it, and each place
+    recorded the final board."""
+    connection = await asyncpg.connect(url)
+    try:
+        game = await connection.fetchrow(
+            "SELECT id, status, position, version, board_version, rated, pool FROM games"
+        )
+        turns = await connection.fetch(
+            "SELECT turn FROM turns WHERE game_id = $1 ORDER BY ply", game["id"]
+        )
+        places = await connection.fetch(
+            "SELECT home, version, board_version FROM game_places WHERE game_id = $1", game["id"]
+        )
+    finally:
+        await connection.close()
+    assert (game["status"], game["rated"], game["pool"]) == ("finished", True, True)
+    assert game["position"] == str(shown) and game["board_version"] == game["version"]
+    position = Position.parse(game["position"])
+    replayed = Position.parse(str(shown))
+    assert str(replayed) == str(position)
+    assert len(turns) >= 1
+    away = [place for place in places if not place["home"]]
+    assert [(p["version"], p["board_version"]) for p in away] == [(game["version"],) * 2]
