@@ -42,8 +42,10 @@ from bot.features.pool.views import (
     pace_of,
 )
 from bot.features.pool.waiting import Waiters
+from bot.features.pool.waves import IDLE_SECONDS, Waves
 from bot.i18n.catalogues import NC_, language_of
 from bot.i18n.locales import reader, server_language
+from bot.loops import work
 from bot.loops.loop import Loop
 from bot.words.names import mention, plain_name
 from bot.words.phrases import command
@@ -73,6 +75,12 @@ class Pool(Feature):
         """The pool as members use it (from Discord, and the live page)."""
         self.play_the_ai = play_the_ai
         self.waiters = Waiters(app, self.service)
+        self.waves = Waves(
+            app.database, app.stores.leases, ratings, reminders=app.reminder_defaults
+        )
+        self.joined = work.Wakeup()
+        """Set when someone joins the queue (here or, on PostgreSQL, in another process): a
+        wave may pair them at once."""
         self._stop_listening: Callable[[], None] | None = None
 
     def commands(self) -> list[Command]:
@@ -86,11 +94,19 @@ class Pool(Feature):
         router.add(PLAY_AI, self.ai)
 
     def loops(self) -> list[Loop]:
-        return []
+        """The waves: every few seconds while anyone waits, at once after a join."""
+        return [Loop("pool", self.waves.round, IDLE_SECONDS, self.joined)]
 
     async def start(self) -> None:
-        """Hear the queue's changes: the waiting messages follow them."""
-        self._stop_listening = await self.app.database.listen(POOL_TOPIC, self.waiters.heard)
+        """Hear the queue's changes: the waiting messages follow them, a join wakes the
+        waves."""
+        self._stop_listening = await self.app.database.listen(POOL_TOPIC, self.heard)
+
+    def heard(self, payload: str | None) -> None:
+        """A change of the queue, announced."""
+        if payload is None or payload.startswith("joined:"):
+            self.joined.set()
+        self.waiters.heard(payload)
 
     async def stop(self) -> None:
         if self._stop_listening is not None:

@@ -1,4 +1,4 @@
-"""The pool's waves: every :data:`WAVE_SECONDS` while anyone waits (sooner after a join, never
+"""The pool's waves: every :data:`WAVE_SECONDS` while anyone waits (at once after a join, never
 closer than :data:`WAVE_GAP`), one process at a time (the lease :func:`wave_lease`), each pace's
 queue paired by :func:`~bot.features.pool.matching.pair_wave` on the members' ratings in that
 pace's pool, then each pair's game started in ONE transaction: both taken out of the queue (a
@@ -11,15 +11,16 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.base.paces import rating_pool
-from bot.base.seats import Seat
+from bot.base.server_rules import ReminderDefaults
 from bot.features.pool.matching import Waiting, WavePairing, pair_wave
 from bot.features.pool.service import PoolRatings, newcomers
 from bot.features.pool.store import POOL_TOPIC, PoolStore
-from bot.storage.db import Database, Transaction
+from bot.storage.db import Database
+from bot.storage.games.places import insert_pool_game
 from bot.storage.leases import LeaseStore, wave_lease
 
 log = logging.getLogger(__name__)
@@ -28,10 +29,9 @@ WAVE_SECONDS = 3.0
 """Seconds between two waves while anyone waits (Lichess's pools: a few seconds)."""
 WAVE_GAP = 0.5
 """The least seconds between two waves (a burst of joins makes one wave, not one each)."""
-
-InsertGame = Callable[[Transaction, Seat, Seat, str, float], Awaitable[int]]
-"""``insert_game(transaction, white, black, pace, now)``: the pool's game stored in the
-pairing's transaction; its id."""
+IDLE_SECONDS = 30.0
+"""The longest the waves' loop sleeps while nobody waits (a join, announced to every process,
+wakes it at once)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,30 +55,35 @@ class Waves:
         self,
         database: Database,
         leases: LeaseStore,
-        insert_game: InsertGame,
         ratings: PoolRatings = newcomers,
         clock: Callable[[], float] = time.time,
+        reminders: ReminderDefaults | None = None,
     ) -> None:
+        """``reminders``: the bot's defaults, for the first turn's reminder of a correspondence
+        game."""
         self.store = PoolStore(database)
         self.database = database
         self.leases = leases
-        self.insert_game = insert_game
         self.ratings = ratings
+        self.reminders = reminders
         self._clock = clock
         self._last_wave = -WAVE_GAP
         self._holding = False
 
     async def round(self) -> float | None:
-        """One wave if this process holds (or takes) the lease: when the next is due (``None``:
-        nobody waits); while another process holds it, when it runs out."""
+        """One wave if anyone waits and this process holds (or takes) the lease: when the
+        next is due (``None``: nobody waits); while another process holds it, when it runs
+        out."""
         now = self._clock()
         if now - self._last_wave < WAVE_GAP:
             return self._last_wave + WAVE_GAP
+        if not await self.store.paces():
+            return None
         if not await self._hold(now):
             return await self.leases.expires_at(wave_lease()) or now + WAVE_SECONDS
         self._last_wave = now
         await self.wave(now)
-        return now + WAVE_SECONDS if await self.store.paces() else None
+        return now + WAVE_SECONDS
 
     async def _hold(self, now: float) -> bool:
         """Keep (or take) the waves' lease."""
@@ -111,8 +116,9 @@ class Waves:
 
     async def pair(self, first: int, second: int, pace: str, now: float) -> Paired | None:
         """Start the game of ``first`` and ``second`` in one transaction, if both still wait
-        for ``pace`` (colours drawn at random, seeded from the pair and the wave); ``None``
-        if one of them no longer does."""
+        for ``pace`` (colours and the game's seed drawn at random, seeded from the pair and the
+        wave); ``None`` if one of them no longer does. Its boards are posted after the commit,
+        in both places (the games' places)."""
         rng = random.Random(f"{min(first, second)}:{max(first, second)}:{now}")
         try:
             async with self.database.transaction() as transaction:
@@ -122,7 +128,15 @@ class Waves:
                     raise _Gone
                 await self.store.met(transaction, first, second)
                 white, black = (one, other) if rng.random() < 0.5 else (other, one)
-                game_id = await self.insert_game(transaction, white, black, pace, now)
+                game_id = await insert_pool_game(
+                    transaction,
+                    white,
+                    black,
+                    pace,
+                    now,
+                    seed=rng.randrange(2**31),
+                    reminders=self.reminders,
+                )
                 await transaction.announce(POOL_TOPIC, f"paired:{game_id}:{first}:{second}")
         except _Gone:
             log.info("pool: %s or %s left before their pairing", first, second)
