@@ -1,5 +1,6 @@
 """What a challenge asks a game to be played with: the mode, the ornaments, the colours, who
-moves first, the AI's level, the language, the clock and hints. No I/O."""
+moves first, the AI's level, the language, the clock, hints and whether a game against the AI
+is rated. No I/O."""
 
 from __future__ import annotations
 
@@ -18,6 +19,9 @@ FirstChoice = Literal["me", "opponent", "random"]
 """Who moves first, from the challenger's point of view."""
 Level = Literal["easy", "medium", "hard"]
 """The AI opponent's levels."""
+RATED_AI_VENUES = frozenset({"server", "bot_dm"})
+"""Where a game against the AI may be rated: where the bot is (a server that added it, the DM
+with it). A game between members is rated in such a server alone."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +39,10 @@ class GameOptions:
     clock: TimeControl | None = None
     """A live clock; ``None``: correspondence."""
     hints: bool = False
-    """The player may ask for hints (a game against the AI only)."""
+    """The player may ask for hints (an unrated game against the AI only)."""
+    rated: bool = False
+    """A game against the AI counts for the member's rating (where the bot is; never with
+    hints). A game between members is rated by where it is played, not by this."""
 
     @property
     def game_mode(self) -> Mode:

@@ -26,8 +26,9 @@ def server_language(interaction: discord.Interaction) -> Language:
 
 class CommandTranslator(app_commands.Translator):
     """Slash commands in Spanish and German: names from the ``command`` context, descriptions
-    and choices from the plain messages (a name the same in both languages is sent too);
-    ``None`` (Discord shows English) for other locales."""
+    and choices from the plain messages (a name the same in both languages is sent too), or
+    words put together from several messages by the string's ``translate`` (a function of the
+    language's translator); ``None`` (Discord shows English) for other locales."""
 
     async def translate(
         self,
@@ -38,6 +39,9 @@ class CommandTranslator(app_commands.Translator):
         language = language_of(locale)
         if language == "en":
             return None
+        translate = string.extras.get("translate")
+        if translate is not None:
+            return translate(translator(language))
         translations = translator(language).translations
         message = string.message
         if context.location in _NAMES:

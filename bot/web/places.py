@@ -20,7 +20,7 @@ from bot.web.live import JSON, LiveBoards, Page, send, send_board, stored_int
 from bot.web.pages import PageParts
 from bot.web.sessions import Session
 from bot.web.words import PLAY_THE_AI, page_words
-from bot.words.phrases import LEVEL_NAMES, board_url
+from bot.words.phrases import LEVEL_NAMES, board_url, level_name
 from engine.record import RESULT_NOTATION
 
 MOST_LISTED = 25
@@ -125,7 +125,7 @@ class Places:
             listed = await self.app.stores.listings.playing_page(guild, session.user_id, 0, 10)
             games = [game for game in listed if page.plays(game)]
         t = translator(page.language)
-        levels = LEVEL_NAMES.items() if with_the_bot(self.app, session) else []
+        levels = list(LEVEL_NAMES) if with_the_bot(self.app, session) else []
         await send(
             page.socket,
             {
@@ -137,8 +137,8 @@ class Places:
                     {**_listed(game, session.user_id), "url": board_url(game)} for game in games
                 ],
                 "levels": [
-                    {"level": level, "label": t(PLAY_THE_AI, level=t(name))}
-                    for level, name in levels
+                    {"level": level, "label": t(PLAY_THE_AI, level=level_name(t, level))}
+                    for level in levels
                 ],
             },
         )

@@ -14,6 +14,7 @@ from bot.base.game_options import Level
 from bot.base.paces import CORRESPONDENCE
 from bot.words.names import mention, plain_name
 from engine import COLOUR_NAMES, Colour, Position
+from engine.ai import LEVEL_RATINGS
 from engine.vocabulary import (
     N_,
     ORNAMENT_EFFECTS,
@@ -56,6 +57,17 @@ Who = Callable[[int], str]
 def colour_name(t: Translator, colour: Colour) -> str:
     """``White``, ``Black`` or ``Gray``."""
     return t(COLOUR_NAMES[colour]).capitalize()
+
+
+def level_name(t: Translator, level: Level) -> str:
+    """A level as members see it: its name and its rating on their scale, ``medium · 1500``."""
+    return f"{t(LEVEL_NAMES[level])} · {LEVEL_RATINGS[level]}"
+
+
+def ai_opponent(t: Translator, level: Level, rated: bool) -> str:
+    """The AI as the opponent of a game in a list: ``the AI (medium · 1500, unrated)``."""
+    words = N_("the AI ({level}, rated)") if rated else N_("the AI ({level}, unrated)")
+    return t(words, level=level_name(t, level))
 
 
 def ornaments_text(t: Translator, position: Position) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import replace
+from functools import partial
 
 import discord
 from discord import app_commands
@@ -40,7 +41,7 @@ from bot.loops.background import discord_call
 from bot.loops.loop import Loop
 from bot.storage.leases import Lease, taking_lease
 from bot.words.names import mention, plain_name
-from bot.words.phrases import LEVEL_NAMES, command, pace_name
+from bot.words.phrases import LEVEL_NAMES, command, level_name, pace_name
 from engine.core import Mode
 from engine.vocabulary import N_
 from rendering.translator import Translator
@@ -69,6 +70,16 @@ ANSWERS = {
 """The buttons of a challenge: their words and emphasis (an open one has no Decline)."""
 RATING_RANGE = (50, 1000)
 """The rating ranges an open challenge may ask for."""
+LEVEL_CHOICES = [
+    app_commands.Choice(
+        name=app_commands.locale_str(
+            level_name(translator("en"), level), translate=partial(level_name, level=level)
+        ),
+        value=level,
+    )
+    for level in LEVEL_NAMES
+]
+"""The AI's levels as the commands offer them, each with its rating (``medium · 1500``)."""
 
 
 CHALLENGE = CustomId("ch", (("challenge", ROW_ID, int), ("answer", "accept|decline|withdraw", str)))
@@ -451,13 +462,13 @@ class AiGames:
     ) -> None:
         """A game against the AI in a thread on a line of its own in the channel."""
         t = translator(options.language)
+        line = (
+            N_("🤖 {player} takes on the Tholos AI ({level}) in a rated game.")
+            if options.rated
+            else N_("🤖 {player} takes on the Tholos AI ({level}).")
+        )
         await interaction.response.send_message(
-            t(
-                "🤖 {player} takes on the Tholos AI ({level}).",
-                player=mention(me.id),
-                level=t(LEVEL_NAMES[level]),
-            ),
-            allowed_mentions=USERS_ONLY,
+            t(line, player=mention(me.id), level=level_name(t, level)), allowed_mentions=USERS_ONLY
         )
         line = await interaction.original_response()
         name = thread_name(t, me.name, ai.name)
@@ -499,6 +510,7 @@ class ChallengeCommands(Cog):
         name=NC_("command", "challenge"),
         description=N_("Challenge a member to a game of Tholos, or anyone who accepts"),
     )
+    @app_commands.choices(level=LEVEL_CHOICES)
     @app_commands.describe(
         opponent=N_("Who you want to play (leave it out: anyone here may accept)"),
         level=N_("Against me, the AI: easy, medium (default) or hard"),
@@ -529,10 +541,12 @@ class ChallengeCommands(Cog):
     )
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.choices(level=LEVEL_CHOICES)
     @app_commands.describe(
         level=N_("How strong I play: easy, medium (default) or hard"),
         pace=N_("Correspondence (no clock), or a live clock for you: minutes + seconds a turn"),
         hints=N_("A Hint button on your turn: I show you a good turn when you ask"),
+        rated=N_("Rated: the game counts for your rating, against my level's (no hints)"),
         **GAME_OPTIONS,
     )
     async def play_the_ai(
@@ -545,10 +559,12 @@ class ChallengeCommands(Cog):
         first: FirstChoice = "random",
         pace: Pace | None = None,
         hints: bool = False,
+        rated: bool = False,
     ) -> None:
-        """``/tholos-ai``: a game against the AI, in a server channel or a direct message."""
+        """``/tholos-ai``: a game against the AI, in a server channel or a direct message
+        (``rated``: where the bot is, without hints)."""
         options = GameOptions(
-            mode=mode, ornaments=ornaments, colour=colour, first=first, hints=hints
+            mode=mode, ornaments=ornaments, colour=colour, first=first, hints=hints, rated=rated
         )
         await self.challenges.play_the_ai(interaction, options, level, pace)
 

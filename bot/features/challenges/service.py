@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bot.base.game import Game, GamePlace, NewGame, Venue
-from bot.base.game_options import GameOptions, Level
+from bot.base.game_options import RATED_AI_VENUES, GameOptions, Level
+from bot.base.paces import RatingPool, rating_pool
 from bot.base.people import Caller, Person
 from bot.base.refusals import Refusal
 from bot.base.server_rules import ReminderDefaults
@@ -38,8 +39,13 @@ EXPIRED = N_("This challenge has expired — start a new one with {challenge}.")
 TAKEN = N_(
     "Someone was faster — this challenge was just accepted. Start your own with {challenge}."
 )
-RatingOf = Callable[[int, int], Awaitable[float]]
-"""``rating(guild_id, user_id)``: a member's rating on a server."""
+RATED_WITHOUT_HINTS = N_("A rated game has no hints: ask for `rated` or for `hints`, not both.")
+RATED_WHERE_I_AM = N_(
+    "A game against me is rated only where I am: in a server that added me, or in our direct "
+    "messages. Here, play it unrated (leave out `rated`)."
+)
+RatingOf = Callable[[RatingPool, int], Awaitable[float]]
+"""``rating(pool, user_id)``: a member's rating in a pool."""
 
 
 class ExpiredChallengeError(Refusal):
@@ -246,8 +252,9 @@ class NewGames:
         venue: Venue = "server",
     ) -> Game:
         """Start a game against the AI (``ai``: the bot, by the name it plays under) at once
-        (no acceptance), in ``channel_id`` (a thread of ``parent_id``, or a channel); never
-        rated."""
+        (no acceptance), in ``channel_id`` (a thread of ``parent_id``, or a channel); rated if
+        ``options`` ask (then without hints, and only where the bot is: :func:`check_rated`)."""
+        check_rated(options, venue)
         human_colour, seed, start = game_setup(options, self._rng)
         white, black = (human, ai) if human_colour == WHITE else (ai, human)
         place = GamePlace(guild_id, channel_id, parent_id, parent_message_id, venue)
@@ -259,6 +266,7 @@ class NewGames:
             start,
             language=options.language,
             clock=options.clock,
+            rated=options.rated,
             ai_level=level,
             ai_id=ai.id,
             hints=options.hints,
@@ -276,6 +284,17 @@ class NewGames:
         if game.reminder_due_at is not None and self.alarm is not None:
             self.alarm(game.reminder_due_at)
         return game
+
+
+def check_rated(options: GameOptions, venue: Venue) -> None:
+    """Refuse a rated game against the AI with hints, or where the bot is not (a DM between
+    members, a group DM, a server without the bot: nothing there is rated)."""
+    if not options.rated:
+        return
+    if options.hints:
+        raise Refusal(RATED_WITHOUT_HINTS)
+    if venue not in RATED_AI_VENUES:
+        raise Refusal(RATED_WHERE_I_AM)
 
 
 def rematch_of(game: Game | None, caller: Caller) -> tuple[Person, Person, GameOptions]:
@@ -298,6 +317,7 @@ def rematch_of(game: Game | None, caller: Caller) -> tuple[Person, Person, GameO
         language=game.language,
         clock=game.clock,
         hints=game.hints,
+        rated=game.rated and game.ai_level is not None,
     )
     me = Person(caller.user_id, game.name(old_colour))
     return me, Person(game.player(new_colour), game.name(new_colour)), options
@@ -370,8 +390,9 @@ async def _check_open(
     limit = challenge.rating_range
     if limit is None or rating is None:
         return
-    theirs = await rating(challenge.guild_id, challenge.challenger_id)
-    mine = await rating(challenge.guild_id, user_id)
+    pool = rating_pool(challenge.time_control)
+    theirs = await rating(pool, challenge.challenger_id)
+    mine = await rating(pool, user_id)
     if abs(mine - theirs) > limit:
         raise Refusal(
             "This challenge is open to ratings from {low} to {high} (within {range} of "

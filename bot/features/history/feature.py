@@ -52,9 +52,9 @@ from bot.storage.listings import Finish
 from bot.words.board import board_note
 from bot.words.names import escaped_name, mention
 from bot.words.phrases import (
-    LEVEL_NAMES,
     SANDSTONE,
     WIN_LOSS_DRAW_MARK,
+    ai_opponent,
     board_url,
     colour_name,
     reason_text,
@@ -562,7 +562,7 @@ def history_line(
         mark = WIN_LOSS_DRAW_MARK["win" if won else "loss"]
     opponent_id = game.black_id if colour == WHITE else game.white_id
     if game.ai_level is not None:
-        opponent = "🤖 " + t("the AI ({level}, unrated)", level=t(LEVEL_NAMES[game.ai_level]))
+        opponent = "🤖 " + ai_opponent(t, game.ai_level, game.rated)
         if game.hints_used:
             opponent += " · " + t.plural("💡 {count} hint", "💡 {count} hints", game.hints_used)
     else:

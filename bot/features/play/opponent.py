@@ -36,7 +36,7 @@ from bot.storage.db import DatabaseUnavailable
 from bot.storage.leases import Lease, LeaseStore, ai_lease
 from bot.storage.sweeps import Sweeps
 from bot.words.board import LastTurn
-from bot.words.phrases import LEVEL_NAMES
+from bot.words.phrases import level_name
 from bot.workers.ai import AiPlayer
 
 log = logging.getLogger(__name__)
@@ -88,7 +88,7 @@ class Opponent:
         user = self.client.user
         assert user is not None  # games start once connected
         t = translator(language)
-        return Person(user.id, t("Tholos AI ({level})", level=t(LEVEL_NAMES[level])), bot=True)
+        return Person(user.id, t("Tholos AI ({level})", level=level_name(t, level)), bot=True)
 
     async def start(self, interaction: Interaction, game: Game) -> None:
         """Show a new game against the AI; the AI moves if it plays first (where its boards are
