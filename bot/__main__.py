@@ -28,7 +28,7 @@ from bot.client import TholosBot, make_bot
 from bot.discord.api import use_api_base
 from bot.features.admin.backup import BackupError, backup, restore
 from bot.features.admin.copy import TargetNotEmptyError, copy_database
-from bot.features.ratings.store import RatingStore
+from bot.features.ratings.rebuild import rebuild_ratings
 from bot.storage import open_database
 from bot.storage.db import DatabaseTooNewError, DatabaseUnavailable
 from bot.web.sessions import KEY_CHECK_SECONDS, rotate_session_key
@@ -80,7 +80,7 @@ async def _run(bot: TholosBot, token: str) -> None:
 async def _rebuild_ratings(url: str) -> str:
     database = await open_database(url)
     try:
-        rebuilt = await RatingStore(database).rebuild()
+        rebuilt = await rebuild_ratings(database)
     finally:
         await database.close()
     return (

@@ -13,28 +13,27 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import random
 import sys
 import time
 from dataclasses import dataclass
 
 from bot.base.database_url import redact
-from bot.base.glicko2 import Rating, rate
 from bot.features.admin.copy import continue_identities
-from bot.features.ratings.store import RatingStore
+from bot.features.ratings.rebuild import rebuild_ratings
 from bot.storage import open_database
 from bot.storage.db import Database
 from engine import WHITE
 from engine.newgame import new_game
 from engine.play import random_game
 from engine.scoring import score
+from tests.glicko2_paper import Player, Row, replay
 
 FIRST_PLAYER = 900_000_000_000_000_000
 """The players' user ids count up from here (snowflake-sized, clear of the emulator's)."""
-Key = tuple[int, int]
-"""(guild id, user id)"""
-Standing = tuple[Rating, int, int, int, int]
-"""A rating and the games, wins, losses and draws behind it."""
+Key = tuple[str, int]
+"""(pool, user id)"""
 CHUNK = 5000
 """Games written per transaction."""
 
@@ -167,40 +166,50 @@ async def write_history(
                 await continue_identities(transaction)
         written_turns += len(turn_rows)
     if rated:
-        await RatingStore(database).rebuild()
+        await rebuild_ratings(database)
     return History(games, written_turns, players, time.perf_counter() - began)
 
 
-async def replayed_by_hand(database: Database) -> dict[Key, Standing]:
-    """The ratings the stored games make, computed here from Glicko-2 alone (not through the
-    store): (guild, user) → (rating, games, wins, losses, draws)."""
+async def replayed_by_hand(database: Database) -> dict[Key, Row]:
+    """The ratings the stored games make, recomputed by the tests' own Glicko-2
+    (:mod:`tests.glicko2_paper`, not the bot's): (pool, user) → their row."""
     rows = await database.fetchall(
-        "SELECT guild_id, white_id, black_id, result FROM games "
-        "WHERE status = 'finished' AND rated ORDER BY rated_seq"
+        "SELECT white_id, black_id, result, finished_at, time_control, ai_level, ai_id FROM games "
+        "WHERE status = 'finished' AND rated ORDER BY rated_seq NULLS FIRST, finished_at, id"
     )
-    table: dict[Key, Standing] = {}
-    for guild, white, black, result in rows:
-        first = {"white": 1.0, "black": 0.0, "draw": 0.5}[result]
-        before = {user: table.get((guild, user), (Rating(), 0, 0, 0, 0)) for user in (white, black)}
-        for user, opponent, points in ((white, black, first), (black, white, 1.0 - first)):
-            rating, games, wins, losses, draws = before[user]
-            table[guild, user] = (
-                rate(rating, [(before[opponent][0], points)]),
-                games + 1,
-                wins + (points == 1.0),
-                losses + (points == 0.0),
-                draws + (points == 0.5),
-            )
-    return table
+    return replay([tuple(row) for row in rows])
 
 
-async def stored_ratings(database: Database) -> dict[Key, Standing]:
-    """The ratings table in the shape of :func:`replayed_by_hand`."""
+async def stored_ratings(database: Database) -> dict[Key, Row]:
+    """The ``member_ratings`` table in the shape of :func:`replayed_by_hand`."""
     rows = await database.fetchall(
-        "SELECT guild_id, user_id, rating, deviation, volatility, games, wins, losses, draws "
-        "FROM ratings"
+        "SELECT pool, user_id, rating, deviation, volatility, games, wins, losses, draws, "
+        "updated_at FROM member_ratings"
     )
-    return {(r[0], r[1]): (Rating(r[2], r[3], r[4]), r[5], r[6], r[7], r[8]) for r in rows}
+    return {(r[0], r[1]): Row(Player(r[2], r[3], r[4]), r[5], r[6], r[7], r[8], r[9]) for r in rows}
+
+
+def assert_same_ratings(stored: dict[Key, Row], by_hand: dict[Key, Row]) -> None:
+    """The same members in each pool, with the same records, and ratings equal up to the
+    rounding of two implementations (a relative 1e-9)."""
+    assert sorted(stored) == sorted(by_hand)
+    for key, row in by_hand.items():
+        mine = stored[key]
+        assert (mine.games, mine.wins, mine.losses, mine.draws, mine.at) == (
+            row.games,
+            row.wins,
+            row.losses,
+            row.draws,
+            row.at,
+        ), key
+        for name in ("r", "rd", "sigma"):
+            ours, theirs = getattr(mine.player, name), getattr(row.player, name)
+            assert math.isclose(ours, theirs, rel_tol=1e-9), (key, name, ours, theirs)
+
+
+async def assert_rated_as_by_hand(database: Database) -> None:
+    """Every stored rating is what the tests' own Glicko-2 makes of the stored games."""
+    assert_same_ratings(await stored_ratings(database), await replayed_by_hand(database))
 
 
 def main(argv: list[str] | None = None) -> int:

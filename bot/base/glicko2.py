@@ -1,6 +1,10 @@
 """Glicko-2 ratings (Mark Glickman, "Example of the Glicko-2 system", 2013): the one formula of
 the members' ratings and the puzzles', and of a tournament's seeds. Pure: no I/O.
 
+Time runs continuously, as on Lichess: a deviation grows by the volatility over the rating
+periods since it was last rated (:func:`grown`, the paper's step 6 with ``t`` periods), and a
+rating's step 6 counts the periods since the last (``periods``; 1 is the paper's example).
+
 >>> player = Rating(1500, 200, 0.06)
 >>> after = rate(player, [(Rating(1400, 30), 1.0), (Rating(1550, 100), 0.0),
 ...                       (Rating(1700, 300), 0.0)])
@@ -20,6 +24,9 @@ TAU = 0.5
 """The system constant: how much volatility may change (Glickman suggests 0.3 to 1.2)."""
 EPSILON = 1e-6
 """Convergence tolerance of the volatility iteration."""
+MAX_DEVIATION = 350.0
+"""A deviation never grows past a newcomer's: after a long absence a member is a newcomer
+again, with their rating kept."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,14 +47,22 @@ def _expected(mu: float, mu_j: float, phi_j: float) -> float:
     return 1.0 / (1.0 + math.exp(-_g(phi_j) * (mu - mu_j)))
 
 
-def rate(player: Rating, results: Sequence[tuple[Rating, float]]) -> Rating:
-    """The player's rating after one rating period with ``results`` (opponent, score: 1 win,
-    0.5 draw, 0 loss). With no results only the deviation grows (step 6 of the paper)."""
+def grown(player: Rating, periods: float) -> Rating:
+    """The player's rating ``periods`` rating periods later without a game: the deviation
+    grows, φ' = √(φ² + σ²·t) (the paper's step 6), up to :data:`MAX_DEVIATION`."""
+    spread = math.hypot(player.deviation, SCALE * player.volatility * math.sqrt(periods))
+    return Rating(player.rating, min(spread, MAX_DEVIATION), player.volatility)
+
+
+def rate(player: Rating, results: Sequence[tuple[Rating, float]], periods: float = 1.0) -> Rating:
+    """The player's rating after a rating period of ``periods`` (the time since they were last
+    rated) with ``results`` (opponent, score: 1 win, 0.5 draw, 0 loss). With no results only
+    the deviation grows (:func:`grown`)."""
+    if not results:
+        return grown(player, periods)
     mu = (player.rating - 1500.0) / SCALE
     phi = player.deviation / SCALE
     sigma = player.volatility
-    if not results:
-        return Rating(player.rating, SCALE * math.sqrt(phi * phi + sigma * sigma), sigma)
     variance_inverse = 0.0
     improvement = 0.0
     for opponent, score in results:
@@ -60,7 +75,7 @@ def rate(player: Rating, results: Sequence[tuple[Rating, float]]) -> Rating:
     v = 1.0 / variance_inverse
     delta = v * improvement
     sigma = _new_volatility(phi, sigma, v, delta)
-    phi_star = math.sqrt(phi * phi + sigma * sigma)
+    phi_star = min(math.sqrt(phi * phi + periods * sigma * sigma), MAX_DEVIATION / SCALE)
     phi = 1.0 / math.sqrt(1.0 / (phi_star * phi_star) + 1.0 / v)
     mu += phi * phi * improvement
     return Rating(SCALE * mu + 1500.0, SCALE * phi, sigma)

@@ -85,6 +85,7 @@ OPTION_NAMES = (
     NC_("command", "clocks"),
     NC_("command", "lesson"),
     NC_("command", "hints"),
+    NC_("command", "scope"),
 )
 """The commands' option names (their Python parameters), for the catalogue."""
 CHOICE_NAMES = (
@@ -101,6 +102,9 @@ CHOICE_NAMES = (
     N_("on"),
     N_("off"),
     N_("correspondence"),
+    N_("live"),
+    N_("server"),
+    N_("global"),
 )
 """The names of the options' choices (their values), for the catalogue."""
 

@@ -505,9 +505,41 @@ MIGRATIONS: list[str] = [
         CHECK (venue IN ('server', 'bot_dm', 'dm', 'group_dm', 'server_without_bot'));
     UPDATE challenges SET venue = 'bot_dm' WHERE guild_id = 0
     """,
-    # 19: RESERVED for issue 47 part "ratings" (one rating per member, two pools) — replace.
+    # 19: one rating per member in each of two pools (live: any clock; correspondence), not
+    # per server: member_ratings, ranked by its index per pool; server_players: the members a
+    # server's leaderboard shows (they played a rated game there, or queued from there), filled
+    # from the stored rated games; games.ai_id: the AI's side of a game against it (a rated one
+    # rates only the member). The per-server ratings are dropped: the meta row
+    # 'ratings:replay' asks the ratings feature to replay every stored rated game, in rating
+    # order, into the pools at start (one transaction under the ratings' lock, which deletes
+    # the row; docs/data.md).
     """
-    SELECT 19
+    CREATE TABLE member_ratings (
+        pool TEXT NOT NULL CHECK (pool IN ('live', 'correspondence')),
+        user_id INTEGER NOT NULL,
+        rating REAL NOT NULL,
+        deviation REAL NOT NULL,
+        volatility REAL NOT NULL,
+        games INTEGER NOT NULL DEFAULT 0,
+        wins INTEGER NOT NULL DEFAULT 0,
+        losses INTEGER NOT NULL DEFAULT 0,
+        draws INTEGER NOT NULL DEFAULT 0,
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (pool, user_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX member_ratings_by_rank ON member_ratings (pool, rating DESC, user_id);
+    CREATE TABLE server_players (
+        guild_id INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+    ) WITHOUT ROWID;
+    INSERT INTO server_players (guild_id, user_id)
+        SELECT guild_id, white_id FROM games WHERE status = 'finished' AND rated AND guild_id != 0
+        UNION SELECT guild_id, black_id FROM games
+        WHERE status = 'finished' AND rated AND guild_id != 0;
+    ALTER TABLE games ADD COLUMN ai_id INTEGER;
+    DROP TABLE ratings;
+    INSERT INTO meta (key, value) VALUES ('ratings:replay', '19')
     """,
     # 20: the pool (quick pairing across servers). pool_members: the members who opted in,
     # by their global display name, with their last pool opponent (no rematch while others
@@ -961,9 +993,34 @@ POSTGRES_MIGRATIONS: list[str | None] = [
         CHECK (venue IN ('server', 'bot_dm', 'dm', 'group_dm', 'server_without_bot'));
     UPDATE challenges SET venue = 'bot_dm' WHERE guild_id = 0
     """,
-    # 19: RESERVED for issue 47 part "ratings" (one rating per member, two pools) — replace.
+    # 19: one rating per member in each of two pools.
     """
-    SELECT 19
+    CREATE TABLE member_ratings (
+        pool TEXT NOT NULL CHECK (pool IN ('live', 'correspondence')),
+        user_id BIGINT NOT NULL,
+        rating DOUBLE PRECISION NOT NULL,
+        deviation DOUBLE PRECISION NOT NULL,
+        volatility DOUBLE PRECISION NOT NULL,
+        games INTEGER NOT NULL DEFAULT 0,
+        wins INTEGER NOT NULL DEFAULT 0,
+        losses INTEGER NOT NULL DEFAULT 0,
+        draws INTEGER NOT NULL DEFAULT 0,
+        updated_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (pool, user_id)
+    );
+    CREATE INDEX member_ratings_by_rank ON member_ratings (pool, rating DESC, user_id);
+    CREATE TABLE server_players (
+        guild_id BIGINT NOT NULL,
+        user_id BIGINT NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+    );
+    INSERT INTO server_players (guild_id, user_id)
+        SELECT guild_id, white_id FROM games WHERE status = 'finished' AND rated AND guild_id != 0
+        UNION SELECT guild_id, black_id FROM games
+        WHERE status = 'finished' AND rated AND guild_id != 0;
+    ALTER TABLE games ADD COLUMN ai_id BIGINT;
+    DROP TABLE ratings;
+    INSERT INTO meta (key, value) VALUES ('ratings:replay', '19')
     """,
     # 20: the pool.
     """

@@ -1,11 +1,16 @@
-"""Ratings: ``/leaderboard`` with its Previous / Next buttons, and ``/tholos stats``."""
+"""Ratings: ``/leaderboard [pace] [scope]`` with its Previous / Next buttons, ``/tholos stats``,
+and the replay migration 19 asks for at start."""
 
 from __future__ import annotations
+
+import time
+from typing import Literal
 
 import discord
 from discord import app_commands
 from discord.ext.commands import Cog
 
+from bot.base.paces import CORRESPONDENCE, RatingPool
 from bot.base.refusals import Refusal
 from bot.discord.answers import Interaction, answers
 from bot.discord.app import App
@@ -14,27 +19,43 @@ from bot.discord.controls import FLOAT, PAGE, SNOWFLAKE, WAY, CustomId, Router, 
 from bot.discord.feature import Feature
 from bot.features.lessons import LessonService
 from bot.features.puzzles import PuzzleStore
-from bot.features.ratings.member_stats import MemberStats, rating_text
-from bot.features.ratings.store import PAGE_SIZE, Mark, PlayerRating, RatingStore
+from bot.features.ratings.member_stats import POOL_NAMES, MemberStats, rating_text
+from bot.features.ratings.pools import RANKED_DEVIATION, RANKED_GAMES
+from bot.features.ratings.rebuild import replay_if_asked
+from bot.features.ratings.store import PAGE_SIZE, Board, Mark, PlayerRating, RatingStore
 from bot.i18n.catalogues import NC_
 from bot.i18n.locales import reader
-from bot.words.names import mention
+from bot.words.names import escaped_name, mention
 from bot.words.phrases import SANDSTONE, command
 from engine.vocabulary import N_
 from rendering.translator import Translator
 
 LEADERBOARD = CustomId("lb", (("page", PAGE, int), ("way", WAY, str)))
-"""Show that page of the server's leaderboard (Previous / Next; posted before keyset paging)."""
+"""A page of a server's leaderboard, posted before keyset paging (the correspondence pool's)."""
 LEADERBOARD_SEEK = CustomId(
     "lbs",
     (("page", PAGE, int), ("way", WAY, str), ("rating", FLOAT, float), ("user", SNOWFLAKE, int)),
 )
-"""Previous / Next on the leaderboard: the page to show, and the first (Previous) or last (Next)
-row of the page shown — its exact rating and user id — to seek from."""
+"""Previous / Next on a server's leaderboard posted before the pools (the correspondence one's)."""
+LEADERBOARD_POOL = CustomId(
+    "lbp",
+    (
+        ("pool", "live|correspondence", str),
+        ("scope", "server|global", str),
+        ("page", PAGE, int),
+        ("way", WAY, str),
+        ("rating", FLOAT, float),
+        ("user", SNOWFLAKE, int),
+    ),
+)
+"""Previous / Next on a leaderboard: its pool and scope, the page to show, and the first
+(Previous) or last (Next) row of the page shown — its exact rating and user id — to seek from."""
+Scope = Literal["server", "global"]
+"""A leaderboard's members: the server's, or everyone who joined the pool."""
 
 
 class Ratings(Feature):
-    """The handlers of the servers' ratings and of a member's stats."""
+    """The handlers of the leaderboards and of a member's stats."""
 
     def __init__(self, app: App, puzzles: PuzzleStore, lessons: LessonService) -> None:
         """``puzzles`` and ``lessons``: a member's puzzles and course, for their stats."""
@@ -45,16 +66,30 @@ class Ratings(Feature):
     def commands(self) -> list[Command]:
         return RatingCommands(self).get_app_commands()
 
+    async def start(self) -> None:
+        """Replay the stored games into the pools if migration 19 asked for it."""
+        await replay_if_asked(self.app.database)
+
     def register(self, router: Router) -> None:
-        """Route Previous / Next here (and those posted before keyset paging, by page)."""
+        """Route Previous / Next here (and those posted before the pools and keyset paging)."""
+        router.add(
+            LEADERBOARD_POOL,
+            lambda interaction, pool, scope, page, way, rating, user: self.leaderboard(
+                interaction, pool, scope, page, edit=True, seek=(way, Mark(rating, user))
+            ),
+        )
         router.add(
             LEADERBOARD,
-            lambda interaction, page, way: self.leaderboard(interaction, page, edit=True),
+            lambda interaction, page, way: self.leaderboard(
+                interaction, CORRESPONDENCE, "server", page, edit=True
+            ),
         )
         router.add(
             LEADERBOARD_SEEK,
             lambda interaction, page, way, rating, user: self.leaderboard(
                 interaction,
+                CORRESPONDENCE,
+                "server",
                 page,
                 edit=True,
                 seek=(way, Mark(rating, user)),
@@ -65,6 +100,8 @@ class Ratings(Feature):
     async def leaderboard(
         self,
         interaction: Interaction,
+        pool: RatingPool,
+        scope: Scope,
         page: int,
         *,
         edit: bool,
@@ -73,9 +110,9 @@ class Ratings(Feature):
         """``/leaderboard`` (a new message) or its Previous / Next buttons (the same message).
 
         A button with a ``seek`` (Previous or Next, and the row of the page shown to go from)
-        shows the rows next to that row, found in the rank index at the same cost on every
-        page; their ranks are counted from the page number. Without one, or when the seek
-        comes back short (the ratings changed since), the page is read by its number.
+        shows the rows next to that row, found in the rank index; their ranks are counted from
+        the page number. Without one, or when the seek comes back short (the ratings changed
+        since), the page is read by its number.
         """
         guild_id = interaction.guild_id
         if guild_id is None:
@@ -83,28 +120,36 @@ class Ratings(Feature):
                 "Leaderboards belong to servers — run {leaderboard} in a server.",
                 leaderboard=command("leaderboard"),
             )
-        ratings = self.store
-        players = await ratings.players(guild_id)
+        board = Board(pool, guild_id if scope == "server" else None, time.time())
+        boards = self.store.boards
+        players = await boards.players(board)
         if not players:
             raise Refusal(
-                "No rated games have finished on this server yet — {challenge} someone!",
+                "Nobody is on this leaderboard yet: a member joins it once their rating has "
+                "settled (± {deviation} or less, some {games} rated games) — {challenge} "
+                "someone!",
+                deviation=f"{RANKED_DEVIATION:.0f}",
+                games=RANKED_GAMES,
                 challenge=command("tholos challenge"),
             )
         pages = -(-players // PAGE_SIZE)
         page = min(page, pages - 1)
-        rows = await self._seek(guild_id, page, seek) if seek is not None else []
+        rows = await self._seek(board, page, seek) if seek is not None else []
         if not rows:
-            rows = await ratings.page(guild_id, page, players)
-        me = await ratings.player(guild_id, interaction.user.id)
+            rows = await boards.page(board, page, players)
+        me = await self.store.member(pool, interaction.user.id, board.now)
+        rank = await boards.rank(board, interaction.user.id)
         t = reader(interaction)
-        embed = leaderboard_embed(t, rows, page, pages, interaction.user.id, me)
+        embed = leaderboard_embed(t, board, rows, (page, pages), interaction.user.id, (rank, me))
         first, last = Mark.of(rows[0][1]), Mark.of(rows[-1][1])
         marks = {"p": first, "n": last}  # Previous seeks back from the first row, Next on
         view = pager(
             t,
-            LEADERBOARD_SEEK,
+            LEADERBOARD_POOL,
             page,
             pages,  # from the last
+            pool=pool,
+            scope=scope,
             rating=lambda way: marks[way].rating,
             user=lambda way: marks[way].user_id,
         )
@@ -114,12 +159,12 @@ class Ratings(Feature):
             await interaction.response.send_message(embed=embed, view=view)
 
     async def _seek(
-        self, guild_id: int, page: int, seek: tuple[str, Mark]
+        self, board: Board, page: int, seek: tuple[str, Mark]
     ) -> list[tuple[int, PlayerRating]]:
         """Page ``page`` as the rows next to the seek's mark, ranked from the page number; empty
         when that is not a whole page's worth (Previous short of a page, Next past the end)."""
         way, mark = seek
-        found = await self.store.seek(guild_id, mark, way)
+        found = await self.store.boards.seek(board, mark, way)
         if way == "p" and len(found) < PAGE_SIZE:
             return []
         return [(page * PAGE_SIZE + number + 1, player) for number, player in enumerate(found)]
@@ -150,16 +195,24 @@ class RatingCommands(Cog):
 
     @app_commands.command(
         name=NC_("command", "leaderboard"),
-        description=N_("This server's Tholos players ranked by rating"),
+        description=N_("Tholos players ranked by rating: this server's, or everyone's in the pool"),
     )
     @app_commands.guild_only()
     @app_commands.guild_install()
-    @app_commands.describe(page=N_("Which page (10 players a page)"))
+    @app_commands.describe(
+        pace=N_("Which rating: live games (any clock) or correspondence (the default)"),
+        scope=N_("This server's members (the default), or everyone who joined the pool"),
+        page=N_("Which page (10 players a page)"),
+    )
     async def leaderboard(
-        self, interaction: Interaction, page: app_commands.Range[int, 1, 100000] = 1
+        self,
+        interaction: Interaction,
+        pace: RatingPool = CORRESPONDENCE,
+        scope: Scope = "server",
+        page: app_commands.Range[int, 1, 100000] = 1,
     ) -> None:
-        """``/leaderboard [page]``."""
-        await self.ratings.leaderboard(interaction, page - 1, edit=False)
+        """``/leaderboard [pace] [scope] [page]``."""
+        await self.ratings.leaderboard(interaction, pace, scope, page - 1, edit=False)
 
 
 # -- what it says -------------------------------------------------------------------------------
@@ -167,31 +220,67 @@ class RatingCommands(Cog):
 
 def leaderboard_embed(
     t: Translator,
+    board: Board,
     rows: list[tuple[int, PlayerRating]],
-    page: int,
-    pages: int,
+    pages: tuple[int, int],
     caller_id: int,
-    caller: tuple[int, PlayerRating] | None,
+    caller: tuple[int | None, PlayerRating | None],
 ) -> discord.Embed:
-    """One page of the server's leaderboard, and where the caller stands."""
-    embed = discord.Embed(title=t("Tholos leaderboard"), colour=SANDSTONE)
+    """One page (of ``pages``: the page, how many) of a leaderboard, and where the caller
+    stands (their rank on it, and their rating in its pool)."""
+    title = f"{t('Tholos leaderboard')} · {t(POOL_NAMES[board.pool])}"
+    if board.guild_id is None:
+        title += f" · {t('global')}"
+    embed = discord.Embed(title=title, colour=SANDSTONE)
     embed.description = "\n".join(
-        f"`#{rank}` {mention(player.user_id)} {rating_text(t, player)} · "
+        f"`#{rank}` {shown_name(player)} {rating_text(t, player)} · "
         + t.plural("{count} game", "{count} games", player.games)
         + f" · {player.wins}–{player.losses}–{player.draws}"
         for rank, player in rows
     ) or t("Nobody on this page.")
-    if caller is None:
-        you = t(
-            "{member}: not rated yet — finish a game to join the board.", member=mention(caller_id)
-        )
-    else:
-        rank, player = caller
-        you = f"{mention(caller_id)}: #{rank} · {rating_text(t, player)}"
-    embed.add_field(name=t("You"), value=you, inline=False)
+    embed.add_field(name=t("You"), value=caller_text(t, board, caller_id, caller), inline=False)
+    page, count = pages
     embed.set_footer(
-        text=t("Page {page} of {pages}", page=page + 1, pages=pages)
+        text=t("Page {page} of {pages}", page=page + 1, pages=count)
         + " · "
         + t("Glicko-2 ratings; ± is one rating deviation; W–L–D counts rated games")
     )
     return embed
+
+
+def shown_name(player: PlayerRating) -> str:
+    """A member on a leaderboard: their global display name on the global one (they may be
+    in no server of the reader's), a mention on a server's."""
+    return mention(player.user_id) if player.name is None else escaped_name(player.name)
+
+
+def caller_text(
+    t: Translator, board: Board, caller_id: int, caller: tuple[int | None, PlayerRating | None]
+) -> str:
+    """Where the caller stands: their rank, or why they are not on the board."""
+    rank, player = caller
+    member = mention(caller_id)
+    if player is None:
+        return t("{member}: not rated yet — finish a game to join the board.", member=member)
+    rating = rating_text(t, player)
+    if rank is not None:
+        return f"{member}: #{rank} · {rating}"
+    if not player.ranked:
+        return t(
+            "{member}: {rating} — on the board once ± is {deviation} or less.",
+            member=member,
+            rating=rating,
+            deviation=f"{RANKED_DEVIATION:.0f}",
+        )
+    if board.guild_id is None:
+        return t(
+            "{member}: {rating} — the global board lists the members who joined the pool ({play}).",
+            member=member,
+            rating=rating,
+            play=command("tholos play"),
+        )
+    return t(
+        "{member}: {rating} — play a rated game on this server to join its board.",
+        member=member,
+        rating=rating,
+    )

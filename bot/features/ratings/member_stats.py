@@ -1,24 +1,27 @@
 """``/tholos stats``: a member's statistics as the reader may see them, wherever it is used.
 
-In a server with the bot: its rating and the games of that server (another member's last games
-and biggest win only where the reader may open the game), and — the reader's own stats — their
-games outside servers with the bot counted apart, unrated.
+The member's ratings everywhere (one a pool: their rank on the server's leaderboard in a server
+with the bot, on the global one elsewhere). In a server with the bot: the games of that server
+(another member's last games and biggest win only where the reader may open the game), and —
+the reader's own stats — their games outside servers with the bot counted apart, unrated.
 
-Elsewhere (the bot's DM, a DM or group DM between members, a server without the bot) there are
-no ratings: the games played outside servers with the bot, unrated. The reader's own are theirs
-to see; of another member only the games the two played together are shown (the reader was
-there), in an answer only the reader sees — none of the member's games with others, whose DMs
-and group DMs the reader may not be in and the bot cannot look into, nor their puzzles and
-lessons.
+Elsewhere (the bot's DM, a DM or group DM between members, a server without the bot): the games
+played outside servers with the bot, unrated. The reader's own are theirs to see; of another
+member only the games the two played together are shown (the reader was there), in an answer
+only the reader sees — none of the member's games with others, whose DMs and group DMs the
+reader may not be in and the bot cannot look into, nor their puzzles and lessons.
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
+import time
+from typing import get_args
 
 import discord
 
+from bot.base.paces import RatingPool
 from bot.base.shards import DIRECT_MESSAGES
 from bot.discord.answers import Interaction
 from bot.discord.app import App
@@ -27,10 +30,10 @@ from bot.discord.visibility import Questions, verdicts
 from bot.features.lessons import LessonService, course_line
 from bot.features.puzzles import PuzzlePlayer, PuzzleStore
 from bot.features.ratings.stats import Played, Record, Stats, player_stats
-from bot.features.ratings.store import PlayerRating, RatingStore
+from bot.features.ratings.store import Board, PlayerRating, RatingStore
 from bot.i18n.locales import reader
 from bot.words.names import mention
-from bot.words.phrases import LEVEL_NAMES, SANDSTONE, WIN_LOSS_DRAW_MARK, command, reason_text
+from bot.words.phrases import LEVEL_NAMES, SANDSTONE, WIN_LOSS_DRAW_MARK, reason_text
 from engine.vocabulary import N_, points
 from rendering.translator import Translator
 
@@ -68,12 +71,10 @@ class MemberStats:
         assert guild_id is not None  # a server with the bot
         ratings = self.store
         history = await ratings.history(guild_id, user_id)
-        rated = await ratings.player(guild_id, user_id)
-        players = await ratings.players(guild_id)
         stats = player_stats(user_id, history)
         if not mine:
             stats = await self._seen_by(interaction, stats)
-        embed = stats_embed(t, user_id, rated, players, stats)
+        embed = stats_embed(t, user_id, await self._ratings(t, user_id, guild_id), stats)
         await self._add_practice(embed, t, user_id)
         if mine:
             outside = await ratings.history(DIRECT_MESSAGES, user_id)
@@ -94,10 +95,29 @@ class MemberStats:
             reader_id = interaction.user.id
             history = [game for game in history if reader_id in (game.white_id, game.black_id)]
         stats = player_stats(user_id, history)
-        embed = outside_stats_embed(t, user_id, stats, with_you=not mine)
+        rating = await self._ratings(t, user_id, None)
+        embed = outside_stats_embed(t, user_id, rating, stats, with_you=not mine)
         if mine:
             await self._add_practice(embed, t, user_id)
         return embed
+
+    async def _ratings(self, t: Translator, user_id: int, guild_id: int | None) -> str:
+        """The member's rating in each pool they were rated in, with their rank on the server's
+        leaderboard of it (``guild_id``) or on the global one (``None``) if they are on it."""
+        now = time.time()
+        lines = []
+        for pool in get_args(RatingPool):
+            player = await self.store.member(pool, user_id, now)
+            if player is None:
+                continue
+            board = Board(pool, guild_id, now)
+            rank = await self.store.boards.rank(board, user_id)
+            text = rating_text(t, player)
+            if rank is not None:
+                players = await self.store.boards.players(board)
+                text = t("#{rank} of {players}", rank=rank, players=players) + " · " + text
+            lines.append(f"{t(POOL_NAMES[pool]).capitalize()}: {text}")
+        return "\n".join(lines) or t("Not rated yet.")
 
     async def _add_practice(self, embed: discord.Embed, t: Translator, user_id: int) -> None:
         """The member's puzzles and course, under their rating."""
@@ -139,8 +159,13 @@ class MemberStats:
 # -- what it says -------------------------------------------------------------------------------
 
 
+POOL_NAMES = {"live": N_("live"), "correspondence": N_("correspondence")}
+"""A pool as it is named (the words of ``/leaderboard``'s choices)."""
+
+
 def rating_text(t: Translator, player: PlayerRating) -> str:
-    """``1612 ±85`` (with ``provisional`` for a player with few rated games)."""
+    """``1612 ±85`` (with ``provisional`` while the deviation is above
+    :data:`~.pools.PROVISIONAL_DEVIATION`)."""
     rating = player.rating
     text = f"**{rating.rating:.0f}** ±{rating.deviation:.0f}"
     return t("{rating} (provisional)", rating=text) if player.provisional else text
@@ -198,22 +223,11 @@ def puzzle_text(t: Translator, player: PuzzlePlayer) -> str:
     )
 
 
-def stats_embed(
-    t: Translator, user_id: int, rated: tuple[int, PlayerRating] | None, players: int, stats: Stats
-) -> discord.Embed:
-    """``/tholos stats``: rating and rank, records, points, streak, the last games."""
+def stats_embed(t: Translator, user_id: int, rating: str, stats: Stats) -> discord.Embed:
+    """``/tholos stats``: the ratings (:meth:`MemberStats._ratings`), records, points, streak,
+    the last games."""
     embed = discord.Embed(title=t("Tholos stats"), colour=SANDSTONE, description=mention(user_id))
-    if rated is None:
-        embed.add_field(name=t("Rating"), value=t("Not rated yet."), inline=False)
-    else:
-        rank, player = rated
-        embed.add_field(
-            name=t("Rating"),
-            value=t("#{rank} of {players}", rank=rank, players=players)
-            + " · "
-            + rating_text(t, player),
-            inline=False,
-        )
+    embed.add_field(name=t("Rating"), value=rating, inline=False)
     if not stats.overall.games and not stats.against_ai:
         embed.add_field(
             name=t("Games"), value=t("No finished games on this server yet."), inline=False
@@ -224,21 +238,13 @@ def stats_embed(
 
 
 def outside_stats_embed(
-    t: Translator, user_id: int, stats: Stats, *, with_you: bool
+    t: Translator, user_id: int, rating: str, stats: Stats, *, with_you: bool
 ) -> discord.Embed:
-    """``/tholos stats`` outside servers with the bot: no rating (those games are unrated;
-    ratings live in servers with the bot), the record, points, streak and last games of the
-    games played outside servers (``with_you``: only those the reader played with them)."""
+    """``/tholos stats`` outside servers with the bot: the ratings (ranked on the global
+    leaderboards), and the record, points, streak and last games of the games played outside
+    servers, which are unrated (``with_you``: only those the reader played with them)."""
     embed = discord.Embed(title=t("Tholos stats"), colour=SANDSTONE, description=mention(user_id))
-    embed.add_field(
-        name=t("Rating"),
-        value=t(
-            "Games outside servers with me are unrated: ratings live in the servers that added "
-            "me — use {stats} there.",
-            stats=command("tholos stats"),
-        ),
-        inline=False,
-    )
+    embed.add_field(name=t("Rating"), value=rating, inline=False)
     if with_you:
         embed.set_footer(text=t("Only your games with them outside servers are shown here."))
     if not stats.overall.games and not stats.against_ai:

@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext.commands import Cog
 
 from bot.base.game_options import GameOptions
-from bot.base.paces import Pace
+from bot.base.paces import Pace, RatingPool
 from bot.base.people import Person
 from bot.base.refusals import Refusal
 from bot.discord.answers import Interaction, answers, caller
@@ -86,9 +86,9 @@ class Tournaments(Feature):
     """The handlers of tournaments; the loop that runs their rounds."""
 
     def __init__(
-        self, app: App, play: PlayService, rating: Callable[[int, int], Awaitable[float]]
+        self, app: App, play: PlayService, rating: Callable[[RatingPool, int], Awaitable[float]]
     ) -> None:
-        """``play``: the rounds' games; ``rating``: a member's rating on a server."""
+        """``play``: the rounds' games; ``rating``: a member's rating in a pool."""
         super().__init__(app)
         self.store = TournamentStore(app.database, app.settings.shards)
         self.service = TournamentService(

@@ -21,6 +21,7 @@ from dataclasses import replace
 import discord
 
 from bot.base.game import Game
+from bot.base.paces import rating_pool
 from bot.discord.answers import pinging
 from bot.discord.app import App
 from bot.discord.places import open_thread, thread_name
@@ -487,7 +488,7 @@ async def _podium(
         for line in lines[:20]:
             entry = by_id[line.player]
             before = entry.rating if entry.rating is not None else 1500.0
-            after = await service.rating(tournament.guild_id, line.player)
+            after = await service.rating(rating_pool(tournament.time_control), line.player)
             changes.append(f"{escaped_name(entry.name)} {rating_change(before, after)}")
         text.append(t("Rating changes: {changes}", changes=", ".join(changes)))
     return "\n".join(text)[:2000]

@@ -12,7 +12,7 @@ from functools import partial
 
 from bot.base.game import Game, GamePlace, NewGame
 from bot.base.glicko2 import Rating
-from bot.base.paces import TimeControl
+from bot.base.paces import RatingPool, TimeControl
 from bot.base.people import Caller, Person
 from bot.base.refusals import Refusal
 from bot.base.server_rules import ReminderDefaults
@@ -128,12 +128,12 @@ class TournamentService:
         clock: Callable[[], float] = time.time,
         rng: random.Random | None = None,
         reminders: ReminderDefaults | None = None,
-        rating: Callable[[int, int], Awaitable[float]] | None = None,
+        rating: Callable[[RatingPool, int], Awaitable[float]] | None = None,
     ) -> None:
         self.store = store
         self.games = games
         self.rating = rating
-        """A member's rating on a server (a rated tournament's rating changes)."""
+        """A member's rating in a pool (a rated tournament's rating changes)."""
         self.rounds = RoundSteps(store, games, play, clock, rng, reminders)
         self._clock = clock
 

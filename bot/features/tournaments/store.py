@@ -16,7 +16,7 @@ from typing import Final, Literal
 
 from bot.base.game import Game, NewGame
 from bot.base.languages import Language
-from bot.base.paces import TimeControl
+from bot.base.paces import TimeControl, rating_pool
 from bot.base.people import Person
 from bot.base.server_rules import ReminderDefaults
 from bot.base.shards import EVERY_SERVER, Shards
@@ -360,13 +360,13 @@ class EntrantStore:
 
 
 async def _seed(transaction: Transaction, tournament: Tournament, newcomer: float) -> None:
-    """Give each entrant their rating on the tournament's server (``newcomer`` if they have
-    none): their seeding, and what their rating change is measured from at the end."""
+    """Give each entrant their rating in the pool of the tournament's pace (``newcomer`` if
+    they have none): their seeding, and what their rating change is measured from at the end."""
     await transaction.execute(
-        "UPDATE tournament_players SET rating = COALESCE((SELECT r.rating FROM ratings r "
-        "WHERE r.guild_id = ? AND r.user_id = tournament_players.user_id), ?) "
+        "UPDATE tournament_players SET rating = COALESCE((SELECT r.rating FROM member_ratings r "
+        "WHERE r.pool = ? AND r.user_id = tournament_players.user_id), ?) "
         "WHERE tournament_id = ?",
-        (tournament.guild_id, newcomer, tournament.id),
+        (rating_pool(tournament.time_control), newcomer, tournament.id),
     )
 
 
