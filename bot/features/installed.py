@@ -38,7 +38,7 @@ def features(app: App, ai: AiPlayer | None = None) -> list[Feature]:
     challenges = Challenges(app, play.opponent, ratings.store.rating)
     tournaments = Tournaments(app, play.service, ratings.store.rating)
     analysis, reviews, reminders = Analysis(app), Reviews(app), Reminders(app)
-    pool = Pool(app, challenges.play_the_ai)
+    pool = Pool(app, challenges.play_the_ai, ratings.store.pool_ratings)
     pages = [
         PlayPages(app, play.service, play.opponent, challenges.service.new_games),
         SeatPages(challenges.service),
