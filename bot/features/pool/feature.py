@@ -163,11 +163,12 @@ class Pool(Feature):
         await interaction.response.edit_message(content=left_text(reader(interaction)), view=None)
 
     @answers(posts_boards=True)
-    async def ai(self, interaction: Interaction, level: Level, pace: str) -> None:
-        """Leave the queue and play the AI at the member's level, where they are."""
+    async def ai(self, interaction: Interaction, level: Level, pace: str, rated: int) -> None:
+        """Leave the queue and play the AI at the member's level, where they are (``rated``:
+        on the pool's scale)."""
         await self.service.leave(interaction.user.id)
         self.waiters.forget(interaction.user.id)
-        await self.play_the_ai(interaction, GameOptions(), level, pace)
+        await self.play_the_ai(interaction, GameOptions(rated=bool(rated)), level, pace)
 
     @answers()
     async def leave_pool(self, interaction: Interaction) -> None:

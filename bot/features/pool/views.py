@@ -9,7 +9,7 @@ from bot.base.paces import CORRESPONDENCE
 from bot.discord.controls import Button, CustomId, view_of
 from bot.features.pool.service import PoolState
 from bot.words.names import escaped_name
-from bot.words.phrases import LEVEL_NAMES, command, pace_name
+from bot.words.phrases import command, level_name, pace_name
 from rendering.translator import Translator
 
 PACE = r"correspondence|\d{1,2}\+\d{1,2}"
@@ -22,8 +22,10 @@ REFRESH = CustomId("pr", ())
 """Show the queue as it is now."""
 LEAVE = CustomId("pl", ())
 """Leave the queue."""
-PLAY_AI = CustomId("pa", (("level", "easy|medium|hard", str), ("pace", PACE, str)))
-"""Leave the queue and play the AI at the member's level."""
+PLAY_AI = CustomId(
+    "pa", (("level", "easy|medium|hard", str), ("pace", PACE, str), ("rated", "[01]", int))
+)
+"""Leave the queue and play the AI at the member's level, rated (1) or not (0)."""
 
 
 def opt_in_text(t: Translator, name: str, pace: str) -> str:
@@ -77,17 +79,16 @@ def waiting_text(t: Translator, state: PoolState, in_dm: bool) -> str:
         lines.append(
             t(
                 "Nobody else is waiting right now. Play me, the AI, at your level meanwhile: "
-                "{level} (rated {rating}).",
-                level=t(LEVEL_NAMES[state.ai_offer.level]),
-                rating=state.ai_offer.rating,
+                "{level}.",
+                level=level_name(t, state.ai_offer.level),
             )
         )
     return "\n".join(lines)
 
 
-def waiting_view(t: Translator, state: PoolState) -> discord.ui.View:
-    """Refresh and Leave while waiting, and Play the AI once it is offered (none once not
-    waiting)."""
+def waiting_view(t: Translator, state: PoolState, rated_ai: bool) -> discord.ui.View:
+    """Refresh and Leave while waiting, and Play the AI once it is offered — rated too where
+    it may be (``rated_ai``: where the bot is) — (none once not waiting)."""
     if state.pace is None:
         return view_of([])
     buttons = [
@@ -96,14 +97,13 @@ def waiting_view(t: Translator, state: PoolState) -> discord.ui.View:
     ]
     offer = state.ai_offer
     if offer is not None:
-        label = t(
-            "Play the AI: {level} ({rating})",
-            level=t(LEVEL_NAMES[offer.level]),
-            rating=offer.rating,
-        )
-        buttons.append(
-            Button.of(PLAY_AI, level=offer.level, pace=state.pace, label=label, emphasis="primary")
-        )
+        level = level_name(t, offer.level)
+        offered = [(1, t("Play the AI, rated: {level}", level=level))] if rated_ai else []
+        offered.append((0, t("Play the AI, unrated: {level}", level=level)))
+        buttons += [
+            Button.of(PLAY_AI, level=offer.level, pace=state.pace, rated=rated, label=label)
+            for rated, label in offered
+        ]
     return view_of(buttons)
 
 

@@ -41,6 +41,11 @@ class Waiter:
     channel_id: int | None
     """Where their game will be shown in a server (``None``: the DM with the bot)."""
 
+    @property
+    def rated_ai(self) -> bool:
+        """Whether the AI may be played rated where the message is (where the bot is)."""
+        return not self.in_dm
+
 
 class Waiters:
     """The waiting messages of this process, by member."""
@@ -60,7 +65,7 @@ class Waiters:
         in_dm = seat.venue == "bot_dm" and venue_of(interaction) != "bot_dm"
         channel = seat.channel_id if seat.venue == "server" else None
         t = reader(interaction)
-        text, view = waiting_text(t, state, in_dm), waiting_view(t, state)
+        text, view = waiting_text(t, state, in_dm), waiting_view(t, state, not in_dm)
         if edit:
             await interaction.response.edit_message(content=text, view=view)
         else:
@@ -76,7 +81,7 @@ class Waiters:
         in_dm = before.in_dm if before is not None else False
         t = reader(interaction)
         await interaction.response.edit_message(
-            content=waiting_text(t, state, in_dm), view=waiting_view(t, state)
+            content=waiting_text(t, state, in_dm), view=waiting_view(t, state, not in_dm)
         )
         if state.pace is None:
             self.forget(user_id)
@@ -151,7 +156,8 @@ class Waiters:
         if state.ai_offer is None and user_id not in self._timers:
             self._watch(waiter, state)
         t = reader(waiter.interaction)
-        await self._show(waiter, waiting_text(t, state, waiter.in_dm), waiting_view(t, state))
+        text = waiting_text(t, state, waiter.in_dm)
+        await self._show(waiter, text, waiting_view(t, state, waiter.rated_ai))
 
     async def _paired(self, waiter: Waiter, game_id: int) -> None:
         """Say who the member was paired with, and where their game is."""

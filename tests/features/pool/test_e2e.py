@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from engine.ai import LEVEL_RATINGS, level_for_rating
 from tests.e2e.bots import SpawnBot
 from tests.e2e.emulator import BotProcess, Emulator, Member, Message
 from tests.e2e.table import Table
@@ -131,8 +132,9 @@ async def test_the_ai_at_your_level_after_a_while_with_nobody(
     emulator: Emulator, tholos_bot: BotProcess
 ):
     """Carol waited long enough with nobody for 5+5 (her wait moved back in the database):
-    Refresh offers the AI at her level, with its rating; pressing it takes her out of the queue
-    and starts the game against the AI in the DM."""
+    Refresh offers the AI at her level, with its rating, rated or not (the DM with the bot is
+    where the bot is); the rated one takes her out of the queue and starts a rated game against
+    the AI in the DM."""
     carol = emulator.member("carol")
     dm = Table(emulator, emulator.dm_channel(carol))
     waiting = await join(dm, carol, "5+5")
@@ -140,13 +142,16 @@ async def test_the_ai_at_your_level_after_a_while_with_nobody(
     with sqlite3.connect(tholos_bot.db_path) as db:
         db.execute("UPDATE pool_queue SET since = since - 60")
     await dm.click(carol, waiting, dm.labelled(waiting, "Refresh"))
-    assert "Play me, the AI, at your level meanwhile: medium (rated 1500)" in waiting.text
-    await dm.click(carol, waiting, dm.labelled(waiting, "Play the AI: medium (1500)"))
+    level = level_for_rating(1500)  # a newcomer's
+    shown = f"{level} · {LEVEL_RATINGS[level]}"
+    assert f"Play me, the AI, at your level meanwhile: {shown}." in waiting.text
+    dm.labelled(waiting, f"Play the AI, unrated: {shown}")
+    await dm.click(carol, waiting, dm.labelled(waiting, f"Play the AI, rated: {shown}"))
     await emulator.wait_for(lambda: dm.boards(), what="the game against the AI")
     await tholos_bot.settle()
     with sqlite3.connect(tholos_bot.db_path) as db:
         assert db.execute("SELECT COUNT(*) FROM pool_queue").fetchone() == (0,)
-        assert db.execute("SELECT ai_level, time_control FROM games").fetchall() == [
-            ("medium", "5+5")
+        assert db.execute("SELECT ai_level, time_control, rated FROM games").fetchall() == [
+            (level, "5+5", 1)
         ]
     dm.assert_clean()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.base.glicko2 import Rating
 from bot.base.refusals import Refusal
 from bot.base.seats import Seat
 from bot.features.pool import BlockStore
@@ -13,6 +14,7 @@ from bot.features.pool.matching import WINDOW_AT_ONCE, WINDOW_PER_SECOND
 from bot.features.pool.service import AI_OFFER_AFTER, AiOffer, PoolService
 from bot.features.pool.store import POOL_TOPIC, PoolStore
 from bot.storage.db import Database
+from engine.ai import LEVEL_RATINGS, level_for_rating
 from tests.databases import Clock
 
 GUILD, OTHER_GUILD = 10, 20
@@ -98,7 +100,8 @@ async def test_the_ai_is_offered_after_a_while_with_nobody(pool: PoolService, cl
     await joined(pool, clock, 1, pace="5+5")
     await joined(pool, clock, 2, pace="correspondence")
     clock.now += AI_OFFER_AFTER["live"]
-    assert (await pool.state(1, clock.now)).ai_offer == AiOffer("medium", 1500)
+    newcomer = level_for_rating(1500)
+    assert (await pool.state(1, clock.now)).ai_offer == AiOffer(newcomer, LEVEL_RATINGS[newcomer])
     assert (await pool.state(2, clock.now)).ai_offer is None, "correspondence waits longer"
     clock.now += AI_OFFER_AFTER["correspondence"]
     assert (await pool.state(2, clock.now)).ai_offer is not None
@@ -107,15 +110,14 @@ async def test_the_ai_is_offered_after_a_while_with_nobody(pool: PoolService, cl
 
 
 async def test_the_ai_offer_follows_the_rating(database: Database, clock: Clock):
-    from bot.base.glicko2 import Rating
-
     async def strong(pool, user_ids, now):
         return {user: Rating(1900, 60) for user in user_ids}
 
     pool = PoolService(PoolStore(database), ratings=strong, clock=clock)
     await joined(pool, clock, 1)
     clock.now += AI_OFFER_AFTER["live"]
-    assert (await pool.state(1, clock.now)).ai_offer == AiOffer("hard", 1700)
+    strong = level_for_rating(1900)
+    assert (await pool.state(1, clock.now)).ai_offer == AiOffer(strong, LEVEL_RATINGS[strong])
 
 
 async def test_blocks(database: Database, pool: PoolService):
