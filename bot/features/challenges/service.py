@@ -24,6 +24,7 @@ from bot.features.challenges.store import (
     ChallengeStore,
     NewChallenge,
 )
+from bot.features.pool import BlockStore
 from bot.health.metrics import METRICS
 from bot.storage.games.changes import IN_CHANNEL, SAME_PAIR, ChannelBusyError, StaleGameError
 from bot.storage.games.store import GameStore
@@ -36,6 +37,10 @@ from engine.vocabulary import N_
 Answer = Literal["accept", "decline", "withdraw"]
 """What the buttons of a challenge do."""
 EXPIRED = N_("This challenge has expired — start a new one with {challenge}.")
+CANNOT_CHALLENGE = N_("You can't challenge {opponent} right now.")
+"""A challenge between two members one of whom blocked the other (which is not said)."""
+NOT_OPEN_TO_YOU = N_("This challenge isn't open to you.")
+"""An open challenge taken by a member its challenger blocked, or who blocked them."""
 TAKEN = N_(
     "Someone was faster — this challenge was just accepted. Start your own with {challenge}."
 )
@@ -82,6 +87,8 @@ class ChallengeService:
     ) -> None:
         self.challenges = challenges
         self.games = games
+        self.blocks = BlockStore(challenges.database)
+        """Who blocked whom: a blocked pair never challenges each other."""
         self.rating = rating
         """Members' ratings, for open challenges with a rating range."""
         self.challenge_timeout = challenge_timeout
@@ -108,6 +115,8 @@ class ChallengeService:
         before it expires (default: the service's)."""
         if opponent is not None:
             _check_opponent(challenger, opponent, rating_range)
+            if await self.blocks.between(challenger.id, opponent.id):  # never said why
+                raise Refusal(CANNOT_CHALLENGE, opponent=mention(opponent.id))
         asked = options.settled()
         now = self._clock()
         expires_at = now + (timeout or self.challenge_timeout)
@@ -158,6 +167,8 @@ class ChallengeService:
         _check_answer(challenge, caller.user_id, answer)
         if answer != "withdraw" and challenge.is_open:
             await _check_open(challenge, caller.user_id, answer, self.rating, self.games)
+            if await self.blocks.between(challenge.challenger_id, caller.user_id):
+                raise Refusal(NOT_OPEN_TO_YOU)
         if self._clock() >= challenge.expires_at:
             expired = await self.challenges.close(challenge.id, "expired")
             raise ExpiredChallengeError(expired or challenge)

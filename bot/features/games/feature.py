@@ -21,6 +21,7 @@ from bot.discord.feature import Feature
 from bot.discord.venues import venue_of
 from bot.discord.visibility import Questions, visible
 from bot.features.challenges import Challenge, ChallengeStore
+from bot.features.pool import BlockStore
 from bot.i18n.catalogues import NC_
 from bot.i18n.locales import reader
 from bot.words.names import mention
@@ -41,6 +42,8 @@ class Games(Feature):
         """Who may see a game or a challenge listed."""
         self.challenges = challenges
         """The open challenges listed (read only)."""
+        self.blocks = BlockStore(app.database)
+        """Whose challenges a member never sees: those they blocked."""
 
     def commands(self) -> list[Command]:
         return GamesCommands(self).get_app_commands()
@@ -88,21 +91,24 @@ class Games(Feature):
 
     async def _read(self, interaction: Interaction) -> tuple[list[Game], list[Challenge]]:
         """The games being played and the open challenges to list: the server's, or — outside
-        the servers with the bot — the channel's."""
+        the servers with the bot — the channel's; never the challenges of members the caller
+        blocked."""
         caller, here, now = interaction.user.id, interaction.channel_id or 0, time.time()
         listings = self.app.stores.listings
         if venue_of(interaction) != "server":
-            read, (_, open_ones) = await asyncio.gather(
+            read, (_, open_ones), blocked = await asyncio.gather(
                 listings.playing_in(here, caller, GAMES_READ_MOST),
                 self.challenges.open_challenges(DIRECT_MESSAGES, now, OPEN_READ_MOST, here),
+                self.blocks.blocked_by(caller),
             )
-            return read, open_ones
-        guild_id = interaction.guild_id or 0
-        read, (_, open_ones) = await asyncio.gather(
-            listings.playing_page(guild_id, caller, 0, GAMES_READ_MOST),
-            self.challenges.open_challenges(guild_id, now, OPEN_READ_MOST),
-        )
-        return read, open_ones
+        else:
+            guild_id = interaction.guild_id or 0
+            read, (_, open_ones), blocked = await asyncio.gather(
+                listings.playing_page(guild_id, caller, 0, GAMES_READ_MOST),
+                self.challenges.open_challenges(guild_id, now, OPEN_READ_MOST),
+                self.blocks.blocked_by(caller),
+            )
+        return read, [c for c in open_ones if c.challenger_id not in blocked]
 
 
 class GamesCommands(Cog):

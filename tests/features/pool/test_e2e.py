@@ -107,15 +107,22 @@ async def test_the_pool_where_it_is_open(emulator: Emulator, tholos_bot: BotProc
 
 
 async def test_blocked_members_wait_on(emulator: Emulator, tholos_bot: BotProcess):
-    """Bob blocked Alice: both wait for the same pace in the bot's DM and are never paired;
-    unblocked, the next wave pairs them."""
-    alice, bob = emulator.member("alice"), emulator.member("bob")
+    """Bob blocked Alice: he does not see her open challenge in /tholos games (Carol does), and
+    both wait for the same pace in the bot's DM, never paired; unblocked, the next wave pairs
+    them."""
+    alice, bob, carol = emulator.member("alice"), emulator.member("bob"), emulator.member("carol")
     hers, his = (
         Table(emulator, emulator.dm_channel(alice)),
         Table(emulator, emulator.dm_channel(bob)),
     )
     blocked = await his.slash(bob, "tholos pool block", options={"member": alice})
     assert blocked.original is not None and "You blocked" in blocked.original.text
+    server = Table(emulator)
+    await server.slash(alice, "tholos challenge")
+    for member, sees in ((carol, True), (bob, False)):
+        listed = await server.slash(member, "tholos games")
+        assert listed.original is not None
+        assert ("Open challenges" in (listed.original.embeds[0]["description"] or "")) == sees
     waiting = await join(hers, alice, "3+2")
     await join(his, bob, "3+2")
     await emulator.wait_for(lambda: "2 members wait" in waiting.text, what="the count followed")
@@ -124,8 +131,8 @@ async def test_blocked_members_wait_on(emulator: Emulator, tholos_bot: BotProces
         assert db.execute("SELECT COUNT(*) FROM games").fetchone() == (0,)
     await his.slash(bob, "tholos pool unblock", options={"member": alice})
     await emulator.wait_for(lambda: "Paired with" in waiting.text, what="paired once unblocked")
-    hers.assert_clean()
-    his.assert_clean()
+    for table in (hers, his, server):
+        table.assert_clean()
 
 
 async def test_the_ai_at_your_level_after_a_while_with_nobody(

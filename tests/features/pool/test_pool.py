@@ -116,8 +116,8 @@ async def test_the_ai_offer_follows_the_rating(database: Database, clock: Clock)
     pool = PoolService(PoolStore(database), ratings=strong, clock=clock)
     await joined(pool, clock, 1)
     clock.now += AI_OFFER_AFTER["live"]
-    strong = level_for_rating(1900)
-    assert (await pool.state(1, clock.now)).ai_offer == AiOffer(strong, LEVEL_RATINGS[strong])
+    level = level_for_rating(1900)
+    assert (await pool.state(1, clock.now)).ai_offer == AiOffer(level, LEVEL_RATINGS[level])
 
 
 async def test_blocks(database: Database, pool: PoolService):
