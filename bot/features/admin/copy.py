@@ -112,9 +112,26 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
             "default_pace",
             "clocks",
             "puzzle_channel",
+            "pool",
+            "pool_shows_server",
         ),
     ),
     ("player_settings", ("user_id", "reminders", "updated_at")),
+    ("pool_members", ("user_id", "name", "joined_at", "last_opponent_id")),
+    ("blocks", ("user_id", "blocked_id", "at")),
+    (
+        "pool_queue",
+        (
+            "user_id",
+            "pace",
+            "since",
+            "guild_id",
+            "channel_id",
+            "venue",
+            "language",
+            "server_name",
+        ),
+    ),
     (
         "reviews",
         (
