@@ -67,7 +67,7 @@ async def test_both_dialects_have_the_same_tables_and_columns(tmp_path, postgres
     finally:
         await sqlite.close()
         await postgres.close()
-    assert ("games", "rated_seq") in in_sqlite and ("ratings", "volatility") in in_sqlite
+    assert ("games", "rated_seq") in in_sqlite and ("member_ratings", "volatility") in in_sqlite
     assert in_postgres - in_sqlite == set(), "only in PostgreSQL"
     assert in_sqlite - in_postgres == set(), "only in SQLite"
 

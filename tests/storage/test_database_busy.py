@@ -13,7 +13,7 @@ import pytest
 
 from bot.base.game_options import GameOptions
 from bot.base.people import Caller, Person
-from bot.features.ratings.store import RATINGS_LOCK, RatingStore
+from bot.features.ratings.store import RATINGS_LOCK, Board, RatingStore
 from bot.health.metrics import METRICS
 from bot.storage import open_database
 from bot.storage.db import WRITE_PATIENCE, DatabaseBusy, lock_key
@@ -94,7 +94,7 @@ async def test_sqlite_a_write_that_meets_a_short_lock_is_stored_after_a_retry(sq
     finally:
         stop()
     assert ended.outcome is not None and ("retried", "sqlite") in retried
-    rows = await database.fetchall("SELECT user_id, games FROM ratings ORDER BY user_id")
+    rows = await database.fetchall("SELECT user_id, games FROM member_ratings ORDER BY user_id")
     assert [tuple(row) for row in rows] == [(100, 1), (200, 1)]
 
 
@@ -105,7 +105,7 @@ async def test_sqlite_reads_go_on_while_another_process_writes(sqlite_game):
     other.execute("BEGIN IMMEDIATE")
     other.execute("UPDATE games SET plies = plies")
     assert (await GameStore(database).game(game.id)).is_active
-    assert await RatingStore(database).page(GUILD, 0) == []
+    assert await RatingStore(database).boards.page(Board("correspondence", GUILD, 0.0), 0) == []
     assert await RatingStore(database).history(GUILD, 100) == []
     other.execute("ROLLBACK")
 

@@ -11,9 +11,10 @@ from bot.base.game_options import GameOptions
 from bot.base.people import Caller, Person
 from bot.base.refusals import Refusal
 from bot.features.play.service import OutdatedBoardError, TurnPlayed
-from bot.features.ratings.store import RatingStore
+from bot.features.ratings.rebuild import rebuild_ratings
 from engine.builder import TurnBuilder, turn_path
 from tests.databases import Services
+from tests.history import assert_rated_as_by_hand
 
 GUILD = 1
 
@@ -70,17 +71,23 @@ async def test_games_ending_at_once_in_two_processes_are_each_rated_once(
         other_process.play.resign(second.id, second.version, Caller(300, 12)),
     )
     row = await database.fetchone(
-        "SELECT games, wins FROM ratings WHERE guild_id = ? AND user_id = ?", (GUILD, 100)
+        "SELECT games, wins FROM member_ratings WHERE pool = 'correspondence' AND user_id = ?",
+        (100,),
     )
     assert tuple(row) == (2, 2)
     sequence = await database.fetchall(
         "SELECT rated_seq FROM games WHERE rated_seq IS NOT NULL ORDER BY rated_seq"
     )
     assert [row[0] for row in sequence] == [1, 2]
-    before = [tuple(r) for r in await database.fetchall("SELECT * FROM ratings ORDER BY 1, 2")]
-    await RatingStore(database).rebuild()
-    after = [tuple(r) for r in await database.fetchall("SELECT * FROM ratings ORDER BY 1, 2")]
-    assert [r[:8] for r in after] == [r[:8] for r in before]
+    before = [
+        tuple(r) for r in await database.fetchall("SELECT * FROM member_ratings ORDER BY 1, 2")
+    ]
+    await rebuild_ratings(database)
+    after = [
+        tuple(r) for r in await database.fetchall("SELECT * FROM member_ratings ORDER BY 1, 2")
+    ]
+    assert after == before
+    await assert_rated_as_by_hand(database)
 
 
 @pytest.mark.parametrize("rounds", [range(5)])
@@ -159,13 +166,18 @@ async def test_a_rebuild_and_a_game_ending_at_once_both_complete(service, other_
     await service.play.resign(first.id, first.version, Caller(200, 40))
     second = await start(other_process, 300, 100, channel=41)
     rebuilt, ended = await asyncio.gather(
-        RatingStore(database).rebuild(),
+        rebuild_ratings(database),
         other_process.play.resign(second.id, second.version, Caller(100, 41)),
     )
     assert ended.outcome is not None
     assert rebuilt.games in (1, 2)  # the game ended before the rebuild's end, or just after
-    before = [tuple(r) for r in await database.fetchall("SELECT * FROM ratings ORDER BY 1, 2")]
-    again = await RatingStore(database).rebuild()
+    before = [
+        tuple(r) for r in await database.fetchall("SELECT * FROM member_ratings ORDER BY 1, 2")
+    ]
+    again = await rebuild_ratings(database)
     assert (again.games, again.written) == (2, 0)
-    after = [tuple(r) for r in await database.fetchall("SELECT * FROM ratings ORDER BY 1, 2")]
-    assert [r[:8] for r in after] == [r[:8] for r in before]
+    after = [
+        tuple(r) for r in await database.fetchall("SELECT * FROM member_ratings ORDER BY 1, 2")
+    ]
+    assert after == before
+    await assert_rated_as_by_hand(database)

@@ -53,6 +53,7 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
             "hints",
             "hints_used",
             "venue",
+            "ai_id",
         ),
     ),
     ("turns", ("game_id", "ply", "player_id", "turn", "position_after", "created_at", "clock")),
@@ -84,9 +85,9 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     (
-        "ratings",
+        "member_ratings",
         (
-            "guild_id",
+            "pool",
             "user_id",
             "rating",
             "deviation",
@@ -98,6 +99,7 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
             "updated_at",
         ),
     ),
+    ("server_players", ("guild_id", "user_id")),
     (
         "guild_settings",
         (

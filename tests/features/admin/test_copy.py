@@ -13,12 +13,12 @@ from bot.base.game_options import GameOptions
 from bot.base.people import Caller, Person
 from bot.features.admin import copy
 from bot.features.admin.copy import TargetNotEmptyError, copy_database
-from bot.features.ratings.store import RatingStore
+from bot.features.ratings.rebuild import rebuild_ratings
 from bot.storage import open_database
 from bot.storage.games.store import GameStore
 from tests.databases import services_on
 
-TABLES = ("games", "turns", "challenges", "ratings")
+TABLES = ("games", "turns", "challenges", "member_ratings", "server_players")
 
 
 async def sqlite_history(path: Path, clock) -> None:
@@ -87,7 +87,7 @@ async def test_copy_db_copies_one_moment_while_the_bot_goes_on_writing(
     await copy_database(source, target)
     assert await contents(target) == before
     after = await contents(bot_side)
-    assert after["games"] != before["games"] and after["ratings"] != before["ratings"]
+    assert after["games"] != before["games"] and after["member_ratings"] != before["member_ratings"]
     for database in (source, bot_side, target):
         await database.close()
 
@@ -102,11 +102,11 @@ async def test_copy_db_moves_everything_and_ratings_rebuild_the_same(
     source = await open_database(str(tmp_path / "old.db"))
     target = await open_database(await postgres_server.create_database())
     copied = await copy_database(source, target)
-    assert copied["games"] == 7 and copied["ratings"] == 4
+    assert copied["games"] == 7 and copied["member_ratings"] == 4 and copied["server_players"] == 4
     before = await contents(source)
     assert await contents(target) == before
-    await RatingStore(target).rebuild()
-    assert (await contents(target))["ratings"] == before["ratings"]
+    await rebuild_ratings(target)
+    assert (await contents(target))["member_ratings"] == before["member_ratings"]
     service = services_on(target, clock)
     made = await service.challenges.challenge(
         guild_id=7,
@@ -131,7 +131,7 @@ async def test_the_copy_db_command(tmp_path, clock, postgres_server):
     command = [sys.executable, "-m", "bot", "copy-db", str(tmp_path / "old.db"), url]
     done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    assert "7 games" in done.stdout and "4 ratings" in done.stdout
+    assert "7 games" in done.stdout and "4 member_ratings" in done.stdout
     assert postgres_server.password not in done.stdout + done.stderr
     rebuild = subprocess.run(
         [sys.executable, "-m", "bot", "rebuild-ratings"],

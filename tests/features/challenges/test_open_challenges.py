@@ -137,9 +137,10 @@ async def test_the_servers_open_challenges_are_listed_soonest_to_expire_first(se
 async def _rate(database: Database, user_id: int, rating: float) -> None:
     async with database.transaction() as transaction:
         await transaction.execute(
-            "INSERT INTO ratings (guild_id, user_id, rating, deviation, volatility, games, wins, "
-            "losses, draws, updated_at) VALUES (?, ?, ?, 80, 0.06, 30, 15, 15, 0, 0)",
-            (GUILD, user_id, rating),
+            "INSERT INTO member_ratings (pool, user_id, rating, deviation, volatility, games, "
+            "wins, losses, draws, updated_at) "
+            "VALUES ('correspondence', ?, ?, 80, 0.06, 30, 15, 15, 0, 0)",
+            (user_id, rating),
         )
 
 

@@ -23,12 +23,12 @@ from bot.base.paces import TimeControl
 from bot.base.people import Caller, Person
 from bot.base.refusals import Refusal
 from bot.features.play.service import OutdatedBoardError, StepShown, TimeUp
-from bot.features.ratings.store import RatingStore
 from bot.storage.db import Database
 from bot.storage.sweeps import Sweeps
 from engine.builder import turn_path
 from tests.databases import Clock, Services, services_on
 from tests.features.tournaments.test_service import Event, swiss
+from tests.history import stored_ratings
 
 GUILD, CHANNEL, ALICE, BOB, AI, ADMIN = 1, 10, 100, 200, 900, 500
 LIVE = TimeControl(5, 3)
@@ -241,7 +241,7 @@ async def test_every_ending_is_stored_right(
     assert replay == stored.position
     rated = against == "member" and ending != "admin"
     assert stored.rated == (against == "member")
-    assert await RatingStore(database).players(stored.guild_id) == (2 if rated else 0)
+    assert len(await stored_ratings(database)) == (2 if rated else 0)
     for player in (stored.white_id, stored.black_id):
         if player != AI:
             with pytest.raises(Refusal, match="over"):
