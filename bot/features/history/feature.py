@@ -324,9 +324,9 @@ class FinishedGames:
             if not recent:
                 raise Refusal("You have no finished game in this channel yet.")
             return recent[0]
-        game = await self.app.stores.games.game(game_id)
         here = interaction.channel_id or 0
         server = server_of(interaction)
+        game = await self.app.stores.games.places.game_in(game_id, here, server)
         return await self.visibility.finished_game(game, server, here, user.id, user)
 
     @contextlib.asynccontextmanager

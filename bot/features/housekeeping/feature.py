@@ -124,7 +124,7 @@ class Housekeeping(Feature):
             expiry = await app.stores.leases.expires_at(lease)  # poster died: look again then
             return expiry or time.time()
         try:
-            game = await app.stores.games.seen_from(stale.id, stale.away)
+            game = await app.stores.games.places.seen_from(stale.id, stale.away)
             if game is None or not game.needs_a_board or game.version != stale.version:
                 await app.stores.leases.release(lease)  # posted meanwhile, or changed again
                 return None

@@ -184,7 +184,7 @@ class ChannelGames:
         raises :class:`Refusal` otherwise."""
         here, user = interaction.channel_id or 0, interaction.user.id
         if game_id is not None:
-            chosen = await self.games.game(game_id)
+            chosen = await self.games.places.game_in(game_id, here)
             if (
                 chosen is None
                 or not chosen.is_active

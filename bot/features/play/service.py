@@ -115,7 +115,7 @@ class PlayService:
         """
         GAME_ID.set(game_id)  # the rest of this interaction's task is about this game
         async with self._locks.of(game_id):
-            game = playable(await self.games.game_in(game_id, caller.channel_id), caller)
+            game = playable(await self.games.places.game_in(game_id, caller.channel_id), caller)
             at = caller.at if caller.at is not None else self._clock()
             if game.flag_at is not None and at >= game.flag_at:
                 raise TimeUp(await self.flag(game), game.to_move)
@@ -136,7 +136,7 @@ class PlayService:
                 ai_next = game.ai_level is not None  # a human's turn passes the move to the AI
                 changed = await self.changes.turn(game, turn, ai_next=ai_next, at=at)
             except StaleGameError:
-                now = await self.games.seen_from(game_id, game.away)
+                now = await self.games.places.seen_from(game_id, game.away)
                 raise OutdatedBoardError(now or game) from None
             TURNS_BY_HUMANS.inc()
             return TurnPlayed(changed, turn)
@@ -156,7 +156,7 @@ class PlayService:
         """Resign: the opponent wins. ``version`` (from the confirm button) must be current."""
         GAME_ID.set(game_id)  # the rest of this interaction's task is about this game
         async with self._locks.of(game_id):
-            game = playable(await self.games.game_in(game_id, caller.channel_id), caller)
+            game = playable(await self.games.places.game_in(game_id, caller.channel_id), caller)
             if version != game.version:
                 raise OutdatedBoardError(game)
             return await self.changes.finish(game, _rival(game, caller.user_id), "resignation")
@@ -165,7 +165,7 @@ class PlayService:
         """Claim the win when the player to move has been inactive for ``timeout`` seconds
         (default: the service's)."""
         async with self._locks.of(game_id):
-            game = playable(await self.games.game_in(game_id, caller.channel_id), caller)
+            game = playable(await self.games.places.game_in(game_id, caller.channel_id), caller)
             if game.clock is not None:
                 raise Refusal(
                     "This game is played on a clock: it ends by itself when a clock "
@@ -262,7 +262,7 @@ class GameChanges:
                 ends=game.rated,
             )
         except StaleGameError:
-            now_seen = await self.games.seen_from(game.id, game.away)
+            now_seen = await self.games.places.seen_from(game.id, game.away)
             raise OutdatedBoardError(now_seen or game) from None
 
     async def abort(self, game_id: int, admin_id: int) -> Game:

@@ -151,6 +151,8 @@ class Reminders(Feature):
             return await leases.expires_at(lease) or time.time()
         try:
             game = await self.app.stores.games.game(reminder.game_id)
+            if game is not None:  # where the player to move sees it
+                game = await self.app.stores.games.places.seen_by(game, game.to_move)
             if (
                 game is None
                 or not game.is_active

@@ -111,8 +111,8 @@ class Reviews(Feature):
         review is queued once per game (the second press is told where it is), and whichever
         of this press and the review's run comes last shows the finished review on it (where
         the bot only answers interactions, Review pressed again shows it)."""
-        game = await self.app.stores.games.game(game_id)
         here, user = interaction.channel_id, interaction.user
+        game = await self.app.stores.games.places.game_in(game_id, here)
         if (
             game is None
             or here not in (game.channel_id, game.parent_id)
@@ -168,7 +168,7 @@ class Reviews(Feature):
                 return None  # done meanwhile
             if current.next_attempt_at > time.time():
                 return current.next_attempt_at
-            game = await self.app.stores.games.game(record.game_id)
+            game = await self.app.stores.games.places.game_in(record.game_id, record.channel_id)
             if game is None:  # (games are never deleted while their review waits)
                 await self.store.fail(record.game_id, time.time(), "no such game", 0)
                 return None

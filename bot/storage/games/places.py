@@ -18,7 +18,7 @@ from bot.base.server_rules import ReminderDefaults
 from bot.base.shards import Shards
 from bot.storage.db import Database, Row, Sql, Transaction, insert
 from bot.storage.games.changes import GAMES_TOPIC, PLACES_TOPIC, _new_game_row
-from bot.storage.games.rows import GAME_COLUMNS, NEEDS_A_BOARD, game_from_row
+from bot.storage.games.rows import GAME_COLUMNS, NEEDS_A_BOARD, game_from_row, read_game
 from bot.storage.games.sql_rules import reminder_due
 from bot.storage.watched import watch
 from engine import WHITE
@@ -220,9 +220,71 @@ async def boards_behind(database: Database, shards: Shards) -> list[Game]:
         values,
     )
     for place in map(place_from_row, rows):
-        row = await database.fetchone(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (place.game_id,)
-        )
-        if row is not None:
-            behind.append(place.shown(game_from_row(row)))
+        game = await read_game(database, place.game_id)
+        if game is not None:
+            behind.append(place.shown(game))
     return sorted(behind, key=lambda game: game.last_move_at)
+
+
+class PlacedGames:
+    """Pool games seen from each of their places: where a press, a command or a listing comes
+    from decides which place's board, channel and language it sees."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
+    async def game_in(
+        self, game_id: int, channel_id: int | None, guild_id: int | None = None
+    ) -> Game | None:
+        """The game with this id as it is shown in ``channel_id`` (its thread or its channel),
+        else in the server ``guild_id``: a pool game asked for there is seen from that place
+        (:attr:`Game.away`); any other game, or any other channel, at its home."""
+        game = await read_game(self.database, game_id)
+        if game is None or not game.pool or channel_id in (game.channel_id, game.parent_id):
+            return game
+        places = await places_of(self.database, game_id)
+        here = [place for place in places if channel_id in (place.channel_id, place.parent_id)]
+        in_server = [place for place in places if guild_id and place.guild_id == guild_id]
+        for place in here or in_server:
+            return place.shown(game)
+        return game
+
+    async def seen_from(self, game_id: int, away: int | None) -> Game | None:
+        """The game with this id as its place ``away`` shows it (``None``: at its home)."""
+        game = await read_game(self.database, game_id)
+        if game is None or away is None:
+            return game
+        place = await place_of(self.database, game_id, away)
+        return None if place is None else place.shown(game)
+
+    async def seen_by(self, game: Game, user_id: int) -> Game:
+        """``game`` (as its row has it) seen from the place ``user_id`` asked for it in: a
+        pool game's other place, or else its home."""
+        if not game.pool:
+            return game
+        place = await place_of(self.database, game.id, user_id)
+        return game if place is None else place.shown(game)
+
+    async def active_in(
+        self, channel_id: int, user_id: int | None, *, threads: bool = True
+    ) -> list[Game]:
+        """The active pool games shown in a channel (and its threads) besides their home, seen
+        from there; only those ``user_id`` plays in, if given."""
+        columns = ", ".join(f"p.{column}" for column in PLACE_COLUMNS.split(", "))
+        where, values = "p.channel_id = ?", [channel_id]
+        if threads:
+            where, values = "(p.channel_id = ? OR p.parent_id = ?)", [channel_id, channel_id]
+        if user_id is not None:
+            where += " AND (g.white_id = ? OR g.black_id = ?)"
+            values += [user_id, user_id]
+        rows = await self.database.fetchall(
+            f"SELECT {columns} FROM game_places p JOIN games g ON g.id = p.game_id "
+            f"WHERE NOT p.home AND {where} AND g.status = 'active'",
+            values,
+        )
+        shown = []
+        for place in map(place_from_row, rows):
+            game = await read_game(self.database, place.game_id)
+            if game is not None:
+                shown.append(place.shown(game))
+        return shown

@@ -4,7 +4,7 @@ they make."""
 from __future__ import annotations
 
 from bot.base.game import Game
-from bot.storage.db import Row
+from bot.storage.db import Database, Row, Transaction
 from engine import BLACK, WHITE, Position
 from engine.scoring import Outcome
 
@@ -102,3 +102,9 @@ def game_from_row(row: Row) -> Game:
         venue=row["venue"],
         pool=bool(row["pool"]),
     )
+
+
+async def read_game(database: Database | Transaction, game_id: int) -> Game | None:
+    """The game with this id, as its row has it."""
+    row = await database.fetchone(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+    return None if row is None else game_from_row(row)

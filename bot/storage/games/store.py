@@ -16,8 +16,8 @@ from bot.storage.games.changes import (
     ensure_pair_free,
     insert_game,
 )
-from bot.storage.games.places import place_of, places_of
-from bot.storage.games.rows import GAME_COLUMNS, game_from_row
+from bot.storage.games.places import PlacedGames
+from bot.storage.games.rows import GAME_COLUMNS, game_from_row, read_game
 from bot.storage.group import GroupCommit
 from bot.storage.leases import board_lease, end
 
@@ -28,6 +28,8 @@ class GameStore:
     def __init__(self, database: Database) -> None:
         self.database = database
         self._boards = GroupCommit(database, ordered=True)
+        self.places = PlacedGames(database)
+        """Pool games seen from each of their places."""
 
     async def create_ai_game(
         self, new: NewGame, *, now: float, reminders: ReminderDefaults | None = None
@@ -44,10 +46,7 @@ class GameStore:
 
     async def game(self, game_id: int) -> Game | None:
         """The game with this id."""
-        row = await self.database.fetchone(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
-        )
-        return None if row is None else game_from_row(row)
+        return await read_game(self.database, game_id)
 
     async def count_hint(self, game_id: int) -> int:
         """One more hint given in ``game_id`` (a game that allows them); how many now."""
@@ -62,14 +61,17 @@ class GameStore:
         return int(used)
 
     async def active_games(self, home_id: int, user_id: int) -> list[Game]:
-        """The active games ``user_id`` plays in a channel or in its threads, newest first."""
+        """The active games ``user_id`` plays in a channel or in its threads (a pool game's
+        other places too, seen from there), newest first."""
         rows = await self.database.fetchall(
             f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' "
             "AND (channel_id = ? OR parent_id = ?) AND (white_id = ? OR black_id = ?) "
             "ORDER BY id DESC",
             (home_id, home_id, user_id, user_id),
         )
-        return [game_from_row(row) for row in rows]
+        games = [game_from_row(row) for row in rows]
+        games += await self.places.active_in(home_id, user_id)
+        return sorted(games, key=lambda game: game.id, reverse=True)
 
     async def move(
         self,
@@ -100,12 +102,18 @@ class GameStore:
         return game_from_row(row)
 
     async def active_game(self, channel_id: int) -> Game | None:
-        """The active game played in a channel or thread itself, if any."""
-        row = await self.database.fetchone(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ? AND status = 'active'",
+        """The active game played in a channel or thread itself, if any: the one game that is
+        not the pool's, or the only game the pool shows there."""
+        rows = await self.database.fetchall(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ? AND status = 'active' "
+            "ORDER BY pool LIMIT 2",
             (channel_id,),
         )
-        return None if row is None else game_from_row(row)
+        games = [game_from_row(row) for row in rows]
+        if games and not games[0].pool:
+            return games[0]
+        games += await self.places.active_in(channel_id, None, threads=False)
+        return games[0] if len(games) == 1 else None
 
     async def set_board_message(
         self,
@@ -130,26 +138,6 @@ class GameStore:
         return await self._boards.run(
             functools.partial(_record_board, game_id, message_id, version, clock, away)
         )
-
-    async def game_in(self, game_id: int, channel_id: int | None) -> Game | None:
-        """The game with this id as it is shown in ``channel_id`` (its thread or its channel):
-        a pool game asked for there is seen from that place (:attr:`Game.away`); any other
-        game, or any other channel, at its home."""
-        game = await self.game(game_id)
-        if game is None or not game.pool or channel_id in (game.channel_id, game.parent_id):
-            return game
-        for place in await places_of(self.database, game_id):
-            if channel_id in (place.channel_id, place.parent_id):
-                return place.shown(game)
-        return game
-
-    async def seen_from(self, game_id: int, away: int | None) -> Game | None:
-        """The game with this id as its place ``away`` shows it (``None``: at its home)."""
-        game = await self.game(game_id)
-        if game is None or away is None:
-            return game
-        place = await place_of(self.database, game_id, away)
-        return None if place is None else place.shown(game)
 
     async def turns(self, game_id: int, *, last: int | None = None) -> list[TurnRecord]:
         """The game's turns in order (only the ``last`` few when it is given)."""
