@@ -103,10 +103,12 @@ def _periods(since: float, until: float) -> float:
     return max(0.0, until - since) / PERIOD_SECONDS
 
 
-def replay(games: list[tuple]) -> dict[tuple[str, int], Row]:
-    """Every member's row after ``games`` in order: (white, black, result, finished_at,
-    time_control, ai_level, ai_id) each."""
-    table: dict[tuple[str, int], Row] = {}
+def replay(
+    games: list[tuple], start: dict[tuple[str, int], Row] | None = None
+) -> dict[tuple[str, int], Row]:
+    """Every member's row after ``games`` in order — (white, black, result, finished_at,
+    time_control, ai_level, ai_id) each — from the rows ``start`` (none: newcomers)."""
+    table: dict[tuple[str, int], Row] = dict(start or {})
     for white, black, result, at, time_control, ai_level, ai_id in games:
         pool = "correspondence" if time_control is None else "live"
         white_score = {"white": 1.0, "black": 0.0, "draw": 0.5}[result]

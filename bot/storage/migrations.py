@@ -510,8 +510,8 @@ MIGRATIONS: list[str] = [
     # server's leaderboard shows (they played a rated game there, or queued from there), filled
     # from the stored rated games; games.ai_id: the AI's side of a game against it (a rated one
     # rates only the member). The per-server ratings are dropped: the meta row
-    # 'ratings:replay' asks the ratings feature to replay every stored rated game, in rating
-    # order, into the pools at start (one transaction under the ratings' lock, which deletes
+    # 'ratings:replay' (if there are rated games) asks the ratings feature to replay every
+    # stored rated game, in rating order, into the pools at start (one transaction under the ratings' lock, which deletes
     # the row; docs/data.md).
     """
     CREATE TABLE member_ratings (
@@ -539,7 +539,8 @@ MIGRATIONS: list[str] = [
         WHERE status = 'finished' AND rated AND guild_id != 0;
     ALTER TABLE games ADD COLUMN ai_id INTEGER;
     DROP TABLE ratings;
-    INSERT INTO meta (key, value) VALUES ('ratings:replay', '19')
+    INSERT INTO meta (key, value) SELECT 'ratings:replay', '19'
+        WHERE EXISTS (SELECT 1 FROM games WHERE status = 'finished' AND rated)
     """,
     # 20: the pool (quick pairing across servers). pool_members: the members who opted in,
     # by their global display name, with their last pool opponent (no rematch while others
@@ -1020,7 +1021,8 @@ POSTGRES_MIGRATIONS: list[str | None] = [
         WHERE status = 'finished' AND rated AND guild_id != 0;
     ALTER TABLE games ADD COLUMN ai_id BIGINT;
     DROP TABLE ratings;
-    INSERT INTO meta (key, value) VALUES ('ratings:replay', '19')
+    INSERT INTO meta (key, value) SELECT 'ratings:replay', '19'
+        WHERE EXISTS (SELECT 1 FROM games WHERE status = 'finished' AND rated)
     """,
     # 20: the pool.
     """

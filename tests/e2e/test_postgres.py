@@ -49,7 +49,7 @@ async def test_a_game_on_postgres_survives_a_kill_and_ends_rated(
     try:
         rows = await connection.fetch("SELECT turn FROM turns ORDER BY ply")
         turns = [row["turn"] for row in rows]
-        rated = await connection.fetchval("SELECT COUNT(*) FROM ratings WHERE games = 1")
+        rated = await connection.fetchval("SELECT COUNT(*) FROM member_ratings WHERE games = 1")
     finally:
         await connection.close()
     assert turns == [*played, str(turn)]

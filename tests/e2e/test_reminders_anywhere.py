@@ -131,7 +131,7 @@ async def test_settings_and_stats_answer_in_every_place(
     """Dave (the app installed, no server shared) runs ``/tholos settings`` and ``/tholos
     stats`` in his DM with the bot, a DM with Alice, a group DM and a server without the bot:
     each answers (settings for him alone), saying what happens to reminders of games where the
-    bot is not, and that ratings live in servers with the bot. In a server with the bot, Alice
+    bot is not, and that he has no rating yet (those games are unrated). In a server with the bot, Alice
     gets the server's reminder time as before, and the same line about the other places."""
     bot = spawn_bot(emulator, guild_commands=False)
     await bot.start(sync=True)
@@ -159,7 +159,7 @@ async def test_settings_and_stats_answer_in_every_place(
         stats = (await emulator.slash(dave, "tholos stats", channel=place)).original
         assert stats is not None and not stats.ephemeral
         fields = {f["name"]: f["value"] for f in stats.embeds[0]["fields"]}
-        assert "ratings live in the servers that added me" in fields["Rating"]
+        assert fields["Rating"] == "Not rated yet."
         assert fields["Games"] == "No finished games outside servers yet."
     server = (await emulator.slash(alice, "tholos settings")).original
     assert server is not None and "On this server they come after" in server.content

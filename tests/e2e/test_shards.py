@@ -199,7 +199,7 @@ async def test_live_games_on_two_shards_end_on_points_on_postgres(
             "SELECT channel_id, position, result, reason, white_points, black_points, "
             "time_control, clock_started_at, flag_at FROM games"
         )
-        rated = await connection.fetchval("SELECT COUNT(*) FROM ratings WHERE games = 1")
+        rated = await connection.fetchval("SELECT COUNT(*) FROM member_ratings WHERE games = 1")
     finally:
         await connection.close()
     assert len(games) == 2 and rated == 4, "both games rated, for both players"

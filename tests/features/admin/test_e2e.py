@@ -119,5 +119,5 @@ async def test_an_admin_ends_a_stuck_game(emulator: Emulator, tholos_bot: BotPro
     again = await table.slash(alice, "tholos-admin end", game=choice["value"])
     assert any("any more" in text for text in table.ephemeral(alice)), again
     await table.slash(bob, "leaderboard")
-    assert any("No rated games" in text for text in table.ephemeral(bob))
+    assert any("Nobody is on this leaderboard yet" in text for text in table.ephemeral(bob))
     table.assert_clean()

@@ -72,9 +72,10 @@ async def test_a_rating_range_turns_away_members_outside_it(
     alice, bob, carol = table.people_named("alice", "bob", "carol")
     with sqlite3.connect(tholos_bot.db_path) as db:
         db.executemany(
-            "INSERT INTO ratings (guild_id, user_id, rating, deviation, volatility, games, wins, "
-            "losses, draws, updated_at) VALUES (?, ?, ?, 80, 0.06, 30, 15, 15, 0, 0)",
-            [(table.guild.id, alice.id, 1620.0), (table.guild.id, bob.id, 1900.0)],
+            "INSERT INTO member_ratings (pool, user_id, rating, deviation, volatility, games, "
+            "wins, losses, draws, updated_at) "
+            "VALUES ('correspondence', ?, ?, 80, 0.06, 30, 15, 15, 0, 0)",
+            [(alice.id, 1620.0), (bob.id, 1900.0)],
         )
     posted = await table.slash(alice, "tholos challenge", rating_range=150)
     challenge = posted.original

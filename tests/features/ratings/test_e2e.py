@@ -1,14 +1,21 @@
-"""Ratings end to end: games between three members, then /leaderboard and /tholos stats."""
+"""Ratings end to end: games between members with settled ratings, then ``/leaderboard`` (the
+server's, the live pool's, the global one) and ``/tholos stats``; the leaderboard's pages across
+a restart."""
 
 from __future__ import annotations
 
+import sqlite3
+import time
 from pathlib import Path
 
-from bot.base.glicko2 import Rating, rate
 from bot.storage import open_database
 from tests.e2e.bots import SpawnBot
 from tests.e2e.emulator import BotProcess, Emulator, Member
 from tests.e2e.table import Table
+from tests.glicko2_paper import Player, Row, later, replay
+
+SETTLED = 60.0
+"""The deviation of the members' settled ratings: on the leaderboards (90 or less)."""
 
 
 async def resign_game(table: Table, white: Member, black: Member, loser: Member) -> None:
@@ -21,66 +28,117 @@ async def resign_game(table: Table, white: Member, black: Member, loser: Member)
     await table.emu.wait_for(lambda: table.status().startswith("Game over."), what="the end")
 
 
-def expected_ratings(results: list[tuple[int, int]]) -> dict[int, Rating]:
-    """Glicko-2 replayed from (winner, loser) pairs, one rating period per game."""
-    ratings: dict[int, Rating] = {}
-    for winner, loser in results:
-        won, lost = ratings.get(winner, Rating()), ratings.get(loser, Rating())
-        ratings[winner] = rate(won, [(lost, 1.0)])
-        ratings[loser] = rate(lost, [(won, 0.0)])
-    return ratings
+def settle(path: Path, guild_id: int, ratings: dict[int, tuple[float, float]], at: float) -> None:
+    """Correspondence ratings (user → rating, deviation) rated at ``at``, members of the
+    server's board, written into the running bot's database."""
+    with sqlite3.connect(path) as db:
+        db.executemany(
+            "INSERT INTO member_ratings (pool, user_id, rating, deviation, volatility, games, "
+            "wins, losses, draws, updated_at) "
+            "VALUES ('correspondence', ?, ?, ?, 0.06, 30, 15, 15, 0, ?)",
+            [(user, rating, deviation, at) for user, (rating, deviation) in ratings.items()],
+        )
+        db.executemany(
+            "INSERT INTO server_players (guild_id, user_id) VALUES (?, ?)",
+            [(guild_id, user) for user in ratings],
+        )
 
 
-async def test_leaderboard_and_stats_after_games_between_three_members(
+def expected_rows(path: Path, seeded: dict[int, tuple[float, float]], at: float) -> dict[int, Row]:
+    """The tests' own Glicko-2 from the seeded rows and the stored games, in rating order."""
+    with sqlite3.connect(path) as db:
+        games = db.execute(
+            "SELECT white_id, black_id, result, finished_at, time_control, ai_level, ai_id "
+            "FROM games WHERE status = 'finished' AND rated ORDER BY rated_seq"
+        ).fetchall()
+    start = {
+        ("correspondence", user): Row(Player(rating, deviation), 30, 15, 15, 0, at)
+        for user, (rating, deviation) in seeded.items()
+    }
+    return {user: row for (_, user), row in replay(games, start).items()}
+
+
+async def test_leaderboards_and_stats_after_games_between_settled_members(
     emulator: Emulator, tholos_bot: BotProcess
 ):
-    """The order, ratings, deviations and records shown match the games played."""
+    """The order, ratings, deviations (grown to the moment shown) and records shown match the
+    games played, as the tests' own Glicko-2 recomputes them; an unsettled member is left off;
+    the live pool's board is empty; the global board lists who joined the pool, by name."""
     table = Table(emulator)
     alice, bob, carol = table.people_named("alice", "bob", "carol")
+    unsettled = 7  # a member of the server's board whose deviation is too wide
     empty = await table.slash(carol, "leaderboard")
-    assert empty.original is not None and "No rated games" in empty.original.text
+    assert empty.original is not None and "Nobody is on this leaderboard yet" in empty.original.text
+    seeded = {
+        alice.id: (1500.0, SETTLED),
+        bob.id: (1520.0, SETTLED),
+        carol.id: (1480.0, SETTLED),
+        unsettled: (1900.0, 200.0),
+    }
+    at = time.time()
+    settle(tholos_bot.db_path, table.guild.id, seeded, at)
     games = [(alice, bob, bob), (carol, bob, bob), (alice, carol, carol), (bob, carol, carol)]
     for white, black, loser in games:
         await resign_game(table, white, black, loser)
-    results = [
-        (black.id if loser is white else white.id, loser.id) for white, black, loser in games
-    ]
-    expected = expected_ratings(results)
-    order = sorted(expected, key=lambda user: (-expected[user].rating, user))
+    rows = expected_rows(tholos_bot.db_path, seeded, at)
+    shown_at = time.time()
     board = (await table.slash(carol, "leaderboard")).original
+    now = {
+        user: later(row.player, (shown_at - row.at) / (4.665 * 86400)) for user, row in rows.items()
+    }
+    ranked = [user for user in rows if now[user].rd <= 90]
+    assert sorted(ranked) == sorted((alice.id, bob.id, carol.id))
+    order = sorted(ranked, key=lambda user: (-now[user].r, user))
     assert board is not None and not board.ephemeral
-    lines = board.embeds[0]["description"].splitlines()
-    assert [f"<@{user}>" in line for user, line in zip(order, lines, strict=True)] == [True] * 3
-    for user, line in zip(order, lines, strict=True):
-        shown = expected[user]
-        assert f"**{shown.rating:.0f}** ±{shown.deviation:.0f} (provisional)" in line
-    you = next(f["value"] for f in board.embeds[0]["fields"] if f["name"] == "You")
+    embed = board.embeds[0]
+    assert embed["title"] == "Tholos leaderboard · correspondence"
+    lines = embed["description"].splitlines()
+    for rank, (user, line) in enumerate(zip(order, lines, strict=True), start=1):
+        shown, row = now[user], rows[user]
+        assert line.startswith(f"`#{rank}` <@{user}> **{shown.r:.0f}** ±{shown.rd:.0f} · "), line
+        assert line.endswith(f" · {row.wins}–{row.losses}–{row.draws}"), line
+    you = next(f["value"] for f in embed["fields"] if f["name"] == "You")
     assert you.startswith(f"<@{carol.id}>: #{order.index(carol.id) + 1} ·")
     stats = (await table.slash(bob, "tholos stats", options={"member": alice})).original
     assert stats is not None
     fields = {f["name"]: f["value"] for f in stats.embeds[0]["fields"]}
     assert fields["Record"].startswith("2 W · 0 L · 0 D")
-    assert fields["Rating"].startswith(f"#{order.index(alice.id) + 1} of 3 · **")
+    assert fields["Rating"].startswith(f"Correspondence: #{order.index(alice.id) + 1} of 3 · **")
     assert fields["Current streak"] == "2 wins"
     assert fields["Last games"].count("by resignation") == 2
+    live = await table.slash(alice, "leaderboard", options={"pace": "live"})
+    assert live.original is not None and "Nobody is on this leaderboard yet" in live.original.text
+    with sqlite3.connect(tholos_bot.db_path) as db:
+        db.execute(
+            "INSERT INTO pool_members (user_id, name, joined_at) VALUES (?, 'Bob *Global*', 0)",
+            (bob.id,),
+        )
+    everyone = (await table.slash(alice, "leaderboard", options={"scope": "global"})).original
+    assert everyone is not None
+    assert everyone.embeds[0]["title"] == "Tholos leaderboard · correspondence · global"
+    (line,) = everyone.embeds[0]["description"].splitlines()
+    assert line.startswith("`#1` Bob \\*Global\\* **")
+    you = next(f["value"] for f in everyone.embeds[0]["fields"] if f["name"] == "You")
+    assert "the global board lists the members who joined the pool" in you
+    with sqlite3.connect(tholos_bot.db_path) as db:
+        db.execute("UPDATE member_ratings SET deviation = 200 WHERE user_id = ?", (carol.id,))
+    theirs = (await table.slash(carol, "leaderboard")).original
+    assert theirs is not None and f"<@{carol.id}>" not in theirs.embeds[0]["description"]
+    you = next(f["value"] for f in theirs.embeds[0]["fields"] if f["name"] == "You")
+    assert you.endswith("(provisional) — on the board once ± is 90 or less."), you
     table.assert_clean()
 
 
 async def test_leaderboard_pages_work_after_a_restart(
     emulator: Emulator, spawn_bot: SpawnBot, tmp_path: Path
 ):
-    """25 rated players: 3 pages; Next and Previous keep working on the same message after a
+    """25 ranked members: 3 pages; Next and Previous keep working on the same message after a
     restart, and so does a button of the format posted before keyset paging."""
     path = tmp_path / "ranked.db"
     database = await open_database(str(path))
-    async with database.transaction() as transaction:
-        for user in range(1, 26):
-            await transaction.execute(
-                "INSERT INTO ratings (guild_id, user_id, rating, deviation, volatility, games, "
-                "wins, losses, draws, updated_at) VALUES (?, ?, ?, 60, 0.06, 9, 5, 4, 0, 0)",
-                (emulator.guild.id, user, 2000 - user),
-            )
     await database.close()
+    ranked = {user: (2000.0 - user, SETTLED) for user in range(1, 26)}
+    settle(path, emulator.guild.id, ranked, time.time())
     bot = spawn_bot(emulator, db_path=path)
     await bot.start(sync=True)
     table = Table(emulator)
@@ -105,6 +163,6 @@ async def test_leaderboard_pages_work_after_a_restart(
     await table.click(alice, board, "tholos:lb:2:n", stale=True)
     assert "Page 3 of 3" in board.embeds[0]["footer"]["text"]
     assert board.embeds[0]["description"].splitlines()[0].startswith("`#21` <@21>")
-    assert table.labelled(board, "Next") == "tholos:lbs:3:n:1975.0:25"
+    assert table.labelled(board, "Next") == "tholos:lbp:correspondence:server:3:n:1975.0:25"
     table.assert_clean()
     assert await bot.stop() == 0

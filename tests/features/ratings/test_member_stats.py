@@ -4,6 +4,7 @@ the embed, in a server with the bot and outside servers."""
 from __future__ import annotations
 
 import dataclasses
+import time
 
 import discord
 import pytest
@@ -28,10 +29,10 @@ def test_stats_show_negative_points_everywhere():
     """Bob's biggest win and last games, 19–−2; Ana's points per game, −2.0 for."""
     history = [FinishedGame(5, ANA, BOB, "black", "points", -2, 19, 100.0, None)]
     for member, expected in ((BOB, "19–\u22122"), (ANA, "\u22122.0 for · 19.0 against")):
-        embed = stats_embed(ENGLISH, member, None, 2, player_stats(member, history))
+        embed = stats_embed(ENGLISH, member, "Not rated yet.", player_stats(member, history))
         text = "\n".join(f"{field.name}: {field.value}" for field in embed.fields)
         assert_minus(text, expected)
-    bob = stats_embed(ENGLISH, BOB, None, 2, player_stats(BOB, history))
+    bob = stats_embed(ENGLISH, BOB, "Not rated yet.", player_stats(BOB, history))
     biggest = {field.name: field.value for field in bob.fields}["Biggest win"]
     assert biggest.startswith("19–\u22122 vs <@1>")
 
@@ -80,13 +81,13 @@ def fields(embed: discord.Embed) -> dict[str | None, str | None]:
 async def test_outside_servers_your_own_stats_count_your_games_there_unrated(
     played: MemberStats, where: str
 ) -> None:
-    """Alice's stats where the bot has no ratings: the games outside servers, unrated and
-    counted apart (a win and a loss), not the server's game; ratings live in servers."""
+    """Alice's stats where games are unrated: her rating (won on the server, not ranked yet
+    — her deviation has grown since: the games were long ago), the games outside servers,
+    unrated and counted apart (a win and a loss), not the server's game."""
     embed, ephemeral = await played.embed(asked(PLACES[where], ALICE), FakeUser(ALICE))
     shown = fields(embed)
     assert not ephemeral
-    assert shown["Rating"] is not None and "unrated" in shown["Rating"]
-    assert "/tholos stats" in shown["Rating"]
+    assert shown["Rating"] == "Correspondence: **1662** ±350 (provisional)"
     assert shown["Outside servers (unrated)"] == "2 games · 1 W · 1 L · 0 D · win rate 50%"
     assert shown["Last games"] is not None and shown["Last games"].count("\n") == 1
     assert "Record" not in shown
@@ -95,14 +96,22 @@ async def test_outside_servers_your_own_stats_count_your_games_there_unrated(
 async def test_in_a_server_your_own_stats_count_the_games_outside_apart(
     played: MemberStats,
 ) -> None:
-    """On the server: its rated game as before, and Alice's games outside servers in a line
-    of their own; Bob asking about Alice there sees no line about them."""
+    """On the server: its rated game as before, her rank on its board once her rating has
+    settled, and Alice's games outside servers in a line of their own; Bob asking about Alice
+    there sees no line about them."""
     server = FakeInteraction(guild_id=GUILD)
+    embed, _ = await played.embed(asked(server, ALICE), FakeUser(ALICE))
+    assert fields(embed)["Rating"] == "Correspondence: **1662** ±350 (provisional)"
+    async with played.store.database.transaction() as transaction:
+        await transaction.execute(
+            "UPDATE member_ratings SET deviation = 60, updated_at = ? WHERE user_id = ?",
+            (time.time(), ALICE),
+        )
     embed, ephemeral = await played.embed(asked(server, ALICE), FakeUser(ALICE))
     shown = fields(embed)
     assert not ephemeral
     assert shown["Record"] is not None and shown["Record"].startswith("1 W · 0 L · 0 D")
-    assert shown["Rating"] is not None and shown["Rating"].startswith("#1 of 2")
+    assert shown["Rating"] == "Correspondence: #1 of 1 · **1662** ±60"
     assert shown["Outside servers (unrated)"] == "2 games · 1 W · 1 L · 0 D · win rate 50%"
     assert list(shown)[-1] == "Outside servers (unrated)"
     theirs, _ = await played.embed(asked(server, BOB_ID), FakeUser(ALICE))
