@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.base.seats import Seat
+from bot.features.ratings import join_server
 from bot.storage.db import Database, Row, Transaction, scalar
 
 POOL_TOPIC = "pool"
@@ -88,7 +89,8 @@ class PoolStore:
 
     async def join(self, seat: Seat, pace: str, now: float) -> float:
         """Queue ``seat``'s member for ``pace`` (queued for another pace: moved; for the same:
-        their place is updated, their wait kept); since when they wait. Raises
+        their place is updated, their wait kept), and on the leaderboards of the server they
+        queue from; since when they wait. Raises
         :class:`NotInThePoolError` unless they opted in."""
         async with self.database.transaction() as transaction:
             named = await transaction.execute(
@@ -120,6 +122,8 @@ class PoolStore:
                     seat.server_name,
                 ),
             )
+            if seat.venue == "server":  # on the server's leaderboards from now
+                await join_server(transaction, seat.guild_id, seat.user_id)
             if before is not None and before != pace:
                 await transaction.announce(POOL_TOPIC, f"left:{before}")
             await transaction.announce(POOL_TOPIC, f"joined:{pace}")

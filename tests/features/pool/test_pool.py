@@ -76,13 +76,16 @@ async def test_one_pace_at_a_time_and_the_wait_kept_for_the_same_pace(
 
 
 async def test_the_seat_holds_the_global_name_and_the_allowed_server_name(
-    pool: PoolService, clock: Clock
+    database: Database, pool: PoolService, clock: Clock
 ):
     await pool.opt_in(1, "old name")
     await pool.join(seat(1, server_name="Delphi"), "5+5", clock.now)
     queued = await pool.store.queued(1)
     assert queued is not None
     assert queued.seat == Seat(1, "member 1", GUILD, 1001, "server", "en", "Delphi")
+    await pool.join(seat(1, 0), "5+5", clock.now)
+    listed = await database.fetchall("SELECT guild_id, user_id FROM server_players")
+    assert [tuple(row) for row in listed] == [(GUILD, 1)], "on the leaderboards it queued from"
 
 
 async def test_the_queue_is_announced(database: Database, pool: PoolService, clock: Clock):
