@@ -6,8 +6,9 @@ numbers of ``engine.ai.LEVEL_RATINGS``.
 
 Each pair plays games in pairs from the same start with the colours swapped (the arena's rule),
 the search levels without their time caps (their iterations alone decide a turn, so a busy
-machine does not weaken them). Each finished pair is written to ``--results`` (JSON), so a run
-cut short goes on where it stopped and the fit takes every pair played so far.
+machine does not weaken them). Each pair is written to ``--results`` (JSON) after every second
+game, so a run cut short goes on with the pairs not finished (played again from their first
+game) and ``--fit-only`` fits every game played so far.
 
     nice -n 19 .venv/bin/python -m benchmarks.ai_levels [--scale 1] [--results ai_levels.json]
     .venv/bin/python -m benchmarks.ai_levels --fit-only --results ai_levels.json
@@ -24,10 +25,11 @@ import json
 import math
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from engine.ai import LEVEL_RATINGS
-from engine.arena import Match, elo_of, fit_ratings, run_arena, summarise
+from engine.arena import GameRecord, Match, elo_of, fit_ratings, run_arena, summarise
 
 ANCHOR = ("medium", 1500)
 """The level held fixed, and its rating: the newcomer's 1500."""
@@ -36,23 +38,34 @@ SCHEDULE: list[tuple[str, str, int, int]] = [
     ("easy", "greedy", 200, 42),
     ("medium", "greedy", 100, 43),
     ("medium", "easy", 200, 44),
-    ("hard", "medium", 160, 45),
-    ("hard", "easy", 40, 46),
+    ("hard", "medium", 120, 45),
+    ("hard", "easy", 30, 46),
 ]
 """(A, B, games at ``--scale 1``, seed): adjacent levels, then a level against earlier ones."""
 
 
-def play(a: str, b: str, games: int, seed: int, jobs: int) -> dict[str, object]:
-    """One pair's games: the result, A's Elo difference with its interval, the move times."""
+def play(a: str, b: str, games: int, seed: int, jobs: int, saved: Callable[[dict], None]) -> dict:
+    """One pair's games: the result, A's Elo difference with its interval, the move times;
+    ``saved`` gets the pair so far after every second game (colours swapped in each two)."""
     began = time.perf_counter()
-    records = run_arena(a, b, games=games, seed=seed, jobs=jobs, capped=False)
+
+    def progress(done: list[GameRecord]) -> None:
+        if len(done) % 2 == 0 and len(done) < games:
+            saved(result(a, b, seed, done, began) | {"complete": False})
+
+    records = run_arena(a, b, games=games, seed=seed, jobs=jobs, capped=False, progress=progress)
+    return result(a, b, seed, records, began) | {"complete": True}
+
+
+def result(a: str, b: str, seed: int, records: list[GameRecord], began: float) -> dict:
+    """The pair's games so far, as the results file keeps them."""
     summary = summarise(records)
     elo = elo_of(summary)
     return {
         "a": a,
         "b": b,
         "seed": seed,
-        "games": games,
+        "games": len(records),
         "wins": summary.wins,
         "losses": summary.losses,
         "draws": summary.draws,
@@ -68,7 +81,8 @@ def describe(pair: dict) -> str:
     value, low, high = (_points(x) for x in pair["elo"])
     return (
         f"{pair['a']} vs {pair['b']} (seed {pair['seed']}): {pair['wins']}–{pair['losses']}–"
-        f"{pair['draws']} of {pair['games']}, {value} ({low} to {high}) Elo; p95 a move "
+        f"{pair['draws']} of {pair['games']}{'' if pair.get('complete', True) else ' so far'}, "
+        f"{value} ({low} to {high}) Elo; p95 a move "
         f"{pair['a_p95']:.3f} / {pair['b_p95']:.3f} s; {pair['seconds']} s"
     )
 
@@ -89,7 +103,9 @@ def fit(pairs: list[dict]) -> str:
         lines.append(
             f"  {name:>7}: {estimate.value:6.0f} (95% {estimate.low:.0f} to {estimate.high:.0f})"
         )
-    measured = {level: round(ratings[level].value, -1) for level in LEVEL_RATINGS}
+    measured = {
+        level: round(ratings[level].value, -1) for level in LEVEL_RATINGS if level in ratings
+    }
     lines.append(f"LEVEL_RATINGS = {json.dumps({k: int(v) for k, v in measured.items()})}")
     return "\n".join(lines)
 
@@ -102,14 +118,21 @@ def main() -> None:
     parser.add_argument("--fit-only", action="store_true")
     args = parser.parse_args()
     pairs: list[dict] = json.loads(args.results.read_text()) if args.results.exists() else []
-    done = {(pair["a"], pair["b"], pair["seed"]) for pair in pairs}
     for a, b, games, seed in [] if args.fit_only else SCHEDULE:
-        if (a, b, seed) in done:
+        if any(
+            (p["a"], p["b"], p["seed"], p.get("complete", True)) == (a, b, seed, True)
+            for p in pairs
+        ):
             continue
         count = max(2, 2 * round(games * args.scale / 2))
         print(f"playing {a} vs {b}: {count} games …", file=sys.stderr, flush=True)
-        pairs.append(play(a, b, count, seed, args.jobs))
-        args.results.write_text(json.dumps(pairs, indent=1))
+
+        def saved(pair: dict, a: str = a, b: str = b, seed: int = seed) -> None:
+            kept = [p for p in pairs if (p["a"], p["b"], p["seed"]) != (a, b, seed)]
+            pairs[:] = [*kept, pair]
+            args.results.write_text(json.dumps(pairs, indent=1))
+
+        saved(play(a, b, count, seed, args.jobs, saved))
         print(describe(pairs[-1]), flush=True)
     if args.fit_only:
         print("\n".join(describe(pair) for pair in pairs))

@@ -143,7 +143,7 @@ def wilson(rate: float, games: int, z: float = 1.96) -> tuple[float, float]:
     denominator = 1 + z * z / games
     centre = (rate + z * z / (2 * games)) / denominator
     half = z / denominator * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games))
-    return max(0.0, centre - half), min(1.0, centre + half)
+    return max(0.0, round(centre - half, 12)), min(1.0, round(centre + half, 12))
 
 
 def _p95(times: list[float]) -> float:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 import os
 import subprocess
@@ -13,6 +14,7 @@ import pytest
 from engine import Position
 from engine.__main__ import main
 from engine.ai import (
+    LEVEL_RATINGS,
     LEVELS,
     PLAYERS,
     Budget,
@@ -22,6 +24,7 @@ from engine.ai import (
     _gain,
     _Solver,
     choose_turn,
+    level_for_rating,
     make_player,
 )
 from engine.arena import play_game, run_arena, summarise, wilson
@@ -354,3 +357,25 @@ def test_arena_rejects_bad_arguments(capsys, argv):
         main(["arena", *argv])
     _, err = capsys.readouterr()
     assert exit_.value.code == 2 and err.count("\n") == 1
+
+
+# -- the levels' ratings ------------------------------------------------------------------------
+
+
+def test_every_level_has_a_rating_that_grows_with_its_budget():
+    """The levels on the members' scale (measured by benchmarks/ai_levels.py): one rating per
+    search level, a bigger budget a higher rating."""
+    assert list(LEVEL_RATINGS) == list(LEVELS)
+    by_budget = sorted(LEVELS, key=lambda level: LEVELS[level].iterations)
+    assert [LEVEL_RATINGS[level] for level in by_budget] == sorted(LEVEL_RATINGS.values())
+
+
+def test_level_for_rating_is_the_nearest_level_and_the_weaker_on_a_tie():
+    ratings = sorted(LEVEL_RATINGS.items(), key=lambda item: item[1])
+    for level, rating in ratings:
+        assert level_for_rating(rating) == level
+    assert level_for_rating(0) == ratings[0][0]
+    assert level_for_rating(5000) == ratings[-1][0]
+    for (weaker, low), (stronger, high) in itertools.pairwise(ratings):
+        assert level_for_rating((low + high) / 2) == weaker
+        assert level_for_rating((low + high) / 2 + 1) == stronger
