@@ -6,7 +6,7 @@ there once it is over. (Its venue: :mod:`bot.discord.venues`.)"""
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import discord
 
@@ -14,9 +14,9 @@ from bot.base.game import Game
 from bot.discord.answers import USERS_ONLY, Interaction
 from bot.discord.venues import venue_of
 from bot.i18n.catalogues import translator
-from bot.loops.background import discord_call
+from bot.loops.background import discord_call, nonce
 from bot.storage.games.store import GameStore
-from bot.words.names import mention, plain_name
+from bot.words.names import called_here, plain_name
 from bot.words.phrases import result_text
 from engine.vocabulary import N_
 from rendering.translator import Translator
@@ -93,7 +93,8 @@ def thread_name(t: Translator, first: str, second: str) -> str:
 def game_line(t: Translator, game: Game) -> str:
     """The line a game played in a thread keeps in its channel: who, where, and the result
     once it is over."""
-    white, black = mention(game.white_id), mention(game.black_id)
+    called = called_here(game)
+    white, black = called(game.white_id), called(game.black_id)
     where = f"<#{game.channel_id}>"
     if game.is_active:
         return t(
@@ -191,6 +192,39 @@ async def _existing_thread(client: discord.Client, message_id: int, name: str) -
     except (discord.HTTPException, TimeoutError) as error:
         log.info("could not use the thread already on message %s: %s", message_id, error)
         return None
+
+
+async def open_pool_thread(client: discord.Client, game: Game) -> tuple[int, int] | None:
+    """A thread for the place a pool game is seen from, in a server that wants one per game
+    (its caller asked its rules), before its first board there: its line in the channel (the
+    line's nonce and the thread's id, the line's, find both again after a restart) and the
+    thread on it, with the player who asked there; ``(thread, line)``, or ``None`` where no
+    thread can be opened (not a text channel, no permission, Discord refused): the channel."""
+    channel = client.get_channel(game.channel_id)
+    if not isinstance(channel, discord.TextChannel):
+        return None
+    permissions = channel.permissions_for(channel.guild.me)
+    if not (permissions.create_public_threads and permissions.send_messages_in_threads):
+        return None
+    t = translator(game.language)
+    line = await discord_call(
+        channel.send(
+            content=game_line(t, game),
+            allowed_mentions=NO_PINGS,
+            nonce=nonce("gl", game.id, game.away or 0),
+        )
+    )
+    here = game.white_id if game.away is None else game.away
+    name = thread_name(t, game.white_name, game.black_name)
+    opened = await open_thread(client, line, name, [here])
+    if opened is None:
+        return None
+    moved = replace(game, channel_id=opened.thread.id, parent_id=game.channel_id)
+    try:
+        await discord_call(line.edit(content=game_line(t, moved), allowed_mentions=NO_PINGS))
+    except (discord.HTTPException, TimeoutError) as error:  # it names the channel: no harm
+        log.info("could not name game %s's thread on its line: %s", game.id, error)
+    return opened.thread.id, line.id
 
 
 class Places:

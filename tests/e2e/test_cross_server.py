@@ -50,8 +50,12 @@ async def start_pool_game(url: str, white: Seat, black: Seat, pace: str) -> int:
 
 
 def one_board_per_ply(table: Table) -> None:
-    """No board was posted twice in ``table`` for the same state of its game."""
-    shown = Counter(board_part(board, FOOTER) for board in table.boards())
+    """No board was posted twice in ``table`` for the same state of its game (its ply, and
+    whether it is over: a resignation changes no position)."""
+    shown = Counter(
+        (board_part(board, FOOTER), table.status(board).startswith("Game over."))
+        for board in table.boards()
+    )
     assert [ply for ply, count in shown.items() if count > 1] == [], shown
 
 
@@ -179,3 +183,54 @@ async def check_game(url: str, shown: Position) -> None:
     assert len(turns) >= 1
     away = [place for place in places if not place["home"]]
     assert [(p["version"], p["board_version"]) for p in away] == [(game["version"],) * 2]
+
+
+async def test_a_server_that_wants_threads_gets_one_for_its_place(
+    emulator: Emulator, spawn_bot: SpawnBot, postgres_server: PostgresServer
+):
+    """With a thread per game, each server's place is a thread of the channel the member asked
+    in, opened on a line naming the game's thread (the other server's player by name, unpinged),
+    the asking player added; the game is played in both threads to a resignation."""
+    url = await postgres_server.create_database()
+    guilds = [emulator.add_guild(f"Server {shard}", shard=(shard, SHARDS)) for shard in (0, 1)]
+    env = {"THOLOS_THREADS": "on"}
+    bots = [
+        spawn_bot(emulator, env=shard_env(url, shard) | env, guild_commands=False)
+        for shard in (0, 1)
+    ]
+    await bots[0].start(sync=True)
+    await bots[1].start()
+    channels = [Table(emulator, "games", guild=guild) for guild in guilds]
+    alice, bob = channels[0].people_named("alice", "bob")
+    await start_pool_game(url, seat(alice, channels[0]), seat(bob, channels[1]), "correspondence")
+
+    def threads_with_boards() -> bool:
+        found = [emulator.threads(table.channel) for table in channels]
+        return all(len(threads) == 1 and Table(emulator, threads[0]).boards() for threads in found)
+
+    await emulator.wait_for(threads_with_boards, what="a thread with a board in each server")
+    tables = [Table(emulator, emulator.threads(table.channel)[0]) for table in channels]
+    names = ("Bob", "Alice")
+    for table, channel, player, other in zip(tables, channels, (alice, bob), names, strict=True):
+        (line,) = channel.boards() or [emulator.last_message(channel.channel)]
+        assert f"<#{table.channel.id}>" in line.text and other in line.text
+        assert player.id in emulator.thread_members(table.channel)
+        assert not channel.boards(), "the boards are in the thread"
+    await tables[0].play(tables[0].position().legal_turns()[0])
+    await emulator.wait_for(lambda: same_boards(tables, 1), what="both boards of the first turn")
+    await tables[1].play(tables[1].position().legal_turns()[0])
+    await emulator.wait_for(lambda: same_boards(tables, 2), what="both boards of the second turn")
+    ask = await tables[1].slash(bob, "tholos resign")  # in his server's thread
+    assert ask.original is not None
+    await tables[1].click(bob, ask.original, tables[1].labelled(ask.original, "Yes, resign"))
+    await emulator.wait_for(lambda: same_boards(tables, 3), what="both final boards")
+    await settle(bots)
+    for table, channel in zip(tables, channels, strict=True):
+        assert table.status().startswith("Game over.")
+        assert emulator.last_message(channel.channel).text.startswith("🏁")
+    for table in tables:
+        one_board_per_ply(table)
+        table.assert_clean()
+    for bot in bots:
+        assert await bot.stop() == 0
+        bot.assert_clean_log()

@@ -16,6 +16,7 @@ from bot.base.game import Game
 from bot.discord.app import App
 from bot.discord.feature import Feature
 from bot.discord.opponent import AiOpponent
+from bot.discord.places import open_pool_thread
 from bot.discord.poster import board_nonce
 from bot.loops import work
 from bot.loops.background import Backoff, Retries, discord_call
@@ -85,6 +86,8 @@ class Housekeeping(Feature):
         (``look_first``: it may have been; a post repeated within Discord's nonce window is
         answered with the first message anyway)."""
         poster = self.app.poster
+        if game.pool and not await self.app.stores.games.places.placed(game):
+            game = await self._settle(game)
         found = await poster.posted.find(game) if look_first else None
         if found is not None:
             log.info("game %s: its board was posted before a restart; recording it", game.id)
@@ -93,6 +96,14 @@ class Housekeeping(Feature):
         channel = self.app.client.get_partial_messageable(game.channel_id)
         send = functools.partial(channel.send, nonce=board_nonce(game))
         await poster.post_now(send, game, await poster.last_turn(game))
+
+    async def _settle(self, game: Game) -> Game:
+        """Before a pool game's first board in one of its places: a thread of its own there
+        if that server wants one per game (else the channel itself)."""
+        rules = await self.app.rules(game.guild_id)
+        wanted = rules.threads and game.venue == "server"
+        thread = await open_pool_thread(self.app.client, game) if wanted else None
+        return await self.app.stores.games.places.settle(game, thread)
 
     async def repost_missing(self, grace: float) -> float | None:
         """Post the boards of changes stored more than ``grace`` seconds ago but never shown

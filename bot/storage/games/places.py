@@ -257,6 +257,47 @@ class PlacedGames:
         place = await place_of(self.database, game_id, away)
         return None if place is None else place.shown(game)
 
+    async def placed(self, game: Game) -> bool:
+        """Whether the place ``game`` is seen from has its thread question settled (a pool
+        game's place, before its first board: a thread may be opened for it)."""
+        home = "home" if game.away is None else "user_id = ?"
+        values = () if game.away is None else (game.away,)
+        placed = await self.database.fetchone(
+            f"SELECT placed FROM game_places WHERE game_id = ? AND {home}", (game.id, *values)
+        )
+        return placed is None or bool(placed[0])
+
+    async def settle(self, game: Game, thread: tuple[int, int] | None) -> Game:
+        """Settle the thread question of the place ``game`` is seen from: played in the thread
+        ``thread[0]`` opened on the line ``thread[1]`` of its channel, or (``None``) in the
+        channel itself; the game seen from there now (as it was, if settled meanwhile)."""
+        where = "home" if game.away is None else "user_id = ?"
+        values = () if game.away is None else (game.away,)
+        moved = thread is not None and game.parent_id is None
+        async with self.database.transaction() as transaction:
+            changed = await transaction.execute(
+                "UPDATE game_places SET placed = TRUE "
+                f"WHERE game_id = ? AND {where} AND NOT placed",
+                (game.id, *values),
+            )
+            if changed and moved:
+                assert thread is not None
+                into = (thread[0], game.channel_id, thread[1])
+                await transaction.execute(
+                    "UPDATE game_places SET channel_id = ?, parent_id = ?, parent_message_id = ? "
+                    f"WHERE game_id = ? AND {where}",
+                    (*into, game.id, *values),
+                )
+                if game.away is None:
+                    await transaction.execute(
+                        "UPDATE games SET channel_id = ?, parent_id = ?, parent_message_id = ? "
+                        "WHERE id = ?",
+                        (*into, game.id),
+                    )
+        if game.away is None:
+            return await read_game(self.database, game.id) or game
+        return await self.seen_from(game.id, game.away) or game
+
     async def seen_by(self, game: Game, user_id: int) -> Game:
         """``game`` (as its row has it) seen from the place ``user_id`` asked for it in: a
         pool game's other place, or else its home."""
