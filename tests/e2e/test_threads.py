@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
+from engine.ai import LEVEL_RATINGS
 from tests.e2e.bots import SpawnBot
 from tests.e2e.emulator import BotProcess, Emulator, Member, Message
 from tests.e2e.emulator.model import CREATE_PUBLIC_THREADS
@@ -222,7 +223,7 @@ async def test_a_game_against_the_ai_gets_a_thread(emulator: Emulator, spawn_bot
     await emulator.wait_for(lambda: emulator.thread_of(line) is not None, what="a thread")
     game = table.in_thread(emulator.thread_of(line))
     await emulator.wait_for(lambda: game.boards(), what="the first board")
-    assert game.channel.name == "Alice vs Tholos AI (easy) · Tholos"
+    assert game.channel.name == f"Alice vs Tholos AI (easy · {LEVEL_RATINGS['easy']}) · Tholos"
     await game.play("+w1")
     await emulator.wait_for(lambda: len(game.boards()) == 3, what="the AI's turn")
     assert f"<#{game.channel.id}>" in line.content
