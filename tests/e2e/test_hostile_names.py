@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import random
 import re
+import sqlite3
+import time
 from collections.abc import Iterator
 
 from bot.discord.places import thread_name
@@ -163,8 +165,17 @@ async def test_hostile_names_through_a_game_a_tournament_and_the_history(
     )
     shown = (await table.slash(dave, "tholos history")).original
     assert shown is not None and escaped_name(hostile_cup) in shown.text
+    with sqlite3.connect(bot.db_path) as db:  # settled, and in the pool under their names
+        db.execute("UPDATE member_ratings SET deviation = 60, updated_at = ?", (time.time(),))
+        db.executemany(
+            "INSERT INTO pool_members (user_id, name, joined_at) VALUES (?, ?, 0)",
+            [(member.id, member.user.global_name) for member in players],
+        )
     board = (await table.slash(erin, "leaderboard")).original
-    assert board is not None and board.embeds
+    assert board is not None and board.embeds and board.embeds[0]["description"].count("\n") == 3
+    everyone = await table.slash(erin, "leaderboard", options={"scope": "global"})
+    assert everyone.original is not None
+    assert escaped_name(erin.user.global_name) in everyone.original.embeds[0]["description"]
     await bot.settle()
 
     # nothing the bot sent carries a name's markup live, or pings beyond its players
