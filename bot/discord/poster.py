@@ -81,7 +81,7 @@ class BoardPoster:
         self.games = games
         self.leases = leases
         self.places = places
-        self.messages = BoardMessages(client, renderer, live)
+        self.messages = BoardMessages(client, renderer, games, live)
         self.posted = PostedBoards(client, games, places, alarm)
         self.background = BackgroundPosts(self)
 
@@ -192,9 +192,12 @@ class BoardMessages:
     """Builds the board message of a game: its value in the game's language, its image and
     its layout."""
 
-    def __init__(self, client: discord.Client, renderer: Renderer, live: bool = False) -> None:
+    def __init__(
+        self, client: discord.Client, renderer: Renderer, games: GameStore, live: bool = False
+    ) -> None:
         self.client = client
         self.renderer = renderer
+        self.games = games
         self.live = live
         """Whether the bot serves the live board: the boards offer to open it."""
 
@@ -204,6 +207,7 @@ class BoardMessages:
         """The keyword arguments of a board message, in the game's language, to be posted at
         ``now`` by Discord's clock (default: this machine's): a live clock starts then."""
         bot_id = bot_id_of(self.client)
+        game = await self.games.places.named(game)  # (a pool game's other server, if allowed)
         board = board_of(
             game,
             translator(game.language),

@@ -298,6 +298,41 @@ class PlacedGames:
             return await read_game(self.database, game.id) or game
         return await self.seen_from(game.id, game.away) or game
 
+    async def move(
+        self, game: Game, channel_id: int, parent_id: int | None, parent_message_id: int | None
+    ) -> Game:
+        """Show ``game`` elsewhere in the place it is seen from (its thread there was deleted):
+        a new thread of ``parent_id``, or the channel itself; its board there still to post."""
+        async with self.database.transaction() as transaction:
+            await transaction.execute(
+                "UPDATE game_places SET channel_id = ?, parent_id = ?, parent_message_id = ?, "
+                "board_message_id = NULL, board_version = NULL WHERE game_id = ? AND user_id = ?",
+                (channel_id, parent_id, parent_message_id, game.id, game.away),
+            )
+        return await self.seen_from(game.id, game.away) or game
+
+    async def named(self, game: Game) -> Game:
+        """``game`` with each player who asked for it in another server than the one it is seen
+        in named with that server, where its admin allowed it (the pool stored its name then):
+        ``Alice (Delphi)``."""
+        if not game.pool:
+            return game
+        servers = {
+            place.user_id: place.server_name
+            for place in await places_of(self.database, game.id)
+            if place.server_name and place.guild_id != game.guild_id
+        }
+        if not servers:
+            return game
+        white, black = (
+            name if server is None else f"{name} ({server})"
+            for name, server in (
+                (game.white_name, servers.get(game.white_id)),
+                (game.black_name, servers.get(game.black_id)),
+            )
+        )
+        return replace(game, white_name=white, black_name=black)
+
     async def seen_by(self, game: Game, user_id: int) -> Game:
         """``game`` (as its row has it) seen from the place ``user_id`` asked for it in: a
         pool game's other place, or else its home."""

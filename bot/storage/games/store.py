@@ -85,8 +85,11 @@ class GameStore:
         ``parent_id``, or the channel itself; its board there is still to be posted.
 
         Raises :class:`ChannelBusyError` if a game is played in that channel already, and
-        :class:`StaleGameError` if the game ended meanwhile.
+        :class:`StaleGameError` if the game ended meanwhile. A pool game seen from another
+        place than its home moves there alone (:meth:`PlacedGames.move`).
         """
+        if game.away is not None:
+            return await self.places.move(game, channel_id, parent_id, parent_message_id)
         try:
             async with self.database.transaction() as transaction:
                 row = await transaction.fetchone(
