@@ -29,7 +29,16 @@ from collections.abc import Callable
 from pathlib import Path
 
 from engine.ai import LEVEL_RATINGS
-from engine.arena import GameRecord, Match, elo_of, fit_ratings, run_arena, summarise
+from engine.arena import (
+    GameRecord,
+    Match,
+    elo_difference,
+    elo_of,
+    fit_ratings,
+    run_arena,
+    summarise,
+    wilson,
+)
 
 ANCHOR = ("medium", 1500)
 """The level held fixed, and its rating: the newcomer's 1500."""
@@ -42,6 +51,19 @@ SCHEDULE: list[tuple[str, str, int, int]] = [
     ("hard", "easy", 30, 46),
 ]
 """(A, B, games at ``--scale 1``, seed): adjacent levels, then a level against earlier ones."""
+EARLIER: list[dict] = [
+    {"a": a, "b": b, "seed": seed, "games": 200, "wins": won, "losses": lost, "draws": drawn}
+    | {"a_p95": a_p95, "b_p95": b_p95, "seconds": 0, "source": "engine arena, 2026-11-22"}
+    for a, b, seed, won, lost, drawn, a_p95, b_p95 in [
+        ("hard", "medium", 32, 179, 16, 5, 0.597, 0.098),
+        ("medium", "easy", 31, 162, 32, 6, 0.126, 0.025),
+        ("hard", "greedy", 33, 200, 0, 0, 0.591, 0.0),
+        ("hard", "random", 34, 200, 0, 0, 0.565, 0.0),
+    ]
+]
+"""The basic games of benchmarks/README.md's arena table (``python -m engine arena``, two
+processes, time caps on but not reached): the same search — only its endgame solver's choice
+among winning turns changed since — so ``--earlier`` adds them to the fit."""
 
 
 def play(a: str, b: str, games: int, seed: int, jobs: int, saved: Callable[[dict], None]) -> dict:
@@ -78,12 +100,16 @@ def result(a: str, b: str, seed: int, records: list[GameRecord], began: float) -
 
 def describe(pair: dict) -> str:
     """One pair's line: the result, the score rate's Elo difference and its interval."""
-    value, low, high = (_points(x) for x in pair["elo"])
+    games = pair["games"]
+    rate = (pair["wins"] + pair["draws"] / 2) / games
+    low, high = wilson(rate, games)
+    value, low, high = (_points(elo_difference(x)) for x in (rate, low, high))
+    took = f"{pair['seconds']} s"
     return (
         f"{pair['a']} vs {pair['b']} (seed {pair['seed']}): {pair['wins']}–{pair['losses']}–"
         f"{pair['draws']} of {pair['games']}{'' if pair.get('complete', True) else ' so far'}, "
         f"{value} ({low} to {high}) Elo; p95 a move "
-        f"{pair['a_p95']:.3f} / {pair['b_p95']:.3f} s; {pair['seconds']} s"
+        f"{pair['a_p95']:.3f} / {pair['b_p95']:.3f} s; {pair.get('source') or took}"
     )
 
 
@@ -116,6 +142,7 @@ def main() -> None:
     parser.add_argument("--results", type=Path, default=Path("ai_levels.json"))
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--fit-only", action="store_true")
+    parser.add_argument("--earlier", action="store_true", help="fit with EARLIER's games too")
     args = parser.parse_args()
     pairs: list[dict] = json.loads(args.results.read_text()) if args.results.exists() else []
     for a, b, games, seed in [] if args.fit_only else SCHEDULE:
@@ -136,7 +163,9 @@ def main() -> None:
         print(describe(pairs[-1]), flush=True)
     if args.fit_only:
         print("\n".join(describe(pair) for pair in pairs))
-    print(fit(pairs))
+    if args.earlier:
+        print("\n".join(describe(pair) for pair in EARLIER))
+    print(fit(pairs + (EARLIER if args.earlier else [])))
 
 
 if __name__ == "__main__":

@@ -100,9 +100,13 @@ LEVELS: dict[str, Budget] = {
 }
 """The search levels: same search, bigger budgets."""
 PLAYERS = ("random", "greedy", *LEVELS)
-LEVEL_RATINGS: dict[str, int] = {"easy": 1300, "medium": 1500, "hard": 1700}
-"""Each level's rating on the members' Glicko scale (PLACEHOLDER until the arena anchors them:
-issue 47, part "ai")."""
+"""Every player name :func:`make_player` knows."""
+LEVEL_RATINGS: dict[str, int] = {"easy": 1240, "medium": 1500, "hard": 1880}
+"""Each level's rating on the members' scale, measured in the arena by
+``benchmarks/ai_levels.py`` (rounded to 10): every pair of players fitted at once, ``medium``
+held at 1500, a newcomer's rating (so a newcomer is offered the default level). 2026-11-29:
+easy 1240 (95% 1196–1284), hard 1880 (1804–1963); on the same scale ``greedy`` ≈ 540 and
+``random`` ≈ 0. See benchmarks/README.md, "The AI's levels on the rating scale"."""
 
 
 def level_for_rating(rating: float) -> str:
@@ -110,9 +114,6 @@ def level_for_rating(rating: float) -> str:
     return min(
         LEVEL_RATINGS, key=lambda level: (abs(LEVEL_RATINGS[level] - rating), LEVEL_RATINGS[level])
     )
-
-
-"""Every player name :func:`make_player` knows."""
 
 
 class Player(Protocol):
