@@ -4,6 +4,11 @@ at a desktop window, Discord's Activity frame on a desktop, and a phone held upr
 its side. At each size nothing scrolls, the board, the controls and the status are all in
 view, and no text of the board is drawn under 10 px.
 
+The game is among the hardest to fit: a tall column (the tallest board) and the gray quarry's
+bonus, whose choice offers the most options under the board. The bot draws the ornaments, not
+the test's seed (games are started until one has both), and how many rows the options take
+depends on their words: ``tests/web/test_page_layout.py`` shows the page chosen positions.
+
 ``THOLOS_SCREENSHOTS=docs/live-board`` keeps each size's screenshot there (the README's
 pictures); otherwise they go to the test's temporary folder."""
 
@@ -19,7 +24,7 @@ import pytest
 from playwright.async_api import Browser, Page
 
 from engine import Position
-from engine.builder import SKIP, TurnBuilder, turn_path
+from engine.builder import TurnBuilder, turn_path
 from tests.browser import chromium
 from tests.e2e.bots import SpawnBot
 from tests.e2e.emulator import Emulator, Member
@@ -110,30 +115,46 @@ def check_fits(measured: dict[str, Any], frame: Frame, player: bool, position: s
     assert measured["smallest"][0] >= SMALLEST_TEXT, what
 
 
-def mid_turn(position: Position) -> str | None:
-    """The path, one step short of a whole turn, to a step with options in buttons under the
-    board: a bonus's choice if the position has one, else how many stones to take, else a
-    bonus that may be skipped (``None``: the position has none)."""
+HARDEST = {"tall", "grayquarry"}
+"""The ornaments of the game hardest to fit: the tallest column, and the bonus choice with the
+most options (a column's own bonus, a gray stone from the quarry, skip, back, start over)."""
+
+
+def bonus_choice(position: Position) -> str | None:
+    """The path, one step short of a whole turn, to the gray-quarry's bonus choice, with both
+    of its options enabled (``None``: no turn gets there from ``position``)."""
     prefixes = {
         path[:depth]
         for turn in position.legal_turns()
         for path in [turn_path(position, turn)]
         for depth in range(1, len(path) + 1)
     }
-    found: dict[str, list[tuple[str, ...]]] = {}
     for prefix in sorted(prefixes):
         step = TurnBuilder(position, prefix).step()
-        if step is None:
-            continue
-        tokens = step.enabled_tokens()
-        if step.kind in ("bonus-choice", "take-count") and len(tokens) > 1:
-            found.setdefault(step.kind, []).append(prefix)
-        elif SKIP in tokens:
-            found.setdefault("skip", []).append(prefix)
-    for kind in ("bonus-choice", "take-count", "skip"):
-        if kind in found:
-            return "".join(found[kind][0])
+        if step is not None and step.kind == "bonus-choice" and len(step.enabled_tokens()) > 1:
+            return "".join(prefix)
     return None
+
+
+async def hardest_game(lobby: Table, white: Member, black: Member) -> Table:
+    """A game in a thread whose ornaments are :data:`HARDEST` and three others (a game drawn
+    without them is resigned, for the next)."""
+    for _ in range(40):  # each has both with a chance of 10 in 21
+        table = await lobby.start_game_in_thread(white, black, mode="advanced", ornaments=5)
+        if HARDEST.issubset(table.position().ornaments):
+            return table
+        await resign(table, black)
+    raise AssertionError("forty games in a row without a tall column and the gray quarry")
+
+
+async def resign(table: Table, member: Member) -> None:
+    """``member`` resigns the game of ``table``; its final board is posted."""
+    ask = await table.slash(member, "tholos resign")
+    assert ask.original is not None
+    (confirm,) = ask.original.buttons  # "Yes, resign", in the member's language
+    count = len(table.boards())
+    await table.click(member, ask.original, confirm["custom_id"])
+    await table.emu.wait_for(lambda: len(table.boards()) > count, what="the final board")
 
 
 async def click_to(page: Page, path: str) -> None:
@@ -171,16 +192,16 @@ async def test_the_live_board_fits_every_frame(
     alice, bob, carol = lobby.people_named("alice", "bob", "carol")
     for member in (alice, bob, carol):
         emulator.set_locale(member, locale)
-    table = await lobby.start_game_in_thread(alice, bob, mode="advanced", ornaments=4)
+    table = await hardest_game(lobby, alice, bob)
     turns, path = rng.randint(6, 12), None
-    for _ in range(100):  # a few turns, then on to a position with such a step
+    for _ in range(100):  # a few turns, then on to a position with the bonus choice
         if turns <= 0 and path is not None:
             break
         if table.status().startswith("Game over."):  # (rare) another game, then
-            table = await lobby.start_game_in_thread(alice, bob, mode="advanced", ornaments=4)
+            table = await hardest_game(lobby, alice, bob)
         await table.play(rng.choice(table.position().legal_turns()))
         turns -= 1
-        path = mid_turn(table.position())
+        path = bonus_choice(table.position())
     assert path is not None and not table.status().startswith("Game over.")
     print(f"mid-turn at {path!r} of {table.position()}")
     await table.click(alice, table.board, table.labelled(table.board, "Open the live board"))
