@@ -162,3 +162,32 @@ async def test_the_ai_at_your_level_after_a_while_with_nobody(
             (level, "5+5", 1)
         ]
     dm.assert_clean()
+
+
+async def test_from_a_dm_between_members_the_game_comes_to_the_dm_with_the_bot(
+    emulator: Emulator, tholos_bot: BotProcess
+):
+    """Alice added the app to her account and queues from her DM with Bob (the bot is not
+    there): told her game will be in her DM with the bot; Carol queues from hers; their game is
+    shown in both DMs with the bot, nothing posted in the DM between members."""
+    alice, bob, carol = emulator.member("alice"), emulator.member("bob"), emulator.member("carol")
+    emulator.install_for_user(alice)
+    between = Table(emulator, emulator.dm_between(alice, bob))
+    waiting = await join(between, alice, "correspondence")
+    assert "Your game will be in our direct messages." in waiting.text
+    assert "Play the AI, rated" not in str(waiting.buttons)
+    carols = Table(emulator, emulator.dm_channel(carol))
+    await join(carols, carol, "correspondence")
+    await emulator.wait_for(lambda: "Paired with" in waiting.text, what="Alice paired")
+    alices = Table(emulator, emulator.dm_channel(alice))
+    await emulator.wait_for(
+        lambda: alices.boards() and carols.boards(), what="the board in both DMs with the bot"
+    )
+    assert between.boards() == []
+    with sqlite3.connect(tholos_bot.db_path) as db:
+        places = db.execute("SELECT user_id, guild_id, channel_id FROM game_places").fetchall()
+    assert sorted(places) == sorted(
+        [(alice.id, 0, alices.channel.id), (carol.id, 0, carols.channel.id)]
+    )
+    for table in (between, alices, carols):
+        table.assert_clean()
