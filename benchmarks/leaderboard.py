@@ -21,7 +21,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from bot.features.ratings.store import RatingStore
+from bot.features.ratings.rebuild import rebuild_ratings
 from bot.storage import open_database
 from tests.e2e.emulator import BotProcess, Emulator
 from tests.e2e.table import Table
@@ -40,6 +40,7 @@ async def fill(
     rows = []
     games_of: Counter[int] = Counter()
     playing = players[:PLAYING]
+    now = time.time()
     for number in range(games):
         white, black = rng.sample(playing, 2)
         games_of.update((white, black))
@@ -57,7 +58,7 @@ async def fill(
                 result,
                 reason,
                 *points,
-                float(number),
+                now - games + number,  # a second apart, up to now: settled ratings
             )
         )
     async with database.transaction() as connection:
@@ -70,18 +71,23 @@ async def fill(
             rows,
         )
     began = time.perf_counter()
-    await RatingStore(database).rebuild()
+    await rebuild_ratings(database)
     seconds = time.perf_counter() - began
-    # The players without games: ratings drawn on a coarse grid, so that many tie.
+    # The players without games: settled ratings drawn on a coarse grid, so that many tie.
     rated = [
-        (guild_id, user_id, 1500.0 + rng.randint(-400, 400) * 0.5, 200.0, 0.06)
+        (user_id, 1500.0 + rng.randint(-400, 400) * 0.5, 60.0, 0.06, now)
         for user_id in players[PLAYING:]
     ]
     async with database.transaction() as connection:
         await connection.executemany(
-            "INSERT INTO ratings (guild_id, user_id, rating, deviation, volatility, games, wins, "
-            "losses, draws, updated_at) VALUES (?, ?, ?, ?, ?, 1, 1, 0, 0, 0)",
+            "INSERT INTO member_ratings (pool, user_id, rating, deviation, volatility, games, "
+            "wins, losses, draws, updated_at) "
+            "VALUES ('correspondence', ?, ?, ?, ?, 30, 15, 15, 0, ?)",
             rated,
+        )
+        await connection.executemany(
+            "INSERT INTO server_players (guild_id, user_id) VALUES (?, ?)",
+            [(guild_id, user_id) for user_id in players[PLAYING:]],
         )
     await database.close()
     return seconds, games_of

@@ -31,7 +31,7 @@ from pathlib import Path
 from bot.base.database_url import redact
 from bot.storage import open_database
 from tests.e2e.emulator import BotProcess, Emulator
-from tests.history import replayed_by_hand, stored_ratings, write_history
+from tests.history import replayed_by_hand, same_ratings, stored_ratings, write_history
 from tests.postgres import PostgresServer
 
 from .bot_latency import (
@@ -134,7 +134,7 @@ async def measure(args: argparse.Namespace, workdir: Path, url: str) -> bool:
             log_clean = False
         database = await open_database(url)
         try:
-            equal = await stored_ratings(database) == await replayed_by_hand(database)
+            equal = same_ratings(await stored_ratings(database), await replayed_by_hand(database))
         finally:
             await database.close()
     pressed = list(zip(live.samples.new_board_at, live.samples.new_board, strict=True))

@@ -207,6 +207,15 @@ def assert_same_ratings(stored: dict[Key, Row], by_hand: dict[Key, Row]) -> None
             assert math.isclose(ours, theirs, rel_tol=1e-9), (key, name, ours, theirs)
 
 
+def same_ratings(stored: dict[Key, Row], by_hand: dict[Key, Row]) -> bool:
+    """Whether :func:`assert_same_ratings` holds (for the benchmarks' reports)."""
+    try:
+        assert_same_ratings(stored, by_hand)
+    except AssertionError:
+        return False
+    return True
+
+
 async def assert_rated_as_by_hand(database: Database) -> None:
     """Every stored rating is what the tests' own Glicko-2 makes of the stored games."""
     assert_same_ratings(await stored_ratings(database), await replayed_by_hand(database))

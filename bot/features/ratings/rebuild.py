@@ -35,6 +35,18 @@ REPLAY_KEY = "ratings:replay"
 """The ``meta`` row migration 19 wrote: every stored rated game is to be replayed into the
 pools (deleted by the transaction that does it, or by a rebuild)."""
 IN_RATING_ORDER = " ORDER BY rated_seq NULLS FIRST, finished_at, id"
+_SERVER_PLAYERS = (
+    "INSERT INTO server_players (guild_id, user_id) SELECT * FROM ("
+    "SELECT guild_id, white_id FROM games WHERE status = 'finished' AND rated AND guild_id != 0 "
+    "AND (ai_id IS NULL OR white_id != ai_id) UNION "
+    "SELECT guild_id, black_id FROM games WHERE status = 'finished' AND rated AND guild_id != 0 "
+    "AND (ai_id IS NULL OR black_id != ai_id) UNION "
+    "SELECT p.guild_id, p.user_id FROM game_places p JOIN games g ON g.id = p.game_id "
+    "WHERE g.status = 'finished' AND g.rated AND p.guild_id != 0"
+    ") AS played WHERE true ON CONFLICT (guild_id, user_id) DO NOTHING"
+)
+"""Every member of a rated game on the boards of the servers it was played in (those a rebuild
+finds missing: a history written or copied without them)."""
 
 
 async def replay_if_asked(database: Database) -> int | None:
@@ -107,8 +119,9 @@ async def rebuild_ratings(database: Database) -> Rebuilt:
     The games are read in one consistent read and replayed in memory; the rows that differ
     are written in transactions of :data:`REBUILD_BATCH` rows (a few ms of the write lock
     each). Games rated meanwhile (``rated_seq`` beyond what was read) are then caught up in
-    rounds, their players' rows written again; the last few in one short transaction under
-    the ratings' lock, so that no game ends between the last read and the last write (which
+    rounds, their players' rows written again; the servers' boards get the players missing from
+    them (:data:`_SERVER_PLAYERS`); the last few games in one short transaction under the
+    ratings' lock, so that no game ends between the last read and the last write (which
     also answers migration 19's request for a replay).
     """
     rows = await database.fetchall(RATED_GAMES + IN_RATING_ORDER)
@@ -135,6 +148,8 @@ async def rebuild_ratings(database: Database) -> Rebuilt:
         seen, changed = _catch_up(standings, later, seen)
         during += len(later)
         await writes.write(standings, sorted(changed))
+    async with writes.transaction() as transaction:
+        await transaction.execute(_SERVER_PLAYERS)
     async with writes.transaction() as transaction:
         await transaction.lock(RATINGS_LOCK, 0)
         later = await _rated_after(transaction, seen)

@@ -77,6 +77,13 @@ async def member_rows(database) -> list[tuple]:
     ]
 
 
+async def server_rows(database) -> list[tuple]:
+    """Every server_players row, exactly."""
+    return [
+        tuple(row) for row in await database.fetchall("SELECT * FROM server_players ORDER BY 1, 2")
+    ]
+
+
 async def test_the_game_that_ends_rates_both_members_in_its_pool(service, database, clock):
     """A resignation is a loss: both members are rated in the correspondence pool, in the
     transaction that ends it, as the paper's Glicko-2 says; both join the server's board."""
@@ -286,7 +293,8 @@ async def test_pool_ratings_hands_the_pool_every_member_asked(database):
 async def test_rebuild_gives_the_same_numbers_as_the_games_did(service, database, clock, seed):
     """After many games in both pools, days apart or minutes apart (wins, losses, full games
     with their scores, rated games against the AI), the stored ratings are the paper's
-    Glicko-2 over the games, and a rebuild from the history reproduces every row exactly."""
+    Glicko-2 over the games, and a rebuild from the history reproduces every row exactly (and
+    the servers' boards' members, if missing)."""
     rng = random.Random(seed)
     for number in range(40):
         clock.now += rng.choice((60.0, 3 * DAY, 40 * DAY))
@@ -308,9 +316,14 @@ async def test_rebuild_gives_the_same_numbers_as_the_games_did(service, database
             await service.play.resign(game.id, game.version, Caller(loser, game.channel_id))
     before = await member_rows(database)
     await assert_rated_as_by_hand(database)
+    servers = await server_rows(database)
+    assert servers == [(GUILD, user) for user in PEOPLE]
+    async with database.transaction() as transaction:  # a history copied without them
+        await transaction.execute("DELETE FROM server_players")
     rebuilt = await rebuild_ratings(database)
     assert (rebuilt.games, rebuilt.during, rebuilt.written) == (40, 0, 0)
     assert await member_rows(database) == before
+    assert await server_rows(database) == servers
 
 
 async def spoil_ratings(database) -> None:
