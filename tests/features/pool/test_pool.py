@@ -16,6 +16,7 @@ from bot.features.pool.store import POOL_TOPIC, PoolStore
 from bot.storage.db import Database
 from engine.ai import LEVEL_RATINGS, level_for_rating
 from tests.databases import Clock
+from tests.storage.test_announcements import Heard
 
 GUILD, OTHER_GUILD = 10, 20
 
@@ -89,14 +90,18 @@ async def test_the_seat_holds_the_global_name_and_the_allowed_server_name(
 
 
 async def test_the_queue_is_announced(database: Database, pool: PoolService, clock: Clock):
-    heard: list[str | None] = []
-    stop = await database.listen(POOL_TOPIC, heard.append)
+    heard = Heard()
+    stop = await database.listen(POOL_TOPIC, heard)
     await joined(pool, clock, 1)
     await pool.join(seat(1), "correspondence", clock.now)
     await pool.leave(1)
     await pool.leave(1)
+    told = [await heard.next() for _ in range(4)]
+    assert told == ["joined:5+5", "left:5+5", "joined:correspondence", "left:correspondence"]
+    await pool.opt_in(2, "member 2")
+    await pool.join(seat(2), "3+2", clock.now)
+    assert await heard.next() == "joined:3+2", "nothing more was told before it"
     stop()
-    assert heard == ["joined:5+5", "left:5+5", "joined:correspondence", "left:correspondence"]
 
 
 async def test_the_ai_is_offered_after_a_while_with_nobody(pool: PoolService, clock: Clock):

@@ -23,6 +23,7 @@ from bot.storage.games.places import places_of
 from bot.storage.games.store import GameStore
 from bot.storage.leases import LeaseStore
 from tests.databases import Clock
+from tests.storage.test_announcements import Heard
 
 PACES = ("correspondence", "3+2", "5+5")
 
@@ -66,13 +67,13 @@ async def queue(pool: PoolService, clock: Clock, user: int, pace: str, guild: in
 async def test_a_pair_plays_one_game_shown_in_both_places(
     database: Database, pool: PoolService, clock: Clock, ratings: Ratings
 ):
-    heard: list[str | None] = []
-    stop = await database.listen(POOL_TOPIC, heard.append)
     await queue(pool, clock, 1, "5+5", guild=100)
     await queue(pool, clock, 2, "5+5", guild=200)
+    heard = Heard()
+    stop = await database.listen(POOL_TOPIC, heard)
     [paired] = await waves_on(database, clock, ratings).wave(clock.now)
+    assert await heard.next() == f"paired:{paired.game_id}:{paired.first}:{paired.second}"
     stop()
-    assert heard[-1] == f"paired:{paired.game_id}:{paired.first}:{paired.second}"
     assert {paired.first, paired.second} == {1, 2}
     game = await GameStore(database).game(paired.game_id)
     assert game is not None and game.pool and game.rated and game.time_control == "5+5"
