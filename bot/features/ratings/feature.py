@@ -228,9 +228,9 @@ def leaderboard_embed(
 ) -> discord.Embed:
     """One page (of ``pages``: the page, how many) of a leaderboard, and where the caller
     stands (their rank on it, and their rating in its pool)."""
-    title = f"{t('Tholos leaderboard')} · {t(POOL_NAMES[board.pool])}"
+    title = t("Tholos leaderboard") + " · " + t(POOL_NAMES[board.pool])
     if board.guild_id is None:
-        title += f" · {t('global')}"
+        title += " · " + t("global")
     embed = discord.Embed(title=title, colour=SANDSTONE)
     embed.description = "\n".join(
         f"`#{rank}` {shown_name(player)} {rating_text(t, player)} · "
