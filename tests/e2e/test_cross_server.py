@@ -234,3 +234,41 @@ async def test_a_server_that_wants_threads_gets_one_for_its_place(
     for bot in bots:
         assert await bot.stop() == 0
         bot.assert_clean_log()
+
+
+async def test_a_member_who_asked_in_the_dm_with_the_bot_plays_there(
+    emulator: Emulator, spawn_bot: SpawnBot, postgres_server: PostgresServer
+):
+    """Bob asked where the bot cannot post (his own install): the game is shown in his DM with
+    the bot, which shard 0's process serves, while Alice plays in shard 1's server; Bob's turns
+    and his resignation in the DM reach Alice's board, and hers his."""
+    url = await postgres_server.create_database()
+    guild = emulator.add_guild("Server 1", shard=(1, SHARDS))
+    bots = [
+        spawn_bot(emulator, env=shard_env(url, shard), guild_commands=False) for shard in (0, 1)
+    ]
+    await bots[0].start(sync=True)
+    await bots[1].start()
+    server = Table(emulator, "games", guild=guild)
+    alice, bob = server.people_named("alice", "bob")
+    dm = Table(emulator, emulator.dm_channel(bob))
+    in_dm = Seat(bob.id, "Bob", 0, dm.channel.id, "bot_dm", "en")
+    await start_pool_game(url, seat(alice, server), in_dm, "correspondence")
+    tables = [server, dm]
+    await emulator.wait_for(lambda: same_boards(tables, 0), what="the first board in both places")
+    for plies in (1, 2):
+        table = tables[plies - 1]
+        await table.play(table.position().legal_turns()[0])
+        await emulator.wait_for(lambda plies=plies: same_boards(tables, plies), what="both boards")
+    ask = await dm.slash(bob, "tholos resign")
+    assert ask.original is not None
+    await dm.click(bob, ask.original, dm.labelled(ask.original, "Yes, resign"))
+    await emulator.wait_for(lambda: same_boards(tables, 3), what="both final boards")
+    await settle(bots)
+    for table in tables:
+        assert table.status().startswith("Game over.")
+        one_board_per_ply(table)
+        table.assert_clean()
+    for bot in bots:
+        assert await bot.stop() == 0
+        bot.assert_clean_log()
