@@ -8,7 +8,13 @@ from dataclasses import dataclass
 from bot.base.game import Game
 from bot.base.shards import DIRECT_MESSAGES
 from bot.storage.db import Database, scalar
+from bot.storage.games.places import PlacedGames, shown_in_servers
 from bot.storage.games.rows import GAME_COLUMNS, game_from_row
+
+IN_SERVER = shown_in_servers(1)
+"""A game shown on a server (its id given twice): at home there, or a pool game's other place."""
+IN_SERVERS = shown_in_servers(2)
+"""A game shown on either of two servers (their ids given twice)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,25 +36,27 @@ class GameListings:
 
     def __init__(self, database: Database) -> None:
         self.database = database
+        self.places = PlacedGames(database)
 
     async def playing(self, guild_id: int) -> int:
         """How many games the server is playing."""
         return await scalar(
             self.database,
-            "SELECT COUNT(*) FROM games WHERE guild_id = ? AND status = 'active'",
-            (guild_id,),
+            f"SELECT COUNT(*) FROM games WHERE {IN_SERVER} AND status = 'active'",
+            (guild_id, guild_id),
         )
 
     async def playing_page(self, guild_id: int, user_id: int, page: int, size: int) -> list[Game]:
-        """The ``page``-th (from 0) ``size`` games the server is playing: ``user_id``'s first,
-        then the others, each part by the newest move."""
+        """The ``page``-th (from 0) ``size`` games the server is playing (a pool game shown
+        there too, seen from there): ``user_id``'s first, then the others, each part by the
+        newest move."""
         rows = await self.database.fetchall(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE guild_id = ? AND status = 'active' "
+            f"SELECT {GAME_COLUMNS} FROM games WHERE {IN_SERVER} AND status = 'active' "
             "ORDER BY CASE WHEN white_id = ? OR black_id = ? THEN 0 ELSE 1 END, "
             "last_move_at DESC, id DESC LIMIT ? OFFSET ?",
-            (guild_id, user_id, user_id, size, page * size),
+            (guild_id, guild_id, user_id, user_id, size, page * size),
         )
-        return [game_from_row(row) for row in rows]
+        return await self.places.seen_in_server(map(game_from_row, rows), guild_id)
 
     async def playing_in(self, channel_id: int, user_id: int, size: int) -> list[Game]:
         """The first ``size`` games being played in the channel ``channel_id`` outside the
@@ -69,10 +77,10 @@ class GameListings:
         guilds = (guild_id, DIRECT_MESSAGES if direct else guild_id)
         return await scalar(
             self.database,
-            "SELECT (SELECT COUNT(*) FROM games WHERE guild_id IN (?, ?) "
+            f"SELECT (SELECT COUNT(*) FROM games WHERE {IN_SERVERS} "
             "AND status = 'finished' AND white_id = ?) + (SELECT COUNT(*) FROM games "
-            "WHERE guild_id IN (?, ?) AND status = 'finished' AND black_id = ?)",
-            (*guilds, user_id, *guilds, user_id),
+            f"WHERE {IN_SERVERS} AND status = 'finished' AND black_id = ?)",
+            (*guilds, *guilds, user_id, *guilds, *guilds, user_id),
         )
 
     async def finished_page(
@@ -82,12 +90,12 @@ class GameListings:
         with ``direct``, in direct messages with the bot), newest first."""
         guilds = (guild_id, DIRECT_MESSAGES if direct else guild_id)
         rows = await self.database.fetchall(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE guild_id IN (?, ?) AND status = 'finished' "
+            f"SELECT {GAME_COLUMNS} FROM games WHERE {IN_SERVERS} AND status = 'finished' "
             "AND (white_id = ? OR black_id = ?) ORDER BY finished_at DESC, id DESC "
             "LIMIT ? OFFSET ?",
-            (*guilds, user_id, user_id, size, page * size),
+            (*guilds, *guilds, user_id, user_id, size, page * size),
         )
-        return [game_from_row(row) for row in rows]
+        return await self.places.seen_in_server(map(game_from_row, rows), guild_id)
 
     async def finished_seek(
         self,
@@ -114,21 +122,24 @@ class GameListings:
             where = "AND finished_at >= ? AND (finished_at > ? OR id > ?) "
             values, order = (mark.at, mark.at, mark.game_id), "finished_at, id"
         rows = await self.database.fetchall(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE guild_id IN (?, ?) AND status = 'finished' "
+            f"SELECT {GAME_COLUMNS} FROM games WHERE {IN_SERVERS} AND status = 'finished' "
             f"AND (white_id = ? OR black_id = ?) {where}ORDER BY {order} LIMIT ? OFFSET ?",
-            (*guilds, user_id, user_id, *values, limit, skip),
+            (*guilds, *guilds, user_id, user_id, *values, limit, skip),
         )
-        return [game_from_row(row) for row in rows]
+        return await self.places.seen_in_server(map(game_from_row, rows), guild_id)
 
     async def recent_finished(self, home_id: int, user_id: int, limit: int) -> list[Game]:
-        """``user_id``'s newest finished games in a channel or its threads."""
+        """``user_id``'s newest finished games in a channel or its threads (a pool game shown
+        there, seen from there)."""
         rows = await self.database.fetchall(
             f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'finished' "
-            "AND (channel_id = ? OR parent_id = ?) AND (white_id = ? OR black_id = ?) "
-            "ORDER BY finished_at DESC, id DESC LIMIT ?",
-            (home_id, home_id, user_id, user_id, limit),
+            "AND (channel_id = ? OR parent_id = ? OR (pool AND id IN (SELECT game_id FROM "
+            "game_places WHERE NOT home AND (channel_id = ? OR parent_id = ?)))) "
+            "AND (white_id = ? OR black_id = ?) ORDER BY finished_at DESC, id DESC LIMIT ?",
+            (home_id, home_id, home_id, home_id, user_id, user_id, limit),
         )
-        return [game_from_row(row) for row in rows]
+        games = [game_from_row(row) for row in rows]
+        return [await self.places.game_in(game.id, home_id) or game for game in games]
 
     async def playing_named(self, guild_id: int, typed: str, limit: int) -> list[Game]:
         """The server's games whose players' names contain ``typed`` (any case), or whose id
@@ -137,9 +148,9 @@ class GameListings:
             "%" + typed.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         )
         rows = await self.database.fetchall(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE guild_id = ? AND status = 'active' AND ("
+            f"SELECT {GAME_COLUMNS} FROM games WHERE {IN_SERVER} AND status = 'active' AND ("
             "LOWER(white_name) LIKE ? ESCAPE '\\' OR LOWER(black_name) LIKE ? ESCAPE '\\' "
             "OR CAST(id AS TEXT) = ?) ORDER BY last_move_at DESC, id DESC LIMIT ?",
-            (guild_id, pattern, pattern, typed.strip().lstrip("#"), limit),
+            (guild_id, guild_id, pattern, pattern, typed.strip().lstrip("#"), limit),
         )
-        return [game_from_row(row) for row in rows]
+        return await self.places.seen_in_server(map(game_from_row, rows), guild_id)

@@ -611,7 +611,8 @@ MIGRATIONS: list[str] = [
     ) WITHOUT ROWID;
     CREATE INDEX game_places_behind ON game_places (game_id)
         WHERE NOT home AND (board_version IS NULL OR board_version < version);
-    CREATE INDEX game_places_by_channel ON game_places (channel_id)
+    CREATE INDEX game_places_by_channel ON game_places (channel_id);
+    CREATE INDEX game_places_by_server ON game_places (guild_id) WHERE NOT home
     """,
 ]
 
@@ -1079,7 +1080,8 @@ POSTGRES_MIGRATIONS: list[str | None] = [
     );
     CREATE INDEX game_places_behind ON game_places (game_id)
         WHERE NOT home AND (board_version IS NULL OR board_version < version);
-    CREATE INDEX game_places_by_channel ON game_places (channel_id)
+    CREATE INDEX game_places_by_channel ON game_places (channel_id);
+    CREATE INDEX game_places_by_server ON game_places (guild_id) WHERE NOT home
     """,
 ]
 

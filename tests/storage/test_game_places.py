@@ -9,6 +9,7 @@ from bot.storage.db import Database
 from bot.storage.games.changes import record_turn
 from bot.storage.games.places import boards_behind, insert_pool_game, places_of
 from bot.storage.games.store import GameStore
+from bot.storage.listings import GameListings
 
 ALICE = Seat(11, "Alice", guild_id=100, channel_id=1000, venue="server", language="en")
 BOB = Seat(22, "Bob", guild_id=200, channel_id=2000, venue="server", language="de")
@@ -131,3 +132,21 @@ async def test_the_other_server_is_named_only_where_allowed(database: Database) 
         "Bob (Delphi)",
         "Alice",
     )
+
+
+async def test_each_server_lists_the_game_as_shown_there(database: Database) -> None:
+    game_id = await started(database)
+    listings = GameListings(database)
+    assert await listings.playing(100) == await listings.playing(200) == 1
+    assert await listings.playing(300) == 0
+    (home,) = await listings.playing_page(100, 11, 0, 10)
+    (away,) = await listings.playing_page(200, 11, 0, 10)
+    assert (home.id, home.away, away.id, away.away, away.channel_id) == (
+        game_id,
+        None,
+        game_id,
+        22,
+        2000,
+    )
+    (named,) = await listings.playing_named(200, "alice", 5)
+    assert named.away == 22

@@ -6,6 +6,7 @@ the boards of each place besides the home (each recorded on its own, once per ve
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import cast
 
@@ -226,6 +227,22 @@ async def boards_behind(database: Database, shards: Shards) -> list[Game]:
     return sorted(behind, key=lambda game: game.last_move_at)
 
 
+def _shown_in(channel_id: int | None, shown: int, parent_id: int | None) -> bool:
+    """Whether ``channel_id`` is where a place shows its game: its channel or thread, or the
+    thread's channel."""
+    return channel_id is not None and channel_id in (shown, parent_id)
+
+
+def shown_in_servers(count: int) -> str:
+    """SQL: a game shown on one of ``count`` servers — its home there, or (a pool game) another
+    of its places; the servers' ids are its parameters, twice."""
+    marks = ", ".join("?" for _ in range(count))
+    return (
+        f"(guild_id IN ({marks}) OR (pool AND id IN (SELECT game_id FROM game_places "
+        f"WHERE NOT home AND guild_id IN ({marks}))))"
+    )
+
+
 class PlacedGames:
     """Pool games seen from each of their places: where a press, a command or a listing comes
     from decides which place's board, channel and language it sees."""
@@ -240,10 +257,10 @@ class PlacedGames:
         else in the server ``guild_id``: a pool game asked for there is seen from that place
         (:attr:`Game.away`); any other game, or any other channel, at its home."""
         game = await read_game(self.database, game_id)
-        if game is None or not game.pool or channel_id in (game.channel_id, game.parent_id):
+        if game is None or not game.pool or _shown_in(channel_id, game.channel_id, game.parent_id):
             return game
         places = await places_of(self.database, game_id)
-        here = [place for place in places if channel_id in (place.channel_id, place.parent_id)]
+        here = [p for p in places if _shown_in(channel_id, p.channel_id, p.parent_id)]
         in_server = [place for place in places if guild_id and place.guild_id == guild_id]
         for place in here or in_server:
             return place.shown(game)
@@ -332,6 +349,16 @@ class PlacedGames:
             )
         )
         return replace(game, white_name=white, black_name=black)
+
+    async def seen_in_server(self, games: Iterable[Game], guild_id: int) -> list[Game]:
+        """``games`` (as their rows have them) each seen from its place on the server
+        ``guild_id``: a pool game at home elsewhere, from its other place there."""
+        seen = []
+        for game in games:
+            if game.pool and game.guild_id != guild_id:
+                game = await self.game_in(game.id, None, guild_id) or game
+            seen.append(game)
+        return seen
 
     async def seen_by(self, game: Game, user_id: int) -> Game:
         """``game`` (as its row has it) seen from the place ``user_id`` asked for it in: a
