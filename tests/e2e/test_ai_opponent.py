@@ -10,6 +10,7 @@ import random
 import pytest
 from aiohttp import web
 
+from engine.ai import LEVEL_RATINGS
 from engine.scoring import score
 from tests.e2e.bots import SpawnBot
 from tests.e2e.emulator import BotProcess, Emulator
@@ -58,15 +59,15 @@ async def test_a_full_game_against_the_ai(emulator: Emulator, tholos_bot: BotPro
     assert positions[-1].is_over()
     assert "Rematch" in [b["label"] for b in table.board.buttons]
     empty = (await table.slash(alice, "leaderboard")).original
-    assert empty is not None and "No rated games" in empty.text
+    assert empty is not None and "Nobody is on this leaderboard yet" in empty.text
     stats = (await table.slash(alice, "tholos stats")).original
     assert stats is not None
     fields = {f["name"]: f["value"] for f in stats.embeds[0]["fields"]}
     assert fields["Rating"] == "Not rated yet." and "Record" not in fields
     winner = score(positions[-1]).outcome.winner
     record = "0–0–1" if winner is None else "1–0–0" if winner == alice_colour else "0–1–0"
-    assert fields["Against the AI (unrated)"] == f"easy {record}"
-    assert "vs the AI (easy, unrated)" in fields["Last games"]
+    assert fields["Against the AI"] == f"easy {record}"
+    assert f"vs the AI (easy · {LEVEL_RATINGS['easy']}, unrated)" in fields["Last games"]
     table.assert_clean()
 
 

@@ -33,7 +33,13 @@ from bot.features.ratings.stats import Played, Record, Stats, player_stats
 from bot.features.ratings.store import Board, PlayerRating, RatingStore
 from bot.i18n.locales import reader
 from bot.words.names import mention
-from bot.words.phrases import LEVEL_NAMES, SANDSTONE, WIN_LOSS_DRAW_MARK, reason_text
+from bot.words.phrases import (
+    LEVEL_NAMES,
+    SANDSTONE,
+    WIN_LOSS_DRAW_MARK,
+    ai_opponent,
+    reason_text,
+)
 from engine.vocabulary import N_, points
 from rendering.translator import Translator
 
@@ -199,7 +205,7 @@ def opponent_text(t: Translator, game: Played) -> str:
     level = game.game.ai_level
     if level is None:
         return mention(game.opponent_id)
-    return t("the AI ({level}, unrated)", level=t(LEVEL_NAMES[level]))
+    return ai_opponent(t, level, game.game.rated)
 
 
 def streak_text(t: Translator, outcome: str, length: int) -> str:
@@ -263,7 +269,7 @@ def _add_games(embed: discord.Embed, t: Translator, stats: Stats, *, outside: bo
         _add_record(embed, t, stats, outside=outside)
     if stats.against_ai:
         embed.add_field(
-            name=t("Against the AI (unrated)"),
+            name=t("Against the AI"),
             value=" · ".join(
                 f"{t(LEVEL_NAMES[level])} {record_text(record)}"
                 for level, record in stats.against_ai.items()

@@ -27,9 +27,11 @@ class FinishedGame:
     black_points: int
     finished_at: float
     ai_level: Level | None
-    """The AI's level in a game against the AI (never rated), else ``None``."""
+    """The AI's level in a game against the AI, else ``None``."""
     time_control: str | None = None
     """A live game's clock (``"5+3"``), else ``None``."""
+    rated: bool = False
+    """Whether it counted for ratings (a game against the AI may)."""
 
 
 @dataclass(frozen=True, slots=True)

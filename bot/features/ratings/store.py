@@ -337,12 +337,12 @@ class RatingStore:
         """The player's finished games on the server, oldest first."""
         rows = await self.database.fetchall(
             "SELECT id, white_id, black_id, result, reason, white_points, black_points, "
-            "finished_at, ai_level, time_control FROM games WHERE guild_id = ? "
+            "finished_at, ai_level, time_control, rated FROM games WHERE guild_id = ? "
             "AND status = 'finished' AND white_id = ? UNION ALL "
             "SELECT id, white_id, black_id, result, reason, white_points, black_points, "
-            "finished_at, ai_level, time_control FROM games WHERE guild_id = ? "
+            "finished_at, ai_level, time_control, rated FROM games WHERE guild_id = ? "
             "AND status = 'finished' "
             "AND black_id = ? ORDER BY finished_at, id",
             (guild_id, user_id, guild_id, user_id),
         )
-        return [FinishedGame(*row) for row in rows]
+        return [FinishedGame(*row[:10], rated=bool(row[10])) for row in rows]

@@ -17,6 +17,7 @@ from bot.features.ratings.member_stats import MemberStats, stats_embed
 from bot.features.ratings.stats import FinishedGame, player_stats
 from bot.storage.db import Database
 from bot.storage.games.changes import insert_game
+from engine.ai import LEVEL_RATINGS
 from engine.newgame import new_game
 from rendering.translator import ENGLISH
 from tests.databases import Services
@@ -35,6 +36,22 @@ def test_stats_show_negative_points_everywhere():
     bob = stats_embed(ENGLISH, BOB, "Not rated yet.", player_stats(BOB, history))
     biggest = {field.name: field.value for field in bob.fields}["Biggest win"]
     assert biggest.startswith("19–\u22122 vs <@1>")
+
+
+def test_stats_tell_rated_games_against_the_ai_from_unrated_ones():
+    """The last games name the AI with its level's rating and whether the game was rated;
+    the record against each level counts both."""
+    history = [
+        FinishedGame(5, ANA, BOB, "white", "points", 20, 10, 100.0, "hard", rated=True),
+        FinishedGame(6, ANA, BOB, "black", "points", 10, 20, 200.0, "hard"),
+    ]
+    embed = stats_embed(ENGLISH, ANA, "Not rated yet.", player_stats(ANA, history))
+    shown = {field.name: field.value for field in embed.fields}
+    rating = LEVEL_RATINGS["hard"]
+    assert shown["Against the AI"] == "hard 1–1–0"
+    last = (shown["Last games"] or "").splitlines()
+    assert f"vs the AI (hard · {rating}, unrated)" in last[0]
+    assert f"vs the AI (hard · {rating}, rated)" in last[1]
 
 
 ALICE, BOB_ID, CAROL, GUILD = 100, 200, 300, 1
