@@ -19,6 +19,7 @@ from bot.features.live.feature import LiveBoard
 from bot.features.play.feature import Play
 from bot.features.play.web import PlayPages, SeatPages
 from bot.features.pool.feature import Pool
+from bot.features.pool.web import PoolPages
 from bot.features.puzzles.feature import Puzzles
 from bot.features.puzzles.web import PuzzlePages
 from bot.features.ratings.feature import Ratings
@@ -39,9 +40,11 @@ def features(app: App, ai: AiPlayer | None = None) -> list[Feature]:
     tournaments = Tournaments(app, play.service, ratings.store.rating)
     analysis, reviews, reminders = Analysis(app), Reviews(app), Reminders(app)
     pool = Pool(app, challenges.play_the_ai, ratings.store.pool_ratings)
+    play_pages = PlayPages(app, play.service, play.opponent, challenges.service.new_games)
     pages = [
-        PlayPages(app, play.service, play.opponent, challenges.service.new_games),
+        play_pages,
         SeatPages(challenges.service),
+        PoolPages(app, pool.service, play_pages.play_ai),
         PuzzlePages(puzzles.service),
         LessonPages(lessons.service),
         AnalysisPages(app, analysis.store, reviews.store),

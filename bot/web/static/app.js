@@ -38,6 +38,7 @@ const state = {
   participants: [],  // who is in the Activity's instance, as Discord's client tells the page
   presence: null,  // the rich presence set last (null: Discord did not let the page set it)
   seatsAsked: null,  // the timer of the next ask about open seats
+  poolTick: null, poolAsk: null,  // the wait's clock; the ask for the AI's offer once it is due
 };
 const $ = (id) => document.getElementById(id);
 const REVIEW_POLL_MS = 3000;  // how often the analysis board asks how far its review is
@@ -46,6 +47,8 @@ const LABELS = {  // the page's buttons and their words
   "next-puzzle": "next_puzzle", reveal: "reveal", "all-games": "all_games", best: "best_turn",
   copy: "copy_position", "main-line": "back_to_game", "next-lesson": "next_lesson",
   "try-again": "try_again", "try-best": "try_it", leave: "leave", "analyse-position": "analyse",
+  "pool-title": "pool_title", "pool-about": "pool_about", "pool-join": "pool_join",
+  "pool-not-now": "pool_not_now", "pool-leave": "pool_leave",
 };
 
 // -- storage that may not be there (sandboxed or partitioned frames throw) -----------------
@@ -327,6 +330,9 @@ function receive(frame) {
     case "seats":
       showSeats(frame);
       break;
+    case "pool":
+      if (document.body.dataset.view === "lobby") showPoolFrame(frame);
+      break;
     case "error":
       state.sent = false;
       notice(frame.message);
@@ -356,6 +362,7 @@ function showBoard(frame) {
   state.steps = new Map((frame.steps || []).map((step) => [step.path, step]));
   if (newPosition) { state.path = ""; state.sent = false; hideNotice(); }
   $("lobby").hidden = true;
+  showWait(null);
   for (const id of ["next-puzzle", "next-lesson", "try-again", "try-best"]) $(id).hidden = true;
   $("all-games").hidden = !state.listed || !!frame.puzzle || !!frame.lesson || !!frame.analysis;
   $("leave").hidden = !frame.lesson && !frame.analysis && !frame.puzzle;
@@ -841,6 +848,7 @@ function showLobby(frame) {
   }));
   showSeats({ seats: [] });
   askSeats();
+  showPool(frame.pool);
   $("ai-elsewhere").textContent = state.words.ai_elsewhere;
   $("ai-elsewhere").hidden = frame.levels.length > 0;
   $("invite").hidden = false;
@@ -877,6 +885,78 @@ function showLobby(frame) {
     return item;
   }));
 }
+
+// -- quick pairing: the pool's paces, its consent (asked once), the wait ---------------------
+
+function showPool(pool) {
+  // The lobby's quick pairing where the pool is open to the member (else none): a button a
+  // pace, where their game would be, and their wait if they wait.
+  $("pool").hidden = !pool;
+  showConsent(null);
+  showWait(pool ? pool.state : null);
+  if (!pool) return;
+  $("pool-where").textContent = pool.where || "";
+  $("pool-where").hidden = !pool.where;
+  $("paces").replaceChildren(...pool.paces.map(({ pace, label }) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.dataset.pace = pace;
+    button.textContent = label;
+    button.setAttribute("aria-pressed", String(pace === document.body.dataset.pool));
+    button.addEventListener("click", () => talk({ type: "quick_pairing", pace }));
+    return button;
+  }));
+}
+
+function showPoolFrame(frame) {
+  showConsent(frame.consent);
+  showWait(frame.state);
+}
+
+function showConsent(consent) {
+  $("pool-consent").hidden = !consent;
+  if (!consent) return;
+  $("pool-consent-text").textContent = consent.text;
+  $("pool-join").dataset.pace = consent.pace;
+}
+
+function showWait(wait) {
+  // The member's wait: the pace, how many wait, the time waited (counted on from the frame's
+  // receipt); the AI's offer asked for once it is due, shown once made.
+  clearInterval(state.poolTick);
+  clearTimeout(state.poolAsk);
+  $("pool-waiting").hidden = !wait;
+  document.body.dataset.pool = wait ? wait.pace : "";
+  for (const button of $("paces").children) {
+    button.setAttribute("aria-pressed", String(!!wait && button.dataset.pace === wait.pace));
+  }
+  if (!wait) return;
+  $("pool-looking").textContent = wait.text;
+  $("pool-count").textContent = wait.count;
+  const received = performance.now();
+  const tick = () => {
+    const waited = wait.waited + (performance.now() - received) / 1000;
+    $("pool-waited").textContent = fill(state.words.pool_waited, { time: clockText(waited) });
+  };
+  tick();
+  state.poolTick = setInterval(tick, 1000);
+  if (wait.offer_in !== null) {
+    state.poolAsk = setTimeout(() => talk({ type: "pool_state" }), wait.offer_in * 1000 + 100);
+  }
+  $("pool-nobody").hidden = $("pool-ai").hidden = !wait.ai;
+  if (wait.ai) {
+    $("pool-nobody").textContent = wait.ai.text;
+    $("pool-ai").textContent = wait.ai.label;
+    $("pool-ai").dataset.level = wait.ai.level;
+  }
+}
+
+$("pool-join").addEventListener("click", () => {
+  talk({ type: "pool_consent", pace: $("pool-join").dataset.pace });
+});
+$("pool-not-now").addEventListener("click", () => showConsent(null));
+$("pool-leave").addEventListener("click", () => talk({ type: "pool_leave" }));
+$("pool-ai").addEventListener("click", () => talk({ type: "pool_ai" }));
 
 // -- lessons: the verdict, then the next lesson or another try ------------------------------
 

@@ -1,0 +1,207 @@
+"""Quick pairing on the live page, in a real Chromium against the real bot: two servers open the
+pool, Alice (a phone held upright) and Bob (a desktop) open the Activity in their servers'
+channels, press a pace in the lobby, consent once, wait (the pace, how many wait, the time
+waited), and the waves pair them: both pages show their game. A server that did not open the
+pool offers none; Leave empties the queue; after a wait with nobody the AI is offered at the
+member's level and played on the page.
+
+``THOLOS_SCREENSHOTS=<folder>`` keeps the screenshots there (else the test's temporary
+folder)."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+from urllib.parse import urlencode
+
+from playwright.async_api import Browser, Page
+
+from tests.browser import chromium
+from tests.e2e.bots import SpawnBot
+from tests.e2e.emulator import ActivityInstance, BotProcess, Channel, Emulator, Member
+from tests.e2e.table import Table
+from tests.features.live.test_e2e_board import PATIENCE_MS, free_port
+from tests.features.pool.test_e2e import open_pool
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+
+
+async def pool_bot(emulator: Emulator, spawn_bot: SpawnBot) -> tuple[BotProcess, int]:
+    """A bot serving the live board (on a free port: returned), its commands registered in
+    every server, games in threads."""
+    emulator.enable_activities()
+    port = free_port()
+    env = {"THOLOS_THREADS": "on", "THOLOS_WEB_PORT": str(port)}
+    bot = spawn_bot(emulator, guild_commands=False, env=env)
+    await bot.start(sync=True)
+    return bot, port
+
+
+async def lobby_of(
+    browser: Browser, emulator: Emulator, port: int, member: Member, channel: Channel, **look
+) -> Page:
+    """``member`` launches the Activity in ``channel`` (of a server) and opens its page, which
+    shows the lobby (no game there)."""
+    instance = await emulator.launch_entry_point(member, channel)
+    assert isinstance(instance, ActivityInstance)
+    query = {
+        "instance_id": instance.id,
+        "guild_id": channel.guild_id,
+        "channel_id": channel.id,
+        "code": emulator.authorize(member, instance),
+    }
+    page = await (await browser.new_context(**look)).new_page()
+    await page.goto(f"http://127.0.0.1:{port}/?{urlencode(query)}")
+    await page.wait_for_function(
+        "() => document.body.dataset.view === 'lobby'", timeout=PATIENCE_MS
+    )
+    return page
+
+
+async def consent(page: Page, pace: str) -> None:
+    """Press ``pace`` in the lobby, then consent to the pool."""
+    await page.locator(f'#paces button[data-pace="{pace}"]').click()
+    await page.locator("#pool-consent").wait_for(state="visible", timeout=PATIENCE_MS)
+    await page.locator("#pool-join").click()
+
+
+async def join(page: Page, pace: str) -> None:
+    """:func:`consent`, and the wait shows (nobody to pair with)."""
+    await consent(page, pace)
+    await page.locator("#pool-waiting").wait_for(state="visible", timeout=PATIENCE_MS)
+
+
+def queue(bot: BotProcess) -> list[tuple[int, str]]:
+    """Who waits in the pool, for which pace."""
+    with sqlite3.connect(bot.db_path) as database:
+        return database.execute("SELECT user_id, pace FROM pool_queue ORDER BY user_id").fetchall()
+
+
+async def test_two_members_of_two_servers_pair_from_their_lobbies(
+    emulator: Emulator, spawn_bot: SpawnBot, tmp_path: Path
+) -> None:
+    """Alice waits for 5+5 on her phone (consent first: what the pool is, her display name),
+    Bob joins from his desktop: both pages show the rated pool game between them."""
+    keep = Path(os.environ.get("THOLOS_SCREENSHOTS") or tmp_path)
+    bot, port = await pool_bot(emulator, spawn_bot)
+    second = emulator.add_guild("Tholos Two")
+    here, there = Table(emulator), Table(emulator, "general", second)
+    alice, bob = here.people_named("alice", "bob")
+    await open_pool(here, alice)
+    await open_pool(there, alice)
+    async with chromium() as browser:
+        alices = await lobby_of(browser, emulator, port, alice, here.channel, **PHONE)
+        paces = await alices.locator("#paces button").all_inner_texts()
+        assert paces[0] == "correspondence" and "live clock 5+5" in paces, paces
+        await alices.locator('#paces button[data-pace="5+5"]').click()
+        question = alices.locator("#pool-consent-text")
+        await question.wait_for(state="visible", timeout=PATIENCE_MS)
+        said = await question.inner_text()
+        assert "Discord display name (Alice)" in said and "live clock 5+5" in said, said
+        await alices.screenshot(path=keep / "pool-consent-phone.png")
+        assert queue(bot) == []  # nothing until she consents
+        await alices.locator("#pool-join").click()
+        await alices.locator("#pool-waiting").wait_for(state="visible", timeout=PATIENCE_MS)
+        assert await alices.locator("#pool-count").inner_text() == (
+            "1 member waits for this pace (you included)."
+        )
+        assert queue(bot) == [(alice.id, "5+5")]
+        await alices.wait_for_function(  # the time waited counts on
+            "() => /^Waiting for 0:0[1-9]/"
+            ".test(document.querySelector('#pool-waited').textContent)",
+            timeout=PATIENCE_MS,
+        )
+        assert await alices.locator('#paces button[aria-pressed="true"]').inner_text() == (
+            "live clock 5+5"
+        )
+        await alices.screenshot(path=keep / "pool-waiting-phone.png")
+
+        bobs = await lobby_of(browser, emulator, port, bob, there.channel, **DESKTOP)
+        await consent(bobs, "5+5")  # paired at once: his wait may never show
+        for page in (alices, bobs):
+            await page.wait_for_function(
+                "() => document.body.dataset.view === 'board'", timeout=PATIENCE_MS
+            )
+        with sqlite3.connect(bot.db_path) as database:
+            [(game, white, black, pool, pace)] = database.execute(
+                "SELECT id, white_id, black_id, pool, time_control FROM games"
+            ).fetchall()
+        assert {white, black} == {alice.id, bob.id} and (pool, pace) == (1, "5+5")
+        for page in (alices, bobs):
+            assert await page.evaluate("() => document.body.dataset.game") == str(game)
+        mover = alices if white == alice.id else bobs
+        await mover.wait_for_function(
+            "() => document.body.dataset.controls === 'shown'", timeout=PATIENCE_MS
+        )
+        await alices.screenshot(path=keep / "pool-paired-phone.png")
+        await bobs.screenshot(path=keep / "pool-paired-desktop.png")
+    assert queue(bot) == []
+    here.assert_clean()
+    assert await bot.stop() == 0
+    bot.assert_clean_log()
+
+
+async def test_leave_and_a_server_that_did_not_open_the_pool(
+    emulator: Emulator, spawn_bot: SpawnBot
+) -> None:
+    """A server that did not open the pool offers no quick pairing; once opened, Alice waits
+    and leaves: the queue is empty, the wait gone; pressing a pace again asks no consent."""
+    bot, port = await pool_bot(emulator, spawn_bot)
+    here = Table(emulator)
+    (alice,) = here.people_named("alice")
+    async with chromium() as browser:
+        closed = await lobby_of(browser, emulator, port, alice, here.channel, **DESKTOP)
+        assert await closed.locator("#pool").is_hidden()
+        await open_pool(here, alice)
+        page = await lobby_of(browser, emulator, port, alice, emulator.channel("games"), **DESKTOP)
+        await join(page, "correspondence")
+        assert queue(bot) == [(alice.id, "correspondence")]
+        await page.locator("#pool-leave").click()
+        await page.locator("#pool-waiting").wait_for(state="hidden", timeout=PATIENCE_MS)
+        assert queue(bot) == []
+        await page.locator('#paces button[data-pace="correspondence"]').click()
+        await page.locator("#pool-waiting").wait_for(state="visible", timeout=PATIENCE_MS)
+        assert await page.locator("#pool-consent").is_hidden()
+        assert queue(bot) == [(alice.id, "correspondence")]
+    here.assert_clean()
+    assert await bot.stop() == 0
+    bot.assert_clean_log()
+
+
+async def test_the_ai_is_offered_after_a_wait_with_nobody(
+    emulator: Emulator, spawn_bot: SpawnBot, tmp_path: Path
+) -> None:
+    """Alice waited for 3+2 with nobody (her wait's start moved a minute back in the store: the
+    test does not wait 45 s); the next change of the queue (Bob waits for another pace) shows
+    her the AI at her level; she plays it: her page shows the game against the AI, and she
+    left the queue."""
+    keep = Path(os.environ.get("THOLOS_SCREENSHOTS") or tmp_path)
+    bot, port = await pool_bot(emulator, spawn_bot)
+    here = Table(emulator)
+    alice, bob = here.people_named("alice", "bob")
+    await open_pool(here, alice)
+    async with chromium() as browser:
+        alices = await lobby_of(browser, emulator, port, alice, here.channel, **PHONE)
+        await join(alices, "3+2")
+        assert await alices.locator("#pool-ai").is_hidden()
+        with sqlite3.connect(bot.db_path) as database:
+            database.execute("UPDATE pool_queue SET since = since - 60")
+        bobs = await lobby_of(browser, emulator, port, bob, emulator.channel("games"), **DESKTOP)
+        await join(bobs, "correspondence")
+        offer = alices.locator("#pool-ai")
+        await offer.wait_for(state="visible", timeout=PATIENCE_MS)
+        assert (await offer.inner_text()).startswith("Play the AI (")
+        await alices.screenshot(path=keep / "pool-ai-offer-phone.png")
+        await offer.click()
+        await alices.wait_for_function(
+            "() => document.body.dataset.view === 'board'", timeout=PATIENCE_MS
+        )
+        assert queue(bot) == [(bob.id, "correspondence")]
+        with sqlite3.connect(bot.db_path) as database:
+            [(ai_level,)] = database.execute("SELECT ai_level FROM games").fetchall()
+        assert ai_level is not None
+    here.assert_clean()
+    assert await bot.stop() == 0
+    bot.assert_clean_log()
