@@ -138,8 +138,13 @@ class Pool(Feature):
     async def _wait(self, interaction: Interaction, pace: str, *, edit: bool) -> None:
         """Queue the member for ``pace`` and answer with the waiting message."""
         seat = await seat_of(self.app, interaction)
-        state = await self.service.join(seat, pace, time.time())
-        await self.waiters.answer(interaction, state, seat, edit=edit)
+        self.waiters.expect(seat.user_id)
+        try:
+            state = await self.service.join(seat, pace, time.time())
+        except Exception:
+            self.waiters.forget(seat.user_id)
+            raise
+        await self.waiters.answer(interaction, state, edit=edit)
 
     @answers()
     async def cancel(self, interaction: Interaction) -> None:

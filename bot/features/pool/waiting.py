@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.base.game import ANSWERS_ONLY
 from bot.base.paces import rating_pool
-from bot.base.seats import Seat
 from bot.discord.answers import Interaction
 from bot.discord.app import App
 from bot.discord.venues import venue_of
@@ -22,6 +22,7 @@ from bot.features.pool.views import paired_text, waiting_text, waiting_view
 from bot.i18n.locales import reader
 from bot.loops import work
 from bot.loops.background import discord_call
+from bot.storage.games.places import place_of
 
 log = logging.getLogger(__name__)
 
@@ -32,14 +33,16 @@ minutes)."""
 
 @dataclass(frozen=True, slots=True)
 class Waiter:
-    """A member's waiting message: the interaction that answered it last, the pace, and
-    whether their game goes to their DM with the bot from elsewhere."""
+    """A member's waiting message: the interaction that answered it last, and the pace."""
 
     interaction: Interaction
     pace: str
-    in_dm: bool
-    channel_id: int | None
-    """Where their game will be shown in a server (``None``: the DM with the bot)."""
+
+    @property
+    def in_dm(self) -> bool:
+        """Whether the message is where the bot is not: the game goes to the member's DM with
+        the bot (a server with the bot that did not open the pool refuses)."""
+        return venue_of(self.interaction) in ANSWERS_ONLY
 
     @property
     def rated_ai(self) -> bool:
@@ -58,40 +61,44 @@ class Waiters:
         self._stale: set[str] = set()
         """Paces whose waiting messages show an old count."""
         self._refreshing: asyncio.Task[None] | None = None
+        self._joining: dict[int, int | None] = {}
+        """Members whose join is being answered, and the game a wave paired them in meanwhile
+        (before their message could be followed)."""
 
-    async def answer(self, interaction: Interaction, state: PoolState, seat: Seat, *, edit: bool):
+    def expect(self, user_id: int) -> None:
+        """``user_id`` is about to join: a pairing heard before their message is answered is
+        kept for it."""
+        self.forget(user_id)
+        self._joining[user_id] = None
+
+    async def answer(self, interaction: Interaction, state: PoolState, *, edit: bool) -> None:
         """Answer ``interaction`` with the waiting message (``edit``: in place of the message
-        pressed), and keep it up to date."""
-        in_dm = seat.venue == "bot_dm" and venue_of(interaction) != "bot_dm"
-        channel = seat.channel_id if seat.venue == "server" else None
+        pressed; else a new one), and keep it up to date."""
+        waiter = Waiter(interaction, state.pace or "")
         t = reader(interaction)
-        text, view = waiting_text(t, state, in_dm), waiting_view(t, state, not in_dm)
+        text = waiting_text(t, state, waiter.in_dm)
+        view = waiting_view(t, state, waiter.rated_ai)
         if edit:
             await interaction.response.edit_message(content=text, view=view)
         else:
             await interaction.response.send_message(text, view=view, ephemeral=True)
-        if state.pace is not None:
-            self._watch(Waiter(interaction, state.pace, in_dm, channel), state)
+        game_id = self._joining.pop(interaction.user.id, None)
+        if game_id is not None:  # paired while the answer was on its way
+            work.start(self._paired(waiter, game_id))
+        elif state.pace is None:
+            self.forget(interaction.user.id)
+        else:
+            self._watch(waiter, state)
 
     async def refresh(self, interaction: Interaction) -> None:
         """Refresh: the waiting message as the queue is now (in place of the one pressed)."""
-        user_id = interaction.user.id
-        state = await self.service.state(user_id, time.time())
-        before = self._by_user.get(user_id)
-        in_dm = before.in_dm if before is not None else False
-        t = reader(interaction)
-        await interaction.response.edit_message(
-            content=waiting_text(t, state, in_dm), view=waiting_view(t, state, not in_dm)
-        )
-        if state.pace is None:
-            self.forget(user_id)
-            return
-        channel = before.channel_id if before is not None else None
-        self._watch(Waiter(interaction, state.pace, in_dm, channel), state)
+        state = await self.service.state(interaction.user.id, time.time())
+        await self.answer(interaction, state, edit=True)
 
     def forget(self, user_id: int) -> None:
         """Stop following ``user_id``'s waiting message."""
         self._by_user.pop(user_id, None)
+        self._joining.pop(user_id, None)
         timer = self._timers.pop(user_id, None)
         if timer is not None:
             timer.cancel()
@@ -110,6 +117,8 @@ class Waiters:
             if kind == "paired":
                 game_id, first, second = (int(part) for part in rest.split(":"))
                 for user_id in (first, second):
+                    if user_id in self._joining:
+                        self._joining[user_id] = game_id
                     waiter = self._by_user.get(user_id)
                     if waiter is not None:
                         self.forget(user_id)
@@ -120,14 +129,17 @@ class Waiters:
             self._refreshing = work.start(self._refresh_stale())
 
     def _watch(self, waiter: Waiter, state: PoolState) -> None:
-        """Follow ``waiter``'s message; edit it when the AI offer falls due."""
+        """Follow ``waiter``'s message; edit it when the AI offer falls due (if nobody else
+        waits then)."""
         user_id = waiter.interaction.user.id
         self.forget(user_id)
         self._by_user[user_id] = waiter
-        if state.ai_offer is None and state.since is not None:
-            due = state.since + AI_OFFER_AFTER[rating_pool(waiter.pace)]
+        if state.ai_offer is not None or state.since is None:
+            return
+        due = state.since + AI_OFFER_AFTER[rating_pool(waiter.pace)] - time.time()
+        if due > 0:  # else the offer waits for the others waiting to go (their "left" is heard)
             self._timers[user_id] = asyncio.get_running_loop().call_later(
-                max(0.0, due - time.time()) + 0.1, self._offer_due, user_id
+                due + 0.1, self._offer_due, user_id
             )
 
     def _offer_due(self, user_id: int) -> None:
@@ -150,10 +162,10 @@ class Waiters:
         if waiter is None:
             return
         state = await self.service.state(user_id, time.time())
-        if state.pace is None:  # paired elsewhere, or left from another message
-            self.forget(user_id)
-            return
-        if state.ai_offer is None and user_id not in self._timers:
+        if state.pace is None or self._by_user.get(user_id) is not waiter:
+            return  # paired (its announcement says so), left elsewhere, or answered anew
+        if state.pace != waiter.pace or user_id not in self._timers:
+            waiter = Waiter(waiter.interaction, state.pace)
             self._watch(waiter, state)
         t = reader(waiter.interaction)
         text = waiting_text(t, state, waiter.in_dm)
@@ -161,13 +173,15 @@ class Waiters:
 
     async def _paired(self, waiter: Waiter, game_id: int) -> None:
         """Say who the member was paired with, and where their game is."""
-        game = await self.app.stores.games.game(game_id)
-        if game is None:
-            return
         user_id = waiter.interaction.user.id
+        game = await self.app.stores.games.game(game_id)
+        place = await place_of(self.app.database, game_id, user_id)
+        if game is None or place is None:
+            return
         opponent = game.black_name if game.white_id == user_id else game.white_name
+        channel = place.home_id if place.venue == "server" else None
         t = reader(waiter.interaction)
-        await self._show(waiter, paired_text(t, game_id, opponent, waiter.channel_id), None)
+        await self._show(waiter, paired_text(t, game_id, opponent, channel), None)
 
     async def _show(self, waiter: Waiter, text: str, view: discord.ui.View | None) -> None:
         """Edit the waiting message, while its token lives (a failure is only logged)."""

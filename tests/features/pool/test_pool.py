@@ -108,8 +108,8 @@ async def test_the_ai_is_offered_after_a_while_with_nobody(pool: PoolService, cl
     await joined(pool, clock, 1, pace="5+5")
     await joined(pool, clock, 2, pace="correspondence")
     clock.now += AI_OFFER_AFTER["live"]
-    newcomer = level_for_rating(1500)
-    assert (await pool.state(1, clock.now)).ai_offer == AiOffer(newcomer, LEVEL_RATINGS[newcomer])
+    assert (await pool.state(1, clock.now)).ai_offer == AiOffer.at(1500)
+    assert AiOffer.at(1500).level == level_for_rating(1500)
     assert (await pool.state(2, clock.now)).ai_offer is None, "correspondence waits longer"
     clock.now += AI_OFFER_AFTER["correspondence"]
     assert (await pool.state(2, clock.now)).ai_offer is not None
@@ -124,8 +124,12 @@ async def test_the_ai_offer_follows_the_rating(database: Database, clock: Clock)
     pool = PoolService(PoolStore(database), ratings=strong, clock=clock)
     await joined(pool, clock, 1)
     clock.now += AI_OFFER_AFTER["live"]
-    level = level_for_rating(1900)
-    assert (await pool.state(1, clock.now)).ai_offer == AiOffer(level, LEVEL_RATINGS[level])
+    offer = AiOffer.at(1900)
+    assert (await pool.state(1, clock.now)).ai_offer == offer
+    assert (offer.level, offer.rating) == (
+        level_for_rating(1900),
+        LEVEL_RATINGS[level_for_rating(1900)],
+    )
 
 
 async def test_blocks(database: Database, pool: PoolService):
