@@ -10,6 +10,7 @@ folder)."""
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 from pathlib import Path
@@ -21,7 +22,7 @@ from tests.browser import chromium
 from tests.e2e.bots import SpawnBot
 from tests.e2e.emulator import ActivityInstance, BotProcess, Channel, Emulator, Member
 from tests.e2e.table import Table
-from tests.features.live.test_e2e_board import PATIENCE_MS, free_port
+from tests.features.live.test_e2e_board import PATIENCE_MS, errors_for, free_port
 from tests.features.pool.test_e2e import open_pool
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
@@ -146,16 +147,29 @@ async def test_two_members_of_two_servers_pair_from_their_lobbies(
 async def test_leave_and_a_server_that_did_not_open_the_pool(
     emulator: Emulator, spawn_bot: SpawnBot
 ) -> None:
-    """A server that did not open the pool offers no quick pairing; once opened, Alice waits
-    and leaves: the queue is empty, the wait gone; pressing a pace again asks no consent."""
+    """A server that did not open the pool offers no quick pairing (and refuses a page's
+    message asking for it); once opened, a pace not offered, a pace that is no text and the AI
+    before it is offered are refused; Alice waits and leaves: the queue is empty, the wait gone;
+    pressing a pace again asks no consent."""
     bot, port = await pool_bot(emulator, spawn_bot)
     here = Table(emulator)
     (alice,) = here.people_named("alice")
     async with chromium() as browser:
         closed = await lobby_of(browser, emulator, port, alice, here.channel, **DESKTOP)
         assert await closed.locator("#pool").is_hidden()
+        asked = [json.dumps({"type": "quick_pairing", "pace": "5+5"})]
+        assert [error["code"] for error in await errors_for(closed, asked)] == ["no_game"]
         await open_pool(here, alice)
         page = await lobby_of(browser, emulator, port, alice, emulator.channel("games"), **DESKTOP)
+        odd = [
+            {"type": "quick_pairing", "pace": "1+0"},
+            {"type": "quick_pairing", "pace": 7},
+            {"type": "pool_ai"},
+        ]
+        errors = await errors_for(page, [json.dumps(message) for message in odd])
+        assert [error["code"] for error in errors] == ["refused", "malformed", "malformed"]
+        assert "1+0" in errors[0]["message"]
+        assert queue(bot) == []
         await join(page, "correspondence")
         assert queue(bot) == [(alice.id, "correspondence")]
         await page.locator("#pool-leave").click()
