@@ -346,10 +346,12 @@ def _step_choices(
 
 
 def _final_choices(t: Translator, game: Game, live: bool) -> tuple[Choice, ...]:
-    """A finished game's controls: Rematch, Replay, Record, Review (no review of a game
-    without turns) and, where the bot serves the live board (``live``), Analyse there."""
+    """A finished game's controls: Rematch (not of a game the pool paired: the players may
+    share no server), Replay, Record, Review (no review of a game without turns) and, where the
+    bot serves the live board (``live``), Analyse there."""
+    rematch = () if game.pool else (Choice("rematch", t("Rematch"), "🔁", "primary"),)
     choices = [
-        Choice("rematch", t("Rematch"), "🔁", "primary"),
+        *rematch,
         Choice("replay", t("Replay"), "🎞️"),
         Choice("record", t("Record"), "📜"),
     ]

@@ -264,6 +264,13 @@ async def test_a_member_who_asked_in_the_dm_with_the_bot_plays_there(
     assert ask.original is not None
     await dm.click(bob, ask.original, dm.labelled(ask.original, "Yes, resign"))
     await emulator.wait_for(lambda: same_boards(tables, 3), what="both final boards")
+    labels = [[button.get("label") for button in table.board.buttons] for table in tables]
+    assert labels == [["Replay", "Record", "Review"]] * 2, "no rematch across places"
+    pressed = await dm.click(bob, dm.board, dm.labelled(dm.board, "Record"))
+    assert pressed.original is not None and pressed.original.ephemeral
+    assert "resignation" in pressed.original.attachments[0].data.decode()
+    await server.click(alice, server.board, server.labelled(server.board, "Replay"))
+    await server.private_file(alice)
     await settle(bots)
     for table in tables:
         assert table.status().startswith("Game over.")
