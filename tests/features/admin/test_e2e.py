@@ -46,6 +46,8 @@ async def test_admins_change_the_servers_settings_and_they_apply(
         "Default pace": "correspondence",
         "Live clocks offered": "3+2, 5+5, 10+5, 15+10",
         "Puzzle of the day": "off",
+        "Pool": "off",
+        "Server's name shown to the pool": "off",
     }
     before = time.time()
     made = (await table.slash(alice, "tholos challenge", opponent=bob)).original
