@@ -16,14 +16,17 @@ import sqlite3
 from pathlib import Path
 from urllib.parse import urlencode
 
+import asyncpg
 from playwright.async_api import Browser, Page
 
 from tests.browser import chromium
 from tests.e2e.bots import SpawnBot
 from tests.e2e.emulator import ActivityInstance, BotProcess, Channel, Emulator, Member
 from tests.e2e.table import Table
+from tests.e2e.test_shards import SHARDS, shard_env
 from tests.features.live.test_e2e_board import PATIENCE_MS, errors_for, free_port
 from tests.features.pool.test_e2e import open_pool
+from tests.postgres import PostgresServer
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
@@ -219,3 +222,50 @@ async def test_the_ai_is_offered_after_a_wait_with_nobody(
     here.assert_clean()
     assert await bot.stop() == 0
     bot.assert_clean_log()
+
+
+async def test_paired_across_two_shard_processes(
+    emulator: Emulator, spawn_bot: SpawnBot, postgres_server: PostgresServer
+) -> None:
+    """Two bot processes on one PostgreSQL, each serving the live board and the shard of one
+    server: Alice's page is served by the first, Bob's by the second; whichever process runs
+    the wave, both pages hear their pairing (PostgreSQL NOTIFY) and show the game."""
+    url = await postgres_server.create_database()
+    emulator.enable_activities()
+    guilds = [emulator.add_guild(f"Server {shard}", shard=(shard, SHARDS)) for shard in (0, 1)]
+    ports = [free_port(), free_port()]
+    bots = [
+        spawn_bot(
+            emulator,
+            env={**shard_env(url, shard), "THOLOS_WEB_PORT": str(ports[shard])},
+            guild_commands=False,
+        )
+        for shard in (0, 1)
+    ]
+    await bots[0].start(sync=True)
+    await bots[1].start()
+    here, there = (Table(emulator, "general", guild) for guild in guilds)
+    alice, bob = here.people_named("alice", "bob")
+    await open_pool(here, alice)
+    await open_pool(there, alice)
+    async with chromium() as browser:
+        alices = await lobby_of(browser, emulator, ports[0], alice, here.channel, **DESKTOP)
+        bobs = await lobby_of(browser, emulator, ports[1], bob, there.channel, **DESKTOP)
+        await join(alices, "10+5")
+        await consent(bobs, "10+5")
+        for page in (alices, bobs):
+            await page.wait_for_function(
+                "() => document.body.dataset.view === 'board'", timeout=PATIENCE_MS
+            )
+        shown = {await page.evaluate("() => document.body.dataset.game") for page in (alices, bobs)}
+        connection = await asyncpg.connect(url)
+        try:
+            games = await connection.fetch("SELECT id, white_id, black_id FROM games WHERE pool")
+        finally:
+            await connection.close()
+        [(game, white, black)] = [tuple(row) for row in games]
+        assert shown == {str(game)} and {white, black} == {alice.id, bob.id}
+    for bot in bots:
+        assert await bot.stop() == 0
+        bot.assert_clean_log()
+    here.assert_clean()
