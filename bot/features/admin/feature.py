@@ -198,7 +198,7 @@ class AdminCommands(Cog):
         clocks=N_("The live clocks offered, comma-separated (e.g. 5+5,10+5), or none"),
         puzzle_channel=N_("Post a puzzle of the day in this channel"),
         daily_puzzle=N_("The puzzle of the day: on (in this channel, unless you name one) or off"),
-        pool=N_("Let members here play members of other servers with /tholos play (on/off)"),
+        pool=N_("Quick pairing: members here may be paired with members of other servers (on/off)"),
         pool_shows_server=N_("Show this server's name to pool opponents from other servers"),
     )
     async def settings(
