@@ -60,8 +60,6 @@ POOL_CLOSED = N_(
 )
 LEFT_POOL = N_("You left the pool. {play} asks you again if you want back in.")
 NOT_IN_POOL = N_("You weren't in the pool. {play} asks you to join.")
-OPTION_NAMES = (NC_("command", "pool"), NC_("command", "leave"), NC_("command", "block"))
-"""The names this module adds (its commands' and options'), for the catalogue."""
 
 
 class Pool(Feature):
