@@ -199,10 +199,14 @@ async def test_live_games_on_two_shards_end_on_points_on_postgres(
             "SELECT channel_id, position, result, reason, white_points, black_points, "
             "time_control, clock_started_at, flag_at FROM games"
         )
-        rated = await connection.fetchval("SELECT COUNT(*) FROM member_ratings WHERE games = 1")
+        rated = await connection.fetch("SELECT pool, games FROM member_ratings")
+        boards = await connection.fetchval("SELECT COUNT(*) FROM server_players")
     finally:
         await connection.close()
-    assert len(games) == 2 and rated == 4, "both games rated, for both players"
+    assert len(games) == 2 and sorted(tuple(row) for row in rated) == [("live", 2)] * 2, (
+        "both games rated, for both players (one rating each, in the live pool)"
+    )
+    assert boards == 4, "both players on both servers' boards"
     for game in games:
         (table,) = [t for t in tables if t.channel.id == game["channel_id"]]
         final = Position.parse(game["position"])
