@@ -23,8 +23,12 @@ from tests.e2e.table import FOOTER, Table, board_part, path_of, press_paths
 from tests.postgres import PostgresServer
 
 SHARDS = 2
-KILLS = 4
+KILLS = 6
 """How many times a process is killed during the game (CI's time: each restart costs seconds)."""
+MOMENTS = ("at once", "once stored", "once shown where pressed")
+"""When a process is killed after a press: at once (the press may be lost, or stored and not
+answered), once it is acknowledged (stored), or once its board is out where it was pressed
+(the other place's board being posted, or about to be)."""
 
 
 def shard_env(url: str, shard: int) -> dict[str, str]:
@@ -71,8 +75,8 @@ async def test_a_game_between_two_servers_is_played_in_both_with_kills(
 ):
     """Alice (shard 0's server) and Bob (shard 1's) play a pool game to its end by random turns
     through the buttons of their own server's board; after every turn both boards show the same
-    position; :data:`KILLS` times a process — the presser's or the other — is killed right after
-    a press (acknowledged or not) and restarted; every board is posted once."""
+    position; :data:`KILLS` times a process — the presser's or the other — is killed after a
+    press (at one of :data:`MOMENTS`) and restarted; every board is posted once."""
     rng = random.Random(seed)
     url = await postgres_server.create_database()
     guilds = [emulator.add_guild(f"Server {shard}", shard=(shard, SHARDS)) for shard in (0, 1)]
@@ -88,7 +92,7 @@ async def test_a_game_between_two_servers_is_played_in_both_with_kills(
     await emulator.wait_for(lambda: same_boards(tables, 0), what="the first board in both places")
     assert "Alice" in tables[1].header() and "Bob" in tables[0].header()
 
-    plies, kills, lost = 0, sorted(rng.sample(range(2, 30), KILLS)), []
+    plies, kills, lost = 0, sorted(rng.sample(range(2, 40), KILLS)), []
     while not tables[0].status().startswith("Game over."):
         position = tables[0].position()
         mover = alice if position.turn == WHITE else bob  # named by a mention in their place
@@ -99,11 +103,18 @@ async def test_a_game_between_two_servers_is_played_in_both_with_kills(
         press = await table.click_path(mover, table.board, path, wait=False)
         if kills and plies == kills[0]:
             kills.pop(0)
-            if rng.random() < 0.5:  # once the turn is stored, else at any moment of the press
+            moment, victim = rng.choice(MOMENTS), rng.choice((0, 1))
+            if moment == "once stored":
                 await emulator.wait_for(
                     lambda press=press: press.acknowledged, what="the press acknowledged"
                 )
-            victim = rng.choice((0, 1))
+            elif moment == "once shown where pressed":  # the other place's post under way
+                await emulator.wait_for(
+                    lambda table=table, shown=plies + 2: len(table.boards()) == shown,
+                    what="the pressed place's board",
+                )
+                victim = 1 - place_of[mover.id]
+            print(f"ply {plies + 1}: kill -9 of shard {victim}'s process {moment}")
             bots[victim] = await kill_and_restart(emulator, spawn_bot, bots[victim], url, victim)
             await settle(bots)
             if not press.acknowledged:
@@ -139,7 +150,6 @@ async def kill_and_restart(
 ) -> BotProcess:
     """``kill -9`` the process of ``shard`` and start a new one in its place."""
     assert await bot.kill() == -9
-    print(f"killed shard {shard}'s process")
     new = spawn_bot(emulator, env=shard_env(url, shard), guild_commands=False)
     await new.start()
     return new
