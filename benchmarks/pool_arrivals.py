@@ -10,10 +10,12 @@ arrivals, the waves' schedule), and each game's wait adds the real time its wave
 commit. A member who waited ``PATIENCE`` seconds (300) with nobody leaves. Prints, for each
 rate: joins, games, the wait to a game p50 / p95 / max, the share offered the AI (waited past
 ``AI_OFFER_AFTER`` with nobody), those who left unpaired, and the real time of a wave that
-started games (p50 / max: the database's part of the wait).
+started games (p50 / max: the database's part of the wait). With ``--burst N``, instead: N
+members waiting for one pace at once, one wave timed — its plan, and its games.
 
     .venv/bin/python -m benchmarks.pool_arrivals [--rates 0.05,0.5,5] [--minutes 20] [--seed 1]
         [--database postgresql://…]
+    .venv/bin/python -m benchmarks.pool_arrivals --burst 10000 [--database postgresql://…]
 """
 
 from __future__ import annotations
@@ -125,13 +127,51 @@ def summary(rate: float, minutes: float, run: dict) -> str:
     )
 
 
+async def burst(database: Database, size: int, rng: random.Random) -> str:
+    """``size`` members waiting for one pace at once (stored in one transaction, waits of
+    0–120 s): one wave, its plan (the queue read, the ratings, ``pair_wave``) and its games
+    (one transaction each) timed."""
+    ratings = {user: rng.gauss(1500, 300) for user in range(1, size + 1)}
+    async with database.transaction() as transaction:
+        await transaction.executemany(
+            "INSERT INTO pool_members (user_id, name, joined_at) VALUES (?, ?, ?)",
+            [(user, f"m{user}", START) for user in ratings],
+        )
+        await transaction.executemany(
+            "INSERT INTO pool_queue (user_id, pace, since, guild_id, channel_id, venue, "
+            "language) VALUES (?, '5+5', ?, ?, ?, 'server', 'en')",
+            [(user, START - rng.uniform(0, 120), 1 + user % 7, user) for user in ratings],
+        )
+    waves = TimedWaves(database, ratings)
+    began = time.perf_counter()
+    plan = await waves.plan("5+5", START)
+    planned = time.perf_counter()
+    games = [await waves.pair(first, second, "5+5", START) for first, second in plan.pairs]
+    ended = time.perf_counter()
+    started = sum(game is not None for game in games)
+    return (
+        f"a burst of {size:,} waiting: the wave's plan {1000 * (planned - began):.0f} ms, its "
+        f"{started:,} games {ended - planned:.1f} s ({1000 * (ended - planned) / started:.2f} "
+        "ms a game)"
+    )
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.pool_arrivals")
     parser.add_argument("--rates", default="0.05,0.5,5", help="arrivals a second, in total")
     parser.add_argument("--minutes", type=float, default=20.0, help="simulated")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--database", default=None, help="a PostgreSQL URL (default: SQLite)")
+    parser.add_argument("--burst", type=int, default=0, help="instead: this many at once")
     args = parser.parse_args()
+    if args.burst:
+        with tempfile.TemporaryDirectory() as directory:
+            database = await open_database(args.database or str(Path(directory) / "pool.db"))
+            try:
+                print(await burst(database, args.burst, random.Random(args.seed)))
+            finally:
+                await database.close()
+        return
     print(f"paces {PACES}, ratings N(1500, 300), patience {PATIENCE:g} s, seed {args.seed}")
     for rate in (float(r) for r in args.rates.split(",")):
         with tempfile.TemporaryDirectory() as directory:
