@@ -9,6 +9,7 @@ on for the next wave)."""
 from __future__ import annotations
 
 import logging
+import math
 import random
 import time
 from collections.abc import Callable
@@ -29,6 +30,8 @@ WAVE_SECONDS = 3.0
 """Seconds between two waves while anyone waits (Lichess's pools: a few seconds)."""
 WAVE_GAP = 0.5
 """The least seconds between two waves (a burst of joins makes one wave, not one each)."""
+RENEW_SECONDS = 3.0
+"""How often a wave that runs long renews its lease (held 10 s)."""
 IDLE_SECONDS = 30.0
 """The longest the waves' loop sleeps while nobody waits (a join, announced to every process,
 wakes it at once)."""
@@ -69,6 +72,8 @@ class Waves:
         self._clock = clock
         self._last_wave = -WAVE_GAP
         self._holding = False
+        self._held_at = -math.inf
+        """When this process last took or renewed the waves' lease."""
 
     async def round(self) -> float | None:
         """One wave if anyone waits and this process holds (or takes) the lease: when the
@@ -92,7 +97,15 @@ class Waves:
             self._holding = await self.leases.renew(lease, now)
         if not self._holding:
             self._holding = await self.leases.acquire(lease, now)
+        if self._holding:
+            self._held_at = now
         return self._holding
+
+    async def _still_held(self) -> bool:
+        """During a long wave (a burst's thousands of games), keep the lease: renewed every
+        :data:`RENEW_SECONDS`; ``False`` once lost (the wave stops)."""
+        now = self._clock()
+        return now - self._held_at < RENEW_SECONDS or await self._hold(now)
 
     async def wave(self, now: float) -> list[Paired]:
         """Pair every pace's queue at ``now``; the games started."""
@@ -100,6 +113,8 @@ class Waves:
         for pace in await self.store.paces():
             plan = await self.plan(pace, now)
             for first, second in plan.pairs:
+                if not await self._still_held():
+                    return started
                 paired = await self.pair(first, second, pace, now)
                 if paired is not None:
                     started.append(paired)

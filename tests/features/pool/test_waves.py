@@ -16,12 +16,12 @@ from bot.base.seats import Seat
 from bot.features.pool.matching import Waiting
 from bot.features.pool.service import PoolService
 from bot.features.pool.store import POOL_TOPIC, PoolStore
-from bot.features.pool.waves import WAVE_GAP, WAVE_SECONDS, Waves
+from bot.features.pool.waves import RENEW_SECONDS, WAVE_GAP, WAVE_SECONDS, Waves
 from bot.storage import open_database
 from bot.storage.db import Database
 from bot.storage.games.places import places_of
 from bot.storage.games.store import GameStore
-from bot.storage.leases import LeaseStore
+from bot.storage.leases import LeaseStore, wave_lease
 from tests.databases import Clock
 from tests.storage.test_announcements import Heard
 
@@ -209,3 +209,30 @@ async def test_members_of_several_servers_queueing_at_once(
             assert not set(c.user_id for c in (await pool.store.candidates(pace))[0]) & playing
         clock.now += WAVE_SECONDS
     assert len(playing) >= 10, "the simulation paired people"
+
+
+async def test_a_long_wave_keeps_its_lease(database: Database, pool: PoolService, ratings):
+    """A wave that outlasts its lease's renewal time (a burst's thousands of games; here a clock
+    that moves 2 s at every reading) renews the lease as it goes: nobody else takes it."""
+
+    class Ticking:
+        def __init__(self) -> None:
+            self.now = 1_000_000.0
+
+        def __call__(self) -> float:
+            self.now += 2.0
+            return self.now
+
+    ticking = Ticking()
+    for user in range(1, 9):
+        await pool.opt_in(user, f"member {user}")
+        await pool.join(seat(user, 1), "5+5", ticking.now)
+    leases = LeaseStore(database, "one")
+    waves = Waves(database, leases, ratings, ticking)
+    began = ticking.now
+    await waves.round()
+    assert await pool.store.paces() == [], "every pair's game started"
+    expires = await leases.expires_at(wave_lease())
+    assert expires is not None and expires > began + 2 + 10 + RENEW_SECONDS, "renewed"
+    other = LeaseStore(database, "two")
+    assert not await other.acquire(wave_lease(), ticking.now), "still held"
