@@ -7,6 +7,7 @@ to the others in the channel's Activity and taken from the page (``seats``, ``ta
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from collections.abc import Callable
@@ -94,10 +95,10 @@ class PlayPages(PagePart):
             return
         self.after_change(result.game, LastTurn(result.turn, session.user_id))
 
-    async def play_ai(self, page: Page, level: object) -> None:
+    async def play_ai(self, page: Page, level: object, options: GameOptions | None = None) -> None:
         """Start a game against the AI where the page is open (a channel without a game of a
-        server the bot is in: elsewhere its boards could not be posted); the page shows it as
-        it starts."""
+        server the bot is in: elsewhere its boards could not be posted), with ``options``
+        (rated, a clock); the page shows it as it starts."""
         session = page.session
         if not isinstance(level, str) or level not in LEVEL_NAMES:
             await refuse(page, "malformed")
@@ -116,7 +117,7 @@ class PlayPages(PagePart):
                 human=Person(session.user_id, session.name),
                 ai=self.opponent.person(language, level),
                 level=level,
-                options=GameOptions(language=language),
+                options=dataclasses.replace(options or GameOptions(), language=language),
             )
         except Refusal as refusal:
             await send(page.socket, refused(translator(page.language), refusal))

@@ -14,7 +14,8 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
-from bot.base.paces import CORRESPONDENCE, rating_pool
+from bot.base.game_options import GameOptions
+from bot.base.paces import CORRESPONDENCE, TimeControl, rating_pool
 from bot.base.refusals import Refusal
 from bot.base.seats import Seat
 from bot.base.server_rules import ServerRules
@@ -29,7 +30,6 @@ from bot.web.live import JSON, LiveBoards, Page, refuse, refused, send, send_boa
 from bot.web.pages import PagePart
 from bot.web.places import with_the_bot
 from bot.web.sessions import Session
-from bot.web.words import PLAY_THE_AI
 from bot.words.names import plain_name
 from bot.words.phrases import level_name, pace_name
 from engine.vocabulary import N_
@@ -37,9 +37,9 @@ from rendering.translator import Translator
 
 log = logging.getLogger(__name__)
 
-PlayAi = Callable[[Page, object], Awaitable[None]]
-"""``play_ai(page, level)``: a game against the AI where the page is open (the play feature's
-part of the page)."""
+PlayAi = Callable[[Page, object, GameOptions], Awaitable[None]]
+"""``play_ai(page, level, options)``: a game against the AI where the page is open (the play
+feature's part of the page)."""
 WORDS = {
     "pool_title": N_("Quick pairing"),
     "pool_about": N_("A rated game against a member of any server, close to your rating."),
@@ -118,7 +118,7 @@ class PoolPages(PagePart):
             elif kind == "pool_state":
                 await self.waits.show(page, await self.waits.state(page))
             else:
-                await self.ai(page)
+                await self.ai(page, data.get("rated"))
         except Refusal as refusal:
             await send(page.socket, refused(translator(page.language), refusal))
 
@@ -140,15 +140,18 @@ class PoolPages(PagePart):
         await self.service.join(seat, chosen, self.waits.clock())
         await self.waits.show(page, await self.waits.state(page))
 
-    async def ai(self, page: Page) -> None:
-        """Leave the queue for the AI at the member's level, offered once nobody came."""
+    async def ai(self, page: Page, rated: object) -> None:
+        """Leave the queue for the AI at the member's level, offered once nobody came:
+        ``rated`` or not, at the pace waited for."""
         user_id = page.session.user_id
-        offer = (await self.service.state(user_id, self.waits.clock())).ai_offer
-        if offer is None or not with_the_bot(self.app, page.session):
+        state = await self.service.state(user_id, self.waits.clock())
+        offer = state.ai_offer
+        if offer is None or not isinstance(rated, bool) or not with_the_bot(self.app, page.session):
             await refuse(page, "malformed")
             return
         await self.service.leave(user_id)
-        await self.play_ai(page, offer.level)
+        options = GameOptions(rated=rated, clock=TimeControl.of(state.pace))
+        await self.play_ai(page, offer.level, options)
 
 
 class Waits:
@@ -289,8 +292,8 @@ def waiting_frame(t: Translator, state: PoolState, now: float, ai_here: bool) ->
         "ai": None
         if offer is None
         else {
-            "level": offer.level,
             "text": t(NOBODY),
-            "label": t(PLAY_THE_AI, level=level_name(t, offer.level)),
+            "rated": t("Play the AI, rated: {level}", level=level_name(t, offer.level)),
+            "unrated": t("Play the AI, unrated: {level}", level=level_name(t, offer.level)),
         },
     }

@@ -943,11 +943,11 @@ function showWait(wait) {
   if (wait.offer_in !== null) {
     state.poolAsk = setTimeout(() => talk({ type: "pool_state" }), wait.offer_in * 1000 + 100);
   }
-  $("pool-nobody").hidden = $("pool-ai").hidden = !wait.ai;
+  for (const id of ["pool-nobody", "pool-ai-rated", "pool-ai"]) $(id).hidden = !wait.ai;
   if (wait.ai) {
     $("pool-nobody").textContent = wait.ai.text;
-    $("pool-ai").textContent = wait.ai.label;
-    $("pool-ai").dataset.level = wait.ai.level;
+    $("pool-ai-rated").textContent = wait.ai.rated;
+    $("pool-ai").textContent = wait.ai.unrated;
   }
 }
 
@@ -956,7 +956,8 @@ $("pool-join").addEventListener("click", () => {
 });
 $("pool-not-now").addEventListener("click", () => showConsent(null));
 $("pool-leave").addEventListener("click", () => talk({ type: "pool_leave" }));
-$("pool-ai").addEventListener("click", () => talk({ type: "pool_ai" }));
+$("pool-ai-rated").addEventListener("click", () => talk({ type: "pool_ai", rated: true }));
+$("pool-ai").addEventListener("click", () => talk({ type: "pool_ai", rated: false }));
 
 // -- lessons: the verdict, then the next lesson or another try ------------------------------
 

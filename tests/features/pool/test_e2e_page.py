@@ -19,6 +19,7 @@ from urllib.parse import urlencode
 import asyncpg
 from playwright.async_api import Browser, Page
 
+from engine.ai import LEVEL_RATINGS
 from tests.browser import chromium
 from tests.e2e.bots import SpawnBot
 from tests.e2e.emulator import ActivityInstance, BotProcess, Channel, Emulator, Member
@@ -167,7 +168,7 @@ async def test_leave_and_a_server_that_did_not_open_the_pool(
         odd = [
             {"type": "quick_pairing", "pace": "1+0"},
             {"type": "quick_pairing", "pace": 7},
-            {"type": "pool_ai"},
+            {"type": "pool_ai", "rated": True},
         ]
         errors = await errors_for(page, [json.dumps(message) for message in odd])
         assert [error["code"] for error in errors] == ["refused", "malformed", "malformed"]
@@ -192,8 +193,8 @@ async def test_the_ai_is_offered_after_a_wait_with_nobody(
 ) -> None:
     """Alice waited for 3+2 with nobody (her wait's start moved a minute back in the store: the
     test does not wait 45 s); the next change of the queue (Bob waits for another pace) shows
-    her the AI at her level; she plays it: her page shows the game against the AI, and she
-    left the queue."""
+    her the AI at her level (a newcomer: medium), rated or not; she plays it rated: her page
+    shows the game against the AI, rated, at 3+2, and she left the queue."""
     keep = Path(os.environ.get("THOLOS_SCREENSHOTS") or tmp_path)
     bot, port = await pool_bot(emulator, spawn_bot)
     here = Table(emulator)
@@ -202,14 +203,16 @@ async def test_the_ai_is_offered_after_a_wait_with_nobody(
     async with chromium() as browser:
         alices = await lobby_of(browser, emulator, port, alice, here.channel, **PHONE)
         await join(alices, "3+2")
-        assert await alices.locator("#pool-ai").is_hidden()
+        assert await alices.locator("#pool-ai-rated").is_hidden()
         with sqlite3.connect(bot.db_path) as database:
             database.execute("UPDATE pool_queue SET since = since - 60")
         bobs = await lobby_of(browser, emulator, port, bob, emulator.channel("games"), **DESKTOP)
         await join(bobs, "correspondence")
-        offer = alices.locator("#pool-ai")
+        offer = alices.locator("#pool-ai-rated")
         await offer.wait_for(state="visible", timeout=PATIENCE_MS)
-        assert (await offer.inner_text()).startswith("Play the AI (")
+        level = f"medium · {LEVEL_RATINGS['medium']}"
+        assert await offer.inner_text() == f"Play the AI, rated: {level}"
+        assert await alices.locator("#pool-ai").inner_text() == f"Play the AI, unrated: {level}"
         await alices.screenshot(path=keep / "pool-ai-offer-phone.png")
         await offer.click()
         await alices.wait_for_function(
@@ -217,8 +220,8 @@ async def test_the_ai_is_offered_after_a_wait_with_nobody(
         )
         assert queue(bot) == [(bob.id, "correspondence")]
         with sqlite3.connect(bot.db_path) as database:
-            [(ai_level,)] = database.execute("SELECT ai_level FROM games").fetchall()
-        assert ai_level is not None
+            games = database.execute("SELECT ai_level, rated, time_control FROM games")
+            assert games.fetchall() == [("medium", 1, "3+2")]
     here.assert_clean()
     assert await bot.stop() == 0
     bot.assert_clean_log()
