@@ -20,6 +20,7 @@ from bot.base.server_rules import ReminderDefaults
 from bot.features.pool.matching import Waiting, WavePairing, pair_wave
 from bot.features.pool.service import PoolRatings, newcomers
 from bot.features.pool.store import POOL_TOPIC, PoolStore
+from bot.health.metrics import METRICS
 from bot.storage.db import Database
 from bot.storage.games.places import insert_pool_game
 from bot.storage.leases import LeaseStore, wave_lease
@@ -156,4 +157,5 @@ class Waves:
         except _Gone:
             log.info("pool: %s or %s left before their pairing", first, second)
             return None
+        METRICS.games_started.labels("members").inc()
         return Paired(game_id, first, second, pace)
