@@ -44,6 +44,7 @@ class Candidate:
 
 
 def _queued(row: Row, name: str) -> Queued:
+    """A queue's row as what its member waits for, shown as ``name``."""
     seat = Seat(
         row["user_id"],
         name,
