@@ -5,21 +5,23 @@ PostgreSQL: the board in the place pressed (the press's own follow-up) and in th
     .venv/bin/python -m benchmarks.cross_server [--games 4] [--turns 30] [--seed 1] [--think 0.2]
 
 Starts a PostgreSQL server (the tests' embedded one), the Discord emulator (127.0.0.1 only) and
-two ``python -m bot`` processes, shard 0 and shard 1 of two, each serving one server. ``--games``
-pool games (started as the pool starts them, ``insert_pool_game``) between a member of each
-server, each game in a channel of its own on both sides, are played **concurrently**: the player
-to move waits ``--think`` seconds, then clicks through a random legal turn in their own server;
-``--turns`` turns a game (a game that ends starts no other). Prints, per completing press, the
-time to the new board in the pressed place, in the other place, and in both (p50/p95/max), for
-presses in shard 0's server and in shard 1's. Exits with 1 if a check fails (boards that differ
-between the places, a board posted twice, an emulator violation, a failed interaction, an unclean
-log or exit code). See benchmarks/README.md.
+two ``python -m bot`` processes, shard 0 and shard 1 of two, each serving one server (no
+threads: the boards in the channels). ``--games`` pool games (started as the pool starts them,
+``insert_pool_game``) between a member of each server, each game in a channel of its own on both
+sides, are played **concurrently**: the player to move waits up to ``2 * --think`` seconds, then
+clicks through a random legal turn in their own server; ``--turns`` turns a game (fewer if it
+ends). Prints, per completing press, the time to the new board in the pressed place, in the
+other place, and in both (p50/p95/max), for presses in shard 0's server and in shard 1's. Exits
+with 1 if a check fails (boards that differ between the places, a board posted twice, an
+emulator violation, a failed interaction, an unclean log or exit code). See
+benchmarks/README.md.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import sys
 import tempfile
@@ -175,10 +177,11 @@ async def measure(args: argparse.Namespace, workdir: Path) -> bool:
                     workdir / "unused.db",
                     workdir / f"shard-{shard}.log",
                     env={
-                        "LOG_LEVEL": "INFO",
+                        "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO"),
                         "THOLOS_DB": url,
                         "THOLOS_SHARD_COUNT": str(SHARDS),
                         "THOLOS_SHARD_IDS": str(shard),
+                        "THOLOS_THREADS": "off",  # the boards in the channels watched
                     },
                     guild_commands=False,
                 )

@@ -25,7 +25,7 @@ async def test_a_pool_game_has_a_place_for_each_player(database: Database) -> No
     home, away = await places_of(database, game_id)
     assert (home.home, home.user_id, home.channel_id) == (True, 11, 1000)
     assert (away.home, away.user_id, away.guild_id, away.channel_id) == (False, 22, 200, 2000)
-    assert away.language == "de" and away.needs_a_board and away.version == game.version
+    assert away.language == "de" and away.board_version is None and away.version == game.version
     shown = away.shown(game)
     assert (shown.guild_id, shown.channel_id, shown.language) == (200, 2000, "de")
 

@@ -55,21 +55,6 @@ class Place:
     board_message_id: int | None
     board_version: int | None
 
-    @property
-    def home_id(self) -> int:
-        """The channel the game belongs to here: its thread's parent, or its own channel."""
-        return self.parent_id or self.channel_id
-
-    @property
-    def thread_id(self) -> int | None:
-        """The game's thread here, if it is played in one."""
-        return self.channel_id if self.parent_id is not None else None
-
-    @property
-    def needs_a_board(self) -> bool:
-        """Whether the game's newest change has no board here yet."""
-        return self.board_version is None or self.board_version < self.version
-
     def shown(self, game: Game) -> Game:
         """``game`` as this place shows it: its channel, thread, language and board here."""
         if self.home:
