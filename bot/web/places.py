@@ -103,8 +103,9 @@ class Places:
         a thread of it that its member may open; ``False`` (refused, as for a game that does
         not exist) for any other."""
         found = stored_int(game_id)
-        game = None if found is None else await self.app.stores.games.game(found)
         session = page.session
+        games = self.app.stores.games
+        game = None if found is None else await games.places.game_in(found, session.channel_id)
         if game is None or session.channel_id not in (game.channel_id, game.parent_id):
             return False
         if not await self.visibility.can_see(game, session.user_id):
