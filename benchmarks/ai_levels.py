@@ -14,8 +14,10 @@ game) and ``--fit-only`` fits every game played so far.
     .venv/bin/python -m benchmarks.ai_levels --fit-only --results ai_levels.json
 
 2026-11-29, this 2-core machine shared with five other sessions, one process at ``nice 19``
-(``--scale 1``, seeds as in ``SCHEDULE``): see benchmarks/README.md, "The AI's levels on the
-rating scale", for the games, the fit and its intervals.
+(``--scale 1``, 47 minutes): with ``--earlier`` easy 1242 (95% 1199–1285), hard 1871
+(1810–1931), greedy 541 (365–717), random −13 (−260–234) — ``LEVEL_RATINGS`` keeps these,
+rounded; this run alone easy 1246 (1185–1306), hard 1852 (1759–1945). The games of each pair
+and the fit: benchmarks/README.md, "the AI's levels on the rating scale".
 """
 
 from __future__ import annotations

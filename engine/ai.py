@@ -101,12 +101,12 @@ LEVELS: dict[str, Budget] = {
 """The search levels: same search, bigger budgets."""
 PLAYERS = ("random", "greedy", *LEVELS)
 """Every player name :func:`make_player` knows."""
-LEVEL_RATINGS: dict[str, int] = {"easy": 1240, "medium": 1500, "hard": 1880}
+LEVEL_RATINGS: dict[str, int] = {"easy": 1240, "medium": 1500, "hard": 1870}
 """Each level's rating on the members' scale, measured in the arena by
-``benchmarks/ai_levels.py`` (rounded to 10): every pair of players fitted at once, ``medium``
-held at 1500, a newcomer's rating (so a newcomer is offered the default level). 2026-11-29:
-easy 1240 (95% 1196–1284), hard 1880 (1804–1963); on the same scale ``greedy`` ≈ 540 and
-``random`` ≈ 0. See benchmarks/README.md, "The AI's levels on the rating scale"."""
+``benchmarks/ai_levels.py --earlier`` (rounded to 10): every pair of players fitted at once,
+``medium`` held at 1500, a newcomer's rating (so a newcomer is offered the default level).
+2026-11-29: easy 1242 (95% 1199–1285), hard 1871 (1810–1931); on the same scale ``greedy`` ≈ 540
+and ``random`` ≈ 0. See benchmarks/README.md, "the AI's levels on the rating scale"."""
 
 
 def level_for_rating(rating: float) -> str:
