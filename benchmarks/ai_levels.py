@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from collections.abc import Callable
@@ -32,10 +31,11 @@ from pathlib import Path
 
 from engine.ai import LEVEL_RATINGS
 from engine.arena import (
+    Estimate,
     GameRecord,
     Match,
     elo_difference,
-    elo_of,
+    elo_text,
     fit_ratings,
     run_arena,
     summarise,
@@ -84,7 +84,6 @@ def play(a: str, b: str, games: int, seed: int, jobs: int, saved: Callable[[dict
 def result(a: str, b: str, seed: int, records: list[GameRecord], began: float) -> dict:
     """The pair's games so far, as the results file keeps them."""
     summary = summarise(records)
-    elo = elo_of(summary)
     return {
         "a": a,
         "b": b,
@@ -93,7 +92,6 @@ def result(a: str, b: str, seed: int, records: list[GameRecord], began: float) -
         "wins": summary.wins,
         "losses": summary.losses,
         "draws": summary.draws,
-        "elo": [round(elo.value, 1), round(elo.low, 1), round(elo.high, 1)],
         "a_p95": round(summary.a_p95, 3),
         "b_p95": round(summary.b_p95, 3),
         "seconds": round(time.perf_counter() - began),
@@ -104,19 +102,14 @@ def describe(pair: dict) -> str:
     """One pair's line: the result, the score rate's Elo difference and its interval."""
     games = pair["games"]
     rate = (pair["wins"] + pair["draws"] / 2) / games
-    low, high = wilson(rate, games)
-    value, low, high = (_points(elo_difference(x)) for x in (rate, low, high))
+    elo = Estimate(*(elo_difference(x) for x in (rate, *wilson(rate, games))))
     took = f"{pair['seconds']} s"
     return (
         f"{pair['a']} vs {pair['b']} (seed {pair['seed']}): {pair['wins']}–{pair['losses']}–"
         f"{pair['draws']} of {pair['games']}{'' if pair.get('complete', True) else ' so far'}, "
-        f"{value} ({low} to {high}) Elo; p95 a move "
+        f"{elo_text(elo)} Elo; p95 a move "
         f"{pair['a_p95']:.3f} / {pair['b_p95']:.3f} s; {pair.get('source') or took}"
     )
-
-
-def _points(value: float) -> str:
-    return f"{value:+.0f}" if math.isfinite(value) else ("+∞" if value > 0 else "−∞")
 
 
 def fit(pairs: list[dict]) -> str:
@@ -142,7 +135,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.ai_levels")
     parser.add_argument("--scale", type=float, default=1.0, help="games = scale × the schedule's")
     parser.add_argument("--results", type=Path, default=Path("ai_levels.json"))
-    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="processes (1: a pair cut short is whole pairs of games)",
+    )
     parser.add_argument("--fit-only", action="store_true")
     parser.add_argument("--earlier", action="store_true", help="fit with EARLIER's games too")
     args = parser.parse_args()

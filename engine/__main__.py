@@ -192,6 +192,7 @@ def _cmd_arena(args: argparse.Namespace) -> None:
         seed=args.seed,
         ornaments=args.ornaments,
         jobs=args.jobs,
+        capped=not args.uncapped,
         progress=progress,
     )
     summary = arena.summarise(records)
@@ -234,6 +235,9 @@ def _build_parser() -> _Parser:
     command.add_argument("--ornaments", type=int, default=0, choices=range(6), metavar="K")
     command.add_argument(
         "--jobs", type=_positive, default=arena.default_jobs(), metavar="J", help="processes"
+    )
+    command.add_argument(
+        "--uncapped", action="store_true", help="search levels without their time caps"
     )
     command.set_defaults(run=_cmd_arena)
     command = commands.add_parser(

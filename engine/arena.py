@@ -180,6 +180,7 @@ def report(a: str, b: str, summary: Summary, games: int, seconds: float) -> str:
             f"A {a} vs B {b}: {games} games",
             f"A: {s.wins} wins, {s.losses} losses, {s.draws} draws",
             f"A's score rate: {s.rate:.1%} (95% CI {s.low:.1%} to {s.high:.1%}, Wilson)",
+            f"A's Elo difference: {elo_text(elo_of(s))}",
             f"time per move, A ({a}): mean {s.a_mean:.3f} s, p95 {s.a_p95:.3f} s",
             f"time per move, B ({b}): mean {s.b_mean:.3f} s, p95 {s.b_p95:.3f} s",
             f"wall time: {seconds:.0f} s",
@@ -217,6 +218,15 @@ class Estimate:
     value: float
     low: float
     high: float
+
+
+def elo_text(estimate: Estimate) -> str:
+    """An Elo difference and its interval in words: ``+366 (95% +268 to +465)``, ``+∞``."""
+    value, low, high = (
+        f"{x:+.0f}" if math.isfinite(x) else ("+∞" if x > 0 else "−∞")
+        for x in (estimate.value, estimate.low, estimate.high)
+    )
+    return f"{value} (95% {low} to {high})"
 
 
 def elo_of(summary: Summary) -> Estimate:

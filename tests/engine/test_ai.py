@@ -27,7 +27,7 @@ from engine.ai import (
     level_for_rating,
     make_player,
 )
-from engine.arena import play_game, run_arena, summarise, wilson
+from engine.arena import elo_of, elo_text, play_game, run_arena, summarise, wilson
 from engine.scoring import score
 from tests.engine.helpers import random_endgame, random_reachable
 
@@ -338,6 +338,7 @@ def test_arena_command_prints_the_results(capsys, seed):
         f"score rate: {expected.rate:.1%} (95% CI {expected.low:.1%} to {expected.high:.1%}, "
         "Wilson)"
     ) in out
+    assert f"A's Elo difference: {elo_text(elo_of(expected))}" in out
     assert "time per move, A (random): mean" in out and "p95" in out
     assert err.startswith("arena: 2/2 games")
 
