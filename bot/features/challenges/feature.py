@@ -31,6 +31,7 @@ from bot.features.challenges.service import (
     ChallengeService,
     ExpiredChallengeError,
     RatingOf,
+    check_rated,
 )
 from bot.features.challenges.store import Challenge, ChallengeStore
 from bot.features.lessons import FIRST_GAME
@@ -423,6 +424,7 @@ class AiGames:
     ) -> None:
         """A game against the AI in the channel ``/tholos challenge`` named the bot in: in a
         ``thread`` of its own, or in the channel itself."""
+        check_rated(options, venue)  # before a thread's line is posted
         ai = self.person(options, level)
         if thread:
             await self.start_in_thread(interaction, me, ai, level, options)
