@@ -55,6 +55,11 @@ class Place:
     board_message_id: int | None
     board_version: int | None
 
+    @property
+    def home_id(self) -> int:
+        """The channel the game belongs to here: its thread's parent, or its own channel."""
+        return self.parent_id or self.channel_id
+
     def shown(self, game: Game) -> Game:
         """``game`` as this place shows it: its channel, thread, language and board here."""
         if self.home:
