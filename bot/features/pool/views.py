@@ -8,6 +8,7 @@ import discord
 from bot.base.paces import CORRESPONDENCE
 from bot.discord.controls import Button, CustomId, view_of
 from bot.features.pool.service import PoolState
+from bot.features.pool.words import CONSENT, LEAVE_THE_POOL
 from bot.words.names import escaped_name
 from bot.words.phrases import command, level_name, pace_name
 from rendering.translator import Translator
@@ -31,13 +32,10 @@ PLAY_AI = CustomId(
 def opt_in_text(t: Translator, name: str, pace: str) -> str:
     """What the pool is and what others see, before a member joins it."""
     return t(
-        "**The pool** pairs you with a member of any server who waits for the same pace "
-        "({pace}), close to your rating. Your opponents see your Discord display name "
-        "(**{name}**), never your nickname in a server, and your server's name only if its "
-        "admins allow it. Pool games are rated. You can leave any time with {leave}.",
+        CONSENT,
         pace=pace_name(t, pace),
         name=escaped_name(name),
-        leave=command("tholos pool leave"),
+        leave=command(LEAVE_THE_POOL),
     )
 
 

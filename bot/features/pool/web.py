@@ -23,6 +23,7 @@ from bot.base.shards import DIRECT_MESSAGES
 from bot.discord.app import App
 from bot.features.pool.service import AI_OFFER_AFTER, PoolService, PoolState
 from bot.features.pool.store import POOL_TOPIC
+from bot.features.pool.words import CONSENT, LEAVE_THE_POOL
 from bot.i18n.catalogues import language_of, translator
 from bot.loops import work
 from bot.storage.db import DatabaseUnavailable
@@ -49,12 +50,6 @@ WORDS = {
     "pool_waited": N_("Waiting for {time}"),
 }
 """The pool's labels on the page (its texts come with its frames)."""
-CONSENT = N_(
-    "The pool pairs you with a member of any server who waits for the same pace ({pace}), "
-    "close to your rating. Your opponents see your Discord display name ({name}), never your "
-    "nickname in a server, and your server's name only if its admins allow it. Pool games "
-    "are rated. You can leave the pool any time with /tholos pool leave."
-)
 LOOKING = N_("Looking for an opponent at {pace}.")
 IN_OUR_DMS = N_("Your game will be in your direct messages with the bot.")
 NOBODY = N_("Nobody else is waiting right now: play the AI at your level meanwhile.")
@@ -267,7 +262,7 @@ async def seat_here(app: App, session: Session) -> Seat:
 def consent(page: Page, pace: str) -> JSON:
     """The opt-in's question: what the pool is and what others see."""
     t = translator(page.language)
-    text = t(CONSENT, pace=pace_name(t, pace), name=page.session.name)
+    text = t(CONSENT, pace=pace_name(t, pace), name=page.session.name, leave=f"/{LEAVE_THE_POOL}")
     return {"type": "pool", "consent": {"pace": pace, "text": text}, "state": None}
 
 

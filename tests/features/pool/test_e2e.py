@@ -44,7 +44,7 @@ async def join(table: Table, member: Member, pace: str) -> Message:
     message."""
     ix = await table.slash(member, "tholos play", pace=pace)
     opt_in = ix.original
-    assert opt_in is not None and opt_in.ephemeral and "**The pool**" in opt_in.text
+    assert opt_in is not None and opt_in.ephemeral and "The pool pairs you" in opt_in.text
     assert "Discord display name" in opt_in.text
     await table.click(member, opt_in, table.labelled(opt_in, "Join the pool"))
     assert WAITING in opt_in.text, opt_in.text
