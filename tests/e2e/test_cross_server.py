@@ -14,6 +14,7 @@ from collections import Counter
 import asyncpg
 
 from bot.base.seats import Seat
+from bot.base.server_rules import ReminderDefaults
 from bot.storage import open_database
 from bot.storage.games.places import insert_pool_game
 from engine import WHITE, Position
@@ -288,6 +289,56 @@ async def test_a_member_who_asked_in_the_dm_with_the_bot_plays_there(
     for table in tables:
         assert table.status().startswith("Game over.")
         one_board_per_ply(table)
+        table.assert_clean()
+    for bot in bots:
+        assert await bot.stop() == 0
+        bot.assert_clean_log()
+
+
+async def test_each_player_is_reminded_in_their_own_place(
+    emulator: Emulator, spawn_bot: SpawnBot, postgres_server: PostgresServer
+):
+    """Turn reminders of a correspondence pool game (after 2 s): the player to move is
+    reminded where they asked for the game, the link to their own board, never in the other
+    server; the home's process sends both."""
+    url = await postgres_server.create_database()
+    guilds = [emulator.add_guild(f"Server {shard}", shard=(shard, SHARDS)) for shard in (0, 1)]
+    env = {"THOLOS_REMINDER_AFTER": "2"}
+    bots = [
+        spawn_bot(emulator, env=shard_env(url, shard) | env, guild_commands=False)
+        for shard in (0, 1)
+    ]
+    await bots[0].start(sync=True)
+    await bots[1].start()
+    tables = [Table(emulator, "games", guild=guild) for guild in guilds]
+    alice, bob = tables[0].people_named("alice", "bob")
+    database = await open_database(url)
+    try:
+        async with database.transaction() as transaction:
+            await insert_pool_game(
+                transaction,
+                seat(alice, tables[0]),
+                seat(bob, tables[1]),
+                "correspondence",
+                time.time(),
+                reminders=ReminderDefaults(2, 86400),
+            )
+    finally:
+        await database.close()
+
+    def reminders(table: Table) -> list[str]:
+        return [m.text for m in emulator.messages(table.channel) if m.text.startswith("⏰")]
+
+    await emulator.wait_for(lambda: len(reminders(tables[0])) == 1, what="Alice reminded")
+    assert f"<@{alice.id}>" in reminders(tables[0])[0] and "Bob" in reminders(tables[0])[0]
+    await tables[0].play(tables[0].position().legal_turns()[0])
+    await emulator.wait_for(lambda: len(reminders(tables[1])) == 1, what="Bob reminded")
+    (to_bob,) = reminders(tables[1])
+    assert f"<@{bob.id}>" in to_bob and "Alice" in to_bob
+    assert f"/{guilds[1].id}/{tables[1].channel.id}/{tables[1].board.id}" in to_bob
+    assert len(reminders(tables[0])) == 1, "Alice's place hears nothing of Bob's turn"
+    await settle(bots)
+    for table in tables:
         table.assert_clean()
     for bot in bots:
         assert await bot.stop() == 0
