@@ -204,7 +204,8 @@ async def test_a_server_that_wants_threads_gets_one_for_its_place(
 ):
     """With a thread per game, each server's place is a thread of the channel the member asked
     in, opened on a line naming the game's thread (the other server's player by name, unpinged),
-    the asking player added; the game is played in both threads to a resignation."""
+    the asking player added — also by a process started after the game (its restart's repair
+    waits to be connected); the game is played in both threads to a resignation."""
     url = await postgres_server.create_database()
     guilds = [emulator.add_guild(f"Server {shard}", shard=(shard, SHARDS)) for shard in (0, 1)]
     env = {"THOLOS_THREADS": "on"}
@@ -216,7 +217,10 @@ async def test_a_server_that_wants_threads_gets_one_for_its_place(
     await bots[1].start()
     channels = [Table(emulator, "games", guild=guild) for guild in guilds]
     alice, bob = channels[0].people_named("alice", "bob")
+    assert await bots[1].kill() == -9  # Bob's server's process is down when the game starts:
     await start_pool_game(url, seat(alice, channels[0]), seat(bob, channels[1]), "correspondence")
+    bots[1] = spawn_bot(emulator, env=shard_env(url, 1) | env, guild_commands=False)
+    await bots[1].start()  # its thread is opened once the new process is connected
 
     def threads_with_boards() -> bool:
         found = [emulator.threads(table.channel) for table in channels]

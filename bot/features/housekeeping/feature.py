@@ -109,13 +109,15 @@ class Housekeeping(Feature):
         """Post the boards of changes stored more than ``grace`` seconds ago but never shown
         (the bot died, or Discord failed, between storing and posting) on this process's
         servers, and every board of a pool game still to be shown in one of its places here
-        at once; return when to look again for a board whose lease another poster holds
-        (``None``: none is held)."""
+        at once (once connected: the first may open a thread); return when to look again for
+        a board whose lease another poster holds (``None``: none is held)."""
         app = self.app
         missing = await app.stores.sweeps.games_needing_a_board(changed_before=time.time() - grace)
         keys = {_key(game) for game in missing}
         in_places = await boards_behind(app.database, app.settings.shards)
         missing += [game for game in in_places if _key(game) not in keys]
+        if not app.client.is_ready():  # a pool game's place may want a thread: once connected
+            missing = [game for game in missing if not game.pool]
         retry: float | None = None
         for stale in missing:
             again = await self._repost(stale)
