@@ -74,10 +74,11 @@ def same_boards(tables: list[Table], plies: int) -> bool:
 async def test_a_game_between_two_servers_is_played_in_both_with_kills(
     emulator: Emulator, spawn_bot: SpawnBot, postgres_server: PostgresServer, seed: int
 ):
-    """Alice (shard 0's server) and Bob (shard 1's) play a pool game to its end by random turns
-    through the buttons of their own server's board; after every turn both boards show the same
-    position; :data:`KILLS` times a process — the presser's or the other — is killed after a
-    press (at one of :data:`MOMENTS`) and restarted; every board is posted once."""
+    """Alice (shard 0's server) and Bob (shard 1's) play a pool game (correspondence or live, by
+    the seed) to its end by random turns through the buttons of their own server's board; after
+    every turn both boards show the same position; :data:`KILLS` times a process — the
+    presser's or the other — is killed after a press (at one of :data:`MOMENTS`) and restarted;
+    every board is posted once."""
     rng = random.Random(seed)
     url = await postgres_server.create_database()
     guilds = [emulator.add_guild(f"Server {shard}", shard=(shard, SHARDS)) for shard in (0, 1)]
@@ -89,7 +90,9 @@ async def test_a_game_between_two_servers_is_played_in_both_with_kills(
     tables = [Table(emulator, "games", guild=guild) for guild in guilds]
     alice, bob = tables[0].people_named("alice", "bob")
     place_of = {alice.id: 0, bob.id: 1}
-    await start_pool_game(url, seat(alice, tables[0]), seat(bob, tables[1]), "correspondence")
+    pace = rng.choice(("correspondence", "10+5"))  # a live clock starts with either place's board
+    print(f"pace {pace}")
+    await start_pool_game(url, seat(alice, tables[0]), seat(bob, tables[1]), pace)
     await emulator.wait_for(lambda: same_boards(tables, 0), what="the first board in both places")
     assert "Alice" in tables[1].header() and "Bob" in tables[0].header()
 
