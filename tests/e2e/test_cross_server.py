@@ -208,7 +208,8 @@ async def test_a_server_that_wants_threads_gets_one_for_its_place(
     """With a thread per game, each server's place is a thread of the channel the member asked
     in, opened on a line naming the game's thread (the other server's player by name, unpinged),
     the asking player added — also by a process started after the game (its restart's repair
-    waits to be connected); the game is played in both threads to a resignation."""
+    waits to be connected); the game is played in both threads to a resignation, and reviewed
+    where it was asked."""
     url = await postgres_server.create_database()
     guilds = [emulator.add_guild(f"Server {shard}", shard=(shard, SHARDS)) for shard in (0, 1)]
     env = {"THOLOS_THREADS": "on"}
@@ -249,6 +250,15 @@ async def test_a_server_that_wants_threads_gets_one_for_its_place(
     for table, channel in zip(tables, channels, strict=True):
         assert table.status().startswith("Game over.")
         assert emulator.last_message(channel.channel).text.startswith("🏁")
+    away = tables[1]  # the Review pressed in Bob's place: the review is shown there
+    await away.click(bob, away.board, away.labelled(away.board, "Review"))
+
+    def review() -> bool:
+        found = [m for m in emulator.messages(away.channel) if m.embeds and not m.ephemeral]
+        return any(m.embeds[0].get("title", "").startswith("AI review") for m in found)
+
+    await emulator.wait_for(review, timeout=120, what="the review in Bob's place")
+    assert not any(m.embeds for m in emulator.messages(tables[0].channel))
     for table in tables:
         one_board_per_ply(table)
         table.assert_clean()
