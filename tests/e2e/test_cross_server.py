@@ -173,6 +173,15 @@ async def stored_plies(url: str) -> int:
         await connection.close()
 
 
+async def last_move_at(url: str) -> float:
+    """When the game's last turn was stored (by the database's clock: the same machine's)."""
+    connection = await asyncpg.connect(url)
+    try:
+        return await connection.fetchval("SELECT last_move_at FROM games")
+    finally:
+        await connection.close()
+
+
 async def check_game(url: str, shown: Position, plies: int) -> None:
     """The stored game ended where both boards show it after ``plies`` turns, its turns
     numbered without a gap replay from its start to it, and each place recorded the final
@@ -271,12 +280,15 @@ async def test_a_member_who_asked_in_the_dm_with_the_bot_plays_there(
     emulator: Emulator, spawn_bot: SpawnBot, postgres_server: PostgresServer
 ):
     """Bob asked where the bot cannot post (his own install): the game is shown in his DM with
-    the bot, which shard 0's process serves, while Alice plays in shard 1's server; Bob's turns
-    and his resignation in the DM reach Alice's board, and hers his."""
+    the bot, which shard 0's process serves, while Alice plays in shard 1's server; Bob's turn
+    in the DM reaches Alice's board, hers his; once she is idle (1 s here), Bob claims the win
+    from the DM; both places show it, and its Record and Replay work from either."""
     url = await postgres_server.create_database()
     guild = emulator.add_guild("Server 1", shard=(1, SHARDS))
+    env = {"THOLOS_INACTIVITY_TIMEOUT": "1"}
     bots = [
-        spawn_bot(emulator, env=shard_env(url, shard), guild_commands=False) for shard in (0, 1)
+        spawn_bot(emulator, env=shard_env(url, shard) | env, guild_commands=False)
+        for shard in (0, 1)
     ]
     await bots[0].start(sync=True)
     await bots[1].start()
@@ -291,15 +303,16 @@ async def test_a_member_who_asked_in_the_dm_with_the_bot_plays_there(
         table = tables[plies - 1]
         await table.play(table.position().legal_turns()[0])
         await emulator.wait_for(lambda plies=plies: same_boards(tables, plies), what="both boards")
-    ask = await dm.slash(bob, "tholos resign")
-    assert ask.original is not None
-    await dm.click(bob, ask.original, dm.labelled(ask.original, "Yes, resign"))
+    idle_since = await last_move_at(url)
+    await emulator.wait_for(lambda: time.time() > idle_since + 1, what="Alice idle for 1 s")
+    await dm.click(bob, dm.board, dm.labelled(dm.board, "Claim win (opponent idle)"))
     await emulator.wait_for(lambda: same_boards(tables, 3), what="both final boards")
+    assert f"<@{bob.id}> wins" in dm.status() and "**Bob** wins" in server.status()
     labels = [[button.get("label") for button in table.board.buttons] for table in tables]
     assert labels == [["Replay", "Record", "Review"]] * 2, "no rematch across places"
     pressed = await dm.click(bob, dm.board, dm.labelled(dm.board, "Record"))
     assert pressed.original is not None and pressed.original.ephemeral
-    assert "resignation" in pressed.original.attachments[0].data.decode()
+    assert "timeout" in pressed.original.attachments[0].data.decode()
     await server.click(alice, server.board, server.labelled(server.board, "Replay"))
     await server.private_file(alice)
     await settle(bots)
