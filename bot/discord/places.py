@@ -194,26 +194,39 @@ async def _existing_thread(client: discord.Client, message_id: int, name: str) -
         return None
 
 
-async def open_pool_thread(client: discord.Client, game: Game) -> tuple[int, int] | None:
-    """A thread for the place a pool game is seen from, in a server that wants one per game
-    (its caller asked its rules), before its first board there: its line in the channel (the
-    line's nonce and the thread's id, the line's, find both again after a restart) and the
-    thread on it, with the player who asked there; ``(thread, line)``, or ``None`` where no
-    thread can be opened (not a text channel, no permission, Discord refused): the channel."""
+async def post_pool_line(client: discord.Client, game: Game) -> int | None:
+    """The line of the place a pool game is seen from, in a server that wants a thread per
+    game (its caller asked its rules), before its first board there: posted in the channel
+    (its nonce answers a repeat within minutes with the first), the thread to open on it; its
+    id, or ``None`` where no thread can be opened (not a text channel, no permission)."""
     channel = client.get_channel(game.channel_id)
     if not isinstance(channel, discord.TextChannel):
         return None
     permissions = channel.permissions_for(channel.guild.me)
     if not (permissions.create_public_threads and permissions.send_messages_in_threads):
         return None
-    t = translator(game.language)
     line = await discord_call(
         channel.send(
-            content=game_line(t, game),
+            content=game_line(translator(game.language), game),
             allowed_mentions=NO_PINGS,
             nonce=nonce("gl", game.id, game.away or 0),
         )
     )
+    return line.id
+
+
+async def open_pool_thread(
+    client: discord.Client, game: Game, line_id: int
+) -> tuple[int, int] | None:
+    """The thread of the place a pool game is seen from, opened on its line ``line_id`` (one
+    it had already — its id is the line's — after a restart), with the player who asked there;
+    ``(thread, line)``, or ``None`` when Discord refuses one (the game is shown in the
+    channel)."""
+    channel = client.get_channel(game.channel_id)
+    if not isinstance(channel, discord.TextChannel):  # (its line was posted there)
+        return None
+    t = translator(game.language)
+    line = channel.get_partial_message(line_id)
     here = game.white_id if game.away is None else game.away
     name = thread_name(t, game.white_name, game.black_name)
     opened = await open_thread(client, line, name, [here])
@@ -224,7 +237,7 @@ async def open_pool_thread(client: discord.Client, game: Game) -> tuple[int, int
         await discord_call(line.edit(content=game_line(t, moved), allowed_mentions=NO_PINGS))
     except (discord.HTTPException, TimeoutError) as error:  # it names the channel: no harm
         log.info("could not name game %s's thread on its line: %s", game.id, error)
-    return opened.thread.id, line.id
+    return opened.thread.id, line_id
 
 
 class Places:

@@ -17,9 +17,11 @@ from bot.base.seats import Seat
 from bot.base.server_rules import ReminderDefaults
 from bot.storage import open_database
 from bot.storage.games.places import insert_pool_game
+from bot.storage.games.store import GameStore
 from engine import WHITE, Position
 from tests.e2e.bots import SpawnBot
 from tests.e2e.emulator import BotProcess, Emulator, Member
+from tests.e2e.emulator.tests.raw import RawApi
 from tests.e2e.table import FOOTER, Table, board_part, path_of, press_paths
 from tests.postgres import PostgresServer
 
@@ -370,6 +372,52 @@ async def test_each_player_is_reminded_in_their_own_place(
     await settle(bots)
     for table in tables:
         table.assert_clean()
+    for bot in bots:
+        assert await bot.stop() == 0
+        bot.assert_clean_log()
+
+
+async def test_a_thread_is_opened_on_the_line_a_killed_process_posted(
+    emulator: Emulator, spawn_bot: SpawnBot, postgres_server: PostgresServer, raw_api: RawApi
+):
+    """A process posted the line of Bob's place and was killed before opening its thread (the
+    line remembered, the place not settled): the next process opens the thread on that line,
+    long after Discord's nonce window too — never a second line."""
+    url = await postgres_server.create_database()
+    guilds = [emulator.add_guild(f"Server {shard}", shard=(shard, SHARDS)) for shard in (0, 1)]
+    channels = [Table(emulator, "games", guild=guild) for guild in guilds]
+    alice, bob = channels[0].people_named("alice", "bob")
+    game_id = await start_pool_game(
+        url, seat(alice, channels[0]), seat(bob, channels[1]), "correspondence"
+    )
+    path = f"/channels/{channels[1].channel.id}/messages"
+    status, line = await raw_api.call("POST", path, json={"content": "⚔️ the killed one's line"})
+    assert status == 200
+    database = await open_database(url)
+    try:
+        places = GameStore(database).places
+        away = await places.seen_from(game_id, bob.id)
+        assert away is not None
+        await places.note_line(away, int(line["id"]))
+    finally:
+        await database.close()
+    env = {"THOLOS_THREADS": "on"}
+    bots = [
+        spawn_bot(emulator, env=shard_env(url, shard) | env, guild_commands=False)
+        for shard in (0, 1)
+    ]
+    await bots[0].start(sync=True)
+    await bots[1].start()
+
+    def boards_in_threads() -> bool:
+        found = [emulator.threads(table.channel) for table in channels]
+        return all(len(threads) == 1 and Table(emulator, threads[0]).boards() for threads in found)
+
+    await emulator.wait_for(boards_in_threads, what="a thread with a board in each server")
+    (only,) = emulator.messages(channels[1].channel)
+    assert only.id == int(line["id"]) and emulator.thread_of(only) is not None
+    assert f"<#{emulator.threads(channels[1].channel)[0].id}>" in only.text
+    await settle(bots)
     for bot in bots:
         assert await bot.stop() == 0
         bot.assert_clean_log()

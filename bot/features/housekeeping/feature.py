@@ -16,7 +16,7 @@ from bot.base.game import Game
 from bot.discord.app import App
 from bot.discord.feature import Feature
 from bot.discord.opponent import AiOpponent
-from bot.discord.places import open_pool_thread
+from bot.discord.places import open_pool_thread, post_pool_line
 from bot.discord.poster import board_nonce
 from bot.loops import work
 from bot.loops.background import Backoff, Retries, discord_call
@@ -99,11 +99,20 @@ class Housekeeping(Feature):
 
     async def _settle(self, game: Game) -> Game:
         """Before a pool game's first board in one of its places: a thread of its own there
-        if that server wants one per game (else the channel itself)."""
+        if that server wants one per game (else the channel itself); the line it hangs on is
+        remembered first, so that a restart opens the thread on it, never on a second."""
+        places = self.app.stores.games.places
         rules = await self.app.rules(game.guild_id)
-        wanted = rules.threads and game.venue == "server"
-        thread = await open_pool_thread(self.app.client, game) if wanted else None
-        return await self.app.stores.games.places.settle(game, thread)
+        if not rules.threads or game.venue != "server":
+            return await places.settle(game, None)
+        line_id = await places.pending_line(game)
+        if line_id is None:
+            line_id = await post_pool_line(self.app.client, game)
+            if line_id is None:  # no thread can be opened there
+                return await places.settle(game, None)
+            await places.note_line(game, line_id)
+        thread = await open_pool_thread(self.app.client, game, line_id)
+        return await places.settle(game, thread)
 
     async def repost_missing(self, grace: float) -> float | None:
         """Post the boards of changes stored more than ``grace`` seconds ago but never shown

@@ -217,6 +217,12 @@ async def boards_behind(database: Database, shards: Shards) -> list[Game]:
     return sorted(behind, key=lambda game: game.last_move_at)
 
 
+def _the_place(game: Game) -> tuple[str, tuple[int, ...]]:
+    """SQL: the rows of ``game_places`` of the place ``game`` is seen from (its home's: every
+    home row), and its parameters."""
+    return ("home", ()) if game.away is None else ("user_id = ?", (game.away,))
+
+
 def _shown_in(channel_id: int | None, shown: int, parent_id: int | None) -> bool:
     """Whether ``channel_id`` is where a place shows its game: its channel or thread, or the
     thread's channel."""
@@ -267,23 +273,44 @@ class PlacedGames:
     async def placed(self, game: Game) -> bool:
         """Whether the place ``game`` is seen from has its thread question settled (a pool
         game's place, before its first board: a thread may be opened for it)."""
-        home = "home" if game.away is None else "user_id = ?"
-        values = () if game.away is None else (game.away,)
+        where, values = _the_place(game)
         placed = await self.database.fetchone(
-            f"SELECT placed FROM game_places WHERE game_id = ? AND {home}", (game.id, *values)
+            f"SELECT placed FROM game_places WHERE game_id = ? AND {where}", (game.id, *values)
         )
         return placed is None or bool(placed[0])
+
+    async def pending_line(self, game: Game) -> int | None:
+        """The line posted for the thread of the place ``game`` is seen from, before that
+        place was settled (``None``: none yet)."""
+        where, values = _the_place(game)
+        row = await self.database.fetchone(
+            f"SELECT parent_message_id FROM game_places WHERE game_id = ? AND {where} "
+            "AND NOT placed",
+            (game.id, *values),
+        )
+        return None if row is None else row[0]
+
+    async def note_line(self, game: Game, line_id: int) -> None:
+        """Remember the line just posted for the thread of the place ``game`` is seen from:
+        a restart before the place is settled opens its thread on it (never a second line)."""
+        where, values = _the_place(game)
+        async with self.database.transaction() as transaction:
+            await transaction.execute(
+                "UPDATE game_places SET parent_message_id = ? "
+                f"WHERE game_id = ? AND {where} AND NOT placed",
+                (line_id, game.id, *values),
+            )
 
     async def settle(self, game: Game, thread: tuple[int, int] | None) -> Game:
         """Settle the thread question of the place ``game`` is seen from: played in the thread
         ``thread[0]`` opened on the line ``thread[1]`` of its channel, or (``None``) in the
         channel itself; the game seen from there now (as it was, if settled meanwhile)."""
-        where = "home" if game.away is None else "user_id = ?"
-        values = () if game.away is None else (game.away,)
+        where, values = _the_place(game)
         moved = thread is not None and game.parent_id is None
         async with self.database.transaction() as transaction:
+            forget = "" if thread else ", parent_message_id = NULL"  # a line without thread
             changed = await transaction.execute(
-                "UPDATE game_places SET placed = TRUE "
+                f"UPDATE game_places SET placed = TRUE{forget} "
                 f"WHERE game_id = ? AND {where} AND NOT placed",
                 (game.id, *values),
             )
