@@ -511,8 +511,8 @@ MIGRATIONS: list[str] = [
     # from the stored rated games; games.ai_id: the AI's side of a game against it (a rated one
     # rates only the member). The per-server ratings are dropped: the meta row
     # 'ratings:replay' (if there are rated games) asks the ratings feature to replay every
-    # stored rated game, in rating order, into the pools at start (one transaction under the ratings' lock, which deletes
-    # the row; docs/data.md).
+    # stored rated game, in rating order, into the pools at start (one transaction under the
+    # ratings' lock, which deletes the row; docs/data.md).
     """
     CREATE TABLE member_ratings (
         pool TEXT NOT NULL CHECK (pool IN ('live', 'correspondence')),

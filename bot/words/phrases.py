@@ -181,10 +181,13 @@ def know_commands(ids: dict[str, int]) -> None:
     _COMMAND_IDS.update(ids)
 
 
-def command(name: str) -> str:
+def command(name: str, *, mention: bool = True) -> str:
     """A command mention, e.g. ``</tholos challenge:123>``: Discord shows it in each reader's
     language and makes it clickable; ``/tholos challenge`` in code style until the ids are
-    known."""
+    known. Without ``mention`` (where Discord does not draw mentions: the live page), plainly
+    ``/tholos challenge``."""
+    if not mention:
+        return f"/{name}"
     top = name.split()[0]
     known = _COMMAND_IDS.get(top)
     return f"</{name}:{known}>" if known is not None else f"`/{name}`"

@@ -395,10 +395,10 @@ async def test_a_thread_is_opened_on_the_line_a_killed_process_posted(
     assert status == 200
     database = await open_database(url)
     try:
-        places = GameStore(database).places
-        away = await places.seen_from(game_id, bob.id)
+        store = GameStore(database)
+        away = await store.places.seen_from(game_id, bob.id)
         assert away is not None
-        await places.note_line(away, int(line["id"]))
+        await store.place_threads.note_line(away, int(line["id"]))
     finally:
         await database.close()
     env = {"THOLOS_THREADS": "on"}

@@ -131,8 +131,9 @@ async def test_settings_and_stats_answer_in_every_place(
     """Dave (the app installed, no server shared) runs ``/tholos settings`` and ``/tholos
     stats`` in his DM with the bot, a DM with Alice, a group DM and a server without the bot:
     each answers (settings for him alone), saying what happens to reminders of games where the
-    bot is not, and that he has no rating yet (those games are unrated). In a server with the bot, Alice
-    gets the server's reminder time as before, and the same line about the other places."""
+    bot is not, and that he has no rating yet (those games are unrated). In a server with the
+    bot, Alice gets the server's reminder time as before, and the same line about the other
+    places."""
     bot = spawn_bot(emulator, guild_commands=False)
     await bot.start(sync=True)
     alice, bob = emulator.member("alice"), emulator.member("bob")

@@ -92,16 +92,16 @@ async def test_the_games_of_a_place_are_found_there(database: Database) -> None:
 
 async def test_a_place_is_settled_in_a_thread_once(database: Database) -> None:
     game_id = await started(database)
-    places = GameStore(database).places
+    places, threads = GameStore(database).places, GameStore(database).place_threads
     away = await places.seen_from(game_id, 22)
-    assert away is not None and not await places.placed(away)
-    moved = await places.settle(away, (2500, 2400))
+    assert away is not None and not await threads.placed(away)
+    moved = await threads.settle(away, (2500, 2400))
     assert (moved.channel_id, moved.parent_id, moved.parent_message_id) == (2500, 2000, 2400)
-    assert await places.placed(moved)
-    assert await places.settle(away, (2600, 2401)) == moved  # settled already: kept
+    assert await threads.placed(moved)
+    assert await threads.settle(away, (2600, 2401)) == moved  # settled already: kept
     home = await places.game_in(game_id, 1000)
     assert home is not None and (home.channel_id, home.parent_id) == (1000, None)
-    at_home = await places.settle(home, (1500, 1400))
+    at_home = await threads.settle(home, (1500, 1400))
     assert (at_home.channel_id, at_home.parent_id, at_home.away) == (1500, 1000, None)
     assert (await GameStore(database).game(game_id)) == at_home
 

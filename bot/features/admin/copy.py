@@ -54,6 +54,26 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
             "hints_used",
             "venue",
             "ai_id",
+            "pool",
+        ),
+    ),
+    (
+        "game_places",
+        (
+            "game_id",
+            "user_id",
+            "home",
+            "guild_id",
+            "channel_id",
+            "parent_id",
+            "parent_message_id",
+            "venue",
+            "language",
+            "server_name",
+            "placed",
+            "version",
+            "board_message_id",
+            "board_version",
         ),
     ),
     ("turns", ("game_id", "ply", "player_id", "turn", "position_after", "created_at", "clock")),
@@ -277,7 +297,19 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
 """Every table and column, in an order that keeps foreign keys satisfied (``leases`` are
 held by running processes, not history: not copied)."""
 BATCH = 5000
-_BOOLEANS = {"rated", "threads", "open_to_all", "correct", "revealed", "hints"}
+_BOOLEANS = {
+    "rated",
+    "threads",
+    "open_to_all",
+    "correct",
+    "revealed",
+    "hints",
+    "pool_shows_server",
+    "home",
+    "placed",
+}
+_POOL_FLAGS = {"games", "guild_settings"}
+"""The tables whose ``pool`` is a flag (``member_ratings.pool`` names a rating pool)."""
 _IDENTITIES = ("games", "challenges", "tournaments", "puzzles", "puzzle_attempts")
 _PUZZLE_TABLES = ("daily_puzzles", "puzzle_attempts", "puzzle_players", "puzzles")
 """Emptied in the target before the copy: a bot started on it imported the shipped puzzles."""
@@ -302,7 +334,10 @@ async def copy_database(source: Database, target: Database) -> dict[str, int]:
             )
         for table, columns in TABLES:
             rows = await reading.fetchall(f"SELECT {', '.join(columns)} FROM {table}")
-            flags = [column in _BOOLEANS for column in columns]
+            flags = [
+                column in _BOOLEANS or (column == "pool" and table in _POOL_FLAGS)
+                for column in columns
+            ]
             values = [
                 tuple(
                     bool(v) if flag and v is not None else v

@@ -86,7 +86,7 @@ class Housekeeping(Feature):
         (``look_first``: it may have been; a post repeated within Discord's nonce window is
         answered with the first message anyway)."""
         poster = self.app.poster
-        if game.pool and not await self.app.stores.games.places.placed(game):
+        if game.pool and not await self.app.stores.games.place_threads.placed(game):
             game = await self._settle(game)
         found = await poster.posted.find(game) if look_first else None
         if found is not None:
@@ -101,7 +101,7 @@ class Housekeeping(Feature):
         """Before a pool game's first board in one of its places: a thread of its own there
         if that server wants one per game (else the channel itself); the line it hangs on is
         remembered first, so that a restart opens the thread on it, never on a second."""
-        places = self.app.stores.games.places
+        places = self.app.stores.games.place_threads
         rules = await self.app.rules(game.guild_id)
         if not rules.threads or game.venue != "server":
             return await places.settle(game, None)

@@ -8,7 +8,7 @@ import discord
 from bot.base.paces import CORRESPONDENCE
 from bot.discord.controls import Button, CustomId, view_of
 from bot.features.pool.service import PoolState
-from bot.features.pool.words import CONSENT, LEAVE_THE_POOL
+from bot.features.pool.words import CONSENT
 from bot.words.names import escaped_name
 from bot.words.phrases import command, level_name, pace_name
 from rendering.translator import Translator
@@ -35,7 +35,7 @@ def opt_in_text(t: Translator, name: str, pace: str) -> str:
         CONSENT,
         pace=pace_name(t, pace),
         name=escaped_name(name),
-        leave=command(LEAVE_THE_POOL),
+        leave=command("tholos pool leave"),
     )
 
 

@@ -23,7 +23,7 @@ from bot.base.shards import DIRECT_MESSAGES
 from bot.discord.app import App
 from bot.features.pool.service import AI_OFFER_AFTER, PoolService, PoolState
 from bot.features.pool.store import POOL_TOPIC
-from bot.features.pool.words import CONSENT, LEAVE_THE_POOL
+from bot.features.pool.words import CONSENT
 from bot.i18n.catalogues import language_of, translator
 from bot.loops import work
 from bot.storage.db import DatabaseUnavailable
@@ -32,7 +32,7 @@ from bot.web.pages import PagePart
 from bot.web.places import with_the_bot
 from bot.web.sessions import Session
 from bot.words.names import plain_name
-from bot.words.phrases import level_name, pace_name
+from bot.words.phrases import command, level_name, pace_name
 from engine.vocabulary import N_
 from rendering.translator import Translator
 
@@ -262,7 +262,12 @@ async def seat_here(app: App, session: Session) -> Seat:
 def consent(page: Page, pace: str) -> JSON:
     """The opt-in's question: what the pool is and what others see."""
     t = translator(page.language)
-    text = t(CONSENT, pace=pace_name(t, pace), name=page.session.name, leave=f"/{LEAVE_THE_POOL}")
+    text = t(
+        CONSENT,
+        pace=pace_name(t, pace),
+        name=page.session.name,
+        leave=command("tholos pool leave", mention=False),
+    )
     return {"type": "pool", "consent": {"pace": pace, "text": text}, "state": None}
 
 

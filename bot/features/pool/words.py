@@ -11,5 +11,3 @@ CONSENT = N_(
     "are rated. You can leave the pool any time with {leave}."
 )
 """What the pool is and what others see, before a member joins it."""
-LEAVE_THE_POOL = "tholos pool leave"
-"""The command that leaves the pool, as the consent names it."""

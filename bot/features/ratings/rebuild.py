@@ -38,15 +38,16 @@ IN_RATING_ORDER = " ORDER BY rated_seq NULLS FIRST, finished_at, id"
 _SERVER_PLAYERS = (
     "INSERT INTO server_players (guild_id, user_id) SELECT * FROM ("
     "SELECT guild_id, white_id FROM games WHERE status = 'finished' AND rated AND guild_id != 0 "
-    "AND (ai_id IS NULL OR white_id != ai_id) UNION "
+    "AND NOT pool AND (ai_id IS NULL OR white_id != ai_id) UNION "
     "SELECT guild_id, black_id FROM games WHERE status = 'finished' AND rated AND guild_id != 0 "
-    "AND (ai_id IS NULL OR black_id != ai_id) UNION "
+    "AND NOT pool AND (ai_id IS NULL OR black_id != ai_id) UNION "
     "SELECT p.guild_id, p.user_id FROM game_places p JOIN games g ON g.id = p.game_id "
     "WHERE g.status = 'finished' AND g.rated AND p.guild_id != 0"
     ") AS played WHERE true ON CONFLICT (guild_id, user_id) DO NOTHING"
 )
-"""Every member of a rated game on the boards of the servers it was played in (those a rebuild
-finds missing: a history written or copied without them)."""
+"""Every member of a rated game on the boards of the servers they played it from — a pool game's
+each from their own place — (those a rebuild finds missing: a history written or copied without
+them)."""
 
 
 async def replay_if_asked(database: Database) -> int | None:

@@ -92,8 +92,8 @@ async def write(transaction: Transaction, standings: Standings, keys: Iterable[K
 async def rate_game(transaction: Transaction, game_id: int) -> None:
     """Update the members' ratings for a finished, rated game, in the caller's transaction
     (the one that finishes the game), from its stored row as a rebuild reads it; give the game
-    the next number in rating order; its players join the leaderboards of the servers it is
-    shown in.
+    the next number in rating order; its players join the leaderboards of the servers they
+    played it from.
 
     Games are rated one at a time across every process (a lock held to the end of the
     transaction): two games ending at once are both counted, in one order, each once.
@@ -117,12 +117,15 @@ async def rate_game(transaction: Transaction, game_id: int) -> None:
         "WHERE rated_seq IS NOT NULL) WHERE id = ?",  # the condition lets the index answer MAX
         (game_id,),
     )
-    servers = {(game.guild_id, user_id) for _, user_id in changed if game.guild_id}
-    for row in await transaction.fetchall(
+    places = await transaction.fetchall(
         "SELECT guild_id, user_id FROM game_places WHERE game_id = ? AND guild_id != 0",
         (game_id,),
-    ):
-        servers.add((row[0], row[1]))
+    )
+    # A pool game shows each player on the server they played it from; any other game, both
+    # on its server.
+    servers = {(row[0], row[1]) for row in places} or {
+        (game.guild_id, user_id) for _, user_id in changed if game.guild_id
+    }
     for guild_id, user_id in sorted(servers):
         await join_server(transaction, guild_id, user_id)
 

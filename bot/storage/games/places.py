@@ -270,68 +270,6 @@ class PlacedGames:
         place = await place_of(self.database, game_id, away)
         return None if place is None else place.shown(game)
 
-    async def placed(self, game: Game) -> bool:
-        """Whether the place ``game`` is seen from has its thread question settled (a pool
-        game's place, before its first board: a thread may be opened for it)."""
-        where, values = _the_place(game)
-        placed = await self.database.fetchone(
-            f"SELECT placed FROM game_places WHERE game_id = ? AND {where}", (game.id, *values)
-        )
-        return placed is None or bool(placed[0])
-
-    async def pending_line(self, game: Game) -> int | None:
-        """The line posted for the thread of the place ``game`` is seen from, before that
-        place was settled (``None``: none yet)."""
-        where, values = _the_place(game)
-        row = await self.database.fetchone(
-            f"SELECT parent_message_id FROM game_places WHERE game_id = ? AND {where} "
-            "AND NOT placed",
-            (game.id, *values),
-        )
-        return None if row is None else row[0]
-
-    async def note_line(self, game: Game, line_id: int) -> None:
-        """Remember the line just posted for the thread of the place ``game`` is seen from:
-        a restart before the place is settled opens its thread on it (never a second line)."""
-        where, values = _the_place(game)
-        async with self.database.transaction() as transaction:
-            await transaction.execute(
-                "UPDATE game_places SET parent_message_id = ? "
-                f"WHERE game_id = ? AND {where} AND NOT placed",
-                (line_id, game.id, *values),
-            )
-
-    async def settle(self, game: Game, thread: tuple[int, int] | None) -> Game:
-        """Settle the thread question of the place ``game`` is seen from: played in the thread
-        ``thread[0]`` opened on the line ``thread[1]`` of its channel, or (``None``) in the
-        channel itself; the game seen from there now (as it was, if settled meanwhile)."""
-        where, values = _the_place(game)
-        moved = thread is not None and game.parent_id is None
-        async with self.database.transaction() as transaction:
-            forget = "" if thread else ", parent_message_id = NULL"  # a line without thread
-            changed = await transaction.execute(
-                f"UPDATE game_places SET placed = TRUE{forget} "
-                f"WHERE game_id = ? AND {where} AND NOT placed",
-                (game.id, *values),
-            )
-            if changed and moved:
-                assert thread is not None
-                into = (thread[0], game.channel_id, thread[1])
-                await transaction.execute(
-                    "UPDATE game_places SET channel_id = ?, parent_id = ?, parent_message_id = ? "
-                    f"WHERE game_id = ? AND {where}",
-                    (*into, game.id, *values),
-                )
-                if game.away is None:
-                    await transaction.execute(
-                        "UPDATE games SET channel_id = ?, parent_id = ?, parent_message_id = ? "
-                        "WHERE id = ?",
-                        (*into, game.id),
-                    )
-        if game.away is None:
-            return await read_game(self.database, game.id) or game
-        return await self.seen_from(game.id, game.away) or game
-
     async def move(
         self, game: Game, channel_id: int, parent_id: int | None, parent_message_id: int | None
     ) -> Game:
@@ -408,3 +346,74 @@ class PlacedGames:
             if game is not None:
                 shown.append(place.shown(game))
         return shown
+
+
+class PlaceThreads:
+    """A pool game's thread in each place: whether it is settled, the line it hangs on, and
+    the place moved into it."""
+
+    def __init__(self, database: Database, places: PlacedGames) -> None:
+        self.database = database
+        self.places = places
+
+    async def placed(self, game: Game) -> bool:
+        """Whether the place ``game`` is seen from has its thread question settled (a pool
+        game's place, before its first board: a thread may be opened for it)."""
+        where, values = _the_place(game)
+        placed = await self.database.fetchone(
+            f"SELECT placed FROM game_places WHERE game_id = ? AND {where}", (game.id, *values)
+        )
+        return placed is None or bool(placed[0])
+
+    async def pending_line(self, game: Game) -> int | None:
+        """The line posted for the thread of the place ``game`` is seen from, before that
+        place was settled (``None``: none yet)."""
+        where, values = _the_place(game)
+        row = await self.database.fetchone(
+            f"SELECT parent_message_id FROM game_places WHERE game_id = ? AND {where} "
+            "AND NOT placed",
+            (game.id, *values),
+        )
+        return None if row is None else row[0]
+
+    async def note_line(self, game: Game, line_id: int) -> None:
+        """Remember the line just posted for the thread of the place ``game`` is seen from:
+        a restart before the place is settled opens its thread on it (never a second line)."""
+        where, values = _the_place(game)
+        async with self.database.transaction() as transaction:
+            await transaction.execute(
+                "UPDATE game_places SET parent_message_id = ? "
+                f"WHERE game_id = ? AND {where} AND NOT placed",
+                (line_id, game.id, *values),
+            )
+
+    async def settle(self, game: Game, thread: tuple[int, int] | None) -> Game:
+        """Settle the thread question of the place ``game`` is seen from: played in the thread
+        ``thread[0]`` opened on the line ``thread[1]`` of its channel, or (``None``) in the
+        channel itself; the game seen from there now (as it was, if settled meanwhile)."""
+        where, values = _the_place(game)
+        moved = thread is not None and game.parent_id is None
+        async with self.database.transaction() as transaction:
+            forget = "" if thread else ", parent_message_id = NULL"  # a line without thread
+            changed = await transaction.execute(
+                f"UPDATE game_places SET placed = TRUE{forget} "
+                f"WHERE game_id = ? AND {where} AND NOT placed",
+                (game.id, *values),
+            )
+            if changed and moved:
+                assert thread is not None
+                into = (thread[0], game.channel_id, thread[1])
+                await transaction.execute(
+                    "UPDATE game_places SET channel_id = ?, parent_id = ?, parent_message_id = ? "
+                    f"WHERE game_id = ? AND {where}",
+                    (*into, game.id, *values),
+                )
+                if game.away is None:
+                    await transaction.execute(
+                        "UPDATE games SET channel_id = ?, parent_id = ?, parent_message_id = ? "
+                        "WHERE id = ?",
+                        (*into, game.id),
+                    )
+        if game.away is None:
+            return await read_game(self.database, game.id) or game
+        return await self.places.seen_from(game.id, game.away) or game

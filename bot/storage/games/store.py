@@ -16,7 +16,7 @@ from bot.storage.games.changes import (
     ensure_pair_free,
     insert_game,
 )
-from bot.storage.games.places import PlacedGames
+from bot.storage.games.places import PlacedGames, PlaceThreads
 from bot.storage.games.rows import GAME_COLUMNS, game_from_row, read_game
 from bot.storage.group import GroupCommit
 from bot.storage.leases import board_lease, end
@@ -30,6 +30,8 @@ class GameStore:
         self._boards = GroupCommit(database, ordered=True)
         self.places = PlacedGames(database)
         """Pool games seen from each of their places."""
+        self.place_threads = PlaceThreads(database, self.places)
+        """Their threads in each place."""
 
     async def create_ai_game(
         self, new: NewGame, *, now: float, reminders: ReminderDefaults | None = None

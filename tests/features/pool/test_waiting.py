@@ -10,6 +10,8 @@ import datetime
 from types import SimpleNamespace
 from typing import Any, cast
 
+import pytest
+
 from bot.base.seats import Seat
 from bot.discord.app import App
 from bot.features.pool.service import PoolService
@@ -62,11 +64,25 @@ async def started_game(database: Database) -> int:
         return await insert_pool_game(transaction, seat(1), seat(2), "5+5", 1000.0)
 
 
-async def until_done() -> None:
-    """Let the edits started in the background finish."""
+@pytest.fixture(autouse=True)
+def _idle() -> None:
+    """The work counted before the test: what another test in this process may have left
+    counted (a task its closed event loop never finished) is not this test's."""
+    global _BEFORE
+    _BEFORE = work.in_flight()
 
-    while work.in_flight():
-        await asyncio.sleep(0)
+
+_BEFORE = 0
+
+
+async def until_done() -> None:
+    """Let the edits started in the background finish (at most 10 s: then the test fails)."""
+
+    async def settled() -> None:
+        while work.in_flight() > _BEFORE:
+            await asyncio.sleep(0)
+
+    await asyncio.wait_for(settled(), 10)
 
 
 async def test_a_pairing_heard_before_the_answer_is_still_told(database: Database, clock: Clock):
