@@ -17,6 +17,7 @@ from bot.discord.app import App
 from bot.discord.commands import Command, Tholos
 from bot.discord.controls import FLOAT, PAGE, SNOWFLAKE, WAY, CustomId, Router, pager
 from bot.discord.feature import Feature
+from bot.discord.venues import venue_of
 from bot.features.lessons import LessonService
 from bot.features.puzzles import PuzzleStore
 from bot.features.ratings.member_stats import POOL_NAMES, MemberStats, rating_text
@@ -114,13 +115,9 @@ class Ratings(Feature):
         the page number. Without one, or when the seek comes back short (the ratings changed
         since), the page is read by its number.
         """
-        guild_id = interaction.guild_id
-        if guild_id is None:
-            raise Refusal(
-                "Leaderboards belong to servers — run {leaderboard} in a server.",
-                leaderboard=command("leaderboard"),
-            )
-        board = Board(pool, guild_id if scope == "server" else None, time.time())
+        in_server = venue_of(interaction) == "server"  # elsewhere, the global board
+        guild_id = interaction.guild_id if in_server and scope == "server" else None
+        board = Board(pool, guild_id, time.time())
         boards = self.store.boards
         players = await boards.players(board)
         if not players:
@@ -197,8 +194,8 @@ class RatingCommands(Cog):
         name=NC_("command", "leaderboard"),
         description=N_("Tholos players ranked by rating: this server's, or everyone's in the pool"),
     )
-    @app_commands.guild_only()
-    @app_commands.guild_install()
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    @app_commands.allowed_installs(guilds=True, users=True)
     @app_commands.describe(
         pace=N_("Which rating: live games (any clock) or correspondence (the default)"),
         scope=N_("This server's members (the default), or everyone who joined the pool"),

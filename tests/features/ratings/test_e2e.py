@@ -166,3 +166,44 @@ async def test_leaderboard_pages_work_after_a_restart(
     assert table.labelled(board, "Next") == "tholos:lbp:correspondence:server:3:n:1975.0:25"
     table.assert_clean()
     assert await bot.stop() == 0
+
+
+async def test_outside_servers_with_the_bot_the_leaderboard_is_the_global_one(
+    emulator: Emulator, spawn_bot: SpawnBot
+) -> None:
+    """``/leaderboard`` is offered in the DM with the bot, in DMs between members and in a
+    server without the bot (a user install): each shows the global board, whatever ``scope``
+    asks; in a server with the bot, its own board."""
+    bot = spawn_bot(emulator, guild_commands=False)
+    await bot.start(sync=True)
+    alice = emulator.member("alice")
+    dave = emulator.add_user("dave")
+    emulator.install_for_user(dave)
+    at = time.time()
+    settle(bot.db_path, emulator.guild.id, {alice.id: (1600.0, SETTLED)}, at)
+    with sqlite3.connect(bot.db_path) as db:
+        db.execute(
+            "INSERT INTO member_ratings (pool, user_id, rating, deviation, volatility, games, "
+            "wins, losses, draws, updated_at) VALUES ('correspondence', ?, 1700, ?, 0.06, 30, "
+            "20, 10, 0, ?)",
+            (dave.id, SETTLED, at),
+        )
+        db.execute(
+            "INSERT INTO pool_members (user_id, name, joined_at) VALUES (?, 'Dave', 0)",
+            (dave.id,),
+        )
+    places = [
+        emulator.dm_channel(dave),
+        emulator.dm_between(dave, alice),
+        emulator.channel("general", emulator.add_guild_without_bot("Elsewhere", [dave])),
+    ]
+    for place in places:
+        ix = await emulator.slash(dave, "leaderboard", channel=place, scope="server")
+        shown = ix.original
+        assert shown is not None and not shown.ephemeral, place.name
+        assert shown.embeds[0]["title"] == "Tholos leaderboard · correspondence · global"
+        assert shown.embeds[0]["description"].startswith("`#1` Dave **1700**")
+    here = (await emulator.slash(alice, "leaderboard")).original
+    assert here is not None and here.embeds[0]["title"] == "Tholos leaderboard · correspondence"
+    assert here.embeds[0]["description"].startswith(f"`#1` <@{alice.id}> **1600**")
+    bot.assert_clean_log()
