@@ -44,23 +44,22 @@ def dm_boards(emulator: Emulator, member: Member) -> list:
 
 async def test_commands_are_offered_only_where_they_work(emulator: Emulator, spawn_bot: SpawnBot):
     """The registered commands' contexts and install types: the server commands (admin,
-    tournaments' organising, leaderboard) in servers only, with the bot added to a server;
-    /tholos and /tholos-ai everywhere (servers, the DM with the bot, DMs and group DMs),
+    tournaments' organising) in servers only, with the bot added to a server; /tholos,
+    /tholos-ai and /leaderboard everywhere (servers, the DM with the bot, DMs and group DMs),
     installed either way. The app declares both installs. Discord's client offers no server
     command in a DM."""
     bot = await global_bot(emulator, spawn_bot)
     registered = {command["name"]: command for command in emulator.commands(guild=False)}
-    for name in ("leaderboard", "tholos-admin", "tholos-tournament"):
+    for name in ("tholos-admin", "tholos-tournament"):
         assert registered[name]["contexts"] == [GUILD], name
         assert registered[name]["integration_types"] == [GUILD_INSTALL], name
-    assert sorted(registered["tholos"]["contexts"]) == [GUILD, BOT_DM, PRIVATE_CHANNEL]
-    assert sorted(registered["tholos"]["integration_types"]) == [GUILD_INSTALL, USER_INSTALL]
-    assert sorted(registered["tholos-ai"]["contexts"]) == [GUILD, BOT_DM, PRIVATE_CHANNEL]
-    assert sorted(registered["tholos-ai"]["integration_types"]) == [GUILD_INSTALL, USER_INSTALL]
+    for name in ("tholos", "tholos-ai", "leaderboard"):
+        assert sorted(registered[name]["contexts"]) == [GUILD, BOT_DM, PRIVATE_CHANNEL], name
+        assert sorted(registered[name]["integration_types"]) == [GUILD_INSTALL, USER_INSTALL]
     assert set(emulator.application["integration_types_config"]) == {"0", "1"}
     alice = emulator.member("alice")
     dm = emulator.dm_channel(alice)
-    for command in ("leaderboard", "tholos-admin settings", "tholos-tournament start"):
+    for command in ("tholos-admin settings", "tholos-tournament start"):
         with pytest.raises(ValueError):
             await emulator.slash(alice, command, channel=dm)
     assert emulator.violations == []
