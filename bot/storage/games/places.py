@@ -64,18 +64,7 @@ class Place:
         """``game`` as this place shows it: its channel, thread, language and board here."""
         if self.home:
             return game
-        return replace(
-            game,
-            guild_id=self.guild_id,
-            channel_id=self.channel_id,
-            parent_id=self.parent_id,
-            parent_message_id=self.parent_message_id,
-            venue=self.venue,
-            language=self.language,
-            board_message_id=self.board_message_id,
-            board_version=self.board_version,
-            away=self.user_id,
-        )
+        return replace(game, **_where(self), away=self.user_id)
 
 
 def seen_as(changed: Game, seen: Game) -> Game:
@@ -83,18 +72,25 @@ def seen_as(changed: Game, seen: Game) -> Game:
     was: the same place, its board there unchanged by the change."""
     if seen.away is None:
         return changed
-    return replace(
-        changed,
-        guild_id=seen.guild_id,
-        channel_id=seen.channel_id,
-        parent_id=seen.parent_id,
-        parent_message_id=seen.parent_message_id,
-        venue=seen.venue,
-        language=seen.language,
-        board_message_id=seen.board_message_id,
-        board_version=seen.board_version,
-        away=seen.away,
-    )
+    return replace(changed, **_where(seen), away=seen.away)
+
+
+_WHERE = (
+    "guild_id",
+    "channel_id",
+    "parent_id",
+    "parent_message_id",
+    "venue",
+    "language",
+    "board_message_id",
+    "board_version",
+)
+"""What a place decides of the game it shows: where it is, in which language, its board."""
+
+
+def _where(place: Place | Game) -> dict[str, object]:
+    """The fields of :data:`_WHERE`, as ``place`` has them."""
+    return {field: getattr(place, field) for field in _WHERE}
 
 
 def place_from_row(row: Row) -> Place:
