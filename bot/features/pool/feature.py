@@ -28,7 +28,7 @@ from bot.discord.commands import Command, Tholos
 from bot.discord.controls import Router
 from bot.discord.feature import Feature
 from bot.discord.venues import guild_id_of, venue_of
-from bot.features.pool.service import PoolRatings, PoolService, newcomers
+from bot.features.pool.service import PoolRatings, PoolService
 from bot.features.pool.store import POOL_TOPIC, PoolStore
 from bot.features.pool.views import (
     CANCEL,
@@ -65,7 +65,7 @@ NOT_IN_POOL = N_("You weren't in the pool. {play} asks you to join.")
 class Pool(Feature):
     """``/tholos play`` and the pool's buttons; the waves."""
 
-    def __init__(self, app: App, play_the_ai: PlayTheAi, ratings: PoolRatings = newcomers) -> None:
+    def __init__(self, app: App, play_the_ai: PlayTheAi, ratings: PoolRatings) -> None:
         """``play_the_ai``: a game against the AI, offered to those who waited with nobody;
         ``ratings``: the members' ratings in each pool."""
         super().__init__(app)

@@ -30,7 +30,7 @@ NOT_IN_THE_POOL = N_("Join the pool first: {play} asks you once.")
 
 
 async def newcomers(pool: RatingPool, user_ids: Sequence[int], now: float) -> dict[int, Rating]:
-    """Every member as a newcomer (1500 ± 350): the ratings until the pools' are read."""
+    """Every member as a newcomer (1500 ± 350): a service's ratings where none are given."""
     return {user_id: Rating() for user_id in user_ids}
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from bot.base.paces import rating_pool
 from bot.base.server_rules import ReminderDefaults
 from bot.features.pool.matching import Waiting, WavePairing, pair_wave
-from bot.features.pool.service import PoolRatings, newcomers
+from bot.features.pool.service import PoolRatings
 from bot.features.pool.store import POOL_TOPIC, PoolStore
 from bot.health.metrics import METRICS
 from bot.storage.db import Database
@@ -59,7 +59,7 @@ class Waves:
         self,
         database: Database,
         leases: LeaseStore,
-        ratings: PoolRatings = newcomers,
+        ratings: PoolRatings,
         clock: Callable[[], float] = time.time,
         reminders: ReminderDefaults | None = None,
     ) -> None:
