@@ -51,6 +51,10 @@ SCHEDULE: list[tuple[str, str, int, int]] = [
     ("medium", "easy", 200, 44),
     ("hard", "medium", 120, 45),
     ("hard", "easy", 30, 46),
+    ("challenging", "medium", 120, 47),
+    ("hard", "challenging", 120, 48),
+    ("master", "hard", 100, 49),
+    ("master", "challenging", 40, 50),
 ]
 """(A, B, games at ``--scale 1``, seed): adjacent levels, then a level against earlier ones."""
 EARLIER: list[dict] = [

@@ -96,12 +96,20 @@ class Settings:
 LEVELS: dict[str, Budget] = {
     "easy": Budget(iterations=100, seconds=0.2, solver_nodes=5_000),
     "medium": Budget(iterations=500, seconds=1.0, solver_nodes=20_000),
+    "challenging": Budget(iterations=1200, seconds=1.4, solver_nodes=30_000),
     "hard": Budget(iterations=3000, seconds=1.8, solver_nodes=40_000),
+    "master": Budget(iterations=10_000, seconds=2.5, solver_nodes=100_000),
 }
 """The search levels: same search, bigger budgets."""
 PLAYERS = ("random", "greedy", *LEVELS)
 """Every player name :func:`make_player` knows."""
-LEVEL_RATINGS: dict[str, int] = {"easy": 1240, "medium": 1500, "hard": 1870}
+LEVEL_RATINGS: dict[str, int] = {
+    "easy": 1240,
+    "medium": 1500,
+    "challenging": 1690,
+    "hard": 1870,
+    "master": 2070,
+}
 """Each level's rating on the members' scale, measured in the arena by
 ``benchmarks/ai_levels.py --earlier`` (rounded to 10): every pair of players fitted at once,
 ``medium`` held at 1500, a newcomer's rating (so a newcomer is offered the default level).

@@ -57,7 +57,7 @@ class Game:
     rated: bool = False
     """Whether the game counts for ratings."""
     ai_level: Level | None = None
-    """``easy``, ``medium`` or ``hard`` in a game against the bot's AI."""
+    """The AI's level (``engine.ai.LEVELS``) in a game against the bot's AI."""
     parent_id: int | None = None
     """The channel a game played in a thread started from (``None``: played in
     ``channel_id`` itself)."""
@@ -218,7 +218,7 @@ class NewGame:
     as the boards of their turns are posted."""
     rated: bool | None = None
     ai_level: Level | None = None
-    """``easy``, ``medium`` or ``hard`` in a game against the bot's AI, whose user id is
+    """The AI's level (``engine.ai.LEVELS``) in a game against the bot's AI, whose user id is
     ``ai_id``."""
     ai_id: int | None = None
     hints: bool = False

@@ -614,9 +614,97 @@ MIGRATIONS: list[str] = [
     CREATE INDEX game_places_by_channel ON game_places (channel_id);
     CREATE INDEX game_places_by_server ON game_places (guild_id) WHERE NOT home
     """,
+    # 22: the AI's five levels (challenging between medium and hard, master above hard): the
+    # CHECK on games.ai_level names them. SQLite rebuilds the games table (see
+    # SQLITE_TABLE_REBUILDS) with the same columns in the same order, and its indexes.
+    """
+    CREATE TABLE games_rebuilt (
+        id INTEGER PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        white_id INTEGER NOT NULL,
+        black_id INTEGER NOT NULL,
+        white_name TEXT NOT NULL,
+        black_name TEXT NOT NULL,
+        mode TEXT NOT NULL CHECK (mode IN ('basic', 'advanced')),
+        seed INTEGER NOT NULL,
+        start_position TEXT NOT NULL,
+        position TEXT NOT NULL,
+        version INTEGER NOT NULL DEFAULT 0,
+        plies INTEGER NOT NULL DEFAULT 0,
+        status TEXT NOT NULL DEFAULT 'active'
+            CHECK (status IN ('active', 'finished', 'aborted')),
+        result TEXT CHECK (result IN ('white', 'black', 'draw')),
+        reason TEXT CHECK (reason IN ('points', 'columns', 'tie', 'resignation', 'timeout')),
+        white_points INTEGER,
+        black_points INTEGER,
+        board_message_id INTEGER,
+        board_version INTEGER,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL,
+        last_move_at REAL NOT NULL,
+        finished_at REAL,
+        rated INTEGER NOT NULL DEFAULT 1 CHECK (rated IN (0, 1)),
+        rated_seq INTEGER,
+        ai_level TEXT
+            CHECK (ai_level IN ('easy', 'medium', 'challenging', 'hard', 'master')),
+        parent_id INTEGER,
+        parent_message_id INTEGER,
+        ended_by INTEGER,
+        language TEXT NOT NULL DEFAULT 'en' CHECK (language IN ('en', 'es', 'de')),
+        reminder_due_at REAL,
+        time_control TEXT,
+        white_clock REAL,
+        black_clock REAL,
+        clock_started_at REAL,
+        flag_at REAL,
+        hints INTEGER NOT NULL DEFAULT 0 CHECK (hints IN (0, 1)),
+        hints_used INTEGER NOT NULL DEFAULT 0,
+        venue TEXT NOT NULL DEFAULT 'server'
+            CHECK (venue IN ('server', 'bot_dm', 'dm', 'group_dm', 'server_without_bot')),
+        ai_id INTEGER,
+        pool INTEGER NOT NULL DEFAULT 0 CHECK (pool IN (0, 1)),
+        CHECK (white_id != black_id),
+        CHECK ((status = 'finished') = (result IS NOT NULL AND reason IS NOT NULL)),
+        CHECK ((status = 'aborted') = (ended_by IS NOT NULL))
+    );
+    INSERT INTO games_rebuilt (
+        id, guild_id, channel_id, white_id, black_id, white_name, black_name, mode, seed,
+        start_position, position, version, plies, status, result, reason, white_points,
+        black_points, board_message_id, board_version, created_at, updated_at, last_move_at,
+        finished_at, rated, rated_seq, ai_level, parent_id, parent_message_id, ended_by,
+        language, reminder_due_at, time_control, white_clock, black_clock, clock_started_at,
+        flag_at, hints, hints_used, venue, ai_id, pool
+    ) SELECT
+        id, guild_id, channel_id, white_id, black_id, white_name, black_name, mode, seed,
+        start_position, position, version, plies, status, result, reason, white_points,
+        black_points, board_message_id, board_version, created_at, updated_at, last_move_at,
+        finished_at, rated, rated_seq, ai_level, parent_id, parent_message_id, ended_by,
+        language, reminder_due_at, time_control, white_clock, black_clock, clock_started_at,
+        flag_at, hints, hints_used, venue, ai_id, pool
+    FROM games;
+    DROP TABLE games;
+    ALTER TABLE games_rebuilt RENAME TO games;
+    CREATE INDEX games_needing_a_board ON games (updated_at)
+        WHERE (board_version IS NULL OR board_version < version);
+    CREATE UNIQUE INDEX games_in_rating_order ON games (rated_seq) WHERE rated_seq IS NOT NULL;
+    CREATE INDEX games_finished_as_white ON games (guild_id, white_id, finished_at)
+        WHERE status = 'finished';
+    CREATE INDEX games_finished_as_black ON games (guild_id, black_id, finished_at)
+        WHERE status = 'finished';
+    CREATE INDEX games_ai_to_move ON games (id) WHERE status = 'active' AND ai_level IS NOT NULL;
+    CREATE INDEX games_active_in_parent ON games (parent_id)
+        WHERE status = 'active' AND parent_id IS NOT NULL;
+    CREATE INDEX games_reminders_due ON games (reminder_due_at)
+        WHERE status = 'active' AND reminder_due_at IS NOT NULL;
+    CREATE INDEX games_flags_due ON games (flag_at) WHERE status = 'active' AND flag_at IS NOT NULL;
+    CREATE INDEX games_by_finish ON games (finished_at, id) WHERE status = 'finished';
+    CREATE UNIQUE INDEX games_one_active_per_channel ON games (channel_id)
+        WHERE status = 'active' AND NOT pool
+    """,
 ]
 
-SQLITE_TABLE_REBUILDS = frozenset({6})
+SQLITE_TABLE_REBUILDS = frozenset({6, 22})
 """SQLite migrations that rebuild a table (create, copy, drop, rename). They run with foreign
 keys off, as SQLite's documentation prescribes, so that dropping the old table neither fails nor
 cascades to the rows referring to it (``turns`` deletes with its game); the references are
@@ -1082,6 +1170,12 @@ POSTGRES_MIGRATIONS: list[str | None] = [
         WHERE NOT home AND (board_version IS NULL OR board_version < version);
     CREATE INDEX game_places_by_channel ON game_places (channel_id);
     CREATE INDEX game_places_by_server ON game_places (guild_id) WHERE NOT home
+    """,
+    # 22: the AI's five levels.
+    """
+    ALTER TABLE games DROP CONSTRAINT games_ai_level_check;
+    ALTER TABLE games ADD CONSTRAINT games_ai_level_check
+        CHECK (ai_level IN ('easy', 'medium', 'challenging', 'hard', 'master'))
     """,
 ]
 

@@ -34,7 +34,9 @@ MODE_NAMES: Final = {"basic": N_("basic"), "advanced": N_("advanced")}
 LEVEL_NAMES: Final[dict[Level, str]] = {
     "easy": N_("easy"),
     "medium": N_("medium"),
+    "challenging": N_("challenging"),
     "hard": N_("hard"),
+    "master": N_("master"),
 }
 WIN_LOSS_DRAW_MARK: Final = {"win": N_("✅ W"), "loss": N_("❌ L"), "draw": N_("➖ D")}
 LIVE_BOARD_OFF: Final = N_(

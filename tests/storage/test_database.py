@@ -29,6 +29,7 @@ from bot.storage.migrations import (
     postgres_version,
     statements,
 )
+from engine.ai import LEVELS
 
 
 async def test_migrations_record_the_schema_version(database):
@@ -140,6 +141,73 @@ async def test_rebuilding_the_games_table_keeps_every_game_and_turn(tmp_path):
                 await transaction.execute("UPDATE games SET status = 'aborted' WHERE id = 2")
     finally:
         await database.close()
+
+
+async def test_a_schema_21_sqlite_database_keeps_every_value_of_its_games(tmp_path):
+    """Migration 22 rebuilds SQLite's games table for the AI's five levels: a game whose every
+    column but one holds a value comes through equal, with its turns, and its indexes are all back."""
+    path = tmp_path / "schema21.sqlite"
+    with sqlite3.connect(path) as connection:
+        connection.execute("PRAGMA foreign_keys = ON")
+        for number, script in enumerate(MIGRATIONS[:21], start=1):
+            for statement in statements(script):
+                connection.execute(statement)
+            connection.execute(f"PRAGMA user_version = {number}")
+        names = [row[1] for row in connection.execute("PRAGMA table_info(games)")]
+        indexes = connection.execute(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'games' "
+            "AND sql IS NOT NULL ORDER BY name"
+        ).fetchall()
+        values = {name: index + 1 for index, name in enumerate(names)} | {
+            "mode": "basic",
+            "status": "aborted",
+            "result": "white",
+            "reason": None,  # the one column a CHECK keeps empty (aborted, with a result)
+            "rated": 1,
+            "ai_level": "hard",
+            "language": "de",
+            "hints": 1,
+            "venue": "bot_dm",
+            "pool": 0,
+            "black_id": 1000,
+        }
+        connection.execute(
+            f"INSERT INTO games ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",
+            [values[name] for name in names],
+        )
+        connection.execute("INSERT INTO turns VALUES (1, 1, 2, 't', 'p', 0, NULL)")
+        kept = connection.execute("SELECT * FROM games").fetchone()
+    assert 22 in SQLITE_TABLE_REBUILDS
+    database = await open_database(str(path))
+    try:
+        assert await scalar(database, "PRAGMA user_version") == len(MIGRATIONS)
+        assert tuple(await database.fetchone("SELECT * FROM games")) == kept
+        assert await scalar(database, "SELECT COUNT(*) FROM turns") == 1
+        rebuilt = await database.fetchall(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'games' "
+            "AND sql IS NOT NULL ORDER BY name"
+        )
+        assert [tuple(row) for row in rebuilt] == indexes
+    finally:
+        await database.close()
+
+
+@pytest.mark.parametrize("level", [*LEVELS, "grandmaster"])
+async def test_a_game_is_stored_at_each_level_of_the_ai_and_no_other(database, level):
+    """games.ai_level takes the engine's levels, and refuses a name it doesn't know."""
+    insert = (
+        "INSERT INTO games (guild_id, channel_id, white_id, black_id, white_name, black_name, "
+        "mode, seed, start_position, position, created_at, updated_at, last_move_at, ai_level) "
+        "VALUES (1, 2, 3, 4, 'A', 'B', 'basic', 5, 's', 'p', 0, 0, 0, ?)"
+    )
+    if level in LEVELS:
+        async with database.transaction() as transaction:
+            await transaction.execute(insert, (level,))
+        assert await scalar(database, "SELECT ai_level FROM games") == level
+    else:
+        with pytest.raises((sqlite3.IntegrityError, asyncpg.CheckViolationError)):
+            async with database.transaction() as transaction:
+                await transaction.execute(insert, (level,))
 
 
 async def test_a_newer_sqlite_database_is_refused(tmp_path):

@@ -44,6 +44,7 @@ from bot.web.sessions import Session, Sessions, session_key
 from bot.web.talk import PageTalk
 from bot.words import phrases
 from bot.words.board import LastTurn
+from engine.ai import LEVELS
 from engine.builder import SKIP, TurnBuilder, turn_path
 from tests.databases import Services
 from tests.discord_fakes import Wired
@@ -432,7 +433,7 @@ async def test_a_member_starts_a_game_against_the_ai_where_none_is_played(
     quiet = 4242
     page = await open_page(http, live, live.session(CAROL, channel_id=quiet))
     lobby = await page.frame("lobby")
-    assert [level["level"] for level in lobby["levels"]] == ["easy", "medium", "hard"]
+    assert [level["level"] for level in lobby["levels"]] == list(LEVELS)
     await page.send({"type": "play_ai", "level": "impossible"})
     assert (await page.frame("error"))["code"] == "malformed"
     await page.send({"type": "play_ai", "level": "easy"})

@@ -10,7 +10,7 @@ from bot.discord.controls import Button, CustomId, view_of
 from bot.features.pool.service import PoolState
 from bot.features.pool.words import CONSENT
 from bot.words.names import escaped_name
-from bot.words.phrases import command, level_name, pace_name
+from bot.words.phrases import LEVEL_NAMES, command, level_name, pace_name
 from rendering.translator import Translator
 
 PACE = r"correspondence|\d{1,2}\+\d{1,2}"
@@ -24,7 +24,7 @@ REFRESH = CustomId("pr", ())
 LEAVE = CustomId("pl", ())
 """Leave the queue."""
 PLAY_AI = CustomId(
-    "pa", (("level", "easy|medium|hard", str), ("pace", PACE, str), ("rated", "[01]", int))
+    "pa", (("level", "|".join(LEVEL_NAMES), str), ("pace", PACE, str), ("rated", "[01]", int))
 )
 """Leave the queue and play the AI at the member's level, rated (1) or not (0)."""
 

@@ -17,10 +17,12 @@ async def test_a_rated_game_against_the_ai(emulator: Emulator, tholos_bot: BotPr
     commands = {command["name"]: command for command in emulator.commands()}
     level = next(o for o in commands["tholos-ai"]["options"] if o["name"] == "level")
     assert [(c["name"], c["value"]) for c in level["choices"]] == [
-        (f"{name} · {LEVEL_RATINGS[name]}", name) for name in ("easy", "medium", "hard")
+        (f"{name} · {LEVEL_RATINGS[name]}", name)
+        for name in ("easy", "medium", "challenging", "hard", "master")
     ]
     german = [c["name_localizations"]["de"] for c in level["choices"]]
     assert german[0] == f"leicht · {LEVEL_RATINGS['easy']}", german
+    assert german[-1] == f"Meister · {LEVEL_RATINGS['master']}", german
     assert "rated" in [o["name"] for o in commands["tholos-ai"]["options"]]
 
     table = Table(emulator)

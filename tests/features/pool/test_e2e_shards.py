@@ -86,18 +86,20 @@ async def test_the_pool_across_two_shard_processes(
     blocked = await dm[erin].slash(erin, "tholos pool block", options={"member": bob})
     assert blocked.original is not None and "You blocked" in blocked.original.text
 
-    waiting: dict[Member, Message] = {
+    # Henry waits alone for 3+2 and leaves before anyone could be paired with him (a join
+    # starts a wave at once, so nobody else of his pace may wait meanwhile).
+    waiting: dict[Member, Message] = {henry: await join(dm[henry], henry, "3+2")}
+    left = await dm[henry].slash(henry, "tholos pool leave")
+    assert left.original is not None and "You left the pool" in left.original.text
+    waiting |= {
         alice: await join(here, alice, "5+5"),
         frank: await join(dm[frank], frank, "5+5"),
         carol: await join(there, carol, "correspondence"),
         dave: await join(dm[dave], dave, "correspondence"),
         bob: await join(there, bob, "3+2"),
         erin: await join(dm[erin], erin, "3+2"),
-        henry: await join(dm[henry], henry, "3+2"),
+        gina: await join(dm[gina], gina, "5+5"),
     }
-    left = await dm[henry].slash(henry, "tholos pool leave")
-    assert left.original is not None and "You left the pool" in left.original.text
-    waiting[gina] = await join(dm[gina], gina, "5+5")
 
     def paired(member: Member) -> bool:
         return "Paired with" in waiting[member].text
