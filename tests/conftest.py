@@ -48,3 +48,10 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     waits on its subprocesses — bots, the emulator, PostgreSQL, Chromium — more than it
     computes: three workers on two cores kept them 56% busy and took 554 s, two took 620 s."""
     return (os.cpu_count() or 1) + 1
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The end-to-end tests (the slow ones: bots, the emulator, browsers) first, each group in
+    its own order: xdist hands them out first, so the run ends on short tests on every worker,
+    not on one worker finishing a long test alone."""
+    items.sort(key=lambda item: "e2e" not in item.nodeid)
