@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 import asyncpg
 import pytest
@@ -83,17 +86,29 @@ async def test_reopening_does_not_migrate_twice(database_url):
     await second.close()
 
 
+@contextmanager
+def at_schema(path: Path, version: int) -> Iterator[sqlite3.Connection]:
+    """A SQLite file at schema ``version`` (migrated as the bot of that version left it), open
+    for rows to be added; committed and closed after."""
+    connection = sqlite3.connect(path)
+    try:
+        with connection:
+            connection.execute("PRAGMA foreign_keys = ON")
+            for number, script in enumerate(MIGRATIONS[:version], start=1):
+                for statement in statements(script):
+                    connection.execute(statement)
+                connection.execute(f"PRAGMA user_version = {number}")
+            yield connection
+    finally:
+        connection.close()
+
+
 async def test_rebuilding_the_games_table_keeps_every_game_and_turn(tmp_path):
     """A SQLite database of schema 5 with games, turns and a challenge pointing at a game
     opens at the newest schema with every row kept (no cascade from the rebuilt table), its
     indexes back, and the new status allowed."""
     path = tmp_path / "old.sqlite"
-    with sqlite3.connect(path) as connection:
-        connection.execute("PRAGMA foreign_keys = ON")
-        for number, script in enumerate(MIGRATIONS[:5], start=1):
-            for statement in statements(script):
-                connection.execute(statement)
-            connection.execute(f"PRAGMA user_version = {number}")
+    with at_schema(path, 5) as connection:
         for game_id, status in ((1, "active"), (2, "finished")):
             finished = status == "finished"
             connection.execute(
@@ -147,12 +162,7 @@ async def test_a_schema_21_sqlite_database_keeps_every_value_of_its_games(tmp_pa
     """Migration 22 rebuilds SQLite's games table for the AI's five levels: a game whose every
     column but one holds a value comes through equal, with its turns, and every index is back."""
     path = tmp_path / "schema21.sqlite"
-    with sqlite3.connect(path) as connection:
-        connection.execute("PRAGMA foreign_keys = ON")
-        for number, script in enumerate(MIGRATIONS[:21], start=1):
-            for statement in statements(script):
-                connection.execute(statement)
-            connection.execute(f"PRAGMA user_version = {number}")
+    with at_schema(path, 21) as connection:
         names = [row[1] for row in connection.execute("PRAGMA table_info(games)")]
         indexes = connection.execute(
             "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'games' "
