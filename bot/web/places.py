@@ -19,7 +19,7 @@ from bot.web.frames import palette
 from bot.web.live import JSON, LiveBoards, Page, send, send_board, stored_int
 from bot.web.pages import PageParts
 from bot.web.sessions import Session
-from bot.web.words import PLAY_THE_AI, page_words
+from bot.web.words import page_words
 from bot.words.phrases import LEVEL_NAMES, board_url, level_name
 from engine.record import RESULT_NOTATION
 
@@ -137,10 +137,7 @@ class Places:
                 "games": [
                     {**_listed(game, session.user_id), "url": board_url(game)} for game in games
                 ],
-                "levels": [
-                    {"level": level, "label": t(PLAY_THE_AI, level=level_name(t, level))}
-                    for level in levels
-                ],
+                "levels": [{"level": level, "label": level_name(t, level)} for level in levels],
             },
         )
         self.boards.wait(page)

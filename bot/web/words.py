@@ -40,10 +40,10 @@ PAGE: Final = {
     "presence_watching": N_("Watching {white} vs {black}"),
     "ai_elsewhere": AI_ELSEWHERE,
     "seats": N_("Empty seats here"),
+    "play_the_ai": N_("Play the AI, at the level you choose:"),
 }
 """The page's own labels and notices, by key (each feature's part adds its own:
 :attr:`bot.web.pages.PagePart.words`)."""
-PLAY_THE_AI: Final = N_("Play the AI ({level})")
 
 ERRORS: Final = {
     "malformed": N_("That message could not be read, so nothing was changed."),

@@ -849,6 +849,8 @@ function showLobby(frame) {
   showSeats({ seats: [] });
   askSeats();
   showPool(frame.pool);
+  $("levels-title").textContent = state.words.play_the_ai;
+  $("levels-title").hidden = frame.levels.length === 0;
   $("ai-elsewhere").textContent = state.words.ai_elsewhere;
   $("ai-elsewhere").hidden = frame.levels.length > 0;
   $("invite").hidden = false;

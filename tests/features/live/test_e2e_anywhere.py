@@ -319,6 +319,7 @@ async def test_a_game_in_a_server_without_the_bot_is_played_on_the_live_board(
             "() => document.body.dataset.view === 'lobby'", timeout=PATIENCE_MS
         )
         assert await lobby.locator("#levels button").count() == 0
+        assert await lobby.locator("#levels-title").is_hidden()
         assert "from the chat" in await lobby.locator("#ai-elsewhere").inner_text()
         await lobby.screenshot(path=keep / "server-without-the-bot-lobby.png")
     assert str(table.position()) == before  # the chat's board waits for the next press

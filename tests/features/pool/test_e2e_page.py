@@ -100,6 +100,9 @@ async def test_two_members_of_two_servers_pair_from_their_lobbies(
         alices = await lobby_of(browser, emulator, port, alice, here.channel, **PHONE)
         paces = await alices.locator("#paces button").all_inner_texts()
         assert paces[0] == "correspondence" and "live clock 5+5" in paces, paces
+        levels = await alices.locator("#levels button").all_inner_texts()
+        assert levels == [f"{level} · {rating}" for level, rating in LEVEL_RATINGS.items()]
+        assert "Play the AI" in await alices.locator("#levels-title").inner_text()
         await alices.locator('#paces button[data-pace="5+5"]').click()
         question = alices.locator("#pool-consent-text")
         await question.wait_for(state="visible", timeout=PATIENCE_MS)
