@@ -53,8 +53,9 @@ SCHEDULE: list[tuple[str, str, int, int]] = [
     ("hard", "easy", 30, 46),
     ("challenging", "medium", 120, 47),
     ("hard", "challenging", 120, 48),
-    ("master", "hard", 100, 49),
-    ("master", "challenging", 40, 50),
+    ("master", "hard", 36, 49),  # cut at 36 of 100 (31–3–2): a level was wanted between
+    ("expert", "hard", 100, 51),
+    ("master", "expert", 80, 52),
 ]
 """(A, B, games at ``--scale 1``, seed): adjacent levels, then a level against earlier ones."""
 EARLIER: list[dict] = [

@@ -98,6 +98,7 @@ LEVELS: dict[str, Budget] = {
     "medium": Budget(iterations=500, seconds=1.0, solver_nodes=20_000),
     "challenging": Budget(iterations=1200, seconds=1.4, solver_nodes=30_000),
     "hard": Budget(iterations=3000, seconds=1.8, solver_nodes=40_000),
+    "expert": Budget(iterations=5000, seconds=2.2, solver_nodes=70_000),
     "master": Budget(iterations=10_000, seconds=2.5, solver_nodes=100_000),
 }
 """The search levels: same search, bigger budgets."""
@@ -108,7 +109,8 @@ LEVEL_RATINGS: dict[str, int] = {
     "medium": 1500,
     "challenging": 1690,
     "hard": 1870,
-    "master": 2070,
+    "expert": 2070,
+    "master": 2270,
 }
 """Each level's rating on the members' scale, measured in the arena by
 ``benchmarks/ai_levels.py --earlier`` (rounded to 10): every pair of players fitted at once,

@@ -17,7 +17,7 @@ ColourChoice = Literal["white", "black", "random"]
 """The colour a challenger asks for."""
 FirstChoice = Literal["me", "opponent", "random"]
 """Who moves first, from the challenger's point of view."""
-Level = Literal["easy", "medium", "challenging", "hard", "master"]
+Level = Literal["easy", "medium", "challenging", "hard", "expert", "master"]
 """The AI opponent's levels, weakest first (``engine.ai.LEVELS``)."""
 RATED_AI_VENUES = frozenset({"server", "bot_dm"})
 """Where a game against the AI may be rated: where the bot is (a server that added it, the DM

@@ -100,6 +100,7 @@ CHOICE_NAMES = (
     N_("medium"),
     N_("challenging"),
     N_("hard"),
+    N_("expert"),
     N_("master"),
     N_("on"),
     N_("off"),

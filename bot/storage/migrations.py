@@ -614,7 +614,7 @@ MIGRATIONS: list[str] = [
     CREATE INDEX game_places_by_channel ON game_places (channel_id);
     CREATE INDEX game_places_by_server ON game_places (guild_id) WHERE NOT home
     """,
-    # 22: the AI's five levels (challenging between medium and hard, master above hard): the
+    # 22: the AI's six levels (challenging between medium and hard; expert, master above): the
     # CHECK on games.ai_level names them. SQLite rebuilds the games table (see
     # SQLITE_TABLE_REBUILDS) with the same columns in the same order, and its indexes.
     """
@@ -647,7 +647,7 @@ MIGRATIONS: list[str] = [
         rated INTEGER NOT NULL DEFAULT 1 CHECK (rated IN (0, 1)),
         rated_seq INTEGER,
         ai_level TEXT
-            CHECK (ai_level IN ('easy', 'medium', 'challenging', 'hard', 'master')),
+            CHECK (ai_level IN ('easy', 'medium', 'challenging', 'hard', 'expert', 'master')),
         parent_id INTEGER,
         parent_message_id INTEGER,
         ended_by INTEGER,
@@ -1171,11 +1171,11 @@ POSTGRES_MIGRATIONS: list[str | None] = [
     CREATE INDEX game_places_by_channel ON game_places (channel_id);
     CREATE INDEX game_places_by_server ON game_places (guild_id) WHERE NOT home
     """,
-    # 22: the AI's five levels.
+    # 22: the AI's six levels.
     """
     ALTER TABLE games DROP CONSTRAINT games_ai_level_check;
     ALTER TABLE games ADD CONSTRAINT games_ai_level_check
-        CHECK (ai_level IN ('easy', 'medium', 'challenging', 'hard', 'master'))
+        CHECK (ai_level IN ('easy', 'medium', 'challenging', 'hard', 'expert', 'master'))
     """,
 ]
 

@@ -36,6 +36,7 @@ LEVEL_NAMES: Final[dict[Level, str]] = {
     "medium": N_("medium"),
     "challenging": N_("challenging"),
     "hard": N_("hard"),
+    "expert": N_("expert"),
     "master": N_("master"),
 }
 WIN_LOSS_DRAW_MARK: Final = {"win": N_("✅ W"), "loss": N_("❌ L"), "draw": N_("➖ D")}

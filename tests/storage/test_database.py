@@ -159,7 +159,7 @@ async def test_rebuilding_the_games_table_keeps_every_game_and_turn(tmp_path):
 
 
 async def test_a_schema_21_sqlite_database_keeps_every_value_of_its_games(tmp_path):
-    """Migration 22 rebuilds SQLite's games table for the AI's five levels: a game whose every
+    """Migration 22 rebuilds SQLite's games table for the AI's six levels: a game whose every
     column but one holds a value comes through equal, with its turns, and every index is back."""
     path = tmp_path / "schema21.sqlite"
     with at_schema(path, 21) as connection:

@@ -515,7 +515,7 @@ class ChallengeCommands(Cog):
     @app_commands.choices(level=LEVEL_CHOICES)
     @app_commands.describe(
         opponent=N_("Who you want to play (leave it out: anyone here may accept)"),
-        level=N_("Against me, the AI: five levels, easy to master (medium by default)"),
+        level=N_("Against me, the AI: six levels, easy to master (medium by default)"),
         rating_range=N_("Open challenges: only members rated within this many points of you"),
         pace=N_("Correspondence (no clock), or a live clock: minutes each + seconds a turn"),
         **GAME_OPTIONS,
@@ -545,7 +545,7 @@ class ChallengeCommands(Cog):
     @app_commands.allowed_installs(guilds=True, users=True)
     @app_commands.choices(level=LEVEL_CHOICES)
     @app_commands.describe(
-        level=N_("How strong I play: five levels, easy to master (medium by default)"),
+        level=N_("How strong I play: six levels, easy to master (medium by default)"),
         pace=N_("Correspondence (no clock), or a live clock for you: minutes + seconds a turn"),
         hints=N_("A Hint button on your turn: I show you a good turn when you ask"),
         rated=N_("Rated: the game counts for your rating, against my level's (no hints)"),

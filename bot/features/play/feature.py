@@ -264,7 +264,7 @@ def rules_embed(t: Translator, position: Position | None) -> discord.Embed:
         name=t("Start a game"),
         value=t(
             "Board game by Perro Loko Games (2021). Start with {challenge}: name a member, "
-            "or name me to play my AI (five levels, from easy to master).",
+            "or name me to play my AI (six levels, from easy to master).",
             challenge=command("tholos challenge"),
         ),
         inline=False,

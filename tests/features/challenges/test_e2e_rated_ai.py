@@ -18,7 +18,7 @@ async def test_a_rated_game_against_the_ai(emulator: Emulator, tholos_bot: BotPr
     level = next(o for o in commands["tholos-ai"]["options"] if o["name"] == "level")
     assert [(c["name"], c["value"]) for c in level["choices"]] == [
         (f"{name} · {LEVEL_RATINGS[name]}", name)
-        for name in ("easy", "medium", "challenging", "hard", "master")
+        for name in ("easy", "medium", "challenging", "hard", "expert", "master")
     ]
     german = [c["name_localizations"]["de"] for c in level["choices"]]
     assert german[0] == f"leicht · {LEVEL_RATINGS['easy']}", german
