@@ -10,14 +10,20 @@ machine does not weaken them). Each pair is written to ``--results`` (JSON) afte
 game, so a run cut short goes on with the pairs not finished (played again from their first
 game) and ``--fit-only`` fits every game played so far.
 
-    nice -n 19 .venv/bin/python -m benchmarks.ai_levels [--scale 1] [--results ai_levels.json]
-    .venv/bin/python -m benchmarks.ai_levels --fit-only --results ai_levels.json
+    nice -n 19 .venv/bin/python -m benchmarks.ai_levels --jobs 2   # ~1.5 CPU-hours
+    .venv/bin/python -m benchmarks.ai_levels --fit-only --earlier
 
-2026-11-29, this 2-core machine shared with five other sessions, one process at ``nice 19``
-(``--scale 1``, 47 minutes): with ``--earlier`` easy 1242 (95% 1199–1285), hard 1871
-(1810–1931), greedy 541 (365–717), random −13 (−260–234) — ``LEVEL_RATINGS`` keeps these,
-rounded; this run alone easy 1246 (1185–1306), hard 1852 (1759–1945). The games of each pair
-and the fit: benchmarks/README.md, "the AI's levels on the rating scale".
+The results file (``--results``, by default ``benchmarks/ai_levels.json``, kept in the
+repository) holds every pair played so far: the first six as recorded by the first run's table
+(2026-11-29, 47 minutes), the five of the new levels as this script wrote them. A pair in the
+schedule already complete there is not played again.
+
+2026-11-29, this 2-core machine, one process at ``nice 19`` with two jobs: the new levels' five
+pairs took 74 minutes. With ``--earlier``, the fit (95% intervals): easy 1242 (1198–1285),
+challenging 1703 (1646–1760), hard 1858 (1807–1909), expert 1972 (1889–2055), master 2127
+(2026–2229), greedy 541, random −13 — ``LEVEL_RATINGS`` keeps them rounded (hard its published
+1870). The games of each pair and the fit: benchmarks/README.md, "the AI's levels on the rating
+scale".
 """
 
 from __future__ import annotations
@@ -42,6 +48,8 @@ from engine.arena import (
     wilson,
 )
 
+RESULTS = Path(__file__).with_name("ai_levels.json")
+"""Every pair played so far (kept in the repository)."""
 ANCHOR = ("medium", 1500)
 """The level held fixed, and its rating: the newcomer's 1500."""
 SCHEDULE: list[tuple[str, str, int, int]] = [
@@ -117,13 +125,18 @@ def describe(pair: dict) -> str:
     )
 
 
-def fit(pairs: list[dict]) -> str:
-    """Every player's rating, fitted to all pairs at once, and the levels' table to keep."""
+def fitted(pairs: list[dict]) -> dict[str, Estimate]:
+    """Every player's rating with its 95% interval, fitted to all pairs at once."""
     matches = [
         Match(pair["a"], pair["b"], pair["games"], pair["wins"] + pair["draws"] / 2)
         for pair in pairs
     ]
-    ratings = fit_ratings(matches, *ANCHOR)
+    return fit_ratings(matches, *ANCHOR)
+
+
+def fit(pairs: list[dict]) -> str:
+    """Every player's rating, fitted to all pairs at once, and the levels' table to keep."""
+    ratings = fitted(pairs)
     lines = [f"fit ({ANCHOR[0]} = {ANCHOR[1]}; one virtual draw a pair):"]
     for name, estimate in sorted(ratings.items(), key=lambda item: item[1].value):
         lines.append(
@@ -139,7 +152,7 @@ def fit(pairs: list[dict]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.ai_levels")
     parser.add_argument("--scale", type=float, default=1.0, help="games = scale × the schedule's")
-    parser.add_argument("--results", type=Path, default=Path("ai_levels.json"))
+    parser.add_argument("--results", type=Path, default=RESULTS)
     parser.add_argument(
         "--jobs",
         type=int,

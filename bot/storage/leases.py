@@ -53,9 +53,9 @@ def board_lease(game_id: int, version: int, away: int | None = None) -> Lease:
 
 def ai_lease(game_id: int, version: int) -> Lease:
     """Playing the AI's turn in a game's version: longer than the strongest level's search
-    (2.5 s at most) on a busy machine; after a crash mid-search the AI plays on when it runs out (the
-    version's compare-and-set keeps a turn from being stored twice should a slow search outlive
-    it)."""
+    (2.5 s at most) on a busy machine; after a crash mid-search the AI plays on when it runs out
+    (the version's compare-and-set keeps a turn from being stored twice should a slow search
+    outlive it)."""
     return Lease(f"ai:{game_id}:{version}", 10.0)
 
 
