@@ -23,20 +23,15 @@ from tests.e2e.bots import SpawnBot
 from tests.e2e.emulator import BotProcess, Emulator, Member
 from tests.e2e.emulator.tests.raw import RawApi
 from tests.e2e.table import FOOTER, Table, board_part, path_of, press_paths
+from tests.e2e.test_shards import SHARDS, shard_bots, shard_env
 from tests.postgres import PostgresServer
 
-SHARDS = 2
 KILLS = 6
 """How many times a process is killed during the game (CI's time: each restart costs seconds)."""
 MOMENTS = ("at once", "once stored", "once shown where pressed")
 """When a process is killed after a press: at once (the press may be lost, or stored and not
 answered), once it is acknowledged (stored), or once its board is out where it was pressed
 (the other place's board being posted, or about to be)."""
-
-
-def shard_env(url: str, shard: int) -> dict[str, str]:
-    """The environment of the process that runs ``shard`` of :data:`SHARDS`."""
-    return {"THOLOS_DB": url, "THOLOS_SHARD_COUNT": str(SHARDS), "THOLOS_SHARD_IDS": str(shard)}
 
 
 def seat(member: Member, table: Table) -> Seat:
@@ -46,12 +41,16 @@ def seat(member: Member, table: Table) -> Seat:
     return Seat(member.id, name, table.guild.id, table.channel.id, "server", "en")
 
 
-async def start_pool_game(url: str, white: Seat, black: Seat, pace: str) -> int:
+async def start_pool_game(
+    url: str, white: Seat, black: Seat, pace: str, reminders: ReminderDefaults | None = None
+) -> int:
     """The game the pool would start for ``white`` and ``black`` (its wave's transaction)."""
     database = await open_database(url)
     try:
         async with database.transaction() as transaction:
-            return await insert_pool_game(transaction, white, black, pace, time.time())
+            return await insert_pool_game(
+                transaction, white, black, pace, time.time(), reminders=reminders
+            )
     finally:
         await database.close()
 
@@ -84,11 +83,7 @@ async def test_a_game_between_two_servers_is_played_in_both_with_kills(
     rng = random.Random(seed)
     url = await postgres_server.create_database()
     guilds = [emulator.add_guild(f"Server {shard}", shard=(shard, SHARDS)) for shard in (0, 1)]
-    bots = [
-        spawn_bot(emulator, env=shard_env(url, shard), guild_commands=False) for shard in (0, 1)
-    ]
-    await bots[0].start(sync=True)
-    await bots[1].start()
+    bots = await shard_bots(emulator, spawn_bot, url)
     tables = [Table(emulator, "games", guild=guild) for guild in guilds]
     alice, bob = tables[0].people_named("alice", "bob")
     place_of = {alice.id: 0, bob.id: 1}
@@ -224,12 +219,7 @@ async def test_a_server_that_wants_threads_gets_one_for_its_place(
     url = await postgres_server.create_database()
     guilds = [emulator.add_guild(f"Server {shard}", shard=(shard, SHARDS)) for shard in (0, 1)]
     env = {"THOLOS_THREADS": "on"}
-    bots = [
-        spawn_bot(emulator, env=shard_env(url, shard) | env, guild_commands=False)
-        for shard in (0, 1)
-    ]
-    await bots[0].start(sync=True)
-    await bots[1].start()
+    bots = await shard_bots(emulator, spawn_bot, url, env)
     channels = [Table(emulator, "games", guild=guild) for guild in guilds]
     alice, bob = channels[0].people_named("alice", "bob")
     assert await bots[1].kill() == -9  # Bob's server's process is down when the game starts:
@@ -288,12 +278,7 @@ async def test_a_member_who_asked_in_the_dm_with_the_bot_plays_there(
     url = await postgres_server.create_database()
     guild = emulator.add_guild("Server 1", shard=(1, SHARDS))
     env = {"THOLOS_INACTIVITY_TIMEOUT": "1"}
-    bots = [
-        spawn_bot(emulator, env=shard_env(url, shard) | env, guild_commands=False)
-        for shard in (0, 1)
-    ]
-    await bots[0].start(sync=True)
-    await bots[1].start()
+    bots = await shard_bots(emulator, spawn_bot, url, env)
     server = Table(emulator, "games", guild=guild)
     alice, bob = server.people_named("alice", "bob")
     dm = Table(emulator, emulator.dm_channel(bob))
@@ -336,27 +321,11 @@ async def test_each_player_is_reminded_in_their_own_place(
     url = await postgres_server.create_database()
     guilds = [emulator.add_guild(f"Server {shard}", shard=(shard, SHARDS)) for shard in (0, 1)]
     env = {"THOLOS_REMINDER_AFTER": "2"}
-    bots = [
-        spawn_bot(emulator, env=shard_env(url, shard) | env, guild_commands=False)
-        for shard in (0, 1)
-    ]
-    await bots[0].start(sync=True)
-    await bots[1].start()
+    bots = await shard_bots(emulator, spawn_bot, url, env)
     tables = [Table(emulator, "games", guild=guild) for guild in guilds]
     alice, bob = tables[0].people_named("alice", "bob")
-    database = await open_database(url)
-    try:
-        async with database.transaction() as transaction:
-            await insert_pool_game(
-                transaction,
-                seat(alice, tables[0]),
-                seat(bob, tables[1]),
-                "correspondence",
-                time.time(),
-                reminders=ReminderDefaults(2, 86400),
-            )
-    finally:
-        await database.close()
+    alice_seat, bob_seat = seat(alice, tables[0]), seat(bob, tables[1])
+    await start_pool_game(url, alice_seat, bob_seat, "correspondence", ReminderDefaults(2, 86400))
 
     def reminders(table: Table) -> list[str]:
         return [m.text for m in emulator.messages(table.channel) if m.text.startswith("⏰")]
@@ -402,12 +371,7 @@ async def test_a_thread_is_opened_on_the_line_a_killed_process_posted(
     finally:
         await database.close()
     env = {"THOLOS_THREADS": "on"}
-    bots = [
-        spawn_bot(emulator, env=shard_env(url, shard) | env, guild_commands=False)
-        for shard in (0, 1)
-    ]
-    await bots[0].start(sync=True)
-    await bots[1].start()
+    bots = await shard_bots(emulator, spawn_bot, url, env)
 
     def boards_in_threads() -> bool:
         found = [emulator.threads(table.channel) for table in channels]

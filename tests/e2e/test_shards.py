@@ -13,7 +13,7 @@ import asyncpg
 from engine import Position
 from engine.builder import TurnBuilder, chosen_path
 from tests.e2e.bots import SpawnBot
-from tests.e2e.emulator import Emulator
+from tests.e2e.emulator import BotProcess, Emulator
 from tests.e2e.table import FOOTER, Table, board_part, press_paths
 from tests.postgres import PostgresServer
 
@@ -23,6 +23,20 @@ SHARDS = 2
 def shard_env(url: str, shard: int) -> dict[str, str]:
     """The environment of the process that runs ``shard`` of :data:`SHARDS`."""
     return {"THOLOS_DB": url, "THOLOS_SHARD_COUNT": str(SHARDS), "THOLOS_SHARD_IDS": str(shard)}
+
+
+async def shard_bots(
+    emulator: Emulator, spawn_bot: SpawnBot, url: str, env: dict[str, str] | None = None
+) -> list[BotProcess]:
+    """A bot process for each shard on the database ``url`` (with ``env`` added), started:
+    shard 0's registers the commands, and is connected first."""
+    bots = [
+        spawn_bot(emulator, env=shard_env(url, shard) | (env or {}), guild_commands=False)
+        for shard in range(SHARDS)
+    ]
+    await bots[0].start(sync=True)
+    await bots[1].start()
+    return bots
 
 
 def path_turn(position: Position, path: str):
@@ -179,11 +193,7 @@ async def test_live_games_on_two_shards_end_on_points_on_postgres(
     rng = random.Random(seed)
     url = await postgres_server.create_database()
     guilds = [emulator.add_guild(f"Shard {shard}", shard=(shard, SHARDS)) for shard in (0, 1)]
-    bots = [
-        spawn_bot(emulator, env=shard_env(url, shard), guild_commands=False) for shard in (0, 1)
-    ]
-    await bots[0].start(sync=True)
-    await bots[1].start()
+    bots = await shard_bots(emulator, spawn_bot, url)
     tables = [Table(emulator, "games", guild=guild) for guild in guilds]
     alice, bob = tables[0].people_named("alice", "bob")
 

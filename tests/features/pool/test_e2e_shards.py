@@ -10,16 +10,11 @@ from __future__ import annotations
 import asyncpg
 
 from tests.e2e.bots import SpawnBot
-from tests.e2e.emulator import BotProcess, Emulator, Member, Message
+from tests.e2e.emulator import Emulator, Member, Message
 from tests.e2e.table import Table
+from tests.e2e.test_shards import SHARDS, shard_bots, shard_env
 from tests.features.pool.test_e2e import WAITING, join, open_pool
 from tests.postgres import PostgresServer
-
-SHARDS = 2
-
-
-def shard_env(url: str, shard: int) -> dict[str, str]:
-    return {"THOLOS_DB": url, "THOLOS_SHARD_COUNT": str(SHARDS), "THOLOS_SHARD_IDS": str(shard)}
 
 
 async def rate(url: str, ratings: dict[Member, tuple[str, float]]) -> None:
@@ -58,11 +53,7 @@ async def test_the_pool_across_two_shard_processes(
 ):
     url = await postgres_server.create_database()
     guilds = [emulator.add_guild(f"Server {shard}", shard=(shard, SHARDS)) for shard in (0, 1)]
-    bots: list[BotProcess] = [
-        spawn_bot(emulator, env=shard_env(url, shard), guild_commands=False) for shard in (0, 1)
-    ]
-    await bots[0].start(sync=True)
-    await bots[1].start()
+    bots = await shard_bots(emulator, spawn_bot, url)
     here, there = (Table(emulator, "general", guild) for guild in guilds)
     alice, bob, carol = here.people_named("alice", "bob", "carol")
     dave, erin, frank, gina, henry = (
